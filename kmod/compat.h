@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where kernel API differences live.  Kbuild probes the
+ * kernel's headers for each feature (see KB_PROBE in Kbuild) and defines
+ * KB_HAVE_*; code elsewhere uses only the kb_* wrappers below.  Force-
+ * included after the kernel's own headers by kiobench.h's users through
+ * ccflags, so it may use any kernel header.
+ */
+#ifndef KB_COMPAT_H
+#define KB_COMPAT_H
+
+#include <linux/blkdev.h>
+#include <linux/fs.h>
+#include <net/genetlink.h>
+
+#ifndef CONFIG_ARCH_SUPPORTS_INT128
+#error "kiobench needs 128-bit integer support (64-bit architectures)"
+#endif
+
+/*
+ * Opening a block device by path.  Writers open exclusively (non-NULL
+ * holder), so a device that is mounted or claimed by md/dm/another writer is
+ * refused with -EBUSY.
+ */
+#if defined(KB_HAVE_BDEV_FILE)		/* 6.9+: block devices are files */
+struct kb_bdev {
+	struct file *file;
+	struct block_device *bdev;
+};
+
+static inline int kb_bdev_open(struct kb_bdev *kbd, const char *path,
+			       bool write, void *holder)
+{
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct file *file;
+
+	file = bdev_file_open_by_path(path, mode, write ? holder : NULL, NULL);
+	if (IS_ERR(file))
+		return PTR_ERR(file);
+	kbd->file = file;
+	kbd->bdev = file_bdev(file);
+	return 0;
+}
+
+static inline void kb_bdev_close(struct kb_bdev *kbd)
+{
+#ifdef KB_HAVE_BDEV_FPUT
+	bdev_fput(kbd->file);	/* drops the claim now, not from delayed fput */
+#else
+	fput(kbd->file);
+#endif
+}
+#elif !defined(KB_HAVE_BLK_MODE_T)	/* up to 6.4: fmode_t + holder */
+struct kb_bdev {
+	struct block_device *bdev;
+	fmode_t mode;
+};
+
+static inline int kb_bdev_open(struct kb_bdev *kbd, const char *path,
+			       bool write, void *holder)
+{
+	fmode_t mode = FMODE_READ | (write ? FMODE_WRITE | FMODE_EXCL : 0);
+	struct block_device *bdev;
+
+	bdev = blkdev_get_by_path(path, mode, write ? holder : NULL);
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	kbd->bdev = bdev;
+	kbd->mode = mode;
+	return 0;
+}
+
+static inline void kb_bdev_close(struct kb_bdev *kbd)
+{
+	blkdev_put(kbd->bdev, kbd->mode);
+}
+#else
+#error "kiobench: block device open API of 6.5..6.8 is not supported"
+#endif
+
+/* Formatted extack messages (6.3+); older kernels get the fixed text. */
+#ifdef KB_HAVE_GENL_ERR_FMT
+#define KB_ERR_FMT(extack, attr, fixed, fmt, ...)			\
+	do {								\
+		struct netlink_ext_ack *__kb_extack = (extack);		\
+									\
+		(void)(fixed);						\
+		NL_SET_BAD_ATTR(__kb_extack, attr);			\
+		NL_SET_ERR_MSG_FMT(__kb_extack, fmt, ##__VA_ARGS__);	\
+	} while (0)
+#else
+/* @fixed must be static text; NL_SET_ERR_MSG() here takes only literals. */
+static inline void kb_set_err(struct netlink_ext_ack *extack,
+			      const struct nlattr *attr, const char *fixed)
+{
+	if (!extack)
+		return;
+	extack->_msg = fixed;
+	extack->bad_attr = attr;
+}
+
+#define KB_ERR_FMT(extack, attr, fixed, fmt, ...)			\
+	do {								\
+		kb_set_err(extack, attr, fixed);			\
+		no_printk(fmt, ##__VA_ARGS__);	/* format check only */	\
+	} while (0)
+#endif
+
+#ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
+#define KB_MCGRP_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
+#else
+#define KB_MCGRP_FLAGS	0
+#endif
+
+#endif /* KB_COMPAT_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debugfs: /sys/kernel/debug/kiobench/job<ID>/{config,hist_read,hist_write,
+ * timeline,lat_log}, root only (0400) and read-only, so they stay readable under
+ * lockdown's debugfs restrictions.  Documentation/kiobench.rst gives the
+ * formats.  Removal waits for readers (full debugfs proxy fops), so a job
+ * is never freed under a reader.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+
+#include "kiobench.h"
+
+static struct dentry *kb_dbg_root;
+
+static const char *const kb_dir_names[KIOBENCH_NR_DIRS] = {
+	[KIOBENCH_DIR_READ] = "read",
+	[KIOBENCH_DIR_WRITE] = "write",
+};
+
+static int kb_config_show(struct seq_file *m, void *unused)
+{
+	struct kb_job *job = m->private;
+	const struct kb_config *cfg = &job->cfg;
+	unsigned int i;
+
+	seq_printf(m, "id=%u\nname=%s\n", job->id, cfg->name);
+	for (i = 0; i < cfg->nr_devs; i++)
+		seq_printf(m, "device=%s lbs=%u span=%llu+%llu\n", cfg->paths[i],
+			   job->devs[i].lbs, job->devs[i].span_start,
+			   job->devs[i].span_len);
+	seq_printf(m, "random=%d\nrwmix_read=%u\n", cfg->random, cfg->rwmix_read);
+	for (i = 0; i < cfg->nr_bss; i++)
+		seq_printf(m, "bs=%u weight=%u\n", cfg->bss[i].size,
+			   cfg->bss[i].cum_weight - (i ? cfg->bss[i - 1].cum_weight : 0));
+	seq_printf(m, "iodepth=%u\nnumjobs=%u\nworkers=%u\n", cfg->iodepth,
+		   cfg->numjobs, job->nr_workers);
+	for (i = 0; i < job->nr_workers; i++)
+		seq_printf(m, "worker=%u cpu=%d\n", i, job->workers[i]->cpu);
+	seq_printf(m, "runtime_ns=%llu\nio_bytes=%llu\nnumber_ios=%llu\n",
+		   cfg->runtime_ns, cfg->io_bytes, cfg->number_ios);
+	seq_printf(m, "ramp_ns=%llu\nseed=%llu\ninterval_ns=%llu\n",
+		   cfg->ramp_ns, cfg->seed, cfg->interval_ns);
+	seq_printf(m, "continue_on_error=%d\nlat_log=%u\nbuffer_bytes=%llu\n",
+		   cfg->continue_on_error, cfg->lat_log, job->mem);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_config);
+
+static int kb_hist_show(struct seq_file *m, unsigned int dir)
+{
+	struct kb_job *job = m->private;
+	struct kb_counters c;
+	unsigned int i;
+	u64 *hist;
+
+	hist = kvmalloc_array(KB_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	kb_job_sum(job, dir, &c, hist);
+	seq_printf(m, "# kiobench-histogram 1\n# dir %s\n# unit ns\n# bits %u\n",
+		   kb_dir_names[dir], KB_HIST_BITS);
+	seq_printf(m, "# samples %llu\n# min %llu\n# max %llu\n# sum %llu\n",
+		   c.ios, c.lat_min, c.lat_max, c.lat_sum);
+	for (i = 0; i < KB_HIST_BUCKETS; i++)
+		if (hist[i])
+			seq_printf(m, "%llu %llu %llu\n", kb_hist_lo(i),
+				   kb_hist_hi(i), hist[i]);
+	kvfree(hist);
+	return 0;
+}
+
+static int kb_hist_read_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_READ);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_read);
+
+static int kb_hist_write_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_WRITE);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_write);
+
+static int kb_timeline_show(struct seq_file *m, void *unused)
+{
+	struct kb_job *job = m->private;
+	unsigned int i, n;
+
+	/* Pairs with kb_timeline_sample(): entries below tl_len are written. */
+	n = smp_load_acquire(&job->tl_len);
+
+	seq_printf(m, "# kiobench-timeline 1\n# interval_ns %llu\n# dropped %llu\n",
+		   job->cfg.interval_ns, job->tl_dropped);
+	seq_puts(m, "# columns t_ns read_ios read_bytes read_lat_ns write_ios write_bytes write_lat_ns\n");
+	for (i = 0; i < n; i++) {
+		const struct kb_tl_entry *e = &job->tl[i];
+		const struct kb_tl_dir *r = &e->dir[KIOBENCH_DIR_READ];
+		const struct kb_tl_dir *w = &e->dir[KIOBENCH_DIR_WRITE];
+
+		seq_printf(m, "%llu %llu %llu %llu %llu %llu %llu\n", e->t_ns,
+			   r->ios, r->bytes, r->lat_sum, w->ios, w->bytes,
+			   w->lat_sum);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_timeline);
+
+/*
+ * The per-I/O log, once the job has ended (before, claimed entries may not
+ * be written yet).  Streamed: it can hold millions of lines.
+ */
+static u64 kb_lat_log_len(struct kb_job *job)
+{
+	return min_t(u64, atomic64_read(&job->lat_log_next), job->cfg.lat_log);
+}
+
+static void *kb_lat_log_start(struct seq_file *m, loff_t *pos)
+{
+	struct kb_job *job = m->private;
+	u8 state = smp_load_acquire(&job->state);	/* then the entries */
+
+	if (state == KIOBENCH_STATE_NEW || state == KIOBENCH_STATE_RUNNING)
+		return ERR_PTR(-EBUSY);
+	if (!*pos) {
+		struct kb_counters c;
+		u64 ios = 0;
+		unsigned int dir;
+
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+			kb_job_sum(job, dir, &c, NULL);
+			ios += c.ios;
+		}
+		seq_printf(m, "# kiobench-lat-log 1\n# entries %llu\n# dropped %llu\n",
+			   kb_lat_log_len(job), ios - kb_lat_log_len(job));
+		seq_puts(m, "# columns end_ns lat_ns dir offset bytes\n");
+	}
+	return *pos < kb_lat_log_len(job) ? &job->lat_log[*pos] : NULL;
+}
+
+static void *kb_lat_log_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct kb_job *job = m->private;
+
+	++*pos;
+	return *pos < kb_lat_log_len(job) ? &job->lat_log[*pos] : NULL;
+}
+
+static void kb_lat_log_stop(struct seq_file *m, void *v)
+{
+}
+
+static int kb_lat_log_show(struct seq_file *m, void *v)
+{
+	const struct kb_lat_entry *e = v;
+
+	seq_printf(m, "%llu %llu %s %llu %u\n", e->end_ns, e->lat_ns,
+		   kb_dir_names[e->dir], e->offset, e->len);
+	return 0;
+}
+
+static const struct seq_operations kb_lat_log_sops = {
+	.start = kb_lat_log_start,
+	.next = kb_lat_log_next,
+	.stop = kb_lat_log_stop,
+	.show = kb_lat_log_show,
+};
+DEFINE_SEQ_ATTRIBUTE(kb_lat_log);
+
+void kb_debugfs_add_job(struct kb_job *job)
+{
+	job->dbg = debugfs_create_dir(job->dbg_name, kb_dbg_root);
+	debugfs_create_file("config", 0400, job->dbg, job, &kb_config_fops);
+	debugfs_create_file("hist_read", 0400, job->dbg, job, &kb_hist_read_fops);
+	debugfs_create_file("hist_write", 0400, job->dbg, job, &kb_hist_write_fops);
+	debugfs_create_file("timeline", 0400, job->dbg, job, &kb_timeline_fops);
+	if (job->lat_log)
+		debugfs_create_file("lat_log", 0400, job->dbg, job,
+				    &kb_lat_log_fops);
+}
+
+void kb_debugfs_del_job(struct kb_job *job)
+{
+	debugfs_remove(job->dbg);
+}
+
+/* debugfs errors are ignored, as its API asks: the module works without. */
+void kb_debugfs_init(void)
+{
+	kb_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+}
+
+void kb_debugfs_exit(void)
+{
+	debugfs_remove(kb_dbg_root);
+}

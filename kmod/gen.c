@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Offset, transfer size and random number generation.  Pure functions of
+ * their arguments, so that a seed reproduces a run and KUnit can check
+ * them.
+ */
+#include <linux/export.h>
+#include <linux/math64.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+static u64 kb_splitmix64(u64 *x)
+{
+	u64 z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* xoshiro256** seeded through splitmix64, as its authors recommend. */
+void kb_rng_seed(struct kb_rng *rng, u64 seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		rng->s[i] = kb_splitmix64(&seed);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rng_seed);
+
+u64 kb_rng_next(struct kb_rng *rng)
+{
+	u64 *s = rng->s;
+	u64 result = rol64(s[1] * 5, 7) * 9;
+	u64 t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rol64(s[3], 45);
+	return result;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rng_next);
+
+/*
+ * Uniform in [0, n) by multiply-shift; the bias is below n / 2^64, far
+ * under anything measurable for n up to the number of blocks of a device.
+ */
+u64 kb_rng_below(struct kb_rng *rng, u64 n)
+{
+	return (u64)(((__uint128_t)kb_rng_next(rng) * n) >> 64);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rng_below);
+
+/* A transfer size from the weighted bssplit table. */
+u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng)
+{
+	u32 r;
+	unsigned int i;
+
+	if (cfg->nr_bss == 1)
+		return cfg->bss[0].size;
+	r = kb_rng_below(rng, cfg->total_weight);
+	for (i = 0; i < cfg->nr_bss - 1; i++)
+		if (r < cfg->bss[i].cum_weight)
+			break;
+	return cfg->bss[i].size;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs);
+
+/*
+ * A random offset, relative to the span, aligned to @align, such that
+ * [offset, offset + len) lies inside the span.  Needs len <= span_len.
+ */
+u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align)
+{
+	u64 slots = div_u64(span_len - len, align) + 1;
+
+	return kb_rng_below(rng, slots) * align;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rand_offset);
+
+/* The next sequential offset; wraps to the span's start at its end. */
+u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len)
+{
+	u64 off;
+
+	if (*cursor + len > span_len)
+		*cursor = 0;
+	off = *cursor;
+	*cursor += len;
+	return off;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_seq_offset);
+
+/*
+ * Share @i of @parts of @total, in whole @unit: the shares differ by at most
+ * one unit and add up to @total when @total is a multiple of @unit.
+ */
+u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i)
+{
+	u64 units = div_u64(total, unit);
+	u32 extra;
+	u64 per = div_u64_rem(units, parts, &extra);
+
+	return (per + (i < extra ? 1 : 0)) * unit;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_split_budget);

@@ -1,0 +1,922 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Jobs: devices, workers, bio submission and completion, statistics and the
+ * timeline.  Everything a job needs is allocated in kb_job_create(); the
+ * I/O path (kb_submit(), kb_end_io(), kb_worker_run()) allocates nothing and
+ * takes no lock shared between workers or CPUs.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/math64.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+static atomic64_t kb_mem_used = ATOMIC64_INIT(0);
+
+u64 kb_total_mem(void)
+{
+	return atomic64_read(&kb_mem_used);
+}
+
+void kb_config_free(struct kb_config *cfg)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_devs; i++)
+		kfree(cfg->paths[i]);
+	kfree(cfg->cpus);
+	cfg->nr_devs = 0;
+	cfg->cpus = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_config_free);
+
+/* ---- completion ---------------------------------------------------------- */
+
+/*
+ * The optional per-I/O log: one atomic per measured I/O claims an entry,
+ * and stops being taken once the log is full.  Entries are read only after
+ * the job has ended, when every claimed entry has been written.
+ */
+static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
+		       u64 lat)
+{
+	struct kb_lat_entry *e;
+	s64 i;
+
+	if (atomic64_read(&job->lat_log_next) >= job->cfg.lat_log)
+		return;
+	i = atomic64_fetch_inc(&job->lat_log_next);
+	if (i >= job->cfg.lat_log)
+		return;
+	e = &job->lat_log[i];
+	e->end_ns = now - job->start_ns;
+	e->lat_ns = lat;
+	e->offset = slot->off;
+	e->len = slot->len;
+	e->dir = slot->dir;
+}
+
+/*
+ * Runs with interrupts off on the completing CPU, so the per-CPU counters
+ * need no lock: only this CPU writes them, and nothing else on this CPU
+ * can interleave.  Readers sum all CPUs without a lock and accept a
+ * slightly stale view while the job runs; once it has ended the sums are
+ * exact.
+ */
+VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
+				 u64 now, blk_status_t status)
+{
+	struct kb_dir_stats *d;
+	struct kb_counters *c;
+	unsigned long flags;
+	u64 lat = now - slot->submit_ns;
+
+	local_irq_save(flags);
+	d = &job->stats[smp_processor_id()]->dir[slot->dir];
+	c = &d->c;
+	if (unlikely(status)) {
+		c->errors++;
+		goto out_irq_restore;
+	}
+	c->all_ios++;
+	c->all_bytes += slot->len;
+	c->all_lat_sum += lat;
+	if (slot->submit_ns < job->ramp_end_ns)
+		goto out_irq_restore;
+	c->ios++;
+	c->bytes += slot->len;
+	c->lat_sum += lat;
+	c->lat_sumsq += (__uint128_t)lat * lat;
+	if (lat < c->lat_min)
+		c->lat_min = lat;
+	if (lat > c->lat_max)
+		c->lat_max = lat;
+	d->hist[kb_hist_idx(lat)]++;
+	if (unlikely(job->lat_log))
+		kb_log_lat(job, slot, now, lat);
+out_irq_restore:
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_account);
+
+/*
+ * Any context, any CPU, possibly inside submit_bio() when the block layer
+ * fails a bio early.  Never resubmits (submit_bio may sleep): the slot goes
+ * back to its worker, which is woken if it may be waiting.  The RCU read
+ * section lets kb_job_destroy() wait, with synchronize_rcu(), for the last
+ * kb_end_io() to stop touching the worker and its task.
+ */
+static void kb_end_io(struct bio *bio)
+{
+	struct kb_slot *slot = container_of(bio, struct kb_slot, bio);
+	struct kb_worker *w = slot->w;
+	u64 now = ktime_get_ns();
+
+	kb_account(w->job, slot, now, bio->bi_status);
+	rcu_read_lock();
+	if (llist_add(&slot->node, &w->done))
+		wake_up_process(w->task);
+	rcu_read_unlock();
+}
+
+/* ---- submission ---------------------------------------------------------- */
+
+static bool kb_may_submit(struct kb_worker *w, u64 now)
+{
+	struct kb_job *job = w->job;
+
+	return w->ios_left && w->bytes_left && now < job->deadline_ns &&
+	       !READ_ONCE(job->stop) && !kthread_should_stop();
+}
+
+static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dev *dev = w->dev;
+	struct bio *bio = &slot->bio;
+	bool write = false;
+	u32 len, rem, n;
+	unsigned int i;
+	u64 off;
+
+	len = kb_pick_bs(cfg, &w->rng);
+	if (len > w->bytes_left)
+		len = w->bytes_left;	/* budgets are multiples of the LBS */
+	w->bytes_left -= len;
+	w->ios_left--;
+	if (cfg->rwmix_read < 100)
+		write = kb_rng_below(&w->rng, 100) >= cfg->rwmix_read;
+	if (cfg->random)
+		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
+	else
+		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	off += dev->span_start;
+	slot->off = off;
+
+	bio_reset(bio, dev->bdev.bdev,
+		  write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE : REQ_OP_READ);
+	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+	bio->bi_end_io = kb_end_io;
+	for (i = 0, rem = len; rem; i++, rem -= n) {
+		n = min_t(u32, rem, PAGE_SIZE);
+		__bio_add_page(bio, slot->pages[i], n, 0);
+	}
+	slot->len = len;
+	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
+	w->inflight++;
+	slot->submit_ns = ktime_get_ns();
+	submit_bio(bio);
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+static void kb_wait_done(struct kb_worker *w)
+{
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (!llist_empty(&w->done))
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * Never-written or deallocated blocks read back as zeroes, often without
+ * touching the media (methodology 004): such reads are unrealistically fast.
+ * The first logical block of each read tells, at little cost.
+ */
+static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
+{
+	return !memchr_inv(page_address(slot->pages[0]), 0,
+			   min_t(u32, w->dev->lbs, slot->len));
+}
+
+/*
+ * Stops the job at its first failed I/O, unless it continues on errors.  A
+ * device that has been removed fails every I/O at once, so continuing
+ * would only spin until the job's limit: that ends the job either way.
+ */
+static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_job *job = w->job;
+	int err = blk_status_to_errno(slot->bio.bi_status);
+
+	if (!disk_live(w->dev->bdev.bdev->bd_disk))
+		err = -ENODEV;
+	else if (job->cfg.continue_on_error)
+		return;
+	cmpxchg(&job->error, 0, err);
+	WRITE_ONCE(job->stop, true);
+}
+
+static void kb_worker_run(struct kb_worker *w)
+{
+	struct kb_slot *slot, *tmp;
+	struct llist_node *list;
+	struct blk_plug plug;
+	unsigned int i;
+	u64 now;
+
+	blk_start_plug(&plug);
+	for (i = 0; i < w->nr_slots && kb_may_submit(w, ktime_get_ns()); i++)
+		kb_submit(w, w->slots[i]);
+	blk_finish_plug(&plug);
+
+	while (w->inflight) {
+		kb_wait_done(w);
+		list = llist_del_all(&w->done);
+		now = ktime_get_ns();
+		blk_start_plug(&plug);
+		llist_for_each_entry_safe(slot, tmp, list, node) {
+			w->inflight--;
+			if (unlikely(slot->bio.bi_status))
+				kb_io_error(w, slot);
+			else if (slot->dir == KIOBENCH_DIR_READ &&
+				 kb_zero_block(w, slot))
+				WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+			if (kb_may_submit(w, now))
+				kb_submit(w, slot);
+		}
+		blk_finish_plug(&plug);
+	}
+}
+
+static void kb_timeline_sample(struct kb_job *job);
+
+/* The last worker to finish ends the job and announces it. */
+static void kb_worker_finish(struct kb_worker *w)
+{
+	struct kb_job *job = w->job;
+	u8 state = KIOBENCH_STATE_DONE;
+
+	if (!atomic_dec_and_test(&job->active))
+		return;
+	job->finish_ns = ktime_get_ns();
+	cancel_delayed_work_sync(&job->tl_work);
+	kb_timeline_sample(job);
+	if (READ_ONCE(job->error))
+		state = KIOBENCH_STATE_FAILED;
+	else if (READ_ONCE(job->user_stop))
+		state = KIOBENCH_STATE_STOPPED;
+	/* Publishes finish_ns, the timeline and the stats with the state. */
+	smp_store_release(&job->state, state);
+	kb_nl_notify(job);
+}
+
+static int kb_worker_fn(void *data)
+{
+	struct kb_worker *w = data;
+
+	kb_worker_run(w);
+	kb_worker_finish(w);
+	/* The job owns this task: stay until kb_job_destroy() stops it. */
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* ---- statistics and timeline --------------------------------------------- */
+
+void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
+		u64 *hist)
+{
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->lat_min = U64_MAX;
+	if (hist)
+		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
+	for_each_possible_cpu(cpu) {
+		const struct kb_dir_stats *d = &job->stats[cpu]->dir[dir];
+		const struct kb_counters *c = &d->c;
+
+		sum->ios += c->ios;
+		sum->bytes += c->bytes;
+		sum->lat_sum += c->lat_sum;
+		sum->lat_sumsq += c->lat_sumsq;
+		sum->lat_min = min(sum->lat_min, c->lat_min);
+		sum->lat_max = max(sum->lat_max, c->lat_max);
+		sum->all_ios += c->all_ios;
+		sum->all_bytes += c->all_bytes;
+		sum->all_lat_sum += c->all_lat_sum;
+		sum->errors += c->errors;
+		if (hist)
+			for (i = 0; i < KB_HIST_BUCKETS; i++)
+				hist[i] += d->hist[i];
+	}
+	if (!sum->ios)
+		sum->lat_min = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_job_sum);
+
+/* Time counted for IOPS and bandwidth: from the end of the warm-up. */
+u64 kb_job_measured_ns(struct kb_job *job)
+{
+	u8 state = smp_load_acquire(&job->state);	/* then finish_ns */
+	u64 end;
+
+	if (state == KIOBENCH_STATE_NEW)
+		return 0;
+	end = state == KIOBENCH_STATE_RUNNING ? ktime_get_ns() : job->finish_ns;
+	return end > job->ramp_end_ns ? end - job->ramp_end_ns : 0;
+}
+
+/*
+ * CPU time the workers have run: submission, and completions where the
+ * block layer completes in the submitter's context.  Interrupt-side
+ * completion work is not included.  Exact once the workers sleep.
+ */
+u64 kb_job_cpu_ns(struct kb_job *job)
+{
+	unsigned int i;
+	u64 ns = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		ns += READ_ONCE(job->workers[i]->task->se.sum_exec_runtime);
+	return ns;
+}
+
+u64 kb_job_zero_reads(struct kb_job *job)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		n += READ_ONCE(job->workers[i]->zero_reads);
+	return n;
+}
+
+/* Appends the completions since the previous sample; control path only. */
+static void kb_timeline_sample(struct kb_job *job)
+{
+	struct kb_tl_entry *e;
+	struct kb_counters c;
+	unsigned int dir;
+
+	if (job->tl_len == job->tl_cap) {
+		job->tl_dropped++;
+		return;
+	}
+	e = &job->tl[job->tl_len];
+	e->t_ns = ktime_get_ns() - job->start_ns;
+	for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+		struct kb_tl_dir *prev = &job->tl_prev[dir];
+
+		kb_job_sum(job, dir, &c, NULL);
+		e->dir[dir].ios = c.all_ios - prev->ios;
+		e->dir[dir].bytes = c.all_bytes - prev->bytes;
+		e->dir[dir].lat_sum = c.all_lat_sum - prev->lat_sum;
+		prev->ios = c.all_ios;
+		prev->bytes = c.all_bytes;
+		prev->lat_sum = c.all_lat_sum;
+	}
+	/* Pairs with kb_timeline_show(): the entry is written before. */
+	smp_store_release(&job->tl_len, job->tl_len + 1);
+}
+
+/*
+ * Delay to the sample boundary tl_next_ns, moved past now by whole
+ * intervals if the work ran late.  Rounded up, at least one jiffy.
+ */
+static unsigned long kb_timeline_delay(struct kb_job *job)
+{
+	u64 now = ktime_get_ns() - job->start_ns;
+	u64 interval = job->cfg.interval_ns;
+
+	if (job->tl_next_ns <= now)
+		job->tl_next_ns += (div64_u64(now - job->tl_next_ns, interval) + 1) *
+				   interval;
+	return nsecs_to_jiffies(job->tl_next_ns - now) + 1;
+}
+
+static void kb_timeline_work(struct work_struct *work)
+{
+	struct kb_job *job = container_of(to_delayed_work(work), struct kb_job,
+					  tl_work);
+
+	kb_timeline_sample(job);
+	/*
+	 * One sample per boundary: a timer that fired a little early (jiffies
+	 * are coarser than the interval) must not sample this boundary again.
+	 */
+	job->tl_next_ns += job->cfg.interval_ns;
+	schedule_delayed_work(&job->tl_work, kb_timeline_delay(job));
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+/*
+ * Formatted extacks hold at most NETLINK_MAX_FMTMSG_LEN - 1 (79) characters
+ * and are cut beyond.  So that a cut never changes a figure, every message
+ * below puts its numbers first (sized for their largest possible values)
+ * and a device path, of any length, last.
+ */
+
+/* Why a device could not be opened; static text, usable as extack. */
+static const char *kb_open_error(int err)
+{
+	switch (err) {
+	case -EBUSY:
+		return "devices: mounted or held exclusively by another user (EBUSY)";
+	case -EACCES:
+	case -EROFS:
+		return "devices: read-only, cannot be opened for writing";
+	case -ENOENT:
+		return "devices: no such file";
+	case -ENOTBLK:
+		return "devices: not a block device";
+	case -ENXIO:
+	case -ENODEV:
+		return "devices: no such device";
+	default:
+		return "devices: cannot be opened";
+	}
+}
+
+static int kb_open_devices(struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	struct kb_config *cfg = &job->cfg;
+	bool write = cfg->rwmix_read < 100;
+	unsigned int i, j;
+	int err;
+
+	for (i = 0; i < cfg->nr_devs; i++) {
+		struct kb_dev *dev = &job->devs[i];
+
+		err = kb_bdev_open(&dev->bdev, cfg->paths[i], write, job);
+		if (err) {
+			KB_ERR_FMT(extack, NULL, kb_open_error(err), "%s: %s",
+				   kb_open_error(err), cfg->paths[i]);
+			goto out_close_devices;
+		}
+		for (j = 0; j < i; j++) {
+			if (job->devs[j].bdev.bdev != dev->bdev.bdev)
+				continue;
+			kb_bdev_close(&dev->bdev);
+			err = -EINVAL;
+			KB_ERR_FMT(extack, NULL,
+				   "devices: the same device is given twice",
+				   "devices: %s is the same device as %s",
+				   cfg->paths[i], cfg->paths[j]);
+			goto out_close_devices;
+		}
+	}
+	return 0;
+
+out_close_devices:
+	while (i--)
+		kb_bdev_close(&job->devs[i].bdev);
+	return err;
+}
+
+static void kb_close_devices(struct kb_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->cfg.nr_devs; i++)
+		kb_bdev_close(&job->devs[i].bdev);
+}
+
+/* Checks the configuration against one device's size and block size. */
+static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
+			   const char *path, struct netlink_ext_ack *extack)
+{
+	const struct kb_config *cfg = &job->cfg;
+	u64 nr = bdev_nr_bytes(dev->bdev.bdev);
+	bool aligned = !(cfg->offset % dev->lbs) && !(cfg->size % dev->lbs);
+	unsigned int b;
+
+	for (b = 0; b < cfg->nr_bss; b++)
+		aligned &= !(cfg->bss[b].size % dev->lbs);
+	if (!aligned) {
+		KB_ERR_FMT(extack, NULL,
+			   "bs/offset/size: not a multiple of a device's logical block size",
+			   "bs/offset/size: must be multiples of the logical block size %u of %s",
+			   dev->lbs, path);
+		return -EINVAL;
+	}
+	if (cfg->offset >= nr || cfg->size > nr - cfg->offset) {
+		KB_ERR_FMT(extack, NULL, "offset/size: span ends beyond a device",
+			   "offset/size: the span ends beyond the %llu bytes of %s",
+			   nr, path);
+		return -EINVAL;
+	}
+	dev->span_start = cfg->offset;
+	dev->span_len = cfg->size ?: nr - cfg->offset;
+	if (cfg->max_bs > dev->span_len) {
+		KB_ERR_FMT(extack, NULL, "bs: larger than the span of a device",
+			   "bs: %u is larger than the span, %llu bytes, of %s",
+			   cfg->max_bs, dev->span_len, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	struct kb_config *cfg = &job->cfg;
+	unsigned int i;
+	u32 unit = 0;
+	int err;
+
+	for (i = 0; i < cfg->nr_devs; i++) {
+		struct kb_dev *dev = &job->devs[i];
+
+		dev->lbs = bdev_logical_block_size(dev->bdev.bdev);
+		unit = max(unit, dev->lbs);
+		err = kb_check_device(job, dev, cfg->paths[i], extack);
+		if (err)
+			return err;
+	}
+	if (cfg->io_bytes % unit) {
+		KB_ERR_FMT(extack, NULL,
+			   "io-bytes: not a multiple of the devices' logical block size",
+			   "io-bytes: not a multiple of the logical block size %u",
+			   unit);
+		return -EINVAL;
+	}
+	job->io_unit = unit;
+	return 0;
+}
+
+static void kb_free_stats(struct kb_job *job)
+{
+	unsigned int cpu;
+
+	if (!job->stats)
+		return;
+	for_each_possible_cpu(cpu)
+		kvfree(job->stats[cpu]);
+	kfree(job->stats);
+	job->stats = NULL;
+}
+
+static int kb_alloc_stats(struct kb_job *job)
+{
+	unsigned int cpu;
+
+	job->stats = kcalloc(nr_cpu_ids, sizeof(*job->stats), GFP_KERNEL);
+	if (!job->stats)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct kb_cpu_stats *s;
+		unsigned int dir;
+
+		s = kvzalloc_node(sizeof(*s), GFP_KERNEL, cpu_to_node(cpu));
+		if (!s) {
+			kb_free_stats(job);
+			return -ENOMEM;
+		}
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
+			s->dir[dir].c.lat_min = U64_MAX;
+		job->stats[cpu] = s;
+	}
+	return 0;
+}
+
+static void kb_free_slot(struct kb_slot *slot)
+{
+	unsigned int i;
+
+	for (i = 0; i < slot->nr_pages; i++)
+		if (slot->pages[i])
+			__free_page(slot->pages[i]);
+	kvfree(slot->pages);
+	kvfree(slot);
+}
+
+/* Write buffers hold pseudo-random data: never zeroes, never stale memory. */
+static void kb_fill_page(struct page *page, struct kb_rng *rng)
+{
+	u64 *p = page_address(page);
+	unsigned int i;
+
+	for (i = 0; i < PAGE_SIZE / sizeof(u64); i++)
+		p[i] = kb_rng_next(rng);
+}
+
+static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
+				     bool fill)
+{
+	struct kb_slot *slot;
+	unsigned int i;
+
+	slot = kvzalloc(struct_size(slot, bvec, nr_pages), GFP_KERNEL);
+	if (!slot)
+		return NULL;
+	slot->pages = kvcalloc(nr_pages, sizeof(*slot->pages), GFP_KERNEL);
+	if (!slot->pages)
+		goto out_free_slot;
+	slot->nr_pages = nr_pages;
+	for (i = 0; i < nr_pages; i++) {
+		slot->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!slot->pages[i])
+			goto out_free_slot;
+		if (fill)
+			kb_fill_page(slot->pages[i], &w->rng);
+	}
+	slot->w = w;
+	bio_init(&slot->bio, w->dev->bdev.bdev, slot->bvec, nr_pages, 0);
+	return slot;
+
+out_free_slot:
+	kb_free_slot(slot);
+	return NULL;
+}
+
+static void kb_free_worker(struct kb_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_slots; i++)
+		kb_free_slot(w->slots[i]);
+	if (w->task)
+		put_task_struct(w->task);
+	kvfree(w);
+}
+
+/*
+ * Stops every worker that has a task; a worker that was never woken does
+ * not run kb_worker_fn() at all.  Then waits until no kb_end_io() can still
+ * be touching a worker, and frees them.
+ */
+static void kb_free_workers(struct kb_job *job)
+{
+	unsigned int i;
+
+	if (!job->workers)
+		return;
+	WRITE_ONCE(job->stop, true);
+	for (i = 0; i < job->nr_workers; i++)
+		if (job->workers[i] && job->workers[i]->task)
+			kthread_stop(job->workers[i]->task);
+	synchronize_rcu();
+	for (i = 0; i < job->nr_workers; i++)
+		if (job->workers[i])
+			kb_free_worker(job->workers[i]);
+	kfree(job->workers);
+	job->workers = NULL;
+}
+
+/* Budgets: see Documentation/kiobench.rst, "Limits". */
+VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
+				      unsigned int j)
+{
+	const struct kb_config *cfg = &job->cfg;
+	struct kb_dev *dev = w->dev;
+
+	w->ios_left = U64_MAX;
+	w->bytes_left = U64_MAX;
+	if (cfg->number_ios)
+		w->ios_left = kb_split_budget(cfg->number_ios, 1,
+					      job->nr_workers, w->index);
+	if (cfg->io_bytes)
+		w->bytes_left = kb_split_budget(cfg->io_bytes, job->io_unit,
+						job->nr_workers, w->index);
+	else if (!cfg->runtime_ns && !cfg->number_ios)
+		w->bytes_left = kb_split_budget(dev->span_len, dev->lbs,
+						cfg->numjobs, j);
+	/* Sequential workers on one device start evenly spread over it. */
+	w->seq_next = kb_split_budget(dev->span_len, dev->lbs, cfg->numjobs, 0) * j;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_init_budgets);
+
+static int kb_alloc_workers(struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	unsigned int nr_pages = DIV_ROUND_UP(cfg->max_bs, PAGE_SIZE);
+	bool fill = cfg->rwmix_read < 100;
+	unsigned int i, s;
+
+	job->workers = kcalloc(job->nr_workers, sizeof(*job->workers),
+			       GFP_KERNEL);
+	if (!job->workers)
+		return -ENOMEM;
+	for (i = 0; i < job->nr_workers; i++) {
+		unsigned int j = i % cfg->numjobs;
+		struct kb_worker *w;
+
+		w = kvzalloc(struct_size(w, slots, cfg->iodepth), GFP_KERNEL);
+		if (!w)
+			goto out_free_workers;
+		job->workers[i] = w;
+		w->job = job;
+		w->index = i;
+		w->dev = &job->devs[i / cfg->numjobs];
+		w->cpu = cfg->nr_cpus ? cfg->cpus[i % cfg->nr_cpus] : -1;
+		init_llist_head(&w->done);
+		kb_rng_seed(&w->rng, cfg->seed + i);
+		kb_init_budgets(job, w, j);
+		for (s = 0; s < cfg->iodepth; s++) {
+			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);
+			if (!w->slots[s])
+				goto out_free_workers;
+			w->nr_slots++;
+		}
+	}
+	return 0;
+
+out_free_workers:
+	kb_free_workers(job);
+	return -ENOMEM;
+}
+
+static int kb_create_threads(struct kb_job *job)
+{
+	unsigned int i;
+
+	for (i = 0; i < job->nr_workers; i++) {
+		struct kb_worker *w = job->workers[i];
+		struct task_struct *task;
+
+		task = kthread_create(kb_worker_fn, w, "kiobench%u/%u", job->id,
+				      i);
+		if (IS_ERR(task))
+			return PTR_ERR(task);
+		if (w->cpu >= 0)
+			kthread_bind(task, w->cpu);
+		get_task_struct(task);
+		w->task = task;
+	}
+	return 0;
+}
+
+static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	const struct kb_config *cfg = &job->cfg;
+	u64 mem = (u64)job->nr_workers * cfg->iodepth *
+		  DIV_ROUND_UP(cfg->max_bs, PAGE_SIZE) * PAGE_SIZE +
+		  (u64)cfg->lat_log * sizeof(struct kb_lat_entry);
+
+	if (mem > kb_max_job_mem) {
+		KB_ERR_FMT(extack, NULL,
+			   "iodepth x bs x workers + lat-log: above the module's max_job_mem",
+			   "iodepth x bs x workers + lat-log: %llu bytes > max_job_mem %lu",
+			   mem, kb_max_job_mem);
+		return -E2BIG;
+	}
+	if (atomic64_add_return(mem, &kb_mem_used) > kb_max_total_mem) {
+		atomic64_sub(mem, &kb_mem_used);
+		KB_ERR_FMT(extack, NULL,
+			   "iodepth x bs x workers + lat-log: all jobs together above max_total_mem",
+			   "iodepth x bs x workers + lat-log: +%llu bytes > max_total_mem %lu",
+			   mem, kb_max_total_mem);
+		return -ENOMEM;
+	}
+	job->mem = mem;
+	return 0;
+}
+
+/**
+ * kb_job_create() - make a job ready to start
+ * @id: the job's id
+ * @cfg: validated configuration; the job takes over its allocations, and
+ *	 @cfg is left empty whatever the outcome
+ * @extack: where to say what is wrong
+ *
+ * Opens the devices (writers exclusively), checks the configuration against
+ * them, and allocates every buffer, bio and kthread the job will use.
+ *
+ * Return: the job, or an ERR_PTR.
+ */
+struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
+			     struct netlink_ext_ack *extack)
+{
+	struct kb_job *job;
+	unsigned int tl_cap = KB_TIMELINE_DEF;
+	int err;
+
+	job = kzalloc(sizeof(*job), GFP_KERNEL);
+	if (!job) {
+		kb_config_free(cfg);
+		return ERR_PTR(-ENOMEM);
+	}
+	job->id = id;
+	job->cfg = *cfg;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg = &job->cfg;
+	job->nr_workers = cfg->numjobs * cfg->nr_devs;
+	job->state = KIOBENCH_STATE_NEW;
+	INIT_DELAYED_WORK(&job->tl_work, kb_timeline_work);
+	snprintf(job->dbg_name, sizeof(job->dbg_name), "job%u", id);
+
+	err = kb_open_devices(job, extack);
+	if (err)
+		goto out_free_config;
+	err = kb_check_devices(job, extack);
+	if (err)
+		goto out_close_devices;
+	err = kb_charge_mem(job, extack);
+	if (err)
+		goto out_close_devices;
+	err = kb_alloc_stats(job);
+	if (err)
+		goto out_uncharge_mem;
+	if (cfg->runtime_ns)
+		tl_cap = min_t(u64, KB_TIMELINE_MAX,
+			       div64_u64(cfg->ramp_ns + cfg->runtime_ns,
+					 cfg->interval_ns) + 2);
+	job->tl = kvcalloc(tl_cap, sizeof(*job->tl), GFP_KERNEL);
+	if (!job->tl) {
+		err = -ENOMEM;
+		goto out_free_stats;
+	}
+	job->tl_cap = tl_cap;
+	if (cfg->lat_log) {
+		job->lat_log = kvcalloc(cfg->lat_log, sizeof(*job->lat_log),
+					GFP_KERNEL);
+		if (!job->lat_log) {
+			err = -ENOMEM;
+			goto out_free_timeline;
+		}
+	}
+	err = kb_alloc_workers(job);
+	if (err)
+		goto out_free_lat_log;
+	err = kb_create_threads(job);
+	if (err)
+		goto out_free_workers;
+	kb_debugfs_add_job(job);
+	return job;
+
+out_free_workers:
+	kb_free_workers(job);
+out_free_lat_log:
+	kvfree(job->lat_log);
+out_free_timeline:
+	kvfree(job->tl);
+out_free_stats:
+	kb_free_stats(job);
+out_uncharge_mem:
+	atomic64_sub(job->mem, &kb_mem_used);
+out_close_devices:
+	kb_close_devices(job);
+out_free_config:
+	kb_config_free(&job->cfg);
+	kfree(job);
+	return ERR_PTR(err);
+}
+
+/* NEW -> RUNNING.  Called with the job registry locked. */
+int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	const struct kb_config *cfg = &job->cfg;
+	unsigned int i;
+	u64 now;
+
+	for (i = 0; i < cfg->nr_cpus; i++) {
+		if (!cpu_online(cfg->cpus[i])) {
+			KB_ERR_FMT(extack, NULL, "cpus: a CPU is offline",
+				   "cpus: CPU %u is offline", cfg->cpus[i]);
+			return -EINVAL;
+		}
+	}
+	now = ktime_get_ns();
+	job->start_ns = now;
+	job->ramp_end_ns = now + cfg->ramp_ns;
+	job->deadline_ns = cfg->runtime_ns ? job->ramp_end_ns + cfg->runtime_ns
+					   : U64_MAX;
+	job->tl_next_ns = cfg->interval_ns;
+	atomic_set(&job->active, job->nr_workers);
+	/* Readers of RUNNING see start_ns and ramp_end_ns. */
+	smp_store_release(&job->state, KIOBENCH_STATE_RUNNING);
+	schedule_delayed_work(&job->tl_work, kb_timeline_delay(job));
+	for (i = 0; i < job->nr_workers; i++)
+		wake_up_process(job->workers[i]->task);
+	return 0;
+}
+
+/* Asks a running job to stop; its workers drain what is in flight. */
+void kb_job_stop(struct kb_job *job)
+{
+	WRITE_ONCE(job->user_stop, true);
+	WRITE_ONCE(job->stop, true);
+}
+
+/* Stops (if need be) and frees a job.  Called with the registry locked. */
+void kb_job_destroy(struct kb_job *job)
+{
+	kb_debugfs_del_job(job);
+	kb_free_workers(job);
+	cancel_delayed_work_sync(&job->tl_work);
+	kvfree(job->lat_log);
+	kvfree(job->tl);
+	kb_free_stats(job);
+	atomic64_sub(job->mem, &kb_mem_used);
+	kb_close_devices(job);
+	kb_config_free(&job->cfg);
+	kfree(job);
+}

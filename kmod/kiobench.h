@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kiobench internal definitions.
+ *
+ * A job owns one or more block devices and numjobs workers per device.  A
+ * worker is a kthread that keeps exactly iodepth bios in flight on its
+ * device: each slot holds a preallocated bio and its buffer pages, so the
+ * submission and completion paths allocate nothing.  Completions
+ * (kb_end_io(), any context, any CPU) timestamp the bio, account it in the
+ * per-CPU statistics of the completing CPU with interrupts off, and hand
+ * the slot back to its worker through a lock-free llist.
+ */
+#ifndef KB_KIOBENCH_H
+#define KB_KIOBENCH_H
+
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/llist.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+#include <uapi/linux/kiobench.h>
+
+#include "hist.h"
+
+/* Hard limits, reported by KIOBENCH_CMD_GET_FEATURES. */
+#define KB_MAX_JOBS		64
+#define KB_MAX_DEVICES		16
+#define KB_MAX_WORKERS		256	/* per job, all devices */
+#define KB_MAX_IODEPTH		4096	/* per worker */
+#define KB_MAX_BS		(16U << 20)
+#define KB_MIN_BS		512U
+#define KB_MAX_BSSPLIT		16
+#define KB_MAX_CPUS		1024	/* entries in KIOBENCH_A_CPUS */
+#define KB_MIN_INTERVAL_NS	(10 * NSEC_PER_MSEC)
+#define KB_MAX_INTERVAL_NS	(3600 * NSEC_PER_SEC)
+#define KB_DEF_INTERVAL_NS	NSEC_PER_SEC
+#define KB_TIMELINE_DEF		3600	/* entries when the run has no time limit */
+#define KB_TIMELINE_MAX		65536
+#define KB_MAX_TIME_NS		(1000000ULL * NSEC_PER_SEC)	/* runtime, ramp */
+#define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
+
+struct kb_bss {
+	u32 size;
+	u32 cum_weight;		/* cumulative: entry chosen if r < cum_weight */
+};
+
+/* Validated job configuration; see the uapi header for the meaning. */
+struct kb_config {
+	char name[KIOBENCH_NAME_LEN];
+	char *paths[KB_MAX_DEVICES];
+	unsigned int nr_devs;
+	bool random;
+	bool allow_writes;
+	bool continue_on_error;
+	u8 rwmix_read;
+	struct kb_bss bss[KB_MAX_BSSPLIT];
+	unsigned int nr_bss;
+	u32 total_weight;
+	u32 min_bs, max_bs;
+	u32 iodepth;
+	u32 numjobs;
+	u32 *cpus;
+	unsigned int nr_cpus;
+	u64 offset;
+	u64 size;		/* 0: to the end of each device */
+	u64 runtime_ns;		/* 0: no time limit */
+	u64 io_bytes;		/* 0: no byte limit */
+	u64 number_ios;		/* 0: no count limit */
+	u64 ramp_ns;
+	u64 seed;
+	u64 interval_ns;
+	u32 lat_log;		/* entries of the per-I/O log; 0: none */
+};
+
+struct kb_counters {
+	u64 ios;		/* measured: submitted after the warm-up */
+	u64 bytes;
+	u64 lat_min;
+	u64 lat_max;
+	u64 lat_sum;
+	__uint128_t lat_sumsq;	/* ns^2: 64 bits overflow past 4.3 s */
+	u64 all_ios;		/* everything, warm-up included */
+	u64 all_bytes;
+	u64 all_lat_sum;
+	u64 errors;		/* failed I/Os, warm-up included */
+};
+
+struct kb_dir_stats {
+	struct kb_counters c;
+	u64 hist[KB_HIST_BUCKETS];	/* measured latencies, see hist.h */
+};
+
+struct kb_cpu_stats {
+	struct kb_dir_stats dir[KIOBENCH_NR_DIRS];
+};
+
+struct kb_tl_dir {
+	u64 ios, bytes, lat_sum;
+};
+
+struct kb_tl_entry {
+	u64 t_ns;
+	struct kb_tl_dir dir[KIOBENCH_NR_DIRS];
+};
+
+/* One measured I/O in the per-I/O latency log. */
+struct kb_lat_entry {
+	u64 end_ns;		/* completion, since the job's start */
+	u64 lat_ns;
+	u64 offset;		/* bytes, on the device */
+	u32 len;
+	u32 dir;
+};
+
+struct kb_rng {
+	u64 s[4];
+};
+
+struct kb_dev {
+	struct kb_bdev bdev;	/* compat.h */
+	u64 span_start;		/* bytes */
+	u64 span_len;
+	u32 lbs;
+};
+
+struct kb_worker;
+
+struct kb_slot {
+	struct bio bio;		/* preallocated, reused for every I/O */
+	struct kb_worker *w;
+	struct llist_node node;
+	u64 submit_ns;
+	u64 off;
+	u32 len;
+	u8 dir;
+	unsigned int nr_pages;
+	struct page **pages;	/* nr_pages pages, the buffer */
+	struct bio_vec bvec[];	/* nr_pages entries */
+};
+
+struct kb_worker {
+	struct kb_job *job;
+	struct kb_dev *dev;
+	struct task_struct *task;
+	struct llist_head done;	/* completed slots, from kb_end_io() */
+	unsigned int index;
+	int cpu;		/* -1: not pinned */
+	unsigned int inflight;
+	u64 zero_reads;		/* worker only; read unlocked by GET */
+	u64 ios_left;		/* budgets; U64_MAX: unlimited */
+	u64 bytes_left;
+	u64 seq_next;		/* sequential cursor, relative to the span */
+	struct kb_rng rng;
+	unsigned int nr_slots;
+	struct kb_slot *slots[];
+};
+
+struct kb_job {
+	u32 id;
+	struct kb_config cfg;
+	struct kb_dev devs[KB_MAX_DEVICES];
+	struct kb_worker **workers;
+	unsigned int nr_workers;
+	u32 io_unit;			/* largest LBS of the devices */
+	u64 mem;			/* buffer bytes charged */
+	struct kb_cpu_stats **stats;	/* per possible CPU */
+
+	u8 state;			/* enum kiobench_job_state */
+	int error;			/* -errno that failed the job */
+	bool stop;			/* workers: submit no more */
+	bool user_stop;			/* the stop came from JOB_STOP */
+	atomic_t active;		/* workers not finished yet */
+	u64 start_ns;
+	u64 ramp_end_ns;
+	u64 deadline_ns;		/* U64_MAX: none */
+	u64 finish_ns;
+
+	struct delayed_work tl_work;
+	struct kb_tl_entry *tl;
+	unsigned int tl_len, tl_cap;
+	u64 tl_next_ns;			/* next sample, since start_ns */
+	u64 tl_dropped;
+	struct kb_tl_dir tl_prev[KIOBENCH_NR_DIRS];
+
+	struct kb_lat_entry *lat_log;	/* cfg.lat_log entries, or NULL */
+	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
+
+	struct dentry *dbg;
+	char dbg_name[16];
+};
+
+/* main.c: module parameters */
+extern unsigned long kb_max_job_mem;
+extern unsigned long kb_max_total_mem;
+
+/* job.c */
+struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
+			     struct netlink_ext_ack *extack);
+int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
+void kb_job_stop(struct kb_job *job);
+void kb_job_destroy(struct kb_job *job);
+void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
+		u64 *hist);
+u64 kb_job_measured_ns(struct kb_job *job);
+u64 kb_job_cpu_ns(struct kb_job *job);
+u64 kb_job_zero_reads(struct kb_job *job);
+void kb_config_free(struct kb_config *cfg);
+u64 kb_total_mem(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* job.c internals, visible to kiobench_kunit.c only */
+void kb_account(struct kb_job *job, struct kb_slot *slot, u64 now,
+		blk_status_t status);
+void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);
+/* netlink.c internals */
+#include <net/genetlink.h>
+extern const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1];
+int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
+#endif
+
+/* gen.c: offsets, sizes, random numbers (pure, KUnit-tested) */
+void kb_rng_seed(struct kb_rng *rng, u64 seed);
+u64 kb_rng_next(struct kb_rng *rng);
+u64 kb_rng_below(struct kb_rng *rng, u64 n);
+u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
+u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
+u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
+u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
+
+/* debugfs.c */
+void kb_debugfs_init(void);
+void kb_debugfs_exit(void);
+void kb_debugfs_add_job(struct kb_job *job);
+void kb_debugfs_del_job(struct kb_job *job);
+
+/* netlink.c */
+int kb_nl_init(void);
+void kb_nl_exit(void);
+void kb_nl_notify(struct kb_job *job);
+
+#endif /* KB_KIOBENCH_H */

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite "kiobench": the pure logic under the I/O path.  The histogram
+ * mapping and its error bound, random offsets and sizes, budgets, warm-up
+ * accounting, the merge of per-CPU statistics, and the validation of a
+ * JOB_NEW request, bound by bound.  Built as
+ * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <net/netlink.h>
+
+#include "kiobench.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+/* ---- histogram ----------------------------------------------------------- */
+
+/* The estimate of a bucket: its middle (exact for one-value buckets). */
+static u64 hist_mid(unsigned int idx)
+{
+	return kb_hist_lo(idx) + (kb_hist_hi(idx) - kb_hist_lo(idx) - 1) / 2;
+}
+
+static void hist_check_value(struct kunit *test, u64 v)
+{
+	unsigned int idx = kb_hist_idx(v);
+	u64 mid = hist_mid(idx);
+	u64 err = mid > v ? mid - v : v - mid;
+
+	KUNIT_ASSERT_LT(test, idx, KB_HIST_BUCKETS);
+	KUNIT_EXPECT_LE_MSG(test, kb_hist_lo(idx), v, "v=%llu", v);
+	KUNIT_EXPECT_GT_MSG(test, kb_hist_hi(idx), v, "v=%llu", v);
+	/* relative error <= 1 / 2^(KB_HIST_BITS + 1) */
+	KUNIT_EXPECT_LE_MSG(test, err << (KB_HIST_BITS + 1), v, "v=%llu", v);
+}
+
+static void kb_hist_buckets_tile_the_range(struct kunit *test)
+{
+	unsigned int i;
+
+	/* Arrange: nothing; Act and Assert over every bucket */
+	KUNIT_EXPECT_EQ(test, kb_hist_lo(0), 0);
+	for (i = 0; i < KB_HIST_BUCKETS; i++) {
+		KUNIT_EXPECT_LT(test, kb_hist_lo(i), kb_hist_hi(i));
+		KUNIT_EXPECT_EQ(test, kb_hist_idx(kb_hist_lo(i)), i);
+		KUNIT_EXPECT_EQ(test, kb_hist_idx(kb_hist_hi(i) - 1), i);
+		if (i + 1 < KB_HIST_BUCKETS)
+			KUNIT_EXPECT_EQ(test, kb_hist_hi(i), kb_hist_lo(i + 1));
+	}
+	/* 100 ns .. 60 s and beyond are covered */
+	KUNIT_EXPECT_GE(test, kb_hist_hi(KB_HIST_BUCKETS - 1),
+			60ULL * NSEC_PER_SEC);
+}
+
+static void kb_hist_error_bound(struct kunit *test)
+{
+	struct kb_rng rng;
+	unsigned int m, i;
+	u64 v;
+
+	/* every value up to 2^17, then edges and random values per octave */
+	for (v = 0; v < (1 << 17); v++)
+		hist_check_value(test, v);
+	kb_rng_seed(&rng, 1);
+	for (m = 17; m <= KB_HIST_MAX_MSB; m++) {
+		hist_check_value(test, 1ULL << m);
+		hist_check_value(test, (1ULL << m) + 1);
+		hist_check_value(test, (2ULL << m) - 1);
+		for (i = 0; i < 1000; i++)
+			hist_check_value(test, (1ULL << m) +
+					 kb_rng_below(&rng, 1ULL << m));
+	}
+}
+
+static void kb_hist_clamps_huge_values(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kb_hist_idx(U64_MAX), KB_HIST_BUCKETS - 1);
+	KUNIT_EXPECT_EQ(test, kb_hist_idx(1ULL << (KB_HIST_MAX_MSB + 1)),
+			KB_HIST_BUCKETS - 1);
+}
+
+/* ---- random numbers, offsets and sizes ----------------------------------- */
+
+static void kb_rng_is_reproducible(struct kunit *test)
+{
+	struct kb_rng a, b, c;
+	unsigned int i, same = 0;
+
+	kb_rng_seed(&a, 42);
+	kb_rng_seed(&b, 42);
+	kb_rng_seed(&c, 43);
+	for (i = 0; i < 1000; i++) {
+		u64 x = kb_rng_next(&a);
+
+		KUNIT_EXPECT_EQ(test, x, kb_rng_next(&b));
+		same += x == kb_rng_next(&c);
+	}
+	KUNIT_EXPECT_EQ(test, same, 0);
+}
+
+struct offset_case {
+	const char *desc;
+	u64 span;
+	u32 len, align;
+};
+
+static const struct offset_case offset_cases[] = {
+	{ "4k in 1M", SZ_1M, SZ_4K, SZ_4K },
+	{ "4k in 10 blocks + 512 (span end)", 10 * SZ_4K + 512, SZ_4K, SZ_4K },
+	{ "512 in 5 sectors", 5 * 512, 512, 512 },
+	{ "128k aligned 4k in 1G + 512", SZ_1G + 512, SZ_128K, SZ_4K },
+	{ "len == span", 8 * SZ_4K, 8 * SZ_4K, SZ_4K },
+	{ "64k aligned 4k (bssplit) in 256k", SZ_256K, SZ_64K, SZ_4K },
+};
+
+static void offset_case_desc(const struct offset_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(offset, offset_cases, offset_case_desc);
+
+static void kb_rand_offset_in_span(struct kunit *test)
+{
+	const struct offset_case *c = test->param_value;
+	u64 slots = div_u64(c->span - c->len, c->align) + 1;
+	unsigned long *hit;
+	struct kb_rng rng;
+	unsigned int i, n = 20000;
+
+	hit = kunit_kcalloc(test, BITS_TO_LONGS(min_t(u64, slots, 4096)),
+			    sizeof(long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, hit);
+	kb_rng_seed(&rng, 7);
+	for (i = 0; i < n; i++) {
+		u64 off = kb_rand_offset(&rng, c->span, c->len, c->align);
+
+		KUNIT_ASSERT_EQ(test, off % c->align, 0);
+		KUNIT_ASSERT_LE(test, off + c->len, c->span);
+		if (slots <= 4096)
+			__set_bit(div_u64(off, c->align), hit);
+	}
+	/* uniform coverage: with n >> slots every slot is drawn */
+	if (slots <= 1000)
+		KUNIT_EXPECT_EQ(test, bitmap_weight(hit, slots), slots);
+}
+
+static void kb_seq_offset_wraps(struct kunit *test)
+{
+	u64 cursor = 0;
+
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), 0);
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), 2 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), 0);
+	/* a transfer that would cross the span's end starts over */
+	cursor = 0;
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, 2 * SZ_4K), 0);
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, 2 * SZ_4K), 0);
+}
+
+static void kb_pick_bs_follows_weights(struct kunit *test)
+{
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	unsigned int i, big = 0, n = 40000;
+	struct kb_rng rng;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	cfg->bss[0] = (struct kb_bss){ .size = SZ_4K, .cum_weight = 1 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_64K, .cum_weight = 4 };
+	cfg->nr_bss = 2;
+	cfg->total_weight = 4;
+	kb_rng_seed(&rng, 3);
+	for (i = 0; i < n; i++) {
+		u32 bs = kb_pick_bs(cfg, &rng);
+
+		KUNIT_ASSERT_TRUE(test, bs == SZ_4K || bs == SZ_64K);
+		big += bs == SZ_64K;
+	}
+	/* 3/4 expected; 4 standard deviations are 0.87 % of n */
+	KUNIT_EXPECT_GT(test, big, n * 74 / 100);
+	KUNIT_EXPECT_LT(test, big, n * 76 / 100);
+}
+
+/* ---- budgets and accounting ---------------------------------------------- */
+
+struct split_case {
+	const char *desc;
+	u64 total;
+	u32 unit;
+	unsigned int parts;
+};
+
+static const struct split_case split_cases[] = {
+	{ "1M in 4k over 3", SZ_1M, SZ_4K, 3 },
+	{ "10 ios over 4", 10, 1, 4 },
+	{ "2 ios over 5 (idle workers)", 2, 1, 5 },
+	{ "1 unit over 1", 512, 512, 1 },
+	{ "1G in 512 over 256", SZ_1G, 512, 256 },
+};
+
+static void split_case_desc(const struct split_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(split, split_cases, split_case_desc);
+
+static void kb_split_budget_is_exact(struct kunit *test)
+{
+	const struct split_case *c = test->param_value;
+	u64 sum = 0, lo = U64_MAX, hi = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->parts; i++) {
+		u64 share = kb_split_budget(c->total, c->unit, c->parts, i);
+
+		KUNIT_EXPECT_EQ(test, share % c->unit, 0);
+		sum += share;
+		lo = min(lo, share);
+		hi = max(hi, share);
+	}
+	KUNIT_EXPECT_EQ(test, sum, c->total);
+	KUNIT_EXPECT_LE(test, hi - lo, c->unit);
+}
+
+/* A job with @nr_workers workers on one device, stats on every CPU. */
+static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
+{
+	struct kb_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	unsigned int cpu, dir;
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	job->nr_workers = nr_workers;
+	job->cfg.numjobs = nr_workers;
+	job->cfg.nr_devs = 1;
+	job->devs[0].lbs = 512;
+	job->devs[0].span_len = SZ_1M;
+	job->io_unit = 512;
+	job->stats = kunit_kcalloc(test, nr_cpu_ids, sizeof(*job->stats),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->stats);
+	for_each_possible_cpu(cpu) {
+		job->stats[cpu] = kunit_kzalloc(test, sizeof(*job->stats[cpu]),
+						GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, job->stats[cpu]);
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
+			job->stats[cpu]->dir[dir].c.lat_min = U64_MAX;
+	}
+	return job;
+}
+
+static void kb_budgets_split_limits(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 3);
+	struct kb_worker w = { .job = job, .dev = &job->devs[0] };
+	u64 bytes = 0, ios = 0;
+	unsigned int i;
+
+	/* io-bytes and number-ios: shares add up exactly */
+	job->cfg.io_bytes = 1000 * 512;
+	job->cfg.number_ios = 100;
+	for (i = 0; i < 3; i++) {
+		w.index = i;
+		kb_init_budgets(job, &w, i);
+		bytes += w.bytes_left;
+		ios += w.ios_left;
+		KUNIT_EXPECT_EQ(test, w.seq_next, (u64)i * 683 * 512);
+	}
+	KUNIT_EXPECT_EQ(test, bytes, 1000 * 512);
+	KUNIT_EXPECT_EQ(test, ios, 100);
+
+	/* no limit at all: the span once */
+	job->cfg.io_bytes = 0;
+	job->cfg.number_ios = 0;
+	for (bytes = 0, i = 0; i < 3; i++) {
+		w.index = i;
+		kb_init_budgets(job, &w, i);
+		bytes += w.bytes_left;
+		KUNIT_EXPECT_EQ(test, w.ios_left, U64_MAX);
+	}
+	KUNIT_EXPECT_EQ(test, bytes, SZ_1M);
+
+	/* a time limit only: unlimited budgets */
+	job->cfg.runtime_ns = NSEC_PER_SEC;
+	kb_init_budgets(job, &w, 0);
+	KUNIT_EXPECT_EQ(test, w.bytes_left, U64_MAX);
+	KUNIT_EXPECT_EQ(test, w.ios_left, U64_MAX);
+}
+
+static void kb_account_excludes_warmup(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	struct kb_counters c;
+	u64 *hist = kunit_kcalloc(test, KB_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, hist);
+	job->ramp_end_ns = 1000;
+
+	/* Act: one I/O in the warm-up, two after it, one failed */
+	slot.submit_ns = 500;
+	kb_account(job, &slot, 1500, BLK_STS_OK);
+	slot.submit_ns = 1000;
+	kb_account(job, &slot, 1600, BLK_STS_OK);
+	slot.submit_ns = 2000;
+	kb_account(job, &slot, 5000, BLK_STS_OK);
+	kb_account(job, &slot, 9000, BLK_STS_IOERR);
+
+	/* Assert */
+	kb_job_sum(job, KIOBENCH_DIR_READ, &c, hist);
+	KUNIT_EXPECT_EQ(test, c.all_ios, 3);
+	KUNIT_EXPECT_EQ(test, c.all_bytes, 3 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, c.errors, 1);
+	KUNIT_EXPECT_EQ(test, c.ios, 2);
+	KUNIT_EXPECT_EQ(test, c.bytes, 2 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, c.lat_min, 600);
+	KUNIT_EXPECT_EQ(test, c.lat_max, 3000);
+	KUNIT_EXPECT_EQ(test, c.lat_sum, 3600);
+	KUNIT_EXPECT_TRUE(test, c.lat_sumsq == 600 * 600 + 3000 * 3000);
+	KUNIT_EXPECT_EQ(test, hist[kb_hist_idx(600)], 1);
+	KUNIT_EXPECT_EQ(test, hist[kb_hist_idx(3000)], 1);
+	kb_job_sum(job, KIOBENCH_DIR_WRITE, &c, NULL);
+	KUNIT_EXPECT_EQ(test, c.all_ios, 0);
+	KUNIT_EXPECT_EQ(test, c.lat_min, 0);	/* no samples: 0, not U64_MAX */
+}
+
+static void kb_account_logs_measured_ios(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	struct kb_slot slot = { .len = SZ_8K, .dir = KIOBENCH_DIR_WRITE,
+				.off = SZ_1M };
+	struct kb_lat_entry *e;
+
+	job->cfg.lat_log = 2;
+	job->lat_log = kunit_kcalloc(test, 2, sizeof(*job->lat_log), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->lat_log);
+	job->start_ns = 100;
+	job->ramp_end_ns = 1000;
+
+	/* Act: warm-up, failed, then three measured I/Os into a 2-entry log */
+	slot.submit_ns = 500;
+	kb_account(job, &slot, 1500, BLK_STS_OK);
+	slot.submit_ns = 2000;
+	kb_account(job, &slot, 2100, BLK_STS_IOERR);
+	kb_account(job, &slot, 2200, BLK_STS_OK);
+	slot.off = SZ_2M;
+	kb_account(job, &slot, 2300, BLK_STS_OK);
+	kb_account(job, &slot, 2400, BLK_STS_OK);
+
+	/* Assert: the first two measured ones, exactly */
+	e = job->lat_log;
+	KUNIT_EXPECT_EQ(test, e[0].end_ns, 2100);
+	KUNIT_EXPECT_EQ(test, e[0].lat_ns, 200);
+	KUNIT_EXPECT_EQ(test, e[0].offset, SZ_1M);
+	KUNIT_EXPECT_EQ(test, e[0].len, SZ_8K);
+	KUNIT_EXPECT_EQ(test, e[0].dir, KIOBENCH_DIR_WRITE);
+	KUNIT_EXPECT_EQ(test, e[1].lat_ns, 300);
+	KUNIT_EXPECT_EQ(test, e[1].offset, SZ_2M);
+	KUNIT_EXPECT_GE(test, atomic64_read(&job->lat_log_next), 2);
+}
+
+static void kb_sum_merges_cpus(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	u64 *hist = kunit_kcalloc(test, KB_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
+	u64 ios = 0, lo = U64_MAX, hi = 0;
+	struct kb_counters c;
+	unsigned int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, hist);
+	for_each_possible_cpu(cpu) {
+		struct kb_dir_stats *d = &job->stats[cpu]->dir[KIOBENCH_DIR_WRITE];
+
+		d->c.ios = cpu + 1;
+		d->c.lat_min = 100 + cpu;
+		d->c.lat_max = 1000 + cpu;
+		d->c.lat_sumsq = (__uint128_t)1 << 70;	/* carries past 64 bits */
+		d->hist[KB_HIST_BUCKETS - 1] = 2;
+		d->hist[cpu % 128] += 1;
+		ios += cpu + 1;
+		lo = min_t(u64, lo, 100 + cpu);
+		hi = max_t(u64, hi, 1000 + cpu);
+	}
+	kb_job_sum(job, KIOBENCH_DIR_WRITE, &c, hist);
+	KUNIT_EXPECT_EQ(test, c.ios, ios);
+	KUNIT_EXPECT_EQ(test, c.lat_min, lo);
+	KUNIT_EXPECT_EQ(test, c.lat_max, hi);
+	KUNIT_EXPECT_TRUE(test, c.lat_sumsq ==
+			  (__uint128_t)num_possible_cpus() << 70);
+	KUNIT_EXPECT_EQ(test, hist[KB_HIST_BUCKETS - 1],
+			2 * num_possible_cpus());
+}
+
+/* ---- JOB_NEW validation -------------------------------------------------- */
+
+/*
+ * One attribute of a JOB_NEW request (beside a device, which every request
+ * needs), checked as genetlink does: the policy first (strict parse), then
+ * kb_parse_config().  A refusal must point at the attribute (policy) or
+ * name it in the message.
+ */
+struct cfg_case {
+	const char *desc;
+	int type;
+	unsigned int width;	/* 1, 4 or 8 bytes; 0: a flag */
+	u64 value;
+	int err;
+	const char *msg;	/* in the extack message; NULL: bad_attr is it */
+};
+
+static const struct cfg_case cfg_cases[] = {
+	{ "iodepth 0", KIOBENCH_A_IODEPTH, 4, 0, -ERANGE },
+	{ "iodepth 1", KIOBENCH_A_IODEPTH, 4, 1, 0 },
+	{ "iodepth max", KIOBENCH_A_IODEPTH, 4, KB_MAX_IODEPTH, 0 },
+	{ "iodepth max+1", KIOBENCH_A_IODEPTH, 4, KB_MAX_IODEPTH + 1, -ERANGE },
+	{ "numjobs 0", KIOBENCH_A_NUMJOBS, 4, 0, -ERANGE },
+	{ "numjobs max", KIOBENCH_A_NUMJOBS, 4, KB_MAX_WORKERS, 0 },
+	{ "numjobs max+1", KIOBENCH_A_NUMJOBS, 4, KB_MAX_WORKERS + 1, -ERANGE },
+	{ "iodepth as u64", KIOBENCH_A_IODEPTH, 8, 1, -EINVAL },
+	{ "rwmix-read 100", KIOBENCH_A_RWMIX_READ, 1, 100, 0 },
+	{ "rwmix-read 101", KIOBENCH_A_RWMIX_READ, 1, 101, -ERANGE },
+	{ "rwmix-read 50 without allow-writes", KIOBENCH_A_RWMIX_READ, 1, 50,
+	  -EINVAL, "allow-writes" },
+	{ "offset 512", KIOBENCH_A_OFFSET, 8, 512, 0 },
+	{ "offset 511", KIOBENCH_A_OFFSET, 8, 511, -EINVAL, "offset/size" },
+	{ "size 1000", KIOBENCH_A_SIZE, 8, 1000, -EINVAL, "offset/size" },
+	{ "runtime 0", KIOBENCH_A_RUNTIME_NS, 8, 0, -ERANGE },
+	{ "runtime max", KIOBENCH_A_RUNTIME_NS, 8, KB_MAX_TIME_NS, 0 },
+	{ "runtime max+1", KIOBENCH_A_RUNTIME_NS, 8, KB_MAX_TIME_NS + 1, -ERANGE },
+	{ "ramp 0", KIOBENCH_A_RAMP_NS, 8, 0, 0 },
+	{ "ramp max+1", KIOBENCH_A_RAMP_NS, 8, KB_MAX_TIME_NS + 1, -ERANGE },
+	{ "io-bytes 0", KIOBENCH_A_IO_BYTES, 8, 0, -ERANGE },
+	{ "number-ios 0", KIOBENCH_A_NUMBER_IOS, 8, 0, -ERANGE },
+	{ "number-ios U64_MAX", KIOBENCH_A_NUMBER_IOS, 8, U64_MAX, 0 },
+	{ "interval min-1", KIOBENCH_A_INTERVAL_NS, 8, KB_MIN_INTERVAL_NS - 1,
+	  -ERANGE },
+	{ "interval min", KIOBENCH_A_INTERVAL_NS, 8, KB_MIN_INTERVAL_NS, 0 },
+	{ "interval max+1", KIOBENCH_A_INTERVAL_NS, 8, KB_MAX_INTERVAL_NS + 1,
+	  -ERANGE },
+	{ "lat-log max", KIOBENCH_A_LAT_LOG, 4, KB_MAX_LAT_LOG, 0 },
+	{ "lat-log max+1", KIOBENCH_A_LAT_LOG, 4, KB_MAX_LAT_LOG + 1, -ERANGE },
+	{ "random flag", KIOBENCH_A_RANDOM, 0, 1, 0 },
+	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
+};
+
+static void cfg_case_desc(const struct cfg_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(cfg, cfg_cases, cfg_case_desc);
+
+static int put_attr(struct sk_buff *skb, const struct cfg_case *c)
+{
+	switch (c->width) {
+	case 0:
+		return nla_put_flag(skb, c->type);
+	case 1:
+		return nla_put_u8(skb, c->type, c->value);
+	case 4:
+		return nla_put_u32(skb, c->type, c->value);
+	default:
+		return nla_put_u64_64bit(skb, c->type, c->value, KIOBENCH_A_PAD);
+	}
+}
+
+static u64 cfg_value(const struct kb_config *cfg, int type)
+{
+	switch (type) {
+	case KIOBENCH_A_IODEPTH:
+		return cfg->iodepth;
+	case KIOBENCH_A_NUMJOBS:
+		return cfg->numjobs;
+	case KIOBENCH_A_RWMIX_READ:
+		return cfg->rwmix_read;
+	case KIOBENCH_A_OFFSET:
+		return cfg->offset;
+	case KIOBENCH_A_RUNTIME_NS:
+		return cfg->runtime_ns;
+	case KIOBENCH_A_RAMP_NS:
+		return cfg->ramp_ns;
+	case KIOBENCH_A_NUMBER_IOS:
+		return cfg->number_ios;
+	case KIOBENCH_A_INTERVAL_NS:
+		return cfg->interval_ns;
+	case KIOBENCH_A_LAT_LOG:
+		return cfg->lat_log;
+	case KIOBENCH_A_RANDOM:
+		return cfg->random;
+	default:
+		return 0;
+	}
+}
+
+static void kb_job_new_bounds(struct kunit *test)
+{
+	const struct cfg_case *c = test->param_value;
+	struct nlattr *tb[KIOBENCH_A_MAX + 1];
+	struct netlink_ext_ack extack = {};
+	struct genl_info info = { .attrs = tb, .extack = &extack };
+	struct kb_config cfg = {};
+	struct nlattr *nest, *attr;
+	struct sk_buff *skb;
+	int err;
+
+	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	nest = nla_nest_start(skb, KIOBENCH_A_DEVICES);
+	KUNIT_ASSERT_NOT_NULL(test, nest);
+	KUNIT_ASSERT_EQ(test, nla_put_string(skb, KIOBENCH_DEV_A_PATH, "/dev/x"), 0);
+	nla_nest_end(skb, nest);
+	attr = (struct nlattr *)skb_tail_pointer(skb);
+	KUNIT_ASSERT_EQ(test, put_attr(skb, c), 0);
+
+	/* Act */
+	err = nla_parse(tb, KIOBENCH_A_MAX, (struct nlattr *)skb->data, skb->len,
+			kb_new_policy, &extack);
+	if (!err)
+		err = kb_parse_config(&info, &cfg);
+
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, err, c->err);
+	if (!c->err)
+		KUNIT_EXPECT_EQ(test, cfg_value(&cfg, c->type), c->value);
+	else if (c->msg)
+		KUNIT_EXPECT_NOT_NULL(test, strstr(extack._msg ?: "", c->msg));
+	else
+		KUNIT_EXPECT_PTR_EQ(test, extack.bad_attr,
+				    (const struct nlattr *)attr);
+	kb_config_free(&cfg);
+	kfree_skb(skb);
+}
+
+static void kb_job_new_needs_a_device(struct kunit *test)
+{
+	struct nlattr *tb[KIOBENCH_A_MAX + 1] = {};
+	struct netlink_ext_ack extack = {};
+	struct genl_info info = { .attrs = tb, .extack = &extack };
+	struct kb_config cfg = {};
+
+	KUNIT_EXPECT_EQ(test, kb_parse_config(&info, &cfg), -EINVAL);
+	KUNIT_EXPECT_EQ(test, extack.miss_type, KIOBENCH_A_DEVICES);
+	kb_config_free(&cfg);
+}
+
+static struct kunit_case kiobench_cases[] = {
+	KUNIT_CASE(kb_hist_buckets_tile_the_range),
+	KUNIT_CASE(kb_hist_error_bound),
+	KUNIT_CASE(kb_hist_clamps_huge_values),
+	KUNIT_CASE(kb_rng_is_reproducible),
+	KUNIT_CASE_PARAM(kb_rand_offset_in_span, offset_gen_params),
+	KUNIT_CASE(kb_seq_offset_wraps),
+	KUNIT_CASE(kb_pick_bs_follows_weights),
+	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),
+	KUNIT_CASE(kb_budgets_split_limits),
+	KUNIT_CASE(kb_account_excludes_warmup),
+	KUNIT_CASE(kb_account_logs_measured_ios),
+	KUNIT_CASE(kb_sum_merges_cpus),
+	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),
+	KUNIT_CASE(kb_job_new_needs_a_device),
+	{}
+};
+
+static struct kunit_suite kiobench_suite = {
+	.name = "kiobench",
+	.test_cases = kiobench_cases,
+};
+
+kunit_test_suite(kiobench_suite);
+
+MODULE_DESCRIPTION("KUnit tests for kiobench");
+MODULE_LICENSE("GPL");

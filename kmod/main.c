@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kiobench: an in-kernel block I/O benchmark.
+ *
+ * Kernel threads build bios and submit them straight to block devices;
+ * completions are timestamped in bi_end_io.  Jobs are configured over the
+ * "kiobench" generic netlink family; results are read from debugfs.
+ * Documentation/kiobench.rst describes the whole.
+ */
+#include <linux/module.h>
+
+#include "kiobench.h"
+
+unsigned long kb_max_job_mem = 256UL << 20;
+module_param_named(max_job_mem, kb_max_job_mem, ulong, 0444);
+MODULE_PARM_DESC(max_job_mem,
+		 "Largest buffer memory of one job (workers x iodepth x bs), bytes. Default: 256 MiB");
+
+unsigned long kb_max_total_mem = 1UL << 30;
+module_param_named(max_total_mem, kb_max_total_mem, ulong, 0444);
+MODULE_PARM_DESC(max_total_mem,
+		 "Largest buffer memory of all jobs together, bytes. Default: 1 GiB");
+
+static int __init kb_init(void)
+{
+	int err;
+
+	kb_debugfs_init();
+	err = kb_nl_init();
+	if (err)
+		goto out_debugfs_exit;
+	pr_info("version %s loaded\n", KB_VERSION);
+	return 0;
+
+out_debugfs_exit:
+	kb_debugfs_exit();
+	return err;
+}
+
+/* ORDER: the exact mirror of kb_init(); kb_nl_exit() stops every job. */
+static void __exit kb_exit(void)
+{
+	kb_nl_exit();
+	kb_debugfs_exit();
+}
+
+module_init(kb_init);
+module_exit(kb_exit);
+MODULE_DESCRIPTION("In-kernel block I/O benchmark");
+MODULE_AUTHOR("The kiobench developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(KB_VERSION);

@@ -1,0 +1,751 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink family "kiobench": the job registry and its operations.
+ * Documentation/netlink/specs/kiobench.yaml describes the family; types and
+ * ranges are checked by the policies below, the handlers check presence,
+ * duplicates, cross-attribute rules and state.
+ */
+#include <linux/capability.h>
+#include <linux/cpumask.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+#include <net/genetlink.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+#define KB_DEF_BS	4096
+#define KB_DEF_SEED	0x6b696f62656e6368ULL	/* "kiobench" */
+
+/* ORDER: kb_lock protects kb_jobs, kb_nr_jobs and kb_exiting. */
+static DEFINE_MUTEX(kb_lock);
+static DEFINE_XARRAY_ALLOC1(kb_jobs);
+static unsigned int kb_nr_jobs;
+static u32 kb_next_id;
+static bool kb_exiting;
+
+static struct genl_family kb_family;
+
+/* ---- policies ------------------------------------------------------------ */
+
+/* Not const: 6.1's struct nla_policy points to a mutable range. */
+
+static struct netlink_range_validation kb_bs_range = {
+	.min = KB_MIN_BS,
+	.max = KB_MAX_BS,
+};
+
+static struct netlink_range_validation kb_time_range = {
+	.min = 1,
+	.max = KB_MAX_TIME_NS,
+};
+
+static struct netlink_range_validation kb_ramp_range = {
+	.max = KB_MAX_TIME_NS,
+};
+
+static struct netlink_range_validation kb_interval_range = {
+	.min = KB_MIN_INTERVAL_NS,
+	.max = KB_MAX_INTERVAL_NS,
+};
+
+static struct netlink_range_validation kb_count_range = {
+	.min = 1,
+	.max = U64_MAX,
+};
+
+static struct netlink_range_validation kb_lat_log_range = {
+	.max = KB_MAX_LAT_LOG,
+};
+
+static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
+	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
+};
+
+static const struct nla_policy kb_bss_entry_policy[KIOBENCH_BSS_A_MAX + 1] = {
+	[KIOBENCH_BSS_A_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_bs_range),
+	[KIOBENCH_BSS_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
+};
+
+static const struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1] = {
+	[KIOBENCH_BSS_A_ENTRY] = NLA_POLICY_NESTED(kb_bss_entry_policy),
+};
+
+VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
+	[KIOBENCH_A_JOB_NAME] = { .type = NLA_NUL_STRING,
+				  .len = KIOBENCH_NAME_LEN - 1 },
+	[KIOBENCH_A_DEVICES] = NLA_POLICY_NESTED(kb_dev_policy),
+	[KIOBENCH_A_RANDOM] = { .type = NLA_FLAG },
+	[KIOBENCH_A_RWMIX_READ] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_ALLOW_WRITES] = { .type = NLA_FLAG },
+	[KIOBENCH_A_BSSPLIT] = NLA_POLICY_NESTED(kb_bss_policy),
+	[KIOBENCH_A_IODEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, KB_MAX_IODEPTH),
+	[KIOBENCH_A_NUMJOBS] = NLA_POLICY_RANGE(NLA_U32, 1, KB_MAX_WORKERS),
+	[KIOBENCH_A_CPUS] = { .type = NLA_BINARY,
+			      .len = KB_MAX_CPUS * sizeof(u32) },
+	[KIOBENCH_A_OFFSET] = { .type = NLA_U64 },
+	[KIOBENCH_A_SIZE] = { .type = NLA_U64 },
+	[KIOBENCH_A_RUNTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_time_range),
+	[KIOBENCH_A_IO_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_count_range),
+	[KIOBENCH_A_NUMBER_IOS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_count_range),
+	[KIOBENCH_A_RAMP_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_ramp_range),
+	[KIOBENCH_A_SEED] = { .type = NLA_U64 },
+	[KIOBENCH_A_INTERVAL_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							 &kb_interval_range),
+	[KIOBENCH_A_CONTINUE_ON_ERROR] = { .type = NLA_FLAG },
+	[KIOBENCH_A_LAT_LOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_lat_log_range),
+};
+EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
+
+static const struct nla_policy kb_id_policy[KIOBENCH_A_MAX + 1] = {
+	[KIOBENCH_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* ---- request checks ------------------------------------------------------ */
+
+static int kb_check_admin(struct sk_buff *skb, struct netlink_ext_ack *extack)
+{
+	if (netlink_capable(skb, CAP_SYS_ADMIN))
+		return 0;
+	NL_SET_ERR_MSG(extack, "kiobench needs CAP_SYS_ADMIN");
+	return -EPERM;
+}
+
+/*
+ * Netlink keeps the last of repeated attributes; a benchmark request that
+ * says two things must be refused instead.  @multi is the one type that may
+ * repeat (0: none).
+ */
+static int kb_reject_dups(const struct nlattr *head, int len, int maxtype,
+			  int multi, struct netlink_ext_ack *extack)
+{
+	const struct nlattr *a;
+	u64 seen = 0;
+	int rem;
+
+	BUILD_BUG_ON(KIOBENCH_A_MAX >= 64);
+	nla_for_each_attr(a, head, len, rem) {
+		int type = nla_type(a);
+
+		if (type > maxtype || type == multi)
+			continue;
+		if (seen & BIT_ULL(type)) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "attribute given twice");
+			return -EINVAL;
+		}
+		seen |= BIT_ULL(type);
+	}
+	return 0;
+}
+
+/* What every request that carries attributes must pass first. */
+static int kb_check_request(struct sk_buff *skb, struct genl_info *info)
+{
+	int err = kb_check_admin(skb, info->extack);
+
+	if (err)
+		return err;
+	return kb_reject_dups(nlmsg_attrdata(info->nlhdr, GENL_HDRLEN),
+			      nlmsg_attrlen(info->nlhdr, GENL_HDRLEN),
+			      KIOBENCH_A_MAX, 0, info->extack);
+}
+
+/* ---- job configuration --------------------------------------------------- */
+
+static int kb_parse_devices(struct genl_info *info, struct kb_config *cfg)
+{
+	const struct nlattr *a;
+	int rem;
+
+	if (GENL_REQ_ATTR_CHECK(info, KIOBENCH_A_DEVICES))
+		return -EINVAL;
+	nla_for_each_nested(a, info->attrs[KIOBENCH_A_DEVICES], rem) {
+		if (cfg->nr_devs == KB_MAX_DEVICES) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "devices: at most "
+					    __stringify(KB_MAX_DEVICES) " devices");
+			return -E2BIG;
+		}
+		cfg->paths[cfg->nr_devs] = nla_strdup(a, GFP_KERNEL);
+		if (!cfg->paths[cfg->nr_devs])
+			return -ENOMEM;
+		cfg->nr_devs++;
+	}
+	if (!cfg->nr_devs) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_DEVICES],
+				    "devices: needs at least one path");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *tb[KIOBENCH_BSS_A_MAX + 1];
+	const struct nlattr *a;
+	u32 weight = 0;
+	int rem, err;
+
+	cfg->min_bs = U32_MAX;
+	nla_for_each_nested(a, info->attrs[KIOBENCH_A_BSSPLIT], rem) {
+		struct kb_bss *e = &cfg->bss[cfg->nr_bss];
+
+		if (cfg->nr_bss == KB_MAX_BSSPLIT) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "bssplit: at most "
+					    __stringify(KB_MAX_BSSPLIT) " entries");
+			return -E2BIG;
+		}
+		err = kb_reject_dups(nla_data(a), nla_len(a), KIOBENCH_BSS_A_MAX,
+				     0, extack);
+		if (err)
+			return err;
+		err = nla_parse_nested(tb, KIOBENCH_BSS_A_MAX, a,
+				       kb_bss_entry_policy, extack);
+		if (err)
+			return err;
+		if (NL_REQ_ATTR_CHECK(extack, a, tb, KIOBENCH_BSS_A_SIZE))
+			return -EINVAL;
+		e->size = nla_get_u32(tb[KIOBENCH_BSS_A_SIZE]);
+		if (e->size % SECTOR_SIZE) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_BSS_A_SIZE],
+					    "bssplit size: must be a multiple of 512");
+			return -EINVAL;
+		}
+		weight += tb[KIOBENCH_BSS_A_WEIGHT] ?
+			  nla_get_u32(tb[KIOBENCH_BSS_A_WEIGHT]) : 1;
+		e->cum_weight = weight;
+		cfg->min_bs = min(cfg->min_bs, e->size);
+		cfg->max_bs = max(cfg->max_bs, e->size);
+		cfg->nr_bss++;
+	}
+	if (!cfg->nr_bss) {
+		NL_SET_ERR_MSG_ATTR(extack, info->attrs[KIOBENCH_A_BSSPLIT],
+				    "bssplit: needs at least one entry");
+		return -EINVAL;
+	}
+	cfg->total_weight = weight;
+	return 0;
+}
+
+static int kb_parse_cpus(struct genl_info *info, struct kb_config *cfg)
+{
+	const struct nlattr *a = info->attrs[KIOBENCH_A_CPUS];
+	unsigned int i, n = nla_len(a) / sizeof(u32);
+
+	if (!n || nla_len(a) % sizeof(u32)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "cpus: must be a non-empty array of u32");
+		return -EINVAL;
+	}
+	cfg->cpus = kmemdup(nla_data(a), n * sizeof(u32), GFP_KERNEL);
+	if (!cfg->cpus)
+		return -ENOMEM;
+	cfg->nr_cpus = n;
+	for (i = 0; i < n; i++) {
+		if (cfg->cpus[i] < nr_cpu_ids && cpu_possible(cfg->cpus[i]))
+			continue;
+		KB_ERR_FMT(info->extack, a, "cpus: no such CPU",
+			   "cpus: no CPU %u (CPUs: 0..%u)", cfg->cpus[i],
+			   nr_cpu_ids - 1);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
+{
+	return tb[type] ? nla_get_u64(tb[type]) : def;
+}
+
+/* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
+VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
+				     struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	int err;
+
+	err = kb_parse_devices(info, cfg);
+	if (err)
+		return err;
+	if (tb[KIOBENCH_A_JOB_NAME])
+		nla_strscpy(cfg->name, tb[KIOBENCH_A_JOB_NAME], sizeof(cfg->name));
+	cfg->random = nla_get_flag(tb[KIOBENCH_A_RANDOM]);
+	cfg->allow_writes = nla_get_flag(tb[KIOBENCH_A_ALLOW_WRITES]);
+	cfg->continue_on_error = nla_get_flag(tb[KIOBENCH_A_CONTINUE_ON_ERROR]);
+	cfg->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ?
+			  nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
+	if (cfg->rwmix_read < 100 && !cfg->allow_writes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RWMIX_READ],
+				    "rwmix-read: below 100 writes to the device; the request must set allow-writes");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_BSSPLIT]) {
+		err = kb_parse_bssplit(info, cfg);
+		if (err)
+			return err;
+	} else {
+		cfg->bss[0] = (struct kb_bss){ .size = KB_DEF_BS, .cum_weight = 1 };
+		cfg->nr_bss = 1;
+		cfg->total_weight = 1;
+		cfg->min_bs = KB_DEF_BS;
+		cfg->max_bs = KB_DEF_BS;
+	}
+	cfg->iodepth = tb[KIOBENCH_A_IODEPTH] ?
+		       nla_get_u32(tb[KIOBENCH_A_IODEPTH]) : 1;
+	cfg->numjobs = tb[KIOBENCH_A_NUMJOBS] ?
+		       nla_get_u32(tb[KIOBENCH_A_NUMJOBS]) : 1;
+	if (cfg->numjobs * cfg->nr_devs > KB_MAX_WORKERS) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_NUMJOBS],
+				    "numjobs: numjobs x devices must be at most "
+				    __stringify(KB_MAX_WORKERS));
+		return -E2BIG;
+	}
+	if (tb[KIOBENCH_A_CPUS]) {
+		err = kb_parse_cpus(info, cfg);
+		if (err)
+			return err;
+	}
+	cfg->offset = kb_get_u64(tb, KIOBENCH_A_OFFSET, 0);
+	cfg->size = kb_get_u64(tb, KIOBENCH_A_SIZE, 0);
+	if (cfg->offset % SECTOR_SIZE || cfg->size % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_OFFSET] ?: tb[KIOBENCH_A_SIZE],
+				    "offset/size: must be multiples of 512");
+		return -EINVAL;
+	}
+	cfg->runtime_ns = kb_get_u64(tb, KIOBENCH_A_RUNTIME_NS, 0);
+	cfg->io_bytes = kb_get_u64(tb, KIOBENCH_A_IO_BYTES, 0);
+	cfg->number_ios = kb_get_u64(tb, KIOBENCH_A_NUMBER_IOS, 0);
+	cfg->ramp_ns = kb_get_u64(tb, KIOBENCH_A_RAMP_NS, 0);
+	cfg->seed = kb_get_u64(tb, KIOBENCH_A_SEED, KB_DEF_SEED);
+	cfg->interval_ns = kb_get_u64(tb, KIOBENCH_A_INTERVAL_NS,
+				      KB_DEF_INTERVAL_NS);
+	if (tb[KIOBENCH_A_LAT_LOG])
+		cfg->lat_log = nla_get_u32(tb[KIOBENCH_A_LAT_LOG]);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
+
+/* ---- replies and events -------------------------------------------------- */
+
+static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
+			unsigned int dir)
+{
+	struct kb_counters c;
+	struct nlattr *nest;
+
+	kb_job_sum(job, dir, &c, NULL);
+	nest = nla_nest_start(msg, KIOBENCH_A_JOB_STATS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u8(msg, KIOBENCH_STAT_A_DIR, dir) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_IOS, c.ios, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_BYTES, c.bytes, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_ERRORS, c.errors, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_LAT_MIN, c.lat_min, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_LAT_MAX, c.lat_max, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_LAT_SUM, c.lat_sum, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_LAT_SUMSQ_HI, (u64)(c.lat_sumsq >> 64),
+			      KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_LAT_SUMSQ_LO, (u64)c.lat_sumsq,
+			      KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_ALL_IOS, c.all_ios, KIOBENCH_STAT_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_STAT_A_ALL_BYTES, c.all_bytes, KIOBENCH_STAT_A_PAD)) {
+		nla_nest_cancel(msg, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
+		      u32 seq, int flags, u8 cmd)
+{
+	u8 state = smp_load_acquire(&job->state);	/* then finish_ns */
+	u64 elapsed = 0;
+	unsigned int dir;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &kb_family, flags, cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (state != KIOBENCH_STATE_NEW)
+		elapsed = (state == KIOBENCH_STATE_RUNNING ? ktime_get_ns() :
+			   job->finish_ns) - job->start_ns;
+	if (nla_put_u32(msg, KIOBENCH_A_JOB_ID, job->id) ||
+	    nla_put_string(msg, KIOBENCH_A_JOB_NAME, job->cfg.name) ||
+	    nla_put_u8(msg, KIOBENCH_A_JOB_STATE, state) ||
+	    nla_put_s32(msg, KIOBENCH_A_JOB_ERROR, READ_ONCE(job->error)) ||
+	    nla_put_string(msg, KIOBENCH_A_DEBUGFS_DIR, job->dbg_name) ||
+	    nla_put_u32(msg, KIOBENCH_A_JOB_NR_WORKERS, job->nr_workers) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_ELAPSED_NS, elapsed, KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_MEASURED_NS,
+			      kb_job_measured_ns(job), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_CPU_NS, kb_job_cpu_ns(job),
+			      KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_ZERO_READS,
+			      kb_job_zero_reads(job), KIOBENCH_A_PAD))
+		goto out_cancel;
+	if (cmd != KIOBENCH_CMD_JOB_NTF) {
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
+			if (kb_put_stats(msg, job, dir))
+				goto out_cancel;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+
+out_cancel:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+/* Announces a job's state to the "events" group; may sleep. */
+void kb_nl_notify(struct kb_job *job)
+{
+	struct sk_buff *msg;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return;
+	if (kb_put_job(msg, job, 0, 0, 0, KIOBENCH_CMD_JOB_NTF)) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_multicast(&kb_family, msg, 0, 0, GFP_KERNEL);
+}
+
+/* ---- operations ---------------------------------------------------------- */
+
+static int kb_nl_get_features(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	void *hdr;
+	int err;
+
+	err = kb_check_admin(skb, info->extack);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &kb_family, 0,
+				KIOBENCH_CMD_GET_FEATURES);
+	if (!hdr)
+		goto out_free_msg;
+	if (nla_put_u32(msg, KIOBENCH_A_VERSION, KIOBENCH_GENL_VERSION) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_JOBS, KB_MAX_JOBS) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_DEVICES, KB_MAX_DEVICES) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_WORKERS, KB_MAX_WORKERS) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_IODEPTH, KB_MAX_IODEPTH) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_BS, KB_MAX_BS) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_BSSPLIT, KB_MAX_BSSPLIT) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_LAT_LOG, KB_MAX_LAT_LOG) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_LIMIT_JOB_MEM, kb_max_job_mem,
+			      KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_LIMIT_TOTAL_MEM, kb_max_total_mem,
+			      KIOBENCH_A_PAD) ||
+	    nla_put_u32(msg, KIOBENCH_A_HIST_BITS, KB_HIST_BITS) ||
+	    nla_put_u32(msg, KIOBENCH_A_HIST_BUCKETS, KB_HIST_BUCKETS))
+		goto out_free_msg;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+
+out_free_msg:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct kb_config cfg = {};
+	struct sk_buff *msg;
+	struct kb_job *job;
+	u32 id;
+	int err;
+
+	err = kb_check_request(skb, info);
+	if (err)
+		return err;
+	err = kb_parse_config(info, &cfg);
+	if (err)
+		goto out_free_config;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg) {
+		err = -ENOMEM;
+		goto out_free_config;
+	}
+
+	mutex_lock(&kb_lock);
+	err = -ENODEV;
+	if (kb_exiting)
+		goto out_unlock;
+	err = -EBUSY;
+	if (kb_nr_jobs == KB_MAX_JOBS) {
+		NL_SET_ERR_MSG(extack,
+			       "jobs: at most " __stringify(KB_MAX_JOBS)
+			       " jobs may exist; destroy one");
+		goto out_unlock;
+	}
+	err = xa_alloc_cyclic(&kb_jobs, &id, NULL, xa_limit_31b, &kb_next_id,
+			      GFP_KERNEL);
+	if (err < 0)
+		goto out_unlock;
+	job = kb_job_create(id, &cfg, extack);	/* takes cfg's allocations */
+	if (IS_ERR(job)) {
+		err = PTR_ERR(job);
+		goto out_erase_id;
+	}
+	xa_store(&kb_jobs, id, job, GFP_KERNEL);	/* reserved: cannot fail */
+	kb_nr_jobs++;
+	err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
+			 KIOBENCH_CMD_JOB_NEW);
+	mutex_unlock(&kb_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+
+out_erase_id:
+	xa_erase(&kb_jobs, id);
+out_unlock:
+	mutex_unlock(&kb_lock);
+	nlmsg_free(msg);
+out_free_config:
+	kb_config_free(&cfg);
+	return err;
+}
+
+/* Looks up KIOBENCH_A_JOB_ID; called with kb_lock held. */
+static struct kb_job *kb_lookup(struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[KIOBENCH_A_JOB_ID];
+	struct kb_job *job;
+
+	if (GENL_REQ_ATTR_CHECK(info, KIOBENCH_A_JOB_ID))
+		return ERR_PTR(-EINVAL);
+	job = xa_load(&kb_jobs, nla_get_u32(a));
+	if (!job) {
+		KB_ERR_FMT(info->extack, a, "job-id: no such job",
+			   "job-id: no job %u", nla_get_u32(a));
+		return ERR_PTR(-ENOENT);
+	}
+	return job;
+}
+
+enum kb_job_op { KB_OP_START, KB_OP_STOP, KB_OP_DEL };
+
+/* START, STOP and DEL: look the job up and check its state, then act. */
+static int kb_nl_job_op(struct sk_buff *skb, struct genl_info *info,
+			enum kb_job_op op)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr *a = info->attrs[KIOBENCH_A_JOB_ID];
+	struct kb_job *job;
+	u8 state;
+	int err;
+
+	err = kb_check_request(skb, info);
+	if (err)
+		return err;
+	mutex_lock(&kb_lock);
+	job = kb_lookup(info);
+	if (IS_ERR(job)) {
+		err = PTR_ERR(job);
+		goto out_unlock;
+	}
+	state = smp_load_acquire(&job->state);	/* pairs with the workers */
+	switch (op) {
+	case KB_OP_START:
+		err = -EBUSY;
+		if (state != KIOBENCH_STATE_NEW) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "job-id: the job has been started already; a job runs once");
+			break;
+		}
+		err = kb_job_start(job, extack);
+		if (!err)
+			kb_nl_notify(job);
+		break;
+	case KB_OP_STOP:
+		err = -EINVAL;
+		if (state != KIOBENCH_STATE_RUNNING) {
+			NL_SET_ERR_MSG_ATTR(extack, a, "job-id: the job is not running");
+			break;
+		}
+		kb_job_stop(job);
+		err = 0;
+		break;
+	case KB_OP_DEL:
+		err = -EBUSY;
+		if (state == KIOBENCH_STATE_RUNNING) {
+			NL_SET_ERR_MSG_ATTR(extack, a,
+					    "job-id: the job is running; stop it first");
+			break;
+		}
+		xa_erase(&kb_jobs, job->id);
+		kb_nr_jobs--;
+		kb_job_destroy(job);
+		err = 0;
+		break;
+	}
+out_unlock:
+	mutex_unlock(&kb_lock);
+	return err;
+}
+
+static int kb_nl_job_start(struct sk_buff *skb, struct genl_info *info)
+{
+	return kb_nl_job_op(skb, info, KB_OP_START);
+}
+
+static int kb_nl_job_stop(struct sk_buff *skb, struct genl_info *info)
+{
+	return kb_nl_job_op(skb, info, KB_OP_STOP);
+}
+
+static int kb_nl_job_del(struct sk_buff *skb, struct genl_info *info)
+{
+	return kb_nl_job_op(skb, info, KB_OP_DEL);
+}
+
+static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct sk_buff *msg;
+	struct kb_job *job;
+	int err;
+
+	err = kb_check_admin(skb, info->extack);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	mutex_lock(&kb_lock);
+	job = kb_lookup(info);
+	if (IS_ERR(job))
+		err = PTR_ERR(job);
+	else
+		err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
+				 KIOBENCH_CMD_JOB_GET);
+	mutex_unlock(&kb_lock);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* cb->args[0]: the next job id to dump. */
+static int kb_nl_job_dump(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct kb_job *job;
+	unsigned long id;
+	int err;
+
+	err = kb_check_admin(cb->skb, cb->extack);
+	if (err)
+		return err;
+	mutex_lock(&kb_lock);
+	xa_for_each_start(&kb_jobs, id, job, cb->args[0]) {
+		err = kb_put_job(skb, job, NETLINK_CB(cb->skb).portid,
+				 cb->nlh->nlmsg_seq, NLM_F_MULTI,
+				 KIOBENCH_CMD_JOB_GET);
+		if (err)
+			break;
+		cb->args[0] = id + 1;
+	}
+	mutex_unlock(&kb_lock);
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;	/* the rest goes in the next message */
+	return err ?: skb->len;
+}
+
+static const struct genl_ops kb_ops[] = {
+	{
+		.cmd = KIOBENCH_CMD_GET_FEATURES,
+		.doit = kb_nl_get_features,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KIOBENCH_CMD_JOB_NEW,
+		.doit = kb_nl_job_new,
+		.policy = kb_new_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KIOBENCH_CMD_JOB_START,
+		.doit = kb_nl_job_start,
+		.policy = kb_id_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KIOBENCH_CMD_JOB_STOP,
+		.doit = kb_nl_job_stop,
+		.policy = kb_id_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KIOBENCH_CMD_JOB_GET,
+		.doit = kb_nl_job_get,
+		.dumpit = kb_nl_job_dump,
+		.policy = kb_id_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = KIOBENCH_CMD_JOB_DEL,
+		.doit = kb_nl_job_del,
+		.policy = kb_id_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},
+};
+
+static const struct genl_multicast_group kb_mcgrps[] = {
+	{ .name = KIOBENCH_MCGRP_EVENTS, .flags = KB_MCGRP_FLAGS },
+};
+
+static struct genl_family kb_family = {
+	.name = KIOBENCH_GENL_NAME,
+	.version = KIOBENCH_GENL_VERSION,
+	.module = THIS_MODULE,
+	.ops = kb_ops,
+	.n_ops = ARRAY_SIZE(kb_ops),
+	.mcgrps = kb_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(kb_mcgrps),
+	.resv_start_op = 0,	/* strict validation for every command */
+};
+
+int kb_nl_init(void)
+{
+	return genl_register_family(&kb_family);
+}
+
+/*
+ * ORDER: jobs are destroyed while the family is still registered, so that
+ * their workers can announce the end; no job can be created meanwhile.
+ */
+void kb_nl_exit(void)
+{
+	struct kb_job *job;
+	unsigned long id;
+
+	mutex_lock(&kb_lock);
+	kb_exiting = true;
+	xa_for_each(&kb_jobs, id, job) {
+		xa_erase(&kb_jobs, id);
+		kb_job_destroy(job);
+	}
+	kb_nr_jobs = 0;
+	mutex_unlock(&kb_lock);
+	genl_unregister_family(&kb_family);
+	xa_destroy(&kb_jobs);
+}

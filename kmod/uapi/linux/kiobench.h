@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/*
+ * kiobench: in-kernel block I/O benchmark, generic netlink interface.
+ *
+ * Documentation/netlink/specs/kiobench.yaml is the normative description of
+ * this family; tests/test_spec.py checks that this header matches it.
+ *
+ * Family "kiobench", version KIOBENCH_GENL_VERSION, multicast group
+ * "events".  Every operation needs CAP_SYS_ADMIN (checked in the handlers,
+ * and CAP_NET_ADMIN through GENL_ADMIN_PERM).
+ *
+ * KIOBENCH_CMD_GET_FEATURES (do)
+ *	Request: nothing.  Reply: KIOBENCH_A_VERSION and every KIOBENCH_A_LIMIT_*.
+ * KIOBENCH_CMD_JOB_NEW (do)
+ *	Request: job configuration (KIOBENCH_A_DEVICES ... ).  Opens the
+ *	devices and allocates every buffer; nothing is submitted yet.
+ *	Reply: KIOBENCH_A_JOB_ID and KIOBENCH_A_DEBUGFS_DIR.
+ * KIOBENCH_CMD_JOB_START (do)
+ *	Request: KIOBENCH_A_JOB_ID.  NEW -> RUNNING.
+ * KIOBENCH_CMD_JOB_STOP (do)
+ *	Request: KIOBENCH_A_JOB_ID.  Asks a RUNNING job to stop; its workers
+ *	stop submitting, drain what is in flight and the job ends STOPPED.
+ * KIOBENCH_CMD_JOB_GET (do, dump)
+ *	Request: KIOBENCH_A_JOB_ID (do) or nothing (dump, every job).
+ *	Reply: job status (KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_NAME,
+ *	KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR, KIOBENCH_A_JOB_*_NS,
+ *	KIOBENCH_A_JOB_STATS nests).
+ * KIOBENCH_CMD_JOB_DEL (do)
+ *	Request: KIOBENCH_A_JOB_ID.  Destroys a job that is not RUNNING.
+ * KIOBENCH_CMD_JOB_NTF (multicast "events")
+ *	KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR; sent
+ *	when a job starts and when it reaches DONE, STOPPED or FAILED.
+ */
+#ifndef _UAPI_LINUX_KIOBENCH_H
+#define _UAPI_LINUX_KIOBENCH_H
+
+#define KIOBENCH_GENL_NAME	"kiobench"
+#define KIOBENCH_GENL_VERSION	1
+#define KIOBENCH_MCGRP_EVENTS	"events"
+
+enum kiobench_job_state {
+	KIOBENCH_STATE_NEW,	/* created, devices open, not started */
+	KIOBENCH_STATE_RUNNING,	/* workers submitting (or draining) */
+	KIOBENCH_STATE_DONE,	/* ended by a limit */
+	KIOBENCH_STATE_STOPPED,	/* ended by JOB_STOP */
+	KIOBENCH_STATE_FAILED,	/* ended by an I/O error (stop-on-error) */
+};
+
+enum kiobench_dir {
+	KIOBENCH_DIR_READ,
+	KIOBENCH_DIR_WRITE,
+	KIOBENCH_NR_DIRS,
+};
+
+enum kiobench_cmd {
+	KIOBENCH_CMD_UNSPEC,
+	KIOBENCH_CMD_GET_FEATURES,
+	KIOBENCH_CMD_JOB_NEW,
+	KIOBENCH_CMD_JOB_START,
+	KIOBENCH_CMD_JOB_STOP,
+	KIOBENCH_CMD_JOB_GET,
+	KIOBENCH_CMD_JOB_DEL,
+	KIOBENCH_CMD_JOB_NTF,
+
+	__KIOBENCH_CMD_MAX,
+	KIOBENCH_CMD_MAX = __KIOBENCH_CMD_MAX - 1
+};
+
+/* Top-level attributes. */
+enum kiobench_attr {
+	KIOBENCH_A_UNSPEC,
+	KIOBENCH_A_PAD,
+
+	/* features / limits (GET_FEATURES reply) */
+	KIOBENCH_A_VERSION,		/* u32: KIOBENCH_GENL_VERSION */
+	KIOBENCH_A_LIMIT_JOBS,		/* u32: jobs that may exist at once */
+	KIOBENCH_A_LIMIT_DEVICES,	/* u32: devices per job */
+	KIOBENCH_A_LIMIT_WORKERS,	/* u32: workers per job */
+	KIOBENCH_A_LIMIT_IODEPTH,	/* u32: queue depth per worker */
+	KIOBENCH_A_LIMIT_BS,		/* u32: largest transfer size, bytes */
+	KIOBENCH_A_LIMIT_BSSPLIT,	/* u32: entries in a bssplit */
+	KIOBENCH_A_LIMIT_JOB_MEM,	/* u64: buffer bytes per job */
+	KIOBENCH_A_LIMIT_TOTAL_MEM,	/* u64: buffer bytes, all jobs */
+	KIOBENCH_A_HIST_BITS,		/* u32: histogram sub-bucket bits */
+	KIOBENCH_A_HIST_BUCKETS,	/* u32: histogram buckets */
+
+	/* job configuration (JOB_NEW) */
+	KIOBENCH_A_JOB_NAME,		/* string, < KIOBENCH_NAME_LEN */
+	KIOBENCH_A_DEVICES,		/* nest: KIOBENCH_DEV_A_PATH, 1+ */
+	KIOBENCH_A_RANDOM,		/* flag: random offsets, else sequential */
+	KIOBENCH_A_RWMIX_READ,		/* u8 0..100: % reads (default 100) */
+	KIOBENCH_A_ALLOW_WRITES,	/* flag: required for any write */
+	KIOBENCH_A_BSSPLIT,		/* nest: KIOBENCH_BSS_A_ENTRY, 1+ */
+	KIOBENCH_A_IODEPTH,		/* u32: in flight per worker (1) */
+	KIOBENCH_A_NUMJOBS,		/* u32: workers per device (1) */
+	KIOBENCH_A_CPUS,		/* binary: u32[] CPUs, round robin */
+	KIOBENCH_A_OFFSET,		/* u64: span start, bytes (0) */
+	KIOBENCH_A_SIZE,		/* u64: span length, bytes (to end) */
+	KIOBENCH_A_RUNTIME_NS,		/* u64: measured time, after ramp */
+	KIOBENCH_A_IO_BYTES,		/* u64: bytes to transfer, all workers */
+	KIOBENCH_A_NUMBER_IOS,		/* u64: I/Os to issue, all workers */
+	KIOBENCH_A_RAMP_NS,		/* u64: warm-up, excluded from stats */
+	KIOBENCH_A_SEED,		/* u64: random seed */
+	KIOBENCH_A_INTERVAL_NS,		/* u64: timeline interval (1 s) */
+	KIOBENCH_A_CONTINUE_ON_ERROR,	/* flag: count I/O errors, go on */
+
+	/* job identity and status (JOB_NEW reply, JOB_GET, JOB_NTF) */
+	KIOBENCH_A_JOB_ID,		/* u32 */
+	KIOBENCH_A_DEBUGFS_DIR,		/* string: dir under kiobench/ (NEW, GET) */
+	KIOBENCH_A_JOB_STATE,		/* u8: enum kiobench_job_state */
+	KIOBENCH_A_JOB_ERROR,		/* s32: -errno that failed the job, or 0 */
+	KIOBENCH_A_JOB_ELAPSED_NS,	/* u64: since start, ramp included */
+	KIOBENCH_A_JOB_MEASURED_NS,	/* u64: since ramp end */
+	KIOBENCH_A_JOB_STATS,		/* nest: KIOBENCH_STAT_A_*, one per dir */
+	KIOBENCH_A_JOB_NR_WORKERS,	/* u32 */
+
+	/* added in kiobench 0.2 */
+	KIOBENCH_A_LAT_LOG,		/* u32: per-I/O log entries (JOB_NEW; 0) */
+	KIOBENCH_A_LIMIT_LAT_LOG,	/* u32: largest KIOBENCH_A_LAT_LOG */
+	KIOBENCH_A_JOB_CPU_NS,		/* u64: CPU time of the workers (GET) */
+	KIOBENCH_A_JOB_ZERO_READS,	/* u64: reads of all-zero blocks (GET) */
+
+	__KIOBENCH_A_MAX,
+	KIOBENCH_A_MAX = __KIOBENCH_A_MAX - 1
+};
+
+/* Inside KIOBENCH_A_DEVICES. */
+enum kiobench_dev_attr {
+	KIOBENCH_DEV_A_UNSPEC,
+	KIOBENCH_DEV_A_PATH,		/* string: block device path */
+
+	__KIOBENCH_DEV_A_MAX,
+	KIOBENCH_DEV_A_MAX = __KIOBENCH_DEV_A_MAX - 1
+};
+
+/* Inside KIOBENCH_A_BSSPLIT: KIOBENCH_BSS_A_ENTRY nests. */
+enum kiobench_bss_attr {
+	KIOBENCH_BSS_A_UNSPEC,
+	KIOBENCH_BSS_A_ENTRY,		/* nest: SIZE, WEIGHT */
+	KIOBENCH_BSS_A_SIZE,		/* u32: bytes, multiple of LBS */
+	KIOBENCH_BSS_A_WEIGHT,		/* u32: relative weight, 1..100 */
+
+	__KIOBENCH_BSS_A_MAX,
+	KIOBENCH_BSS_A_MAX = __KIOBENCH_BSS_A_MAX - 1
+};
+
+/*
+ * Inside KIOBENCH_A_JOB_STATS.  "All" counters include the warm-up; the
+ * latency fields and KIOBENCH_STAT_A_IOS cover only I/Os submitted after the
+ * warm-up, and equal the sums of the debugfs histogram of that direction.
+ */
+enum kiobench_stat_attr {
+	KIOBENCH_STAT_A_UNSPEC,
+	KIOBENCH_STAT_A_PAD,
+	KIOBENCH_STAT_A_DIR,		/* u8: enum kiobench_dir */
+	KIOBENCH_STAT_A_IOS,		/* u64: measured completions */
+	KIOBENCH_STAT_A_BYTES,		/* u64: measured bytes */
+	KIOBENCH_STAT_A_ERRORS,		/* u64: failed I/Os, ramp included */
+	KIOBENCH_STAT_A_LAT_MIN,	/* u64: ns */
+	KIOBENCH_STAT_A_LAT_MAX,	/* u64: ns */
+	KIOBENCH_STAT_A_LAT_SUM,	/* u64: ns */
+	KIOBENCH_STAT_A_LAT_SUMSQ_HI,	/* u64: high half of sum of ns^2 */
+	KIOBENCH_STAT_A_LAT_SUMSQ_LO,	/* u64: low half of sum of ns^2 */
+	KIOBENCH_STAT_A_ALL_IOS,	/* u64: completions, ramp included */
+	KIOBENCH_STAT_A_ALL_BYTES,	/* u64: bytes, ramp included */
+
+	__KIOBENCH_STAT_A_MAX,
+	KIOBENCH_STAT_A_MAX = __KIOBENCH_STAT_A_MAX - 1
+};
+
+#define KIOBENCH_NAME_LEN	32
+
+#endif /* _UAPI_LINUX_KIOBENCH_H */

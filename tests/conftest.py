@@ -1,0 +1,288 @@
+"""pytest fixtures of the kiobench test suite.
+
+Guest tests take the `guest` fixture: a QEMU guest per test module and
+kernel (parametrized over the kernels of tests/vm/kernels.py, id = kernel
+version), shared by the module's tests.  Around every such test the harness
+writes a marker to the guest's kernel log, then scans the log since it and
+fails the test on any kernel splat, printing it.  kmemleak (on kernels that
+have it) is scanned once per guest, at the end of the test module or before
+a reboot, since a scan takes tens of seconds under KASAN; a report fails the
+module (as an error of its last test).  A test whose guest died or hung fails, and the next
+test gets a freshly booted guest; so does the test after a splat.
+
+A module may set GUEST_ARGS = {...}: keywords for vm.guest.Guest.boot
+(e.g. nvme_size=1 << 30).  @pytest.mark.expect_splat(regex) makes a test
+require a splat matching regex (and tolerate it);
+@pytest.mark.tolerate_splat(regex) tolerates splats matching regex
+without requiring one (the allocation-failure warnings of fault
+injection, say).
+
+KIOBENCH_REQUIRE_MODULE=1 (or --require-module) makes a missing
+build/<version>/kmod/kiobench.ko or tools/kiobench an error for every
+guest test instead of a skip of the tests that need them.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import re
+from typing import Callable, Iterator
+
+import pytest
+
+from vm import initramfs, kernels
+from vm.guest import Guest, GuestError
+from vm.initramfs import Initramfs
+from vm.splat import Splat
+from vm.targets import nullb, remove_nullb
+
+_CHECK = pytest.StashKey["GuestCheck"]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--require-module", action="store_true",
+                     default=os.environ.get("KIOBENCH_REQUIRE_MODULE") == "1",
+                     help="a missing kiobench.ko or tools/kiobench is an error, not a skip "
+                          "(default: $KIOBENCH_REQUIRE_MODULE=1)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "expect_splat(regex): the test must cause a kernel "
+                                       "splat matching regex; other splats still fail it")
+    config.addinivalue_line("markers", "tolerate_splat(regex): kernel splats matching regex "
+                                       "do not fail the test (nor are they required)")
+
+
+@functools.cache
+def _kernels() -> list[kernels.Kernel]:
+    # Once: module-scoped fixtures are cached by the identity of their param.
+    return kernels.discover()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "kernel" in metafunc.fixturenames:
+        ks = _kernels()
+        metafunc.parametrize("kernel", ks, ids=[k.version for k in ks], scope="module")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Run each module's tests kernel by kernel: one boot per module and
+    kernel (pytest's own reordering interleaves kernels when tests have
+    further parameters)."""
+    modules: dict[str, int] = {}
+    order = {k.version: i for i, k in enumerate(_kernels())} if any(
+        "kernel" in getattr(it, "fixturenames", ()) for it in items) else {}
+
+    def key(item: pytest.Item) -> tuple[int, int]:
+        mod = modules.setdefault(item.nodeid.split("::")[0], len(modules))
+        callspec = getattr(item, "callspec", None)
+        kernel = callspec.params.get("kernel") if callspec else None
+        return mod, order[kernel.version] if kernel else -1
+    items.sort(key=key)
+
+
+@pytest.fixture(scope="session")
+def _images(pytestconfig: pytest.Config) -> Callable[[kernels.Kernel], Initramfs]:
+    """Initramfs of a kernel, built (or found up to date) once per session."""
+    built: dict[kernels.Kernel, Initramfs] = {}
+
+    def get(kernel: kernels.Kernel) -> Initramfs:
+        if kernel not in built:
+            image = initramfs.build(kernel)
+            if pytestconfig.getoption("require_module"):
+                absent = [str(p) for p, there in ((kernel.kiobench_ko, image.module),
+                                                  (initramfs.TOOL, image.tool)) if not there]
+                if absent:
+                    pytest.fail(f"KIOBENCH_REQUIRE_MODULE=1 but {', '.join(absent)} "
+                                "not built (run make)", pytrace=False)
+            built[kernel] = image
+        return built[kernel]
+    return get
+
+
+class VM:
+    """The guest of one test module and kernel; rebooted after a test left
+    it dead, hung or splatted (not after a splat while booting: that one
+    fails the first test only)."""
+
+    def __init__(self, kernel: kernels.Kernel, image: Initramfs, workdir, boot_args: dict):
+        self.kernel, self.image, self.workdir, self.boot_args = kernel, image, workdir, boot_args
+        self.guest: Guest | None = None
+        self.dirty = False
+        self.boots = 0
+        self.leaks: list[str] = []  # kmemleak reports, one per guest that had any
+
+    def get(self) -> tuple[Guest, list[Splat]]:
+        """The guest, booted if needed; with the splats of its boot if it just booted."""
+        if self.guest is not None and self.guest.alive and not self.dirty:
+            return self.guest, []
+        self.close()
+        self.boots += 1
+        self.guest = Guest.boot(self.kernel, image=self.image,
+                                workdir=self.workdir / f"boot{self.boots}", **self.boot_args)
+        self.dirty = False
+        return self.guest, self.guest.scan_log(self.guest.console_text())
+
+    def close(self) -> None:
+        """Scan for leaks (kernels with kmemleak: once per guest, since a
+        scan takes tens of seconds under KASAN), then shut the guest down."""
+        if self.guest is not None:
+            if self.guest.alive:
+                try:
+                    leaks = self.guest.kmemleak()
+                except GuestError as e:
+                    leaks = f"kmemleak scan failed: {e}"
+                if leaks:
+                    self.leaks.append(leaks)
+            self.guest.shutdown()
+            self.guest = None
+
+
+@pytest.fixture(scope="module")
+def _vm(kernel: kernels.Kernel, _images, request: pytest.FixtureRequest,
+        tmp_path_factory: pytest.TempPathFactory) -> Iterator[VM]:
+    name = re.sub(r"\W", "_", request.module.__name__)
+    vm = VM(kernel, _images(kernel), tmp_path_factory.mktemp(f"{name}-{kernel.version}"),
+            getattr(request.module, "GUEST_ARGS", {}))
+    yield vm
+    vm.close()
+    if vm.leaks:
+        pytest.fail(f"kmemleak reports in {request.module.__name__} on {kernel.name}:\n"
+                    + "\n".join(vm.leaks), pytrace=False)
+
+
+class GuestCheck:
+    """Kernel-log bookkeeping of one test: marker, expected splats, findings."""
+
+    def __init__(self, vm: VM, guest: Guest, nodeid: str, expect: str | None,
+                 tolerate: str | None = None):
+        self.vm, self.guest, self.nodeid, self.expect = vm, guest, nodeid, expect
+        self.tolerate = tolerate
+        self.marker = guest.dmesg_mark(f"begin {nodeid}")
+        self.death_reported = False
+
+    def problems(self, phase: str) -> str | None:
+        """What went wrong in the kernel since the marker (None: nothing);
+        moves the marker on.  In the call phase, also enforces expect_splat."""
+        g = self.guest
+        if not g.alive:
+            self.vm.dirty = True
+            if self.death_reported:
+                return None
+            self.death_reported = True
+            splats = g.scan_log(g.dmesg_since(self.marker))
+            return (f"the guest died or hung during the test ({phase}); console: {g.console_log}"
+                    + "".join(f"\n\n{s}" for s in splats))
+        text = g.dmesg_since(self.marker)
+        splats = [s for s in g.scan_log(text)
+                  if not (self.tolerate and re.search(self.tolerate, s.text))]
+        self.marker = g.dmesg_mark(f"after {phase} {self.nodeid}")
+        msgs = []
+        if phase == "call" and self.expect:
+            expected = [s for s in splats if re.search(self.expect, s.text)]
+            splats = [s for s in splats if s not in expected]
+            if expected:  # a tainted kernel (lockdep off, say) is no base for the next test
+                self.vm.dirty = True
+            else:
+                msgs.append(f"expected a kernel splat matching {self.expect!r}, saw none")
+        if splats:
+            self.vm.dirty = True
+            msgs.append(f"{len(splats)} kernel splat(s) during the test ({phase}):"
+                        + "".join(f"\n\n{s}" for s in splats))
+        return "\n".join(msgs) or None
+
+
+@pytest.fixture
+def guest(_vm: VM, request: pytest.FixtureRequest) -> Iterator[Guest]:
+    """The module's guest for this kernel; the test fails on kernel splats."""
+    # A test that will skip for want of kiobench skips before any boot.
+    if "kiobench_module" in request.fixturenames:
+        _need(_vm.image.module, str(_vm.kernel.kiobench_ko), request)
+    if "kiobench_tool" in request.fixturenames:
+        _need(_vm.image.tool, str(initramfs.TOOL), request)
+    g, boot_splats = _vm.get()
+    if boot_splats:  # reported once, by the first test of this boot
+        pytest.fail(f"kernel splat(s) while booting {_vm.kernel.name}:"
+                    + "".join(f"\n\n{s}" for s in boot_splats), pytrace=False)
+    marker = request.node.get_closest_marker("expect_splat")
+    tolerate = request.node.get_closest_marker("tolerate_splat")
+    check = GuestCheck(_vm, g, request.node.nodeid, marker.args[0] if marker else None,
+                       tolerate.args[0] if tolerate else None)
+    request.node.stash[_CHECK] = check
+    yield g
+    # Fixtures using the guest (devices, modules) are torn down by now.
+    problem = check.problems("teardown")
+    if problem:
+        pytest.fail(problem, pytrace=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    outcome = yield
+    check = item.stash.get(_CHECK, None)
+    if check is None:
+        return
+    try:
+        problem = check.problems("call")
+    except GuestError as e:
+        problem = str(e)
+    if problem is None:
+        return
+    if outcome.excinfo is None:
+        pytest.fail(problem, pytrace=False)  # fails the test itself
+    item.add_report_section("call", "kernel", problem)
+
+
+@pytest.fixture
+def own_guest(kernel: kernels.Kernel, _images, tmp_path) -> Iterator[Callable[..., Guest]]:
+    """own_guest(**boot_args) -> a guest of this test alone (one it may
+    crash, say), without the splat checks of `guest`; shut down after."""
+    booted: list[Guest] = []
+
+    def boot(**kw) -> Guest:
+        g = Guest.boot(kernel, image=_images(kernel), workdir=tmp_path / f"boot{len(booted)}", **kw)
+        booted.append(g)
+        return g
+    yield boot
+    for g in booted:
+        g.shutdown()
+
+
+@pytest.fixture
+def make_nullb(guest: Guest) -> Iterator[Callable[..., str]]:
+    """make_nullb(name, **kw) -> /dev/nullbN (see vm.targets.nullb); the
+    devices are removed after the test."""
+    names: list[str] = []
+
+    def make(name: str, **kw) -> str:
+        dev = nullb(guest, name, **kw)
+        names.append(name)
+        return dev
+    yield make
+    if guest.alive:
+        for name in reversed(names):
+            remove_nullb(guest, name)
+
+
+def _need(image_has: str | None, what: str, request: pytest.FixtureRequest) -> str:
+    if image_has is None:
+        if request.config.getoption("require_module"):
+            pytest.fail(f"{what} is not built (KIOBENCH_REQUIRE_MODULE=1)", pytrace=False)
+        pytest.skip(f"{what} is not built (run make)")
+    return image_has
+
+
+@pytest.fixture
+def kiobench_module(guest: Guest, request: pytest.FixtureRequest) -> Iterator[str]:
+    """kiobench.ko loaded in the guest (its guest path); unloaded after the test."""
+    path = _need(guest.initramfs.module, str(guest.kernel.kiobench_ko), request)
+    guest.check("modprobe kiobench")
+    yield path
+    if guest.alive:
+        guest.check("rmmod kiobench")
+
+
+@pytest.fixture
+def kiobench_tool(guest: Guest, request: pytest.FixtureRequest) -> str:
+    """Guest path of the kiobench tool."""
+    return _need(guest.initramfs.tool, str(initramfs.TOOL), request)

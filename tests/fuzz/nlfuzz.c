@@ -1,0 +1,1284 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nlfuzz: raw generic netlink client of the kiobench family, for the guest
+ * robustness tests (tests/guest/test_robust.py).  No libnl, no tool code:
+ * it builds every byte itself, so it can send what the tool never would.
+ * Built statically by tests/vm/initramfs.py.
+ *
+ *   nlfuzz req [--dump] [--make-it-fail] CMD [ATTR=VALUE...]
+ *	One request; prints the replies and the ack (--make-it-fail: with
+ *	fault injection on for this task while the kernel handles it; a
+ *	request the kernel could not take prints "send failed", an ack it
+ *	could not allocate "ack lost", and both exit 3):
+ *	    reply cmd=2 job-id=3 state=0 error=0
+ *	    ack errno=22 name=EINVAL attr=23 msg="..." min=1 max=4096
+ *	CMD: features, new, start, stop, get, del, or a number.  ATTR: a
+ *	name of the table below (job-id, iodepth, ...), "dev" (one path of
+ *	the devices nest; repeat for more), "bss" (SIZE[/WEIGHT], one bssplit
+ *	entry) or a number; ":TYPE" after it overrides the width (u8, u16,
+ *	u32, u64, flag, str (NUL-terminated), raw (no NUL), hex).  Exit
+ *	status 0 when the ack says 0, 1 when it carries an error.
+ *
+ *   nlfuzz fuzz SEED COUNT DEV...
+ *	COUNT random and malformed messages (seeded, reproducible), each
+ *	followed by a probe that proves every reply to it was read; then
+ *	every job it created is stopped and destroyed, and a dump must show
+ *	no job it did not create.  Exit 0 if all went well.
+ *
+ *   nlfuzz join
+ *	Subscribes to the family's multicast group "events"; prints "joined"
+ *	or the errno, and exits 0 or 1.
+ *
+ *   nlfuzz hold PATH
+ *	Opens block device PATH exclusively (O_EXCL) for writing, prints
+ *	"held" and sleeps until killed.
+ *
+ *   nlfuzz as-user UID CMD ARGS...	   setuid/setgid to UID, then exec
+ *   nlfuzz without-cap CAP CMD ARGS...	   drop CAP (a number) from the
+ *	bounding, effective, permitted and inheritable sets, then exec
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <linux/genetlink.h>
+#include <linux/kiobench.h>
+#include <linux/netlink.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BUFSZ		(64 * 1024)
+#define MAX_TRACKED	4096
+
+static int sock = -1;
+static bool injecting;	/* req --make-it-fail */
+static uint16_t family;
+static uint32_t seq = 1;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "nlfuzz: %s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+/* ---- message building ---------------------------------------------------- */
+
+struct msg {
+	unsigned char buf[BUFSZ];
+	size_t len;
+	size_t nest[8];
+	int depth;
+};
+
+static void msg_init(struct msg *m, uint16_t type, uint16_t flags, uint8_t cmd)
+{
+	struct nlmsghdr *h = (struct nlmsghdr *)m->buf;
+	struct genlmsghdr *g = (struct genlmsghdr *)(m->buf + NLMSG_HDRLEN);
+
+	memset(m->buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
+	h->nlmsg_type = type;
+	h->nlmsg_flags = flags;
+	h->nlmsg_seq = seq++;
+	g->cmd = cmd;
+	g->version = KIOBENCH_GENL_VERSION;
+	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
+	m->depth = 0;
+}
+
+/* Appends an attribute; returns its offset in the message. */
+static size_t put(struct msg *m, uint16_t type, const void *data, size_t len)
+{
+	size_t at = m->len, tot = NLA_ALIGN(NLA_HDRLEN + len);
+	struct nlattr *a;
+
+	if (at + tot > sizeof(m->buf) - 64)
+		return at;	/* full: silently dropped (fuzz only) */
+	a = (struct nlattr *)(m->buf + at);
+	a->nla_type = type;
+	a->nla_len = NLA_HDRLEN + len;
+	if (len)
+		memcpy(m->buf + at + NLA_HDRLEN, data, len);
+	memset(m->buf + at + NLA_HDRLEN + len, 0, tot - NLA_HDRLEN - len);
+	m->len += tot;
+	return at;
+}
+
+static void put_u8(struct msg *m, uint16_t t, uint8_t v) { put(m, t, &v, 1); }
+static void put_u32(struct msg *m, uint16_t t, uint32_t v) { put(m, t, &v, 4); }
+static void put_u64(struct msg *m, uint16_t t, uint64_t v) { put(m, t, &v, 8); }
+static void put_str(struct msg *m, uint16_t t, const char *s) { put(m, t, s, strlen(s) + 1); }
+
+static void nest_start(struct msg *m, uint16_t type)
+{
+	m->nest[m->depth++] = put(m, type | NLA_F_NESTED, NULL, 0);
+}
+
+static void nest_end(struct msg *m)
+{
+	size_t at = m->nest[--m->depth];
+
+	((struct nlattr *)(m->buf + at))->nla_len = m->len - at;
+}
+
+static void msg_finish(struct msg *m)
+{
+	((struct nlmsghdr *)m->buf)->nlmsg_len = m->len;
+}
+
+static void send_raw(const void *buf, size_t len)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
+
+	if (sendto(sock, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
+	    errno != EINVAL && errno != EMSGSIZE) {
+		if (injecting) {	/* the request never reached the family */
+			printf("send failed errno=%d\n", errno);
+			exit(3);
+		}
+		die("sendto");
+	}
+}
+
+/* ---- replies ------------------------------------------------------------- */
+
+struct ack {
+	bool seen;
+	int err;		/* errno, positive, 0: success */
+	char msg[256];
+	int attr;		/* top-level attribute at the bad offset, or -1 */
+	int missing;		/* NLMSGERR_ATTR_MISS_TYPE, or -1 */
+	uint32_t offs;
+	bool has_range;
+	uint64_t min, max;
+	uint32_t max_len;
+};
+
+/* The top-level attribute of m that contains byte offset off, or -1. */
+static int attr_at(const struct msg *m, uint32_t off)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= m->len) {
+		const struct nlattr *a = (const struct nlattr *)(m->buf + at);
+
+		if (a->nla_len < NLA_HDRLEN)
+			return -1;
+		if (off >= at && off < at + a->nla_len)
+			return a->nla_type & NLA_TYPE_MASK;
+		at += NLA_ALIGN(a->nla_len);
+	}
+	return -1;
+}
+
+/* Checks that attributes fit [p, p+len); false on a malformed reply. */
+static bool attrs_ok(const unsigned char *p, size_t len, int depth)
+{
+	size_t at = 0;
+
+	while (at + NLA_HDRLEN <= len) {
+		const struct nlattr *a = (const struct nlattr *)(p + at);
+
+		if (a->nla_len < NLA_HDRLEN || at + a->nla_len > len)
+			return false;
+		if ((a->nla_type & NLA_F_NESTED) && depth < 4 &&
+		    !attrs_ok(p + at + NLA_HDRLEN, a->nla_len - NLA_HDRLEN, depth + 1))
+			return false;
+		at += NLA_ALIGN(a->nla_len);
+	}
+	return true;
+}
+
+static void parse_extack(const struct nlmsghdr *h, size_t off, const struct msg *req,
+			 struct ack *ack)
+{
+	const unsigned char *p = (const unsigned char *)h;
+	size_t at = off;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)(p + at);
+		const unsigned char *d = p + at + NLA_HDRLEN;
+		size_t dl;
+
+		if (a->nla_len < NLA_HDRLEN || at + a->nla_len > h->nlmsg_len)
+			break;
+		dl = a->nla_len - NLA_HDRLEN;
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case NLMSGERR_ATTR_MSG:
+			snprintf(ack->msg, sizeof(ack->msg), "%.*s", (int)dl, (const char *)d);
+			break;
+		case NLMSGERR_ATTR_OFFS:
+			if (dl >= 4) {
+				memcpy(&ack->offs, d, 4);
+				if (req)
+					ack->attr = attr_at(req, ack->offs);
+			}
+			break;
+		case NLMSGERR_ATTR_MISS_TYPE:
+			if (dl >= 4) {
+				uint32_t t;
+
+				memcpy(&t, d, 4);
+				ack->missing = t;
+			}
+			break;
+		case NLMSGERR_ATTR_POLICY: {
+			size_t pa = 0;
+
+			while (pa + NLA_HDRLEN <= dl) {
+				const struct nlattr *q = (const struct nlattr *)(d + pa);
+				uint64_t v = 0;
+
+				if (q->nla_len < NLA_HDRLEN || pa + q->nla_len > dl)
+					break;
+				memcpy(&v, d + pa + NLA_HDRLEN,
+				       q->nla_len - NLA_HDRLEN > 8 ? 8 : q->nla_len - NLA_HDRLEN);
+				switch (q->nla_type) {
+				case NL_POLICY_TYPE_ATTR_MIN_VALUE_U:
+				case NL_POLICY_TYPE_ATTR_MIN_VALUE_S:
+					ack->min = v;
+					ack->has_range = true;
+					break;
+				case NL_POLICY_TYPE_ATTR_MAX_VALUE_U:
+				case NL_POLICY_TYPE_ATTR_MAX_VALUE_S:
+					ack->max = v;
+					ack->has_range = true;
+					break;
+				case NL_POLICY_TYPE_ATTR_MAX_LENGTH:
+					ack->max_len = (uint32_t)v;
+					break;
+				}
+				pa += NLA_ALIGN(q->nla_len);
+			}
+			break;
+		}
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+typedef void (*reply_fn)(const struct nlmsghdr *h, void *arg);
+
+static unsigned long malformed, lost;
+
+/*
+ * Reads until the ack (NLMSG_ERROR) or NLMSG_DONE of sequence number want;
+ * messages of other sequence numbers (late dump parts) are checked and
+ * passed to fn too.  Returns false on timeout.
+ */
+static bool read_replies(uint32_t want, const struct msg *req, struct ack *ack,
+			 reply_fn fn, void *arg, int timeout_ms)
+{
+	static unsigned char buf[BUFSZ * 4];
+
+	memset(ack, 0, sizeof(*ack));
+	ack->attr = -1;
+	ack->missing = -1;
+	for (;;) {
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
+		ssize_t n;
+		size_t at = 0;
+
+		if (poll(&pfd, 1, timeout_ms) <= 0)
+			return false;
+		n = recv(sock, buf, sizeof(buf), 0);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			if (errno == ENOBUFS) {	/* a reply was lost */
+				lost++;
+				if (injecting)	/* the kernel could not allocate it */
+					return false;
+				fprintf(stderr, "nlfuzz: a reply was lost (ENOBUFS)\n");
+				continue;
+			}
+			die("recv");
+		}
+		while (at + NLMSG_HDRLEN <= (size_t)n) {
+			const struct nlmsghdr *h = (const struct nlmsghdr *)(buf + at);
+			bool mine;
+
+			if (h->nlmsg_len < NLMSG_HDRLEN || at + h->nlmsg_len > (size_t)n) {
+				malformed++;
+				fprintf(stderr, "nlfuzz: malformed reply header\n");
+				break;
+			}
+			mine = h->nlmsg_seq == want;
+			if (h->nlmsg_type == NLMSG_ERROR) {
+				const struct nlmsgerr *e = NLMSG_DATA(h);
+				size_t off = NLMSG_HDRLEN + sizeof(*e);
+
+				if (h->nlmsg_len < off || e->error > 0) {
+					malformed++;
+					fprintf(stderr, "nlfuzz: malformed ack\n");
+				} else if (mine) {
+					ack->seen = true;
+					ack->err = -e->error;
+					if (!(h->nlmsg_flags & NLM_F_CAPPED))
+						off += NLMSG_ALIGN(e->msg.nlmsg_len - NLMSG_HDRLEN);
+					if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+						parse_extack(h, off, req, ack);
+				}
+			} else if (h->nlmsg_type == NLMSG_DONE) {
+				if (mine) {
+					int e = 0;
+
+					if (h->nlmsg_len >= NLMSG_HDRLEN + sizeof(int))
+						memcpy(&e, NLMSG_DATA(h), sizeof(int));
+					ack->seen = true;
+					ack->err = -e;
+					if (h->nlmsg_flags & NLM_F_ACK_TLVS)
+						parse_extack(h, NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(int)),
+							     req, ack);
+				}
+			} else {
+				size_t hl = NLMSG_HDRLEN + GENL_HDRLEN;
+
+				if (h->nlmsg_len < hl ||
+				    !attrs_ok((const unsigned char *)h + hl, h->nlmsg_len - hl, 0)) {
+					malformed++;
+					fprintf(stderr, "nlfuzz: malformed reply attributes\n");
+				} else if (fn) {
+					fn(h, arg);
+				}
+			}
+			at += NLMSG_ALIGN(h->nlmsg_len);
+			if (mine && ack->seen)
+				return true;
+		}
+	}
+}
+
+static uint32_t mcgrp_events;
+
+/* Family id, and the id of the "events" multicast group. */
+static void family_reply(const struct nlmsghdr *h, void *arg)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+		const unsigned char *d = (const unsigned char *)a + NLA_HDRLEN;
+
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		if (a->nla_type == CTRL_ATTR_FAMILY_ID && a->nla_len >= NLA_HDRLEN + 2)
+			memcpy(arg, d, 2);
+		if ((a->nla_type & NLA_TYPE_MASK) == CTRL_ATTR_MCAST_GROUPS) {
+			size_t g = 0, glen = a->nla_len - NLA_HDRLEN;
+
+			while (g + NLA_HDRLEN <= glen) {	/* one nest per group */
+				const struct nlattr *grp = (const struct nlattr *)(d + g);
+				size_t f = NLA_HDRLEN;
+				uint32_t id = 0;
+				bool events = false;
+
+				if (grp->nla_len < NLA_HDRLEN)
+					break;
+				while (f + NLA_HDRLEN <= grp->nla_len) {
+					const struct nlattr *x = (const struct nlattr *)
+						((const char *)grp + f);
+
+					if (x->nla_len < NLA_HDRLEN)
+						break;
+					if (x->nla_type == CTRL_ATTR_MCAST_GRP_ID)
+						memcpy(&id, (const char *)x + NLA_HDRLEN, 4);
+					if (x->nla_type == CTRL_ATTR_MCAST_GRP_NAME)
+						events = !strcmp((const char *)x + NLA_HDRLEN,
+								 KIOBENCH_MCGRP_EVENTS);
+					f += NLA_ALIGN(x->nla_len);
+				}
+				if (events)
+					mcgrp_events = id;
+				g += NLA_ALIGN(grp->nla_len);
+			}
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/* Opens the socket and resolves the family with CTRL_CMD_GETFAMILY. */
+static void open_socket(void)
+{
+	int one = 1, sz = 4 << 20;
+	struct msg m;
+	struct ack ack;
+
+	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
+	if (sock < 0)
+		die("socket");
+	setsockopt(sock, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	setsockopt(sock, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
+	setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+
+	msg_init(&m, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
+	put_str(&m, CTRL_ATTR_FAMILY_NAME, KIOBENCH_GENL_NAME);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	family = 0;
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, family_reply,
+			  &family, 30000) || ack.err || !family) {
+		fprintf(stderr, "nlfuzz: no genetlink family %s: %s\n", KIOBENCH_GENL_NAME,
+			strerror(ack.err));
+		exit(2);
+	}
+}
+
+/* ---- attributes by name -------------------------------------------------- */
+
+enum vtype { T_U8, T_U16, T_U32, T_U64, T_FLAG, T_STR, T_RAW, T_HEX, T_CPUS };
+
+static const struct {
+	const char *name;
+	int type;
+	enum vtype vt;
+} attrs[] = {
+	{ "name", KIOBENCH_A_JOB_NAME, T_STR },
+	{ "random", KIOBENCH_A_RANDOM, T_FLAG },
+	{ "rwmix-read", KIOBENCH_A_RWMIX_READ, T_U8 },
+	{ "allow-writes", KIOBENCH_A_ALLOW_WRITES, T_FLAG },
+	{ "iodepth", KIOBENCH_A_IODEPTH, T_U32 },
+	{ "numjobs", KIOBENCH_A_NUMJOBS, T_U32 },
+	{ "cpus", KIOBENCH_A_CPUS, T_CPUS },
+	{ "offset", KIOBENCH_A_OFFSET, T_U64 },
+	{ "size", KIOBENCH_A_SIZE, T_U64 },
+	{ "runtime-ns", KIOBENCH_A_RUNTIME_NS, T_U64 },
+	{ "io-bytes", KIOBENCH_A_IO_BYTES, T_U64 },
+	{ "number-ios", KIOBENCH_A_NUMBER_IOS, T_U64 },
+	{ "ramp-ns", KIOBENCH_A_RAMP_NS, T_U64 },
+	{ "seed", KIOBENCH_A_SEED, T_U64 },
+	{ "interval-ns", KIOBENCH_A_INTERVAL_NS, T_U64 },
+	{ "continue-on-error", KIOBENCH_A_CONTINUE_ON_ERROR, T_FLAG },
+	{ "job-id", KIOBENCH_A_JOB_ID, T_U32 },
+};
+
+static const char *const cmds[] = {
+	[KIOBENCH_CMD_GET_FEATURES] = "features", [KIOBENCH_CMD_JOB_NEW] = "new",
+	[KIOBENCH_CMD_JOB_START] = "start", [KIOBENCH_CMD_JOB_STOP] = "stop",
+	[KIOBENCH_CMD_JOB_GET] = "get", [KIOBENCH_CMD_JOB_DEL] = "del",
+};
+
+static const char *attr_name(int type)
+{
+	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
+		if (attrs[i].type == type)
+			return attrs[i].name;
+	return type == KIOBENCH_A_DEVICES ? "devices" :
+	       type == KIOBENCH_A_BSSPLIT ? "bssplit" : "?";
+}
+
+static void put_value(struct msg *m, int type, enum vtype vt, const char *val)
+{
+	unsigned long long v = strtoull(val, NULL, 0);
+
+	switch (vt) {
+	case T_U8: put_u8(m, type, v); break;
+	case T_U16: { uint16_t x = v; put(m, type, &x, 2); break; }
+	case T_U32: put_u32(m, type, v); break;
+	case T_U64: put_u64(m, type, v); break;
+	case T_FLAG: put(m, type, NULL, 0); break;
+	case T_STR: put_str(m, type, val); break;
+	case T_RAW: put(m, type, val, strlen(val)); break;
+	case T_HEX: {
+		unsigned char b[4096];
+		size_t n = 0;
+
+		for (const char *p = val; p[0] && p[1] && n < sizeof(b); p += 2) {
+			unsigned int x;
+
+			sscanf(p, "%2x", &x);
+			b[n++] = x;
+		}
+		put(m, type, b, n);
+		break;
+	}
+	case T_CPUS: {
+		uint32_t c[1100];
+		size_t n = 0;
+		char *dup = strdup(val), *tok, *save;
+
+		for (tok = strtok_r(dup, ",", &save); tok && n < 1100;
+		     tok = strtok_r(NULL, ",", &save))
+			c[n++] = strtoul(tok, NULL, 0);
+		put(m, type, c, n * 4);
+		free(dup);
+		break;
+	}
+	}
+}
+
+static enum vtype parse_vtype(const char *s)
+{
+	static const char *const n[] = { "u8", "u16", "u32", "u64", "flag", "str", "raw",
+					 "hex", "cpus" };
+
+	for (size_t i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		if (!strcmp(s, n[i]))
+			return i;
+	fprintf(stderr, "nlfuzz: unknown type %s\n", s);
+	exit(2);
+}
+
+static void print_reply(const struct nlmsghdr *h, void *arg)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(h);
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	(void)arg;
+	printf("reply cmd=%u", g->cmd);
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+		const char *d = (const char *)a + NLA_HDRLEN;
+		int len = a->nla_len - NLA_HDRLEN;
+		uint64_t v = 0;
+
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case KIOBENCH_A_JOB_ID: memcpy(&v, d, 4); printf(" job-id=%" PRIu64, v); break;
+		case KIOBENCH_A_JOB_STATE: printf(" state=%u", (unsigned char)d[0]); break;
+		case KIOBENCH_A_JOB_ERROR: { int32_t e; memcpy(&e, d, 4); printf(" error=%d", e); break; }
+		case KIOBENCH_A_JOB_NAME: printf(" name=%.*s", len, d); break;
+		case KIOBENCH_A_DEBUGFS_DIR: printf(" debugfs=%.*s", len, d); break;
+		case KIOBENCH_A_VERSION: memcpy(&v, d, 4); printf(" version=%" PRIu64, v); break;
+		case KIOBENCH_A_JOB_STATS: {
+			/* dir, ios, errors of one direction */
+			size_t sa = 0;
+			uint64_t dir = 0, ios = 0, errs = 0;
+
+			while (sa + NLA_HDRLEN <= (size_t)len) {
+				const struct nlattr *s = (const struct nlattr *)(d + sa);
+				uint64_t x = 0;
+
+				memcpy(&x, (const char *)s + NLA_HDRLEN,
+				       s->nla_len - NLA_HDRLEN > 8 ? 8 : s->nla_len - NLA_HDRLEN);
+				if (s->nla_type == KIOBENCH_STAT_A_DIR)
+					dir = x & 0xff;
+				else if (s->nla_type == KIOBENCH_STAT_A_ALL_IOS)
+					ios = x;
+				else if (s->nla_type == KIOBENCH_STAT_A_ERRORS)
+					errs = x;
+				sa += NLA_ALIGN(s->nla_len);
+			}
+			printf(" %s-ios=%" PRIu64 " %s-errors=%" PRIu64, dir ? "write" : "read", ios,
+			       dir ? "write" : "read", errs);
+			break;
+		}
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+	printf("\n");
+}
+
+static int cmd_req(int argc, char **argv)
+{
+	bool dump = false, in_devs = false, in_bss = false;
+	struct msg m;
+	struct ack ack;
+	int cmd = -1, i = 0;
+
+	int fail_fd = -1;
+
+	if (i < argc && !strcmp(argv[i], "--dump")) {
+		dump = true;
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--make-it-fail")) {
+		fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fail_fd < 0)
+			die("/proc/self/make-it-fail");
+		injecting = true;
+		i++;
+	}
+	if (i >= argc) {
+		fprintf(stderr, "nlfuzz req: CMD missing\n");
+		return 2;
+	}
+	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
+		if (cmds[c] && !strcmp(argv[i], cmds[c]))
+			cmd = c;
+	if (cmd < 0)
+		cmd = strtol(argv[i], NULL, 0);
+	i++;
+	open_socket();
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0), cmd);
+	for (; i < argc; i++) {
+		char *arg = strdup(argv[i]), *val = strchr(arg, '='), *ty;
+		int type = -1;
+		enum vtype vt = T_U32;
+		bool typed = false;
+
+		if (val)
+			*val++ = '\0';
+		else
+			val = "";
+		ty = strchr(arg, ':');
+		if (ty) {
+			*ty++ = '\0';
+			vt = parse_vtype(ty);
+			typed = true;
+		}
+		if (!strcmp(arg, "dev") || !strcmp(arg, "bss")) {
+			bool dev = arg[0] == 'd';
+
+			if (in_bss && dev) {
+				nest_end(&m);
+				in_bss = false;
+			}
+			if (in_devs && !dev) {
+				nest_end(&m);
+				in_devs = false;
+			}
+			if (dev && !in_devs) {
+				nest_start(&m, KIOBENCH_A_DEVICES);
+				in_devs = true;
+			}
+			if (!dev && !in_bss) {
+				nest_start(&m, KIOBENCH_A_BSSPLIT);
+				in_bss = true;
+			}
+			if (dev) {
+				put_value(&m, KIOBENCH_DEV_A_PATH, typed ? vt : T_STR, val);
+			} else {
+				char *w = strchr(val, '/');
+
+				nest_start(&m, KIOBENCH_BSS_A_ENTRY);
+				if (w)
+					*w++ = '\0';
+				if (*val)
+					put_value(&m, KIOBENCH_BSS_A_SIZE, typed ? vt : T_U32, val);
+				if (w)
+					put_u32(&m, KIOBENCH_BSS_A_WEIGHT, strtoul(w, NULL, 0));
+				nest_end(&m);
+			}
+			free(arg);
+			continue;
+		}
+		if (in_devs || in_bss) {
+			nest_end(&m);
+			in_devs = in_bss = false;
+		}
+		for (size_t a = 0; a < sizeof(attrs) / sizeof(attrs[0]); a++) {
+			if (!strcmp(arg, attrs[a].name)) {
+				type = attrs[a].type;
+				if (!typed)
+					vt = attrs[a].vt;
+			}
+		}
+		if (type < 0) {
+			char *end;
+
+			type = strtol(arg, &end, 0);
+			if (*end || !*arg) {
+				fprintf(stderr, "nlfuzz req: unknown attribute %s\n", arg);
+				return 2;
+			}
+		}
+		put_value(&m, type, vt, val);
+		free(arg);
+	}
+	if (in_devs || in_bss)
+		nest_end(&m);
+	msg_finish(&m);
+	/* genetlink handles the request in this task, within sendto() */
+	if (fail_fd >= 0 && pwrite(fail_fd, "1", 1, 0) != 1)
+		die("make-it-fail");
+	send_raw(m.buf, m.len);
+	if (fail_fd >= 0 && pwrite(fail_fd, "0", 1, 0) != 1)
+		die("make-it-fail");
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, print_reply, NULL,
+			  30000)) {
+		if (lost) {
+			printf("ack lost\n");
+			return 3;
+		}
+		fprintf(stderr, "nlfuzz req: no ack within 30 s\n");
+		return 2;
+	}
+	printf("ack errno=%d name=%s attr=%d attr-name=%s msg=\"%s\"", ack.err,
+	       ack.err ? strerrorname_np(ack.err) : "0", ack.attr,
+	       ack.attr >= 0 ? attr_name(ack.attr) : "-", ack.msg);
+	if (ack.missing >= 0)
+		printf(" missing=%s missing-type=%d", attr_name(ack.missing), ack.missing);
+	if (ack.has_range)
+		printf(" min=%" PRIu64 " max=%" PRIu64, ack.min, ack.max);
+	if (ack.max_len)
+		printf(" max-len=%u", ack.max_len);
+	printf("\n");
+	return malformed || lost ? 2 : ack.err ? 1 : 0;
+}
+
+/* ---- fuzzing ------------------------------------------------------------- */
+
+static uint64_t rng_s;
+
+static uint64_t rnd(void)	/* splitmix64 */
+{
+	uint64_t z = (rng_s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t n) { return n ? rnd() % n : 0; }
+static bool chance(unsigned int pct) { return below(100) < pct; }
+
+static uint32_t tracked[MAX_TRACKED];
+static size_t nr_tracked;
+static unsigned long stats_err[256], stats_ok, stats_noack, stats_created;
+static char **devs;
+static int nr_devs;
+
+static void track_reply(const struct nlmsghdr *h, void *arg)
+{
+	const struct genlmsghdr *g = NLMSG_DATA(h);
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	(void)arg;
+	if (g->cmd != KIOBENCH_CMD_JOB_NEW)
+		return;
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+
+		if (a->nla_type == KIOBENCH_A_JOB_ID && a->nla_len >= NLA_HDRLEN + 4 &&
+		    nr_tracked < MAX_TRACKED) {
+			memcpy(&tracked[nr_tracked++], (const char *)a + NLA_HDRLEN, 4);
+			stats_created++;
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+static void untrack(uint32_t id)
+{
+	for (size_t i = 0; i < nr_tracked; i++) {
+		if (tracked[i] == id) {
+			memmove(&tracked[i], &tracked[i + 1],
+				(--nr_tracked - i) * sizeof(tracked[0]));
+			return;
+		}
+	}
+}
+
+static uint64_t edge_u64(uint64_t lo, uint64_t hi)
+{
+	static const uint64_t special[] = { 0, 1, 2, 511, 512, 513, 4095, 4096, 4097, 65536,
+					    1ULL << 20, 1ULL << 31, 1ULL << 32, 1ULL << 63,
+					    UINT32_MAX, UINT64_MAX, UINT64_MAX - 1 };
+
+	switch (below(4)) {
+	case 0: return special[below(sizeof(special) / sizeof(special[0]))];
+	case 1: return lo ? lo - 1 : 0;
+	case 2: return hi + 1;
+	default: return lo + below(hi - lo + 1);
+	}
+}
+
+static const char *pick_path(void)
+{
+	static const char *const bogus[] = { "", "/", "/dev/null", "/nonexistent", "/dev",
+					     "/proc/self/fd/0", "relative/path", "/dev/zero" };
+
+	if (chance(80))
+		return devs[below(nr_devs)];
+	return bogus[below(sizeof(bogus) / sizeof(bogus[0]))];
+}
+
+/* A JOB_NEW that is valid, or valid but for one or a few mutations. */
+static void gen_job_new(struct msg *m, bool mutate)
+{
+	int nd = 1 + below(mutate ? 3 : 2), i;
+	bool writes = chance(30);
+
+	nest_start(m, KIOBENCH_A_DEVICES);
+	for (i = 0; i < nd; i++) {
+		if (mutate && chance(10)) {
+			char junk[32];
+
+			for (size_t j = 0; j < sizeof(junk); j++)
+				junk[j] = rnd();
+			put(m, below(4), junk, below(sizeof(junk)));	/* no NUL, wrong type */
+		} else {
+			put_str(m, KIOBENCH_DEV_A_PATH, mutate ? pick_path() : devs[i % nr_devs]);
+		}
+	}
+	nest_end(m);
+	if (chance(50))
+		put_str(m, KIOBENCH_A_JOB_NAME, "fuzz");
+	if (chance(50))
+		put(m, KIOBENCH_A_RANDOM, NULL, 0);
+	if (writes) {
+		put(m, KIOBENCH_A_ALLOW_WRITES, NULL, 0);
+		put_u8(m, KIOBENCH_A_RWMIX_READ, below(100));
+	}
+	if (chance(30)) {
+		int n = 1 + below(mutate ? 20 : 4);
+
+		nest_start(m, KIOBENCH_A_BSSPLIT);
+		for (i = 0; i < n; i++) {
+			nest_start(m, KIOBENCH_BSS_A_ENTRY);
+			put_u32(m, KIOBENCH_BSS_A_SIZE, mutate && chance(30) ?
+				edge_u64(512, 16 << 20) : 512ULL << below(5));
+			if (chance(70))
+				put_u32(m, KIOBENCH_BSS_A_WEIGHT, mutate && chance(30) ?
+					edge_u64(1, 100) : 1 + below(100));
+			nest_end(m);
+		}
+		nest_end(m);
+	}
+	put_u32(m, KIOBENCH_A_IODEPTH, 1 + below(8));
+	if (chance(30))
+		put_u32(m, KIOBENCH_A_NUMJOBS, 1 + below(2));
+	if (chance(20)) {
+		uint32_t c[2] = { below(2), below(2) };
+
+		put(m, KIOBENCH_A_CPUS, c, 4 + 4 * below(2));
+	}
+	/* limits: keep valid jobs short */
+	switch (below(4)) {
+	case 0: put_u64(m, KIOBENCH_A_NUMBER_IOS, 1 + below(2000)); break;
+	case 1: put_u64(m, KIOBENCH_A_RUNTIME_NS, (1 + below(500)) * 1000000ULL); break;
+	case 2: put_u64(m, KIOBENCH_A_IO_BYTES, (1 + below(512)) * 4096); break;
+	default: put_u64(m, KIOBENCH_A_SIZE, (1 + below(256)) * 4096); break;
+	}
+	if (chance(20))
+		put_u64(m, KIOBENCH_A_RAMP_NS, below(100) * 1000000ULL);
+	if (chance(20))
+		put_u64(m, KIOBENCH_A_SEED, rnd());
+	if (chance(10))
+		put(m, KIOBENCH_A_CONTINUE_ON_ERROR, NULL, 0);
+	if (!mutate)
+		return;
+	/* one to three mutations: out-of-range values, wrong widths, dups */
+	for (i = 0, nd = 1 + below(3); i < nd; i++) {
+		static const int u64s[] = { KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE,
+					    KIOBENCH_A_RUNTIME_NS, KIOBENCH_A_IO_BYTES,
+					    KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
+					    KIOBENCH_A_INTERVAL_NS, KIOBENCH_A_SEED };
+		uint64_t v = edge_u64(0, 1ULL << 40);
+
+		switch (below(8)) {
+		case 0: put_u32(m, KIOBENCH_A_IODEPTH, edge_u64(1, 4096)); break;
+		case 1: put_u32(m, KIOBENCH_A_NUMJOBS, edge_u64(1, 256)); break;
+		case 2: put_u8(m, KIOBENCH_A_RWMIX_READ, edge_u64(0, 100)); break;
+		case 3: put_u64(m, u64s[below(8)], v); break;
+		case 4: put(m, u64s[below(8)], &v, below(9)); break;	/* wrong width */
+		case 5: {	/* cpus: random entries, random length */
+			uint32_t c[8];
+
+			for (size_t j = 0; j < 8; j++)
+				c[j] = chance(50) ? below(4) : rnd();
+			put(m, KIOBENCH_A_CPUS, c, below(33));
+			break;
+		}
+		case 6: {	/* a name without NUL or too long */
+			char n[64];
+
+			memset(n, 'a' + below(26), sizeof(n));
+			put(m, KIOBENCH_A_JOB_NAME, n, below(sizeof(n)));
+			break;
+		}
+		default:	/* flags with a payload, unknown attributes */
+			put_u32(m, chance(50) ? KIOBENCH_A_RANDOM : KIOBENCH_A_MAX + 1 + below(20),
+				rnd());
+			break;
+		}
+	}
+}
+
+static uint32_t pick_id(void)
+{
+	static const uint32_t odd[] = { 0, 1, 64, 65, 0x7fffffff, 0x80000000, UINT32_MAX };
+
+	/* Same draws whatever the kernel answered before: the stream of
+	 * random numbers, hence of messages, depends on the seed only. */
+	uint64_t kind = below(100), pick = rnd();
+
+	if (nr_tracked && kind < 75)
+		return tracked[pick % nr_tracked];
+	return kind % 2 ? odd[pick % 7] : (uint32_t)(pick % 200);
+}
+
+static void gen_garbage_attrs(struct msg *m, int depth)
+{
+	int n = below(8), i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char b[64];
+		uint16_t type = chance(80) ? below(KIOBENCH_A_MAX + 4) : rnd();
+
+		if (depth < 3 && chance(15)) {
+			nest_start(m, type);
+			gen_garbage_attrs(m, depth + 1);
+			nest_end(m);
+			continue;
+		}
+		for (size_t j = 0; j < sizeof(b); j++)
+			b[j] = rnd();
+		if (chance(30))
+			type |= NLA_F_NESTED;
+		put(m, type, b, below(chance(70) ? 9 : sizeof(b)));
+	}
+}
+
+/* Builds one fuzz message into m; returns the number of bytes to send. */
+static size_t gen_message(struct msg *m, unsigned int *kind)
+{
+	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
+	uint8_t cmd;
+
+	*kind = below(100);
+	if (*kind < 25) {			/* a job op on a tracked or odd id */
+		static const uint8_t ops[] = { KIOBENCH_CMD_JOB_START, KIOBENCH_CMD_JOB_STOP,
+					       KIOBENCH_CMD_JOB_GET, KIOBENCH_CMD_JOB_DEL };
+
+		msg_init(m, family, flags, ops[below(4)]);
+		if (chance(90)) {
+			uint32_t id = pick_id();
+
+			if (chance(10))
+				put(m, KIOBENCH_A_JOB_ID, &id, below(8));	/* wrong width */
+			else
+				put_u32(m, KIOBENCH_A_JOB_ID, id);
+			if (chance(5))
+				put_u32(m, KIOBENCH_A_JOB_ID, pick_id());	/* twice */
+		}
+		if (chance(10))
+			gen_garbage_attrs(m, 0);
+	} else if (*kind < 40) {		/* a valid job */
+		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
+		gen_job_new(m, false);
+	} else if (*kind < 60) {		/* a job with mutations */
+		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
+		gen_job_new(m, true);
+	} else if (*kind < 80) {		/* random command, garbage attributes */
+		cmd = chance(70) ? below(KIOBENCH_CMD_MAX + 3) : rnd();
+		if (chance(10))
+			flags |= NLM_F_DUMP;
+		msg_init(m, family, flags, cmd);
+		gen_garbage_attrs(m, 0);
+		if (chance(20)) {		/* duplicate the first attribute */
+			size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+			if (m->len > at + NLA_HDRLEN) {
+				struct nlattr *a = (struct nlattr *)(m->buf + at);
+
+				put(m, a->nla_type, m->buf + at + NLA_HDRLEN,
+				    a->nla_len - NLA_HDRLEN);
+			}
+		}
+	} else if (*kind < 85) {		/* dumps */
+		msg_init(m, family, flags | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
+		if (chance(30))
+			gen_garbage_attrs(m, 0);
+	} else if (*kind < 92) {		/* random bytes after the header */
+		size_t n = below(200);
+
+		msg_init(m, family, chance(50) ? flags : (uint16_t)rnd(), below(256));
+		for (size_t i = 0; i < n; i++)
+			m->buf[m->len + i] = rnd();
+		m->len += n;
+	} else {				/* truncated or lying headers */
+		msg_init(m, family, flags, below(KIOBENCH_CMD_MAX + 1));
+		gen_garbage_attrs(m, 0);
+		msg_finish(m);
+		switch (below(4)) {
+		case 0:	/* nlmsg_len shorter than the header */
+			((struct nlmsghdr *)m->buf)->nlmsg_len = below(NLMSG_HDRLEN);
+			return m->len;
+		case 1:	/* genl header cut */
+			((struct nlmsghdr *)m->buf)->nlmsg_len = NLMSG_HDRLEN + below(GENL_HDRLEN);
+			return NLMSG_HDRLEN + below(GENL_HDRLEN + 1);
+		case 2:	/* nlmsg_len beyond the datagram */
+			((struct nlmsghdr *)m->buf)->nlmsg_len = m->len + 1 + below(100);
+			return m->len;
+		default: /* last attribute cut */
+			if (m->len > NLMSG_HDRLEN + GENL_HDRLEN + 1) {
+				size_t n = m->len - 1 - below(3);
+
+				((struct nlmsghdr *)m->buf)->nlmsg_len = n;
+				return n;
+			}
+			return m->len;
+		}
+	}
+	msg_finish(m);
+	return m->len;
+}
+
+/* A request whose ack proves that the replies before it were all read. */
+static bool probe(void)
+{
+	struct msg m;
+	struct ack ack;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, KIOBENCH_CMD_GET_FEATURES);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, track_reply, NULL,
+			  120000))
+		return false;
+	if (ack.err)
+		fprintf(stderr, "nlfuzz: probe failed: %s\n", strerror(ack.err));
+	return !ack.err;
+}
+
+static int simple(uint8_t cmd, uint32_t id, struct ack *ack, reply_fn fn, void *arg)
+{
+	struct msg m;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, cmd);
+	put_u32(&m, KIOBENCH_A_JOB_ID, id);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, ack, fn, arg, 120000)) {
+		fprintf(stderr, "nlfuzz: no ack to command %u on job %u\n", cmd, id);
+		exit(2);
+	}
+	return ack->err;
+}
+
+static void get_state(const struct nlmsghdr *h, void *arg)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+
+		if (a->nla_type == KIOBENCH_A_JOB_STATE)
+			*(int *)arg = *((const unsigned char *)a + NLA_HDRLEN);
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+struct idlist {
+	uint32_t ids[256];
+	size_t n;
+};
+
+static void collect_id(const struct nlmsghdr *h, void *arg)
+{
+	struct idlist *l = arg;
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+
+		if (a->nla_type == KIOBENCH_A_JOB_ID && l->n < 256)
+			memcpy(&l->ids[l->n++], (const char *)a + NLA_HDRLEN, 4);
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/* Stops and destroys one job; false if it cannot be destroyed. */
+static bool destroy(uint32_t id)
+{
+	struct ack ack;
+	int state = -1, i;
+
+	simple(KIOBENCH_CMD_JOB_STOP, id, &ack, NULL, NULL);
+	for (i = 0; i < 1200; i++) {	/* 120 s */
+		state = -1;
+		if (simple(KIOBENCH_CMD_JOB_GET, id, &ack, get_state, &state) == ENOENT)
+			return true;
+		if (state != KIOBENCH_STATE_RUNNING)
+			break;
+		usleep(100000);
+	}
+	if (simple(KIOBENCH_CMD_JOB_DEL, id, &ack, NULL, NULL) && ack.err != ENOENT) {
+		fprintf(stderr, "nlfuzz: cannot destroy job %u (state %d): %s: %s\n", id, state,
+			strerror(ack.err), ack.msg);
+		return false;
+	}
+	return true;
+}
+
+static int cmd_fuzz(int argc, char **argv)
+{
+	unsigned long count, i, kinds[8] = { 0 };
+	uint64_t seed;
+	struct idlist dump = { .n = 0 };
+	struct msg m;
+	struct ack ack;
+	bool ok = true;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: nlfuzz fuzz SEED COUNT DEV...\n");
+		return 2;
+	}
+	seed = strtoull(argv[0], NULL, 0);
+	count = strtoul(argv[1], NULL, 0);
+	devs = argv + 2;
+	nr_devs = argc - 2;
+	rng_s = seed;
+	open_socket();
+	for (i = 0; i < count; i++) {
+		unsigned int kind;
+		size_t len;
+		uint32_t want;
+
+		/* Keep few jobs alive: each has kthreads and buffers. */
+		while (nr_tracked >= 8) {	/* the oldest: no random draw */
+			uint32_t id = tracked[0];
+
+			if (!destroy(id))
+				ok = false;
+			untrack(id);
+		}
+		len = gen_message(&m, &kind);
+		want = ((struct nlmsghdr *)m.buf)->nlmsg_seq;
+		kinds[kind * 8 / 100]++;
+		send_raw(m.buf, len);
+		/* The ack of a well-formed request comes at once; others get the probe's. */
+		if (read_replies(want, &m, &ack, track_reply, NULL, 0)) {
+			if (ack.err < 256)
+				stats_err[ack.err]++;
+			if (!ack.err)
+				stats_ok++;
+			if (m.buf[NLMSG_HDRLEN] == KIOBENCH_CMD_JOB_DEL && !ack.err &&
+			    len >= NLMSG_HDRLEN + GENL_HDRLEN + 8) {
+				/* the id of a successful DEL is the first attribute */
+				uint32_t id;
+
+				memcpy(&id, m.buf + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, 4);
+				untrack(id);
+			}
+		} else {
+			stats_noack++;
+		}
+		if (!probe()) {
+			fprintf(stderr, "nlfuzz: message %lu (seed %" PRIu64 "): no answer to the "
+				"probe after it\n", i, seed);
+			return 2;
+		}
+	}
+	/* Jobs that exist must be ones this fuzzer created. */
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, collect_id, &dump,
+			  120000) || ack.err) {
+		fprintf(stderr, "nlfuzz: final dump failed\n");
+		return 2;
+	}
+	for (size_t d = 0; d < dump.n; d++) {
+		bool known = false;
+
+		for (size_t t = 0; t < nr_tracked; t++)
+			known |= tracked[t] == dump.ids[d];
+		if (!known) {
+			fprintf(stderr, "nlfuzz: job %u exists but no JOB_NEW reply created it\n",
+				dump.ids[d]);
+			ok = false;
+		}
+	}
+	for (size_t d = 0; d < dump.n; d++)
+		if (!destroy(dump.ids[d]))
+			ok = false;
+	printf("seed=%" PRIu64 " messages=%lu acked-ok=%lu no-ack=%lu created=%lu "
+	       "left=%zu malformed-replies=%lu lost-replies=%lu\n", seed, count, stats_ok,
+	       stats_noack, stats_created, dump.n, malformed, lost);
+	printf("kinds:");
+	for (i = 0; i < 8; i++)
+		printf(" %lu", kinds[i]);
+	printf("\nerrnos:");
+	for (i = 1; i < 256; i++)
+		if (stats_err[i])
+			printf(" %s=%lu", strerrorname_np(i), stats_err[i]);
+	printf("\n");
+	return ok && !malformed && !lost ? 0 : 1;
+}
+
+/* ---- privileges ---------------------------------------------------------- */
+
+static int cmd_join(void)
+{
+	open_socket();
+	if (!mcgrp_events) {
+		fprintf(stderr, "nlfuzz: no multicast group %s\n", KIOBENCH_MCGRP_EVENTS);
+		return 2;
+	}
+	if (setsockopt(sock, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, &mcgrp_events,
+		       sizeof(mcgrp_events))) {
+		printf("join errno=%d name=%s\n", errno, strerrorname_np(errno));
+		return 1;
+	}
+	printf("joined\n");
+	return 0;
+}
+
+static __attribute__((noreturn)) void cmd_hold(const char *path)
+{
+	int fd = open(path, O_RDWR | O_EXCL);
+
+	if (fd < 0)
+		die(path);
+	printf("held\n");
+	for (;;)
+		pause();
+}
+
+static int cmd_as_user(int argc, char **argv)
+{
+	uid_t uid;
+
+	if (argc < 2)
+		return 2;
+	uid = strtoul(argv[0], NULL, 0);
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		die("setuid");
+	execvp(argv[1], argv + 1);
+	die(argv[1]);
+	return 2;
+}
+
+static int cmd_without_cap(int argc, char **argv)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2];
+	int cap;
+
+	if (argc < 2)
+		return 2;
+	cap = strtol(argv[0], NULL, 0);
+	if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0))
+		die("PR_CAPBSET_DROP");
+	if (syscall(SYS_capget, &hdr, data))
+		die("capget");
+	data[cap / 32].effective &= ~(1U << (cap % 32));
+	data[cap / 32].permitted &= ~(1U << (cap % 32));
+	data[cap / 32].inheritable &= ~(1U << (cap % 32));
+	if (syscall(SYS_capset, &hdr, data))
+		die("capset");
+	execvp(argv[1], argv + 1);
+	die(argv[1]);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 2 && !strcmp(argv[1], "req"))
+		return cmd_req(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc - 2, argv + 2);
+	if (argc == 2 && !strcmp(argv[1], "join"))
+		return cmd_join();
+	if (argc == 3 && !strcmp(argv[1], "hold"))
+		cmd_hold(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "as-user"))
+		return cmd_as_user(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "without-cap"))
+		return cmd_without_cap(argc - 2, argv + 2);
+	fprintf(stderr, "usage: nlfuzz req|fuzz|as-user|without-cap ...\n");
+	return 2;
+}

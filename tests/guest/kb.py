@@ -1,0 +1,122 @@
+"""Running kiobench in a guest and reading its results back."""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from dataclasses import dataclass
+
+from vm.guest import Guest
+
+DEBUGFS = "/sys/kernel/debug/kiobench"
+
+
+@dataclass
+class Hist:
+    header: dict[str, str]
+    buckets: list[tuple[int, int, int]]  # (lo, hi, count)
+
+    @property
+    def samples(self) -> int:
+        return int(self.header["samples"])
+
+    @property
+    def count(self) -> int:
+        return sum(c for _, _, c in self.buckets)
+
+
+def parse_hist(text: str) -> Hist:
+    header, buckets = {}, []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            key, _, value = line[1:].strip().partition(" ")
+            header[key] = value
+        elif line.strip():
+            lo, hi, count = map(int, line.split())
+            buckets.append((lo, hi, count))
+    return Hist(header, buckets)
+
+
+def run_job(guest: Guest, args: str, *, timeout: float = 120, keep: bool = False) -> dict:
+    """`kiobench run ARGS --output-format=json`; returns the job's JSON object.
+
+    With keep=True the job stays in the kernel (read its debugfs files, then
+    destroy_job())."""
+    out = "/tmp/kiobench.json"
+    cmd = f"kiobench run --output-format=json --output={out} {'--keep ' if keep else ''}{args}"
+    r = guest.run(cmd, timeout=timeout)
+    assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    doc = json.loads(guest.check(f"cat {out}"))
+    assert len(doc["jobs"]) == 1
+    return doc["jobs"][0]
+
+
+def debugfs(guest: Guest, job: dict, name: str) -> str:
+    return guest.check(f"cat {DEBUGFS}/job{job['kiobench']['job_id']}/{shlex.quote(name)}")
+
+
+def hist(guest: Guest, job: dict, direction: str) -> Hist:
+    return parse_hist(debugfs(guest, job, f"hist_{direction}"))
+
+
+def resubmit_gap_ns(guest: Guest, make_nullb, name: str = "nullb9") -> float:
+    """Mean time a QD1 slot spends out of flight per I/O: from bi_end_io to
+    the resubmission (waking the worker, building and submitting the bio).
+    Measured on a 1 ms timer-mode null_blk over 200 I/Os: the job's measured
+    time is n latencies plus n-1 gaps (and the worker's start, which only
+    makes this estimate larger).  Tests that need the engine unsaturated
+    pick their injected latency from it: ~0.1 ms on Debian's kernels in an
+    idle TCG guest, ~1 ms on the debug kernel, more on a loaded host."""
+    dev = make_nullb(name, completion_nsec=1_000_000, size_mb=16)
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=1 --number_ios=200")
+    r, n = job["read"], job["read"]["total_ios"]
+    assert n == 200
+    return max(0.0, (job["kiobench"]["measured_ns"] - n * r["clat_ns"]["mean"]) / (n - 1))
+
+
+def destroy_job(guest: Guest, job: dict) -> None:
+    guest.check(f"kiobench destroy {job['kiobench']['job_id']}")
+
+
+# ---- raw netlink (tests/fuzz/nlfuzz.c) ---------------------------------------
+
+@dataclass
+class NlAck:
+    """The answer to one raw request of `nlfuzz req`."""
+    errno: int             # 0, or the positive errno of the ack
+    name: str              # errno name (EINVAL, ...) or "0"
+    attr: str              # attribute named by the extack's offset, or "-"
+    msg: str               # the extack message
+    missing: str           # attribute named by NLMSGERR_ATTR_MISS_TYPE, or "-"
+    missing_type: int      # its number (in the nest it is missing from), or -1
+    bound: tuple[int, int] | None  # (min, max) of the policy the kernel reports
+    max_len: int | None
+    replies: list[dict[str, str]]  # key=value fields of each reply message
+    out: str
+
+
+def _fields(line: str) -> dict[str, str]:
+    return dict(re.findall(r'(\S+?)=("[^"]*"|\S*)', line))
+
+
+def nlreq(guest: Guest, *args: str, prefix: str = "", dump: bool = False) -> NlAck:
+    """`nlfuzz req [--dump] ARGS`: one raw request to the kiobench family
+    (see tests/fuzz/nlfuzz.c for ARGS); `prefix` runs it through another
+    program (e.g. "nlfuzz as-user 65534")."""
+    cmd = f"{prefix} nlfuzz req {'--dump ' if dump else ''}{shlex.join(args)}".strip()
+    r = guest.run(cmd)
+    lines = r.out.splitlines()
+    acks = [l for l in lines if l.startswith("ack ")]
+    assert len(acks) == 1 and r.rc in (0, 1), f"{cmd}: exit {r.rc}\n{r.out}"
+    f = _fields(acks[0])
+    bound = (int(f["min"]), int(f["max"])) if "min" in f else None
+    return NlAck(int(f["errno"]), f["name"], f["attr-name"], f["msg"].strip('"'),
+                 f.get("missing", "-"), int(f.get("missing-type", -1)), bound, int(f["max-len"]) if "max-len" in f else None,
+                 [_fields(l) for l in lines if l.startswith("reply ")], r.out)
+
+
+def job_ids(guest: Guest) -> list[int]:
+    """Ids of the jobs that exist, from a raw JOB_GET dump."""
+    ack = nlreq(guest, "get", dump=True)
+    assert ack.errno == 0, ack.out
+    return [int(r["job-id"]) for r in ack.replies]

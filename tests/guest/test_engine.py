@@ -1,0 +1,135 @@
+"""The engine in a real kernel: workloads, limits, self-consistency.
+
+Issue 2's acceptance: every read/write pattern runs on null_blk and on the
+emulated NVMe device and ends by each limit; total_ios equals the
+histogram's count.  Little's law and the injected-latency floor are in
+test_truth.py.
+"""
+import pytest
+
+from kb import destroy_job, hist, run_job
+from vm.targets import nvme_dev
+
+GUEST_ARGS = {"nvme_size": 256 << 20}
+
+RWS = ["read", "write", "randread", "randwrite", "randrw"]
+LIMITS = {
+    "time": "--runtime=1",
+    "bytes": "--io_size=2M",
+    "count": "--number_ios=500",
+}
+DIRS = ("read", "write")
+
+
+@pytest.fixture
+def nvme(guest) -> str:
+    return nvme_dev(guest)
+
+
+def writes(rw: str) -> str:
+    return "--allow-writes" if rw in ("write", "randwrite", "randrw") else ""
+
+
+def check_job(guest, job: dict, rw: str, limit: str) -> None:
+    kb = job["kiobench"]
+    assert kb["state"] == "DONE", kb
+    assert job["error"] == 0
+    total_ios = sum(kb["all_ios"][d] for d in DIRS)
+    total_bytes = sum(kb["all_bytes"][d] for d in DIRS)
+    assert total_ios > 0
+    if limit == "bytes":
+        assert total_bytes == 2 << 20
+    elif limit == "count":
+        assert total_ios == 500
+    else:
+        # no I/O is submitted after the runtime; the drain adds one latency
+        assert 1000 <= kb["measured_ns"] / 1e6 < 1500, kb["measured_ns"]
+    for d in DIRS:
+        wanted = (d == "read" and "write" not in rw) or (d == "write" and "read" not in rw) \
+            or rw == "randrw"
+        assert (job[d]["total_ios"] > 0) == wanted, (d, job[d]["total_ios"])
+        h = hist(guest, job, d)
+        # total_ios, the histogram's samples and the sum of its buckets agree
+        assert h.samples == h.count == job[d]["total_ios"] == job[d]["clat_ns"]["N"]
+        assert kb["errors"][d] == 0
+    # the timeline adds up to the totals (warm-up included)
+    for d in DIRS:
+        assert sum(t[d]["ios"] for t in kb["timeline"]) == kb["all_ios"][d]
+        assert sum(t[d]["bytes"] for t in kb["timeline"]) == kb["all_bytes"][d]
+
+
+@pytest.mark.parametrize("limit", LIMITS)
+@pytest.mark.parametrize("rw", RWS)
+def test_null_blk_workloads(guest, kiobench_module, make_nullb, rw, limit):
+    dev = make_nullb("nullb0", size_mb=64)
+    job = run_job(guest, f"--filename={dev} --rw={rw} --bs=4k --iodepth=4 {LIMITS[limit]} "
+                         f"{writes(rw)}", keep=True)
+    check_job(guest, job, rw, limit)
+    destroy_job(guest, job)
+
+
+@pytest.mark.parametrize("limit", LIMITS)
+@pytest.mark.parametrize("rw", RWS)
+def test_nvme_workloads(guest, kiobench_module, nvme, rw, limit):
+    job = run_job(guest, f"--filename={nvme} --rw={rw} --bs=4k --iodepth=8 {LIMITS[limit]} "
+                         f"{writes(rw)}", keep=True)
+    check_job(guest, job, rw, limit)
+    destroy_job(guest, job)
+
+
+def test_warmup_is_excluded(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=64)
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1",
+                  keep=True)
+    kb, r = job["kiobench"], job["read"]
+    ramp = kb["ramp_ios"]["read"]
+    assert ramp > 0
+    assert r["total_ios"] + ramp == kb["all_ios"]["read"]
+    assert hist(guest, job, "read").count == r["total_ios"]
+    destroy_job(guest, job)
+
+
+def test_two_devices_two_workers_each(guest, kiobench_module, make_nullb):
+    a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
+    job = run_job(guest, f"--filename={a}:{b} --rw=randread --numjobs=2 --iodepth=2 "
+                         f"--number_ios=1000")
+    assert job["kiobench"]["nr_workers"] == 4
+    assert job["kiobench"]["devices"] == [a, b]
+    assert job["read"]["total_ios"] == 1000
+
+
+def test_sigint_stops_and_reports(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=64)
+    r = guest.run(f"timeout -s INT 2 kiobench run --filename={dev} --rw=randread --runtime=60 "
+                  f"--output-format=json --output=/tmp/stop.json; echo rc=$?", timeout=60)
+    assert "rc=0" in r.out, r.out
+    doc = guest.check("cat /tmp/stop.json")
+    assert '"state": "STOPPED"' in doc or '"state":"STOPPED"' in doc, doc[-2000:]
+    assert guest.check("kiobench list").count("RUNNING") == 0
+
+
+def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
+    a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
+    for dev in (a, b):
+        guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
+                    f">/dev/null 2>&1 &)")
+    guest.check("for i in $(seq 50); do [ $(kiobench list | grep -c RUNNING) = 2 ] && exit; "
+                "sleep 0.2; done; exit 1")
+    guest.check("rmmod kiobench", timeout=60)
+    guest.check("! test -e /sys/module/kiobench")
+    guest.check("modprobe kiobench")  # usable again; the fixture unloads it
+    assert "RUNNING" not in guest.check("kiobench list")
+
+
+def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=64)
+    # 2 MiB transfers are split by the block layer; sizes follow the weights
+    job = run_job(guest, f"--filename={dev} --rw=randread --bssplit=4k/50:2m/50 --iodepth=4 "
+                         f"--numjobs=2 --cpus_allowed=1 --number_ios=400", keep=True)
+    r = job["read"]
+    assert r["total_ios"] == 400
+    big = (r["io_bytes"] - 400 * 4096) // (2048 * 1024 - 4096)
+    assert 150 <= big <= 250, f"{big} of 400 transfers were 2 MiB (expected 200 +- 50)"
+    config = guest.check(f"cat /sys/kernel/debug/kiobench/job{job['kiobench']['job_id']}/config")
+    assert "worker=0 cpu=1" in config and "worker=1 cpu=1" in config, config
+    destroy_job(guest, job)

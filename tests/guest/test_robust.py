@@ -1,0 +1,742 @@
+"""Robustness and security (issue 5): who may do what, data safety, bad
+input, a raw netlink fuzzer, device faults and hostile conditions.
+
+Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`), not through the
+tool, so that values the tool would refuse reach the kernel.  The bounds
+expected in extended acks come from the YAML spec, which test_spec.py ties
+to the kernel's policies.  Documentation/threat-model.rst describes what
+these tests show.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+import yaml
+
+from kb import DEBUGFS, destroy_job, hist, job_ids, nlreq, run_job
+from vm.targets import NULLB, nullb, nvme_dev
+
+GUEST_ARGS = {"nvme_size": 256 << 20}
+REPO = Path(__file__).resolve().parents[2]
+SPEC = yaml.safe_load((REPO / "Documentation/netlink/specs/kiobench.yaml").read_text())
+NOBODY = 65534
+CAP_SYS_ADMIN = 21
+EXIT_USAGE, EXIT_SYSTEM, EXIT_JOB_FAILED = 1, 2, 3
+# Generous: the KASAN + lockdep kernel under TCG is about ten times slower.
+SLOW = 600
+
+
+def checks_set(attr_set: str) -> list[dict]:
+    """The attributes of a set of the spec, in value order from 0."""
+    attrs = next(s for s in SPEC["attribute-sets"] if s["name"] == attr_set)["attributes"]
+    assert all(a.get("value", i) == i for i, a in enumerate(attrs)), attr_set
+    return attrs
+
+
+def checks(attr_set: str, name: str) -> dict:
+    return next(a for a in checks_set(attr_set) if a["name"] == name).get("checks", {})
+
+
+def wait_for(guest, cond: str, timeout: float = SLOW, what: str = "") -> None:
+    """Poll the shell condition `cond` in the guest every 0.2 s."""
+    n = int(timeout / 0.2)
+    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
+                  timeout=timeout + 60)
+    assert r.ok, f"timed out after {timeout} s waiting for {what or cond}"
+
+
+def job_state(guest, job_id: int) -> str:
+    ack = nlreq(guest, "get", f"job-id={job_id}")
+    assert ack.errno == 0, ack.out
+    return ["NEW", "RUNNING", "DONE", "STOPPED", "FAILED"][int(ack.replies[0]["state"])]
+
+
+def kiobench_list(guest) -> dict[int, str]:
+    """Job id -> state, from `kiobench list`."""
+    out = guest.check("kiobench list")
+    return {int(m.group(1)): m.group(2)
+            for m in re.finditer(r"^(\d+)\s+(?:\S+\s+)?(NEW|RUNNING|DONE|STOPPED|FAILED)\s", out, re.M)}
+
+
+def start_bg(guest, args: str, name: str) -> None:
+    """`kiobench run ARGS` in the background; output in /tmp/NAME.out, exit
+    status appended as rc=N."""
+    guest.check(f"(kiobench run {args} >/tmp/{name}.out 2>&1; echo rc=$? >>/tmp/{name}.out) "
+                f"</dev/null >/dev/null 2>&1 &")
+
+
+def bg_result(guest, name: str, timeout: float = SLOW) -> tuple[int, str]:
+    wait_for(guest, f"grep -q '^rc=' /tmp/{name}.out", timeout, f"kiobench run ({name}) to exit")
+    out = guest.check(f"cat /tmp/{name}.out")
+    return int(re.search(r"^rc=(\d+)", out, re.M).group(1)), out
+
+
+def running_ids(guest, count: int) -> list[int]:
+    """Waits until `count` jobs are RUNNING; their ids."""
+    wait_for(guest, f"[ $(kiobench list | grep -c RUNNING) -ge {count} ]", what=f"{count} jobs")
+    return sorted(i for i, s in kiobench_list(guest).items() if s == "RUNNING")
+
+
+# ---- 1. access -----------------------------------------------------------------
+
+TOOL_COMMANDS = ["list", "features", "run --filename={dev} --rw=randread --runtime=1",
+                 "stop {id}", "destroy {id}"]
+
+
+def test_unprivileged_user_is_refused(guest, kiobench_module, kiobench_tool, make_nullb):
+    """A user without CAP_SYS_ADMIN gets EPERM from every command of the tool,
+    which says what is needed, and cannot touch root's job."""
+    dev = make_nullb("nullb0", size_mb=16)
+    ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    for user in (f"nlfuzz as-user {NOBODY}", f"nlfuzz without-cap {CAP_SYS_ADMIN}"):
+        for cmd in TOOL_COMMANDS:
+            cmd = cmd.format(dev=dev, id=job)
+            r = guest.run(f"{user} kiobench {cmd}")
+            assert r.rc == EXIT_SYSTEM, f"{user} kiobench {cmd}: exit {r.rc}\n{r.out}"
+            assert "needs CAP_SYS_ADMIN (run as root)" in r.out, r.out
+    assert kiobench_list(guest) == {job: "NEW"}  # untouched
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+RAW_OPS = [("features",), ("new", "dev={dev}"), ("start", "job-id={id}"), ("stop", "job-id={id}"),
+           ("get", "job-id={id}"), ("del", "job-id={id}")]
+
+
+def test_every_netlink_op_needs_cap_sys_admin(guest, kiobench_module, make_nullb):
+    """Raw requests: EPERM for every operation (and the dump) without
+    CAP_SYS_ADMIN, whether CAP_NET_ADMIN is held (the module's own check,
+    with its message) or not (genetlink's GENL_ADMIN_PERM); nor may such a
+    user listen to the job events."""
+    dev = make_nullb("nullb0", size_mb=16)
+    ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
+    job = int(ack.replies[0]["job-id"])
+    for prefix, msg in ((f"nlfuzz as-user {NOBODY}", ""),
+                        (f"nlfuzz without-cap {CAP_SYS_ADMIN}", "kiobench needs CAP_SYS_ADMIN")):
+        for op in RAW_OPS:
+            ack = nlreq(guest, *(a.format(dev=dev, id=job) for a in op), prefix=prefix)
+            assert (ack.name, ack.msg, ack.replies) == ("EPERM", msg, []), (prefix, op, ack.out)
+        ack = nlreq(guest, "get", prefix=prefix, dump=True)
+        assert (ack.name, ack.msg, ack.replies) == ("EPERM", msg, []), (prefix, "dump", ack.out)
+        r = guest.run(f"{prefix} nlfuzz join")
+        assert r.rc == 1 and "join errno=1 name=EPERM" in r.out, r.out
+    assert guest.run("nlfuzz join").out.strip() == "joined"
+    assert job_ids(guest) == [job] and job_state(guest, job) == "NEW"
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+def test_debugfs_is_root_only(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16)
+    job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=100", keep=True)
+    d = f"{DEBUGFS}/job{job['kiobench']['job_id']}"
+    files = guest.check(f"ls {d}").split()
+    assert set(files) >= {"hist_read", "hist_write", "timeline", "config"}, files
+    for f in files:
+        assert guest.check(f"stat -c %a:%u {d}/{f}").strip() == "400:0", f
+        r = guest.run(f"nlfuzz as-user {NOBODY} cat {d}/{f}")
+        assert r.rc != 0 and "Permission denied" in r.out, (f, r.out)
+        guest.check(f"cat {d}/{f} >/dev/null")  # root reads it
+    r = guest.run(f"nlfuzz as-user {NOBODY} ls {DEBUGFS}")
+    assert r.rc != 0, r.out
+    destroy_job(guest, job)
+
+
+# ---- 2. data safety --------------------------------------------------------------
+
+PATTERN = b"kiobench data safety pattern 0123456789abcdef\n"
+
+
+def fill_pattern(guest, dev: str, size: int) -> str:
+    """Writes PATTERN repeatedly over `size` bytes of dev; returns the sha256
+    the device must have (computed here, on the host)."""
+    guest.check(f"yes {shlex.quote(PATTERN.decode().strip())} | head -c {size} "
+                f"| dd of={dev} bs=1M conv=fsync 2>/dev/null")
+    data = (PATTERN * (size // len(PATTERN) + 1))[:size]
+    return hashlib.sha256(data).hexdigest()
+
+
+def device_sha256(guest, dev: str) -> str:
+    # drop the page cache so the bytes come from the device
+    guest.check(f"blockdev --flushbufs {dev} && echo 3 >/proc/sys/vm/drop_caches")
+    return guest.check(f"sha256sum {dev}", timeout=SLOW).split()[0]
+
+
+def test_read_jobs_change_nothing(guest, kiobench_module, make_nullb):
+    size = 32 << 20
+    dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
+    want = fill_pattern(guest, dev, size)
+    assert device_sha256(guest, dev) == want
+    for args in ("--rw=randread --bssplit=4k/50:64k/30:1m/20 --iodepth=8 --numjobs=2 --runtime=2",
+                 "--rw=read --bs=128k --iodepth=4"):  # one whole pass
+        job = run_job(guest, f"--filename={dev} {args}", timeout=SLOW)
+        assert job["read"]["total_ios"] > 0 and job["write"]["total_ios"] == 0
+    assert device_sha256(guest, dev) == want
+
+
+def test_writes_need_allow_writes(guest, kiobench_module, make_nullb):
+    size = 16 << 20
+    dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
+    want = fill_pattern(guest, dev, size)
+    for rw in ("write", "randwrite", "randrw", "rw --rwmixread=99"):
+        r = guest.run(f"kiobench run --filename={dev} --rw={rw} --number_ios=100")
+        assert r.rc == EXIT_USAGE and "allow-writes" in r.out, (rw, r.out)
+    # a job file cannot allow writes by itself
+    guest.check(f"printf '[j]\\nfilename={dev}\\nrw=write\\nallow-writes\\n' >/tmp/w.fio")
+    r = guest.run("kiobench run /tmp/w.fio")
+    assert r.rc == EXIT_USAGE and "allow-writes" in r.out, r.out
+    # the kernel refuses too: rwmix-read below 100 without the flag
+    for mix in (0, 50, 99):
+        ack = nlreq(guest, "new", f"dev={dev}", f"rwmix-read={mix}", "number-ios=100")
+        assert (ack.name, ack.attr) == ("EINVAL", "rwmix-read"), ack.out
+        assert "allow-writes" in ack.msg, ack.out
+    assert job_ids(guest) == []
+    assert device_sha256(guest, dev) == want
+
+
+def test_write_to_mounted_device_is_refused(guest, kiobench_module, make_nullb):
+    if {"ext4", "crc32c_generic"} & set(guest.initramfs.missing_modules):
+        pytest.skip(f"{guest.kernel.name} has no ext4 or crc32c")
+    # ext4 loads crc32c on demand, which the guest cannot (no /sbin/modprobe)
+    guest.check("modprobe -a crc32c_generic ext4")
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=True)
+    guest.check(f"mkfs.ext4 -q -F {dev} && mkdir -p /mnt/robust && mount -t ext4 {dev} /mnt/robust"
+                f" && echo kept >/mnt/robust/file && sync", timeout=SLOW)
+    try:
+        r = guest.run(f"kiobench run --filename={dev} --rw=randwrite --allow-writes "
+                      f"--number_ios=100")
+        assert r.rc == EXIT_SYSTEM, r.out
+        assert "mounted or held exclusively by another user (EBUSY)" in r.out, r.out
+        assert job_ids(guest) == []
+        # reading a mounted device is allowed and harmless
+        job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=200")
+        assert job["read"]["total_ios"] == 200
+    finally:
+        guest.check("umount /mnt/robust")
+    guest.check(f"mount -t ext4 {dev} /mnt/robust && grep -qx kept /mnt/robust/file "
+                f"&& umount /mnt/robust")
+
+
+def test_write_to_read_only_device_is_refused(guest, kiobench_module, make_nullb):
+    size = 16 << 20
+    dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
+    want = fill_pattern(guest, dev, size)
+    guest.check(f"blockdev --setro {dev}")
+    try:
+        r = guest.run(f"kiobench run --filename={dev} --rw=randwrite --allow-writes "
+                      f"--number_ios=100")
+        assert r.rc == EXIT_SYSTEM, r.out
+        assert "read-only, cannot be opened for writing" in r.out, r.out
+        ack = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
+        assert ack.name == "EACCES", ack.out
+        job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=100")
+        assert job["read"]["total_ios"] == 100
+    finally:
+        guest.check(f"blockdev --setrw {dev}")
+    assert job_ids(guest) == []
+    assert device_sha256(guest, dev) == want
+
+
+def test_write_to_exclusively_held_device_is_refused(guest, kiobench_module, make_nullb):
+    size = 16 << 20
+    dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
+    want = fill_pattern(guest, dev, size)
+    # held by a process (open with O_EXCL)
+    guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
+    wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
+    try:
+        r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --number_ios=10")
+        assert r.rc == EXIT_SYSTEM and "(EBUSY)" in r.out, r.out
+    finally:
+        guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
+    # held by another kiobench writer: the second writer is refused, a reader is not
+    ack = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
+    assert ack.errno == 0, ack.out
+    writer = int(ack.replies[0]["job-id"])
+    second = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
+    assert second.name == "EBUSY" and "mounted or held exclusively" in second.msg, second.out
+    reader = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
+    assert reader.errno == 0, reader.out
+    # and while a kiobench writer holds it, the device cannot be mounted
+    r = guest.run(f"mkdir -p /mnt/robust && mkfs.ext4 -q -F {dev}")
+    assert r.rc != 0 and "in use by the system" in r.out, r.out
+    for j in (writer, int(reader.replies[0]["job-id"])):
+        assert nlreq(guest, "del", f"job-id={j}").errno == 0
+    assert job_ids(guest) == []
+    assert device_sha256(guest, dev) == want  # the writer never started
+
+
+# ---- 3. fuzzer -------------------------------------------------------------------
+
+FUZZ_SEED = 20261123
+FUZZ_COUNT = 10000
+
+
+def test_netlink_fuzzer(guest, kiobench_module, make_nullb):
+    """>= 10,000 random and malformed messages, seeded; every reply read.
+    Then: no job left that no valid message created, the module still
+    runs a job, no splat (the harness), no leak (kmemleak, debug kernel)."""
+    # small memory limits: the fuzzer's valid jobs must not exhaust the guest
+    guest.check("rmmod kiobench && modprobe kiobench max_job_mem=8388608 max_total_mem=33554432")
+    a = make_nullb("nullb0", size_mb=64, memory_backed=False)
+    b = make_nullb("nullb1", size_mb=64, memory_backed=False, blocksize=4096)
+    r = guest.run(f"nlfuzz fuzz {FUZZ_SEED} {FUZZ_COUNT} {a} {b}", timeout=3 * SLOW)
+    assert r.rc == 0, r.out
+    stats = dict(re.findall(r"(\S+)=(\d+)", r.out.splitlines()[0]))
+    assert int(stats["messages"]) == FUZZ_COUNT
+    assert int(stats["malformed-replies"]) == 0
+    assert int(stats["created"]) > 100, r.out  # valid jobs did get through
+    errnos = dict(re.findall(r"(E[A-Z0-9]+)=(\d+)", r.out.split("errnos:")[1]))
+    # the refusals reached every layer: policy, handlers, state checks, lookup
+    assert {"EINVAL", "ERANGE", "EOPNOTSUPP", "ENOENT", "EBUSY"} <= set(errnos), r.out
+    assert job_ids(guest) == [] and kiobench_list(guest) == {}
+    job = run_job(guest, f"--filename={a}:{b} --rw=randread --iodepth=4 --number_ios=1000")
+    assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 1000
+
+
+# ---- 4. bad input ----------------------------------------------------------------
+
+def bound(attr_set: str, name: str, width_max: int) -> tuple[int, int]:
+    c = checks(attr_set, name)
+    return c.get("min", 0), c.get("max", width_max)
+
+
+U32, U64 = (1 << 32) - 1, (1 << 64) - 1
+# (attribute as nlfuzz names it, spec attribute set and name, its type's max)
+RANGED = [("iodepth", "kiobench", "iodepth", U32), ("numjobs", "kiobench", "numjobs", U32),
+          ("rwmix-read", "kiobench", "rwmix-read", 255),
+          ("runtime-ns", "kiobench", "runtime-ns", U64),
+          ("ramp-ns", "kiobench", "ramp-ns", U64),
+          ("interval-ns", "kiobench", "interval-ns", U64),
+          ("io-bytes", "kiobench", "io-bytes", U64),
+          ("number-ios", "kiobench", "number-ios", U64)]
+
+
+def test_every_bound_is_named_in_the_extack(guest, kiobench_module, make_nullb):
+    """Each ranged attribute, just outside each of its bounds: ERANGE, the
+    extack points at the attribute and reports the spec's bound; no job."""
+    dev = make_nullb("nullb0", size_mb=16)
+    failures = []
+    for attr, aset, name, width_max in RANGED:
+        lo, hi = bound(aset, name, width_max)
+        for value in ([lo - 1] if lo > 0 else []) + ([hi + 1] if hi < width_max else []):
+            ack = nlreq(guest, "new", f"dev={dev}", f"{attr}={value}")
+            got = (ack.name, ack.attr, ack.bound)
+            if got != ("ERANGE", attr, (lo, hi)):
+                failures.append(f"{attr}={value}: {got}, want ERANGE {attr} {(lo, hi)}: {ack.out}")
+    for entry, (lo, hi) in (("{}/1", bound("bssplit", "size", U32)),
+                            ("4096/{}", bound("bssplit", "weight", U32))):
+        for value in (lo - 1, hi + 1):
+            ack = nlreq(guest, "new", f"dev={dev}", f"bss={entry.format(value)}")
+            if (ack.name, ack.attr, ack.bound) != ("ERANGE", "bssplit", (lo, hi)):
+                failures.append(f"bss={entry.format(value)}: {ack.out}")
+    for op in ("start", "stop", "get", "del"):
+        ack = nlreq(guest, op, "job-id=0")
+        lo = checks("kiobench", "job-id")["min"]
+        if (ack.name, ack.attr, ack.bound and ack.bound[0]) != ("ERANGE", "job-id", lo):
+            failures.append(f"{op} job-id=0: {ack.out}")
+    ack = nlreq(guest, "new", f"dev={dev}", "name=" + "n" * 40)
+    if (ack.name, ack.attr, ack.max_len) != ("EINVAL", "name",
+                                             checks("kiobench", "job-name")["max-len"]):
+        failures.append(f"long name: {ack.out}")
+    assert not failures, "\n".join(failures)
+    assert job_ids(guest) == []
+
+
+def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
+    """Wrong widths, unknown and duplicated attributes, missing ones, and
+    values that only the handlers can judge: each refused with a message
+    that names the attribute, and no job is left behind."""
+    a = make_nullb("nullb0", size_mb=16)
+    b = make_nullb("nullb1", size_mb=16, blocksize=4096)
+    limits = guest.check("nlfuzz req features")  # reachable
+    assert "version=1" in limits
+    cases = [
+        # (args, errno name, attribute the extack points at, message regex)
+        ((f"dev={a}", "iodepth:u64=4"), "EINVAL", "iodepth", "invalid attribute length"),
+        ((f"dev={a}", "number-ios:u32=4"), "EINVAL", "number-ios", "invalid attribute length"),
+        ((f"dev={a}", "random:u32=1"), "ERANGE", "random", "policy"),
+        ((f"dev={a}", "name:raw=abc"), "EINVAL", "name", ""),
+        ((f"dev={a}", "45=1"), "EINVAL", "?", "Unknown attribute type"),
+        ((f"dev={a}", "12=1"), "EINVAL", "?", "Unsupported attribute"),
+        ((f"dev={a}", "iodepth=2", "iodepth=3"), "EINVAL", "iodepth", "attribute given twice"),
+        ((f"dev={a}", "random", "random"), "EINVAL", "random", "attribute given twice"),
+        ((f"dev={a}", "bss=512/1", "bss=1000/1"), "EINVAL", "bssplit", "multiple of 512"),
+        ((f"dev={a}", "cpus=99"), "EINVAL", "cpus", r"(no CPU 99|no such CPU)"),
+        ((f"dev={a}", "cpus:raw=abc"), "EINVAL", "cpus", "non-empty array of u32"),
+        ((f"dev={a}", "offset=1000"), "EINVAL", "offset", "multiples of 512"),
+        ((f"dev={a}", "size=1000"), "EINVAL", "size", "multiples of 512"),
+        ((f"dev={a}", f"dev={b}", "numjobs=200"), "E2BIG", "numjobs", "at most 256"),
+        ((f"dev={a}", "rwmix-read=50"), "EINVAL", "rwmix-read", "allow-writes"),
+        (tuple(f"dev={a}" for _ in range(17)), "E2BIG", "devices", "at most 16 devices"),
+        (tuple(["dev=" + a] + ["bss=512/1"] * 17), "E2BIG", "bssplit", "at most 16 entries"),
+        ((f"dev={a}", f"dev={a}"), "EINVAL", "-", "(the same device is given twice|is the same "
+                                                  "device as)"),
+        (("dev=/dev/null",), "ENOTBLK", "-", "not a block device"),
+        (("dev=/nonexistent",), "ENOENT", "-", "no such file"),
+        (("dev=",), "EINVAL", "-", "cannot be opened"),
+        ((f"dev={a}", "offset=16777216"), "EINVAL", "-", "span .*ends beyond"),
+        ((f"dev={a}", "size=2048", "bss=4096"), "EINVAL", "-", "larger than the span"),
+        ((f"dev={a}", "io-bytes=1000"), "EINVAL", "-", "io-bytes: .*not a multiple"),
+        ((f"dev={b}", "bss=512"), "EINVAL", "-", "logical block size"),
+        ((f"dev={a}", "iodepth=4096", "bss=16777216"), "E2BIG", "-", "max_job_mem"),
+    ]
+    failures = []
+    for args, name, attr, msg in cases:
+        ack = nlreq(guest, "new", *args)
+        if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
+            failures.append(f"{args}: want {name} {attr} /{msg}/, got: {ack.out}")
+    # a missing required attribute is named by NLMSGERR_ATTR_MISS_TYPE
+    # (a bssplit entry without its size: the size of that nest)
+    size = next(i for i, a in enumerate(checks_set("bssplit")) if a["name"] == "size")
+    for args, missing in ((("new", "iodepth=2"), "devices"), (("start",), "job-id"),
+                          (("del",), "job-id"), (("get",), "job-id"),
+                          (("new", f"dev={a}", "bss=/5"), size)):
+        ack = nlreq(guest, *args)
+        got = ack.missing_type if isinstance(missing, int) else ack.missing
+        if (ack.name, got) != ("EINVAL", missing):
+            failures.append(f"{args}: want EINVAL, missing {missing}: {ack.out}")
+    assert not failures, "\n".join(failures)
+    assert job_ids(guest) == []
+
+
+def test_wrong_state_and_unknown_ids(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    ack = nlreq(guest, "new", f"dev={dev}", "runtime-ns=600000000000")
+    job = int(ack.replies[0]["job-id"])
+    ack = nlreq(guest, "stop", f"job-id={job}")  # not started
+    assert (ack.name, ack.attr, ack.msg) == ("EINVAL", "job-id", "job-id: the job is not running")
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    ack = nlreq(guest, "start", f"job-id={job}")
+    assert (ack.name, ack.attr) == ("EBUSY", "job-id") and "a job runs once" in ack.msg, ack.out
+    ack = nlreq(guest, "del", f"job-id={job}")
+    assert (ack.name, ack.attr) == ("EBUSY", "job-id") and "stop it first" in ack.msg, ack.out
+    assert job_state(guest, job) == "RUNNING"
+    assert nlreq(guest, "stop", f"job-id={job}").errno == 0
+    wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=3'", what="STOPPED")
+    for op, name, msg in (("stop", "EINVAL", "not running"), ("start", "EBUSY", "runs once")):
+        ack = nlreq(guest, op, f"job-id={job}")
+        assert (ack.name, ack.attr) == (name, "job-id") and msg in ack.msg, ack.out
+    assert job_state(guest, job) == "STOPPED"
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    for unknown in (job, job + 1, 0x7fffffff, (1 << 32) - 1):
+        for op in ("start", "stop", "get", "del"):
+            ack = nlreq(guest, op, f"job-id={unknown}")
+            assert (ack.name, ack.attr) == ("ENOENT", "job-id"), ack.out
+            assert re.fullmatch(rf"job-id: (no job {unknown}|no such job)", ack.msg), ack.out
+    for cmd in ("stop", "destroy"):
+        r = guest.run(f"kiobench {cmd} {job}")
+        assert r.rc == EXIT_SYSTEM and "(ENOENT)" in r.out, r.out
+    assert job_ids(guest) == []
+
+
+def test_job_count_limit(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16)
+    limit = int(re.search(r"jobs at once: *(\d+)", guest.check("kiobench features")).group(1))
+    script = f"for i in $(seq {limit}); do nlfuzz req new dev={dev} number-ios=1 | grep -q " \
+             f"'^ack errno=0 ' || exit 1; done"
+    guest.check(script, timeout=SLOW)
+    ack = nlreq(guest, "new", f"dev={dev}", "number-ios=1")
+    assert ack.name == "EBUSY" and f"at most {limit} jobs" in ack.msg, ack.out
+    ids = job_ids(guest)
+    assert len(ids) == limit
+    guest.check(" && ".join(f"nlfuzz req del job-id={i} >/dev/null" for i in ids), timeout=SLOW)
+    assert job_ids(guest) == []
+
+
+# ---- 5. faults and hostile conditions --------------------------------------------
+
+def set_badblocks(guest, name: str, first: int, last: int) -> None:
+    """Sectors first..last of null_blk `name` fail.  In ranges of at most
+    512 sectors: 6.1 stores a longer range but does not fail I/O in it."""
+    features = guest.check(f"cat {NULLB}/features")
+    if "badblocks" not in features:
+        pytest.skip(f"null_blk of {guest.kernel.name} has no badblocks")
+    guest.check(" && ".join(f"echo +{s}-{min(s + 511, last)} >{NULLB}/{name}/badblocks"
+                            for s in range(first, last + 1, 512)))
+
+
+def test_io_error_stops_the_job_by_default(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16)
+    set_badblocks(guest, "nullb0", 0, 7)  # the first 4 KiB
+    r = guest.run(f"kiobench run --filename={dev} --rw=read --iodepth=1 --number_ios=100 "
+                  f"--output-format=json --output=/tmp/e.json")
+    assert r.rc == EXIT_JOB_FAILED, r.out
+    assert "failed: Input/output error (EIO)" in r.out, r.out
+    job = json.loads(guest.check("cat /tmp/e.json"))["jobs"][0]
+    kb = job["kiobench"]
+    assert kb["state"] == "FAILED" and job["error"] == 5
+    assert kb["errors"] == {"read": 1, "write": 0}  # the first I/O failed, nothing followed
+    assert kb["all_ios"]["read"] == 0
+    assert job_ids(guest) == []
+
+
+def test_continue_on_error_counts_errors_per_direction(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16)
+    set_badblocks(guest, "nullb0", 0, 16383)  # the first half
+    n = 2000
+    job = run_job(guest, f"--filename={dev} --rw=randrw --allow-writes --iodepth=4 "
+                         f"--number_ios={n} --continue_on_error", keep=True, timeout=SLOW)
+    kb = job["kiobench"]
+    assert kb["state"] == "DONE" and job["error"] == 0
+    for d in ("read", "write"):
+        assert kb["errors"][d] > 0 and kb["all_ios"][d] > 0, (d, kb)
+        # failed I/Os are counted apart: the histogram holds the successes
+        assert hist(guest, job, d).count == job[d]["total_ios"] == kb["all_ios"][d]
+    # every issued I/O either completed or failed
+    assert sum(kb["all_ios"].values()) + sum(kb["errors"].values()) == n
+    destroy_job(guest, job)
+
+
+def removal_job(guest, dev: str, extra: str = "") -> int:
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=300 --keep "
+                    f"--output-format=json --output=/tmp/rm.json {extra}", "rm")
+    [job] = running_ids(guest, 1)
+    return job
+
+
+def test_null_blk_removed_while_running(guest, kiobench_module):
+    """Power off and remove a null_blk device under a running job: the job
+    fails at once (ENODEV: null_blk deletes the disk before failing I/O),
+    the tool reports it, the job can be destroyed after its device is
+    gone, and the module works on."""
+    dev = nullb(guest, "nbgone", size_mb=16, completion_nsec=1_000_000)
+    job = removal_job(guest, dev)
+    guest.check(f"echo 0 >{NULLB}/nbgone/power && rmdir {NULLB}/nbgone", timeout=SLOW)
+    rc, out = bg_result(guest, "rm")
+    assert rc == EXIT_JOB_FAILED and "failed: No such device (ENODEV)" in out, out
+    assert kiobench_list(guest) == {job: "FAILED"}
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    dev = nullb(guest, "nbnew", size_mb=16)
+    assert run_job(guest, f"--filename={dev} --number_ios=100")["read"]["total_ios"] == 100
+    guest.check(f"echo 0 >{NULLB}/nbnew/power && rmdir {NULLB}/nbnew")
+
+
+def test_null_blk_removed_under_continue_on_error(guest, kiobench_module):
+    """With continue_on_error the job does not end on I/O errors; once its
+    device is gone it fails (ENODEV) instead of spinning until its limit."""
+    dev = nullb(guest, "nbgone", size_mb=16, completion_nsec=1_000_000)
+    job = removal_job(guest, dev, "--continue_on_error")
+    guest.check(f"echo 0 >{NULLB}/nbgone/power && rmdir {NULLB}/nbgone", timeout=SLOW)
+    rc, out = bg_result(guest, "rm", timeout=120)
+    assert rc == EXIT_JOB_FAILED and "(ENODEV)" in out, out
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+def test_nvme_removed_while_running(guest, kiobench_module):
+    dev = nvme_dev(guest)
+    ctrl = guest.check(f"readlink -f /sys/block/{dev.split('/')[-1]}/device/device").strip()
+    job = removal_job(guest, dev)
+    try:
+        guest.check(f"echo 1 >{ctrl}/remove", timeout=SLOW)
+        rc, out = bg_result(guest, "rm")
+        # the driver may fail I/O (EIO) before it deletes the disk (ENODEV)
+        assert rc == EXIT_JOB_FAILED and re.search(r"failed: .*\((EIO|ENODEV)\)", out), out
+        assert kiobench_list(guest) == {job: "FAILED"}
+        assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    finally:
+        guest.check("echo 1 >/sys/bus/pci/rescan", timeout=SLOW)
+    dev = nvme_dev(guest)  # back, and usable
+    assert run_job(guest, f"--filename={dev} --number_ios=100")["read"]["total_ios"] == 100
+
+
+def list_jobs(guest) -> dict[int, tuple[str, str]]:
+    """Job id -> (state, devices), from `kiobench list`."""
+    out = guest.check("kiobench list")
+    return {int(m.group(1)): (m.group(2), m.group(3)) for m in re.finditer(
+        r"^(\d+)\s+(?:\S+\s+)?(NEW|RUNNING|DONE|STOPPED|FAILED)\s.*\s(\S+)$", out, re.M)}
+
+
+def test_tool_killed_leaves_job_running(guest, kiobench_module, make_nullb):
+    """SIGKILL gives the tool no chance to clean up: its jobs run on to
+    their limit, are listed, and can be stopped and destroyed by id."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=1_000_000)
+    runtime = 30  # long enough to be running at the kill, even on the debug kernel
+    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime}", "short")
+    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600", "long")
+    running_ids(guest, 2)
+    guest.check("kill -9 $(pidof kiobench)")
+    jobs = list_jobs(guest)
+    short = next(j for j, (_, d) in jobs.items() if d == a)
+    long = next(j for j, (_, d) in jobs.items() if d == b)
+    assert jobs[long][0] == "RUNNING", jobs
+    assert jobs[short][0] == "RUNNING", f"the {runtime} s job ended before the kill: {jobs}"
+    for name in ("short", "long"):
+        rc, out = bg_result(guest, name, 60)
+        assert rc == 128 + 9, out
+    wait_for(guest, f"kiobench list | grep -q '^{short} .* DONE '", what="the short job to end")
+    # it ran its whole runtime: the kill did not stop it
+    elapsed = float(re.search(rf"^{short} .*DONE\s+\d+\s+([\d.]+)", guest.check("kiobench list"),
+                              re.M).group(1))
+    assert elapsed >= runtime, elapsed
+    assert list_jobs(guest)[long][0] == "RUNNING"
+    guest.check(f"kiobench stop {long}")
+    wait_for(guest, f"kiobench list | grep -q '^{long} .* STOPPED '", what="the stop")
+    for j in (short, long):
+        guest.check(f"kiobench destroy {j}")
+    assert kiobench_list(guest) == {}
+
+
+def test_many_concurrent_jobs_on_several_devices(guest, kiobench_module, make_nullb):
+    devs = [make_nullb(f"nullb{i}", size_mb=32, memory_backed=i == 3) for i in range(4)]
+    devs.append(nvme_dev(guest))
+    n = 2000
+    sections = []
+    for i, dev in enumerate(devs):
+        for rw in ("randread", "read"):
+            sections.append(f"[{rw}{i}]\nfilename={dev}\nrw={rw}\niodepth={1 + i}\n"
+                            f"numjobs=2\nnumber_ios={n}\n")
+    # one writer, exclusive on its device; readers share theirs
+    sections.append(f"[writer]\nfilename={devs[3]}\nrw=randwrite\niodepth=8\nnumber_ios={n}\n")
+    guest.check(f"cat >/tmp/many.fio <<'EOF'\n{''.join(sections)}EOF")
+    r = guest.run("kiobench run --allow-writes --output-format=json --output=/tmp/many.json "
+                  "/tmp/many.fio", timeout=SLOW)
+    assert r.rc == 0, r.out
+    jobs = json.loads(guest.check("cat /tmp/many.json"))["jobs"]
+    assert len(jobs) == len(sections)
+    for job in jobs:
+        kb = job["kiobench"]
+        assert kb["state"] == "DONE" and job["error"] == 0, job["jobname"]
+        assert sum(kb["all_ios"].values()) == n, job["jobname"]
+    assert kiobench_list(guest) == {}
+
+
+def test_stop_during_warmup(guest, kiobench_module, make_nullb):
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 "
+                    f"--keep --output-format=json --output=/tmp/warm.json", "warm")
+    [job] = running_ids(guest, 1)
+    wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", 120,
+             "warm-up I/O")
+    guest.check(f"kiobench stop {job}")
+    rc, out = bg_result(guest, "warm", 120)
+    assert rc == 0, out
+    res = json.loads(guest.check("cat /tmp/warm.json"))["jobs"][0]
+    kb = res["kiobench"]
+    assert kb["state"] == "STOPPED" and res["error"] == 0
+    assert kb["measured_ns"] == 0 and res["read"]["total_ios"] == 0
+    assert kb["ramp_ios"]["read"] == kb["all_ios"]["read"] > 0
+    assert hist(guest, res, "read").count == 0
+    destroy_job(guest, res)
+
+
+def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
+    """A job pinned to an offline CPU cannot start; a CPU going offline
+    under a job pinned to it moves its worker away, and the job ends by
+    its limit."""
+    cpu = "/sys/devices/system/cpu/cpu1/online"
+    if not guest.run(f"test -w {cpu}").ok:
+        pytest.skip(f"{guest.kernel.name}: CPU 1 cannot be taken offline")
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    ack = nlreq(guest, "new", f"dev={dev}", "cpus=1", "iodepth=4", "runtime-ns=3000000000")
+    job = int(ack.replies[0]["job-id"])
+    guest.check(f"echo 0 >{cpu}", timeout=SLOW)
+    try:
+        ack = nlreq(guest, "start", f"job-id={job}")
+        assert ack.name == "EINVAL" and re.search(r"cpus: (CPU 1|a CPU) is offline", ack.msg), \
+            ack.out
+        assert job_state(guest, job) == "NEW"
+        guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+        assert nlreq(guest, "start", f"job-id={job}").errno == 0
+        wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", 120, "I/O")
+        guest.check(f"echo 0 >{cpu}", timeout=SLOW)
+        wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=2'", what="the job to end")
+    finally:
+        guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+# ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
+
+def fault_attr(guest, name: str, **settings) -> None:
+    """Configure /sys/kernel/debug/NAME; verbose=0 keeps stack dumps, which
+    would read as splats, out of the log."""
+    d = f"/sys/kernel/debug/{name}"
+    settings = {"probability": 0, "interval": 1, "times": -1, "space": 0, "verbose": 0,
+                **settings}
+    guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in settings.items()))
+
+
+# vmalloc() warns, with a stack dump, when it cannot get its pages.
+@pytest.mark.tolerate_splat(r"warn_alloc\+")
+def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nullb):
+    """Slab and page allocations of JOB_NEW fail at random: each request
+    either creates a job or is refused, whole; nothing is left charged or
+    allocated (kmemleak scans the debug kernel at the end of the module)."""
+    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
+        if not kernel.has(opt):
+            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
+    mem = 2 * 4096  # workers x iodepth x bs of the job below
+    guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
+    dev = make_nullb("nullb0", size_mb=16)
+    # a small job: some 40 allocations, so that about a third of the
+    # requests get through at 3 % and the others fail at every step
+    job_args = f"dev={dev} numjobs=1 iodepth=2 bss=4096 number-ios=100"
+    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=3)
+    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
+               ignore_gfp_highmem="N", min_order=0, probability=3)
+    # nlfuzz turns fault injection on for itself around the request only.
+    # A job created is destroyed at once, so that the next one fits; when
+    # the ack was lost, the job it may have created is found and reaped.
+    ids = "sed -n 's/^reply .*job-id=\\([0-9]*\\).*/\\1/p'"
+    script = f"""for i in $(seq 200); do
+        out=$(nlfuzz req --make-it-fail new {job_args})
+        echo "$out" | grep -o '^ack errno=[0-9]*\\|^ack lost\\|^send failed'
+        for id in $(echo "$out" | {ids}); do nlfuzz req del job-id=$id >/dev/null || exit 1; done
+        case "$out" in *"ack lost"*)
+            for id in $(nlfuzz req --dump get | {ids}); do
+                echo reaped; nlfuzz req del job-id=$id >/dev/null || exit 1
+            done;;
+        esac
+    done"""
+    try:
+        out = guest.check(script, timeout=3 * SLOW)
+    finally:
+        fault_attr(guest, "failslab")
+        fault_attr(guest, "fail_page_alloc")
+    outcomes = re.findall(r"^(?:ack errno=(\d+)|ack lost|send failed)", out, re.M)
+    assert len(outcomes) == 200, out
+    assert outcomes.count("0") >= 10 and outcomes.count("12") >= 10, out  # both happened
+    # a job whose ack was lost was whole: it could be destroyed
+    assert out.count("reaped") <= out.count("ack lost"), out
+    assert job_ids(guest) == []
+    # nothing is left charged: a job of all of max_total_mem fits and runs
+    ack = nlreq(guest, "new", *job_args.split())
+    assert ack.errno == 0, ack.out
+    j = ack.replies[0]["job-id"]
+    assert nlreq(guest, "start", f"job-id={j}").errno == 0
+    wait_for(guest, f"nlfuzz req get job-id={j} | grep -q 'state=2'", what="the job to end")
+    assert nlreq(guest, "del", f"job-id={j}").errno == 0
+
+
+def test_injected_request_failures(guest, kernel, kiobench_module, make_nullb):
+    """fail_make_request fails bios inside submit_bio(), so kb_end_io runs
+    in the worker itself: errors are counted, stop-on-error ends the job,
+    continue-on-error accounts for every I/O."""
+    for opt in ("FAIL_MAKE_REQUEST", "FAULT_INJECTION_DEBUG_FS"):
+        if not kernel.has(opt):
+            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
+    dev = make_nullb("nullb0", size_mb=16)
+    name = dev.split("/")[-1]
+    guest.check(f"echo 1 >/sys/block/{name}/make-it-fail")
+    fault_attr(guest, "fail_make_request", probability=10)
+    try:
+        n = 2000
+        job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=4 --number_ios={n} "
+                             f"--continue_on_error", timeout=SLOW)
+        kb = job["kiobench"]
+        assert kb["state"] == "DONE" and kb["errors"]["read"] > 0, kb
+        assert kb["all_ios"]["read"] + kb["errors"]["read"] == n
+        r = guest.run(f"kiobench run --filename={dev} --rw=randread --iodepth=4 "
+                      f"--number_ios={n}", timeout=SLOW)
+        assert r.rc == EXIT_JOB_FAILED and "(EIO)" in r.out, r.out
+    finally:
+        fault_attr(guest, "fail_make_request")
+        guest.check(f"echo 0 >/sys/block/{name}/make-it-fail")
+    assert job_ids(guest) == []

@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install everything kiobench needs to build and to run its test suite,
+# from Debian's packages only, on a brand-new Debian 12 (bookworm) machine.
+# Run as root.  Idempotent: packages already present are left alone.
+#
+# Kernels under test:
+#   - Debian bookworm 6.1 (newest linux-headers-6.1.0-N-amd64)
+#   - Debian bookworm-backports 6.12 (newest linux-headers-6.12.N+deb12-amd64)
+# Their images are downloaded and unpacked into $KIOBENCH_CACHE (outside the
+# checkout); their headers are installed, so /lib/modules/<ver>/build works.
+set -euo pipefail
+
+CACHE=${KIOBENCH_CACHE:-/var/cache/kiobench}
+export DEBIAN_FRONTEND=noninteractive
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: must run as root (apt-get)" >&2
+	exit 1
+fi
+
+bpo=/etc/apt/sources.list.d/kiobench-bookworm-backports.sources
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	cat >"$bpo" <<'EOS'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+fi
+apt-get update -qq
+
+newest() { # newest package whose name matches the regex $1
+	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -n 1
+}
+k61=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64$')
+k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-amd64$')
+[ -n "$k61" ] && [ -n "$k612" ] || { echo "install-deps: no kernel packages found" >&2; exit 1; }
+
+pkgs=(
+	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
+	libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
+	python3 python3-pytest python3-yaml python3-matplotlib
+	"${k61/image/headers}" "${k612/image/headers}"
+	linux-source-6.12
+)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Guest kernels: vmlinuz + modules, unpacked, never installed on the host.
+mkdir -p "$CACHE/kernels"
+for img in "$k61" "$k612"; do
+	ver=${img#linux-image-}
+	dst=$CACHE/kernels/$ver
+	[ -e "$dst/.done" ] && continue
+	rm -rf "$dst" && mkdir -p "$dst"
+	(cd "$dst" && apt-get download -qq "$img" && dpkg-deb -x ./*.deb root && rm -f ./*.deb)
+	touch "$dst/.done"
+done
+# Kernel source: checkpatch.pl for `make style`, and the debug kernel.
+src=$CACHE/src
+if [ ! -e "$src/linux-source-6.12/.unpacked" ]; then
+	rm -rf "$src/linux-source-6.12" && mkdir -p "$src"
+	tar -C "$src" -xf /usr/src/linux-source-6.12.tar.xz
+	touch "$src/linux-source-6.12/.unpacked"
+fi
+
+# Debian kernels, plus any self-built kernel already listed (tests/debug-kernel).
+{ ls -1 "$CACHE/kernels"; grep -s ' ' "$CACHE/kernels.list" || true; } >"$CACHE/kernels.list.new"
+mv "$CACHE/kernels.list.new" "$CACHE/kernels.list"
+echo "install-deps: ok (kernels: $(awk '{print $1}' "$CACHE/kernels.list" | tr '\n' ' '))"

@@ -1,0 +1,1 @@
+"""QEMU guest harness of the kiobench test suite (see README.md here)."""

@@ -1,0 +1,350 @@
+"""A QEMU (TCG) guest running one of the kernels under test.
+
+    with Guest.boot(kernel, nvme_size=1 << 30) as g:
+        print(g.check("uname -r"))
+
+The guest runs tests/vm/init, whose agent executes the host's commands on a
+virtio-serial port; the kernel log goes to the serial console, which QEMU
+writes to <workdir>/console.log.  Every wait is bounded: a command that
+overruns its timeout is killed in the guest (CommandTimeout), a guest that
+stops answering is declared hung (GuestHung) and one whose QEMU exited
+(panic, poweroff) dead (GuestDied); QEMU is always killed at shutdown.
+"""
+from __future__ import annotations
+
+import base64
+import ctypes
+import os
+import select
+import shlex
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from . import initramfs as initramfs_mod
+from .initramfs import Initramfs
+from .kernels import Kernel
+from .splat import Splat, scan_log
+
+AGENT_PORT = "org.kiobench.agent"
+MARK_PREFIX = "kiobench-mark"
+# Seconds the host waits beyond a command's own timeout before declaring the
+# guest hung (Guest.grace): the agent's fork/base64 work is slow under TCG.
+GRACE = 30
+# acpi=noirq: evaluating the PIIX's _PRT under TCG outruns ACPICA's loop
+# timeout on the debug kernel (7 s lost, "AE_AML_LOOP_TIMEOUT"); the devices
+# the tests use (virtio, NVMe) interrupt through MSI-X anyway.
+CMDLINE = ("console=ttyS0 loglevel=7 printk.devkmsg=on log_buf_len=8M panic=-1 "
+           "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq")
+
+
+class GuestError(Exception):
+    """The guest failed; the message carries the end of the console log."""
+
+
+class GuestDied(GuestError):
+    """QEMU exited (kernel panic, poweroff) or the agent connection broke."""
+
+
+class GuestHung(GuestError):
+    """The agent did not answer within the command's timeout plus GRACE."""
+
+
+@dataclass(frozen=True)
+class Result:
+    rc: int
+    out: str  # stdout and stderr, interleaved as written
+
+    @property
+    def ok(self) -> bool:
+        return self.rc == 0
+
+
+class CommandFailed(GuestError):
+    def __init__(self, cmd: str, result: Result, why: str = ""):
+        self.cmd, self.result = cmd, result
+        super().__init__(f"guest command {why or f'exited {result.rc}'}: {cmd}\n"
+                         f"--- output ---\n{result.out}")
+
+
+class CommandTimeout(CommandFailed):
+    """The guest killed the command at its timeout; the guest is still usable."""
+
+
+def _pdeathsig() -> None:
+    """In the child: die (SIGTERM, forwarded to QEMU by timeout) with the parent."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+class Guest:
+    def __init__(self, kernel: Kernel, image: Initramfs, workdir: Path):
+        self.kernel = kernel
+        self.initramfs = image
+        self.workdir = workdir
+        self.console_log = workdir / "console.log"
+        self.qemu_log = workdir / "qemu.log"
+        self.alive = False
+        self.boot_seconds = 0.0
+        self.grace = GRACE
+        self._proc: subprocess.Popen | None = None
+        self._sock: socket.socket | None = None
+        self._sockdir = Path(tempfile.mkdtemp(prefix="kiobench-agent-"))
+        self._lines: deque[bytes] = deque()  # complete lines from the agent
+        self._partial = b""  # and the start of the next one
+        self._seq = 0
+        self._marks: dict[str, int] = {}  # marker -> console.log size when written
+        self._own_workdir = False  # made by boot(): removed at shutdown
+        self._has_kmemleak: bool | None = None
+
+    # -- lifecycle ---------------------------------------------------------
+
+    @classmethod
+    def boot(cls, kernel: Kernel, *, image: Initramfs | None = None, workdir: Path | None = None,
+             mem: str = "2G", smp: int = 2, nvme_size: int | None = None,
+             nvme_sizes: Sequence[int] = (), extra_qemu_args: Sequence[str] = (),
+             append: str = "", boot_timeout: float = 180, lifetime: int = 3600) -> "Guest":
+        """Start QEMU and wait until the agent answers.
+
+        nvme_size adds one emulated NVMe controller with a sparse raw image of
+        that many bytes; nvme_sizes adds one controller per entry (after it).
+        Controller i has serial kiobench<i> (see targets.nvme_dev).  The whole
+        QEMU process lives at most `lifetime` seconds."""
+        image = image or initramfs_mod.build(kernel)
+        own = workdir is None
+        workdir = Path(workdir or tempfile.mkdtemp(prefix="kiobench-vm-"))
+        workdir.mkdir(parents=True, exist_ok=True)
+        g = cls(kernel, image, workdir)
+        g._own_workdir = own
+        try:
+            g._start(mem, smp, [*([nvme_size] if nvme_size else []), *nvme_sizes],
+                     extra_qemu_args, append, boot_timeout, lifetime)
+        except BaseException:
+            g.shutdown()
+            raise
+        return g
+
+    def _start(self, mem: str, smp: int, nvme: list[int], extra: Sequence[str], append: str,
+               boot_timeout: float, lifetime: int) -> None:
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        path = str(self._sockdir / "agent.sock")
+        listener.bind(path)
+        listener.listen(1)
+        # la57=off: with 5-level paging, an interrupt that lands while
+        # identify_cpu() re-reads the CPU's features (LA57 briefly unset,
+        # alternatives not yet patched) makes 6.12's KASAN take the direct
+        # map for a wild access: a splat at 0.003 s in some debug boots.
+        args = ["timeout", "--kill-after=10", str(lifetime),
+                "qemu-system-x86_64", "-accel", "tcg,thread=multi", "-cpu", "max,la57=off",
+                "-smp", str(smp), "-m", mem, "-nographic", "-no-reboot", "-nodefaults",
+                "-serial", f"file:{self.console_log}",
+                "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs.path),
+                "-append", f"{CMDLINE} {append}".strip(),
+                "-device", "virtio-serial-pci,id=vser0",
+                "-chardev", f"socket,id=agent,path={path}",
+                "-device", f"virtserialport,bus=vser0.0,chardev=agent,name={AGENT_PORT}"]
+        for i, size in enumerate(nvme):
+            img = self.workdir / f"nvme{i}.img"
+            with open(img, "wb") as f:
+                f.truncate(size)
+            args += ["-drive", f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe",
+                     "-device", f"nvme,serial=kiobench{i},drive=nvme{i}"]
+        args += list(extra)
+        (self.workdir / "qemu.cmd").write_text(shlex.join(args) + "\n")
+        start = time.monotonic()
+        with open(self.qemu_log, "wb") as qlog:
+            self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=qlog,
+                                          stderr=subprocess.STDOUT, start_new_session=True,
+                                          preexec_fn=_pdeathsig)
+        self.alive = True
+        listener.settimeout(0.5)
+        try:
+            while self._sock is None:
+                try:
+                    self._sock, _ = listener.accept()
+                except socket.timeout:
+                    self._check_running("QEMU exited before connecting the agent")
+                    if time.monotonic() - start > boot_timeout:
+                        raise self._hung(f"QEMU did not connect the agent in {boot_timeout} s")
+        finally:
+            listener.close()
+        self._sock.setblocking(False)
+        line = self._readline(start + boot_timeout, f"no READY from the guest in {boot_timeout} s")
+        if not line.startswith("READY "):
+            raise self._hung(f"unexpected first line from the agent: {line!r}")
+        self.boot_seconds = time.monotonic() - start
+
+    def shutdown(self, timeout: float = 20) -> None:
+        """Power the guest off; kill QEMU if it has not exited after `timeout` s.
+        Deletes the NVMe images, and the workdir if boot() made it; keeps
+        the console log of a workdir given to boot()."""
+        if self._proc is not None:
+            if self.alive and self._sock is not None:
+                try:
+                    self._send("poweroff -f", 5)
+                except GuestError:
+                    pass
+            try:
+                self._proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+            self.kill()
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
+        shutil.rmtree(self._sockdir, ignore_errors=True)
+        for img in self.workdir.glob("nvme*.img"):
+            img.unlink()
+        if self._own_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def kill(self) -> None:
+        """Kill QEMU at once."""
+        self.alive = False
+        if self._proc is not None and self._proc.poll() is None:
+            try:
+                os.killpg(self._proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._proc.wait()
+
+    def freeze(self) -> None:
+        """Stop QEMU (SIGSTOP), as if the guest hung: for tests of the harness."""
+        assert self._proc is not None
+        os.killpg(self._proc.pid, signal.SIGSTOP)
+
+    def __enter__(self) -> "Guest":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.shutdown()
+
+    # -- commands ----------------------------------------------------------
+
+    def run(self, cmd: str, timeout: float = 60) -> Result:
+        """Run `cmd` with /bin/sh -c in the guest; its exit status and output.
+
+        Raises CommandTimeout if the guest had to kill it at `timeout`,
+        GuestHung/GuestDied if the guest stops answering or dies."""
+        if not self.alive:
+            raise GuestDied(f"guest of {self.kernel.name} is not running")
+        seq = self._send(cmd, timeout)
+        deadline = time.monotonic() + timeout + self.grace
+        why = f"no answer to {cmd!r} within {timeout} + {self.grace} s"
+        while self._readline(deadline, why) != f"BEGIN {seq}":
+            pass  # the rest of an answer we stopped waiting for
+        chunks = []
+        while not (line := self._readline(deadline, why)).startswith(f"END {seq} "):
+            chunks.append(line)
+        _, _, rc, timed_out = line.split()
+        out = base64.b64decode("".join(chunks)).decode(errors="replace")
+        result = Result(int(rc), out)
+        if timed_out == "1":
+            raise CommandTimeout(cmd, result, f"killed after {timeout} s")
+        return result
+
+    def check(self, cmd: str, timeout: float = 60) -> str:
+        """Run `cmd`; its output, or CommandFailed (with the output) unless it exits 0."""
+        result = self.run(cmd, timeout)
+        if not result.ok:
+            raise CommandFailed(cmd, result)
+        return result.out
+
+    def _send(self, cmd: str, timeout: float) -> int:
+        assert self._sock is not None
+        self._seq += 1
+        line = f"{self._seq} {timeout:g} {base64.b64encode(cmd.encode()).decode()}\n"
+        self._sock.settimeout(10)
+        try:
+            self._sock.sendall(line.encode())
+        except OSError as e:
+            raise self._hung(f"cannot send to the agent: {e}") from e
+        finally:
+            self._sock.setblocking(False)
+        return self._seq
+
+    def _readline(self, deadline: float, why: str) -> str:
+        assert self._sock is not None
+        while not self._lines:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise self._hung(why)
+            ready, _, _ = select.select([self._sock], [], [], min(left, 0.5))
+            if not ready:
+                self._check_running("QEMU exited")
+                continue
+            data = self._sock.recv(1 << 20)
+            if not data:
+                self._check_running("the agent connection closed")
+                raise self._died("the agent connection closed")
+            *lines, self._partial = (self._partial + data).split(b"\n")
+            self._lines.extend(lines)
+        return self._lines.popleft().decode(errors="replace")
+
+    def _check_running(self, why: str) -> None:
+        assert self._proc is not None
+        if self._proc.poll() is not None:
+            raise self._died(f"{why} (QEMU exit status {self._proc.returncode})")
+
+    def _died(self, why: str) -> GuestDied:
+        self.kill()
+        return GuestDied(self._report(why))
+
+    def _hung(self, why: str) -> GuestHung:
+        self.kill()
+        return GuestHung(self._report(why))
+
+    def _report(self, why: str) -> str:
+        tail = "\n".join(self.console_text().splitlines()[-60:])
+        qemu = self.qemu_log.read_text(errors="replace").strip() if self.qemu_log.exists() else ""
+        return (f"{self.kernel.name}: {why}\n--- console ({self.console_log}), last lines ---\n"
+                f"{tail}" + (f"\n--- qemu ---\n{qemu}" if qemu else ""))
+
+    # -- kernel log --------------------------------------------------------
+
+    def console_text(self, offset: int = 0) -> str:
+        """The serial console (kernel log) from byte `offset` on."""
+        try:
+            with open(self.console_log, "rb") as f:
+                f.seek(offset)
+                return f.read().decode(errors="replace").replace("\r\n", "\n")
+        except FileNotFoundError:
+            return ""
+
+    def dmesg_mark(self, name: str) -> str:
+        """Write a unique marker line to the kernel log; returns the marker."""
+        marker = f"{MARK_PREFIX} {len(self._marks) + 1} {name}"
+        self._marks[marker] = self.console_log.stat().st_size if self.console_log.exists() else 0
+        self.check(f"echo {shlex.quote(marker)} >/dev/kmsg")
+        return marker
+
+    def dmesg_since(self, marker: str) -> str:
+        """Kernel log after `marker`: from dmesg while the guest lives and the
+        marker is still in the ring buffer, else from the console log."""
+        if self.alive:
+            res = self.run("dmesg | awk -v m=" + shlex.quote(marker) +
+                           " 'f { print } index($0, m) { f = 1 } END { exit !f }'")
+            if res.ok:
+                return res.out
+        return self.console_text(self._marks.get(marker, 0))
+
+    @staticmethod
+    def scan_log(text: str) -> list[Splat]:
+        """The kernel splats in `text` (see splat.py)."""
+        return scan_log(text)
+
+    def kmemleak(self) -> str | None:
+        """Trigger a kmemleak scan; the leak report (then cleared), or None
+        when the kernel has no kmemleak."""
+        if self._has_kmemleak is None:
+            self._has_kmemleak = self.run("test -e /sys/kernel/debug/kmemleak").ok
+        if not self._has_kmemleak:
+            return None
+        return self.check("k=/sys/kernel/debug/kmemleak; echo scan >$k && cat $k && echo clear >$k",
+                          timeout=600)

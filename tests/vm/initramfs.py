@@ -1,0 +1,338 @@
+"""Build the guest initramfs of one kernel (an uncompressed newc cpio).
+
+Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio,
+e2fsprogs' mke2fs and tools/kiobench with every shared library they load,
+the harness' static helpers (tests/fuzz/nlfuzz: raw netlink client and
+fuzzer, privilege dropper), the block and
+virtio modules the tests use (dependencies resolved, decompressed, depmod'ed
+for the initramfs tree), kiobench.ko and the harness' own test module
+(kiobench_splat.ko) when they exist, and /init (tests/vm/init).
+
+The layout is merged-/usr: /bin, /sbin, /lib, /lib64 are links into /usr.
+Kernel modules sit in /lib/modules/<version>/, ours in .../extra/.
+The result is cached in build/initramfs/<version>.cpio and rebuilt only
+when the fingerprint of its inputs (paths, sizes, mtimes) changes.
+"""
+from __future__ import annotations
+
+import fcntl
+import gzip
+import hashlib
+import json
+import lzma
+import os
+import re
+import shutil
+import stat
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from .kernels import BUILD, REPO, Kernel
+
+HERE = Path(__file__).resolve().parent
+INIT = HERE / "init"
+SPLATMOD_SRC = HERE / "splatmod"
+TOOL = REPO / "tools" / "kiobench"
+
+# Wanted in every guest; built-in ones (modules.builtin) need no file.
+GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
+                 "nvme-core", "dm-mod", "dm-delay", "md-mod", "raid0", "loop", "ext4",
+                 "crc32c_generic")
+# Without these the guest cannot talk to the host or build null_blk devices.
+ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
+# Userspace: always fio, kmod and mke2fs; tools/kiobench when built.
+HOST_PROGRAMS = ("/usr/bin/fio", "/usr/bin/kmod", "/usr/sbin/mke2fs")
+# Further names of those programs.  busybox sh runs its own applets before
+# PATH, and its mke2fs makes no ext4: use mkfs.ext4.
+PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}
+# Static helpers built from tests/ for every guest: source -> program name.
+HELPERS = {REPO / "tests" / "fuzz" / "nlfuzz.c": "nlfuzz"}
+KMOD_LINKS = ("modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod")
+MERGED = {"bin": "usr/bin", "sbin": "usr/sbin", "lib": "usr/lib", "lib64": "usr/lib64"}
+
+
+@dataclass(frozen=True)
+class Initramfs:
+    path: Path
+    kernel: Kernel
+    module: str | None    # guest path of kiobench.ko, if included
+    tool: str | None      # guest path of the kiobench tool, if included
+    splatmod: str | None  # guest path of kiobench_splat.ko, if built
+    missing_modules: tuple[str, ...]  # wanted modules the kernel lacks entirely
+
+
+def _guest_path(host: str) -> str:
+    """Host path -> path inside the merged-/usr initramfs (no leading '/')."""
+    rel = host.lstrip("/")
+    top, _, rest = rel.partition("/")
+    return f"{MERGED[top]}/{rest}" if top in MERGED else rel
+
+
+def shared_libs(program: Path) -> list[str]:
+    """Absolute host paths of the libraries and loader `program` needs."""
+    res = subprocess.run(["ldd", str(program)], capture_output=True, text=True)
+    if "not a dynamic executable" in res.stdout + res.stderr:
+        return []
+    if res.returncode != 0 or "not found" in res.stdout:
+        raise RuntimeError(f"ldd {program} failed:\n{res.stdout}{res.stderr}")
+    libs = []
+    for line in res.stdout.splitlines():
+        m = re.match(r"\s*(?:\S+ => )?(/\S+) \(0x", line)
+        if m:
+            libs.append(m.group(1))
+    return libs
+
+
+def _ko_name(path: Path) -> str:
+    return path.name.split(".ko")[0].replace("-", "_")
+
+
+class ModuleTree:
+    """The modules of one kernel: files by name, built-ins, dependencies."""
+
+    def __init__(self, moddir: Path):
+        self.dir = moddir
+        self.files = {_ko_name(p): p for p in moddir.glob("kernel/**/*.ko*")}
+        builtin = moddir / "modules.builtin"
+        names = builtin.read_text().split() if builtin.exists() else []
+        self.builtin = {_ko_name(Path(n)) for n in names}
+
+    @staticmethod
+    def deps(path: Path) -> tuple[list[str], list[str]]:
+        """Hard dependencies and soft (pre/post) dependencies of a .ko file."""
+        def field(name: str) -> str:
+            return subprocess.run(["modinfo", "-F", name, str(path)], check=True,
+                                  capture_output=True, text=True).stdout
+        hard = [n for n in field("depends").strip().split(",") if n]
+        soft = [w for w in field("softdep").split() if not w.endswith(":")]
+        return [n.replace("-", "_") for n in hard], [n.replace("-", "_") for n in soft]
+
+    def closure(self, wanted: list[str], extra: list[Path]) -> tuple[list[Path], list[str]]:
+        """Files of `wanted` (names) and `extra` (paths) plus all their
+        dependencies; also the wanted or required names that are neither
+        files nor built in.  Soft dependencies are taken when they exist."""
+        todo = [(n.replace("-", "_"), True) for n in wanted]
+        files: dict[str, Path] = {}
+        missing = []
+
+        def add(name: str, path: Path) -> None:
+            files[name] = path
+            hard, soft = self.deps(path)
+            todo.extend([(n, True) for n in hard] + [(n, False) for n in soft])
+
+        for path in extra:
+            add(_ko_name(path), path)
+        while todo:
+            name, required = todo.pop()
+            if name in files or name in self.builtin:
+                continue
+            if name in self.files:
+                add(name, self.files[name])
+            elif required:
+                missing.append(name)
+        return sorted(files.values()), sorted(set(missing))
+
+
+def read_module(path: Path) -> bytes:
+    """Contents of a (possibly .xz/.zst/.gz compressed) kernel module."""
+    if path.suffix == ".xz":
+        return lzma.decompress(path.read_bytes())
+    if path.suffix == ".gz":
+        return gzip.decompress(path.read_bytes())
+    if path.suffix == ".zst":
+        return subprocess.run(["zstd", "-dcq", str(path)], check=True,
+                              capture_output=True).stdout
+    return path.read_bytes()
+
+
+def build_splat_module(kernel: Kernel) -> Path | None:
+    """Build tests/vm/splatmod for `kernel`; None when it has no Kbuild tree."""
+    if not (kernel.build_dir / "Makefile").exists():
+        return None
+    out = BUILD / "vm" / kernel.version / "splatmod"
+    ko = out / "kiobench_splat.ko"
+    sources = list(SPLATMOD_SRC.iterdir())
+    if ko.exists() and all(ko.stat().st_mtime > s.stat().st_mtime for s in sources):
+        return ko
+    out.mkdir(parents=True, exist_ok=True)
+    for src in sources:
+        shutil.copy(src, out / src.name)
+    res = subprocess.run(["make", "-C", str(kernel.build_dir), f"M={out}", "modules"],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"building {ko} failed:\n{res.stdout}{res.stderr}")
+    return ko
+
+
+def build_helpers() -> list[Path]:
+    """Build the static helper programs (HELPERS) once for all kernels."""
+    out_dir = BUILD / "vm" / "helpers"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    built = []
+    for src, name in HELPERS.items():
+        exe = out_dir / name
+        uapi = REPO / "kmod" / "uapi" / "linux" / "kiobench.h"
+        if not exe.exists() or exe.stat().st_mtime < max(src.stat().st_mtime,
+                                                         uapi.stat().st_mtime):
+            tmp = f"{exe}.{os.getpid()}.new"  # concurrent builders: the last one wins
+            res = subprocess.run(["cc", "-static", "-O2", "-g", "-Wall", "-Wextra", "-Werror",
+                                  "-std=gnu11", f"-I{REPO / 'kmod' / 'uapi'}", "-o", tmp,
+                                  str(src)], capture_output=True, text=True)
+            if res.returncode != 0:
+                raise RuntimeError(f"building {exe} failed:\n{res.stdout}{res.stderr}")
+            os.replace(tmp, exe)
+        built.append(exe)
+    return built
+
+
+class Cpio:
+    """Writer of a newc archive (owner root, fixed mtime: reproducible)."""
+
+    def __init__(self, out):
+        self.out = out
+        self.ino = 0
+        self.dirs: set[str] = set()
+
+    def _entry(self, name: str, mode: int, data: bytes = b"", rdev: tuple[int, int] = (0, 0)):
+        self.ino += 1
+        nameb = name.encode() + b"\0"
+        fields = (self.ino, mode, 0, 0, 1, 0, len(data), 0, 0, rdev[0], rdev[1], len(nameb), 0)
+        hdr = b"070701" + b"".join(b"%08X" % f for f in fields) + nameb
+        self.out.write(hdr + b"\0" * (-len(hdr) % 4))
+        self.out.write(data + b"\0" * (-len(data) % 4))
+
+    def dir(self, name: str) -> None:
+        if name in self.dirs or name in ("", "."):
+            return
+        self.dir(os.path.dirname(name))
+        self.dirs.add(name)
+        self._entry(name, stat.S_IFDIR | 0o755)
+
+    def file(self, name: str, data: bytes, mode: int = 0o644) -> None:
+        self.dir(os.path.dirname(name))
+        self._entry(name, stat.S_IFREG | mode, data)
+
+    def symlink(self, name: str, target: str) -> None:
+        self.dir(os.path.dirname(name))
+        self._entry(name, stat.S_IFLNK | 0o777, target.encode())
+
+    def chardev(self, name: str, major: int, minor: int) -> None:
+        self.dir(os.path.dirname(name))
+        self._entry(name, stat.S_IFCHR | 0o600, rdev=(major, minor))
+
+    def tree(self, root: Path, prefix: str) -> None:
+        for path in sorted(root.rglob("*")):
+            name = f"{prefix}/{path.relative_to(root)}"
+            if path.is_dir():
+                self.dir(name)
+            else:
+                self.file(name, path.read_bytes())
+
+    def close(self) -> None:
+        self._entry("TRAILER!!!", 0)
+
+
+def _fingerprint(paths: list[Path], extra: object) -> str:
+    h = hashlib.sha256(json.dumps(extra, sort_keys=True).encode())
+    for p in [Path(__file__), INIT, *paths]:
+        st = p.stat()
+        h.update(f"{p}\0{st.st_size}\0{st.st_mtime_ns}\n".encode())
+    return h.hexdigest()
+
+
+def build(kernel: Kernel, out_dir: Path = BUILD / "initramfs", force: bool = False) -> Initramfs:
+    """Build (or reuse) the initramfs of `kernel`."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    # Concurrent builders (two pytest runs, the demo) take turns.
+    with open(out_dir / f"{kernel.version}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(kernel, out_dir, force)
+
+
+def _build(kernel: Kernel, out_dir: Path, force: bool) -> Initramfs:
+    ver = kernel.version
+    modtree = ModuleTree(kernel.modules)
+    ours: dict[str, Path] = {}  # our modules, by file name under extra/
+    for ko in (kernel.kiobench_ko, kernel.kiobench_ko.with_name("kiobench_kunit.ko")):
+        if ko.exists():
+            ours[ko.name] = ko
+    splat = build_splat_module(kernel)
+    if splat:
+        ours["kiobench_splat.ko"] = splat
+    kmods, missing = modtree.closure(list(GUEST_MODULES), list(ours.values()))
+    lacking = [m for m in ESSENTIAL_MODULES if m.replace("-", "_") in missing]
+    if lacking:
+        raise RuntimeError(f"kernel {kernel.name}: no module or built-in for {lacking}")
+
+    programs = [Path(p) for p in HOST_PROGRAMS] + ([TOOL] if TOOL.exists() else []) \
+        + build_helpers()
+    busybox = Path(shutil.which("busybox") or "/bin/busybox")
+    libs = sorted({lib for prog in programs for lib in shared_libs(prog)})
+    meta = [str(p) for p in (modtree.dir / "modules.builtin", modtree.dir / "modules.builtin.modinfo",
+                              modtree.dir / "modules.order") if p.exists()]
+    inputs = [*kmods, *programs, busybox, *map(Path, libs), *map(Path, meta)]
+
+    image = out_dir / f"{ver}.cpio"
+    stamp = out_dir / f"{ver}.stamp"
+    guest_mod = f"lib/modules/{ver}/extra"
+    result = Initramfs(
+        path=image, kernel=kernel,
+        module=f"/{guest_mod}/kiobench.ko" if "kiobench.ko" in ours else None,
+        tool="/usr/bin/kiobench" if TOOL.exists() else None,
+        splatmod=f"/{guest_mod}/kiobench_splat.ko" if splat else None,
+        missing_modules=tuple(missing))
+    fp = _fingerprint(inputs, {"kernel": str(kernel), "ours": sorted(ours), "libs": libs})
+    if force or not image.exists() or not stamp.exists() or stamp.read_text() != fp:
+        _write(image, modtree, kmods, ours, meta, programs, busybox, libs, ver)
+        stamp.write_text(fp)
+    return result
+
+
+def _write(image: Path, modtree: ModuleTree, kmods: list[Path], ours: dict[str, Path],
+           meta: list[str], programs: list[Path], busybox: Path, libs: list[str],
+           ver: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="kiobench-initramfs-") as tmp:
+        stage = Path(tmp) / "lib" / "modules" / ver
+        for ko in kmods:
+            rel = f"extra/{ko.name}" if ko in ours.values() else \
+                str(ko.relative_to(modtree.dir)).split(".ko")[0] + ".ko"
+            (stage / rel).parent.mkdir(parents=True, exist_ok=True)
+            (stage / rel).write_bytes(read_module(ko))
+        for m in meta:
+            shutil.copy(m, stage)
+        subprocess.run(["depmod", "-b", tmp, ver], check=True)
+
+        # Uncompressed: fio's libraries make it ~90 MB, which the debug
+        # kernel took 24 s to gunzip under TCG; copying it takes a second.
+        part = Path(tmp) / "initramfs.cpio"
+        with open(part, "wb") as raw:
+            cpio = Cpio(raw)
+            for d in ("usr/bin", "usr/sbin", "usr/lib", "usr/lib64", "proc", "sys", "dev",
+                      "tmp", "run", "root", "mnt", "etc"):
+                cpio.dir(d)
+            for link, target in MERGED.items():
+                cpio.symlink(link, target)
+            cpio.chardev("dev/console", 5, 1)
+            cpio.symlink("etc/mtab", "/proc/mounts")
+            cpio.file("init", INIT.read_bytes(), 0o755)
+            cpio.file("usr/bin/busybox", busybox.read_bytes(), 0o755)
+            applets = subprocess.run([str(busybox), "--list"], check=True, capture_output=True,
+                                     text=True).stdout.split()
+            own = {p.name for p in programs}
+            for applet in applets:
+                if applet not in KMOD_LINKS and applet != "busybox" and applet not in own:
+                    cpio.symlink(f"usr/bin/{applet}", "busybox")
+            for prog in programs:
+                cpio.file(f"usr/bin/{prog.name}", prog.read_bytes(), 0o755)
+            for link in KMOD_LINKS:
+                cpio.symlink(f"usr/bin/{link}", "kmod")
+            for link, target in PROGRAM_LINKS.items():
+                cpio.symlink(f"usr/bin/{link}", target)
+            for lib in libs:
+                cpio.file(_guest_path(lib), Path(lib).read_bytes(), 0o755)
+            cpio.tree(stage, f"usr/lib/modules/{ver}")
+            cpio.close()
+        shutil.move(part, image.with_suffix(".new"))
+        os.replace(image.with_suffix(".new"), image)

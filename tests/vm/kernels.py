@@ -1,0 +1,105 @@
+"""The guest kernels under test.
+
+A kernel is (name, vmlinuz, modules dir, version).  The list lives in
+$KIOBENCH_CACHE/kernels.list (written by tests/install-deps.sh), one kernel a
+line, either
+
+    <version>
+        a kernel unpacked in the standard layout
+        $KIOBENCH_CACHE/kernels/<version>/root/{boot/vmlinuz-<version>,lib/modules/<version>}
+
+or
+
+    <name> <vmlinuz> <modules dir>
+        any other kernel (e.g. a self-built debug kernel); the version is the
+        basename of the modules dir (as `make modules_install` lays it out).
+
+Blank lines and '#' comments are ignored.  $KIOBENCH_KERNELS (names or
+versions, separated by commas or blanks) restricts the list.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("KIOBENCH_CACHE", "/var/cache/kiobench"))
+BUILD = Path(os.environ.get("KIOBENCH_BUILD", REPO / "build"))
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    vmlinuz: Path
+    modules: Path  # .../lib/modules/<version>
+    version: str
+    config: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def build_dir(self) -> Path:
+        """Kbuild tree for out-of-tree modules (headers package or build tree)."""
+        own = self.modules / "build"
+        return own if own.exists() else Path("/lib/modules") / self.version / "build"
+
+    @property
+    def kiobench_ko(self) -> Path:
+        return BUILD / self.version / "kmod" / "kiobench.ko"
+
+    def has(self, option: str) -> bool:
+        """CONFIG_<option> is built in or modular."""
+        return self.config.get(option) in ("y", "m")
+
+    def builtin(self, option: str) -> bool:
+        return self.config.get(option) == "y"
+
+
+def _read_config(kernel_files: list[Path]) -> dict[str, str]:
+    for path in kernel_files:
+        if path.is_file():
+            return dict(re.findall(r"^CONFIG_(\w+)=(.*)$", path.read_text(), re.M))
+    return {}
+
+
+def make_kernel(name: str, vmlinuz: Path, modules: Path) -> Kernel:
+    version = modules.name
+    for path, what in ((vmlinuz, "vmlinuz"), (modules, "modules dir")):
+        if not path.exists():
+            raise FileNotFoundError(f"kernel {name}: {what} {path} does not exist")
+    config = _read_config([vmlinuz.parent / f"config-{version}", modules / "build" / ".config",
+                           Path("/lib/modules") / version / "build" / ".config"])
+    return Kernel(name, vmlinuz, modules, version, config)
+
+
+def parse_list(text: str, cache: Path = CACHE) -> list[Kernel]:
+    kernels = []
+    for line in text.splitlines():
+        words = line.split("#", 1)[0].split()
+        if len(words) == 1:
+            ver = words[0]
+            root = cache / "kernels" / ver / "root"
+            kernels.append(make_kernel(ver, root / "boot" / f"vmlinuz-{ver}",
+                                       root / "lib" / "modules" / ver))
+        elif len(words) == 3:
+            kernels.append(make_kernel(words[0], Path(words[1]), Path(words[2])))
+        elif words:
+            raise ValueError(f"kernels.list: cannot parse {line!r}")
+    return kernels
+
+
+def discover(cache: Path = CACHE, only: str | None = None) -> list[Kernel]:
+    """Kernels of kernels.list, restricted to `only` (default $KIOBENCH_KERNELS)."""
+    listing = cache / "kernels.list"
+    if not listing.exists():
+        raise FileNotFoundError(f"{listing} is missing: run tests/install-deps.sh")
+    kernels = parse_list(listing.read_text(), cache)
+    only = os.environ.get("KIOBENCH_KERNELS", "") if only is None else only
+    wanted = set(re.split(r"[,\s]+", only.strip())) - {""}
+    if wanted:
+        unknown = wanted - {k.name for k in kernels} - {k.version for k in kernels}
+        if unknown:
+            raise ValueError(f"KIOBENCH_KERNELS: unknown kernel(s) {sorted(unknown)}; "
+                             f"known: {[k.name for k in kernels]}")
+        kernels = [k for k in kernels if k.name in wanted or k.version in wanted]
+    return kernels

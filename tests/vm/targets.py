@@ -1,0 +1,71 @@
+"""Block devices for the tests: null_blk (configfs) and emulated NVMe."""
+from __future__ import annotations
+
+import shlex
+
+from .guest import Guest
+
+NULLB = "/sys/kernel/config/nullb"
+IRQMODES = {"none": 0, "softirq": 1, "timer": 2}
+
+
+def nullb(guest: Guest, name: str, *, memory_backed: bool = True,
+          completion_nsec: int | None = None, irqmode: str | None = None,
+          size_mb: int = 256, blocksize: int = 512, **attrs: int | str) -> str:
+    """Create null_blk device `name` via configfs; returns its /dev path:
+    /dev/<name> (6.1 and later name the disk after the configfs item, so
+    name it "nullb0" to get /dev/nullb0), /dev/nullb<index> on older kernels.
+
+    irqmode is "none", "softirq" or "timer" (completion_nsec only matters for
+    "timer", which it implies when given).  `attrs` sets further configfs
+    attributes (queue_mode, hw_queue_depth, submit_queues, ...); each must
+    be in the running kernel's nullb/features."""
+    if completion_nsec is not None and irqmode is None:
+        irqmode = "timer"
+    settings: dict[str, int | str] = {"size": size_mb, "blocksize": blocksize,
+                                      "memory_backed": int(memory_backed)}
+    if irqmode is not None:
+        settings["irqmode"] = IRQMODES[irqmode]
+    if completion_nsec is not None:
+        settings["completion_nsec"] = completion_nsec
+    settings.update(attrs)
+
+    guest.check(f"modprobe null_blk nr_devices=0 && test -d {NULLB}")
+    features = set(guest.check(f"cat {NULLB}/features").strip().split(","))
+    unknown = set(settings) - features
+    if unknown:
+        raise ValueError(f"null_blk of {guest.kernel.name} lacks {sorted(unknown)}")
+    d = f"{NULLB}/{shlex.quote(name)}"
+    if guest.run(f"test -e /dev/{shlex.quote(name)}").ok:
+        raise ValueError(f"null_blk name {name!r} collides with /dev/{name}")
+    script = [f"mkdir {d}"] + [f"echo {v} >{d}/{k}" for k, v in settings.items()]
+    script += [f"echo 1 >{d}/power",
+               f"if [ -e /sys/block/{shlex.quote(name)} ]; then echo {shlex.quote(name)}; "
+               f"else echo nullb$(cat {d}/index); fi"]
+    dev = "/dev/" + guest.check(" && ".join(script)).strip()
+    guest.check(f"for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; test -b {dev}")
+    return dev
+
+
+def remove_nullb(guest: Guest, name: str) -> None:
+    """Power off and remove null_blk device `name`."""
+    d = f"{NULLB}/{shlex.quote(name)}"
+    guest.check(f"echo 0 >{d}/power && rmdir {d}")
+
+
+def nvme_dev(guest: Guest, index: int = 0) -> str:
+    """/dev path of the namespace of emulated NVMe controller `index`
+    (serial kiobench<index>, see Guest.boot); loads the nvme driver."""
+    serial = f"kiobench{index}"
+    script = f"""modprobe nvme
+for i in $(seq 100); do
+    for c in /sys/class/nvme/nvme*; do
+        [ "$(cat $c/serial 2>/dev/null | tr -d ' ')" = {serial} ] || continue
+        for ns in $c/nvme*n1; do
+            [ -b /dev/${{ns##*/}} ] && echo /dev/${{ns##*/}} && exit 0
+        done
+    done
+    sleep 0.1
+done
+echo "no NVMe namespace with serial {serial}" >&2; exit 1"""
+    return guest.check(script).strip()

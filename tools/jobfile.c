@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio-style job files: "[global]" and "[jobname]" sections, "key=value" or
+ * bare "key" lines, full-line comments starting with ';' or '#'.  Option
+ * names and values are those of the command line (options.c).  Every value
+ * is checked while reading, so errors point at file:line.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kiobench.h"
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+void kb_jobfile_free(struct kb_jobfile *jf)
+{
+	size_t i;
+
+	for (i = 0; i < jf->nr_sec; i++) {
+		free(jf->sec[i].name);
+		kb_assign_list_free(&jf->sec[i].opts);
+	}
+	free(jf->sec);
+	kb_assign_list_free(&jf->global);
+	free(jf->path);
+	memset(jf, 0, sizeof(*jf));
+}
+
+static int add_section(struct kb_jobfile *jf, const char *name, unsigned int line)
+{
+	struct kb_section *ns = realloc(jf->sec, (jf->nr_sec + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -1;
+	jf->sec = ns;
+	ns = &jf->sec[jf->nr_sec];
+	memset(ns, 0, sizeof(*ns));
+	ns->name = strdup(name);
+	if (!ns->name)
+		return -1;
+	ns->line = line;
+	ns->nr_global = jf->global.n;
+	jf->nr_sec++;
+	return 0;
+}
+
+int kb_jobfile_parse_text(const char *path, const char *text,
+			  struct kb_jobfile *jf, char *err, size_t errlen)
+{
+	struct kb_assign_list *cur = NULL;
+	struct kb_job scratch;
+	struct kb_global g = { 0 };
+	char *copy, *line, *next;
+	unsigned int lineno = 0;
+	int ret = -1;
+
+	memset(jf, 0, sizeof(*jf));
+	kb_job_init(&scratch);
+	jf->path = strdup(path);
+	copy = strdup(text);
+	if (!jf->path || !copy) {
+		kb_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (line = copy; line; line = next) {
+		struct kb_assign a;
+		const struct kb_opt *o;
+		char *s, *eq, *key, *val = NULL;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		s = trim(line);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *name, *end = s + strlen(s) - 1;
+
+			if (*end != ']') {
+				kb_errf(err, errlen, "%s:%u: malformed section header", path, lineno);
+				goto out;
+			}
+			*end = '\0';
+			name = trim(s + 1);
+			if (!*name) {
+				kb_errf(err, errlen, "%s:%u: empty section name", path, lineno);
+				goto out;
+			}
+			if (!strcmp(name, "global")) {
+				cur = &jf->global;
+				continue;
+			}
+			a.opt = &kb_opts[KB_OPT_NAME];
+			a.val = name;
+			a.file = jf->path;
+			a.line = lineno;
+			if (kb_apply(&scratch, &g, &a, err, errlen))
+				goto out;
+			if (add_section(jf, name, lineno)) {
+				kb_errf(err, errlen, "out of memory");
+				goto out;
+			}
+			cur = &jf->sec[jf->nr_sec - 1].opts;
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (eq) {
+			*eq = '\0';
+			val = trim(eq + 1);
+		}
+		key = trim(s);
+		if (!cur) {
+			kb_errf(err, errlen, "%s:%u: option '%s' outside of a section",
+			     path, lineno, key);
+			goto out;
+		}
+		o = kb_opt_find(key);
+		if (!o) {
+			kb_errf(err, errlen, "%s:%u: unknown option '%s'", path, lineno, key);
+			goto out;
+		}
+		a.opt = o;
+		a.val = val;
+		a.file = jf->path;
+		a.line = lineno;
+		if (kb_apply(&scratch, &g, &a, err, errlen))
+			goto out;
+		if (kb_assign_add(cur, o, val, jf->path, lineno)) {
+			kb_errf(err, errlen, "out of memory");
+			goto out;
+		}
+	}
+	if (!jf->nr_sec) {
+		kb_errf(err, errlen, "%s: no job section (only [global])", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(copy);
+	kb_job_free(&scratch);
+	kb_global_free(&g);
+	if (ret)
+		kb_jobfile_free(jf);
+	return ret;
+}
+
+int kb_jobfile_load(const char *path, struct kb_jobfile *jf,
+		    char *err, size_t errlen)
+{
+	char *text = kb_read_file(path);
+	int ret;
+
+	if (!text)
+		return kb_errf(err, errlen, "%s: %s", path, strerror(errno));
+	ret = kb_jobfile_parse_text(path, text, jf, err, errlen);
+	free(text);
+	return ret;
+}
+
+static int apply_list(struct kb_job *job, struct kb_global *g,
+		      const struct kb_assign_list *l, size_t n,
+		      char *err, size_t errlen)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (l->v[i].opt->scope != KB_SCOPE_JOB)
+			continue;
+		if (kb_apply(job, g, &l->v[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+int kb_jobfile_build(const struct kb_jobfile *jf, size_t i,
+		     const struct kb_assign_list *cli, struct kb_job *job,
+		     char *err, size_t errlen)
+{
+	const struct kb_section *sec = &jf->sec[i];
+	struct kb_global g = { 0 };
+	struct kb_assign name = {
+		.opt = &kb_opts[KB_OPT_NAME], .val = sec->name,
+		.file = jf->path, .line = sec->line,
+	};
+	int ret = -1;
+
+	kb_job_init(job);
+	/* [global] above the section, then the command line, then the section. */
+	if (apply_list(job, &g, &jf->global, sec->nr_global, err, errlen) ||
+	    (cli && apply_list(job, &g, cli, cli->n, err, errlen)) ||
+	    kb_apply(job, &g, &name, err, errlen) ||
+	    apply_list(job, &g, &sec->opts, sec->opts.n, err, errlen))
+		goto out;
+	ret = 0;
+out:
+	kb_global_free(&g);
+	return ret;
+}

@@ -1,0 +1,439 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kiobench userspace tool: shared definitions.
+ *
+ * Module layout:
+ *   options.c  option table + value parsers (command line and job file)
+ *   jobfile.c  fio-style ini job files
+ *   hist.c     debugfs histogram/timeline parsing, percentiles, stddev
+ *   output.c   normal / terse / json reports
+ *   nl.c       generic netlink client (libnl-genl-3)
+ *   main.c     subcommands
+ * options.c, jobfile.c, hist.c and output.c are free of netlink and are
+ * unit-tested by tests/unit/tool_test.c.
+ */
+#ifndef KIOBENCH_TOOL_H
+#define KIOBENCH_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <linux/kiobench.h>
+
+#ifndef KB_TOOL_VERSION		/* set by the Makefile from git describe */
+#define KB_TOOL_VERSION		"0.1"
+#endif
+#define KB_ERRLEN		256
+
+/* Exit codes. */
+#define KB_EXIT_OK		0
+#define KB_EXIT_USAGE		1	/* bad usage, option or job file */
+#define KB_EXIT_SYSTEM		2	/* kernel or system error */
+#define KB_EXIT_JOB_FAILED	3	/* a job ended FAILED */
+
+/* Percentiles are kept as integers in millionths of a percent: 99.9 -> 99900000. */
+#define KB_PCT_ONE		1000000u
+#define KB_PCT_100		(100u * KB_PCT_ONE)
+#define KB_MAX_PERCENTILES	20	/* as fio (terse has 20 slots) */
+
+/* ---- options.c ---------------------------------------------------------- */
+
+enum kb_opt_id {
+	KB_OPT_NAME,
+	KB_OPT_FILENAME,
+	KB_OPT_RW,
+	KB_OPT_RWMIXREAD,
+	KB_OPT_RWMIXWRITE,
+	KB_OPT_BS,
+	KB_OPT_BSSPLIT,
+	KB_OPT_IODEPTH,
+	KB_OPT_NUMJOBS,
+	KB_OPT_CPUS,
+	KB_OPT_SIZE,
+	KB_OPT_OFFSET,
+	KB_OPT_IO_SIZE,
+	KB_OPT_NUMBER_IOS,
+	KB_OPT_RUNTIME,
+	KB_OPT_TIME_BASED,
+	KB_OPT_RAMP,
+	KB_OPT_SEED,
+	KB_OPT_PLIST,
+	KB_OPT_INTERVAL,
+	KB_OPT_CONT_ERR,
+	KB_OPT_LAT_LOG,
+	KB_OPT_LAT_LOG_ENTRIES,
+	/* command line only */
+	KB_OPT_ALLOW_WRITES,
+	KB_OPT_OUTFMT,
+	KB_OPT_OUTPUT,
+	KB_OPT_KEEP,
+	KB_NR_OPTS
+};
+
+enum kb_rw {
+	KB_RW_READ,
+	KB_RW_WRITE,
+	KB_RW_MIXED,
+};
+
+#define KB_FMT_NORMAL	(1u << 0)
+#define KB_FMT_JSON	(1u << 1)
+#define KB_FMT_TERSE	(1u << 2)
+
+struct kb_bss {
+	uint32_t size;		/* bytes */
+	uint32_t weight;	/* percent, 1..100 */
+};
+
+/* One option assignment as written by the user ("bs=4k", "--bs=4k"). */
+struct kb_assign {
+	const struct kb_opt *opt;
+	char *val;		/* NULL for a bare flag */
+	const char *file;	/* NULL: command line */
+	unsigned int line;
+};
+
+struct kb_assign_list {
+	struct kb_assign *v;
+	size_t n, cap;
+};
+
+/* A job as configured by the user (defaults + assignments). */
+struct kb_job {
+	char name[KIOBENCH_NAME_LEN];
+	char **devices;
+	unsigned int nr_devices;
+	enum kb_rw rw;
+	bool random;
+	uint32_t rwmixread;
+	uint32_t bs;
+	struct kb_bss *bss;	/* bssplit as given */
+	unsigned int nr_bss;
+	uint32_t iodepth, numjobs;
+	uint32_t *cpus;
+	unsigned int nr_cpus;
+	uint64_t size, offset, io_size, number_ios;
+	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
+	bool time_based, continue_on_error;
+	char *lat_log;		/* write_lat_log: file for the per-I/O log */
+	uint32_t lat_log_entries;
+	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
+	unsigned int nr_plist;
+	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */
+	const char *rw_str;	/* "randread" ... for display */
+	/* every assignment applied, for "job options" in JSON */
+	struct kb_assign_list applied;
+};
+
+/* Options that apply to the whole command, not to a job. */
+struct kb_global {
+	bool allow_writes;
+	bool keep;
+	unsigned int formats;	/* KB_FMT_* */
+	char *output;
+};
+
+enum kb_opt_scope {
+	KB_SCOPE_JOB,		/* command line and job file */
+	KB_SCOPE_CLI,		/* command line only */
+};
+
+struct kb_opt {
+	const char *name;
+	const char *alias;	/* fio's other name, or NULL */
+	enum kb_opt_id id;
+	enum kb_opt_id mark;	/* "set" bit to raise */
+	enum kb_opt_scope scope;
+	bool flag;		/* boolean: value optional */
+	const char *metavar;
+	const char *help;
+	int (*parse)(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen);
+};
+
+extern const struct kb_opt kb_opts[KB_NR_OPTS];
+
+const struct kb_opt *kb_opt_find(const char *name);
+bool kb_opt_name_eq(const char *a, const char *b);
+
+/* Value parsers: 0 on success, else -1 and a message in err. */
+int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
+int kb_parse_time_ns(const char *s, uint64_t *out, char *err, size_t errlen);
+int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen);
+int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen);
+int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
+		     char *err, size_t errlen);
+int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
+		  char *err, size_t errlen);
+int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
+		   char *err, size_t errlen);
+int kb_parse_formats(const char *s, unsigned int *out, char *err, size_t errlen);
+
+void kb_job_init(struct kb_job *job);
+void kb_job_free(struct kb_job *job);
+void kb_global_free(struct kb_global *g);
+/* Apply one assignment; err gets "bs: invalid size 'x'" style messages. */
+int kb_apply(struct kb_job *job, struct kb_global *g, const struct kb_assign *a,
+	     char *err, size_t errlen);
+/* Format "file:line: " or "--" prefix of an assignment error. */
+void kb_assign_where(const struct kb_assign *a, char *buf, size_t len);
+int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
+		  const char *val, const char *file, unsigned int line);
+void kb_assign_list_free(struct kb_assign_list *l);
+
+bool kb_job_has_writes(const struct kb_job *job);
+bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
+/* Cross-option checks after every assignment; fills derived fields. */
+int kb_job_finalize(struct kb_job *job, char *err, size_t errlen);
+/* Limits sent to the kernel (fio semantics); 0 = not sent. */
+uint64_t kb_job_io_bytes(const struct kb_job *job);
+uint32_t kb_job_rwmix_read(const struct kb_job *job);
+/* Percentile as fio prints it in keys: "99.990000". */
+void kb_pct_str(uint32_t pct, char *buf, size_t len);
+unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr);
+
+/* ---- jobfile.c ---------------------------------------------------------- */
+
+struct kb_section {
+	char *name;
+	unsigned int line;
+	size_t nr_global;	/* [global] assignments that precede it */
+	struct kb_assign_list opts;
+};
+
+struct kb_jobfile {
+	char *path;
+	struct kb_assign_list global;
+	struct kb_section *sec;
+	size_t nr_sec;
+};
+
+/* Parse text (path used for messages). 0 or -1 with "path:line: msg". */
+int kb_jobfile_parse_text(const char *path, const char *text,
+			  struct kb_jobfile *jf, char *err, size_t errlen);
+int kb_jobfile_load(const char *path, struct kb_jobfile *jf,
+		    char *err, size_t errlen);
+void kb_jobfile_free(struct kb_jobfile *jf);
+/*
+ * Build the job of section i: defaults, the [global] options above it,
+ * the command-line options, then the section's own options.
+ */
+int kb_jobfile_build(const struct kb_jobfile *jf, size_t i,
+		     const struct kb_assign_list *cli, struct kb_job *job,
+		     char *err, size_t errlen);
+
+/* ---- hist.c ------------------------------------------------------------- */
+
+struct kb_bucket {
+	uint64_t lo, hi, count;		/* [lo, hi) ns */
+};
+
+struct kb_hist {
+	int dir;			/* KIOBENCH_DIR_* */
+	unsigned int bits;
+	uint64_t samples, min, max, sum;
+	struct kb_bucket *b;
+	size_t nr;
+};
+
+struct kb_tl_point {
+	uint64_t t_ns;
+	uint64_t ios[KIOBENCH_NR_DIRS];
+	uint64_t bytes[KIOBENCH_NR_DIRS];
+	uint64_t lat_ns[KIOBENCH_NR_DIRS];
+};
+
+struct kb_timeline {
+	uint64_t interval_ns;
+	uint64_t dropped;	/* samples the module could not keep */
+	struct kb_tl_point *p;
+	size_t nr;
+};
+
+int kb_hist_parse(const char *text, int dir, struct kb_hist *h,
+		  char *err, size_t errlen);
+void kb_hist_free(struct kb_hist *h);
+int kb_timeline_parse(const char *text, struct kb_timeline *tl,
+		      char *err, size_t errlen);
+void kb_timeline_free(struct kb_timeline *tl);
+
+uint64_t kb_bucket_estimate(const struct kb_bucket *b, uint64_t min, uint64_t max);
+uint64_t kb_pct_rank(uint64_t n, uint32_t pct);
+bool kb_pct_low_confidence(uint64_t n, uint32_t pct);
+/* 0 and out[] filled, or -1 when there are no samples. */
+int kb_hist_percentiles(const struct kb_hist *h, const uint32_t *plist,
+			unsigned int nr, uint64_t *out, bool *lowconf);
+double kb_lat_mean(uint64_t n, uint64_t sum);
+double kb_lat_stddev(uint64_t n, uint64_t sum, uint64_t sumsq_hi, uint64_t sumsq_lo);
+
+/* fio's latency distribution ranges (percent of all I/Os). */
+#define KB_LAT_N_NR	10
+#define KB_LAT_U_NR	10
+#define KB_LAT_M_NR	12
+extern const unsigned int kb_lat_nu_edges[KB_LAT_N_NR];	/* 2 4 10 ... 1000 */
+extern const unsigned int kb_lat_m_edges[KB_LAT_M_NR];	/* 2 ... 2000, >=2000 */
+void kb_lat_dist(const struct kb_hist *const *h, unsigned int nh,
+		 double *pn, double *pu, double *pm);
+
+/* Read a whole (debugfs) file; NULL and errno on error. */
+char *kb_read_file(const char *path);
+/* The "device=PATH ..." lines of a debugfs config file, joined with ':'. */
+void kb_config_devices(const char *text, char *out, size_t len);
+
+/* ---- output.c ----------------------------------------------------------- */
+
+struct kb_dirstat {
+	bool present;
+	uint64_t ios, bytes, errors;
+	uint64_t lat_min, lat_max, lat_sum, sumsq_hi, sumsq_lo;
+	uint64_t all_ios, all_bytes;
+};
+
+struct kb_status {
+	uint32_t id;
+	char name[KIOBENCH_NAME_LEN];
+	int state;			/* enum kiobench_job_state, -1 unknown */
+	int32_t error;			/* -errno */
+	uint64_t elapsed_ns, measured_ns;
+	uint32_t nr_workers;
+	uint64_t cpu_ns, zero_reads;
+	char debugfs_dir[64];		/* if the reply has it */
+	struct kb_dirstat dir[KIOBENCH_NR_DIRS];
+};
+
+/* Everything known about one finished job. */
+struct kb_result {
+	const struct kb_job *job;
+	struct kb_status st;
+	struct kb_hist hist[KIOBENCH_NR_DIRS];
+	bool has_hist[KIOBENCH_NR_DIRS];
+	struct kb_timeline tl;
+	bool has_tl;
+};
+
+const char *kb_state_name(int state);
+char *kb_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+		 const char *unit);
+void kb_print_normal(FILE *f, const struct kb_result *r, size_t n);
+void kb_print_terse(FILE *f, const struct kb_result *r, size_t n);
+/* Returns a newly allocated string. */
+char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms);
+struct json_object;
+/* The fio-compatible object of one job (as in "jobs" of kb_json_report). */
+struct json_object *kb_json_job(const struct kb_result *r);
+
+/* ---- sweep.c: sweeps, bursts, preconditioning, suites (pure logic) ------- */
+
+enum kb_var {
+	KB_VAR_NONE,		/* one step */
+	KB_VAR_IODEPTH,		/* total queue depth (split with --split-qd) */
+	KB_VAR_BS,
+	KB_VAR_NUMJOBS,
+	KB_VAR_DEVICES,		/* the first k devices, one job each */
+	KB_VAR_BURST,		/* burst number */
+	KB_VAR_ROUND,		/* preconditioning round */
+	KB_VAR_NR
+};
+extern const char *const kb_var_names[KB_VAR_NR];
+
+#define KB_SUM_NR_PCT	5	/* 50, 99, 99.9, 99.99, 99.999 */
+extern const uint32_t kb_sum_pcts[KB_SUM_NR_PCT];
+
+/* One direction of one step, over all of its jobs. */
+struct kb_sum {
+	bool present, has_pct;
+	uint64_t ios, bytes, all_ios, all_bytes, errors, measured_ns;
+	uint64_t min, max, samples;
+	uint64_t pct[KB_SUM_NR_PCT];
+	double iops, bw, mean;	/* bw in bytes/s, mean in ns */
+	uint64_t cpu_ns;	/* the jobs' workers, both directions */
+	double cpu_ns_per_io;	/* per I/O of either direction, warm-up included */
+};
+
+/* One step of a sweep (or one burst). */
+struct kb_step {
+	unsigned int index;
+	enum kb_var var;
+	char value[32];		/* the swept value as printed */
+	uint64_t x;		/* the swept value as a number */
+	uint32_t iodepth;	/* per worker */
+	uint32_t numjobs;	/* workers per device */
+	uint32_t qd;		/* total in flight per device */
+	uint32_t bs;
+	uint32_t nr_devices;
+	uint64_t busy_ns, idle_ns;	/* tool's CLOCK_MONOTONIC */
+	struct kb_result *res;	/* one per job */
+	size_t nr_res;
+	struct kb_sum sum[KIOBENCH_NR_DIRS];
+};
+
+/* Steady-state check of the last w values. */
+struct kb_ss {
+	bool reached, data_ok, slope_ok;
+	double mean, slope, intercept, max_dev, excursion;
+};
+
+int kb_parse_value_list(const char *s, bool sizes, uint64_t min, uint64_t max,
+			uint64_t **out, unsigned int *nr, char *err, size_t errlen);
+void kb_split_qd(uint32_t qd, uint32_t maxw, uint32_t *workers, uint32_t *per);
+uint64_t kb_duty_idle_ns(uint64_t busy_ns, unsigned int pct);
+double kb_duty_cycle(uint64_t busy_ns, uint64_t idle_ns);
+bool kb_steady_state(const double *y, size_t n, size_t w, double data_pct,
+		     double slope_pct, struct kb_ss *ss);
+int kb_hist_merge(struct kb_hist *dst, const struct kb_hist *src);
+int kb_summarize(const struct kb_result *r, size_t n, int d, bool sequential,
+		 struct kb_sum *s);
+int kb_saturation(const double *iops, const double *lat, size_t n, double thresh_pct);
+void kb_table_header(FILE *f, const char *var);
+void kb_table_row(FILE *f, const char *value, int d, const struct kb_sum *s);
+void kb_csv_header(FILE *f);
+void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, int d,
+		const struct kb_sum *s);
+
+/* ---- nl.c --------------------------------------------------------------- */
+
+struct nl_sock;
+
+struct kb_nl {
+	struct nl_sock *sk;	/* requests and replies */
+	struct nl_sock *ev;	/* "events" multicast group, or NULL */
+	int family;
+};
+
+/* A failed request: -errno and the kernel's extack message, if any. */
+struct kb_nlerr {
+	int err;
+	bool no_family;		/* the kiobench family is not registered */
+	char msg[KB_ERRLEN];
+};
+
+struct kb_features {
+	uint64_t present;	/* bit (1 << KIOBENCH_A_*) */
+	uint32_t version, jobs, devices, workers, iodepth, bs, bssplit;
+	uint32_t hist_bits, hist_buckets, lat_log;
+	uint64_t job_mem, total_mem;
+};
+
+int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e);
+void kb_nl_close(struct kb_nl *nl);
+int kb_nl_features(struct kb_nl *nl, struct kb_features *f, struct kb_nlerr *e);
+int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, uint32_t *id,
+		  char *dir, size_t dirlen, struct kb_nlerr *e);
+/* JOB_START, JOB_STOP, JOB_DEL */
+int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e);
+int kb_nl_job_get(struct kb_nl *nl, uint32_t id, struct kb_status *st,
+		  struct kb_nlerr *e);
+int kb_nl_job_dump(struct kb_nl *nl, int (*cb)(const struct kb_status *st, void *arg),
+		   void *arg, struct kb_nlerr *e);
+int kb_nl_event_fd(const struct kb_nl *nl);
+/* Read every pending JOB_NTF; cb(id, state, error).  -errno on failure. */
+int kb_nl_events(struct kb_nl *nl, void (*cb)(uint32_t id, int state, int32_t error,
+					       void *arg), void *arg, struct kb_nlerr *e);
+
+/* options.c: formats an error message into err; returns -1 */
+int kb_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* KIOBENCH_TOOL_H */

@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Generic netlink client for the "kiobench" family (libnl-genl-3).
+ *
+ * Two sockets: one for requests (strict sequence checking, every "do"
+ * request ends with an ACK or an error carrying the kernel's extended ACK
+ * message), one joined to the "events" multicast group for JOB_NTF.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <netlink/attr.h>
+#include <netlink/genl/ctrl.h>
+#include <netlink/genl/genl.h>
+#include <netlink/msg.h>
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+
+#include "kiobench.h"
+
+#ifndef SOL_NETLINK
+#define SOL_NETLINK 270
+#endif
+
+static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1] = {
+	[KIOBENCH_A_VERSION]		= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_JOBS]		= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_DEVICES]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_WORKERS]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_IODEPTH]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_BS]		= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_BSSPLIT]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_JOB_MEM]	= { .type = NLA_U64 },
+	[KIOBENCH_A_LIMIT_TOTAL_MEM]	= { .type = NLA_U64 },
+	[KIOBENCH_A_HIST_BITS]		= { .type = NLA_U32 },
+	[KIOBENCH_A_HIST_BUCKETS]	= { .type = NLA_U32 },
+	[KIOBENCH_A_JOB_NAME]		= { .type = NLA_STRING },
+	[KIOBENCH_A_JOB_ID]		= { .type = NLA_U32 },
+	[KIOBENCH_A_DEBUGFS_DIR]	= { .type = NLA_STRING },
+	[KIOBENCH_A_JOB_STATE]		= { .type = NLA_U8 },
+	[KIOBENCH_A_JOB_ERROR]		= { .type = NLA_U32 },	/* s32 */
+	[KIOBENCH_A_JOB_ELAPSED_NS]	= { .type = NLA_U64 },
+	[KIOBENCH_A_JOB_MEASURED_NS]	= { .type = NLA_U64 },
+	[KIOBENCH_A_JOB_STATS]		= { .type = NLA_NESTED },
+	[KIOBENCH_A_JOB_NR_WORKERS]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_LAT_LOG]	= { .type = NLA_U32 },
+	[KIOBENCH_A_JOB_CPU_NS]		= { .type = NLA_U64 },
+	[KIOBENCH_A_JOB_ZERO_READS]	= { .type = NLA_U64 },
+};
+
+static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1] = {
+	[KIOBENCH_STAT_A_DIR]		= { .type = NLA_U8 },
+	[KIOBENCH_STAT_A_IOS]		= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_BYTES]		= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_ERRORS]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_LAT_MIN]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_LAT_MAX]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_LAT_SUM]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_LAT_SUMSQ_HI]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_LAT_SUMSQ_LO]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_ALL_IOS]	= { .type = NLA_U64 },
+	[KIOBENCH_STAT_A_ALL_BYTES]	= { .type = NLA_U64 },
+};
+
+/* The option behind a request attribute, to name it in kernel errors. */
+static const char *attr_name(unsigned int type)
+{
+	static const char *const names[KIOBENCH_A_MAX + 1] = {
+		[KIOBENCH_A_JOB_NAME] = "name",
+		[KIOBENCH_A_DEVICES] = "filename",
+		[KIOBENCH_A_RANDOM] = "rw",
+		[KIOBENCH_A_RWMIX_READ] = "rwmixread",
+		[KIOBENCH_A_ALLOW_WRITES] = "allow-writes",
+		[KIOBENCH_A_BSSPLIT] = "bs/bssplit",
+		[KIOBENCH_A_IODEPTH] = "iodepth",
+		[KIOBENCH_A_NUMJOBS] = "numjobs",
+		[KIOBENCH_A_CPUS] = "cpus_allowed",
+		[KIOBENCH_A_OFFSET] = "offset",
+		[KIOBENCH_A_SIZE] = "size",
+		[KIOBENCH_A_RUNTIME_NS] = "runtime",
+		[KIOBENCH_A_IO_BYTES] = "io_size/size",
+		[KIOBENCH_A_NUMBER_IOS] = "number_ios",
+		[KIOBENCH_A_RAMP_NS] = "ramp_time",
+		[KIOBENCH_A_SEED] = "randseed",
+		[KIOBENCH_A_INTERVAL_NS] = "interval",
+		[KIOBENCH_A_CONTINUE_ON_ERROR] = "continue_on_error",
+		[KIOBENCH_A_LAT_LOG] = "lat_log_entries",
+		[KIOBENCH_A_JOB_ID] = "job id",
+	};
+
+	return type <= KIOBENCH_A_MAX ? names[type] : NULL;
+}
+
+static bool attr_in_ns(unsigned int type)
+{
+	return type == KIOBENCH_A_RUNTIME_NS || type == KIOBENCH_A_RAMP_NS ||
+	       type == KIOBENCH_A_INTERVAL_NS;
+}
+
+static void set_err(struct kb_nlerr *e, int err, const char *msg)
+{
+	e->err = err;
+	e->no_family = false;
+	snprintf(e->msg, sizeof(e->msg), "%s", msg ? msg : "");
+}
+
+/* libnl error code -> -errno, for the few that matter here. */
+static int nlerr_errno(int nlerr)
+{
+	switch (-nlerr) {
+	case NLE_PERM: return -EPERM;
+	case NLE_NOMEM: return -ENOMEM;
+	case NLE_OBJ_NOTFOUND: return -ENOENT;
+	case NLE_AGAIN: return -EAGAIN;
+	case NLE_INTR: return -EINTR;
+	default: return -EIO;
+	}
+}
+
+/*
+ * The top-level attribute of the echoed request at byte offset off (from
+ * the start of its header), or -1.
+ */
+static int attr_at(const struct nlmsghdr *req, size_t avail, uint32_t off)
+{
+	size_t start = NLMSG_HDRLEN + GENL_HDRLEN, len = req->nlmsg_len;
+	const struct nlattr *a;
+	int rem;
+
+	if (len > avail || len <= start || off < start || off >= len)
+		return -1;
+	nla_for_each_attr(a, (const struct nlattr *)((const char *)req + start),
+			  len - start, rem) {
+		size_t at = (const char *)a - (const char *)req;
+
+		if (off >= at && off < at + a->nla_len)
+			return nla_type(a);
+	}
+	return -1;
+}
+
+/* ", must be MIN..MAX" from an NLMSGERR_ATTR_POLICY nest, or "". */
+static void policy_range(struct nlattr *pol, bool ns, char *out, size_t outlen)
+{
+	struct nlattr *pt[NL_POLICY_TYPE_ATTR_MAX + 1];
+	const char *unit = ns ? " ns" : "";
+
+	out[0] = '\0';
+	if (!pol || nla_parse_nested(pt, NL_POLICY_TYPE_ATTR_MAX, pol, NULL) < 0)
+		return;
+	if (pt[NL_POLICY_TYPE_ATTR_MIN_VALUE_U] && pt[NL_POLICY_TYPE_ATTR_MAX_VALUE_U])
+		snprintf(out, outlen, ", must be %llu..%llu%s",
+			 (unsigned long long)nla_get_u64(pt[NL_POLICY_TYPE_ATTR_MIN_VALUE_U]),
+			 (unsigned long long)nla_get_u64(pt[NL_POLICY_TYPE_ATTR_MAX_VALUE_U]),
+			 unit);
+	else if (pt[NL_POLICY_TYPE_ATTR_MIN_VALUE_S] && pt[NL_POLICY_TYPE_ATTR_MAX_VALUE_S])
+		snprintf(out, outlen, ", must be %lld..%lld%s",
+			 (long long)nla_get_u64(pt[NL_POLICY_TYPE_ATTR_MIN_VALUE_S]),
+			 (long long)nla_get_u64(pt[NL_POLICY_TYPE_ATTR_MAX_VALUE_S]),
+			 unit);
+	else if (pt[NL_POLICY_TYPE_ATTR_MAX_LENGTH])
+		snprintf(out, outlen, ", at most %u bytes",
+			 nla_get_u32(pt[NL_POLICY_TYPE_ATTR_MAX_LENGTH]));
+}
+
+/*
+ * Extended ACK.  In NLMSG_ERROR the TLVs follow the nlmsgerr and (unless
+ * capped) the echoed request; in NLMSG_DONE they follow the int error.
+ * Builds "<option>: <kernel message>[, must be MIN..MAX]": the option is
+ * found from the offset of the offending attribute in the echoed request
+ * (when the kernel's message does not name it already), the bounds from
+ * the policy the kernel reports.
+ */
+static void parse_extack(const struct nlmsghdr *nlh, char *out, size_t outlen)
+{
+	const char *data = (const char *)nlh + NLMSG_HDRLEN;
+	const struct nlmsgerr *err = NULL;
+	struct nlattr *tb[NLMSGERR_ATTR_MAX + 1];
+	char range[96] = "", text[KB_ERRLEN] = "";
+	const char *name = NULL;
+	size_t len, off;
+	int type = -1;
+
+	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS) || nlh->nlmsg_len < NLMSG_HDRLEN)
+		return;
+	len = nlh->nlmsg_len - NLMSG_HDRLEN;
+	if (nlh->nlmsg_type == NLMSG_DONE) {
+		off = NLMSG_ALIGN(sizeof(int));
+	} else {
+		err = (const struct nlmsgerr *)data;
+		off = sizeof(*err);
+		if (len < off)
+			return;
+		if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
+			if (err->msg.nlmsg_len < NLMSG_HDRLEN)
+				return;
+			off += NLMSG_ALIGN(err->msg.nlmsg_len - NLMSG_HDRLEN);
+		}
+	}
+	if (off >= len)
+		return;
+	if (nla_parse(tb, NLMSGERR_ATTR_MAX, (struct nlattr *)(data + off),
+		      len - off, NULL) < 0)
+		return;
+	if (tb[NLMSGERR_ATTR_MSG] && nla_len(tb[NLMSGERR_ATTR_MSG]) > 0)
+		snprintf(text, sizeof(text), "%.*s", nla_len(tb[NLMSGERR_ATTR_MSG]),
+			 (const char *)nla_data(tb[NLMSGERR_ATTR_MSG]));
+	if (err && !(nlh->nlmsg_flags & NLM_F_CAPPED) && tb[NLMSGERR_ATTR_OFFS] &&
+	    nla_len(tb[NLMSGERR_ATTR_OFFS]) >= 4) {
+		type = attr_at(&err->msg, len - offsetof(struct nlmsgerr, msg),
+			       nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+		name = type >= 0 ? attr_name(type) : NULL;
+		policy_range(tb[NLMSGERR_ATTR_POLICY], type >= 0 && attr_in_ns(type),
+			     range, sizeof(range));
+	}
+	if (!text[0] && tb[NLMSGERR_ATTR_MISS_TYPE] &&
+	    nla_len(tb[NLMSGERR_ATTR_MISS_TYPE]) >= 4) {
+		unsigned int t = nla_get_u32(tb[NLMSGERR_ATTR_MISS_TYPE]);
+
+		name = tb[NLMSGERR_ATTR_MISS_NEST] ? NULL : attr_name(t);
+		if (name)
+			snprintf(text, sizeof(text), "missing attribute");
+		else
+			snprintf(text, sizeof(text), "missing attribute %u", t);
+	}
+	if (!text[0] && !name)
+		return;
+	if (name && (!text[0] || !strstr(text, ": ")))
+		snprintf(out, outlen, "%s: %s%s", name, text[0] ? text : "invalid value",
+			 range);
+	else
+		snprintf(out, outlen, "%s%s", text, range);
+}
+
+/* ---- request / reply ----------------------------------------------------- */
+
+struct req_ctx {
+	int (*parse)(struct nl_msg *msg, void *arg);
+	void *arg;
+	struct kb_nlerr *e;
+	bool done;
+	int kerr;		/* -errno from the kernel */
+	int perr;		/* first error of parse() */
+};
+
+static int cb_valid(struct nl_msg *msg, void *arg)
+{
+	struct req_ctx *c = arg;
+	int ret;
+
+	if (c->parse) {
+		ret = c->parse(msg, c->arg);
+		if (ret < 0 && !c->perr)
+			c->perr = ret;
+	}
+	return NL_OK;
+}
+
+static int cb_ack(struct nl_msg *msg, void *arg)
+{
+	struct req_ctx *c = arg;
+	char warn[KB_ERRLEN] = "";
+
+	parse_extack(nlmsg_hdr(msg), warn, sizeof(warn));
+	if (warn[0])
+		fprintf(stderr, "kiobench: kernel: %s\n", warn);
+	c->done = true;
+	return NL_STOP;
+}
+
+static int cb_finish(struct nl_msg *msg, void *arg)
+{
+	struct req_ctx *c = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+
+	if (nlmsg_datalen(nlh) >= (int)sizeof(int)) {
+		int err;
+
+		memcpy(&err, nlmsg_data(nlh), sizeof(err));
+		if (err < 0) {
+			c->kerr = err;
+			parse_extack(nlh, c->e->msg, sizeof(c->e->msg));
+		}
+	}
+	c->done = true;
+	return NL_STOP;
+}
+
+static int cb_error(struct sockaddr_nl *nla, struct nlmsgerr *err, void *arg)
+{
+	struct req_ctx *c = arg;
+	const struct nlmsghdr *nlh = (const struct nlmsghdr *)((char *)err - NLMSG_HDRLEN);
+
+	(void)nla;
+	c->kerr = err->error < 0 ? err->error : -EIO;
+	parse_extack(nlh, c->e->msg, sizeof(c->e->msg));
+	c->done = true;
+	return NL_STOP;
+}
+
+/* Send msg (consumed) and read the reply; parse() is called per message. */
+static int request(struct kb_nl *nl, struct nl_msg *msg,
+		   int (*parse)(struct nl_msg *, void *), void *arg,
+		   struct kb_nlerr *e)
+{
+	struct req_ctx c = { .parse = parse, .arg = arg, .e = e };
+	struct nl_cb *cb;
+	int ret;
+
+	set_err(e, 0, NULL);
+	cb = nl_cb_alloc(NL_CB_DEFAULT);
+	if (!cb) {
+		nlmsg_free(msg);
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, cb_valid, &c);
+	nl_cb_set(cb, NL_CB_ACK, NL_CB_CUSTOM, cb_ack, &c);
+	nl_cb_set(cb, NL_CB_FINISH, NL_CB_CUSTOM, cb_finish, &c);
+	nl_cb_err(cb, NL_CB_CUSTOM, cb_error, &c);
+	ret = nl_send_auto(nl->sk, msg);
+	nlmsg_free(msg);
+	if (ret < 0) {
+		set_err(e, nlerr_errno(ret), nl_geterror(ret));
+		goto out;
+	}
+	while (!c.done) {
+		ret = nl_recvmsgs(nl->sk, cb);
+		if (c.kerr)
+			break;
+		if (ret < 0) {
+			set_err(e, nlerr_errno(ret), nl_geterror(ret));
+			goto out;
+		}
+	}
+	if (c.kerr)
+		e->err = c.kerr;
+	else if (c.perr)
+		set_err(e, c.perr, "malformed reply from the kernel");
+out:
+	nl_cb_put(cb);
+	return e->err;
+}
+
+static struct nl_msg *new_msg(struct kb_nl *nl, int cmd, int flags, size_t size)
+{
+	struct nl_msg *msg = size ? nlmsg_alloc_size(size) : nlmsg_alloc();
+
+	if (!msg)
+		return NULL;
+	if (!genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, nl->family, 0, flags, cmd,
+			 KIOBENCH_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return NULL;
+	}
+	return msg;
+}
+
+static int parse_attrs(struct nl_msg *msg, struct nlattr **tb)
+{
+	return genlmsg_parse(nlmsg_hdr(msg), 0, tb, KIOBENCH_A_MAX, kb_policy) < 0 ?
+		-EINVAL : 0;
+}
+
+/* ---- socket setup ----------------------------------------------------------- */
+
+static int connect_sock(struct nl_sock **skp, struct kb_nlerr *e)
+{
+	int one = 1, ret;
+
+	*skp = nl_socket_alloc();
+	if (!*skp) {
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	ret = genl_connect(*skp);
+	if (ret < 0) {
+		set_err(e, nlerr_errno(ret), nl_geterror(ret));
+		return e->err;
+	}
+	/* Extended ACK; older kernels refuse it, which is fine. */
+	setsockopt(nl_socket_get_fd(*skp), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	return 0;
+}
+
+int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e)
+{
+	int ret, grp;
+
+	memset(nl, 0, sizeof(*nl));
+	set_err(e, 0, NULL);
+	if (connect_sock(&nl->sk, e))
+		goto fail;
+	nl->family = genl_ctrl_resolve(nl->sk, KIOBENCH_GENL_NAME);
+	if (nl->family < 0) {
+		if (nl->family == -NLE_OBJ_NOTFOUND) {
+			set_err(e, -ENOENT, "module not loaded (modprobe kiobench / insmod kiobench.ko)");
+			e->no_family = true;
+		} else {
+			set_err(e, nlerr_errno(nl->family), nl_geterror(nl->family));
+		}
+		goto fail;
+	}
+	if (!events)
+		return 0;
+	if (connect_sock(&nl->ev, e))
+		goto fail;
+	grp = genl_ctrl_resolve_grp(nl->ev, KIOBENCH_GENL_NAME, KIOBENCH_MCGRP_EVENTS);
+	if (grp < 0) {
+		set_err(e, nlerr_errno(grp), "multicast group \"" KIOBENCH_MCGRP_EVENTS
+			"\" not found");
+		goto fail;
+	}
+	ret = nl_socket_add_membership(nl->ev, grp);
+	if (ret < 0) {
+		set_err(e, nlerr_errno(ret), nl_geterror(ret));
+		goto fail;
+	}
+	nl_socket_set_buffer_size(nl->ev, 1 << 20, 0);
+	nl_socket_set_nonblocking(nl->ev);
+	return 0;
+fail:
+	kb_nl_close(nl);
+	return e->err;
+}
+
+void kb_nl_close(struct kb_nl *nl)
+{
+	if (nl->sk)
+		nl_socket_free(nl->sk);
+	if (nl->ev)
+		nl_socket_free(nl->ev);
+	nl->sk = nl->ev = NULL;
+}
+
+/* ---- commands --------------------------------------------------------------- */
+
+static int parse_features(struct nl_msg *msg, void *arg)
+{
+	struct kb_features *f = arg;
+	struct nlattr *tb[KIOBENCH_A_MAX + 1];
+	int i;
+
+	if (parse_attrs(msg, tb))
+		return -EINVAL;
+	memset(f, 0, sizeof(*f));
+	for (i = 0; i <= KIOBENCH_A_MAX; i++)
+		if (tb[i])
+			f->present |= 1ULL << i;
+#define U32(a, field) if (tb[a]) f->field = nla_get_u32(tb[a])
+#define U64(a, field) if (tb[a]) f->field = nla_get_u64(tb[a])
+	U32(KIOBENCH_A_VERSION, version);
+	U32(KIOBENCH_A_LIMIT_JOBS, jobs);
+	U32(KIOBENCH_A_LIMIT_DEVICES, devices);
+	U32(KIOBENCH_A_LIMIT_WORKERS, workers);
+	U32(KIOBENCH_A_LIMIT_IODEPTH, iodepth);
+	U32(KIOBENCH_A_LIMIT_BS, bs);
+	U32(KIOBENCH_A_LIMIT_BSSPLIT, bssplit);
+	U64(KIOBENCH_A_LIMIT_JOB_MEM, job_mem);
+	U64(KIOBENCH_A_LIMIT_TOTAL_MEM, total_mem);
+	U32(KIOBENCH_A_HIST_BITS, hist_bits);
+	U32(KIOBENCH_A_HIST_BUCKETS, hist_buckets);
+	U32(KIOBENCH_A_LIMIT_LAT_LOG, lat_log);
+#undef U32
+#undef U64
+	return 0;
+}
+
+int kb_nl_features(struct kb_nl *nl, struct kb_features *f, struct kb_nlerr *e)
+{
+	struct nl_msg *msg = new_msg(nl, KIOBENCH_CMD_GET_FEATURES, 0, 0);
+
+	if (!msg) {
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	memset(f, 0, sizeof(*f));
+	return request(nl, msg, parse_features, f, e);
+}
+
+struct new_reply {
+	uint32_t id;
+	bool has_id;
+	char *dir;
+	size_t dirlen;
+};
+
+static int parse_new(struct nl_msg *msg, void *arg)
+{
+	struct new_reply *r = arg;
+	struct nlattr *tb[KIOBENCH_A_MAX + 1];
+
+	if (parse_attrs(msg, tb) || !tb[KIOBENCH_A_JOB_ID] || !tb[KIOBENCH_A_DEBUGFS_DIR])
+		return -EINVAL;
+	r->id = nla_get_u32(tb[KIOBENCH_A_JOB_ID]);
+	r->has_id = true;
+	snprintf(r->dir, r->dirlen, "%s", nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));
+	return 0;
+}
+
+int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, uint32_t *id,
+		  char *dir, size_t dirlen, struct kb_nlerr *e)
+{
+	struct new_reply r = { .dir = dir, .dirlen = dirlen };
+	struct nlattr *nest, *ent;
+	struct nl_msg *msg;
+	size_t size = 4096;
+	uint64_t io_bytes = kb_job_io_bytes(job);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < job->nr_devices; i++)
+		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
+	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	msg = new_msg(nl, KIOBENCH_CMD_JOB_NEW, 0, size);
+	if (!msg) {
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	if (nla_put_string(msg, KIOBENCH_A_JOB_NAME, job->name))
+		goto too_big;
+	nest = nla_nest_start(msg, KIOBENCH_A_DEVICES | NLA_F_NESTED);
+	if (!nest)
+		goto too_big;
+	for (i = 0; i < job->nr_devices; i++)
+		if (nla_put_string(msg, KIOBENCH_DEV_A_PATH, job->devices[i]))
+			goto too_big;
+	nla_nest_end(msg, nest);
+	if (job->random && nla_put_flag(msg, KIOBENCH_A_RANDOM))
+		goto too_big;
+	if (nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, kb_job_rwmix_read(job)))
+		goto too_big;
+	if (kb_job_has_writes(job) && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES))
+		goto too_big;
+	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
+	if (!nest)
+		goto too_big;
+	for (i = 0; i < job->nr_bss; i++) {
+		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY | NLA_F_NESTED);
+		if (!ent || nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, job->bss[i].size) ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, job->bss[i].weight))
+			goto too_big;
+		nla_nest_end(msg, ent);
+	}
+	nla_nest_end(msg, nest);
+#define PUT_U32(opt, a, v) \
+	if (kb_job_isset(job, opt) && nla_put_u32(msg, a, v)) goto too_big
+#define PUT_U64(opt, a, v) \
+	if (kb_job_isset(job, opt) && nla_put_u64(msg, a, v)) goto too_big
+	PUT_U32(KB_OPT_IODEPTH, KIOBENCH_A_IODEPTH, job->iodepth);
+	PUT_U32(KB_OPT_NUMJOBS, KIOBENCH_A_NUMJOBS, job->numjobs);
+	if (job->nr_cpus &&
+	    nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus))
+		goto too_big;
+	PUT_U64(KB_OPT_OFFSET, KIOBENCH_A_OFFSET, job->offset);
+	PUT_U64(KB_OPT_SIZE, KIOBENCH_A_SIZE, job->size);
+	PUT_U64(KB_OPT_RUNTIME, KIOBENCH_A_RUNTIME_NS, job->runtime_ns);
+	if (io_bytes && nla_put_u64(msg, KIOBENCH_A_IO_BYTES, io_bytes))
+		goto too_big;
+	PUT_U64(KB_OPT_NUMBER_IOS, KIOBENCH_A_NUMBER_IOS, job->number_ios);
+	PUT_U64(KB_OPT_RAMP, KIOBENCH_A_RAMP_NS, job->ramp_ns);
+	PUT_U64(KB_OPT_SEED, KIOBENCH_A_SEED, job->seed);
+	PUT_U64(KB_OPT_INTERVAL, KIOBENCH_A_INTERVAL_NS, job->interval_ns);
+#undef PUT_U32
+#undef PUT_U64
+	if (job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR))
+		goto too_big;
+	if (job->lat_log && nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
+		goto too_big;
+	ret = request(nl, msg, parse_new, &r, e);
+	if (!ret && !r.has_id)
+		set_err(e, -EINVAL, "JOB_NEW reply without a job id");
+	*id = r.id;
+	return e->err;
+too_big:
+	nlmsg_free(msg);
+	set_err(e, -EMSGSIZE, "request too large");
+	return e->err;
+}
+
+int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e)
+{
+	struct nl_msg *msg = new_msg(nl, cmd, 0, 0);
+
+	if (!msg || nla_put_u32(msg, KIOBENCH_A_JOB_ID, id)) {
+		nlmsg_free(msg);
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	return request(nl, msg, NULL, NULL, e);
+}
+
+static int parse_status(struct nl_msg *msg, struct kb_status *st)
+{
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[KIOBENCH_A_MAX + 1], *a;
+	int rem;
+
+	if (parse_attrs(msg, tb) || !tb[KIOBENCH_A_JOB_ID])
+		return -EINVAL;
+	memset(st, 0, sizeof(*st));
+	st->state = -1;
+	st->id = nla_get_u32(tb[KIOBENCH_A_JOB_ID]);
+	if (tb[KIOBENCH_A_JOB_NAME])
+		snprintf(st->name, sizeof(st->name), "%s",
+			 nla_get_string(tb[KIOBENCH_A_JOB_NAME]));
+	if (tb[KIOBENCH_A_JOB_STATE])
+		st->state = nla_get_u8(tb[KIOBENCH_A_JOB_STATE]);
+	if (tb[KIOBENCH_A_JOB_ERROR])
+		st->error = (int32_t)nla_get_u32(tb[KIOBENCH_A_JOB_ERROR]);
+	if (tb[KIOBENCH_A_JOB_ELAPSED_NS])
+		st->elapsed_ns = nla_get_u64(tb[KIOBENCH_A_JOB_ELAPSED_NS]);
+	if (tb[KIOBENCH_A_JOB_MEASURED_NS])
+		st->measured_ns = nla_get_u64(tb[KIOBENCH_A_JOB_MEASURED_NS]);
+	if (tb[KIOBENCH_A_JOB_NR_WORKERS])
+		st->nr_workers = nla_get_u32(tb[KIOBENCH_A_JOB_NR_WORKERS]);
+	if (tb[KIOBENCH_A_JOB_CPU_NS])
+		st->cpu_ns = nla_get_u64(tb[KIOBENCH_A_JOB_CPU_NS]);
+	if (tb[KIOBENCH_A_JOB_ZERO_READS])
+		st->zero_reads = nla_get_u64(tb[KIOBENCH_A_JOB_ZERO_READS]);
+	if (tb[KIOBENCH_A_DEBUGFS_DIR])
+		snprintf(st->debugfs_dir, sizeof(st->debugfs_dir), "%s",
+			 nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));
+	/* KIOBENCH_A_JOB_STATS appears once per direction */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		struct nlattr *sb[KIOBENCH_STAT_A_MAX + 1];
+		struct kb_dirstat *ds;
+		unsigned int d;
+
+		if (nla_type(a) != KIOBENCH_A_JOB_STATS)
+			continue;
+		if (nla_parse_nested(sb, KIOBENCH_STAT_A_MAX, a, kb_stat_policy) < 0 ||
+		    !sb[KIOBENCH_STAT_A_DIR])
+			return -EINVAL;
+		d = nla_get_u8(sb[KIOBENCH_STAT_A_DIR]);
+		if (d >= KIOBENCH_NR_DIRS)
+			continue;
+		ds = &st->dir[d];
+		ds->present = true;
+#define G(attr, field) if (sb[attr]) ds->field = nla_get_u64(sb[attr])
+		G(KIOBENCH_STAT_A_IOS, ios);
+		G(KIOBENCH_STAT_A_BYTES, bytes);
+		G(KIOBENCH_STAT_A_ERRORS, errors);
+		G(KIOBENCH_STAT_A_LAT_MIN, lat_min);
+		G(KIOBENCH_STAT_A_LAT_MAX, lat_max);
+		G(KIOBENCH_STAT_A_LAT_SUM, lat_sum);
+		G(KIOBENCH_STAT_A_LAT_SUMSQ_HI, sumsq_hi);
+		G(KIOBENCH_STAT_A_LAT_SUMSQ_LO, sumsq_lo);
+		G(KIOBENCH_STAT_A_ALL_IOS, all_ios);
+		G(KIOBENCH_STAT_A_ALL_BYTES, all_bytes);
+#undef G
+	}
+	return 0;
+}
+
+struct get_ctx {
+	struct kb_status *st;
+	bool got;
+	int (*cb)(const struct kb_status *, void *);
+	void *arg;
+};
+
+static int parse_get(struct nl_msg *msg, void *arg)
+{
+	struct get_ctx *c = arg;
+	struct kb_status st;
+	int ret = parse_status(msg, c->cb ? &st : c->st);
+
+	if (ret)
+		return ret;
+	c->got = true;
+	return c->cb ? c->cb(&st, c->arg) : 0;
+}
+
+int kb_nl_job_get(struct kb_nl *nl, uint32_t id, struct kb_status *st,
+		  struct kb_nlerr *e)
+{
+	struct get_ctx c = { .st = st };
+	struct nl_msg *msg = new_msg(nl, KIOBENCH_CMD_JOB_GET, 0, 0);
+
+	if (!msg || nla_put_u32(msg, KIOBENCH_A_JOB_ID, id)) {
+		nlmsg_free(msg);
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	if (!request(nl, msg, parse_get, &c, e) && !c.got)
+		set_err(e, -EINVAL, "JOB_GET without a reply");
+	return e->err;
+}
+
+int kb_nl_job_dump(struct kb_nl *nl, int (*cb)(const struct kb_status *st, void *arg),
+		   void *arg, struct kb_nlerr *e)
+{
+	struct get_ctx c = { .cb = cb, .arg = arg };
+	struct nl_msg *msg = new_msg(nl, KIOBENCH_CMD_JOB_GET, NLM_F_DUMP, 0);
+
+	if (!msg) {
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	return request(nl, msg, parse_get, &c, e);
+}
+
+/* ---- events --------------------------------------------------------------------- */
+
+int kb_nl_event_fd(const struct kb_nl *nl)
+{
+	return nl->ev ? nl_socket_get_fd(nl->ev) : -1;
+}
+
+struct ev_ctx {
+	struct kb_nl *nl;
+	void (*cb)(uint32_t, int, int32_t, void *);
+	void *arg;
+};
+
+static int cb_event(struct nl_msg *msg, void *arg)
+{
+	struct ev_ctx *c = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	struct nlattr *tb[KIOBENCH_A_MAX + 1];
+
+	if (nlh->nlmsg_type != c->nl->family ||
+	    genlmsg_hdr(nlh)->cmd != KIOBENCH_CMD_JOB_NTF ||
+	    parse_attrs(msg, tb) || !tb[KIOBENCH_A_JOB_ID] || !tb[KIOBENCH_A_JOB_STATE])
+		return NL_SKIP;
+	c->cb(nla_get_u32(tb[KIOBENCH_A_JOB_ID]), nla_get_u8(tb[KIOBENCH_A_JOB_STATE]),
+	      tb[KIOBENCH_A_JOB_ERROR] ? (int32_t)nla_get_u32(tb[KIOBENCH_A_JOB_ERROR]) : 0,
+	      c->arg);
+	return NL_OK;
+}
+
+/* Multicast notifications carry sequence number 0: accept any. */
+static int cb_seq_any(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
+int kb_nl_events(struct kb_nl *nl, void (*cb)(uint32_t id, int state, int32_t error,
+					       void *arg), void *arg, struct kb_nlerr *e)
+{
+	struct ev_ctx c = { .nl = nl, .cb = cb, .arg = arg };
+	struct nl_cb *ncb = nl_cb_alloc(NL_CB_DEFAULT);
+	int ret;
+
+	set_err(e, 0, NULL);
+	if (!ncb) {
+		set_err(e, -ENOMEM, NULL);
+		return e->err;
+	}
+	nl_cb_set(ncb, NL_CB_VALID, NL_CB_CUSTOM, cb_event, &c);
+	nl_cb_set(ncb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, cb_seq_any, NULL);
+	for (;;) {
+		ret = nl_recvmsgs_report(nl->ev, ncb);
+		if (ret == 0 || ret == -NLE_AGAIN) {
+			ret = 0;
+			break;
+		}
+		/* -NLE_NOMEM: the group overran the buffer; JOB_GET polling covers it */
+		if (ret < 0 && ret != -NLE_NOMEM) {
+			set_err(e, nlerr_errno(ret), nl_geterror(ret));
+			ret = e->err;
+			break;
+		}
+	}
+	nl_cb_put(ncb);
+	return ret;
+}

@@ -1,0 +1,634 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reports: fio-like normal output, fio terse version 3 and fio's JSON
+ * schema (built with json-c) with a "kiobench" object per job.
+ *
+ * Our latency is submission to completion in the kernel, so fio's clat and
+ * lat are the same numbers; slat is not measured and reported as zero.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "kiobench.h"
+
+typedef unsigned __int128 u128;
+
+static const char *const dir_name[KIOBENCH_NR_DIRS] = { "read", "write" };
+
+const char *kb_state_name(int state)
+{
+	switch (state) {
+	case KIOBENCH_STATE_NEW: return "NEW";
+	case KIOBENCH_STATE_RUNNING: return "RUNNING";
+	case KIOBENCH_STATE_DONE: return "DONE";
+	case KIOBENCH_STATE_STOPPED: return "STOPPED";
+	case KIOBENCH_STATE_FAILED: return "FAILED";
+	default: return "UNKNOWN";
+	}
+}
+
+static int ndigits(uint64_t v)
+{
+	int n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * fio's num2str: at most maxlen digits, scaled by 1000 (k, M, ...) or 1024
+ * (Ki, Mi, ...), with as many decimals as fit (rounded).
+ */
+char *kb_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+		 const char *unit)
+{
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	const char *const *pfx = pow2 ? iec : si;
+	const uint64_t base = pow2 ? 1024 : 1000;
+	uint64_t rem = 0;
+	int idx = 0, dec;
+
+	while (ndigits(num) > maxlen && idx < 6) {
+		rem = num % base;
+		num /= base;
+		idx++;
+	}
+	dec = maxlen - ndigits(num) - 1;
+	if (!idx || dec <= 0) {
+		if (idx && rem >= base / 2)
+			num++;
+		snprintf(buf, len, "%" PRIu64 "%s%s", num, pfx[idx], unit);
+	} else {
+		uint64_t scale = 1, frac;
+		int i;
+
+		for (i = 0; i < dec; i++)
+			scale *= 10;
+		frac = (2 * rem * scale + base) / (2 * base);	/* rounded */
+		if (frac == scale) {
+			num++;
+			frac = 0;
+		}
+		snprintf(buf, len, "%" PRIu64 ".%0*" PRIu64 "%s%s", num, dec, frac,
+			 pfx[idx], unit);
+	}
+	return buf;
+}
+
+/* Derived numbers of one direction. */
+struct dir_calc {
+	const struct kb_dirstat *ds;
+	uint64_t runtime_ms, bw_bytes, iops_int;
+	double iops, mean, dev;
+	bool has_pct;
+	uint64_t pv[KB_MAX_PERCENTILES];
+	bool lowconf[KB_MAX_PERCENTILES];
+	bool any_lowconf;
+};
+
+static void calc_dir(const struct kb_result *r, int d, struct dir_calc *c)
+{
+	const struct kb_dirstat *ds = &r->st.dir[d];
+	uint64_t t = r->st.measured_ns;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->ds = ds;
+	if (ds->ios && t) {
+		c->runtime_ms = t / 1000000;
+		c->bw_bytes = (uint64_t)((u128)ds->bytes * 1000000000u / t);
+		c->iops_int = (uint64_t)((u128)ds->ios * 1000000000u / t);
+		c->iops = (double)ds->ios * 1e9 / (double)t;
+	}
+	c->mean = kb_lat_mean(ds->ios, ds->lat_sum);
+	c->dev = kb_lat_stddev(ds->ios, ds->lat_sum, ds->sumsq_hi, ds->sumsq_lo);
+	if (r->has_hist[d] && !kb_hist_percentiles(&r->hist[d], r->job->plist,
+						   r->job->nr_plist, c->pv, c->lowconf)) {
+		c->has_pct = true;
+		for (i = 0; i < r->job->nr_plist; i++)
+			c->any_lowconf |= c->lowconf[i];
+	}
+}
+
+static bool dir_shown(const struct kb_result *r, int d)
+{
+	const struct kb_dirstat *ds = &r->st.dir[d];
+
+	return ds->ios || ds->all_ios || ds->errors;
+}
+
+static void fmt_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.1f s", ns / 1e9);
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+}
+
+/* ---- normal --------------------------------------------------------------- */
+
+static void print_percentiles(FILE *f, const struct kb_result *r, const struct dir_calc *c)
+{
+	unsigned int n = r->job->nr_plist, prec = kb_plist_precision(r->job->plist, n);
+	uint64_t minv = UINT64_MAX, maxv = 0, divisor = 1, v;
+	unsigned int i, j, scale = 0, per_line, width;
+	const char *unit = "nsec";
+
+	for (i = 0; i < n; i++) {
+		if (c->pv[i] < minv)
+			minv = c->pv[i];
+		if (c->pv[i] > maxv)
+			maxv = c->pv[i];
+	}
+	/* fio's unit choice */
+	if (minv > 2000000 && maxv > 99999999ULL) {
+		scale = 2;
+		divisor = 1000000;
+		unit = "msec";
+	} else if (minv > 2000 && maxv > 99999) {
+		scale = 1;
+		divisor = 1000;
+		unit = "usec";
+	}
+	width = ndigits(maxv / divisor);
+	if (width < 5)
+		width = 5;
+	per_line = (80 - 7) / (prec + 10 + width);
+	if (!per_line)
+		per_line = 1;
+	fprintf(f, "    lat percentiles (%s, N=%" PRIu64 "):\n", unit, c->ds->ios);
+	for (i = 0; i < n; i++) {
+		if (i % per_line == 0)
+			fprintf(f, "     |");
+		v = c->pv[i];
+		for (j = 0; j < scale; j++)
+			v = (v + 999) / 1000;
+		fprintf(f, " %*.*fth=[%*" PRIu64 "]%s%s", prec + 3, prec,
+			r->job->plist[i] / (double)KB_PCT_ONE, width, v,
+			c->lowconf[i] ? "*" : "", i == n - 1 ? "\n" : ",");
+		if (i != n - 1 && i % per_line == per_line - 1)
+			fprintf(f, "\n");
+	}
+	if (c->any_lowconf)
+		fprintf(f, "     * fewer than 1/(1-p) samples: tail not resolved\n");
+}
+
+static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
+{
+	struct dir_calc c;
+	char iops[32], bw[32], bwalt[32], io[32], smin[32], smax[32], ramp[32];
+	const char *unit = "nsec";
+	uint64_t min, max;
+	double mean, dev;
+
+	calc_dir(r, d, &c);
+	kb_num2str(iops, sizeof(iops), c.iops_int, 4, false, "");
+	kb_num2str(bw, sizeof(bw), c.bw_bytes, 4, true, "B/s");
+	kb_num2str(bwalt, sizeof(bwalt), c.bw_bytes, 4, false, "B/s");
+	kb_num2str(io, sizeof(io), c.ds->bytes, 4, true, "B");
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", dir_name[d],
+		iops, bw, bwalt, io, r->st.measured_ns / 1000000);
+	if (c.ds->ios) {
+		min = c.ds->lat_min;
+		max = c.ds->lat_max;
+		mean = c.mean;
+		dev = c.dev;
+		/* fio's nsec_to_msec / nsec_to_usec */
+		if (min > 2000000 && max > 99999999ULL && dev > 1000000.0) {
+			min /= 1000000;
+			max /= 1000000;
+			mean /= 1e6;
+			dev /= 1e6;
+			unit = "msec";
+		} else if (min > 2000 && max > 99999 && dev > 1000.0) {
+			min /= 1000;
+			max /= 1000;
+			mean /= 1e3;
+			dev /= 1e3;
+			unit = "usec";
+		}
+		fprintf(f, "    lat (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f, "
+			"samples=%" PRIu64 "\n", unit,
+			kb_num2str(smin, sizeof(smin), min, 6, false, ""),
+			kb_num2str(smax, sizeof(smax), max, 6, false, ""),
+			mean, dev, c.ds->ios);
+		if (c.has_pct)
+			print_percentiles(f, r, &c);
+	}
+	if (r->job->ramp_ns) {
+		fmt_duration(ramp, sizeof(ramp), r->job->ramp_ns);
+		fprintf(f, "    warm-up excluded: %s, %" PRIu64 " I/Os; errors: %" PRIu64 "\n",
+			ramp, c.ds->all_ios > c.ds->ios ? c.ds->all_ios - c.ds->ios : 0,
+			c.ds->errors);
+	} else {
+		fprintf(f, "    warm-up: none; errors: %" PRIu64 "\n", c.ds->errors);
+	}
+}
+
+static void print_job_header(FILE *f, const struct kb_result *r)
+{
+	const struct kb_job *job = r->job;
+	unsigned int i, workers = r->st.nr_workers;
+
+	if (!workers)
+		workers = (job->numjobs ? job->numjobs : 1) * job->nr_devices;
+	fprintf(f, "%s: (groupid=0, jobs=%u): err=%2d: devices=", job->name, workers,
+		-r->st.error);
+	for (i = 0; i < job->nr_devices; i++)
+		fprintf(f, "%s%s", i ? ":" : "", job->devices[i]);
+	fprintf(f, " rw=%s", job->rw_str);
+	if (job->rw == KB_RW_MIXED)
+		fprintf(f, " rwmixread=%u", kb_job_rwmix_read(job));
+	if (kb_job_isset(job, KB_OPT_BSSPLIT)) {
+		fprintf(f, " bssplit=");
+		for (i = 0; i < job->nr_bss; i++)
+			fprintf(f, "%s%u/%u", i ? ":" : "", job->bss[i].size,
+				job->bss[i].weight);
+	} else {
+		fprintf(f, " bs=%u", job->bs);
+	}
+	fprintf(f, " iodepth=%u numjobs=%u\n", job->iodepth ? job->iodepth : 1,
+		job->numjobs ? job->numjobs : 1);
+	if (r->st.state != KIOBENCH_STATE_DONE) {
+		fprintf(f, "  state: %s", kb_state_name(r->st.state));
+		if (r->st.error)
+			fprintf(f, " (%s)", strerror(-r->st.error));
+		fprintf(f, "\n");
+	}
+}
+
+/* Workers' CPU time: percent of one CPU over the run, and per I/O. */
+static double sys_cpu_pct(const struct kb_result *r)
+{
+	return r->st.elapsed_ns ? 100.0 * r->st.cpu_ns / r->st.elapsed_ns : 0.0;
+}
+
+static double cpu_ns_per_io(const struct kb_result *r)
+{
+	uint64_t ios = r->st.dir[0].all_ios + r->st.dir[1].all_ios;
+
+	return ios ? (double)r->st.cpu_ns / ios : 0.0;
+}
+
+static void print_job_footer(FILE *f, const struct kb_result *r)
+{
+	uint64_t reads = r->st.dir[KIOBENCH_DIR_READ].all_ios;
+
+	fprintf(f, "  cpu          : sys=%.2f%%, %.0f ns per I/O (workers; interrupt-side "
+		"completion not included)\n", sys_cpu_pct(r), cpu_ns_per_io(r));
+	if (r->st.zero_reads)
+		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " reads returned an all-zero "
+			"block: never-written or deallocated blocks can read unrealistically "
+			"fast; write the span first (precondition)\n", r->st.zero_reads, reads);
+}
+
+void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++) {
+		bool any = false;
+
+		print_job_header(f, &r[i]);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			if (!dir_shown(&r[i], d))
+				continue;
+			print_dir_normal(f, &r[i], d);
+			any = true;
+		}
+		if (!any)
+			fprintf(f, "  no I/O completed\n");
+		print_job_footer(f, &r[i]);
+		if (i + 1 < n)
+			fprintf(f, "\n");
+	}
+}
+
+/* ---- terse (fio version 3) ------------------------------------------------- */
+
+static void terse_dir(FILE *f, const struct kb_result *r, int d)
+{
+	struct dir_calc c;
+	unsigned int i;
+
+	calc_dir(r, d, &c);
+	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64,
+		c.ds->bytes >> 10, c.bw_bytes / 1024, c.iops_int, c.runtime_ms);
+	/* slat: not measured */
+	fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	/* clat (us) */
+	if (c.ds->ios)
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", c.ds->lat_min / 1000,
+			c.ds->lat_max / 1000, c.mean / 1000, c.dev / 1000);
+	else
+		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	for (i = 0; i < KB_MAX_PERCENTILES; i++) {
+		if (c.has_pct && i < r->job->nr_plist)
+			fprintf(f, ";%f%%=%" PRIu64, r->job->plist[i] / (double)KB_PCT_ONE,
+				c.pv[i] / 1000);
+		else
+			fprintf(f, ";0%%=0");
+	}
+	/* lat (us): the same as clat */
+	if (c.ds->ios)
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", c.ds->lat_min / 1000,
+			c.ds->lat_max / 1000, c.mean / 1000, c.dev / 1000);
+	else
+		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	/* bandwidth samples: not measured */
+	fprintf(f, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
+}
+
+static void lat_dist(const struct kb_result *r, double *pn, double *pu, double *pm)
+{
+	const struct kb_hist *h[KIOBENCH_NR_DIRS];
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		h[d] = r->has_hist[d] ? &r->hist[d] : NULL;
+	kb_lat_dist(h, KIOBENCH_NR_DIRS, pn, pu, pm);
+}
+
+void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
+{
+	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
+	size_t i;
+	int d, k;
+
+	for (i = 0; i < n; i++) {
+		fprintf(f, "3;kiobench-%s;%s;0;%d", KB_TOOL_VERSION, r[i].job->name,
+			-r[i].st.error);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			terse_dir(f, &r[i], d);
+		/* CPU usage: the workers' system time; context switches not counted */
+		fprintf(f, ";%f%%;%f%%;0;0;0", 0.0, sys_cpu_pct(&r[i]));
+		/* I/O depth distribution: not measured */
+		for (k = 0; k < 7; k++)
+			fprintf(f, ";%3.1f%%", 0.0);
+		/* latency distribution; fio adds the ns ranges to the first us one */
+		lat_dist(&r[i], pn, pu, pm);
+		for (k = 0; k < KB_LAT_N_NR; k++)
+			pu[0] += pn[k];
+		for (k = 0; k < KB_LAT_U_NR; k++)
+			fprintf(f, ";%3.2f%%", pu[k]);
+		for (k = 0; k < KB_LAT_M_NR; k++)
+			fprintf(f, ";%3.2f%%", pm[k]);
+		if (r[i].job->continue_on_error)
+			fprintf(f, ";%" PRIu64 ";%d",
+				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+		fprintf(f, "\n");
+	}
+}
+
+/* ---- json --------------------------------------------------------------- */
+
+static void jadd(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *ju64(uint64_t v)
+{
+	return json_object_new_uint64(v);
+}
+
+/* Floating point numbers printed like fio ("%f"), never NaN or inf. */
+static struct json_object *jdbl(double v)
+{
+	char buf[64];
+
+	if (!isfinite(v))
+		v = 0.0;
+	snprintf(buf, sizeof(buf), "%f", v);
+	return json_object_new_double_s(v, buf);
+}
+
+static struct json_object *lat_obj(const struct kb_result *r, const struct dir_calc *c,
+				   bool percentiles)
+{
+	struct json_object *o = json_object_new_object();
+	bool any = c && c->ds->ios;
+	unsigned int i;
+
+	jadd(o, "min", ju64(any ? c->ds->lat_min : 0));
+	jadd(o, "max", ju64(any ? c->ds->lat_max : 0));
+	jadd(o, "mean", jdbl(any ? c->mean : 0.0));
+	jadd(o, "stddev", jdbl(any ? c->dev : 0.0));
+	jadd(o, "N", ju64(any ? c->ds->ios : 0));
+	if (percentiles && any && c->has_pct) {
+		struct json_object *p = json_object_new_object();
+
+		for (i = 0; i < r->job->nr_plist; i++) {
+			char key[32];
+
+			kb_pct_str(r->job->plist[i], key, sizeof(key));
+			jadd(p, key, ju64(c->pv[i]));
+		}
+		jadd(o, "percentile", p);
+	}
+	return o;
+}
+
+/* d < 0: an empty direction (trim). */
+static struct json_object *dir_obj(const struct kb_result *r, int d)
+{
+	struct json_object *o = json_object_new_object();
+	struct dir_calc c, *cp = NULL;
+
+	if (d >= 0) {
+		calc_dir(r, d, &c);
+		cp = &c;
+	}
+	jadd(o, "io_bytes", ju64(cp ? c.ds->bytes : 0));
+	jadd(o, "io_kbytes", ju64(cp ? c.ds->bytes >> 10 : 0));
+	jadd(o, "bw_bytes", ju64(cp ? c.bw_bytes : 0));
+	jadd(o, "bw", ju64(cp ? c.bw_bytes / 1024 : 0));
+	jadd(o, "iops", jdbl(cp ? c.iops : 0.0));
+	jadd(o, "runtime", ju64(cp ? c.runtime_ms : 0));
+	jadd(o, "total_ios", ju64(cp ? c.ds->ios : 0));
+	jadd(o, "short_ios", ju64(0));
+	jadd(o, "drop_ios", ju64(0));
+	jadd(o, "slat_ns", lat_obj(r, NULL, false));
+	jadd(o, "clat_ns", lat_obj(r, cp, true));
+	jadd(o, "lat_ns", lat_obj(r, cp, false));
+	return o;
+}
+
+static struct json_object *per_dir_u64(const struct kb_result *r, size_t field_off,
+				       bool minus_ios)
+{
+	struct json_object *o = json_object_new_object();
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		const struct kb_dirstat *ds = &r->st.dir[d];
+		uint64_t v = *(const uint64_t *)((const char *)ds + field_off);
+
+		if (minus_ios)
+			v = v > ds->ios ? v - ds->ios : 0;
+		jadd(o, dir_name[d], ju64(v));
+	}
+	return o;
+}
+
+static struct json_object *kiobench_obj(const struct kb_result *r)
+{
+	struct json_object *o = json_object_new_object(), *a, *lc, *ps;
+	unsigned int i;
+	int d;
+
+	jadd(o, "version", json_object_new_string(KB_TOOL_VERSION));
+	jadd(o, "job_id", ju64(r->st.id));
+	jadd(o, "state", json_object_new_string(kb_state_name(r->st.state)));
+	a = json_object_new_array();
+	for (i = 0; i < r->job->nr_devices; i++)
+		json_object_array_add(a, json_object_new_string(r->job->devices[i]));
+	jadd(o, "devices", a);
+	jadd(o, "nr_workers", ju64(r->st.nr_workers));
+	jadd(o, "elapsed_ns", ju64(r->st.elapsed_ns));
+	jadd(o, "measured_ns", ju64(r->st.measured_ns));
+	jadd(o, "ramp_ns", ju64(r->job->ramp_ns));
+	jadd(o, "ramp_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), true));
+	jadd(o, "all_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), false));
+	jadd(o, "all_bytes", per_dir_u64(r, offsetof(struct kb_dirstat, all_bytes), false));
+	jadd(o, "errors", per_dir_u64(r, offsetof(struct kb_dirstat, errors), false));
+	jadd(o, "cpu_ns", ju64(r->st.cpu_ns));
+	jadd(o, "cpu_ns_per_io", jdbl(cpu_ns_per_io(r)));
+	jadd(o, "zero_reads", ju64(r->st.zero_reads));
+	if (r->job->lat_log)
+		jadd(o, "lat_log", json_object_new_string(r->job->lat_log));
+	ps = json_object_new_object();
+	lc = json_object_new_object();
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		struct dir_calc c;
+
+		calc_dir(r, d, &c);
+		jadd(ps, dir_name[d], ju64(c.has_pct ? r->hist[d].samples : 0));
+		a = json_object_new_array();
+		for (i = 0; c.has_pct && i < r->job->nr_plist; i++) {
+			char key[32];
+
+			if (!c.lowconf[i])
+				continue;
+			kb_pct_str(r->job->plist[i], key, sizeof(key));
+			json_object_array_add(a, json_object_new_string(key));
+		}
+		jadd(lc, dir_name[d], a);
+	}
+	jadd(o, "percentile_samples", ps);
+	jadd(o, "low_confidence_percentiles", lc);
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		if (r->has_hist[d]) {
+			jadd(o, "hist_bits", ju64(r->hist[d].bits));
+			break;
+		}
+	}
+	if (r->has_tl) {
+		jadd(o, "timeline_interval_ns", ju64(r->tl.interval_ns));
+		jadd(o, "timeline_dropped", ju64(r->tl.dropped));
+		a = json_object_new_array();
+		for (i = 0; i < r->tl.nr; i++) {
+			const struct kb_tl_point *p = &r->tl.p[i];
+			struct json_object *pt = json_object_new_object();
+
+			jadd(pt, "t_ns", ju64(p->t_ns));
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+				struct json_object *x = json_object_new_object();
+
+				jadd(x, "ios", ju64(p->ios[d]));
+				jadd(x, "bytes", ju64(p->bytes[d]));
+				jadd(x, "lat_ns", ju64(p->lat_ns[d]));
+				jadd(pt, dir_name[d], x);
+			}
+			json_object_array_add(a, pt);
+		}
+		jadd(o, "timeline", a);
+	}
+	return o;
+}
+
+static struct json_object *lat_dist_obj(const double *p, const unsigned int *edges,
+					unsigned int nr, bool last_ge)
+{
+	struct json_object *o = json_object_new_object();
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		char key[16];
+
+		snprintf(key, sizeof(key), "%s%u", last_ge && i == nr - 1 ? ">=" : "",
+			 edges[i]);
+		jadd(o, key, jdbl(p[i]));
+	}
+	return o;
+}
+
+struct json_object *kb_json_job(const struct kb_result *r)
+{
+	struct json_object *o = json_object_new_object(), *opts;
+	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
+	size_t i;
+
+	jadd(o, "jobname", json_object_new_string(r->job->name));
+	jadd(o, "groupid", json_object_new_int(0));
+	jadd(o, "error", json_object_new_int(-r->st.error));
+	jadd(o, "elapsed", ju64(r->st.elapsed_ns / 1000000000ULL));
+	opts = json_object_new_object();
+	for (i = 0; i < r->job->applied.n; i++) {
+		const struct kb_assign *a = &r->job->applied.v[i];
+
+		jadd(opts, a->opt->name, json_object_new_string(a->val ? a->val : ""));
+	}
+	jadd(o, "job options", opts);
+	jadd(o, "usr_cpu", jdbl(0.0));
+	jadd(o, "sys_cpu", jdbl(sys_cpu_pct(r)));
+	jadd(o, "read", dir_obj(r, KIOBENCH_DIR_READ));
+	jadd(o, "write", dir_obj(r, KIOBENCH_DIR_WRITE));
+	jadd(o, "trim", dir_obj(r, -1));
+	jadd(o, "job_runtime", ju64(r->st.measured_ns / 1000000));
+	lat_dist(r, pn, pu, pm);
+	jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));
+	jadd(o, "latency_us", lat_dist_obj(pu, kb_lat_nu_edges, KB_LAT_U_NR, false));
+	jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
+	jadd(o, "kiobench", kiobench_obj(r));
+	return o;
+}
+
+char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms)
+{
+	struct json_object *root = json_object_new_object(), *jobs;
+	time_t t = now_ms / 1000;
+	char tbuf[64] = "";
+	struct tm tm;
+	char *s;
+	size_t i;
+
+	if (localtime_r(&t, &tm))
+		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
+	jadd(root, "fio version", json_object_new_string("kiobench-" KB_TOOL_VERSION));
+	jadd(root, "timestamp", json_object_new_int64(now_ms / 1000));
+	jadd(root, "timestamp_ms", json_object_new_int64(now_ms));
+	jadd(root, "time", json_object_new_string(tbuf));
+	jobs = json_object_new_array();
+	for (i = 0; i < n; i++)
+		json_object_array_add(jobs, kb_json_job(&r[i]));
+	jadd(root, "jobs", jobs);
+	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						  JSON_C_TO_STRING_SPACED |
+						  JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return s;
+}
