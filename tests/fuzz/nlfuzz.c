@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -688,12 +689,25 @@ static int cmd_req(int argc, char **argv)
 	if (in_devs || in_bss)
 		nest_end(&m);
 	msg_finish(&m);
-	/* genetlink handles the request in this task, within sendto() */
-	if (fail_fd >= 0 && pwrite(fail_fd, "1", 1, 0) != 1)
-		die("make-it-fail");
-	send_raw(m.buf, m.len);
-	if (fail_fd >= 0 && pwrite(fail_fd, "0", 1, 0) != 1)
-		die("make-it-fail");
+	/*
+	 * genetlink handles the request in this task, within sendto().  Every
+	 * page is faulted in and locked first: a page fault of ours inside the
+	 * window (a page table, the "0" below) could fail too, and end this
+	 * program instead of the request.
+	 */
+	if (fail_fd >= 0) {
+		static const char on = '1', off = '0';
+
+		if (mlockall(MCL_CURRENT | MCL_FUTURE))
+			die("mlockall");
+		if (pwrite(fail_fd, &on, 1, 0) != 1)
+			die("make-it-fail");
+		send_raw(m.buf, m.len);
+		if (pwrite(fail_fd, &off, 1, 0) != 1)
+			die("make-it-fail");
+	} else {
+		send_raw(m.buf, m.len);
+	}
 	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, print_reply, NULL,
 			  30000)) {
 		if (lost) {
