@@ -69,3 +69,34 @@ for i in $(seq 100); do
 done
 echo "no NVMe namespace with serial {serial}" >&2; exit 1"""
     return guest.check(script).strip()
+
+
+def md_raid0(guest: Guest, name: str, devs: list[str], chunk_kb: int = 64) -> str:
+    """Assemble an md RAID-0 array /dev/<name> (name: "md0".."md127") of
+    `devs` with mdadm, writing its superblock to each; returns its path.
+    Stop it with md_stop() before removing the members."""
+    guest.check("modprobe -a md-mod raid0")
+    dev = f"/dev/{shlex.quote(name)}"
+    guest.check(f"mdadm --create {dev} --run --quiet --level=0 --chunk={chunk_kb} "
+                f"--metadata=1.2 --raid-devices={len(devs)} {' '.join(map(shlex.quote, devs))}"
+                f" && for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; "
+                f"test -b {dev}", timeout=120)
+    return dev
+
+
+def md_stop(guest: Guest, dev: str) -> None:
+    guest.check(f"mdadm --stop --quiet {shlex.quote(dev)}", timeout=120)
+
+
+def dm_linear(guest: Guest, name: str, dev: str) -> str:
+    """A device-mapper linear target /dev/mapper/<name> over all of `dev`
+    (dmsetup without udev: libdevmapper makes the node itself)."""
+    guest.check("modprobe dm-mod")
+    q = shlex.quote(dev)
+    guest.check(f"DM_DISABLE_UDEV=1 dmsetup create {shlex.quote(name)} "
+                f"--table \"0 $(blockdev --getsz {q}) linear {q} 0\"")
+    return f"/dev/mapper/{name}"
+
+
+def dm_remove(guest: Guest, name: str) -> None:
+    guest.check(f"DM_DISABLE_UDEV=1 dmsetup remove {shlex.quote(name)}")
