@@ -568,8 +568,9 @@ static const struct kb_sum *main_sum(const struct kb_step *st)
 static int run_part(struct bench *b, const struct part_def *def, struct part_run *pr,
 		    bool (*stop)(struct bench *b, struct part_run *pr))
 {
-	uint64_t *vals = NULL, prev_end = 0, busy_sum = 0, idle_sum = 0;
+	uint64_t *vals = NULL, prev_end = 0, busy_sum = 0, idle_sum = 0, zero;
 	unsigned int nr = 0, i;
+	bool zero_warned = false;
 	char err[KB_ERRLEN];
 	int ret = 0, d;
 
@@ -682,35 +683,50 @@ static int run_part(struct bench *b, const struct part_def *def, struct part_run
 		pr->n = i + 1;
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 			kb_summarize(st->res, st->nr_res, d, false, &st->sum[d]);
+		for (k = 0, zero = 0; k < st->nr_res; k++)
+			zero += st->res[k].st.zero_reads;
+		if (zero && !zero_warned) {
+			msg("warning: %s, %s=%s: %" PRIu64 " of %" PRIu64 " reads returned an "
+			    "all-zero block: never-written or deallocated blocks can read "
+			    "unrealistically fast; write the span first (precondition)",
+			    def->name, kb_var_names[def->var], st->value, zero,
+			    st->sum[KIOBENCH_DIR_READ].ios);
+			zero_warned = true;
+		}
 		if ((b->formats & KB_FMT_NORMAL) && !i) {
 			fprintf(b->out, "\n== %s%s%s ==\n", def->name, def->title ? ": " : "",
 				def->title ? def->title : "");
 			kb_table_header(b->out, kb_var_names[def->var]);
 		}
-		if (b->formats & KB_FMT_NORMAL) {
-			for (d = 0; d < KIOBENCH_NR_DIRS; d++)
-				if (st->sum[d].present)
-					kb_table_row(b->out, st->value, d, &st->sum[d]);
-			/* jobs side by side: each device under the aggregate */
-			for (k = 0; st->nr_res > 1 && k < st->nr_res; k++) {
-				const char *dev = r.rj[k].job.devices[0];
-				const char *base = strrchr(dev, '/');
-				char label[32];
-
-				snprintf(label, sizeof(label), " %.9s", base ? base + 1 : dev);
-				for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
-					struct kb_sum one;
-
-					kb_summarize(&st->res[k], 1, d, false, &one);
-					if (one.present)
-						kb_table_row(b->out, label, d, &one);
-				}
-			}
-			fflush(b->out);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			if (!st->sum[d].present)
+				continue;
+			if (b->formats & KB_FMT_NORMAL)
+				kb_table_row(b->out, st->value, d, &st->sum[d]);
+			if (b->csv)
+				kb_csv_row(b->csv, def->name, st, NULL, d, &st->sum[d]);
 		}
-		for (d = 0; b->csv && d < KIOBENCH_NR_DIRS; d++)
-			if (st->sum[d].present)
-				kb_csv_row(b->csv, def->name, st, d, &st->sum[d]);
+		/* jobs side by side: each device under the aggregate */
+		for (k = 0; st->nr_res > 1 && k < st->nr_res; k++) {
+			const char *dev = r.rj[k].job.devices[0];
+			const char *base = strrchr(dev, '/');
+			char label[32];
+
+			snprintf(label, sizeof(label), " %.9s", base ? base + 1 : dev);
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+				struct kb_sum one;
+
+				kb_summarize(&st->res[k], 1, d, false, &one);
+				if (!one.present)
+					continue;
+				if (b->formats & KB_FMT_NORMAL)
+					kb_table_row(b->out, label, d, &one);
+				if (b->csv)
+					kb_csv_row(b->csv, def->name, st, dev, d, &one);
+			}
+		}
+		if (b->formats & KB_FMT_NORMAL)
+			fflush(b->out);
 		if (b->csv)
 			fflush(b->csv);
 		json_object_array_add(pr->steps_json, step_json(st, &r));
@@ -873,16 +889,20 @@ static void figures(struct bench *b, struct part_run *pr)
 
 		for (i = 0; i < pr->n; i++) {
 			const struct kb_sum *s = main_sum(&pr->steps[i]);
-			char key[48];
+			char key[80];
 
 			snprintf(key, sizeof(key), "mb_s_%s_%s", kb_var_names[pr->def->var],
 				 pr->steps[i].value);
 			fig(b, pr, key, jd(s->bw / 1e6), "%s=%s: %.1f MB/s%s", kb_var_names[pr->def->var],
 			    pr->steps[i].value, s->bw / 1e6, "");
-			if (one && main_sum(one)->bw > 0 && pr->steps[i].x > 1 &&
-			    (b->formats & KB_FMT_NORMAL))
-				fprintf(b->out, "    %.0f %% of linear scaling\n",
-					100 * s->bw / (main_sum(one)->bw * pr->steps[i].x));
+			if (one && main_sum(one)->bw > 0 && pr->steps[i].x > 1) {
+				double pct = 100 * s->bw / (main_sum(one)->bw * pr->steps[i].x);
+
+				snprintf(key, sizeof(key), "linear_scaling_pct_%s_%s",
+					 kb_var_names[pr->def->var], pr->steps[i].value);
+				fig(b, pr, key, jd(pct), "%s=%s: %.0f %% of linear scaling",
+				    kb_var_names[pr->def->var], pr->steps[i].value, pct);
+			}
 		}
 	}
 	if (pr->def->burst_size) {
@@ -914,7 +934,7 @@ static void figures(struct bench *b, struct part_run *pr)
 						     .busy_ns = pr->busy_ns, .idle_ns = pr->idle_ns };
 
 				strcpy(t.value, "all");
-				kb_csv_row(b->csv, pr->def->name, &t, d, &s);
+				kb_csv_row(b->csv, pr->def->name, &t, NULL, d, &s);
 			}
 		}
 		free(all);

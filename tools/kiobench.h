@@ -389,8 +389,8 @@ int kb_saturation(const double *iops, const double *lat, size_t n, double thresh
 void kb_table_header(FILE *f, const char *var);
 void kb_table_row(FILE *f, const char *value, int d, const struct kb_sum *s);
 void kb_csv_header(FILE *f);
-void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, int d,
-		const struct kb_sum *s);
+void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, const char *device,
+		int d, const struct kb_sum *s);
 
 /* ---- nl.c --------------------------------------------------------------- */
 

@@ -362,20 +362,20 @@ void kb_table_row(FILE *f, const char *value, int d, const struct kb_sum *s)
 
 void kb_csv_header(FILE *f)
 {
-	fprintf(f, "part,step,variable,value,dir,iodepth,numjobs,bs,devices,ios,bytes,"
+	fprintf(f, "part,step,variable,value,dir,iodepth,numjobs,bs,devices,device,ios,bytes,"
 		"measured_ns,iops,mb_s,mean_ns,p50_ns,p99_ns,p99_9_ns,p99_99_ns,p99_999_ns,"
 		"min_ns,max_ns,samples,errors,busy_ns,idle_ns,cpu_ns,cpu_ns_per_io\n");
 }
 
-void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, int d,
-		const struct kb_sum *s)
+void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, const char *device,
+		int d, const struct kb_sum *s)
 {
 	int i;
 
-	fprintf(f, "%s,%u,%s,%s,%s,%u,%u,%u,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+	fprintf(f, "%s,%u,%s,%s,%s,%u,%u,%u,%u,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		",%.3f,%.3f,%.1f", part, st->index, kb_var_names[st->var], st->value,
 		d ? "write" : "read", st->iodepth, st->numjobs, st->bs, st->nr_devices,
-		s->ios, s->bytes, s->measured_ns, s->iops, s->bw / 1e6, s->mean);
+		device ? device : "", s->ios, s->bytes, s->measured_ns, s->iops, s->bw / 1e6, s->mean);
 	for (i = 0; i < KB_SUM_NR_PCT; i++) {
 		if (s->has_pct)
 			fprintf(f, ",%" PRIu64, s->pct[i]);

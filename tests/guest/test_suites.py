@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from kb import resubmit_gap_ns
+from vm.targets import md_raid0, md_stop
 
 REPO = Path(__file__).resolve().parents[2]
 PLOT = REPO / "tools" / "kiobench-plot"
@@ -96,19 +97,21 @@ def test_split_qd_and_byte_limit_and_idle(guest, kiobench_module, make_nullb):
 def test_bs_sweep_csv(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     out = guest.check(f"kiobench sweep --filename={dev} --rw=read --bs=4k,16k,64k "
-                      f"--io_size=2M --output-format=csv")
+                      f"--io_size=2M --output-format=csv 2>/tmp/stderr")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["value"], r["dir"], int(r["bs"])) for r in rows] == \
         [("4k", "read", 4096), ("16k", "read", 16384), ("64k", "read", 65536)]
     for r in rows:
         assert int(r["bytes"]) == 2 << 20
         assert int(r["ios"]) == int(r["samples"]) == (2 << 20) // int(r["bs"])
+    # the device was never written: the warning goes to stderr, not into the CSV
+    assert "all-zero block" in guest.check("cat /tmp/stderr")
 
 
 def test_mixed_sweep_reports_both_directions(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     out = guest.check(f"kiobench sweep --filename={dev} --rw=randrw --numjobs=1,2 "
-                      f"--number_ios=400 --allow-writes --output-format=csv")
+                      f"--number_ios=400 --allow-writes --output-format=csv 2>/tmp/stderr")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["value"], r["dir"]) for r in rows] == \
         [("1", "read"), ("1", "write"), ("2", "read"), ("2", "write")]
@@ -196,6 +199,12 @@ def test_devices_sweep(guest, kiobench_module, make_nullb):
     rows = [ln.split() for ln in out.splitlines() if ln[:1] in "12 " and "read" in ln]
     assert [(r[0], r[-2]) for r in rows] == \
         [("1", "100"), ("2", "200"), ("nullb0", "100"), ("nullb1", "100")]
+    # and the CSV: the step's aggregate (no device), then one row per device
+    out = guest.check(f"kiobench sweep --filename={':'.join(devs[:2])} --devices=1-2 "
+                      f"--number_ios=100 --output-format=csv 2>/tmp/stderr")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["value"], r["device"], r["ios"]) for r in rows] == \
+        [("1", "", "100"), ("2", "", "200"), ("2", devs[0], "100"), ("2", devs[1], "100")]
 
 
 def test_suite_quick_and_plot(guest, kiobench_module, make_nullb, tmp_path):
@@ -274,3 +283,117 @@ def test_sigint_ends_sweep_with_partial_results(guest, kiobench_module, make_nul
         assert st[-1]["jobs"][0]["kiobench"]["state"] == "STOPPED"
     # no job is left in the kernel: the list has its header only
     assert len(guest.check("kiobench list").strip().splitlines()) == 1
+
+
+def plot(doc: dict, tmp_path: Path, *args: str) -> list[Path]:
+    """kiobench-plot on the host; the PNGs it drew (each with its SVG)."""
+    res = tmp_path / "res.json"
+    res.write_text(json.dumps(doc))
+    out = tmp_path / "charts"
+    p = subprocess.run([str(PLOT), str(res), "-o", str(out), *args],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    pngs = sorted(out.glob("*.png"))
+    assert pngs and all(x.stat().st_size > 5000 for x in pngs), pngs
+    assert len(list(out.glob("*.svg"))) == len(pngs)
+    return pngs
+
+
+def test_suite_000_quick(guest, kiobench_module, make_nullb, tmp_path):
+    # transfer-size and QD sweeps (QD 1..64 split over up to four workers),
+    # after two random-write passes over the (scaled) span
+    dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=2048, memory_backed=False)
+    doc = sweep(guest, f"000 --filename={dev} --quick --allow-writes", cmd="suite",
+                timeout=900)
+    assert doc["suite"] == "000-enterprise"
+    parts = {p["name"]: p for p in doc["parts"]}
+    assert doc["precondition"]["written_bytes"] == 2 * doc["precondition"]["span"]
+    bs = [512 << i for i in range(12)]  # 512 .. 1m, doubling
+    qds = list(range(1, 17)) + [18, 20] + list(range(24, 65, 4))
+    for d in ("read", "write"):
+        assert [s["x"] for s in parts[f"qd1-rand{d}-bs"]["steps"]] == bs
+        st = parts[f"rand{d}-qd"]["steps"]
+        assert [s["x"] for s in st] == qds
+        for s in st:  # the total depth split evenly over up to four workers
+            cfg = s["config"]
+            assert cfg["numjobs"] <= 4 and cfg["total_qd"] == s["x"], (s["x"], cfg)
+            assert cfg["numjobs"] * cfg["iodepth"] == s["x"], (s["x"], cfg)
+            assert s["jobs"][0]["kiobench"]["nr_workers"] == cfg["numjobs"]
+            assert s[d]["ios"] > 0
+        assert [s["config"]["numjobs"] for s in st[:8]] == [1, 2, 3, 4, 1, 3, 1, 4]
+        assert "saturation" in parts[f"rand{d}-qd"]["figures"]
+    names = {p.name for p in plot(doc, tmp_path)}
+    assert {"randread-qd-iops.png", "qd1-randread-bs-throughput.png"} <= names, names
+
+
+def test_suite_002_quick(guest, kiobench_module, make_nullb, tmp_path):
+    dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=2048, memory_backed=False)
+    doc = sweep(guest, f"002 --filename={dev} --quick --allow-writes", cmd="suite",
+                timeout=600)
+    parts = {p["name"]: p for p in doc["parts"]}
+    assert list(parts) == ["fill", "burst-read", "sustained-read", "burst-write",
+                           "sustained-write"]
+    for name in ("burst-read", "burst-write"):
+        duty = parts[name]["figures"]["duty_cycle"]
+        assert abs(duty / 20 - 1) <= 0.05, f"{name}: achieved {duty:.2f} %, asked 20 %"
+    for name in ("sustained-read", "sustained-write"):
+        p = parts[name]
+        assert [s["x"] for s in p["steps"]] == [1, 2, 4, 8, 16, 32]
+        assert p["figures"]["score_qd1_2_4"]["iops"] > 0
+    plot(doc, tmp_path)
+
+
+def test_suite_004_side_by_side_quick(guest, kiobench_module, make_nullb, tmp_path):
+    # memory-backed: the fill writes what the reads then read (4 MiB each,
+    # scaled), so no read sees never-written blocks
+    devs = [make_nullb(f"nullb{i}", completion_nsec=100_000, size_mb=1024) for i in range(4)]
+    # reads of never-written blocks are flagged (the steps' sum, once a part)
+    r = guest.run(f"kiobench sweep --filename={devs[0]} --iodepth=1,2 --number_ios=50")
+    assert r.rc == 0 and r.out.count("all-zero block") == 1, r.out
+    assert "iodepth=1: 50 of 50 reads returned an all-zero block" in r.out, r.out
+    r = guest.run(f"kiobench suite 004 --filename={':'.join(devs)} --quick --allow-writes "
+                  f"--output-format=json --output={OUT}", timeout=900)
+    assert r.rc == 0, r.out
+    assert "all-zero" not in r.out, r.out
+    doc = json.loads(guest.check(f"cat {OUT}"))
+    parts = {p["name"]: p for p in doc["parts"]}
+    for k in range(1, 5):
+        for kind in ("randread", "seqread"):
+            st = parts[f"{kind}-qd-{k}dev"]["steps"]
+            assert [s["x"] for s in st] == [1, 2, 3, 4, 8, 16, 32]
+            assert all(len(s["jobs"]) == k for s in st)
+            assert all(s["jobs"][0]["kiobench"]["zero_reads"] == 0 for s in st)
+    sc = parts["seqread-qd32-devices"]
+    assert [len(s["jobs"]) for s in sc["steps"]] == [1, 2, 3, 4]
+    one = sc["figures"]["mb_s_devices_1"]
+    for k in (2, 3, 4):
+        pct = sc["figures"][f"linear_scaling_pct_devices_{k}"]
+        assert pct == pytest.approx(100 * sc["figures"][f"mb_s_devices_{k}"] / (k * one),
+                                    rel=1e-3)
+    names = {p.name for p in plot(doc, tmp_path)}
+    assert any("devices" in n for n in names), names
+
+
+def test_suite_004_on_raid0_quick(guest, kiobench_module, make_nullb, tmp_path):
+    # 004 as the article ran it: on an md RAID-0 (here of two null_blk)
+    members = [make_nullb(f"nullb{i}", completion_nsec=100_000, size_mb=512)
+               for i in range(2)]
+    md = md_raid0(guest, "md0", members)
+    try:
+        r = guest.run(f"kiobench suite 004 --filename={md} --quick --allow-writes "
+                      f"--output-format=json --output={OUT}", timeout=600)
+        assert r.rc == 0, r.out
+        for part in ("randread-qd-2dev", "seqread-qd32-devices"):
+            assert f"part {part} needs more devices" in r.out, r.out
+        doc = json.loads(guest.check(f"cat {OUT}"))
+        parts = {p["name"]: p for p in doc["parts"]}
+        assert list(parts) == ["fill", "randread-qd-1dev", "seqread-qd-1dev"]
+        assert parts["fill"]["steps"][0]["write"]["bytes"] == doc["precondition"]["span"]
+        for p in list(parts.values())[1:]:
+            assert [s["x"] for s in p["steps"]] == [1, 2, 3, 4, 8, 16, 32]
+            for s in p["steps"]:
+                assert s["config"]["devices"] == [md]
+                assert s["read"]["ios"] > 0 and s["jobs"][0]["kiobench"]["zero_reads"] == 0
+        plot(doc, tmp_path)
+    finally:
+        md_stop(guest, md)

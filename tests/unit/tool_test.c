@@ -1176,16 +1176,20 @@ static void t_csv_row(void)
 			    .measured_ns = 1000, .iops = 1e7, .bw = 4.096e10, .mean = 100,
 			    .min = 90, .max = 200, .samples = 10, .cpu_ns = 7000,
 			    .cpu_ns_per_io = 700, .pct = { 100, 150, 190, 200, 200 } };
+	const char *hdr = "part,step,variable,value,dir,iodepth,numjobs,bs,devices,device,ios,";
 	char buf[1024];
 	FILE *f = fmemopen(buf, sizeof(buf), "w");
 
 	strcpy(st.value, "4");
 	kb_csv_header(f);
-	kb_csv_row(f, "p", &st, 1, &s);
+	kb_csv_row(f, "p", &st, NULL, 1, &s);
+	kb_csv_row(f, "p", &st, "/dev/nullb1", 0, &s);
 	fclose(f);
-	CHECK(strstr(buf, "\np,2,iodepth,4,write,2,2,4096,1,10,40960,1000,10000000.000,"
+	/* the step's aggregate: no device; then one device's row */
+	CHECK(strstr(buf, "\np,2,iodepth,4,write,2,2,4096,1,,10,40960,1000,10000000.000,"
 		      "40960.000,100.0,100,150,190,200,200,90,200,10,0,5,6,7000,700.0\n") != NULL);
-	CHECK(strncmp(buf, "part,step,variable,value,dir,", 29) == 0);
+	CHECK(strstr(buf, "\np,2,iodepth,4,read,2,2,4096,1,/dev/nullb1,10,40960,") != NULL);
+	CHECK(strncmp(buf, hdr, strlen(hdr)) == 0);
 }
 
 int main(void)
