@@ -530,6 +530,9 @@ static struct json_object *step_json(const struct kb_step *st, const struct run 
 	JADD(o, "idle_ns", JU(st->idle_ns));
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 		JADD(o, d ? "write" : "read", sum_json(&st->sum[d]));
+	JADD(o, "sensors", kb_json_sensors(st->res, st->nr_res,
+					   st->sum[0].iops + st->sum[1].iops,
+					   st->sum[0].bw + st->sum[1].bw));
 	for (i = 0; st->res && i < st->nr_res; i++)
 		json_object_array_add(jobs, kb_json_job(&st->res[i]));
 	JADD(o, "jobs", jobs);

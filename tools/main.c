@@ -14,6 +14,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -73,6 +75,13 @@ static const char *debugfs_root(void)
 	const char *root = getenv("KIOBENCH_DEBUGFS");
 
 	return root && *root ? root : "/sys/kernel/debug";
+}
+
+static const char *sysfs_root(void)
+{
+	const char *root = getenv("KIOBENCH_SYSFS");
+
+	return root && *root ? root : "/sys";
 }
 
 static bool terminal(int state)
@@ -298,6 +307,85 @@ static void abort_jobs(struct run *r)
 			kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_DEL, r->rj[i].id, &e);
 }
 
+/* ---- sensors ------------------------------------------------------------------ */
+
+/* Open the hwmon sensors of j's devices (those that have any; one per hwmon). */
+static void open_sensors(struct run_job *j)
+{
+	unsigned int i, k;
+	char dir[256];
+
+	j->hw = calloc(j->job.nr_devices, sizeof(*j->hw));
+	for (i = 0; j->hw && i < j->job.nr_devices; i++) {
+		const char *dev = j->job.devices[i];
+		struct stat sb;
+		bool dup = false;
+		int ret;
+
+		if (stat(dev, &sb) || !S_ISBLK(sb.st_mode) ||
+		    kb_hwmon_find(sysfs_root(), major(sb.st_rdev), minor(sb.st_rdev), dir,
+				  sizeof(dir)))
+			continue;
+		for (k = 0; k < j->nr_hw; k++)
+			dup |= !strcmp(j->hw[k].path, dir);
+		if (dup)
+			continue;
+		ret = kb_hwmon_open(&j->hw[j->nr_hw], dir, dev);
+		if (ret < 0)
+			msg("warning: %s: sensors in %s: %s", dev, dir, strerror(errno));
+		if (!ret)
+			j->nr_hw++;
+	}
+}
+
+/* Sampling period: the job's timeline interval, but not too often. */
+static uint64_t sample_period(const struct run_job *j)
+{
+	uint64_t p = j->job.interval_ns ? j->job.interval_ns : NSEC_PER_SEC;
+
+	return p < KB_HWMON_MIN_PERIOD_NS ? KB_HWMON_MIN_PERIOD_NS : p;
+}
+
+/*
+ * Sample the sensors of every started job that has any and is due (all:
+ * every such job, ended or not).  Returns the earliest next due time.
+ */
+static uint64_t sample_sensors(struct run *r, bool all)
+{
+	uint64_t next = UINT64_MAX, t;
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		if (!j->nr_hw || !j->started || (j->ended && !all))
+			continue;
+		t = now_ns();
+		if (all || t >= j->next_sample_ns) {
+			for (k = 0; k < j->nr_hw; k++)
+				kb_hwmon_sample(&j->hw[k], now_ns() - j->start_ns);
+			j->next_sample_ns += sample_period(j);
+			if (j->next_sample_ns <= t)	/* late: no burst of catch-up samples */
+				j->next_sample_ns = t + sample_period(j);
+		}
+		if (j->next_sample_ns < next)
+			next = j->next_sample_ns;
+	}
+	return next;
+}
+
+static void free_sensors(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		kb_hwmon_free(r->rj[i].hw, r->rj[i].nr_hw);
+		r->rj[i].hw = NULL;
+		r->rj[i].nr_hw = 0;
+	}
+}
+
 static void show_progress(struct run *r, uint64_t t)
 {
 	uint64_t ios = 0, bytes = 0, elapsed = 0, end = 0;
@@ -353,7 +441,7 @@ static int wait_jobs(struct run *r)
 
 	for (;;) {
 		struct pollfd pfd = { .fd = kb_nl_event_fd(&r->nl), .events = POLLIN };
-		uint64_t t;
+		uint64_t t, wake;
 		int ret, timeout;
 
 		running = 0;
@@ -373,8 +461,11 @@ static int wait_jobs(struct run *r)
 			}
 			stop_sent = true;
 		}
+		wake = sample_sensors(r, false);
+		if (wake > next_tick)
+			wake = next_tick;
 		t = now_ns();
-		timeout = next_tick > t ? (int)((next_tick - t + 999999) / 1000000) : 0;
+		timeout = wake > t ? (int)((wake - t + 999999) / 1000000) : 0;
 		ret = poll(&pfd, 1, timeout);
 		if (ret < 0 && errno != EINTR) {
 			msg("poll: %s", strerror(errno));
@@ -462,6 +553,7 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	char path[512], err[KB_ERRLEN], *text;
 	struct kb_nlerr e;
 	bool ok = true;
+	unsigned int k;
 	int d;
 
 	memset(res, 0, sizeof(*res));
@@ -508,6 +600,12 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	}
 	if (j->job.lat_log && !save_lat_log(r, j))
 		ok = false;
+	res->hw = j->hw;
+	res->nr_hw = j->nr_hw;
+	for (k = 0; k < j->nr_hw; k++)
+		kb_hwmon_close(&j->hw[k]);
+	j->hw = NULL;
+	j->nr_hw = 0;
 	return ok;
 }
 
@@ -556,6 +654,7 @@ void free_results(struct kb_result *res, size_t n)
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 			kb_hist_free(&res[i].hist[d]);
 		kb_timeline_free(&res[i].tl);
+		kb_hwmon_free(res[i].hw, res[i].nr_hw);
 	}
 	free(res);
 }
@@ -611,6 +710,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 			goto abort;
 		}
 		j->created = true;
+		open_sensors(j);
 	}
 	if (start_at && !sleep_until(start_at)) {
 		msg("interrupted before the jobs started");
@@ -627,6 +727,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 	for (i = 0; i < r->n; i++) {
 		struct run_job *j = &r->rj[i];
 
+		j->start_ns = j->next_sample_ns = now_ns();
 		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
 			char what[KB_ERRLEN];
 
@@ -641,6 +742,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 		*t_end = now_ns();
 	if (ret)
 		goto abort;
+	sample_sensors(r, true);	/* the end of the run */
 
 	res = calloc(r->n, sizeof(*res));
 	if (!res) {
@@ -675,6 +777,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 		}
 	}
 	kb_nl_close(&r->nl);
+	free_sensors(r);
 	*resp = res;
 	if (failed)
 		return KB_EXIT_JOB_FAILED;
@@ -686,6 +789,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 abort:
 	abort_jobs(r);
 	kb_nl_close(&r->nl);
+	free_sensors(r);
 	return ret;
 }
 

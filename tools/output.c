@@ -282,6 +282,56 @@ static double cpu_ns_per_io(const struct kb_result *r)
 	return ios ? (double)r->st.cpu_ns / ios : 0.0;
 }
 
+/* Both directions' IOPS and bytes/s over the measured time. */
+static void job_rates(const struct kb_result *r, double *iops, double *bw)
+{
+	struct dir_calc c;
+	int d;
+
+	*iops = *bw = 0;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		calc_dir(r, d, &c);
+		*iops += c.iops;
+		*bw += c.bw_bytes;
+	}
+}
+
+#define KB_NO_POWER_NOTE "no power sensor: efficiency not reported"
+
+static void print_sensors(FILE *f, const struct kb_result *r)
+{
+	struct kb_hw_sum s;
+	double iops, bw, w;
+	unsigned int i;
+	size_t n = 0;
+
+	kb_hwmon_summarize(r, 1, &s);
+	if (!s.devices) {
+		fprintf(f, "  sensors      : none (no hwmon sensor for %s%s)\n", r->job->devices[0],
+			r->job->nr_devices > 1 ? " ..." : "");
+	} else {
+		fprintf(f, "  sensors      : ");
+		for (i = 0; i < r->nr_hw; i++) {
+			fprintf(f, "%s%s", i ? "," : "", r->hw[i].owner);
+			n += r->hw[i].nr_s;
+		}
+		if (s.has_temp)
+			fprintf(f, " temp min/max %.1f/%.1f C", s.temp_min_mc / 1e3,
+				s.temp_max_mc / 1e3);
+		else
+			fprintf(f, " no temperature sensor");
+		fprintf(f, " (hwmon %s, %zu samples)\n", r->hw[0].name, n);
+	}
+	if (!s.has_power) {
+		fprintf(f, "  power        : n/a (" KB_NO_POWER_NOTE ")\n");
+		return;
+	}
+	job_rates(r, &iops, &bw);
+	w = s.power_uw / 1e6;
+	fprintf(f, "  power        : mean %.2f W, %.0f IOPS/W, %.2f MB/s per W\n", w,
+		w > 0 ? iops / w : 0.0, w > 0 ? bw / 1e6 / w : 0.0);
+}
+
 static void print_job_footer(FILE *f, const struct kb_result *r)
 {
 	uint64_t reads = r->st.dir[KIOBENCH_DIR_READ].all_ios;
@@ -292,6 +342,7 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " reads returned an all-zero "
 			"block: never-written or deallocated blocks can read unrealistically "
 			"fast; write the span first (precondition)\n", r->st.zero_reads, reads);
+	print_sensors(f, r);
 }
 
 void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
@@ -484,6 +535,141 @@ static struct json_object *per_dir_u64(const struct kb_result *r, size_t field_o
 	return o;
 }
 
+/* Readings v[0..n) (NULL: n missing ones) appended to array a; null where none. */
+static void add_readings(struct json_object *a, const int64_t *v, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		json_object_array_add(a, v && v[i] != KB_HWMON_NONE ?
+				      json_object_new_int64(v[i]) : NULL);
+}
+
+static struct json_object *labels_obj(const struct kb_hwmon *h, int k)
+{
+	struct json_object *a = json_object_new_array();
+	unsigned int i;
+
+	for (i = 0; i < h->nr[k]; i++)
+		json_object_array_add(a, json_object_new_string(h->label[k][i]));
+	return a;
+}
+
+static struct json_object *readings_obj(const int64_t *v, unsigned int n)
+{
+	struct json_object *a = json_object_new_array();
+
+	add_readings(a, v, n);
+	return a;
+}
+
+static struct json_object *hwmon_obj(const struct kb_hwmon *h)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	size_t i;
+
+	jadd(o, "device", json_object_new_string(h->device));
+	jadd(o, "hwmon", json_object_new_string(h->name));
+	jadd(o, "hwmon_device", json_object_new_string(h->owner));
+	jadd(o, "hwmon_path", json_object_new_string(h->path));
+	jadd(o, "temp_labels", labels_obj(h, KB_HW_TEMP));
+	jadd(o, "power_labels", labels_obj(h, KB_HW_POWER));
+	jadd(o, "samples_dropped", ju64(h->dropped));
+	for (i = 0; i < h->nr_s; i++) {
+		struct json_object *p = json_object_new_object();
+
+		jadd(p, "t_ms", ju64(h->s[i].t_ns / 1000000));
+		jadd(p, "temp_mc", readings_obj(h->s[i].v[KB_HW_TEMP], h->nr[KB_HW_TEMP]));
+		jadd(p, "power_uw", readings_obj(h->s[i].v[KB_HW_POWER], h->nr[KB_HW_POWER]));
+		json_object_array_add(a, p);
+	}
+	jadd(o, "samples", a);
+	return o;
+}
+
+struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double iops,
+				    double bw)
+{
+	struct json_object *o;
+	struct kb_hw_sum s;
+	double w;
+
+	kb_hwmon_summarize(r, n, &s);
+	if (!s.devices)
+		return NULL;
+	o = json_object_new_object();
+	w = s.power_uw / 1e6;
+	jadd(o, "temp_min_mc", s.has_temp ? json_object_new_int64(s.temp_min_mc) : NULL);
+	jadd(o, "temp_max_mc", s.has_temp ? json_object_new_int64(s.temp_max_mc) : NULL);
+	jadd(o, "power_mean_uw", s.has_power ? jdbl(s.power_uw) : NULL);
+	jadd(o, "iops_per_w", s.has_power && w > 0 ? jdbl(iops / w) : NULL);
+	jadd(o, "mb_s_per_w", s.has_power && w > 0 ? jdbl(bw / 1e6 / w) : NULL);
+	if (!s.has_power)
+		jadd(o, "note", json_object_new_string(KB_NO_POWER_NOTE));
+	return o;
+}
+
+/* The job's sensors: "sensors" (one object per device that has any, or null), a note. */
+static void sensors_json(struct json_object *o, const struct kb_result *r)
+{
+	struct json_object *a = NULL;
+	char note[KB_ERRLEN] = "";
+	unsigned int i, k;
+	size_t len = 0;
+	double iops, bw;
+
+	for (i = 0; i < r->job->nr_devices; i++) {
+		bool has = false;
+
+		for (k = 0; k < r->nr_hw; k++)
+			has |= !strcmp(r->hw[k].device, r->job->devices[i]);
+		if (!has && len < sizeof(note))
+			len += snprintf(note + len, sizeof(note) - len, "%s%s",
+					len ? ", " : "no hwmon sensor: ", r->job->devices[i]);
+	}
+	for (k = 0; k < r->nr_hw; k++) {
+		if (!a)
+			a = json_object_new_array();
+		json_object_array_add(a, hwmon_obj(&r->hw[k]));
+	}
+	jadd(o, "sensors", a);
+	if (note[0])
+		jadd(o, "sensors_note", json_object_new_string(note));
+	job_rates(r, &iops, &bw);
+	jadd(o, "sensors_summary", kb_json_sensors(r, 1, iops, bw));
+}
+
+/*
+ * The sensor readings nearest timeline entry t_ns (within half an
+ * interval) into pt: "temp_mc" and "power_uw", the devices' readings one
+ * after the other (in "sensors" order); nothing when no device has one.
+ */
+static void timeline_sensors(struct json_object *pt, const struct kb_result *r,
+			     uint64_t t_ns, size_t *hint)
+{
+	struct json_object *a[KB_HW_NR] = { NULL };
+	bool found = false;
+	unsigned int i;
+	int k;
+
+	for (k = 0; k < KB_HW_NR; k++)
+		a[k] = json_object_new_array();
+	for (i = 0; i < r->nr_hw; i++) {
+		const struct kb_hw_sample *s = kb_hwmon_nearest(&r->hw[i], t_ns,
+								r->tl.interval_ns / 2, &hint[i]);
+
+		found |= s != NULL;
+		for (k = 0; k < KB_HW_NR; k++)
+			add_readings(a[k], s ? s->v[k] : NULL, r->hw[i].nr[k]);
+	}
+	for (k = 0; k < KB_HW_NR; k++) {
+		if (found && json_object_array_length(a[k]))
+			jadd(pt, k == KB_HW_TEMP ? "temp_mc" : "power_uw", a[k]);
+		else
+			json_object_put(a[k]);
+	}
+}
+
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
 	struct json_object *o = json_object_new_object(), *a, *lc, *ps;
@@ -536,7 +722,11 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 			break;
 		}
 	}
+	sensors_json(o, r);
 	if (r->has_tl) {
+		/* where each device's search for the nearest sample resumes */
+		size_t *hint = calloc(r->nr_hw + 1, sizeof(*hint));
+
 		jadd(o, "timeline_interval_ns", ju64(r->tl.interval_ns));
 		jadd(o, "timeline_dropped", ju64(r->tl.dropped));
 		a = json_object_new_array();
@@ -553,9 +743,12 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 				jadd(x, "lat_ns", ju64(p->lat_ns[d]));
 				jadd(pt, dir_name[d], x);
 			}
+			if (hint)
+				timeline_sensors(pt, r, p->t_ns, hint);
 			json_object_array_add(a, pt);
 		}
 		jadd(o, "timeline", a);
+		free(hint);
 	}
 	return o;
 }

@@ -21,6 +21,10 @@ struct run_job {
 	bool created, started, ended;
 	char dir[128];
 	struct kb_status st;
+	/* the devices' hwmon sensors, sampled from start_ns on (main.c) */
+	struct kb_hwmon *hw;
+	unsigned int nr_hw;
+	uint64_t start_ns, next_sample_ns;
 };
 
 struct run {
