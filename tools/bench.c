@@ -689,9 +689,7 @@ static int run_part(struct bench *b, const struct part_def *def, struct part_run
 		for (k = 0, zero = 0; k < st->nr_res; k++)
 			zero += st->res[k].st.zero_reads;
 		if (zero && !zero_warned) {
-			msg("warning: %s, %s=%s: %" PRIu64 " of %" PRIu64 " reads returned an "
-			    "all-zero block: never-written or deallocated blocks can read "
-			    "unrealistically fast; write the span first (precondition)",
+			msg("warning: %s, %s=%s: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING,
 			    def->name, kb_var_names[def->var], st->value, zero,
 			    st->sum[KIOBENCH_DIR_READ].ios);
 			zero_warned = true;

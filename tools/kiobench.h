@@ -355,6 +355,11 @@ void kb_hwmon_summarize(const struct kb_result *r, size_t n, struct kb_hw_sum *s
 
 /* ---- output.c ----------------------------------------------------------- */
 
+/* What "N of M reads returned ..." warnings go on with (run, sweep, suite). */
+#define KB_ZERO_READS_WARNING \
+	"reads returned an all-zero block: never-written or deallocated blocks can " \
+	"read unrealistically fast; write the span first (precondition)"
+
 struct kb_dirstat {
 	bool present;
 	uint64_t ios, bytes, errors;

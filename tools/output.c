@@ -339,9 +339,8 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	fprintf(f, "  cpu          : sys=%.2f%%, %.0f ns per I/O (workers; interrupt-side "
 		"completion not included)\n", sys_cpu_pct(r), cpu_ns_per_io(r));
 	if (r->st.zero_reads)
-		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " reads returned an all-zero "
-			"block: never-written or deallocated blocks can read unrealistically "
-			"fast; write the span first (precondition)\n", r->st.zero_reads, reads);
+		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
+			r->st.zero_reads, reads);
 	print_sensors(f, r);
 }
 

@@ -229,15 +229,8 @@ def test_suite_quick_and_plot(guest, kiobench_module, make_nullb, tmp_path):
     assert f["average_of_max_latency_ns"] == pytest.approx(sum(maxima) / 8, rel=1e-3)
     assert "saturation" in f
     # the charts, on the host
-    res = tmp_path / "001.json"
-    res.write_text(json.dumps(doc))
-    p = subprocess.run([str(PLOT), str(res), "--log", "-o", str(tmp_path / "out")],
-                       capture_output=True, text=True, timeout=120)
-    assert p.returncode == 0, p.stderr
-    pngs = sorted(x.name for x in (tmp_path / "out").glob("*.png"))
+    pngs = [x.name for x in plot(doc, tmp_path, "--log")]
     assert "randread-qd-iops.png" in pngs and "randread-qd-latency.png" in pngs, pngs
-    assert all((tmp_path / "out" / n).stat().st_size > 5000 for n in pngs)
-    assert len(list((tmp_path / "out").glob("*.svg"))) == len(pngs)
 
 
 def test_suite_bursts_quick(guest, kiobench_module, make_nullb):

@@ -43,8 +43,13 @@ def nullb(guest: Guest, name: str, *, memory_backed: bool = True,
                f"if [ -e /sys/block/{shlex.quote(name)} ]; then echo {shlex.quote(name)}; "
                f"else echo nullb$(cat {d}/index); fi"]
     dev = "/dev/" + guest.check(" && ".join(script)).strip()
-    guest.check(f"for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; test -b {dev}")
+    wait_block(guest, dev)
     return dev
+
+
+def wait_block(guest: Guest, dev: str) -> None:
+    """Wait up to 5 s for block device node `dev` to appear."""
+    guest.check(f"for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; test -b {dev}")
 
 
 def remove_nullb(guest: Guest, name: str) -> None:
@@ -78,9 +83,9 @@ def md_raid0(guest: Guest, name: str, devs: list[str], chunk_kb: int = 64) -> st
     guest.check("modprobe -a md-mod raid0")
     dev = f"/dev/{shlex.quote(name)}"
     guest.check(f"mdadm --create {dev} --run --quiet --level=0 --chunk={chunk_kb} "
-                f"--metadata=1.2 --raid-devices={len(devs)} {' '.join(map(shlex.quote, devs))}"
-                f" && for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; "
-                f"test -b {dev}", timeout=120)
+                f"--metadata=1.2 --raid-devices={len(devs)} {' '.join(map(shlex.quote, devs))}",
+                timeout=120)
+    wait_block(guest, dev)
     return dev
 
 
