@@ -5,11 +5,12 @@
  * it builds every byte itself, so it can send what the tool never would.
  * Built statically by tests/vm/initramfs.py.
  *
- *   nlfuzz req [--dump] [--make-it-fail] CMD [ATTR=VALUE...]
+ *   nlfuzz req [--dump] [--make-it-fail] [--repeat=N] CMD [ATTR=VALUE...]
  *	One request; prints the replies and the ack (--make-it-fail: with
  *	fault injection on for this task while the kernel handles it; a
  *	request the kernel could not take prints "send failed", an ack it
- *	could not allocate "ack lost", and both exit 3):
+ *	could not allocate "ack lost", and both exit 3; --repeat=N: N times,
+ *	destroying the jobs it creates, see req_repeat()):
  *	    reply cmd=2 job-id=3 state=0 error=0
  *	    ack errno=22 name=EINVAL attr=23 msg="..." min=1 max=4096
  *	CMD: features, new, start, stop, get, del, or a number.  ATTR: a
@@ -137,18 +138,18 @@ static void msg_finish(struct msg *m)
 	((struct nlmsghdr *)m->buf)->nlmsg_len = m->len;
 }
 
-static void send_raw(const void *buf, size_t len)
+/* 0, or the errno of a send that failed while faults were injected. */
+static int send_raw(const void *buf, size_t len)
 {
 	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
 
 	if (sendto(sock, buf, len, 0, (struct sockaddr *)&sa, sizeof(sa)) < 0 &&
 	    errno != EINVAL && errno != EMSGSIZE) {
-		if (injecting) {	/* the request never reached the family */
-			printf("send failed errno=%d\n", errno);
-			exit(3);
-		}
+		if (injecting)	/* the request never reached the family */
+			return errno;
 		die("sendto");
 	}
+	return 0;
 }
 
 /* ---- replies ------------------------------------------------------------- */
@@ -579,14 +580,198 @@ static void print_reply(const struct nlmsghdr *h, void *arg)
 	printf("\n");
 }
 
+/* ---- jobs --------------------------------------------------------------- */
+
+static int simple(uint8_t cmd, uint32_t id, struct ack *ack, reply_fn fn, void *arg)
+{
+	struct msg m;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, cmd);
+	put_u32(&m, KIOBENCH_A_JOB_ID, id);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, ack, fn, arg, 120000)) {
+		fprintf(stderr, "nlfuzz: no ack to command %u on job %u\n", cmd, id);
+		exit(2);
+	}
+	return ack->err;
+}
+
+static void get_state(const struct nlmsghdr *h, void *arg)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+
+		if (a->nla_type == KIOBENCH_A_JOB_STATE)
+			*(int *)arg = *((const unsigned char *)a + NLA_HDRLEN);
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+struct idlist {
+	uint32_t ids[256];
+	size_t n;
+};
+
+static void collect_id(const struct nlmsghdr *h, void *arg)
+{
+	struct idlist *l = arg;
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+
+		if (a->nla_type == KIOBENCH_A_JOB_ID && l->n < 256) {
+			uint32_t id;
+			size_t i = 0;
+
+			memcpy(&id, (const char *)a + NLA_HDRLEN, 4);
+			while (i < l->n && l->ids[i] != id)
+				i++;
+			if (i == l->n)	/* once: a late reply may name it again */
+				l->ids[l->n++] = id;
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/* Stops and destroys one job; false if it cannot be destroyed. */
+static bool destroy(uint32_t id)
+{
+	struct ack ack;
+	int state = -1, i;
+
+	simple(KIOBENCH_CMD_JOB_STOP, id, &ack, NULL, NULL);
+	for (i = 0; i < 1200; i++) {	/* 120 s */
+		state = -1;
+		if (simple(KIOBENCH_CMD_JOB_GET, id, &ack, get_state, &state) == ENOENT)
+			return true;
+		if (state != KIOBENCH_STATE_RUNNING)
+			break;
+		usleep(100000);
+	}
+	if (simple(KIOBENCH_CMD_JOB_DEL, id, &ack, NULL, NULL) && ack.err != ENOENT) {
+		fprintf(stderr, "nlfuzz: cannot destroy job %u (state %d): %s: %s\n", id, state,
+			strerror(ack.err), ack.msg);
+		return false;
+	}
+	return true;
+}
+enum req_outcome { REQ_ACK, REQ_SEND_FAILED, REQ_ACK_LOST, REQ_NO_ACK };
+static struct ack req_ack;
+
+/*
+ * Sends the request in m and prints its outcome: the replies (through fn),
+ * then one line, "ack errno=...", "send failed errno=N" or "ack lost".
+ * With fail_fd, fault injection is on for this task inside sendto() only.
+ */
+static enum req_outcome req_once(struct msg *m, int fail_fd, reply_fn fn, void *arg)
+{
+	unsigned long lost_before = lost;
+	struct ack *ack = &req_ack;
+
+	/*
+	 * genetlink handles the request in this task, within sendto(), and
+	 * nothing else happens inside the window.  Every page is faulted in
+	 * and locked first: a page fault of ours inside the window (a page
+	 * table, the "0" below) could fail too, and end this program instead
+	 * of the request.  Nothing is printed inside it either: a write to a
+	 * pipe allocates a page, which would fail and lose the output.
+	 */
+	if (fail_fd >= 0) {
+		static const char on = '1', off = '0';
+		int err;
+
+		if (pwrite(fail_fd, &on, 1, 0) != 1)
+			die("make-it-fail");
+		err = send_raw(m->buf, m->len);
+		if (pwrite(fail_fd, &off, 1, 0) != 1)
+			die("make-it-fail");
+		if (err) {
+			printf("send failed errno=%d\n", err);
+			return REQ_SEND_FAILED;
+		}
+	} else {
+		send_raw(m->buf, m->len);
+	}
+	if (!read_replies(((struct nlmsghdr *)m->buf)->nlmsg_seq, m, ack, fn, arg, 30000)) {
+		if (lost != lost_before) {
+			printf("ack lost\n");
+			return REQ_ACK_LOST;
+		}
+		fprintf(stderr, "nlfuzz req: no ack within 30 s\n");
+		return REQ_NO_ACK;
+	}
+	printf("ack errno=%d name=%s attr=%d attr-name=%s msg=\"%s\"", ack->err,
+	       ack->err ? strerrorname_np(ack->err) : "0", ack->attr,
+	       ack->attr >= 0 ? attr_name(ack->attr) : "-", ack->msg);
+	if (ack->missing >= 0)
+		printf(" missing=%s missing-type=%d", attr_name(ack->missing), ack->missing);
+	if (ack->has_range)
+		printf(" min=%" PRIu64 " max=%" PRIu64, ack->min, ack->max);
+	if (ack->max_len)
+		printf(" max-len=%u", ack->max_len);
+	printf("\n");
+	return REQ_ACK;
+}
+
+static void print_and_collect(const struct nlmsghdr *h, void *arg)
+{
+	print_reply(h, NULL);
+	collect_id(h, arg);
+}
+
+/*
+ * req --repeat=N: the request N times, each outcome printed; a job that a
+ * reply names is destroyed at once, and after a lost ack every job there
+ * is ("reaped": the request may have created one), so that the next
+ * request fits.  0 when every request had an outcome, 2 otherwise.  The
+ * socket reports a lost ack before a reply queued ahead of it, so such a
+ * reply is read late, with the dump that follows (or the next request).
+ */
+static int req_repeat(struct msg *m, int fail_fd, unsigned long repeat)
+{
+	for (unsigned long r = 0; r < repeat; r++) {
+		struct idlist made = { .n = 0 }, left = { .n = 0 };
+		enum req_outcome out;
+		struct msg d;
+		struct ack ack;
+
+		((struct nlmsghdr *)m->buf)->nlmsg_seq = seq++;
+		out = req_once(m, fail_fd, print_and_collect, &made);
+		if (out == REQ_NO_ACK)
+			return 2;
+		for (size_t i = 0; i < made.n; i++)
+			if (!destroy(made.ids[i]))
+				return 2;
+		if (out != REQ_ACK_LOST)
+			continue;
+		msg_init(&d, family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
+		msg_finish(&d);
+		send_raw(d.buf, d.len);
+		if (!read_replies(((struct nlmsghdr *)d.buf)->nlmsg_seq, &d, &ack, collect_id,
+				  &left, 30000) || ack.err) {
+			fprintf(stderr, "nlfuzz req: dump after a lost ack failed\n");
+			return 2;
+		}
+		for (size_t i = 0; i < left.n; i++) {
+			printf("reaped\n");
+			if (!destroy(left.ids[i]))
+				return 2;
+		}
+	}
+	return malformed ? 2 : 0;
+}
+
 static int cmd_req(int argc, char **argv)
 {
 	bool dump = false, in_devs = false, in_bss = false;
 	struct msg m;
-	struct ack ack;
 	int cmd = -1, i = 0;
-
 	int fail_fd = -1;
+	unsigned long repeat = 0;
 
 	if (i < argc && !strcmp(argv[i], "--dump")) {
 		dump = true;
@@ -597,6 +782,10 @@ static int cmd_req(int argc, char **argv)
 		if (fail_fd < 0)
 			die("/proc/self/make-it-fail");
 		injecting = true;
+		i++;
+	}
+	if (i < argc && !strncmp(argv[i], "--repeat=", 9)) {
+		repeat = strtoul(argv[i] + 9, NULL, 0);
 		i++;
 	}
 	if (i >= argc) {
@@ -689,45 +878,20 @@ static int cmd_req(int argc, char **argv)
 	if (in_devs || in_bss)
 		nest_end(&m);
 	msg_finish(&m);
-	/*
-	 * genetlink handles the request in this task, within sendto().  Every
-	 * page is faulted in and locked first: a page fault of ours inside the
-	 * window (a page table, the "0" below) could fail too, and end this
-	 * program instead of the request.
-	 */
-	if (fail_fd >= 0) {
-		static const char on = '1', off = '0';
-
-		if (mlockall(MCL_CURRENT | MCL_FUTURE))
-			die("mlockall");
-		if (pwrite(fail_fd, &on, 1, 0) != 1)
-			die("make-it-fail");
-		send_raw(m.buf, m.len);
-		if (pwrite(fail_fd, &off, 1, 0) != 1)
-			die("make-it-fail");
-	} else {
-		send_raw(m.buf, m.len);
-	}
-	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, print_reply, NULL,
-			  30000)) {
-		if (lost) {
-			printf("ack lost\n");
-			return 3;
-		}
-		fprintf(stderr, "nlfuzz req: no ack within 30 s\n");
+	if (fail_fd >= 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
+	if (repeat)
+		return req_repeat(&m, fail_fd, repeat);
+	switch (req_once(&m, fail_fd, print_reply, NULL)) {
+	case REQ_SEND_FAILED:
+	case REQ_ACK_LOST:
+		return 3;
+	case REQ_NO_ACK:
 		return 2;
+	case REQ_ACK:
+		break;
 	}
-	printf("ack errno=%d name=%s attr=%d attr-name=%s msg=\"%s\"", ack.err,
-	       ack.err ? strerrorname_np(ack.err) : "0", ack.attr,
-	       ack.attr >= 0 ? attr_name(ack.attr) : "-", ack.msg);
-	if (ack.missing >= 0)
-		printf(" missing=%s missing-type=%d", attr_name(ack.missing), ack.missing);
-	if (ack.has_range)
-		printf(" min=%" PRIu64 " max=%" PRIu64, ack.min, ack.max);
-	if (ack.max_len)
-		printf(" max-len=%u", ack.max_len);
-	printf("\n");
-	return malformed || lost ? 2 : ack.err ? 1 : 0;
+	return malformed || lost ? 2 : req_ack.err ? 1 : 0;
 }
 
 /* ---- fuzzing ------------------------------------------------------------- */
@@ -1044,76 +1208,6 @@ static bool probe(void)
 	if (ack.err)
 		fprintf(stderr, "nlfuzz: probe failed: %s\n", strerror(ack.err));
 	return !ack.err;
-}
-
-static int simple(uint8_t cmd, uint32_t id, struct ack *ack, reply_fn fn, void *arg)
-{
-	struct msg m;
-
-	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, cmd);
-	put_u32(&m, KIOBENCH_A_JOB_ID, id);
-	msg_finish(&m);
-	send_raw(m.buf, m.len);
-	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, ack, fn, arg, 120000)) {
-		fprintf(stderr, "nlfuzz: no ack to command %u on job %u\n", cmd, id);
-		exit(2);
-	}
-	return ack->err;
-}
-
-static void get_state(const struct nlmsghdr *h, void *arg)
-{
-	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
-
-	while (at + NLA_HDRLEN <= h->nlmsg_len) {
-		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
-
-		if (a->nla_type == KIOBENCH_A_JOB_STATE)
-			*(int *)arg = *((const unsigned char *)a + NLA_HDRLEN);
-		at += NLA_ALIGN(a->nla_len);
-	}
-}
-
-struct idlist {
-	uint32_t ids[256];
-	size_t n;
-};
-
-static void collect_id(const struct nlmsghdr *h, void *arg)
-{
-	struct idlist *l = arg;
-	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
-
-	while (at + NLA_HDRLEN <= h->nlmsg_len) {
-		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
-
-		if (a->nla_type == KIOBENCH_A_JOB_ID && l->n < 256)
-			memcpy(&l->ids[l->n++], (const char *)a + NLA_HDRLEN, 4);
-		at += NLA_ALIGN(a->nla_len);
-	}
-}
-
-/* Stops and destroys one job; false if it cannot be destroyed. */
-static bool destroy(uint32_t id)
-{
-	struct ack ack;
-	int state = -1, i;
-
-	simple(KIOBENCH_CMD_JOB_STOP, id, &ack, NULL, NULL);
-	for (i = 0; i < 1200; i++) {	/* 120 s */
-		state = -1;
-		if (simple(KIOBENCH_CMD_JOB_GET, id, &ack, get_state, &state) == ENOENT)
-			return true;
-		if (state != KIOBENCH_STATE_RUNNING)
-			break;
-		usleep(100000);
-	}
-	if (simple(KIOBENCH_CMD_JOB_DEL, id, &ack, NULL, NULL) && ack.err != ENOENT) {
-		fprintf(stderr, "nlfuzz: cannot destroy job %u (state %d): %s: %s\n", id, state,
-			strerror(ack.err), ack.msg);
-		return false;
-	}
-	return true;
 }
 
 static int cmd_fuzz(int argc, char **argv)
