@@ -246,6 +246,14 @@ static void kb_worker_run(struct kb_worker *w)
 				kb_submit(w, slot);
 		}
 		blk_finish_plug(&plug);
+		/*
+		 * A device that completes inside submit_bio() (null_blk with
+		 * irqmode=0, a polled queue) refills the list before we look
+		 * again, so this loop may never sleep: without a preemption
+		 * point it would hold the CPU until the job's end on a
+		 * PREEMPT_NONE kernel, and the soft-lockup watchdog fires.
+		 */
+		cond_resched();
 	}
 }
 
