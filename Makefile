@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
+# make demo                                  a guest on null_blk (README.md)
+# make check                                 every test, with a time table
 # make [KDIR=/lib/modules/<version>/build]   module and tool
-# make check                                 every test (README.md)
 # make style                                 checkpatch --strict on kmod/
+# make deps                                  install what the tests need
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PYTHON ?= /usr/bin/python3
@@ -18,6 +20,11 @@ module:
 
 tool:
 	$(MAKE) -C tools
+
+# Debian packages, guest kernels and kernel source (idempotent; a few
+# seconds when everything is there).  demo and check call it first.
+deps:
+	tests/install-deps.sh
 
 # The debug kernel (KUnit, KASAN, lockdep, kmemleak), cached outside the
 # checkout; a no-op when its source and config fragment are unchanged.
@@ -35,19 +42,19 @@ unit: tool
 	$(MAKE) -C tools test
 	$(PYTHON) -m pytest -q tests/unit
 
-# Every guest test on every kernel: Debian's, then the debug kernel (KASAN,
-# lockdep, kmemleak), where each test module ends with a kmemleak scan.
-DEBIAN_KERNELS = $(shell awk 'NF == 1' $(KIOBENCH_CACHE)/kernels.list 2>/dev/null)
+# Everything: deps, style, unit, the debug kernel, the modules, then the
+# guest lanes (tests/check: which kernel runs which tests), and a table of
+# each step's and lane's time.  KIOBENCH_LANES=6.1,debug picks lanes.
+check:
+	@start=$$(date +%s) && tests/install-deps.sh && \
+		$(PYTHON) tests/check --deps-seconds=$$(($$(date +%s) - start))
 
+# The guest lanes alone (no deps, style or unit).
 guest: tool modules-matrix
-	KIOBENCH_REQUIRE_MODULE=1 KIOBENCH_KERNELS="$(DEBIAN_KERNELS)" \
-		$(PYTHON) -m pytest -q -rs tests/guest
-	KIOBENCH_REQUIRE_MODULE=1 KIOBENCH_KERNELS=debug \
-		$(PYTHON) -m pytest -q -rs tests/guest
+	$(PYTHON) tests/check --no-steps
 
-check: style unit guest
-
-demo: tool modules-matrix
+# A stock 6.12 guest: no debug kernel is built.
+demo: deps tool
 	$(PYTHON) tests/vm/demo
 
 clean:
@@ -55,4 +62,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool debug-kernel modules-matrix style unit guest check demo clean
+.PHONY: all module tool deps debug-kernel modules-matrix style unit guest check demo clean

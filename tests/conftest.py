@@ -20,10 +20,25 @@ injection, say).
 KIOBENCH_REQUIRE_MODULE=1 (or --require-module) makes a missing
 build/<version>/kmod/kiobench.ko or tools/kiobench an error for every
 guest test instead of a skip of the tests that need them.
+
+Which kernels run which tests (tests/check's lanes) is chosen by markers:
+@pytest.mark.core for what differs between kernels (device open and
+close, netlink, the engine, rmmod: run on every Debian kernel),
+@pytest.mark.debug for what needs the debug kernel's checkers (fuzzing,
+fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
+run there); a test may have both.  Everything else runs once, on
+Debian's 6.12.
+
+Every test has a time budget for its call phase: DEFAULT_BUDGET seconds,
+or @pytest.mark.budget(seconds), times DEBUG_SLOWDOWN on a kernel with
+KASAN.  A test over its budget still passes, but is reported at the end
+of the run and in $KIOBENCH_TIMES (a JSON file for tests/check), so that
+growth is seen before it costs CI its time limit.
 """
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from typing import Callable, Iterator
@@ -37,6 +52,10 @@ from vm.splat import Splat
 from vm.targets import nullb, remove_nullb
 
 _CHECK = pytest.StashKey["GuestCheck"]()
+# Seconds of a test's call phase (see the module's docstring).
+DEFAULT_BUDGET = 30
+# KASAN, lockdep and kmemleak under TCG: about three times slower.
+DEBUG_SLOWDOWN = 3
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -51,6 +70,12 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "splat matching regex; other splats still fail it")
     config.addinivalue_line("markers", "tolerate_splat(regex): kernel splats matching regex "
                                        "do not fail the test (nor are they required)")
+    config.addinivalue_line("markers", "core: differs between kernels; runs on every Debian kernel")
+    config.addinivalue_line("markers", "debug: needs the debug kernel's KASAN, lockdep, "
+                                       "kmemleak or fault injection; runs there")
+    config.addinivalue_line("markers", f"budget(seconds): the call phase's time budget "
+                                       f"(default {DEFAULT_BUDGET} s, x{DEBUG_SLOWDOWN} on KASAN)")
+    config.stash[_TIMES] = {}
 
 
 @functools.cache
@@ -286,3 +311,50 @@ def kiobench_module(guest: Guest, request: pytest.FixtureRequest) -> Iterator[st
 def kiobench_tool(guest: Guest, request: pytest.FixtureRequest) -> str:
     """Guest path of the kiobench tool."""
     return _need(guest.initramfs.tool, str(initramfs.TOOL), request)
+
+
+# ---- time budgets ------------------------------------------------------------
+
+_TIMES = pytest.StashKey[dict]()
+
+
+def budget(item: pytest.Item) -> float:
+    """The call phase's budget of `item` in seconds, on its kernel."""
+    mark = item.get_closest_marker("budget")
+    seconds = float(mark.args[0]) if mark else DEFAULT_BUDGET
+    callspec = getattr(item, "callspec", None)
+    kernel = callspec.params.get("kernel") if callspec else None
+    if kernel is not None and kernel.has("KASAN"):
+        seconds *= DEBUG_SLOWDOWN
+    return seconds
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    outcome = yield
+    report = outcome.get_result()
+    times = item.config.stash[_TIMES]
+    entry = times.setdefault(item.nodeid, {"budget": budget(item), "outcome": "passed"})
+    entry[report.when] = round(report.duration, 3)
+    if report.failed:
+        entry["outcome"] = "failed" if report.when == "call" else "error"
+    elif report.skipped and entry["outcome"] == "passed":
+        entry["outcome"] = "skipped"
+
+
+def over_budget(times: dict) -> list[tuple[str, float, float]]:
+    return sorted(((nodeid, t["call"], t["budget"]) for nodeid, t in times.items()
+                   if t.get("call", 0) > t["budget"]), key=lambda x: x[1] / x[2], reverse=True)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    times = config.stash.get(_TIMES, {})
+    over = over_budget(times)
+    if over:
+        terminalreporter.section("over their time budget")
+        for nodeid, took, limit in over:
+            terminalreporter.line(f"{took:7.1f} s  budget {limit:5.0f} s  {nodeid}")
+    path = os.environ.get("KIOBENCH_TIMES")
+    if path:
+        with open(path, "w") as f:
+            json.dump(times, f, indent=1)

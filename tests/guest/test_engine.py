@@ -19,6 +19,20 @@ LIMITS = {
     "count": "--number_ios=500",
 }
 DIRS = ("read", "write")
+# Every Debian kernel runs each pattern's direction and each limit once,
+# the debug kernel both directions at once; the full cross product runs
+# on one kernel.
+CORE = {("randread", "time"), ("randwrite", "bytes"), ("randrw", "count"), ("read", "count")}
+DEBUG = {("randrw", "count")}
+
+
+def workload(rw: str, limit: str):
+    marks = [m for m, on in ((pytest.mark.core, (rw, limit) in CORE),
+                             (pytest.mark.debug, (rw, limit) in DEBUG)) if on]
+    return pytest.param(rw, limit, marks=marks, id=f"{rw}-{limit}")
+
+
+WORKLOADS = [workload(rw, limit) for rw in RWS for limit in LIMITS]
 
 
 @pytest.fixture
@@ -58,8 +72,7 @@ def check_job(guest, job: dict, rw: str, limit: str) -> None:
         assert sum(t[d]["bytes"] for t in kb["timeline"]) == kb["all_bytes"][d]
 
 
-@pytest.mark.parametrize("limit", LIMITS)
-@pytest.mark.parametrize("rw", RWS)
+@pytest.mark.parametrize("rw,limit", WORKLOADS)
 def test_null_blk_workloads(guest, kiobench_module, make_nullb, rw, limit):
     dev = make_nullb("nullb0", size_mb=64)
     job = run_job(guest, f"--filename={dev} --rw={rw} --bs=4k --iodepth=4 {LIMITS[limit]} "
@@ -68,8 +81,7 @@ def test_null_blk_workloads(guest, kiobench_module, make_nullb, rw, limit):
     destroy_job(guest, job)
 
 
-@pytest.mark.parametrize("limit", LIMITS)
-@pytest.mark.parametrize("rw", RWS)
+@pytest.mark.parametrize("rw,limit", WORKLOADS)
 def test_nvme_workloads(guest, kiobench_module, nvme, rw, limit):
     job = run_job(guest, f"--filename={nvme} --rw={rw} --bs=4k --iodepth=8 {LIMITS[limit]} "
                          f"{writes(rw)}", keep=True)
@@ -108,6 +120,8 @@ def test_sigint_stops_and_reports(guest, kiobench_module, make_nullb):
     assert guest.check("kiobench list").count("RUNNING") == 0
 
 
+@pytest.mark.core
+@pytest.mark.debug
 def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
     a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
     for dev in (a, b):
@@ -121,6 +135,8 @@ def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
     assert "RUNNING" not in guest.check("kiobench list")
 
 
+@pytest.mark.core
+@pytest.mark.debug
 def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     # 2 MiB transfers are split by the block layer; sizes follow the weights

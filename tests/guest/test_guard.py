@@ -16,6 +16,7 @@ from vm.guest import Guest, GuestHung
 HERE = Path(__file__).resolve().parent
 
 
+@pytest.mark.budget(45)
 def test_guard_fails_splats_and_deaths(tmp_path):
     """Runs guard_cases.py in a pytest of its own; checks which of its tests
     failed, why, and that the guest was rebooted after a splat and a panic."""

@@ -22,6 +22,7 @@ def fio(guest: Guest, dev: str, *args: str, timeout: float = 120) -> dict:
     return json.loads(guest.check("cat /tmp/fio.json"))["jobs"][0]
 
 
+@pytest.mark.core
 def test_agent(guest: Guest, kernel):
     assert guest.check("uname -r").strip() == kernel.version
     res = guest.run("printf 'a\\0b\\n\\377'; echo to-stderr >&2; exit 3")
@@ -64,6 +65,7 @@ def test_nullb_memory_backed_keeps_data(guest: Guest, make_nullb):
     assert job["read"]["io_bytes"] == 4 << 20  # the verify pass read it all back
 
 
+@pytest.mark.core
 def test_nullb_timer_latency_is_ground_truth(guest: Guest, make_nullb):
     dev = make_nullb("nullb2", memory_backed=False, completion_nsec=1_000_000, size_mb=64)
     assert guest.check("cat /sys/kernel/config/nullb/nullb2/irqmode").strip() == "2"
@@ -73,6 +75,7 @@ def test_nullb_timer_latency_is_ground_truth(guest: Guest, make_nullb):
     assert clat["min"] >= 1_000_000, f"timer-mode completion came early: {clat}"
 
 
+@pytest.mark.core
 def test_nvme(guest: Guest):
     dev = nvme_dev(guest)
     assert int(guest.check(f"blockdev --getsize64 {dev}")) == 1 << 30
@@ -83,6 +86,31 @@ def test_nvme(guest: Guest):
     assert job["read"]["io_bytes"] > 0
 
 
+# Before the tests that splat on purpose: each of those leaves a kernel
+# that the next test must not use, so each one after the first costs a boot.
+
+@pytest.mark.debug
+def test_kmemleak_is_detected(guest: Guest, kernel):
+    """The scan the harness runs at the end of every test module finds a
+    real leak (and clears it, so this module's own scan stays clean)."""
+    if not kernel.has("DEBUG_KMEMLEAK"):
+        pytest.skip(f"{kernel.name} is built without CONFIG_DEBUG_KMEMLEAK")
+    if guest.initramfs.splatmod is None:
+        pytest.skip(f"no kbuild tree for {guest.kernel.name} at {guest.kernel.build_dir}")
+    guest.check(f"insmod {guest.initramfs.splatmod} what=leak && rmmod kiobench_splat")
+    guest.check("sleep 6")  # kmemleak reports objects older than 5 s
+    # A pointer left in a register or on a stack can hide a fresh leak from
+    # one scan (kmemleak's documentation advises scanning again).
+    for _ in range(3):
+        report = guest.kmemleak()
+        if report and "unreferenced object" in report:
+            break
+        guest.check("sleep 2")
+    assert report and "unreferenced object" in report, report
+    assert any("unreferenced object" in s.text for s in guest.scan_log(report))
+
+
+@pytest.mark.core
 @pytest.mark.expect_splat(r"WARNING: .*kiobench_splat|kiobench_splat: injected warning")
 def test_warning_is_detected(guest: Guest):
     if guest.initramfs.splatmod is None:
@@ -90,6 +118,7 @@ def test_warning_is_detected(guest: Guest):
     guest.check(f"insmod {guest.initramfs.splatmod} && rmmod kiobench_splat")
 
 
+@pytest.mark.debug
 @pytest.mark.expect_splat(r"INFO: task insmod:\d+ blocked for more than")
 def test_hung_task_is_detected(guest: Guest):
     if guest.initramfs.splatmod is None:
@@ -114,6 +143,7 @@ DEBUG_SPLATS = {
 }
 
 
+@pytest.mark.debug
 @pytest.mark.expect_splat("|".join(title for _, title in DEBUG_SPLATS.values()))
 def test_debug_reports_are_detected(guest: Guest, kernel):
     """Real lockdep, atomic-sleep, UBSAN and KASAN reports, one each, are
@@ -128,26 +158,6 @@ def test_debug_reports_are_detected(guest: Guest, kernel):
         guest.check(f"insmod {guest.initramfs.splatmod} what={what} && rmmod kiobench_splat")
         titles = [s.title for s in guest.scan_log(guest.dmesg_since(mark))]
         assert any(re.match(title, t) for t in titles), (what, titles)
-
-
-def test_kmemleak_is_detected(guest: Guest, kernel):
-    """The scan the harness runs at the end of every test module finds a
-    real leak (and clears it, so this module's own scan stays clean)."""
-    if not kernel.has("DEBUG_KMEMLEAK"):
-        pytest.skip(f"{kernel.name} is built without CONFIG_DEBUG_KMEMLEAK")
-    if guest.initramfs.splatmod is None:
-        pytest.skip(f"no kbuild tree for {guest.kernel.name} at {guest.kernel.build_dir}")
-    guest.check(f"insmod {guest.initramfs.splatmod} what=leak && rmmod kiobench_splat")
-    guest.check("sleep 6")  # kmemleak reports objects older than 5 s
-    # A pointer left in a register or on a stack can hide a fresh leak from
-    # one scan (kmemleak's documentation advises scanning again).
-    for _ in range(3):
-        report = guest.kmemleak()
-        if report and "unreferenced object" in report:
-            break
-        guest.check("sleep 2")
-    assert report and "unreferenced object" in report, report
-    assert any("unreferenced object" in s.text for s in guest.scan_log(report))
 
 
 # This kills its guest on purpose, so it boots its own.

@@ -20,6 +20,8 @@ KUNIT_PY = CACHE / "src/linux-source-6.12/tools/testing/kunit/kunit.py"
 CASES = re.findall(r"KUNIT_CASE(?:_PARAM)?\((\w+)", (REPO / "kmod/kiobench_kunit.c").read_text())
 
 
+pytestmark = pytest.mark.debug  # only the debug kernel has CONFIG_KUNIT
+
 _RESULTS: dict[str, dict] = {}  # kernel name -> results of its one run
 
 
