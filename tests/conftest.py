@@ -46,6 +46,7 @@ from typing import Callable, Iterator
 import pytest
 
 from vm import initramfs, kernels
+from vm.budget import over_budget
 from vm.guest import Guest, GuestError
 from vm.initramfs import Initramfs
 from vm.splat import Splat
@@ -340,11 +341,6 @@ def pytest_runtest_makereport(item: pytest.Item, call):
         entry["outcome"] = "failed" if report.when == "call" else "error"
     elif report.skipped and entry["outcome"] == "passed":
         entry["outcome"] = "skipped"
-
-
-def over_budget(times: dict) -> list[tuple[str, float, float]]:
-    return sorted(((nodeid, t["call"], t["budget"]) for nodeid, t in times.items()
-                   if t.get("call", 0) > t["budget"]), key=lambda x: x[1] / x[2], reverse=True)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -659,26 +659,40 @@ static bool destroy(uint32_t id)
 	}
 	return true;
 }
+
+/* Adds the id of every job there is to l (a JOB_GET dump); false on failure. */
+static bool list_jobs(struct idlist *l)
+{
+	struct msg m;
+	struct ack ack;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
+	msg_finish(&m);
+	send_raw(m.buf, m.len);
+	return read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, collect_id, l,
+			    120000) && !ack.err;
+}
+
 enum req_outcome { REQ_ACK, REQ_SEND_FAILED, REQ_ACK_LOST, REQ_NO_ACK };
-static struct ack req_ack;
 
 /*
  * Sends the request in m and prints its outcome: the replies (through fn),
  * then one line, "ack errno=...", "send failed errno=N" or "ack lost".
  * With fail_fd, fault injection is on for this task inside sendto() only.
  */
-static enum req_outcome req_once(struct msg *m, int fail_fd, reply_fn fn, void *arg)
+static enum req_outcome req_once(struct msg *m, int fail_fd, struct ack *ack, reply_fn fn,
+				 void *arg)
 {
 	unsigned long lost_before = lost;
-	struct ack *ack = &req_ack;
 
 	/*
 	 * genetlink handles the request in this task, within sendto(), and
-	 * nothing else happens inside the window.  Every page is faulted in
-	 * and locked first: a page fault of ours inside the window (a page
-	 * table, the "0" below) could fail too, and end this program instead
-	 * of the request.  Nothing is printed inside it either: a write to a
-	 * pipe allocates a page, which would fail and lose the output.
+	 * nothing else happens inside the window.  cmd_req() faulted in and
+	 * locked every page first: a page fault of ours inside the window (a
+	 * page table, the "0" below) could fail too, and end this program
+	 * instead of the request.  Nothing is printed inside it either: a
+	 * write to a pipe allocates a page, which would fail and lose the
+	 * output.
 	 */
 	if (fail_fd >= 0) {
 		static const char on = '1', off = '0';
@@ -736,11 +750,10 @@ static int req_repeat(struct msg *m, int fail_fd, unsigned long repeat)
 	for (unsigned long r = 0; r < repeat; r++) {
 		struct idlist made = { .n = 0 }, left = { .n = 0 };
 		enum req_outcome out;
-		struct msg d;
 		struct ack ack;
 
 		((struct nlmsghdr *)m->buf)->nlmsg_seq = seq++;
-		out = req_once(m, fail_fd, print_and_collect, &made);
+		out = req_once(m, fail_fd, &ack, print_and_collect, &made);
 		if (out == REQ_NO_ACK)
 			return 2;
 		for (size_t i = 0; i < made.n; i++)
@@ -748,11 +761,7 @@ static int req_repeat(struct msg *m, int fail_fd, unsigned long repeat)
 				return 2;
 		if (out != REQ_ACK_LOST)
 			continue;
-		msg_init(&d, family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
-		msg_finish(&d);
-		send_raw(d.buf, d.len);
-		if (!read_replies(((struct nlmsghdr *)d.buf)->nlmsg_seq, &d, &ack, collect_id,
-				  &left, 30000) || ack.err) {
+		if (!list_jobs(&left)) {
 			fprintf(stderr, "nlfuzz req: dump after a lost ack failed\n");
 			return 2;
 		}
@@ -769,6 +778,7 @@ static int cmd_req(int argc, char **argv)
 {
 	bool dump = false, in_devs = false, in_bss = false;
 	struct msg m;
+	struct ack ack;
 	int cmd = -1, i = 0;
 	int fail_fd = -1;
 	unsigned long repeat = 0;
@@ -882,7 +892,7 @@ static int cmd_req(int argc, char **argv)
 		die("mlockall");
 	if (repeat)
 		return req_repeat(&m, fail_fd, repeat);
-	switch (req_once(&m, fail_fd, print_reply, NULL)) {
+	switch (req_once(&m, fail_fd, &ack, print_reply, NULL)) {
 	case REQ_SEND_FAILED:
 	case REQ_ACK_LOST:
 		return 3;
@@ -891,7 +901,7 @@ static int cmd_req(int argc, char **argv)
 	case REQ_ACK:
 		break;
 	}
-	return malformed || lost ? 2 : req_ack.err ? 1 : 0;
+	return malformed || lost ? 2 : ack.err ? 1 : 0;
 }
 
 /* ---- fuzzing ------------------------------------------------------------- */
@@ -1270,11 +1280,7 @@ static int cmd_fuzz(int argc, char **argv)
 		}
 	}
 	/* Jobs that exist must be ones this fuzzer created. */
-	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
-	msg_finish(&m);
-	send_raw(m.buf, m.len);
-	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, collect_id, &dump,
-			  120000) || ack.err) {
+	if (!list_jobs(&dump)) {
 		fprintf(stderr, "nlfuzz: final dump failed\n");
 		return 2;
 	}
