@@ -1,4 +1,4 @@
-"""Robustness and security (issue 5): who may do what, data safety, bad
+"""Robustness and security: who may do what, data safety, bad
 input, a raw netlink fuzzer, device faults and hostile conditions.
 
 Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`), not through the

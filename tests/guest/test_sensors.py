@@ -1,4 +1,4 @@
-"""Drive sensors (issue 4): hwmon temperature and power in the timeline.
+"""Drive sensors: hwmon temperature and power in the timeline.
 
 QEMU's emulated NVMe controller answers the SMART log with a composite
 temperature (323 K: 49.85 C, constant), so Debian's kernels (CONFIG_NVME_HWMON)

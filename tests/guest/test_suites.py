@@ -1,4 +1,4 @@
-"""Sweeps, bursts, preconditioning, multi-device steps and suites (issue 4).
+"""Sweeps, bursts, preconditioning, multi-device steps and suites.
 
 Every figure checked here comes from the tool's own output, compared with
 what the kernel counted or what physics allows on null_blk with an injected
@@ -207,7 +207,7 @@ def test_devices_sweep(guest, kiobench_module, make_nullb):
         [("1", "", "100"), ("2", "", "200"), ("2", devs[0], "100"), ("2", devs[1], "100")]
 
 
-def test_suite_quick_and_plot(guest, kiobench_module, make_nullb, tmp_path):
+def test_suite_datacenter_quick_and_plot(guest, kiobench_module, make_nullb, tmp_path):
     # not memory-backed: 2 GiB costs no guest memory; --quick scales it to 8 MiB
     dev = make_nullb("nullb0", completion_nsec=200_000, size_mb=2048, memory_backed=False)
     doc = sweep(guest, f"001 --filename={dev} --quick --allow-writes", cmd="suite",
@@ -234,7 +234,7 @@ def test_suite_quick_and_plot(guest, kiobench_module, make_nullb, tmp_path):
 
 
 def test_suite_bursts_quick(guest, kiobench_module, make_nullb):
-    # 003: bursts at 20 % duty, then sustained QD sweeps with idle between
+    # client-random: bursts at 20 % duty, then sustained QD sweeps with idle between
     dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=1024, memory_backed=False)
     doc = sweep(guest, f"003 --filename={dev} --quick --allow-writes", cmd="suite",
                 timeout=240)
@@ -293,7 +293,7 @@ def plot(doc: dict, tmp_path: Path, *args: str) -> list[Path]:
 
 
 @pytest.mark.budget(60)
-def test_suite_000_quick(guest, kiobench_module, make_nullb, tmp_path):
+def test_suite_enterprise_quick(guest, kiobench_module, make_nullb, tmp_path):
     # transfer-size and QD sweeps (QD 1..64 split over up to four workers),
     # after two random-write passes over the (scaled) span
     dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=2048, memory_backed=False)
@@ -322,7 +322,7 @@ def test_suite_000_quick(guest, kiobench_module, make_nullb, tmp_path):
     assert {"randread-qd-iops.png", "qd1-randread-bs-throughput.png"} <= names, names
 
 
-def test_suite_002_quick(guest, kiobench_module, make_nullb, tmp_path):
+def test_suite_client_seq_quick(guest, kiobench_module, make_nullb, tmp_path):
     dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=2048, memory_backed=False)
     doc = sweep(guest, f"002 --filename={dev} --quick --allow-writes", cmd="suite",
                 timeout=600)
@@ -340,7 +340,7 @@ def test_suite_002_quick(guest, kiobench_module, make_nullb, tmp_path):
 
 
 @pytest.mark.budget(45)
-def test_suite_004_side_by_side_quick(guest, kiobench_module, make_nullb, tmp_path):
+def test_suite_raid0_scaling_side_by_side_quick(guest, kiobench_module, make_nullb, tmp_path):
     # memory-backed: the fill writes what the reads then read (4 MiB each,
     # scaled), so no read sees never-written blocks
     devs = [make_nullb(f"nullb{i}", completion_nsec=100_000, size_mb=1024) for i in range(4)]
@@ -371,8 +371,8 @@ def test_suite_004_side_by_side_quick(guest, kiobench_module, make_nullb, tmp_pa
     assert any("devices" in n for n in names), names
 
 
-def test_suite_004_on_raid0_quick(guest, kiobench_module, make_nullb, tmp_path):
-    # 004 as the article ran it: on an md RAID-0 (here of two null_blk)
+def test_suite_raid0_scaling_on_md_raid0_quick(guest, kiobench_module, make_nullb, tmp_path):
+    # raid0-scaling as its review ran it: on an md RAID-0 (here of two null_blk)
     members = [make_nullb(f"nullb{i}", completion_nsec=100_000, size_mb=512)
                for i in range(2)]
     md = md_raid0(guest, "md0", members)

@@ -1,4 +1,4 @@
-"""Ground truth (issue 3): kiobench's numbers against answers known in
+"""Ground truth: kiobench's numbers against answers known in
 advance: null_blk's injected latency, Little's law, the raw per-I/O log,
 and fio on the same device in the same guest.
 
@@ -139,9 +139,10 @@ def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_
 
 
 def test_zero_reads_are_flagged(guest, kiobench_module, make_nullb):
-    """Never-written blocks read back as zeroes (methodology 004): every
-    such read is counted and the normal output warns; once the span has
-    been written, no read is."""
+    """Never-written blocks read back as zeroes, and a drive may answer them
+    without touching its media, so reads of them measure nothing real:
+    every such read is counted and the normal output warns; once the span
+    has been written, no read is."""
     dev = make_nullb("nullb0", size_mb=8)
     job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=500")
     assert job["kiobench"]["zero_reads"] == job["read"]["total_ios"] == 500
