@@ -3,33 +3,70 @@
  * kiobench: in-kernel block I/O benchmark, generic netlink interface.
  *
  * Documentation/netlink/specs/kiobench.yaml is the normative description of
- * this family; tests/test_spec.py checks that this header matches it.
+ * this family; tests/unit/test_spec.py checks that this header (its enums
+ * and the attribute lists below) matches it and kmod/netlink.c, and
+ * tests/unit/test_ynl_gen.py that it matches what the kernel's YNL
+ * generator makes of the spec.
  *
  * Family "kiobench", version KIOBENCH_GENL_VERSION, multicast group
  * "events".  Every operation needs CAP_SYS_ADMIN (checked in the handlers,
- * and CAP_NET_ADMIN through GENL_ADMIN_PERM).
+ * and CAP_NET_ADMIN through GENL_ADMIN_PERM).  Below, for each command,
+ * every attribute of its request, reply or event; "nothing": none.
  *
  * KIOBENCH_CMD_GET_FEATURES (do)
- *	Request: nothing.  Reply: KIOBENCH_A_VERSION and every KIOBENCH_A_LIMIT_*.
+ *	The version and the limits.
+ *	Request: nothing.
+ *	Reply: KIOBENCH_A_VERSION, KIOBENCH_A_LIMIT_JOBS,
+ *	KIOBENCH_A_LIMIT_DEVICES, KIOBENCH_A_LIMIT_WORKERS,
+ *	KIOBENCH_A_LIMIT_IODEPTH, KIOBENCH_A_LIMIT_BS, KIOBENCH_A_LIMIT_BSSPLIT,
+ *	KIOBENCH_A_LIMIT_JOB_MEM, KIOBENCH_A_LIMIT_TOTAL_MEM,
+ *	KIOBENCH_A_HIST_BITS, KIOBENCH_A_HIST_BUCKETS, KIOBENCH_A_LIMIT_LAT_LOG.
  * KIOBENCH_CMD_JOB_NEW (do)
- *	Request: job configuration (KIOBENCH_A_DEVICES ... ).  Opens the
- *	devices and allocates every buffer; nothing is submitted yet.
- *	Reply: KIOBENCH_A_JOB_ID and KIOBENCH_A_DEBUGFS_DIR.
+ *	Opens the devices and allocates every buffer; nothing is submitted
+ *	yet.  KIOBENCH_A_DEVICES is required.
+ *	Request: KIOBENCH_A_JOB_NAME, KIOBENCH_A_DEVICES, KIOBENCH_A_RANDOM,
+ *	KIOBENCH_A_RWMIX_READ, KIOBENCH_A_ALLOW_WRITES, KIOBENCH_A_BSSPLIT,
+ *	KIOBENCH_A_IODEPTH, KIOBENCH_A_NUMJOBS, KIOBENCH_A_CPUS,
+ *	KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE, KIOBENCH_A_RUNTIME_NS,
+ *	KIOBENCH_A_IO_BYTES, KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
+ *	KIOBENCH_A_SEED, KIOBENCH_A_INTERVAL_NS, KIOBENCH_A_CONTINUE_ON_ERROR,
+ *	KIOBENCH_A_LAT_LOG.
+ *	Reply: the job's status: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_NAME,
+ *	KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR, KIOBENCH_A_DEBUGFS_DIR,
+ *	KIOBENCH_A_JOB_NR_WORKERS, KIOBENCH_A_JOB_ELAPSED_NS,
+ *	KIOBENCH_A_JOB_MEASURED_NS, KIOBENCH_A_JOB_CPU_NS,
+ *	KIOBENCH_A_JOB_ZERO_READS and KIOBENCH_A_JOB_STATS (one nest per
+ *	direction).
  * KIOBENCH_CMD_JOB_START (do)
- *	Request: KIOBENCH_A_JOB_ID.  NEW -> RUNNING.
+ *	NEW -> RUNNING.
+ *	Request: KIOBENCH_A_JOB_ID.
+ *	Reply: nothing.
  * KIOBENCH_CMD_JOB_STOP (do)
- *	Request: KIOBENCH_A_JOB_ID.  Asks a RUNNING job to stop; its workers
- *	stop submitting, drain what is in flight and the job ends STOPPED.
+ *	Asks a RUNNING job to stop; its workers stop submitting, drain what
+ *	is in flight and the job ends STOPPED.
+ *	Request: KIOBENCH_A_JOB_ID.
+ *	Reply: nothing.
  * KIOBENCH_CMD_JOB_GET (do, dump)
- *	Request: KIOBENCH_A_JOB_ID (do) or nothing (dump, every job).
- *	Reply: job status (KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_NAME,
- *	KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR, KIOBENCH_A_JOB_*_NS,
- *	KIOBENCH_A_JOB_STATS nests).
+ *	One job (do) or every job (dump).
+ *	Request: KIOBENCH_A_JOB_ID.
+ *	Dump request: nothing.
+ *	Reply: the job's status, as the reply to JOB_NEW: KIOBENCH_A_JOB_ID,
+ *	KIOBENCH_A_JOB_NAME, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
+ *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
+ *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
+ *	KIOBENCH_A_JOB_CPU_NS, KIOBENCH_A_JOB_ZERO_READS and
+ *	KIOBENCH_A_JOB_STATS (one nest per direction).
  * KIOBENCH_CMD_JOB_DEL (do)
- *	Request: KIOBENCH_A_JOB_ID.  Destroys a job that is not RUNNING.
+ *	Destroys a job that is not RUNNING.
+ *	Request: KIOBENCH_A_JOB_ID.
+ *	Reply: nothing.
  * KIOBENCH_CMD_JOB_NTF (multicast "events")
- *	KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR; sent
- *	when a job starts and when it reaches DONE, STOPPED or FAILED.
+ *	Sent when a job starts and when it reaches DONE, STOPPED or FAILED.
+ *	Event: the job's status without its statistics: KIOBENCH_A_JOB_ID,
+ *	KIOBENCH_A_JOB_NAME, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
+ *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
+ *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
+ *	KIOBENCH_A_JOB_CPU_NS, KIOBENCH_A_JOB_ZERO_READS.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -93,7 +130,7 @@ enum kiobench_attr {
 	KIOBENCH_A_BSSPLIT,		/* nest: KIOBENCH_BSS_A_ENTRY, 1+ */
 	KIOBENCH_A_IODEPTH,		/* u32: in flight per worker (1) */
 	KIOBENCH_A_NUMJOBS,		/* u32: workers per device (1) */
-	KIOBENCH_A_CPUS,		/* binary: u32[] CPUs, round robin */
+	KIOBENCH_A_CPUS,		/* binary: u32[] CPUs (<= 1024), round robin */
 	KIOBENCH_A_OFFSET,		/* u64: span start, bytes (0) */
 	KIOBENCH_A_SIZE,		/* u64: span length, bytes (to end) */
 	KIOBENCH_A_RUNTIME_NS,		/* u64: measured time, after ramp */
@@ -106,7 +143,7 @@ enum kiobench_attr {
 
 	/* job identity and status (JOB_NEW reply, JOB_GET, JOB_NTF) */
 	KIOBENCH_A_JOB_ID,		/* u32 */
-	KIOBENCH_A_DEBUGFS_DIR,		/* string: dir under kiobench/ (NEW, GET) */
+	KIOBENCH_A_DEBUGFS_DIR,		/* string: dir under kiobench/ */
 	KIOBENCH_A_JOB_STATE,		/* u8: enum kiobench_job_state */
 	KIOBENCH_A_JOB_ERROR,		/* s32: -errno that failed the job, or 0 */
 	KIOBENCH_A_JOB_ELAPSED_NS,	/* u64: since start, ramp included */
@@ -117,8 +154,8 @@ enum kiobench_attr {
 	/* added in kiobench 0.2 */
 	KIOBENCH_A_LAT_LOG,		/* u32: per-I/O log entries (JOB_NEW; 0) */
 	KIOBENCH_A_LIMIT_LAT_LOG,	/* u32: largest KIOBENCH_A_LAT_LOG */
-	KIOBENCH_A_JOB_CPU_NS,		/* u64: CPU time of the workers (GET) */
-	KIOBENCH_A_JOB_ZERO_READS,	/* u64: reads of all-zero blocks (GET) */
+	KIOBENCH_A_JOB_CPU_NS,		/* u64: CPU time of the workers */
+	KIOBENCH_A_JOB_ZERO_READS,	/* u64: reads of all-zero blocks */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = __KIOBENCH_A_MAX - 1
@@ -127,7 +164,7 @@ enum kiobench_attr {
 /* Inside KIOBENCH_A_DEVICES. */
 enum kiobench_dev_attr {
 	KIOBENCH_DEV_A_UNSPEC,
-	KIOBENCH_DEV_A_PATH,		/* string: block device path */
+	KIOBENCH_DEV_A_PATH,		/* string: block device path, repeated */
 
 	__KIOBENCH_DEV_A_MAX,
 	KIOBENCH_DEV_A_MAX = __KIOBENCH_DEV_A_MAX - 1
