@@ -43,7 +43,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
-	python3 python3-pytest python3-yaml python3-matplotlib
+	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
 	"${k61/image/headers}" "${k612/image/headers}"
 	linux-source-6.12
 )
@@ -65,7 +65,8 @@ for img in "$k61" "$k612"; do
 	(cd "$dst" && apt-get download -qq "$img" && dpkg-deb -x ./*.deb root && rm -f ./*.deb)
 	touch "$dst/.done"
 done
-# Kernel source: checkpatch.pl for `make style`, and the debug kernel.
+# Kernel source: checkpatch.pl for `make style`, the debug kernel, and
+# tools/net/ynl/ynl-gen-c.py for tests/unit/test_ynl_gen.py.
 src=$CACHE/src
 if [ ! -e "$src/linux-source-6.12/.unpacked" ]; then
 	rm -rf "$src/linux-source-6.12" && mkdir -p "$src"
