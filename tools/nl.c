@@ -22,6 +22,7 @@
 #include <netlink/socket.h>
 
 #include "kiobench.h"
+#include "nl-names.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -67,33 +68,13 @@ static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1] = {
 	[KIOBENCH_STAT_A_ALL_BYTES]	= { .type = NLA_U64 },
 };
 
-/* The option behind a request attribute, to name it in kernel errors. */
+/*
+ * The option behind a request attribute, to name it in kernel errors
+ * (nl-names.h, generated from the spec: .option of the request attributes).
+ */
 static const char *attr_name(unsigned int type)
 {
-	static const char *const names[KIOBENCH_A_MAX + 1] = {
-		[KIOBENCH_A_JOB_NAME] = "name",
-		[KIOBENCH_A_DEVICES] = "filename",
-		[KIOBENCH_A_RANDOM] = "rw",
-		[KIOBENCH_A_RWMIX_READ] = "rwmixread",
-		[KIOBENCH_A_ALLOW_WRITES] = "allow-writes",
-		[KIOBENCH_A_BSSPLIT] = "bs/bssplit",
-		[KIOBENCH_A_IODEPTH] = "iodepth",
-		[KIOBENCH_A_NUMJOBS] = "numjobs",
-		[KIOBENCH_A_CPUS] = "cpus_allowed",
-		[KIOBENCH_A_OFFSET] = "offset",
-		[KIOBENCH_A_SIZE] = "size",
-		[KIOBENCH_A_RUNTIME_NS] = "runtime",
-		[KIOBENCH_A_IO_BYTES] = "io_size/size",
-		[KIOBENCH_A_NUMBER_IOS] = "number_ios",
-		[KIOBENCH_A_RAMP_NS] = "ramp_time",
-		[KIOBENCH_A_SEED] = "randseed",
-		[KIOBENCH_A_INTERVAL_NS] = "interval",
-		[KIOBENCH_A_CONTINUE_ON_ERROR] = "continue_on_error",
-		[KIOBENCH_A_LAT_LOG] = "lat_log_entries",
-		[KIOBENCH_A_JOB_ID] = "job id",
-	};
-
-	return type <= KIOBENCH_A_MAX ? names[type] : NULL;
+	return type <= KIOBENCH_A_MAX ? kb_nl_attrs[type].option : NULL;
 }
 
 static bool attr_in_ns(unsigned int type)

@@ -13,12 +13,15 @@
  *	destroying the jobs it creates, see req_repeat()):
  *	    reply cmd=2 job-id=3 state=0 error=0
  *	    ack errno=22 name=EINVAL attr=23 msg="..." min=1 max=4096
- *	CMD: features, new, start, stop, get, del, or a number.  ATTR: a
- *	name of the table below (job-id, iodepth, ...), "dev" (one path of
- *	the devices nest; repeat for more), "bss" (SIZE[/WEIGHT], one bssplit
- *	entry) or a number; ":TYPE" after it overrides the width (u8, u16,
- *	u32, u64, flag, str (NUL-terminated), raw (no NUL), hex).  Exit
- *	status 0 when the ack says 0, 1 when it carries an error.
+ *	CMD: an operation of the spec (job-new), the last word of its name
+ *	(features, new, start, stop, get, del) or a number.  ATTR: a request
+ *	attribute of the spec (job-id, iodepth, ...; "name" for job-name),
+ *	"dev" (one path of the devices nest; repeat for more), "bss"
+ *	(SIZE[/WEIGHT], one bssplit entry) or a number; the names come from
+ *	tools/nl-names.h, generated from the spec.  ":TYPE" after it
+ *	overrides the width (u8, u16, u32, u64, flag, str (NUL-terminated),
+ *	raw (no NUL), hex).  Exit status 0 when the ack says 0, 1 when it
+ *	carries an error.
  *
  *   nlfuzz fuzz SEED COUNT DEV...
  *	COUNT random and malformed messages (seeded, reproducible), each
@@ -46,6 +49,7 @@
 #include <linux/capability.h>
 #include <linux/genetlink.h>
 #include <linux/kiobench.h>
+#include "../../tools/nl-names.h"
 #include <linux/netlink.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -440,43 +444,59 @@ static void open_socket(void)
 
 enum vtype { T_U8, T_U16, T_U32, T_U64, T_FLAG, T_STR, T_RAW, T_HEX, T_CPUS };
 
-static const struct {
-	const char *name;
-	int type;
-	enum vtype vt;
-} attrs[] = {
-	{ "name", KIOBENCH_A_JOB_NAME, T_STR },
-	{ "random", KIOBENCH_A_RANDOM, T_FLAG },
-	{ "rwmix-read", KIOBENCH_A_RWMIX_READ, T_U8 },
-	{ "allow-writes", KIOBENCH_A_ALLOW_WRITES, T_FLAG },
-	{ "iodepth", KIOBENCH_A_IODEPTH, T_U32 },
-	{ "numjobs", KIOBENCH_A_NUMJOBS, T_U32 },
-	{ "cpus", KIOBENCH_A_CPUS, T_CPUS },
-	{ "offset", KIOBENCH_A_OFFSET, T_U64 },
-	{ "size", KIOBENCH_A_SIZE, T_U64 },
-	{ "runtime-ns", KIOBENCH_A_RUNTIME_NS, T_U64 },
-	{ "io-bytes", KIOBENCH_A_IO_BYTES, T_U64 },
-	{ "number-ios", KIOBENCH_A_NUMBER_IOS, T_U64 },
-	{ "ramp-ns", KIOBENCH_A_RAMP_NS, T_U64 },
-	{ "seed", KIOBENCH_A_SEED, T_U64 },
-	{ "interval-ns", KIOBENCH_A_INTERVAL_NS, T_U64 },
-	{ "continue-on-error", KIOBENCH_A_CONTINUE_ON_ERROR, T_FLAG },
-	{ "job-id", KIOBENCH_A_JOB_ID, T_U32 },
-};
+/*
+ * Names, types and which attributes a request takes: tools/nl-names.h,
+ * generated from the spec.  The command line has one short name of its
+ * own, "name" for job-name, which it also prints.
+ */
+#define JOB_NAME_ALIAS "name"
 
-static const char *const cmds[] = {
-	[KIOBENCH_CMD_GET_FEATURES] = "features", [KIOBENCH_CMD_JOB_NEW] = "new",
-	[KIOBENCH_CMD_JOB_START] = "start", [KIOBENCH_CMD_JOB_STOP] = "stop",
-	[KIOBENCH_CMD_JOB_GET] = "get", [KIOBENCH_CMD_JOB_DEL] = "del",
-};
+/* The width of a request attribute of the spec's type. */
+static enum vtype spec_vtype(enum kb_nl_type t)
+{
+	switch (t) {
+	case KB_NLT_U8: return T_U8;
+	case KB_NLT_U16: return T_U16;
+	case KB_NLT_U64: return T_U64;
+	case KB_NLT_FLAG: return T_FLAG;
+	case KB_NLT_STRING: return T_STR;
+	case KB_NLT_BINARY: return T_CPUS;	/* cpus, the one binary: u32[] */
+	default: return T_U32;
+	}
+}
 
+/* A top-level request attribute by name, or -1; its nests are "dev", "bss". */
+static int attr_by_name(const char *name)
+{
+	if (!strcmp(name, JOB_NAME_ALIAS))
+		return KIOBENCH_A_JOB_NAME;
+	for (int t = 0; t <= KIOBENCH_A_MAX; t++)
+		if (kb_nl_attrs[t].request && kb_nl_attrs[t].type != KB_NLT_NEST &&
+		    !strcmp(name, kb_nl_attrs[t].name))
+			return t;
+	return -1;
+}
+
+/* A command by its name in the spec (job-new) or that name's last word (new). */
+static int cmd_by_name(const char *name)
+{
+	for (int c = 1; c <= KIOBENCH_CMD_MAX; c++) {
+		const char *n = kb_nl_cmds[c], *w = n ? strrchr(n, '-') : NULL;
+
+		if (n && (!strcmp(name, n) || (w && !strcmp(name, w + 1))))
+			return c;
+	}
+	return -1;
+}
+
+/* The name of a top-level request attribute, or "?". */
 static const char *attr_name(int type)
 {
-	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++)
-		if (attrs[i].type == type)
-			return attrs[i].name;
-	return type == KIOBENCH_A_DEVICES ? "devices" :
-	       type == KIOBENCH_A_BSSPLIT ? "bssplit" : "?";
+	if (type == KIOBENCH_A_JOB_NAME)
+		return JOB_NAME_ALIAS;
+	if (type < 0 || type > KIOBENCH_A_MAX || !kb_nl_attrs[type].request)
+		return "?";
+	return kb_nl_attrs[type].name;
 }
 
 static void put_value(struct msg *m, int type, enum vtype vt, const char *val)
@@ -802,9 +822,7 @@ static int cmd_req(int argc, char **argv)
 		fprintf(stderr, "nlfuzz req: CMD missing\n");
 		return 2;
 	}
-	for (size_t c = 0; c < sizeof(cmds) / sizeof(cmds[0]); c++)
-		if (cmds[c] && !strcmp(argv[i], cmds[c]))
-			cmd = c;
+	cmd = cmd_by_name(argv[i]);
 	if (cmd < 0)
 		cmd = strtol(argv[i], NULL, 0);
 	i++;
@@ -866,13 +884,9 @@ static int cmd_req(int argc, char **argv)
 			nest_end(&m);
 			in_devs = in_bss = false;
 		}
-		for (size_t a = 0; a < sizeof(attrs) / sizeof(attrs[0]); a++) {
-			if (!strcmp(arg, attrs[a].name)) {
-				type = attrs[a].type;
-				if (!typed)
-					vt = attrs[a].vt;
-			}
-		}
+		type = attr_by_name(arg);
+		if (type >= 0 && !typed)
+			vt = spec_vtype(kb_nl_attrs[type].type);
 		if (type < 0) {
 			char *end;
 
