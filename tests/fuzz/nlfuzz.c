@@ -794,9 +794,93 @@ static int req_repeat(struct msg *m, int fail_fd, unsigned long repeat)
 	return malformed ? 2 : 0;
 }
 
+/* The nest of the request the last ATTR=VALUE of `nlfuzz req` is in. */
+enum open_nest { NEST_NONE, NEST_DEVS, NEST_BSS };
+
+/*
+ * "dev=PATH" (one path of the devices nest) or "bss=SIZE[/WEIGHT]" (one
+ * entry of the bssplit nest): the nest is opened, and the other one closed,
+ * as needed.
+ */
+static void put_nest_arg(struct msg *m, enum open_nest *open, bool dev, bool typed,
+			 enum vtype vt, char *val)
+{
+	enum open_nest want = dev ? NEST_DEVS : NEST_BSS;
+	char *w;
+
+	if (*open != want) {
+		if (*open != NEST_NONE)
+			nest_end(m);
+		nest_start(m, dev ? KIOBENCH_A_DEVICES : KIOBENCH_A_BSSPLIT);
+		*open = want;
+	}
+	if (dev) {
+		put_value(m, KIOBENCH_DEV_A_PATH, typed ? vt : T_STR, val);
+		return;
+	}
+	w = strchr(val, '/');
+	nest_start(m, KIOBENCH_BSS_A_ENTRY);
+	if (w)
+		*w++ = '\0';
+	if (*val)
+		put_value(m, KIOBENCH_BSS_A_SIZE, typed ? vt : T_U32, val);
+	if (w)
+		put_u32(m, KIOBENCH_BSS_A_WEIGHT, strtoul(w, NULL, 0));
+	nest_end(m);
+}
+
+/* The ATTR[:TYPE]=VALUE arguments of `nlfuzz req` into m: 0, or -1. */
+static int put_args(struct msg *m, int argc, char **argv)
+{
+	enum open_nest open = NEST_NONE;
+
+	for (int i = 0; i < argc; i++) {
+		char *arg = strdup(argv[i]), *val = strchr(arg, '='), *ty, *end;
+		enum vtype vt = T_U32;
+		bool typed = false;
+		int type;
+
+		if (val)
+			*val++ = '\0';
+		else
+			val = "";
+		ty = strchr(arg, ':');
+		if (ty) {
+			*ty++ = '\0';
+			vt = parse_vtype(ty);
+			typed = true;
+		}
+		if (!strcmp(arg, "dev") || !strcmp(arg, "bss")) {
+			put_nest_arg(m, &open, arg[0] == 'd', typed, vt, val);
+			free(arg);
+			continue;
+		}
+		if (open != NEST_NONE) {
+			nest_end(m);
+			open = NEST_NONE;
+		}
+		type = attr_by_name(arg);
+		if (type >= 0 && !typed)
+			vt = spec_vtype(kb_nl_attrs[type].type);
+		if (type < 0) {
+			type = strtol(arg, &end, 0);
+			if (*end || !*arg) {
+				fprintf(stderr, "nlfuzz req: unknown attribute %s\n", arg);
+				free(arg);
+				return -1;
+			}
+		}
+		put_value(m, type, vt, val);
+		free(arg);
+	}
+	if (open != NEST_NONE)
+		nest_end(m);
+	return 0;
+}
+
 static int cmd_req(int argc, char **argv)
 {
-	bool dump = false, in_devs = false, in_bss = false;
+	bool dump = false;
 	struct msg m;
 	struct ack ack;
 	int cmd = -1, i = 0;
@@ -828,79 +912,8 @@ static int cmd_req(int argc, char **argv)
 	i++;
 	open_socket();
 	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0), cmd);
-	for (; i < argc; i++) {
-		char *arg = strdup(argv[i]), *val = strchr(arg, '='), *ty;
-		int type = -1;
-		enum vtype vt = T_U32;
-		bool typed = false;
-
-		if (val)
-			*val++ = '\0';
-		else
-			val = "";
-		ty = strchr(arg, ':');
-		if (ty) {
-			*ty++ = '\0';
-			vt = parse_vtype(ty);
-			typed = true;
-		}
-		if (!strcmp(arg, "dev") || !strcmp(arg, "bss")) {
-			bool dev = arg[0] == 'd';
-
-			if (in_bss && dev) {
-				nest_end(&m);
-				in_bss = false;
-			}
-			if (in_devs && !dev) {
-				nest_end(&m);
-				in_devs = false;
-			}
-			if (dev && !in_devs) {
-				nest_start(&m, KIOBENCH_A_DEVICES);
-				in_devs = true;
-			}
-			if (!dev && !in_bss) {
-				nest_start(&m, KIOBENCH_A_BSSPLIT);
-				in_bss = true;
-			}
-			if (dev) {
-				put_value(&m, KIOBENCH_DEV_A_PATH, typed ? vt : T_STR, val);
-			} else {
-				char *w = strchr(val, '/');
-
-				nest_start(&m, KIOBENCH_BSS_A_ENTRY);
-				if (w)
-					*w++ = '\0';
-				if (*val)
-					put_value(&m, KIOBENCH_BSS_A_SIZE, typed ? vt : T_U32, val);
-				if (w)
-					put_u32(&m, KIOBENCH_BSS_A_WEIGHT, strtoul(w, NULL, 0));
-				nest_end(&m);
-			}
-			free(arg);
-			continue;
-		}
-		if (in_devs || in_bss) {
-			nest_end(&m);
-			in_devs = in_bss = false;
-		}
-		type = attr_by_name(arg);
-		if (type >= 0 && !typed)
-			vt = spec_vtype(kb_nl_attrs[type].type);
-		if (type < 0) {
-			char *end;
-
-			type = strtol(arg, &end, 0);
-			if (*end || !*arg) {
-				fprintf(stderr, "nlfuzz req: unknown attribute %s\n", arg);
-				return 2;
-			}
-		}
-		put_value(&m, type, vt, val);
-		free(arg);
-	}
-	if (in_devs || in_bss)
-		nest_end(&m);
+	if (put_args(&m, argc - i, argv + i))
+		return 2;
 	msg_finish(&m);
 	if (fail_fd >= 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
 		die("mlockall");
@@ -996,13 +1009,11 @@ static const char *pick_path(void)
 }
 
 /* A JOB_NEW that is valid, or valid but for one or a few mutations. */
-static void gen_job_new(struct msg *m, bool mutate)
+/* The devices nest of a JOB_NEW: nd paths (mutate: some bogus). */
+static void gen_devices(struct msg *m, int nd, bool mutate)
 {
-	int nd = 1 + below(mutate ? 3 : 2), i;
-	bool writes = chance(30);
-
 	nest_start(m, KIOBENCH_A_DEVICES);
-	for (i = 0; i < nd; i++) {
+	for (int i = 0; i < nd; i++) {
 		if (mutate && chance(10)) {
 			char junk[32];
 
@@ -1014,6 +1025,69 @@ static void gen_job_new(struct msg *m, bool mutate)
 		}
 	}
 	nest_end(m);
+}
+
+/* The bssplit nest of a JOB_NEW (mutate: too many entries, edge values). */
+static void gen_bssplit(struct msg *m, bool mutate)
+{
+	int n = 1 + below(mutate ? 20 : 4);
+
+	nest_start(m, KIOBENCH_A_BSSPLIT);
+	for (int i = 0; i < n; i++) {
+		nest_start(m, KIOBENCH_BSS_A_ENTRY);
+		put_u32(m, KIOBENCH_BSS_A_SIZE, mutate && chance(30) ?
+			edge_u64(512, 16 << 20) : 512ULL << below(5));
+		if (chance(70))
+			put_u32(m, KIOBENCH_BSS_A_WEIGHT, mutate && chance(30) ?
+				edge_u64(1, 100) : 1 + below(100));
+		nest_end(m);
+	}
+	nest_end(m);
+}
+
+/* One mutation of a JOB_NEW: an out-of-range value, a wrong width, a dup. */
+static void gen_mutation(struct msg *m)
+{
+	static const int u64s[] = { KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE,
+				    KIOBENCH_A_RUNTIME_NS, KIOBENCH_A_IO_BYTES,
+				    KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
+				    KIOBENCH_A_INTERVAL_NS, KIOBENCH_A_SEED };
+	uint64_t v = edge_u64(0, 1ULL << 40);
+
+	switch (below(8)) {
+	case 0: put_u32(m, KIOBENCH_A_IODEPTH, edge_u64(1, 4096)); break;
+	case 1: put_u32(m, KIOBENCH_A_NUMJOBS, edge_u64(1, 256)); break;
+	case 2: put_u8(m, KIOBENCH_A_RWMIX_READ, edge_u64(0, 100)); break;
+	case 3: put_u64(m, u64s[below(8)], v); break;
+	case 4: put(m, u64s[below(8)], &v, below(9)); break;	/* wrong width */
+	case 5: {	/* cpus: random entries, random length */
+		uint32_t c[8];
+
+		for (size_t j = 0; j < 8; j++)
+			c[j] = chance(50) ? below(4) : rnd();
+		put(m, KIOBENCH_A_CPUS, c, below(33));
+		break;
+	}
+	case 6: {	/* a name without NUL or too long */
+		char n[64];
+
+		memset(n, 'a' + below(26), sizeof(n));
+		put(m, KIOBENCH_A_JOB_NAME, n, below(sizeof(n)));
+		break;
+	}
+	default:	/* flags with a payload, unknown attributes */
+		put_u32(m, chance(50) ? KIOBENCH_A_RANDOM : KIOBENCH_A_MAX + 1 + below(20),
+			rnd());
+		break;
+	}
+}
+
+static void gen_job_new(struct msg *m, bool mutate)
+{
+	int nd = 1 + below(mutate ? 3 : 2), i;
+	bool writes = chance(30);
+
+	gen_devices(m, nd, mutate);
 	if (chance(50))
 		put_str(m, KIOBENCH_A_JOB_NAME, "fuzz");
 	if (chance(50))
@@ -1022,21 +1096,8 @@ static void gen_job_new(struct msg *m, bool mutate)
 		put(m, KIOBENCH_A_ALLOW_WRITES, NULL, 0);
 		put_u8(m, KIOBENCH_A_RWMIX_READ, below(100));
 	}
-	if (chance(30)) {
-		int n = 1 + below(mutate ? 20 : 4);
-
-		nest_start(m, KIOBENCH_A_BSSPLIT);
-		for (i = 0; i < n; i++) {
-			nest_start(m, KIOBENCH_BSS_A_ENTRY);
-			put_u32(m, KIOBENCH_BSS_A_SIZE, mutate && chance(30) ?
-				edge_u64(512, 16 << 20) : 512ULL << below(5));
-			if (chance(70))
-				put_u32(m, KIOBENCH_BSS_A_WEIGHT, mutate && chance(30) ?
-					edge_u64(1, 100) : 1 + below(100));
-			nest_end(m);
-		}
-		nest_end(m);
-	}
+	if (chance(30))
+		gen_bssplit(m, mutate);
 	put_u32(m, KIOBENCH_A_IODEPTH, 1 + below(8));
 	if (chance(30))
 		put_u32(m, KIOBENCH_A_NUMJOBS, 1 + below(2));
@@ -1061,40 +1122,8 @@ static void gen_job_new(struct msg *m, bool mutate)
 	if (!mutate)
 		return;
 	/* one to three mutations: out-of-range values, wrong widths, dups */
-	for (i = 0, nd = 1 + below(3); i < nd; i++) {
-		static const int u64s[] = { KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE,
-					    KIOBENCH_A_RUNTIME_NS, KIOBENCH_A_IO_BYTES,
-					    KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
-					    KIOBENCH_A_INTERVAL_NS, KIOBENCH_A_SEED };
-		uint64_t v = edge_u64(0, 1ULL << 40);
-
-		switch (below(8)) {
-		case 0: put_u32(m, KIOBENCH_A_IODEPTH, edge_u64(1, 4096)); break;
-		case 1: put_u32(m, KIOBENCH_A_NUMJOBS, edge_u64(1, 256)); break;
-		case 2: put_u8(m, KIOBENCH_A_RWMIX_READ, edge_u64(0, 100)); break;
-		case 3: put_u64(m, u64s[below(8)], v); break;
-		case 4: put(m, u64s[below(8)], &v, below(9)); break;	/* wrong width */
-		case 5: {	/* cpus: random entries, random length */
-			uint32_t c[8];
-
-			for (size_t j = 0; j < 8; j++)
-				c[j] = chance(50) ? below(4) : rnd();
-			put(m, KIOBENCH_A_CPUS, c, below(33));
-			break;
-		}
-		case 6: {	/* a name without NUL or too long */
-			char n[64];
-
-			memset(n, 'a' + below(26), sizeof(n));
-			put(m, KIOBENCH_A_JOB_NAME, n, below(sizeof(n)));
-			break;
-		}
-		default:	/* flags with a payload, unknown attributes */
-			put_u32(m, chance(50) ? KIOBENCH_A_RANDOM : KIOBENCH_A_MAX + 1 + below(20),
-				rnd());
-			break;
-		}
-	}
+	for (i = 0, nd = 1 + below(3); i < nd; i++)
+		gen_mutation(m);
 }
 
 static uint32_t pick_id(void)
@@ -1234,13 +1263,60 @@ static bool probe(void)
 	return !ack.err;
 }
 
+/*
+ * Message i of the fuzz run: sent, its replies read, then the probe.  false
+ * if a job could not be destroyed (*ok) or the probe got no answer (return).
+ */
+static bool fuzz_one(unsigned long i, uint64_t seed, unsigned long kinds[8], bool *ok)
+{
+	unsigned int kind;
+	struct msg m;
+	struct ack ack;
+	size_t len;
+	uint32_t want;
+
+	/* Keep few jobs alive: each has kthreads and buffers. */
+	while (nr_tracked >= 8) {	/* the oldest: no random draw */
+		uint32_t id = tracked[0];
+
+		if (!destroy(id))
+			*ok = false;
+		untrack(id);
+	}
+	len = gen_message(&m, &kind);
+	want = ((struct nlmsghdr *)m.buf)->nlmsg_seq;
+	kinds[kind * 8 / 100]++;
+	send_raw(m.buf, len);
+	/* The ack of a well-formed request comes at once; others get the probe's. */
+	if (read_replies(want, &m, &ack, track_reply, NULL, 0)) {
+		if (ack.err < 256)
+			stats_err[ack.err]++;
+		if (!ack.err)
+			stats_ok++;
+		if (m.buf[NLMSG_HDRLEN] == KIOBENCH_CMD_JOB_DEL && !ack.err &&
+		    len >= NLMSG_HDRLEN + GENL_HDRLEN + 8) {
+			/* the id of a successful DEL is the first attribute */
+			uint32_t id;
+
+			memcpy(&id, m.buf + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, 4);
+			untrack(id);
+		}
+	} else {
+		stats_noack++;
+	}
+	if (!probe()) {
+		fprintf(stderr, "nlfuzz: message %lu (seed %" PRIu64 "): no answer to the "
+			"probe after it\n", i, seed);
+		return false;
+	}
+	return true;
+}
+
 static int cmd_fuzz(int argc, char **argv)
 {
 	unsigned long count, i, kinds[8] = { 0 };
 	uint64_t seed;
 	struct idlist dump = { .n = 0 };
-	struct msg m;
-	struct ack ack;
 	bool ok = true;
 
 	if (argc < 3) {
@@ -1253,46 +1329,9 @@ static int cmd_fuzz(int argc, char **argv)
 	nr_devs = argc - 2;
 	rng_s = seed;
 	open_socket();
-	for (i = 0; i < count; i++) {
-		unsigned int kind;
-		size_t len;
-		uint32_t want;
-
-		/* Keep few jobs alive: each has kthreads and buffers. */
-		while (nr_tracked >= 8) {	/* the oldest: no random draw */
-			uint32_t id = tracked[0];
-
-			if (!destroy(id))
-				ok = false;
-			untrack(id);
-		}
-		len = gen_message(&m, &kind);
-		want = ((struct nlmsghdr *)m.buf)->nlmsg_seq;
-		kinds[kind * 8 / 100]++;
-		send_raw(m.buf, len);
-		/* The ack of a well-formed request comes at once; others get the probe's. */
-		if (read_replies(want, &m, &ack, track_reply, NULL, 0)) {
-			if (ack.err < 256)
-				stats_err[ack.err]++;
-			if (!ack.err)
-				stats_ok++;
-			if (m.buf[NLMSG_HDRLEN] == KIOBENCH_CMD_JOB_DEL && !ack.err &&
-			    len >= NLMSG_HDRLEN + GENL_HDRLEN + 8) {
-				/* the id of a successful DEL is the first attribute */
-				uint32_t id;
-
-				memcpy(&id, m.buf + NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN, 4);
-				untrack(id);
-			}
-		} else {
-			stats_noack++;
-		}
-		if (!probe()) {
-			fprintf(stderr, "nlfuzz: message %lu (seed %" PRIu64 "): no answer to the "
-				"probe after it\n", i, seed);
+	for (i = 0; i < count; i++)
+		if (!fuzz_one(i, seed, kinds, &ok))
 			return 2;
-		}
-	}
 	/* Jobs that exist must be ones this fuzzer created. */
 	if (!list_jobs(&dump)) {
 		fprintf(stderr, "nlfuzz: final dump failed\n");
