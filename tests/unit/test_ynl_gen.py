@@ -37,7 +37,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from test_spec import balanced, c_int, initializers, ops_table, policy_entries, strip_comments
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # whatever pytest's import mode
+from test_spec import c_int, initializers, ops_table, policy_entries, strip_comments  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 SPEC_PATH = REPO / "Documentation/netlink/specs/kiobench.yaml"
