@@ -1162,29 +1162,81 @@ static void gen_garbage_attrs(struct msg *m, int depth)
 }
 
 /* Builds one fuzz message into m; returns the number of bytes to send. */
+/* A job op on a tracked or odd id. */
+static void gen_job_op(struct msg *m, uint16_t flags)
+{
+	static const uint8_t ops[] = { KIOBENCH_CMD_JOB_START, KIOBENCH_CMD_JOB_STOP,
+				       KIOBENCH_CMD_JOB_GET, KIOBENCH_CMD_JOB_DEL };
+
+	msg_init(m, family, flags, ops[below(4)]);
+	if (chance(90)) {
+		uint32_t id = pick_id();
+
+		if (chance(10))
+			put(m, KIOBENCH_A_JOB_ID, &id, below(8));	/* wrong width */
+		else
+			put_u32(m, KIOBENCH_A_JOB_ID, id);
+		if (chance(5))
+			put_u32(m, KIOBENCH_A_JOB_ID, pick_id());	/* twice */
+	}
+	if (chance(10))
+		gen_garbage_attrs(m, 0);
+}
+
+/* A random command with garbage attributes. */
+static void gen_random_cmd(struct msg *m, uint16_t flags)
+{
+	uint8_t cmd = chance(70) ? below(KIOBENCH_CMD_MAX + 3) : rnd();
+
+	if (chance(10))
+		flags |= NLM_F_DUMP;
+	msg_init(m, family, flags, cmd);
+	gen_garbage_attrs(m, 0);
+	if (chance(20)) {		/* duplicate the first attribute */
+		size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+		if (m->len > at + NLA_HDRLEN) {
+			struct nlattr *a = (struct nlattr *)(m->buf + at);
+
+			put(m, a->nla_type, m->buf + at + NLA_HDRLEN, a->nla_len - NLA_HDRLEN);
+		}
+	}
+}
+
+/* A truncated or lying header; returns the length to send. */
+static size_t gen_bad_header(struct msg *m, uint16_t flags)
+{
+	msg_init(m, family, flags, below(KIOBENCH_CMD_MAX + 1));
+	gen_garbage_attrs(m, 0);
+	msg_finish(m);
+	switch (below(4)) {
+	case 0:	/* nlmsg_len shorter than the header */
+		((struct nlmsghdr *)m->buf)->nlmsg_len = below(NLMSG_HDRLEN);
+		return m->len;
+	case 1:	/* genl header cut */
+		((struct nlmsghdr *)m->buf)->nlmsg_len = NLMSG_HDRLEN + below(GENL_HDRLEN);
+		return NLMSG_HDRLEN + below(GENL_HDRLEN + 1);
+	case 2:	/* nlmsg_len beyond the datagram */
+		((struct nlmsghdr *)m->buf)->nlmsg_len = m->len + 1 + below(100);
+		return m->len;
+	default: /* last attribute cut */
+		if (m->len > NLMSG_HDRLEN + GENL_HDRLEN + 1) {
+			size_t n = m->len - 1 - below(3);
+
+			((struct nlmsghdr *)m->buf)->nlmsg_len = n;
+			return n;
+		}
+		return m->len;
+	}
+}
+
 static size_t gen_message(struct msg *m, unsigned int *kind)
 {
 	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
-	uint8_t cmd;
 
 	*kind = below(100);
 	if (*kind < 25) {			/* a job op on a tracked or odd id */
-		static const uint8_t ops[] = { KIOBENCH_CMD_JOB_START, KIOBENCH_CMD_JOB_STOP,
-					       KIOBENCH_CMD_JOB_GET, KIOBENCH_CMD_JOB_DEL };
-
-		msg_init(m, family, flags, ops[below(4)]);
-		if (chance(90)) {
-			uint32_t id = pick_id();
-
-			if (chance(10))
-				put(m, KIOBENCH_A_JOB_ID, &id, below(8));	/* wrong width */
-			else
-				put_u32(m, KIOBENCH_A_JOB_ID, id);
-			if (chance(5))
-				put_u32(m, KIOBENCH_A_JOB_ID, pick_id());	/* twice */
-		}
-		if (chance(10))
-			gen_garbage_attrs(m, 0);
+		gen_job_op(m, flags);
 	} else if (*kind < 40) {		/* a valid job */
 		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
 		gen_job_new(m, false);
@@ -1192,21 +1244,7 @@ static size_t gen_message(struct msg *m, unsigned int *kind)
 		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
 		gen_job_new(m, true);
 	} else if (*kind < 80) {		/* random command, garbage attributes */
-		cmd = chance(70) ? below(KIOBENCH_CMD_MAX + 3) : rnd();
-		if (chance(10))
-			flags |= NLM_F_DUMP;
-		msg_init(m, family, flags, cmd);
-		gen_garbage_attrs(m, 0);
-		if (chance(20)) {		/* duplicate the first attribute */
-			size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
-
-			if (m->len > at + NLA_HDRLEN) {
-				struct nlattr *a = (struct nlattr *)(m->buf + at);
-
-				put(m, a->nla_type, m->buf + at + NLA_HDRLEN,
-				    a->nla_len - NLA_HDRLEN);
-			}
-		}
+		gen_random_cmd(m, flags);
 	} else if (*kind < 85) {		/* dumps */
 		msg_init(m, family, flags | NLM_F_DUMP, KIOBENCH_CMD_JOB_GET);
 		if (chance(30))
@@ -1219,28 +1257,7 @@ static size_t gen_message(struct msg *m, unsigned int *kind)
 			m->buf[m->len + i] = rnd();
 		m->len += n;
 	} else {				/* truncated or lying headers */
-		msg_init(m, family, flags, below(KIOBENCH_CMD_MAX + 1));
-		gen_garbage_attrs(m, 0);
-		msg_finish(m);
-		switch (below(4)) {
-		case 0:	/* nlmsg_len shorter than the header */
-			((struct nlmsghdr *)m->buf)->nlmsg_len = below(NLMSG_HDRLEN);
-			return m->len;
-		case 1:	/* genl header cut */
-			((struct nlmsghdr *)m->buf)->nlmsg_len = NLMSG_HDRLEN + below(GENL_HDRLEN);
-			return NLMSG_HDRLEN + below(GENL_HDRLEN + 1);
-		case 2:	/* nlmsg_len beyond the datagram */
-			((struct nlmsghdr *)m->buf)->nlmsg_len = m->len + 1 + below(100);
-			return m->len;
-		default: /* last attribute cut */
-			if (m->len > NLMSG_HDRLEN + GENL_HDRLEN + 1) {
-				size_t n = m->len - 1 - below(3);
-
-				((struct nlmsghdr *)m->buf)->nlmsg_len = n;
-				return n;
-			}
-			return m->len;
-		}
+		return gen_bad_header(m, flags);
 	}
 	msg_finish(m);
 	return m->len;
