@@ -2,6 +2,8 @@
 #
 # make demo                                  a guest on null_blk (README.md)
 # make check                                 every test, with a time table
+# KIOBENCH_TEST_DEVS=/dev/nvme0n1 make check-device
+#                                            the read-only tests on real devices
 # make [KDIR=/lib/modules/<version>/build]   module and tool
 # make style                                 checkpatch --strict on kmod/
 # make deps                                  install what the tests need
@@ -49,6 +51,15 @@ check:
 	@start=$$(date +%s) && tests/install-deps.sh && \
 		$(PYTHON) tests/check --deps-seconds=$$(($$(date +%s) - start))
 
+# The tests marked `device` on this machine's kernel and the devices named
+# in KIOBENCH_TEST_DEVS, which they only read (tests/check-device: as root;
+# builds and insmods kiobench.ko, rmmods it after).  Without devices it
+# says so and runs, builds and loads nothing.
+export KIOBENCH_TEST_DEVS
+check-device:
+	@if [ -n "$$KIOBENCH_TEST_DEVS" ]; then $(MAKE) --no-print-directory tool; fi
+	$(PYTHON) tests/check-device
+
 # The guest lanes alone (no deps, style or unit).
 guest: tool modules-matrix
 	$(PYTHON) tests/check --no-steps
@@ -62,4 +73,5 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps debug-kernel modules-matrix style unit guest check demo clean
+.PHONY: all module tool deps debug-kernel modules-matrix style unit guest check check-device \
+	demo clean

@@ -29,6 +29,19 @@ fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
 run there); a test may have both.  Everything else runs once, on
 Debian's 6.12.
 
+Tests that only read their device take the `test_dev` fixture and are
+marked @pytest.mark.device: they also run on real devices, the way
+blktests takes TEST_DEVS.  $KIOBENCH_TEST_DEVS (device paths, separated
+by blanks or commas) names the devices: each such test runs once per
+device, on that device instead of a new null_blk.  With KIOBENCH_LOCAL=1
+(tests/check-device, `make check-device`) the tests run on this machine
+and its running kernel instead of in guests, only those marked `device`
+are collected, and kiobench.ko is the one tests/check-device loaded.
+Without it, the named devices are inside the guest, which then gets an
+emulated NVMe controller (/dev/nvme0n1): tests/check's `device` lane
+proves the path that way.  test_dev fails a test during which its
+device's write or discard counters moved.
+
 Every test has a time budget for its call phase: DEFAULT_BUDGET seconds,
 or @pytest.mark.budget(seconds), times DEBUG_SLOWDOWN on a kernel with
 KASAN.  A test over its budget still passes, but is reported at the end
@@ -49,14 +62,21 @@ from vm import initramfs, kernels
 from vm.budget import over_budget
 from vm.guest import Guest, GuestError
 from vm.initramfs import Initramfs
+from vm.local import Local, running_kernel
 from vm.splat import Splat
-from vm.targets import nullb, remove_nullb
+from vm.targets import nullb, remove_nullb, wait_block, write_counts
 
 _CHECK = pytest.StashKey["GuestCheck"]()
 # Seconds of a test's call phase (see the module's docstring).
 DEFAULT_BUDGET = 30
 # KASAN, lockdep and kmemleak under TCG: about three times slower.
 DEBUG_SLOWDOWN = 3
+# Device mode (see the module's docstring): the named devices, and whether
+# the tests run on this machine rather than in guests.
+TEST_DEVS = [d for d in re.split(r"[\s,]+", os.environ.get("KIOBENCH_TEST_DEVS", "")) if d]
+LOCAL = os.environ.get("KIOBENCH_LOCAL") == "1"
+# The emulated NVMe a guest gets when devices are named (its /dev/nvme0n1).
+DEVICE_NVME_SIZE = 256 << 20
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -76,25 +96,39 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "kmemleak or fault injection; runs there")
     config.addinivalue_line("markers", f"budget(seconds): the call phase's time budget "
                                        f"(default {DEFAULT_BUDGET} s, x{DEBUG_SLOWDOWN} on KASAN)")
+    config.addinivalue_line("markers", "device: only reads its device (test_dev); also runs "
+                                       "on real devices ($KIOBENCH_TEST_DEVS, make check-device)")
+    if LOCAL and not TEST_DEVS:
+        raise pytest.UsageError("KIOBENCH_LOCAL=1 needs KIOBENCH_TEST_DEVS: the devices to read")
     config.stash[_TIMES] = {}
 
 
 @functools.cache
 def _kernels() -> list[kernels.Kernel]:
     # Once: module-scoped fixtures are cached by the identity of their param.
-    return kernels.discover()
+    return [running_kernel()] if LOCAL else kernels.discover()
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "kernel" in metafunc.fixturenames:
         ks = _kernels()
         metafunc.parametrize("kernel", ks, ids=[k.version for k in ks], scope="module")
+    if "test_dev_name" in metafunc.fixturenames and TEST_DEVS:
+        metafunc.parametrize("test_dev_name", TEST_DEVS,
+                             ids=[d.rsplit("/", 1)[-1] for d in TEST_DEVS])
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Run each module's tests kernel by kernel: one boot per module and
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On this machine (KIOBENCH_LOCAL=1), only the tests marked `device`:
+    whatever -m or -k say, no other test runs on someone's devices.  Then
+    run each module's tests kernel by kernel: one boot per module and
     kernel (pytest's own reordering interleaves kernels when tests have
     further parameters)."""
+    if LOCAL:
+        other = [it for it in items if it.get_closest_marker("device") is None]
+        if other:
+            config.hook.pytest_deselected(items=other)
+            items[:] = [it for it in items if it.get_closest_marker("device") is not None]
     modules: dict[str, int] = {}
     order = {k.version: i for i, k in enumerate(_kernels())} if any(
         "kernel" in getattr(it, "fixturenames", ()) for it in items) else {}
@@ -164,12 +198,36 @@ class VM:
             self.guest = None
 
 
+class LocalVM:
+    """This machine in place of a module's guest (KIOBENCH_LOCAL=1): never
+    rebooted, nothing to shut down."""
+
+    def __init__(self, kernel: kernels.Kernel):
+        self.kernel = kernel
+        self.machine = Local(kernel)
+        self.image = self.machine.initramfs
+        self.dirty = False
+        self.leaks: list[str] = []
+
+    def get(self) -> tuple[Local, list[Splat]]:
+        return self.machine, []
+
+    def close(self) -> None:
+        pass
+
+
 @pytest.fixture(scope="module")
 def _vm(kernel: kernels.Kernel, _images, request: pytest.FixtureRequest,
         tmp_path_factory: pytest.TempPathFactory) -> Iterator[VM]:
+    if LOCAL:
+        yield LocalVM(kernel)
+        return
     name = re.sub(r"\W", "_", request.module.__name__)
+    boot_args = dict(getattr(request.module, "GUEST_ARGS", {}))
+    if TEST_DEVS and not boot_args.get("nvme_size"):
+        boot_args["nvme_size"] = DEVICE_NVME_SIZE  # the device lane names its namespace
     vm = VM(kernel, _images(kernel), tmp_path_factory.mktemp(f"{name}-{kernel.version}"),
-            getattr(request.module, "GUEST_ARGS", {}))
+            boot_args)
     yield vm
     vm.close()
     if vm.leaks:
@@ -263,6 +321,9 @@ def pytest_runtest_call(item: pytest.Item):
 def own_guest(kernel: kernels.Kernel, _images, tmp_path) -> Iterator[Callable[..., Guest]]:
     """own_guest(**boot_args) -> a guest of this test alone (one it may
     crash, say), without the splat checks of `guest`; shut down after."""
+    if LOCAL:
+        pytest.fail("own_guest on a real machine: only tests marked device run there",
+                    pytrace=False)
     booted: list[Guest] = []
 
     def boot(**kw) -> Guest:
@@ -278,6 +339,9 @@ def own_guest(kernel: kernels.Kernel, _images, tmp_path) -> Iterator[Callable[..
 def make_nullb(guest: Guest) -> Iterator[Callable[..., str]]:
     """make_nullb(name, **kw) -> /dev/nullbN (see vm.targets.nullb); the
     devices are removed after the test."""
+    if LOCAL:
+        pytest.fail("make_nullb on a real machine: a test marked device takes test_dev",
+                    pytrace=False)
     names: list[str] = []
 
     def make(name: str, **kw) -> str:
@@ -300,7 +364,14 @@ def _need(image_has: str | None, what: str, request: pytest.FixtureRequest) -> s
 
 @pytest.fixture
 def kiobench_module(guest: Guest, request: pytest.FixtureRequest) -> Iterator[str]:
-    """kiobench.ko loaded in the guest (its guest path); unloaded after the test."""
+    """kiobench.ko loaded in the guest (its guest path); unloaded after the
+    test.  On this machine (KIOBENCH_LOCAL=1): the module tests/check-device
+    loaded for the whole run."""
+    if LOCAL:
+        if guest.run("test -d /sys/module/kiobench").ok:
+            yield "kiobench"
+            return
+        pytest.fail("kiobench is not loaded (tests/check-device loads it)", pytrace=False)
     path = _need(guest.initramfs.module, str(guest.kernel.kiobench_ko), request)
     guest.check("modprobe kiobench")
     yield path
@@ -312,6 +383,47 @@ def kiobench_module(guest: Guest, request: pytest.FixtureRequest) -> Iterator[st
 def kiobench_tool(guest: Guest, request: pytest.FixtureRequest) -> str:
     """Guest path of the kiobench tool."""
     return _need(guest.initramfs.tool, str(initramfs.TOOL), request)
+
+
+# ---- the device of a read-only test ---------------------------------------------
+
+@pytest.fixture
+def test_dev_name() -> str | None:
+    """The device named for this test ($KIOBENCH_TEST_DEVS; pytest_generate_tests
+    parametrizes it, one run per device), or None: the test makes its own."""
+    return None
+
+
+@pytest.fixture
+def test_dev(guest: Guest, test_dev_name: str | None,
+             request: pytest.FixtureRequest) -> Iterator[str]:
+    """The block device of a test marked `device`, which only reads it: the
+    named one ($KIOBENCH_TEST_DEVS), else a new 64 MiB memory-backed
+    null_blk /dev/nullb0 (removed after the test).  The test fails if the
+    device's write or discard count moved while it ran."""
+    if request.node.get_closest_marker("device") is None:
+        pytest.fail("test_dev is for tests marked device (read-only)", pytrace=False)
+    made = test_dev_name is None
+    if made:
+        dev = nullb(guest, "nullb0", size_mb=64)
+    else:
+        dev = test_dev_name
+        if not LOCAL:  # the guest's emulated NVMe: its driver is a module
+            guest.run("modprobe -q nvme")
+        try:
+            wait_block(guest, dev)
+        except GuestError as e:
+            pytest.fail(f"KIOBENCH_TEST_DEVS: {dev} is not a block device here:\n{e}",
+                        pytrace=False)
+    before = write_counts(guest, dev)
+    yield dev
+    if guest.alive:
+        after = write_counts(guest, dev)
+        if made:
+            remove_nullb(guest, "nullb0")
+        if after != before:
+            pytest.fail(f"{dev} was written during a read-only (device) test: "
+                        f"writes, discards {before} -> {after}", pytrace=False)
 
 
 # ---- time budgets ------------------------------------------------------------

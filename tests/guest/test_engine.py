@@ -3,7 +3,8 @@
 Every read/write pattern runs on null_blk and on the emulated NVMe device
 and ends by each limit (time, bytes, count), and what the job reports
 agrees with itself: total_ios equals the histogram's count and the
-timeline's sum.  Little's law and the injected-latency floor are in
+timeline's sum.  The tests marked `device` only read their device
+(test_dev): they also run on real devices (make check-device).  Little's law and the injected-latency floor are in
 test_truth.py.
 """
 import json
@@ -30,6 +31,10 @@ CORE = {("randread", "time"), ("randwrite", "bytes"), ("randrw", "count"), ("rea
 DEBUG = {("randrw", "count")}
 
 
+def writes(rw: str) -> str:
+    return "--allow-writes" if rw in ("write", "randwrite", "randrw") else ""
+
+
 def workload(rw: str, limit: str):
     marks = [m for m, on in ((pytest.mark.core, (rw, limit) in CORE),
                              (pytest.mark.debug, (rw, limit) in DEBUG)) if on]
@@ -37,15 +42,14 @@ def workload(rw: str, limit: str):
 
 
 WORKLOADS = [workload(rw, limit) for rw in RWS for limit in LIMITS]
+# The read-only ones run on test_dev (a real device too), the others on null_blk.
+READS = [w for w in WORKLOADS if not writes(w.values[0])]
+WRITES = [w for w in WORKLOADS if writes(w.values[0])]
 
 
 @pytest.fixture
 def nvme(guest) -> str:
     return nvme_dev(guest)
-
-
-def writes(rw: str) -> str:
-    return "--allow-writes" if rw in ("write", "randwrite", "randrw") else ""
 
 
 def check_job(guest, job: dict, rw: str, limit: str) -> None:
@@ -76,8 +80,17 @@ def check_job(guest, job: dict, rw: str, limit: str) -> None:
         assert sum(t[d]["bytes"] for t in kb["timeline"]) == kb["all_bytes"][d]
 
 
-@pytest.mark.parametrize("rw,limit", WORKLOADS)
-def test_null_blk_workloads(guest, kiobench_module, make_nullb, rw, limit):
+@pytest.mark.device
+@pytest.mark.parametrize("rw,limit", READS)
+def test_read_workloads(guest, kiobench_module, test_dev, rw, limit):
+    job = run_job(guest, f"--filename={test_dev} --rw={rw} --bs=4k --iodepth=4 {LIMITS[limit]}",
+                  keep=True)
+    check_job(guest, job, rw, limit)
+    destroy_job(guest, job)
+
+
+@pytest.mark.parametrize("rw,limit", WRITES)
+def test_null_blk_write_workloads(guest, kiobench_module, make_nullb, rw, limit):
     dev = make_nullb("nullb0", size_mb=64)
     job = run_job(guest, f"--filename={dev} --rw={rw} --bs=4k --iodepth=4 {LIMITS[limit]} "
                          f"{writes(rw)}", keep=True)
@@ -93,9 +106,9 @@ def test_nvme_workloads(guest, kiobench_module, nvme, rw, limit):
     destroy_job(guest, job)
 
 
-def test_warmup_is_excluded(guest, kiobench_module, make_nullb):
-    dev = make_nullb("nullb0", size_mb=64)
-    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1",
+@pytest.mark.device
+def test_warmup_is_excluded(guest, kiobench_module, test_dev):
+    job = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1",
                   keep=True)
     kb, r = job["kiobench"], job["read"]
     ramp = kb["ramp_ios"]["read"]
@@ -114,12 +127,12 @@ def test_two_devices_two_workers_each(guest, kiobench_module, make_nullb):
     assert job["read"]["total_ios"] == 1000
 
 
-def test_sigint_stops_and_reports(guest, kiobench_module, make_nullb):
+@pytest.mark.device
+def test_sigint_stops_and_reports(guest, kiobench_module, test_dev):
     """The first SIGINT stops the job long before its runtime: the job
     drains and ends STOPPED, and the tool still writes what it measured and
     exits 0, so an interrupted run is a result, not a failure."""
-    dev = make_nullb("nullb0", size_mb=64)
-    r = guest.run(f"timeout -s INT 2 kiobench run --filename={dev} --rw=randread --runtime=60 "
+    r = guest.run(f"timeout -s INT 2 kiobench run --filename={test_dev} --rw=randread --runtime=60 "
                   f"--output-format=json --output=/tmp/stop.json; echo rc=$?", timeout=60)
     rc = re.findall(r"^rc=(\d+)$", r.out, re.M)
     assert rc == ["0"], r.out
@@ -155,8 +168,9 @@ def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
 
 @pytest.mark.core
 @pytest.mark.debug
-def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, make_nullb):
-    dev = make_nullb("nullb0", size_mb=64)
+@pytest.mark.device
+def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, test_dev):
+    dev = test_dev
     # 2 MiB transfers are split by the block layer; sizes follow the weights
     job = run_job(guest, f"--filename={dev} --rw=randread --bssplit=4k/50:2m/50 --iodepth=4 "
                          f"--numjobs=2 --cpus_allowed=1 --number_ios=400", keep=True)

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from vm.guest import CommandTimeout, Guest, GuestDied
-from vm.targets import nvme_dev
+from vm.targets import nvme_dev, write_counts
 
 GUEST_ARGS = {"nvme_size": 1 << 30, "nvme_sizes": [256 << 20]}
 
@@ -63,6 +63,24 @@ def test_nullb_memory_backed_keeps_data(guest: Guest, make_nullb):
               "--verify=crc32c", "--do_verify=1")
     assert job["error"] == 0
     assert job["read"]["io_bytes"] == 4 << 20  # the verify pass read it all back
+
+
+def test_write_counts_see_writes_not_reads(guest: Guest, kiobench_module, make_nullb):
+    """test_dev's guard: a device test fails when its device's write or
+    discard count moved.  Reads, kiobench's included, leave the counts
+    alone; one 4 KiB write and one discard move them."""
+    dev = make_nullb("nullb0", size_mb=16, discard=1)
+    before = write_counts(guest, dev)
+    assert len(before) == 2, before  # writes and discards (kernels since 4.18)
+    guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=200 >/dev/null && "
+                f"dd if={dev} of=/dev/null bs=64k count=16")
+    assert write_counts(guest, dev) == before
+    guest.check(f"dd if=/dev/zero of={dev} bs=4k count=1 conv=fsync 2>/dev/null")
+    written = write_counts(guest, dev)
+    assert written[0] > before[0] and written[1] == before[1], (before, written)
+    guest.check(f"blkdiscard -o 0 -l 65536 {dev}")
+    discarded = write_counts(guest, dev)
+    assert discarded[1] > written[1], (written, discarded)
 
 
 @pytest.mark.core

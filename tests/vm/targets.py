@@ -52,6 +52,15 @@ def wait_block(guest: Guest, dev: str) -> None:
     guest.check(f"for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; test -b {dev}")
 
 
+def write_counts(guest: Guest, dev: str) -> list[int]:
+    """Writes and discards completed on `dev` so far (fields 5 and 12 of
+    /sys/class/block/<dev>/stat; discards since 4.18): what test_dev
+    compares around a read-only test."""
+    stat = guest.check(f"cat /sys/class/block/$(basename $(readlink -f {shlex.quote(dev)}))/stat")
+    fields = stat.split()
+    return [int(fields[4])] + ([int(fields[11])] if len(fields) > 11 else [])
+
+
 def remove_nullb(guest: Guest, name: str) -> None:
     """Power off and remove null_blk device `name`."""
     d = f"{NULLB}/{shlex.quote(name)}"
