@@ -492,14 +492,74 @@ def test_job_count_limit(guest, kiobench_module, make_nullb):
 
 # ---- 5. faults and hostile conditions --------------------------------------------
 
+# The longest range one entry of a badblocks table holds (BB_MAX_LEN).
+BB_MAX_LEN = 512
+
+
 def set_badblocks(guest, name: str, first: int, last: int) -> None:
-    """Sectors first..last of null_blk `name` fail.  In ranges of at most
-    512 sectors: 6.1 stores a longer range but does not fail I/O in it."""
+    """Sectors first..last of null_blk `name` fail.
+
+    Written in ranges of at most BB_MAX_LEN sectors, because before Linux
+    6.7 a longer range does not fail I/O in most of it: null_blk hands it
+    to badblocks_set(), whose old code splits it into BB_MAX_LEN pieces
+    but inserts each piece in front of the one before (it never advances
+    its insertion index), so the table, which must be sorted by start,
+    holds them in reverse, and badblocks_check()'s binary search misses
+    all but one.  Coly Li's rewrite of block/badblocks.c fixed it in 6.7:
+    1726c7746783 ("badblocks: improve badblocks_set() for multiple ranges
+    handling"), in use from aa511ff8218b ("badblocks: switch to the
+    improved badblock handling code").  Debian's 6.1 has the old code;
+    test_badblocks_longer_than_one_entry shows both."""
     features = guest.check(f"cat {NULLB}/features")
     if "badblocks" not in features:
         pytest.skip(f"null_blk of {guest.kernel.name} has no badblocks")
-    guest.check(" && ".join(f"echo +{s}-{min(s + 511, last)} >{NULLB}/{name}/badblocks"
-                            for s in range(first, last + 1, 512)))
+    guest.check(" && ".join(f"echo +{s}-{min(s + BB_MAX_LEN - 1, last)} >{NULLB}/{name}/badblocks"
+                            for s in range(first, last + 1, BB_MAX_LEN)))
+
+
+def failing_blocks(guest, dev: str, sectors: list[int]) -> list[int]:
+    """Of `sectors` (each the first of a 4 KiB block), those whose block's
+    read fails (4 KiB, the page cache's unit, so that the read is the same
+    with or without O_DIRECT)."""
+    assert all(s % 8 == 0 for s in sectors), sectors
+    r = guest.run("; ".join(f"dd if={dev} of=/dev/null bs=4096 skip={s // 8} count=1 "
+                            f"iflag=direct 2>/dev/null || echo {s}" for s in sectors))
+    return [int(s) for s in r.out.split()]
+
+
+def badblocks_table(guest, name: str) -> list[tuple[int, int]]:
+    """null_blk `name`'s badblocks table as stored: (start, length) entries."""
+    out = guest.check(f"cat {NULLB}/{name}/badblocks")
+    return [(int(a), int(b)) for a, b in (line.split() for line in out.splitlines() if line)]
+
+
+@pytest.mark.core
+def test_badblocks_longer_than_one_entry(guest, make_nullb):
+    """set_badblocks() fails every sector of a range longer than one table
+    entry, and no other, on every kernel: the error tests below rely on it.
+    And why it writes pieces: before 6.7 one long range is stored out of
+    order and most of it reads fine (set_badblocks() has the kernel commit)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    set_badblocks(guest, "nullb0", 104, 1703)  # four pieces, in 4 KiB blocks
+    assert badblocks_table(guest, "nullb0") == [(104, 512), (616, 512), (1128, 512),
+                                                (1640, 64)]
+    # the first and last block of each piece fail; those around the range do not
+    edges = [104, 608, 616, 1120, 1128, 1632, 1640, 1696]
+    assert failing_blocks(guest, dev, [0, 96, *edges, 1704, 4000]) == edges
+
+    long = make_nullb("nullb1", size_mb=16)
+    guest.check(f"echo +0-2047 >{NULLB}/nullb1/badblocks")
+    table = badblocks_table(guest, "nullb1")
+    pieces = [(0, 512), (512, 512), (1024, 512), (1536, 512)]
+    probes = [0, 504, 512, 1016, 1024, 1528, 1536, 2040]
+    version = tuple(int(x) for x in re.match(r"(\d+)\.(\d+)", guest.kernel.version).groups())
+    if version >= (6, 7):
+        assert table == pieces
+        assert failing_blocks(guest, long, [*probes, 2048]) == probes
+    else:
+        assert table == pieces[::-1], \
+            f"{guest.kernel.name} keeps a long range in order: {table}; has it the 6.7 fix?"
+        assert len(failing_blocks(guest, long, probes)) < len(probes)
 
 
 @pytest.mark.debug
