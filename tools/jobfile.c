@@ -58,18 +58,76 @@ static int add_section(struct kb_jobfile *jf, const char *name, unsigned int lin
 	return 0;
 }
 
+/* A job file being parsed: every option is checked on scratch as it is read. */
+struct jf_parse {
+	struct kb_jobfile *jf;
+	struct kb_assign_list *cur;	/* the section's options, NULL: none yet */
+	struct kb_job scratch;
+	struct kb_global g;
+	const char *path;
+	unsigned int line;
+};
+
+/* "[name]": [global], or a job whose name is checked like --name. */
+static int jf_section(struct jf_parse *p, char *s, char *err, size_t errlen)
+{
+	struct kb_assign a = { .opt = &kb_opts[KB_OPT_NAME], .file = p->jf->path,
+			       .line = p->line };
+	char *name, *end = s + strlen(s) - 1;
+
+	if (*end != ']')
+		return kb_errf(err, errlen, "%s:%u: malformed section header", p->path, p->line);
+	*end = '\0';
+	name = trim(s + 1);
+	if (!*name)
+		return kb_errf(err, errlen, "%s:%u: empty section name", p->path, p->line);
+	if (!strcmp(name, "global")) {
+		p->cur = &p->jf->global;
+		return 0;
+	}
+	a.val = name;
+	if (kb_apply(&p->scratch, &p->g, &a, err, errlen))
+		return -1;
+	if (add_section(p->jf, name, p->line))
+		return kb_errf(err, errlen, "out of memory");
+	p->cur = &p->jf->sec[p->jf->nr_sec - 1].opts;
+	return 0;
+}
+
+/* "key" or "key=value" of the current section. */
+static int jf_option(struct jf_parse *p, char *s, char *err, size_t errlen)
+{
+	struct kb_assign a = { .file = p->jf->path, .line = p->line };
+	char *eq = strchr(s, '='), *key;
+
+	if (eq) {
+		*eq = '\0';
+		a.val = trim(eq + 1);
+	}
+	key = trim(s);
+	if (!p->cur)
+		return kb_errf(err, errlen, "%s:%u: option '%s' outside of a section",
+			       p->path, p->line, key);
+	a.opt = kb_opt_find(key);
+	if (!a.opt)
+		return kb_errf(err, errlen, "%s:%u: unknown option '%s'", p->path, p->line, key);
+	if (kb_apply(&p->scratch, &p->g, &a, err, errlen))
+		return -1;
+	if (kb_assign_add(p->cur, a.opt, a.val, p->jf->path, p->line))
+		return kb_errf(err, errlen, "out of memory");
+	return 0;
+}
+
 int kb_jobfile_parse_text(const char *path, const char *text,
 			  struct kb_jobfile *jf, char *err, size_t errlen)
 {
-	struct kb_assign_list *cur = NULL;
-	struct kb_job scratch;
-	struct kb_global g = { 0 };
-	char *copy, *line, *next;
-	unsigned int lineno = 0;
+	struct jf_parse p = { .jf = jf, .path = path };
+	char *copy, *line, *next, *s;
 	int ret = -1;
 
 	memset(jf, 0, sizeof(*jf));
-	kb_job_init(&scratch);
+	kb_job_init(&p.scratch);
+	kb_global_init(&p.g, KB_CMD_RUN);
 	jf->path = strdup(path);
 	copy = strdup(text);
 	if (!jf->path || !copy) {
@@ -77,73 +135,15 @@ int kb_jobfile_parse_text(const char *path, const char *text,
 		goto out;
 	}
 	for (line = copy; line; line = next) {
-		struct kb_assign a;
-		const struct kb_opt *o;
-		char *s, *eq, *key, *val = NULL;
-
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		lineno++;
+		p.line++;
 		s = trim(line);
 		if (!*s || *s == ';' || *s == '#')
 			continue;
-		if (*s == '[') {
-			char *name, *end = s + strlen(s) - 1;
-
-			if (*end != ']') {
-				kb_errf(err, errlen, "%s:%u: malformed section header", path, lineno);
-				goto out;
-			}
-			*end = '\0';
-			name = trim(s + 1);
-			if (!*name) {
-				kb_errf(err, errlen, "%s:%u: empty section name", path, lineno);
-				goto out;
-			}
-			if (!strcmp(name, "global")) {
-				cur = &jf->global;
-				continue;
-			}
-			a.opt = &kb_opts[KB_OPT_NAME];
-			a.val = name;
-			a.file = jf->path;
-			a.line = lineno;
-			if (kb_apply(&scratch, &g, &a, err, errlen))
-				goto out;
-			if (add_section(jf, name, lineno)) {
-				kb_errf(err, errlen, "out of memory");
-				goto out;
-			}
-			cur = &jf->sec[jf->nr_sec - 1].opts;
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (eq) {
-			*eq = '\0';
-			val = trim(eq + 1);
-		}
-		key = trim(s);
-		if (!cur) {
-			kb_errf(err, errlen, "%s:%u: option '%s' outside of a section",
-			     path, lineno, key);
+		if (*s == '[' ? jf_section(&p, s, err, errlen) : jf_option(&p, s, err, errlen))
 			goto out;
-		}
-		o = kb_opt_find(key);
-		if (!o) {
-			kb_errf(err, errlen, "%s:%u: unknown option '%s'", path, lineno, key);
-			goto out;
-		}
-		a.opt = o;
-		a.val = val;
-		a.file = jf->path;
-		a.line = lineno;
-		if (kb_apply(&scratch, &g, &a, err, errlen))
-			goto out;
-		if (kb_assign_add(cur, o, val, jf->path, lineno)) {
-			kb_errf(err, errlen, "out of memory");
-			goto out;
-		}
 	}
 	if (!jf->nr_sec) {
 		kb_errf(err, errlen, "%s: no job section (only [global])", path);
@@ -152,8 +152,8 @@ int kb_jobfile_parse_text(const char *path, const char *text,
 	ret = 0;
 out:
 	free(copy);
-	kb_job_free(&scratch);
-	kb_global_free(&g);
+	kb_job_free(&p.scratch);
+	kb_global_free(&p.g);
 	if (ret)
 		kb_jobfile_free(jf);
 	return ret;

@@ -1,17 +1,30 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kiobench userspace tool: shared definitions.
+ * kiobench userspace tool: the data shared by its layers, and the
+ * functions of the layers that know nothing of netlink or of the command
+ * line (unit-tested by tests/unit/tool/).  Each section names its file;
+ * the files above them have headers of their own (cli.h, run.h, part.h,
+ * commands.h).  Calls go downward only, in this order:
  *
- * Module layout:
- *   options.c  option table + value parsers (command line and job file)
- *   jobfile.c  fio-style ini job files
- *   hist.c     debugfs histogram/timeline parsing, percentiles, stddev
- *   output.c   normal / terse / json reports
- *   sensors.c  hwmon sensors of the devices (temperature, power)
- *   nl.c       generic netlink client (libnl-genl-3)
- *   main.c     subcommands
- * options.c, jobfile.c, hist.c, output.c and sensors.c are free of netlink and are
- * unit-tested by tests/unit/tool_test.c.
+ *   main.c       the table of commands
+ *   commands.c   run, features, list, stop, destroy, plot
+ *   methods.c    sweep, precondition, suite: their checks and drivers
+ *   part.c       one part: its steps built, run and written
+ *   figures.c    a part's figures, one function per kind
+ *   steps_out.c  step tables, CSV rows, step JSON
+ *   run.c        create, start, wait, collect, abort, progress, signals
+ *   nl.c         generic netlink client (libnl-genl-3)
+ *   output.c     normal, terse and JSON reports of jobs
+ *   sensors.c    hwmon sensors of the devices (sysfs)
+ *   stats.c      percentiles, stddev, merges, summaries, series analysis
+ *   results.c    the module's debugfs files: reading and parsing
+ *   cli.c        messages, long options and usage from the option table
+ *   jobfile.c    fio-style ini job files
+ *   options.c    the option table of every command
+ *   plan.c       value lists, depth splitting, duty cycle, suite scaling
+ *   suite.c      the named suites (data)
+ *   values.c     value syntax: sizes, times, lists; reading a file
+ * tests/unit/test_layers.py checks that no file calls one above it.
  */
 #ifndef KIOBENCH_TOOL_H
 #define KIOBENCH_TOOL_H
@@ -38,6 +51,18 @@
 #define KB_PCT_ONE		1000000u
 #define KB_PCT_100		(100u * KB_PCT_ONE)
 #define KB_MAX_PERCENTILES	20	/* as fio (terse has 20 slots) */
+
+#define KB_DEFAULT_BS		4096	/* fio's default block size */
+#define KB_SECTOR		512u	/* block sizes are multiples of it */
+#define KB_MAX_CPU		8192	/* CONFIG_NR_CPUS upper bound */
+#define KB_MAX_LIST		4096	/* devices / bssplit entries, sanity only */
+#define KB_MAX_SPLIT_QD		1024	/* --split-qd: workers at most */
+#define KB_MAX_ROUNDS		1000	/* preconditioning passes and rounds */
+#define KB_FILL_BS		131072	/* preconditioning's sequential fill */
+#define KB_QUICK_SCALE		0.004	/* --quick: 4 minutes become about a second */
+#define KB_SS_WINDOW		5	/* steady-state window, rounds */
+#define KB_SS_DATA_PCT		20	/* each round within +-20 % of their mean */
+#define KB_SS_SLOPE_PCT		10	/* the fitted line moves by at most 10 % of it */
 
 /* ---- options.c ---------------------------------------------------------- */
 
@@ -70,7 +95,46 @@ enum kb_opt_id {
 	KB_OPT_OUTFMT,
 	KB_OPT_OUTPUT,
 	KB_OPT_KEEP,
+	/* sweep, precondition, suite */
+	KB_OPT_CSV,
+	KB_OPT_DEVICES,
+	KB_OPT_SPLIT_QD,
+	KB_OPT_IDLE,
+	KB_OPT_BURST_SIZE,
+	KB_OPT_BURST_TOTAL,
+	KB_OPT_DUTY,
+	KB_OPT_BURST_IDLE,
+	KB_OPT_FILL_BS,
+	KB_OPT_NO_FILL,
+	KB_OPT_PASSES,
+	KB_OPT_STEADY,
+	KB_OPT_MAX_ROUNDS,
+	KB_OPT_ROUND_SIZE,
+	KB_OPT_SCALE,
+	KB_OPT_QUICK,
+	KB_OPT_LIST,
+	KB_OPT_NO_PRECOND,
 	KB_NR_OPTS
+};
+
+/* The commands that take options (kb_opt.cmds, kb_global.cmd). */
+#define KB_CMD_RUN	(1u << 0)
+#define KB_CMD_SWEEP	(1u << 1)
+#define KB_CMD_PRECOND	(1u << 2)
+#define KB_CMD_SUITE	(1u << 3)
+#define KB_CMD_METHODS	(KB_CMD_SWEEP | KB_CMD_PRECOND | KB_CMD_SUITE)
+#define KB_CMD_ALL	(KB_CMD_RUN | KB_CMD_METHODS)
+
+/* The variables a sweep can step through. */
+enum kb_var {
+	KB_VAR_NONE,		/* one step */
+	KB_VAR_IODEPTH,		/* total queue depth (split with --split-qd) */
+	KB_VAR_BS,
+	KB_VAR_NUMJOBS,
+	KB_VAR_DEVICES,		/* the first k devices, one job each */
+	KB_VAR_BURST,		/* burst number */
+	KB_VAR_ROUND,		/* preconditioning round */
+	KB_VAR_NR
 };
 
 enum kb_rw {
@@ -79,9 +143,13 @@ enum kb_rw {
 	KB_RW_MIXED,
 };
 
-#define KB_FMT_NORMAL	(1u << 0)
-#define KB_FMT_JSON	(1u << 1)
-#define KB_FMT_TERSE	(1u << 2)
+enum { KB_FMT_NORMAL_BIT, KB_FMT_JSON_BIT, KB_FMT_TERSE_BIT, KB_FMT_CSV_BIT, KB_FMT_NR };
+#define KB_FMT_NORMAL	(1u << KB_FMT_NORMAL_BIT)
+#define KB_FMT_JSON	(1u << KB_FMT_JSON_BIT)
+#define KB_FMT_TERSE	(1u << KB_FMT_TERSE_BIT)
+#define KB_FMT_CSV	(1u << KB_FMT_CSV_BIT)
+#define KB_FMT_RUN	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_TERSE)	/* run's formats */
+#define KB_FMT_STEPS	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_CSV)	/* the others' */
 
 struct kb_bss {
 	uint32_t size;		/* bytes */
@@ -128,17 +196,25 @@ struct kb_job {
 	struct kb_assign_list applied;
 };
 
-/* Options that apply to the whole command, not to a job. */
+/* Options of the command, not of a job. */
 struct kb_global {
+	unsigned int cmd;	/* KB_CMD_*: the command they are for */
 	bool allow_writes;
 	bool keep;
 	unsigned int formats;	/* KB_FMT_* */
 	char *output;
+	/* sweep, precondition, suite */
+	char *csv;
+	char *list[KB_VAR_NR];	/* value lists as given (--iodepth=1-32 ...) */
+	uint32_t split_qd, duty, fill_bs, passes, max_rounds;
+	uint64_t idle_ns, burst_size, burst_total, burst_idle_ns, round_size;
+	bool no_fill, steady, list_suites, no_precond;
+	double scale;
 };
 
 enum kb_opt_scope {
-	KB_SCOPE_JOB,		/* command line and job file */
-	KB_SCOPE_CLI,		/* command line only */
+	KB_SCOPE_JOB,		/* a job's: command line and job file */
+	KB_SCOPE_CLI,		/* the command's: command line only */
 };
 
 struct kb_opt {
@@ -147,7 +223,13 @@ struct kb_opt {
 	enum kb_opt_id id;
 	enum kb_opt_id mark;	/* "set" bit to raise */
 	enum kb_opt_scope scope;
+	unsigned int cmds;	/* KB_CMD_*: the commands that take it */
 	bool flag;		/* boolean: value optional */
+	size_t off;		/* its field in struct kb_job (JOB) or kb_global (CLI) */
+	uint64_t min, max;	/* bounds of a number */
+	const char *def;	/* default, parsed like a value given */
+	enum kb_var list_var;	/* sweeps take a value list of this variable */
+	const char *list_help;	/* what the list is, for usage */
 	const char *metavar;
 	const char *help;
 	int (*parse)(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -159,7 +241,7 @@ extern const struct kb_opt kb_opts[KB_NR_OPTS];
 const struct kb_opt *kb_opt_find(const char *name);
 bool kb_opt_name_eq(const char *a, const char *b);
 
-/* Value parsers: 0 on success, else -1 and a message in err. */
+/* values.c: 0 on success, else -1 and a message in err. */
 int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
 int kb_parse_time_ns(const char *s, uint64_t *out, char *err, size_t errlen);
 int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen);
@@ -170,10 +252,19 @@ int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen);
 int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
 		   char *err, size_t errlen);
-int kb_parse_formats(const char *s, unsigned int *out, char *err, size_t errlen);
+int kb_parse_formats(const char *s, unsigned int allowed, unsigned int *out,
+		     char *err, size_t errlen);
+int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen);
+/* "normal, json or terse": the names of the formats in mask (KB_FMT_*). */
+void kb_fmt_names(unsigned int mask, char *buf, size_t len);
+/* Read a whole (debugfs, sysfs, job) file; NULL and errno on error. */
+char *kb_read_file(const char *path);
 
 void kb_job_init(struct kb_job *job);
 void kb_job_free(struct kb_job *job);
+void kb_global_init(struct kb_global *g, unsigned int cmd);
+/* g->list[var] = a copy of val; -1: out of memory. */
+int kb_set_list(struct kb_global *g, enum kb_var var, const char *val);
 void kb_global_free(struct kb_global *g);
 /* Apply one assignment; err gets "bs: invalid size 'x'" style messages. */
 int kb_apply(struct kb_job *job, struct kb_global *g, const struct kb_assign *a,
@@ -225,11 +316,13 @@ int kb_jobfile_build(const struct kb_jobfile *jf, size_t i,
 		     const struct kb_assign_list *cli, struct kb_job *job,
 		     char *err, size_t errlen);
 
-/* ---- hist.c ------------------------------------------------------------- */
+/* ---- results.c: the module's debugfs texts, parsed --------------------- */
 
 struct kb_bucket {
 	uint64_t lo, hi, count;		/* [lo, hi) ns */
 };
+
+#define KB_HIST_MAX_BITS	32	/* sub-bucket bits a histogram may have */
 
 struct kb_hist {
 	int dir;			/* KIOBENCH_DIR_* */
@@ -253,12 +346,15 @@ struct kb_timeline {
 	size_t nr;
 };
 
+extern const char *const kb_dir_names[KIOBENCH_NR_DIRS];	/* "read", "write" */
 int kb_hist_parse(const char *text, int dir, struct kb_hist *h,
 		  char *err, size_t errlen);
 void kb_hist_free(struct kb_hist *h);
 int kb_timeline_parse(const char *text, struct kb_timeline *tl,
 		      char *err, size_t errlen);
 void kb_timeline_free(struct kb_timeline *tl);
+
+/* ---- stats.c ------------------------------------------------------------ */
 
 uint64_t kb_bucket_estimate(const struct kb_bucket *b, uint64_t min, uint64_t max);
 uint64_t kb_pct_rank(uint64_t n, uint32_t pct);
@@ -278,10 +374,19 @@ extern const unsigned int kb_lat_m_edges[KB_LAT_M_NR];	/* 2 ... 2000, >=2000 */
 void kb_lat_dist(const struct kb_hist *const *h, unsigned int nh,
 		 double *pn, double *pu, double *pm);
 
-/* Read a whole (debugfs) file; NULL and errno on error. */
-char *kb_read_file(const char *path);
+
 /* The "device=PATH ..." lines of a debugfs config file, joined with ':'. */
 void kb_config_devices(const char *text, char *out, size_t len);
+struct kb_result;
+/*
+ * Histograms, timeline and (write_lat_log) latency log of the job whose
+ * debugfs directory is dir into res (res->job and res->st set), with a
+ * message for each part that is missing.  several: the run has several
+ * jobs (the log file gets the job's name).  false: incomplete.
+ */
+bool kb_read_results(const char *dir, bool several, struct kb_result *res);
+/* The devices of the job in dir from its config file, joined with ':'; "-" if unknown. */
+void kb_debugfs_devices(const char *dir, char *out, size_t len);
 
 /* ---- sensors.c: a block device's hwmon sensors (sysfs) -------------------- */
 
@@ -409,18 +514,8 @@ struct json_object *kb_json_job(const struct kb_result *r);
 struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double iops,
 				    double bw);
 
-/* ---- sweep.c: sweeps, bursts, preconditioning, suites (pure logic) ------- */
+/* ---- plan.c, stats.c, steps_out.c: the steps of sweeps and suites -------- */
 
-enum kb_var {
-	KB_VAR_NONE,		/* one step */
-	KB_VAR_IODEPTH,		/* total queue depth (split with --split-qd) */
-	KB_VAR_BS,
-	KB_VAR_NUMJOBS,
-	KB_VAR_DEVICES,		/* the first k devices, one job each */
-	KB_VAR_BURST,		/* burst number */
-	KB_VAR_ROUND,		/* preconditioning round */
-	KB_VAR_NR
-};
 extern const char *const kb_var_names[KB_VAR_NR];
 
 #define KB_SUM_NR_PCT	5	/* 50, 99, 99.9, 99.99, 99.999 */
@@ -471,11 +566,24 @@ int kb_hist_merge(struct kb_hist *dst, const struct kb_hist *src);
 int kb_summarize(const struct kb_result *r, size_t n, int d, bool sequential,
 		 struct kb_sum *s);
 int kb_saturation(const double *iops, const double *lat, size_t n, double thresh_pct);
+/* stats.c: the direction a step's figures are about: write if it only wrote. */
+int kb_step_dir(const struct kb_step *st);
+/* plan.c: a step's value as printed: sizes as 4k, 1m; "-" for no variable. */
+void kb_step_label(char *buf, size_t len, enum kb_var var, uint64_t v);
+
+/* steps_out.c */
 void kb_table_header(FILE *f, const char *var);
-void kb_table_row(FILE *f, const char *value, int d, const struct kb_sum *s);
+/* hw: the sensors of the row's jobs, NULL: none */
+void kb_table_row(FILE *f, const char *value, int d, const struct kb_sum *s,
+		  const struct kb_hw_sum *hw);
 void kb_csv_header(FILE *f);
 void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, const char *device,
-		int d, const struct kb_sum *s);
+		int d, const struct kb_sum *s, const struct kb_hw_sum *hw);
+/* Step st's rows (table, csv: NULL for none): the aggregate, then each job's. */
+void kb_step_rows(FILE *table, FILE *csv, const char *part, const struct kb_step *st);
+struct json_object *kb_sum_json(const struct kb_sum *s);
+/* The step's object in the document of a sweep or suite. */
+struct json_object *kb_step_json(const struct kb_step *st);
 
 /* ---- nl.c --------------------------------------------------------------- */
 
@@ -517,7 +625,7 @@ int kb_nl_event_fd(const struct kb_nl *nl);
 int kb_nl_events(struct kb_nl *nl, void (*cb)(uint32_t id, int state, int32_t error,
 					       void *arg), void *arg, struct kb_nlerr *e);
 
-/* options.c: formats an error message into err; returns -1 */
+/* values.c: formats an error message into err; returns -1 */
 int kb_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -1,472 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The option table, shared by getopt_long (main.c) and job files
- * (jobfile.c), and the value parsers behind it.  fio's option names and
- * value syntax.
+ * The option table of every command: names (fio's where fio has the
+ * option), the commands that take each option, where its value goes, its
+ * bounds and default.  getopt_long (cli.c), job files (jobfile.c) and the
+ * usage texts are built from it; the value syntax is in values.c.
  */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kiobench.h"
 
-#define KB_MAX_CPU	8192	/* CONFIG_NR_CPUS upper bound */
-#define KB_MAX_LIST	4096	/* devices / bssplit entries, sanity only */
-#define KB_SECTOR	512u
-
-/* Default percentiles: fio's list plus 99.999. */
-static const uint32_t kb_default_plist[] = {
-	1000000, 5000000, 10000000, 20000000, 30000000, 40000000, 50000000,
-	60000000, 70000000, 80000000, 90000000, 95000000, 99000000, 99500000,
-	99900000, 99950000, 99990000, 99999000,
-};
-
-/* Formats an error message into err; returns -1 for the caller to return. */
-int kb_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/* Unsigned integer: decimal, or hex with 0x.  *end is the first other char. */
-static int parse_uint(const char *s, uint64_t *out, const char **end)
-{
-	unsigned int base = 10;
-	uint64_t v = 0;
-	const char *p = s;
-	int digits = 0;
-
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-		base = 16;
-		p += 2;
-	}
-	for (;; p++) {
-		unsigned int d;
-
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (base == 16 && isxdigit((unsigned char)*p))
-			d = tolower((unsigned char)*p) - 'a' + 10;
-		else
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-		digits++;
-	}
-	if (!digits)
-		return -EINVAL;
-	*out = v;
-	*end = p;
-	return 0;
-}
-
-int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen)
-{
-	const char *end;
-	int ret = parse_uint(s, out, &end);
-
-	if (ret == -ERANGE)
-		return kb_errf(err, errlen, "invalid number '%s' (too large)", s);
-	if (ret || *end)
-		return kb_errf(err, errlen, "invalid number '%s'", s);
-	return 0;
-}
-
-/*
- * fio sizes: bytes, or k/m/g/t/p/e with optional "b", "i" or "ib", any case;
- * every prefix is a power of 1024.
- */
-int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
-{
-	static const char prefixes[] = "kmgtpe";
-	const char *end, *pp;
-	uint64_t v, mult = 1;
-	char suf[4] = "";
-	int ret, i;
-
-	ret = parse_uint(s, &v, &end);
-	if (ret == -ERANGE)
-		return kb_errf(err, errlen, "invalid size '%s' (too large)", s);
-	if (ret || strlen(end) >= sizeof(suf))
-		return kb_errf(err, errlen, "invalid size '%s'", s);
-	for (i = 0; end[i]; i++)
-		suf[i] = tolower((unsigned char)end[i]);
-	pp = suf[0] ? strchr(prefixes, suf[0]) : NULL;
-	if (pp) {
-		const char *rest = suf + 1;
-
-		if (*rest && strcmp(rest, "b") && strcmp(rest, "i") && strcmp(rest, "ib"))
-			return kb_errf(err, errlen, "invalid size '%s'", s);
-		mult = 1ULL << (10 * (pp - prefixes + 1));
-	} else if (suf[0] && strcmp(suf, "b")) {
-		return kb_errf(err, errlen, "invalid size '%s'", s);
-	}
-	if (v > UINT64_MAX / mult)
-		return kb_errf(err, errlen, "invalid size '%s' (too large)", s);
-	*out = v * mult;
-	return 0;
-}
-
-/* fio times: plain number = seconds; d h m s sec ms msec us usec ns nsec. */
-int kb_parse_time_ns(const char *s, uint64_t *out, char *err, size_t errlen)
-{
-	static const struct { const char *suf; uint64_t ns; } units[] = {
-		{ "", 1000000000ULL }, { "s", 1000000000ULL },
-		{ "sec", 1000000000ULL }, { "m", 60000000000ULL },
-		{ "min", 60000000000ULL }, { "h", 3600000000000ULL },
-		{ "d", 86400000000000ULL }, { "ms", 1000000ULL },
-		{ "msec", 1000000ULL }, { "us", 1000ULL }, { "usec", 1000ULL },
-		{ "ns", 1 }, { "nsec", 1 },
-	};
-	const char *end;
-	uint64_t v;
-	size_t i;
-	int ret;
-
-	ret = parse_uint(s, &v, &end);
-	if (ret == -ERANGE)
-		return kb_errf(err, errlen, "invalid time '%s' (too large)", s);
-	if (ret || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
-		return kb_errf(err, errlen, "invalid time '%s'", s);
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcasecmp(end, units[i].suf))
-			continue;
-		if (v > UINT64_MAX / units[i].ns)
-			return kb_errf(err, errlen, "invalid time '%s' (too large)", s);
-		*out = v * units[i].ns;
-		return 0;
-	}
-	return kb_errf(err, errlen, "invalid time '%s'", s);
-}
-
-int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen)
-{
-	static const char *const yes[] = { "1", "true", "yes", "on" };
-	static const char *const no[] = { "0", "false", "no", "off" };
-	size_t i;
-
-	if (!s) {
-		*out = true;
-		return 0;
-	}
-	for (i = 0; i < 4; i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return kb_errf(err, errlen, "invalid boolean '%s' (0 or 1)", s);
-}
-
-static int check_block_size(const char *s, uint64_t v, char *err, size_t errlen)
-{
-	if (!v)
-		return kb_errf(err, errlen, "invalid block size '%s' (must not be zero)", s);
-	if (v > UINT32_MAX)
-		return kb_errf(err, errlen, "invalid block size '%s' (too large)", s);
-	if (v % KB_SECTOR)
-		return kb_errf(err, errlen,
-			    "invalid block size '%s' (must be a multiple of 512)", s);
-	return 0;
-}
-
-/*
- * fio bssplit: SIZE/PCT:SIZE/PCT...  Entries without a percentage share
- * what the others leave of 100 (like fio; the integer remainder goes to
- * the first of them so that the weights sum to exactly 100).
- */
-int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
-		     char *err, size_t errlen)
-{
-	struct kb_bss *v = NULL;
-	unsigned int n = 0, missing = 0, i, sum = 0, share, extra;
-	char *copy, *tok, *save = NULL;
-	int ret = -1;
-
-	if (strchr(s, ','))
-		return kb_errf(err, errlen,
-			    "per-direction bssplit (',') is not supported: '%s'", s);
-	copy = strdup(s);
-	if (!copy)
-		return kb_errf(err, errlen, "out of memory");
-	if (!*s || s[strlen(s) - 1] == ':' || strstr(s, "::") || s[0] == ':') {
-		kb_errf(err, errlen, "invalid bssplit '%s' (empty entry)", s);
-		goto out;
-	}
-	for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
-		char *slash = strchr(tok, '/');
-		uint64_t size, pct = 0;
-		struct kb_bss *nv;
-
-		if (n >= KB_MAX_LIST) {
-			kb_errf(err, errlen, "invalid bssplit '%s' (too many entries)", s);
-			goto out;
-		}
-		if (slash)
-			*slash++ = '\0';
-		if (kb_parse_size(tok, &size, err, errlen) ||
-		    check_block_size(tok, size, err, errlen))
-			goto out;
-		if (slash) {
-			const char *end;
-
-			if (parse_uint(slash, &pct, &end) || *end ||
-			    (slash[0] == '0' && slash[1] == 'x')) {
-				kb_errf(err, errlen, "invalid percentage '%s'", slash);
-				goto out;
-			}
-			if (pct < 1 || pct > 100) {
-				kb_errf(err, errlen,
-				     "invalid percentage '%s' (must be 1..100)",
-				     slash);
-				goto out;
-			}
-			sum += pct;
-		} else {
-			missing++;
-		}
-		nv = realloc(v, (n + 1) * sizeof(*v));
-		if (!nv) {
-			kb_errf(err, errlen, "out of memory");
-			goto out;
-		}
-		v = nv;
-		v[n].size = size;
-		v[n].weight = pct;	/* 0: to be shared */
-		n++;
-	}
-	if (sum > 100) {
-		kb_errf(err, errlen, "percentages add up to %u (more than 100)", sum);
-		goto out;
-	}
-	if (!missing && sum != 100) {
-		kb_errf(err, errlen, "percentages add up to %u, not 100", sum);
-		goto out;
-	}
-	if (missing) {
-		share = (100 - sum) / missing;
-		extra = (100 - sum) % missing;
-		if (!share) {
-			kb_errf(err, errlen,
-			     "%u%% left for %u entries without a percentage",
-			     100 - sum, missing);
-			goto out;
-		}
-		for (i = 0; i < n; i++) {
-			if (v[i].weight)
-				continue;
-			v[i].weight = share + (extra ? 1 : 0);
-			if (extra)
-				extra--;
-		}
-	}
-	*out = v;
-	*nr = n;
-	v = NULL;
-	ret = 0;
-out:
-	free(v);
-	free(copy);
-	return ret;
-}
-
-/* CPU list: N or N-M, comma separated ("0-3,6").  Order is kept. */
-int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
-		  char *err, size_t errlen)
-{
-	uint32_t *v = NULL;
-	unsigned int n = 0;
-	unsigned char *seen;
-	const char *p = s;
-	int ret = -1;
-
-	seen = calloc(KB_MAX_CPU, 1);
-	if (!seen)
-		return kb_errf(err, errlen, "out of memory");
-	for (;;) {
-		uint64_t a, b;
-		const char *end;
-
-		if (!isdigit((unsigned char)*p) || parse_uint(p, &a, &end) ||
-		    (p[0] == '0' && p[1] == 'x'))
-			goto bad;
-		p = end;
-		b = a;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p) || parse_uint(p, &b, &end) ||
-			    (p[0] == '0' && p[1] == 'x'))
-				goto bad;
-			p = end;
-		}
-		if (a >= KB_MAX_CPU || b >= KB_MAX_CPU) {
-			kb_errf(err, errlen, "invalid CPU list '%s' (CPU numbers must be below %u)",
-			     s, KB_MAX_CPU);
-			goto out;
-		}
-		if (b < a) {
-			kb_errf(err, errlen, "invalid CPU list '%s' (descending range)", s);
-			goto out;
-		}
-		for (; a <= b; a++) {
-			uint32_t *nv;
-
-			if (seen[a]) {
-				kb_errf(err, errlen, "invalid CPU list '%s' (CPU %llu listed twice)",
-				     s, (unsigned long long)a);
-				goto out;
-			}
-			seen[a] = 1;
-			nv = realloc(v, (n + 1) * sizeof(*v));
-			if (!nv) {
-				kb_errf(err, errlen, "out of memory");
-				goto out;
-			}
-			v = nv;
-			v[n++] = a;
-		}
-		if (!*p)
-			break;
-		if (*p != ',')
-			goto bad;
-		p++;
-	}
-	*out = v;
-	*nr = n;
-	v = NULL;
-	ret = 0;
-	goto out;
-bad:
-	kb_errf(err, errlen, "invalid CPU list '%s'", s);
-out:
-	free(seen);
-	free(v);
-	return ret;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* fio percentile_list: P:P:... each 0 < P <= 100; sorted, duplicates merged. */
-int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
-		   char *err, size_t errlen)
-{
-	uint32_t v[KB_MAX_PERCENTILES];
-	unsigned int n = 0, i, j;
-	const char *p = s;
-
-	for (;;) {
-		const char *q = p;
-		int digits = 0, dots = 0;
-		char num[64];
-		double d;
-
-		while (*q && *q != ':') {
-			if (isdigit((unsigned char)*q))
-				digits++;
-			else if (*q == '.')
-				dots++;
-			else
-				break;
-			q++;
-		}
-		if ((*q && *q != ':') || !digits || dots > 1 ||
-		    (size_t)(q - p) >= sizeof(num))
-			return kb_errf(err, errlen, "invalid percentile list '%s'", s);
-		memcpy(num, p, q - p);
-		num[q - p] = '\0';
-		d = strtod(num, NULL);
-		if (!(d > 0.0 && d <= 100.0) || llround(d * KB_PCT_ONE) < 1)
-			return kb_errf(err, errlen,
-				    "invalid percentile '%s' (must be above 0 and at most 100)",
-				    num);
-		if (n >= KB_MAX_PERCENTILES)
-			return kb_errf(err, errlen,
-				    "invalid percentile list '%s' (at most %d entries)",
-				    s, KB_MAX_PERCENTILES);
-		v[n++] = (uint32_t)llround(d * KB_PCT_ONE);
-		if (!*q)
-			break;
-		p = q + 1;
-	}
-	qsort(v, n, sizeof(v[0]), cmp_u32);
-	for (i = 0, j = 0; i < n; i++)
-		if (!j || v[i] != out[j - 1])
-			out[j++] = v[i];
-	*nr = j;
-	return 0;
-}
-
-int kb_parse_formats(const char *s, unsigned int *out, char *err, size_t errlen)
-{
-	unsigned int f = 0;
-	const char *p = s;
-
-	for (;;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == 6 && !strncmp(p, "normal", 6))
-			f |= KB_FMT_NORMAL;
-		else if (len == 4 && !strncmp(p, "json", 4))
-			f |= KB_FMT_JSON;
-		else if (len == 5 && !strncmp(p, "terse", 5))
-			f |= KB_FMT_TERSE;
-		else
-			return kb_errf(err, errlen,
-				    "invalid output format '%.*s' (normal, json or terse)",
-				    (int)len, p);
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	*out = f;
-	return 0;
-}
-
-void kb_pct_str(uint32_t pct, char *buf, size_t len)
-{
-	snprintf(buf, len, "%u.%06u", pct / KB_PCT_ONE, pct % KB_PCT_ONE);
-}
-
-/* Decimals needed to print every percentile exactly, at least 2 (fio). */
-unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr)
-{
-	unsigned int prec = 2, i;
-
-	for (i = 0; i < nr; i++) {
-		uint32_t frac = plist[i] % KB_PCT_ONE;
-		unsigned int d = 6;
-
-		if (!frac)
-			continue;
-		while (frac % 10 == 0) {
-			frac /= 10;
-			d--;
-		}
-		if (d > prec)
-			prec = d;
-	}
-	return prec;
-}
-
 /* ---- option handlers ---------------------------------------------------- */
+
+/* Where option o's value goes: a field of the job or of the command. */
+static void *field(const struct kb_opt *o, struct kb_job *job, struct kb_global *g)
+{
+	return (char *)(o->scope == KB_SCOPE_JOB ? (void *)job : (void *)g) + o->off;
+}
 
 static void free_devices(struct kb_job *job)
 {
@@ -478,6 +32,7 @@ static void free_devices(struct kb_job *job)
 	job->devices = NULL;
 	job->nr_devices = 0;
 }
+
 
 static int p_name(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
@@ -573,44 +128,36 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    "rw, readwrite or randrw)", val);
 }
 
-static int get_range(const char *val, uint64_t *v, uint64_t min, uint64_t max,
+/* A number within o's bounds; "1..100" when both ends mean something. */
+static int get_range(const struct kb_opt *o, const char *val, uint64_t *v,
 		     char *err, size_t errlen)
 {
+	bool open_end = o->max == UINT32_MAX || o->max == UINT64_MAX;
+
 	if (kb_parse_u64(val, v, err, errlen))
 		return -1;
-	if (max == 100 && (*v < min || *v > max))
+	if (!open_end && (*v < o->min || *v > o->max))
 		return kb_errf(err, errlen, "invalid value '%s' (must be %llu..%llu)", val,
-			    (unsigned long long)min, (unsigned long long)max);
-	if (*v < min)
+			       (unsigned long long)o->min, (unsigned long long)o->max);
+	if (*v < o->min)
 		return kb_errf(err, errlen, "invalid value '%s' (must be at least %llu)",
-			    val, (unsigned long long)min);
-	if (*v > max)
+			       val, (unsigned long long)o->min);
+	if (*v > o->max)
 		return kb_errf(err, errlen, "invalid value '%s' (must be at most %llu)",
-			    val, (unsigned long long)max);
+			       val, (unsigned long long)o->max);
 	return 0;
 }
 
-static int p_rwmixread(const struct kb_opt *o, const char *val, struct kb_job *job,
-		       struct kb_global *g, char *err, size_t errlen)
+/* rwmixread, rwmixwrite: the job keeps the read share. */
+static int p_rwmix(const struct kb_opt *o, const char *val, struct kb_job *job,
+		   struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v;
 
-	(void)o; (void)g;
-	if (get_range(val, &v, 0, 100, err, errlen))
+	(void)g;
+	if (get_range(o, val, &v, err, errlen))
 		return -1;
-	job->rwmixread = v;
-	return 0;
-}
-
-static int p_rwmixwrite(const struct kb_opt *o, const char *val, struct kb_job *job,
-			struct kb_global *g, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	(void)o; (void)g;
-	if (get_range(val, &v, 0, 100, err, errlen))
-		return -1;
-	job->rwmixread = 100 - v;
+	job->rwmixread = o->id == KB_OPT_RWMIXWRITE ? 100 - v : v;
 	return 0;
 }
 
@@ -629,11 +176,12 @@ static int p_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 				    val);
 		return -1;
 	}
-	if (check_block_size(val, v, err, errlen))
+	if (kb_check_bs(val, v, err, errlen))
 		return -1;
 	job->bs = v;
 	return 0;
 }
+
 
 static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job,
 		     struct kb_global *g, char *err, size_t errlen)
@@ -650,39 +198,6 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
-static int p_u32(const struct kb_opt *o, const char *val, struct kb_job *job,
-		 struct kb_global *g, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	(void)g;
-	if (get_range(val, &v, 1, UINT32_MAX, err, errlen))
-		return -1;
-	if (o->id == KB_OPT_IODEPTH)
-		job->iodepth = v;
-	else if (o->id == KB_OPT_LAT_LOG_ENTRIES)
-		job->lat_log_entries = v;
-	else
-		job->numjobs = v;
-	return 0;
-}
-
-/* write_lat_log: where the per-I/O latency log goes after the run. */
-static int p_lat_log(const struct kb_opt *o, const char *val, struct kb_job *job,
-		     struct kb_global *g, char *err, size_t errlen)
-{
-	char *s;
-
-	(void)o; (void)g;
-	if (!*val)
-		return kb_errf(err, errlen, "empty file name");
-	s = strdup(val);
-	if (!s)
-		return kb_errf(err, errlen, "out of memory");
-	free(job->lat_log);
-	job->lat_log = s;
-	return 0;
-}
 
 static int p_cpus(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
@@ -699,62 +214,88 @@ static int p_cpus(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
-static uint64_t *u64_field(struct kb_job *job, enum kb_opt_id id)
-{
-	switch (id) {
-	case KB_OPT_SIZE: return &job->size;
-	case KB_OPT_OFFSET: return &job->offset;
-	case KB_OPT_IO_SIZE: return &job->io_size;
-	case KB_OPT_NUMBER_IOS: return &job->number_ios;
-	case KB_OPT_RUNTIME: return &job->runtime_ns;
-	case KB_OPT_RAMP: return &job->ramp_ns;
-	case KB_OPT_SEED: return &job->seed;
-	case KB_OPT_INTERVAL: return &job->interval_ns;
-	default: return NULL;
-	}
-}
 
-/* size, offset, io_size: zero only for offset. */
-static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
-		  struct kb_global *g, char *err, size_t errlen)
+static int p_u32(const struct kb_opt *o, const char *val, struct kb_job *job,
+		 struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v;
 
-	(void)g;
-	if (kb_parse_size(val, &v, err, errlen))
+	if (get_range(o, val, &v, err, errlen))
 		return -1;
-	if (!v && o->id != KB_OPT_OFFSET)
-		return kb_errf(err, errlen, "invalid size '%s' (must not be zero)", val);
-	*u64_field(job, o->id) = v;
+	*(uint32_t *)field(o, job, g) = v;
 	return 0;
 }
 
-/* runtime, interval (not zero), ramp_time (zero allowed). */
-static int p_time(const struct kb_opt *o, const char *val, struct kb_job *job,
-		  struct kb_global *g, char *err, size_t errlen)
-{
-	uint64_t v;
-
-	(void)g;
-	if (kb_parse_time_ns(val, &v, err, errlen))
-		return -1;
-	if (!v && o->id != KB_OPT_RAMP)
-		return kb_errf(err, errlen, "invalid time '%s' (must not be zero)", val);
-	*u64_field(job, o->id) = v;
-	return 0;
-}
-
-/* number_ios (not zero), randseed. */
 static int p_u64(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v;
 
-	(void)g;
-	if (get_range(val, &v, o->id == KB_OPT_NUMBER_IOS ? 1 : 0, UINT64_MAX,
-		      err, errlen))
+	if (get_range(o, val, &v, err, errlen))
 		return -1;
-	*u64_field(job, o->id) = v;
+	*(uint64_t *)field(o, job, g) = v;
+	return 0;
+}
+
+/* Sizes: zero only where the minimum is 0. */
+static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (kb_parse_size(val, &v, err, errlen))
+		return -1;
+	if (v < o->min)
+		return kb_errf(err, errlen, "invalid size '%s' (must not be zero)", val);
+	*(uint64_t *)field(o, job, g) = v;
+	return 0;
+}
+
+/* Times in ns: zero only where the minimum is 0. */
+static int p_time(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (kb_parse_time_ns(val, &v, err, errlen))
+		return -1;
+	if (v < o->min)
+		return kb_errf(err, errlen, "invalid time '%s' (must not be zero)", val);
+	*(uint64_t *)field(o, job, g) = v;
+	return 0;
+}
+
+/* A block size of the command (preconditioning's fill). */
+static int p_cmd_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (kb_parse_size(val, &v, err, errlen) || kb_check_bs(val, v, err, errlen))
+		return -1;
+	*(uint32_t *)field(o, job, g) = v;
+	return 0;
+}
+
+static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	return kb_parse_bool(val, (bool *)field(o, job, g), err, errlen);
+}
+
+/* File names and other strings: not empty. */
+static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
+		 struct kb_global *g, char *err, size_t errlen)
+{
+	char **dst = field(o, job, g), *s;
+
+	if (!*val)
+		return kb_errf(err, errlen, "empty file name");
+	s = strdup(val);
+	if (!s)
+		return kb_errf(err, errlen, "out of memory");
+	free(*dst);
+	*dst = s;
 	return 0;
 }
 
@@ -765,92 +306,191 @@ static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return kb_parse_plist(val, job->plist, &job->nr_plist, err, errlen);
 }
 
-static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
-		  struct kb_global *g, char *err, size_t errlen)
-{
-	bool v;
-
-	if (kb_parse_bool(val, &v, err, errlen))
-		return -1;
-	switch (o->id) {
-	case KB_OPT_TIME_BASED: job->time_based = v; break;
-	case KB_OPT_CONT_ERR: job->continue_on_error = v; break;
-	case KB_OPT_ALLOW_WRITES: g->allow_writes = v; break;
-	case KB_OPT_KEEP: g->keep = v; break;
-	default: break;
-	}
-	return 0;
-}
-
+/* run writes fio's formats; sweeps, preconditioning and suites their table's. */
 static int p_outfmt(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
 {
+	unsigned int allowed = g->cmd == KB_CMD_RUN ? KB_FMT_RUN : KB_FMT_STEPS;
+
 	(void)o; (void)job;
-	return kb_parse_formats(val, &g->formats, err, errlen);
+	return kb_parse_formats(val, allowed, &g->formats, err, errlen);
 }
 
-static int p_output(const struct kb_opt *o, const char *val, struct kb_job *job,
-		    struct kb_global *g, char *err, size_t errlen)
+int kb_set_list(struct kb_global *g, enum kb_var var, const char *val)
 {
-	char *s;
+	char *s = strdup(val);
 
-	(void)o; (void)job;
-	if (!*val)
-		return kb_errf(err, errlen, "empty file name");
-	s = strdup(val);
 	if (!s)
-		return kb_errf(err, errlen, "out of memory");
-	free(g->output);
-	g->output = s;
+		return -1;
+	free(g->list[var]);
+	g->list[var] = s;
 	return 0;
 }
 
-#define JOB(_id, _name, _alias, _metavar, _parse, _help) \
-	[_id] = { .name = _name, .alias = _alias, .id = _id, .mark = _id, \
-		  .scope = KB_SCOPE_JOB, .metavar = _metavar, .parse = _parse, \
-		  .help = _help }
-#define FLAG(_id, _name, _scope, _help) \
-	[_id] = { .name = _name, .id = _id, .mark = _id, .scope = _scope, \
-		  .flag = true, .parse = p_flag, .help = _help }
+/* A value list of a swept variable (plan.c parses it). */
+static int p_list(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	(void)job;
+	if (kb_set_list(g, o->list_var, val))
+		return kb_errf(err, errlen, "out of memory");
+	return 0;
+}
+
+static int p_scale(const struct kb_opt *o, const char *val, struct kb_job *job,
+		   struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	double f;
+
+	(void)o; (void)job;
+	errno = 0;
+	f = strtod(val, &end);
+	if (errno || *end || !(f > 0) || f > 1)
+		return kb_errf(err, errlen, "invalid factor '%s' (must be > 0 and <= 1)", val);
+	g->scale = f;
+	return 0;
+}
+
+static int p_quick(const struct kb_opt *o, const char *val, struct kb_job *job,
+		   struct kb_global *g, char *err, size_t errlen)
+{
+	bool on;
+
+	(void)o; (void)job;
+	if (kb_parse_bool(val, &on, err, errlen))
+		return -1;
+	if (on)
+		g->scale = KB_QUICK_SCALE;
+	return 0;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define KB_STR_(x)	#x
+#define KB_STR(x)	KB_STR_(x)
+#define JOBF(f)		offsetof(struct kb_job, f)
+#define CMDF(f)		offsetof(struct kb_global, f)
+
+/* A job option: every command, command line and job files. */
+#define JOB(_id, _name, _metavar, _parse, _help, ...)				\
+	[_id] = { .name = _name, .id = _id, .mark = _id, .scope = KB_SCOPE_JOB,	\
+		  .cmds = KB_CMD_ALL, .metavar = _metavar, .parse = _parse,	\
+		  .help = _help, __VA_ARGS__ }
+/* An option of the command line of the commands in _cmds. */
+#define CMD(_id, _name, _cmds, _metavar, _parse, _help, ...)			\
+	[_id] = { .name = _name, .id = _id, .mark = _id, .scope = KB_SCOPE_CLI,	\
+		  .cmds = _cmds, .metavar = _metavar, .parse = _parse,		\
+		  .help = _help, __VA_ARGS__ }
+#define BOUNDS(lo, hi)	.min = (lo), .max = (hi)
+#define FLAG		.flag = true
 
 const struct kb_opt kb_opts[KB_NR_OPTS] = {
-	JOB(KB_OPT_NAME, "name", NULL, "NAME", p_name, "job name (default: section name or \"kiobench\")"),
-	JOB(KB_OPT_FILENAME, "filename", NULL, "DEV[:DEV...]", p_filename, "block devices"),
-	JOB(KB_OPT_RW, "rw", "readwrite", "MODE", p_rw,
-	    "read|write|randread|randwrite|rw|readwrite|randrw (read)"),
-	JOB(KB_OPT_RWMIXREAD, "rwmixread", NULL, "PCT", p_rwmixread, "percent reads of a mixed workload (50)"),
+	JOB(KB_OPT_NAME, "name", "NAME", p_name,
+	    "job name (default: section name or \"kiobench\")"),
+	JOB(KB_OPT_FILENAME, "filename", "DEV[:DEV...]", p_filename, "block devices"),
+	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw",
+	    .alias = "readwrite", .def = "read"),
+	JOB(KB_OPT_RWMIXREAD, "rwmixread", "PCT", p_rwmix, "percent reads of a mixed workload",
+	    BOUNDS(0, 100), .def = "50"),
+	/* the same setting as rwmixread: "set" marks rwmixread */
 	[KB_OPT_RWMIXWRITE] = { .name = "rwmixwrite", .id = KB_OPT_RWMIXWRITE,
-		.mark = KB_OPT_RWMIXREAD, .scope = KB_SCOPE_JOB, .metavar = "PCT",
-		.parse = p_rwmixwrite, .help = "percent writes of a mixed workload" },
-	JOB(KB_OPT_BS, "bs", "blocksize", "SIZE", p_bs, "block size (4k)"),
-	JOB(KB_OPT_BSSPLIT, "bssplit", NULL, "SIZE/PCT:...", p_bssplit, "block size mix (overrides bs)"),
-	JOB(KB_OPT_IODEPTH, "iodepth", NULL, "N", p_u32, "I/Os in flight per worker (1)"),
-	JOB(KB_OPT_NUMJOBS, "numjobs", NULL, "N", p_u32, "workers per device (1)"),
-	JOB(KB_OPT_CPUS, "cpus_allowed", NULL, "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
-	JOB(KB_OPT_SIZE, "size", NULL, "SIZE", p_size, "span length (to the end of the device)"),
-	JOB(KB_OPT_OFFSET, "offset", NULL, "SIZE", p_size, "span start (0)"),
-	JOB(KB_OPT_IO_SIZE, "io_size", "io_limit", "SIZE", p_size, "bytes to transfer, all workers"),
-	JOB(KB_OPT_NUMBER_IOS, "number_ios", NULL, "N", p_u64, "I/Os to issue, all workers"),
-	JOB(KB_OPT_RUNTIME, "runtime", NULL, "TIME", p_time, "measured run time (after ramp_time)"),
-	FLAG(KB_OPT_TIME_BASED, "time_based", KB_SCOPE_JOB, "run for runtime, ignoring size"),
-	JOB(KB_OPT_RAMP, "ramp_time", NULL, "TIME", p_time, "warm-up excluded from the statistics"),
-	JOB(KB_OPT_SEED, "randseed", NULL, "N", p_u64, "random seed"),
-	JOB(KB_OPT_PLIST, "percentile_list", NULL, "P:P:...", p_plist, "latency percentiles to report"),
-	JOB(KB_OPT_INTERVAL, "interval", NULL, "TIME", p_time, "timeline interval (1s)"),
-	FLAG(KB_OPT_CONT_ERR, "continue_on_error", KB_SCOPE_JOB, "count I/O errors and go on"),
-	JOB(KB_OPT_LAT_LOG, "write_lat_log", NULL, "FILE", p_lat_log,
-	    "write every measured I/O's latency to FILE"),
-	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", NULL, "N", p_u32,
-	    "most I/Os in the latency log (1048576)"),
-	FLAG(KB_OPT_ALLOW_WRITES, "allow-writes", KB_SCOPE_CLI,
-	     "allow writing to the devices (DESTROYS DATA)"),
-	[KB_OPT_OUTFMT] = { .name = "output-format", .id = KB_OPT_OUTFMT, .mark = KB_OPT_OUTFMT,
-		.scope = KB_SCOPE_CLI, .metavar = "FMT[,FMT]", .parse = p_outfmt,
-		.help = "normal, json and/or terse (normal)" },
-	[KB_OPT_OUTPUT] = { .name = "output", .id = KB_OPT_OUTPUT, .mark = KB_OPT_OUTPUT,
-		.scope = KB_SCOPE_CLI, .metavar = "FILE", .parse = p_output,
-		.help = "write the results to FILE" },
-	FLAG(KB_OPT_KEEP, "keep", KB_SCOPE_CLI, "do not destroy the jobs at the end"),
+		.mark = KB_OPT_RWMIXREAD, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL,
+		.metavar = "PCT", .parse = p_rwmix, .help = "percent writes of a mixed workload",
+		BOUNDS(0, 100) },
+	JOB(KB_OPT_BS, "bs", "SIZE", p_bs, "block size", .alias = "blocksize",
+	    .def = KB_STR(KB_DEFAULT_BS), .list_var = KB_VAR_BS,
+	    .list_help = "transfer sizes, e.g. 512-1m:x2 or 4k,8k,128k"),
+	JOB(KB_OPT_BSSPLIT, "bssplit", "SIZE/PCT:...", p_bssplit, "block size mix (overrides bs)"),
+	JOB(KB_OPT_IODEPTH, "iodepth", "N", p_u32, "I/Os in flight per worker (1)",
+	    .off = JOBF(iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
+	    .list_help = "depths per worker (total with --split-qd), e.g. 1-16,18,20,24-64:4"),
+	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32, "workers per device (1)",
+	    .off = JOBF(numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
+	    .list_help = "workers per device"),
+	JOB(KB_OPT_CPUS, "cpus_allowed", "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
+	JOB(KB_OPT_SIZE, "size", "SIZE", p_size, "span length (to the end of the device)",
+	    .off = JOBF(size), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_OFFSET, "offset", "SIZE", p_size, "span start (0)",
+	    .off = JOBF(offset), BOUNDS(0, UINT64_MAX)),
+	JOB(KB_OPT_IO_SIZE, "io_size", "SIZE", p_size, "bytes to transfer, all workers",
+	    .alias = "io_limit", .off = JOBF(io_size), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_NUMBER_IOS, "number_ios", "N", p_u64, "I/Os to issue, all workers",
+	    .off = JOBF(number_ios), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_RUNTIME, "runtime", "TIME", p_time, "measured run time (after ramp_time)",
+	    .off = JOBF(runtime_ns), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_TIME_BASED, "time_based", NULL, p_flag, "run for runtime, ignoring size",
+	    .off = JOBF(time_based), FLAG),
+	JOB(KB_OPT_RAMP, "ramp_time", "TIME", p_time, "warm-up excluded from the statistics",
+	    .off = JOBF(ramp_ns), BOUNDS(0, UINT64_MAX)),
+	JOB(KB_OPT_SEED, "randseed", "N", p_u64, "random seed",
+	    .off = JOBF(seed), BOUNDS(0, UINT64_MAX)),
+	JOB(KB_OPT_PLIST, "percentile_list", "P:P:...", p_plist, "latency percentiles to report",
+	    .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99:99.999"),
+	JOB(KB_OPT_INTERVAL, "interval", "TIME", p_time, "timeline interval (1s)",
+	    .off = JOBF(interval_ns), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_CONT_ERR, "continue_on_error", NULL, p_flag, "count I/O errors and go on",
+	    .off = JOBF(continue_on_error), FLAG),
+	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_str,
+	    "write every measured I/O's latency to FILE", .off = JOBF(lat_log)),
+	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
+	    "most I/Os in the latency log", .off = JOBF(lat_log_entries),
+	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
+
+	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
+	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
+	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL, "FMT[,FMT]", p_outfmt,
+	    "the formats of the report (cli.c lists those of each command)",
+	    .def = "normal"),
+	CMD(KB_OPT_OUTPUT, "output", KB_CMD_ALL, "FILE", p_str, "write the results to FILE",
+	    .off = CMDF(output)),
+	CMD(KB_OPT_KEEP, "keep", KB_CMD_RUN, NULL, p_flag, "do not destroy the jobs at the end",
+	    .off = CMDF(keep), FLAG),
+	CMD(KB_OPT_CSV, "csv", KB_CMD_METHODS, "FILE", p_str, "also write the CSV rows to FILE",
+	    .off = CMDF(csv)),
+	CMD(KB_OPT_DEVICES, "devices", KB_CMD_SWEEP | KB_CMD_SUITE, "LIST", p_list,
+	    "the first k devices of --filename, one job each", .list_var = KB_VAR_DEVICES),
+
+	CMD(KB_OPT_SPLIT_QD, "split-qd", KB_CMD_SWEEP, "N", p_u32,
+	    "--iodepth is the total depth, over up to N workers (the largest count <= N "
+	    "that divides it)", .off = CMDF(split_qd), BOUNDS(1, KB_MAX_SPLIT_QD)),
+	CMD(KB_OPT_IDLE, "idle", KB_CMD_SWEEP, "TIME", p_time, "idle time between steps",
+	    .off = CMDF(idle_ns), BOUNDS(0, UINT64_MAX)),
+	CMD(KB_OPT_BURST_SIZE, "burst-size", KB_CMD_SWEEP, "SIZE", p_size,
+	    "bursts: each burst is a job of SIZE bytes...", .off = CMDF(burst_size),
+	    BOUNDS(1, UINT64_MAX)),
+	CMD(KB_OPT_BURST_TOTAL, "burst-total", KB_CMD_SWEEP, "SIZE", p_size,
+	    "...until SIZE bytes in all", .off = CMDF(burst_total), BOUNDS(1, UINT64_MAX)),
+	CMD(KB_OPT_DUTY, "duty-cycle", KB_CMD_SWEEP, "PCT", p_u32,
+	    "idle after each burst = busy x (100 - PCT) / PCT", .off = CMDF(duty),
+	    BOUNDS(1, 100)),
+	CMD(KB_OPT_BURST_IDLE, "burst-idle", KB_CMD_SWEEP, "TIME", p_time,
+	    "or a fixed idle time after each burst", .off = CMDF(burst_idle_ns),
+	    BOUNDS(0, UINT64_MAX)),
+
+	CMD(KB_OPT_FILL_BS, "fill-bs", KB_CMD_PRECOND, "SIZE", p_cmd_bs,
+	    "transfer size of the fill", .off = CMDF(fill_bs), .def = KB_STR(KB_FILL_BS)),
+	CMD(KB_OPT_NO_FILL, "no-fill", KB_CMD_PRECOND, NULL, p_flag, "skip the sequential fill",
+	    .off = CMDF(no_fill), FLAG),
+	CMD(KB_OPT_PASSES, "passes", KB_CMD_PRECOND, "N", p_u32, "random-write passes",
+	    .off = CMDF(passes), BOUNDS(0, KB_MAX_ROUNDS), .def = "2"),
+	CMD(KB_OPT_STEADY, "steady-state", KB_CMD_PRECOND, NULL, p_flag,
+	    "rounds until steady state (at least --passes rounds)", .off = CMDF(steady), FLAG),
+	CMD(KB_OPT_MAX_ROUNDS, "max-rounds", KB_CMD_PRECOND, "N", p_u32,
+	    "most rounds of --steady-state", .off = CMDF(max_rounds),
+	    BOUNDS(KB_SS_WINDOW, KB_MAX_ROUNDS), .def = "25"),
+	CMD(KB_OPT_ROUND_SIZE, "round-size", KB_CMD_PRECOND, "SIZE", p_size,
+	    "bytes per round (the span)", .off = CMDF(round_size), BOUNDS(1, UINT64_MAX)),
+
+	CMD(KB_OPT_SCALE, "scale", KB_CMD_SUITE, "F", p_scale,
+	    "multiply step times, byte limits, spans and burst sizes by F (0 < F <= 1)",
+	    .def = "1"),
+	CMD(KB_OPT_QUICK, "quick", KB_CMD_SUITE, NULL, p_quick,
+	    "--scale=" KB_STR(KB_QUICK_SCALE), FLAG),
+	CMD(KB_OPT_LIST, "list", KB_CMD_SUITE, NULL, p_flag, "list the suites",
+	    .off = CMDF(list_suites), FLAG),
+	CMD(KB_OPT_NO_PRECOND, "no-precondition", KB_CMD_SUITE, NULL, p_flag,
+	    "skip the suite's preconditioning", .off = CMDF(no_precond), FLAG),
 };
 
 /* Option names match with '-' and '_' taken as the same character. */
@@ -878,16 +518,28 @@ const struct kb_opt *kb_opt_find(const char *name)
 
 /* ---- jobs and assignments ------------------------------------------------ */
 
+/*
+ * The defaults of the table's entries of one scope (job options, or the
+ * options of command g->cmd).  They are constants that the unit tests
+ * parse, so they cannot fail here.
+ */
+static void apply_defaults(enum kb_opt_scope scope, struct kb_job *job, struct kb_global *g)
+{
+	char err[KB_ERRLEN];
+	int i;
+
+	for (i = 0; i < KB_NR_OPTS; i++) {
+		const struct kb_opt *o = &kb_opts[i];
+
+		if (o->def && o->scope == scope && (scope == KB_SCOPE_JOB || (o->cmds & g->cmd)))
+			o->parse(o, o->def, job, g, err, sizeof(err));
+	}
+}
+
 void kb_job_init(struct kb_job *job)
 {
 	memset(job, 0, sizeof(*job));
-	job->rw = KB_RW_READ;
-	job->rw_str = "read";
-	job->bs = 4096;
-	job->rwmixread = 50;
-	job->lat_log_entries = 1U << 20;
-	memcpy(job->plist, kb_default_plist, sizeof(kb_default_plist));
-	job->nr_plist = sizeof(kb_default_plist) / sizeof(kb_default_plist[0]);
+	apply_defaults(KB_SCOPE_JOB, job, NULL);
 }
 
 void kb_job_free(struct kb_job *job)
@@ -900,10 +552,22 @@ void kb_job_free(struct kb_job *job)
 	memset(job, 0, sizeof(*job));
 }
 
+void kb_global_init(struct kb_global *g, unsigned int cmd)
+{
+	memset(g, 0, sizeof(*g));
+	g->cmd = cmd;
+	apply_defaults(KB_SCOPE_CLI, NULL, g);
+}
+
 void kb_global_free(struct kb_global *g)
 {
+	int v;
+
 	free(g->output);
-	g->output = NULL;
+	free(g->csv);
+	for (v = 0; v < KB_VAR_NR; v++)
+		free(g->list[v]);
+	memset(g, 0, sizeof(*g));
 }
 
 int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,

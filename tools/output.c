@@ -16,10 +16,9 @@
 #include <json-c/json.h>
 
 #include "kiobench.h"
+#include "json.h"
 
 typedef unsigned __int128 u128;
-
-static const char *const dir_name[KIOBENCH_NR_DIRS] = { "read", "write" };
 
 const char *kb_state_name(int state)
 {
@@ -96,11 +95,11 @@ struct dir_calc {
 	bool any_lowconf;
 };
 
-static void calc_dir(const struct kb_result *r, int d, struct dir_calc *c)
+/* The rates of one direction over the measured time. */
+static void calc_rates(const struct kb_result *r, int d, struct dir_calc *c)
 {
 	const struct kb_dirstat *ds = &r->st.dir[d];
 	uint64_t t = r->st.measured_ns;
-	unsigned int i;
 
 	memset(c, 0, sizeof(*c));
 	c->ds = ds;
@@ -110,6 +109,14 @@ static void calc_dir(const struct kb_result *r, int d, struct dir_calc *c)
 		c->iops_int = (uint64_t)((u128)ds->ios * 1000000000u / t);
 		c->iops = (double)ds->ios * 1e9 / (double)t;
 	}
+}
+
+static void calc_dir(const struct kb_result *r, int d, struct dir_calc *c)
+{
+	const struct kb_dirstat *ds = &r->st.dir[d];
+	unsigned int i;
+
+	calc_rates(r, d, c);
 	c->mean = kb_lat_mean(ds->ios, ds->lat_sum);
 	c->dev = kb_lat_stddev(ds->ios, ds->lat_sum, ds->sumsq_hi, ds->sumsq_lo);
 	if (r->has_hist[d] && !kb_hist_percentiles(&r->hist[d], r->job->plist,
@@ -198,7 +205,7 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 	kb_num2str(bw, sizeof(bw), c.bw_bytes, 4, true, "B/s");
 	kb_num2str(bwalt, sizeof(bwalt), c.bw_bytes, 4, false, "B/s");
 	kb_num2str(io, sizeof(io), c.ds->bytes, 4, true, "B");
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", dir_name[d],
+	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", kb_dir_names[d],
 		iops, bw, bwalt, io, r->st.measured_ns / 1000000);
 	if (c.ds->ios) {
 		min = c.ds->lat_min;
@@ -290,7 +297,7 @@ static void job_rates(const struct kb_result *r, double *iops, double *bw)
 
 	*iops = *bw = 0;
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
-		calc_dir(r, d, &c);
+		calc_rates(r, d, &c);
 		*iops += c.iops;
 		*bw += c.bw_bytes;
 	}
@@ -298,10 +305,24 @@ static void job_rates(const struct kb_result *r, double *iops, double *bw)
 
 #define KB_NO_POWER_NOTE "no power sensor: efficiency not reported"
 
+/* IOPS per watt and MB/s per watt at iops and bw (bytes/s); false: no power. */
+static bool efficiency(const struct kb_hw_sum *s, double iops, double bw,
+		       double *iops_w, double *mbs_w)
+{
+	double w = s->power_uw / 1e6;
+
+	*iops_w = *mbs_w = 0.0;
+	if (!s->has_power || !(w > 0))
+		return false;
+	*iops_w = iops / w;
+	*mbs_w = bw / 1e6 / w;
+	return true;
+}
+
 static void print_sensors(FILE *f, const struct kb_result *r)
 {
 	struct kb_hw_sum s;
-	double iops, bw, w;
+	double iops, bw, iops_w, mbs_w;
 	unsigned int i;
 	size_t n = 0;
 
@@ -327,9 +348,9 @@ static void print_sensors(FILE *f, const struct kb_result *r)
 		return;
 	}
 	job_rates(r, &iops, &bw);
-	w = s.power_uw / 1e6;
-	fprintf(f, "  power        : mean %.2f W, %.0f IOPS/W, %.2f MB/s per W\n", w,
-		w > 0 ? iops / w : 0.0, w > 0 ? bw / 1e6 / w : 0.0);
+	efficiency(&s, iops, bw, &iops_w, &mbs_w);
+	fprintf(f, "  power        : mean %.2f W, %.0f IOPS/W, %.2f MB/s per W\n",
+		s.power_uw / 1e6, iops_w, mbs_w);
 }
 
 static void print_job_footer(FILE *f, const struct kb_result *r)
@@ -445,27 +466,6 @@ void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 
 /* ---- json --------------------------------------------------------------- */
 
-static void jadd(struct json_object *o, const char *k, struct json_object *v)
-{
-	json_object_object_add(o, k, v);
-}
-
-static struct json_object *ju64(uint64_t v)
-{
-	return json_object_new_uint64(v);
-}
-
-/* Floating point numbers printed like fio ("%f"), never NaN or inf. */
-static struct json_object *jdbl(double v)
-{
-	char buf[64];
-
-	if (!isfinite(v))
-		v = 0.0;
-	snprintf(buf, sizeof(buf), "%f", v);
-	return json_object_new_double_s(v, buf);
-}
-
 static struct json_object *lat_obj(const struct kb_result *r, const struct dir_calc *c,
 				   bool percentiles)
 {
@@ -473,11 +473,11 @@ static struct json_object *lat_obj(const struct kb_result *r, const struct dir_c
 	bool any = c && c->ds->ios;
 	unsigned int i;
 
-	jadd(o, "min", ju64(any ? c->ds->lat_min : 0));
-	jadd(o, "max", ju64(any ? c->ds->lat_max : 0));
-	jadd(o, "mean", jdbl(any ? c->mean : 0.0));
-	jadd(o, "stddev", jdbl(any ? c->dev : 0.0));
-	jadd(o, "N", ju64(any ? c->ds->ios : 0));
+	kb_jadd(o, "min", kb_ju64(any ? c->ds->lat_min : 0));
+	kb_jadd(o, "max", kb_ju64(any ? c->ds->lat_max : 0));
+	kb_jadd(o, "mean", kb_jdbl(any ? c->mean : 0.0));
+	kb_jadd(o, "stddev", kb_jdbl(any ? c->dev : 0.0));
+	kb_jadd(o, "N", kb_ju64(any ? c->ds->ios : 0));
 	if (percentiles && any && c->has_pct) {
 		struct json_object *p = json_object_new_object();
 
@@ -485,9 +485,9 @@ static struct json_object *lat_obj(const struct kb_result *r, const struct dir_c
 			char key[32];
 
 			kb_pct_str(r->job->plist[i], key, sizeof(key));
-			jadd(p, key, ju64(c->pv[i]));
+			kb_jadd(p, key, kb_ju64(c->pv[i]));
 		}
-		jadd(o, "percentile", p);
+		kb_jadd(o, "percentile", p);
 	}
 	return o;
 }
@@ -502,18 +502,18 @@ static struct json_object *dir_obj(const struct kb_result *r, int d)
 		calc_dir(r, d, &c);
 		cp = &c;
 	}
-	jadd(o, "io_bytes", ju64(cp ? c.ds->bytes : 0));
-	jadd(o, "io_kbytes", ju64(cp ? c.ds->bytes >> 10 : 0));
-	jadd(o, "bw_bytes", ju64(cp ? c.bw_bytes : 0));
-	jadd(o, "bw", ju64(cp ? c.bw_bytes / 1024 : 0));
-	jadd(o, "iops", jdbl(cp ? c.iops : 0.0));
-	jadd(o, "runtime", ju64(cp ? c.runtime_ms : 0));
-	jadd(o, "total_ios", ju64(cp ? c.ds->ios : 0));
-	jadd(o, "short_ios", ju64(0));
-	jadd(o, "drop_ios", ju64(0));
-	jadd(o, "slat_ns", lat_obj(r, NULL, false));
-	jadd(o, "clat_ns", lat_obj(r, cp, true));
-	jadd(o, "lat_ns", lat_obj(r, cp, false));
+	kb_jadd(o, "io_bytes", kb_ju64(cp ? c.ds->bytes : 0));
+	kb_jadd(o, "io_kbytes", kb_ju64(cp ? c.ds->bytes >> 10 : 0));
+	kb_jadd(o, "bw_bytes", kb_ju64(cp ? c.bw_bytes : 0));
+	kb_jadd(o, "bw", kb_ju64(cp ? c.bw_bytes / 1024 : 0));
+	kb_jadd(o, "iops", kb_jdbl(cp ? c.iops : 0.0));
+	kb_jadd(o, "runtime", kb_ju64(cp ? c.runtime_ms : 0));
+	kb_jadd(o, "total_ios", kb_ju64(cp ? c.ds->ios : 0));
+	kb_jadd(o, "short_ios", kb_ju64(0));
+	kb_jadd(o, "drop_ios", kb_ju64(0));
+	kb_jadd(o, "slat_ns", lat_obj(r, NULL, false));
+	kb_jadd(o, "clat_ns", lat_obj(r, cp, true));
+	kb_jadd(o, "lat_ns", lat_obj(r, cp, false));
 	return o;
 }
 
@@ -529,7 +529,7 @@ static struct json_object *per_dir_u64(const struct kb_result *r, size_t field_o
 
 		if (minus_ios)
 			v = v > ds->ios ? v - ds->ios : 0;
-		jadd(o, dir_name[d], ju64(v));
+		kb_jadd(o, kb_dir_names[d], kb_ju64(v));
 	}
 	return o;
 }
@@ -550,7 +550,7 @@ static struct json_object *labels_obj(const struct kb_hwmon *h, int k)
 	unsigned int i;
 
 	for (i = 0; i < h->nr[k]; i++)
-		json_object_array_add(a, json_object_new_string(h->label[k][i]));
+		json_object_array_add(a, kb_jstr(h->label[k][i]));
 	return a;
 }
 
@@ -567,22 +567,22 @@ static struct json_object *hwmon_obj(const struct kb_hwmon *h)
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 	size_t i;
 
-	jadd(o, "device", json_object_new_string(h->device));
-	jadd(o, "hwmon", json_object_new_string(h->name));
-	jadd(o, "hwmon_device", json_object_new_string(h->owner));
-	jadd(o, "hwmon_path", json_object_new_string(h->path));
-	jadd(o, "temp_labels", labels_obj(h, KB_HW_TEMP));
-	jadd(o, "power_labels", labels_obj(h, KB_HW_POWER));
-	jadd(o, "samples_dropped", ju64(h->dropped));
+	kb_jadd(o, "device", kb_jstr(h->device));
+	kb_jadd(o, "hwmon", kb_jstr(h->name));
+	kb_jadd(o, "hwmon_device", kb_jstr(h->owner));
+	kb_jadd(o, "hwmon_path", kb_jstr(h->path));
+	kb_jadd(o, "temp_labels", labels_obj(h, KB_HW_TEMP));
+	kb_jadd(o, "power_labels", labels_obj(h, KB_HW_POWER));
+	kb_jadd(o, "samples_dropped", kb_ju64(h->dropped));
 	for (i = 0; i < h->nr_s; i++) {
 		struct json_object *p = json_object_new_object();
 
-		jadd(p, "t_ms", ju64(h->s[i].t_ns / 1000000));
-		jadd(p, "temp_mc", readings_obj(h->s[i].v[KB_HW_TEMP], h->nr[KB_HW_TEMP]));
-		jadd(p, "power_uw", readings_obj(h->s[i].v[KB_HW_POWER], h->nr[KB_HW_POWER]));
+		kb_jadd(p, "t_ms", kb_ju64(h->s[i].t_ns / 1000000));
+		kb_jadd(p, "temp_mc", readings_obj(h->s[i].v[KB_HW_TEMP], h->nr[KB_HW_TEMP]));
+		kb_jadd(p, "power_uw", readings_obj(h->s[i].v[KB_HW_POWER], h->nr[KB_HW_POWER]));
 		json_object_array_add(a, p);
 	}
-	jadd(o, "samples", a);
+	kb_jadd(o, "samples", a);
 	return o;
 }
 
@@ -591,20 +591,21 @@ struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double 
 {
 	struct json_object *o;
 	struct kb_hw_sum s;
-	double w;
+	double iops_w, mbs_w;
+	bool eff;
 
 	kb_hwmon_summarize(r, n, &s);
 	if (!s.devices)
 		return NULL;
 	o = json_object_new_object();
-	w = s.power_uw / 1e6;
-	jadd(o, "temp_min_mc", s.has_temp ? json_object_new_int64(s.temp_min_mc) : NULL);
-	jadd(o, "temp_max_mc", s.has_temp ? json_object_new_int64(s.temp_max_mc) : NULL);
-	jadd(o, "power_mean_uw", s.has_power ? jdbl(s.power_uw) : NULL);
-	jadd(o, "iops_per_w", s.has_power && w > 0 ? jdbl(iops / w) : NULL);
-	jadd(o, "mb_s_per_w", s.has_power && w > 0 ? jdbl(bw / 1e6 / w) : NULL);
+	eff = efficiency(&s, iops, bw, &iops_w, &mbs_w);
+	kb_jadd(o, "temp_min_mc", s.has_temp ? json_object_new_int64(s.temp_min_mc) : NULL);
+	kb_jadd(o, "temp_max_mc", s.has_temp ? json_object_new_int64(s.temp_max_mc) : NULL);
+	kb_jadd(o, "power_mean_uw", s.has_power ? kb_jdbl(s.power_uw) : NULL);
+	kb_jadd(o, "iops_per_w", eff ? kb_jdbl(iops_w) : NULL);
+	kb_jadd(o, "mb_s_per_w", eff ? kb_jdbl(mbs_w) : NULL);
 	if (!s.has_power)
-		jadd(o, "note", json_object_new_string(KB_NO_POWER_NOTE));
+		kb_jadd(o, "note", kb_jstr(KB_NO_POWER_NOTE));
 	return o;
 }
 
@@ -631,11 +632,11 @@ static void sensors_json(struct json_object *o, const struct kb_result *r)
 			a = json_object_new_array();
 		json_object_array_add(a, hwmon_obj(&r->hw[k]));
 	}
-	jadd(o, "sensors", a);
+	kb_jadd(o, "sensors", a);
 	if (note[0])
-		jadd(o, "sensors_note", json_object_new_string(note));
+		kb_jadd(o, "sensors_note", kb_jstr(note));
 	job_rates(r, &iops, &bw);
-	jadd(o, "sensors_summary", kb_json_sensors(r, 1, iops, bw));
+	kb_jadd(o, "sensors_summary", kb_json_sensors(r, 1, iops, bw));
 }
 
 /*
@@ -663,45 +664,26 @@ static void timeline_sensors(struct json_object *pt, const struct kb_result *r,
 	}
 	for (k = 0; k < KB_HW_NR; k++) {
 		if (found && json_object_array_length(a[k]))
-			jadd(pt, k == KB_HW_TEMP ? "temp_mc" : "power_uw", a[k]);
+			kb_jadd(pt, k == KB_HW_TEMP ? "temp_mc" : "power_uw", a[k]);
 		else
 			json_object_put(a[k]);
 	}
 }
 
-static struct json_object *kiobench_obj(const struct kb_result *r)
+/* "percentile_samples" and "low_confidence_percentiles" of both directions. */
+static void pct_objs(struct json_object *o, const struct kb_result *r)
 {
-	struct json_object *o = json_object_new_object(), *a, *lc, *ps;
+	struct json_object *a, *lc, *ps;
 	unsigned int i;
 	int d;
 
-	jadd(o, "version", json_object_new_string(KB_TOOL_VERSION));
-	jadd(o, "job_id", ju64(r->st.id));
-	jadd(o, "state", json_object_new_string(kb_state_name(r->st.state)));
-	a = json_object_new_array();
-	for (i = 0; i < r->job->nr_devices; i++)
-		json_object_array_add(a, json_object_new_string(r->job->devices[i]));
-	jadd(o, "devices", a);
-	jadd(o, "nr_workers", ju64(r->st.nr_workers));
-	jadd(o, "elapsed_ns", ju64(r->st.elapsed_ns));
-	jadd(o, "measured_ns", ju64(r->st.measured_ns));
-	jadd(o, "ramp_ns", ju64(r->job->ramp_ns));
-	jadd(o, "ramp_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), true));
-	jadd(o, "all_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), false));
-	jadd(o, "all_bytes", per_dir_u64(r, offsetof(struct kb_dirstat, all_bytes), false));
-	jadd(o, "errors", per_dir_u64(r, offsetof(struct kb_dirstat, errors), false));
-	jadd(o, "cpu_ns", ju64(r->st.cpu_ns));
-	jadd(o, "cpu_ns_per_io", jdbl(cpu_ns_per_io(r)));
-	jadd(o, "zero_reads", ju64(r->st.zero_reads));
-	if (r->job->lat_log)
-		jadd(o, "lat_log", json_object_new_string(r->job->lat_log));
 	ps = json_object_new_object();
 	lc = json_object_new_object();
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		struct dir_calc c;
 
 		calc_dir(r, d, &c);
-		jadd(ps, dir_name[d], ju64(c.has_pct ? r->hist[d].samples : 0));
+		kb_jadd(ps, kb_dir_names[d], kb_ju64(c.has_pct ? r->hist[d].samples : 0));
 		a = json_object_new_array();
 		for (i = 0; c.has_pct && i < r->job->nr_plist; i++) {
 			char key[32];
@@ -709,46 +691,83 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 			if (!c.lowconf[i])
 				continue;
 			kb_pct_str(r->job->plist[i], key, sizeof(key));
-			json_object_array_add(a, json_object_new_string(key));
+			json_object_array_add(a, kb_jstr(key));
 		}
-		jadd(lc, dir_name[d], a);
+		kb_jadd(lc, kb_dir_names[d], a);
 	}
-	jadd(o, "percentile_samples", ps);
-	jadd(o, "low_confidence_percentiles", lc);
+	kb_jadd(o, "percentile_samples", ps);
+	kb_jadd(o, "low_confidence_percentiles", lc);
+}
+
+/* The timeline, with the sensors' readings nearest each point. */
+static void timeline_obj(struct json_object *o, const struct kb_result *r)
+{
+	/* where each device's search for the nearest sample resumes */
+	size_t *hint = calloc(r->nr_hw + 1, sizeof(*hint));
+	struct json_object *a;
+	unsigned int i;
+	int d;
+
+	kb_jadd(o, "timeline_interval_ns", kb_ju64(r->tl.interval_ns));
+	kb_jadd(o, "timeline_dropped", kb_ju64(r->tl.dropped));
+	a = json_object_new_array();
+	for (i = 0; i < r->tl.nr; i++) {
+		const struct kb_tl_point *p = &r->tl.p[i];
+		struct json_object *pt = json_object_new_object();
+
+		kb_jadd(pt, "t_ns", kb_ju64(p->t_ns));
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			struct json_object *x = json_object_new_object();
+
+			kb_jadd(x, "ios", kb_ju64(p->ios[d]));
+			kb_jadd(x, "bytes", kb_ju64(p->bytes[d]));
+			kb_jadd(x, "lat_ns", kb_ju64(p->lat_ns[d]));
+			kb_jadd(pt, kb_dir_names[d], x);
+		}
+		if (hint)
+			timeline_sensors(pt, r, p->t_ns, hint);
+		json_object_array_add(a, pt);
+	}
+	kb_jadd(o, "timeline", a);
+	free(hint);
+}
+
+static struct json_object *kiobench_obj(const struct kb_result *r)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	unsigned int i;
+	int d;
+
+	kb_jadd(o, "version", kb_jstr(KB_TOOL_VERSION));
+	kb_jadd(o, "job_id", kb_ju64(r->st.id));
+	kb_jadd(o, "state", kb_jstr(kb_state_name(r->st.state)));
+	a = json_object_new_array();
+	for (i = 0; i < r->job->nr_devices; i++)
+		json_object_array_add(a, kb_jstr(r->job->devices[i]));
+	kb_jadd(o, "devices", a);
+	kb_jadd(o, "nr_workers", kb_ju64(r->st.nr_workers));
+	kb_jadd(o, "elapsed_ns", kb_ju64(r->st.elapsed_ns));
+	kb_jadd(o, "measured_ns", kb_ju64(r->st.measured_ns));
+	kb_jadd(o, "ramp_ns", kb_ju64(r->job->ramp_ns));
+	kb_jadd(o, "ramp_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), true));
+	kb_jadd(o, "all_ios", per_dir_u64(r, offsetof(struct kb_dirstat, all_ios), false));
+	kb_jadd(o, "all_bytes", per_dir_u64(r, offsetof(struct kb_dirstat, all_bytes), false));
+	kb_jadd(o, "errors", per_dir_u64(r, offsetof(struct kb_dirstat, errors), false));
+	kb_jadd(o, "cpu_ns", kb_ju64(r->st.cpu_ns));
+	kb_jadd(o, "cpu_ns_per_io", kb_jdbl(cpu_ns_per_io(r)));
+	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
+	if (r->job->lat_log)
+		kb_jadd(o, "lat_log", kb_jstr(r->job->lat_log));
+	pct_objs(o, r);
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		if (r->has_hist[d]) {
-			jadd(o, "hist_bits", ju64(r->hist[d].bits));
+			kb_jadd(o, "hist_bits", kb_ju64(r->hist[d].bits));
 			break;
 		}
 	}
 	sensors_json(o, r);
-	if (r->has_tl) {
-		/* where each device's search for the nearest sample resumes */
-		size_t *hint = calloc(r->nr_hw + 1, sizeof(*hint));
-
-		jadd(o, "timeline_interval_ns", ju64(r->tl.interval_ns));
-		jadd(o, "timeline_dropped", ju64(r->tl.dropped));
-		a = json_object_new_array();
-		for (i = 0; i < r->tl.nr; i++) {
-			const struct kb_tl_point *p = &r->tl.p[i];
-			struct json_object *pt = json_object_new_object();
-
-			jadd(pt, "t_ns", ju64(p->t_ns));
-			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
-				struct json_object *x = json_object_new_object();
-
-				jadd(x, "ios", ju64(p->ios[d]));
-				jadd(x, "bytes", ju64(p->bytes[d]));
-				jadd(x, "lat_ns", ju64(p->lat_ns[d]));
-				jadd(pt, dir_name[d], x);
-			}
-			if (hint)
-				timeline_sensors(pt, r, p->t_ns, hint);
-			json_object_array_add(a, pt);
-		}
-		jadd(o, "timeline", a);
-		free(hint);
-	}
+	if (r->has_tl)
+		timeline_obj(o, r);
 	return o;
 }
 
@@ -763,7 +782,7 @@ static struct json_object *lat_dist_obj(const double *p, const unsigned int *edg
 
 		snprintf(key, sizeof(key), "%s%u", last_ge && i == nr - 1 ? ">=" : "",
 			 edges[i]);
-		jadd(o, key, jdbl(p[i]));
+		kb_jadd(o, key, kb_jdbl(p[i]));
 	}
 	return o;
 }
@@ -774,28 +793,28 @@ struct json_object *kb_json_job(const struct kb_result *r)
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
 	size_t i;
 
-	jadd(o, "jobname", json_object_new_string(r->job->name));
-	jadd(o, "groupid", json_object_new_int(0));
-	jadd(o, "error", json_object_new_int(-r->st.error));
-	jadd(o, "elapsed", ju64(r->st.elapsed_ns / 1000000000ULL));
+	kb_jadd(o, "jobname", kb_jstr(r->job->name));
+	kb_jadd(o, "groupid", json_object_new_int(0));
+	kb_jadd(o, "error", json_object_new_int(-r->st.error));
+	kb_jadd(o, "elapsed", kb_ju64(r->st.elapsed_ns / 1000000000ULL));
 	opts = json_object_new_object();
 	for (i = 0; i < r->job->applied.n; i++) {
 		const struct kb_assign *a = &r->job->applied.v[i];
 
-		jadd(opts, a->opt->name, json_object_new_string(a->val ? a->val : ""));
+		kb_jadd(opts, a->opt->name, kb_jstr(a->val ? a->val : ""));
 	}
-	jadd(o, "job options", opts);
-	jadd(o, "usr_cpu", jdbl(0.0));
-	jadd(o, "sys_cpu", jdbl(sys_cpu_pct(r)));
-	jadd(o, "read", dir_obj(r, KIOBENCH_DIR_READ));
-	jadd(o, "write", dir_obj(r, KIOBENCH_DIR_WRITE));
-	jadd(o, "trim", dir_obj(r, -1));
-	jadd(o, "job_runtime", ju64(r->st.measured_ns / 1000000));
+	kb_jadd(o, "job options", opts);
+	kb_jadd(o, "usr_cpu", kb_jdbl(0.0));
+	kb_jadd(o, "sys_cpu", kb_jdbl(sys_cpu_pct(r)));
+	kb_jadd(o, "read", dir_obj(r, KIOBENCH_DIR_READ));
+	kb_jadd(o, "write", dir_obj(r, KIOBENCH_DIR_WRITE));
+	kb_jadd(o, "trim", dir_obj(r, -1));
+	kb_jadd(o, "job_runtime", kb_ju64(r->st.measured_ns / 1000000));
 	lat_dist(r, pn, pu, pm);
-	jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));
-	jadd(o, "latency_us", lat_dist_obj(pu, kb_lat_nu_edges, KB_LAT_U_NR, false));
-	jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
-	jadd(o, "kiobench", kiobench_obj(r));
+	kb_jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));
+	kb_jadd(o, "latency_us", lat_dist_obj(pu, kb_lat_nu_edges, KB_LAT_U_NR, false));
+	kb_jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
+	kb_jadd(o, "kiobench", kiobench_obj(r));
 	return o;
 }
 
@@ -810,17 +829,15 @@ char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms)
 
 	if (localtime_r(&t, &tm))
 		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
-	jadd(root, "fio version", json_object_new_string("kiobench-" KB_TOOL_VERSION));
-	jadd(root, "timestamp", json_object_new_int64(now_ms / 1000));
-	jadd(root, "timestamp_ms", json_object_new_int64(now_ms));
-	jadd(root, "time", json_object_new_string(tbuf));
+	kb_jadd(root, "fio version", kb_jstr("kiobench-" KB_TOOL_VERSION));
+	kb_jadd(root, "timestamp", json_object_new_int64(now_ms / 1000));
+	kb_jadd(root, "timestamp_ms", json_object_new_int64(now_ms));
+	kb_jadd(root, "time", kb_jstr(tbuf));
 	jobs = json_object_new_array();
 	for (i = 0; i < n; i++)
 		json_object_array_add(jobs, kb_json_job(&r[i]));
-	jadd(root, "jobs", jobs);
-	s = strdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						  JSON_C_TO_STRING_SPACED |
-						  JSON_C_TO_STRING_NOSLASHESCAPE));
+	kb_jadd(root, "jobs", jobs);
+	s = strdup(json_object_to_json_string_ext(root, KB_JSON_FLAGS));
 	json_object_put(root);
 	return s;
 }

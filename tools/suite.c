@@ -2,7 +2,7 @@
 /*
  * The named suites: the methodologies of the drive reviews in
  * Documentation/kiobench.rst ("Suites"), as data.  Times and sizes are the
- * articles' own; --scale multiplies them (bench.c).  Where an article is
+ * articles' own; --scale multiplies them (plan.c).  Where an article is
  * vague the choice is marked "chosen" and documented.
  */
 #include "suite.h"
@@ -100,30 +100,30 @@ static const struct part_def p004[] = {
 const struct kb_suite kb_suites[] = {
 	{ .name = "000-enterprise", .writes = true,
 	  .title = "enterprise drive review: transfer-size and QD sweeps, read and write",
-	  .source = "seed 000 (Optane P4800X vs flash): 4 kB random-write preconditioning "
+	  .source = "Optane P4800X vs flash review: 4 kB random-write preconditioning "
 		    "twice over the capacity",
 	  .pre = { .passes = 2, .iodepth = 32, .bs = 4096 },
 	  .parts = p000, .nr_parts = N(p000) },
 	{ .name = "001-datacenter", .writes = true,
 	  .title = "datacenter NVMe review: QD1..QD128, latency figures",
-	  .source = "seed 001 (P3700): sequential fill, one 4 kB random-write pass at QD128",
+	  .source = "P3700 review: sequential fill, one 4 kB random-write pass at QD128",
 	  .pre = { .fill = true, .passes = 1, .iodepth = 128, .bs = 4096 },
 	  .parts = p001, .nr_parts = N(p001) },
 	{ .name = "002-client-seq", .writes = true,
 	  .title = "client drive review, sequential: bursts at 20 % duty, sustained QD1..32",
-	  .source = "seed 002 (Optane 800p): the drive holds data (sequential fill of the "
+	  .source = "Optane 800p review: the drive holds data (sequential fill of the "
 		    "64 GB span)",
 	  .pre = { .fill = true, .iodepth = 32, .span = 64 * GiB },
 	  .parts = p002, .nr_parts = N(p002) },
 	{ .name = "003-client-random", .writes = true,
 	  .title = "client drive review, random: bursts at 20 % duty, sustained QD1..32",
-	  .source = "seed 003 (Optane 900P): the drive holds data (sequential fill of the "
+	  .source = "Optane 900P review: the drive holds data (sequential fill of the "
 		    "64 GB span)",
 	  .pre = { .fill = true, .iodepth = 32, .span = 64 * GiB },
 	  .parts = p003, .nr_parts = N(p003) },
 	{ .name = "004-raid0-scaling", .writes = false,
 	  .title = "scaling over 1..4 devices: 4 kB random and 128 kB sequential read vs QD",
-	  .source = "seed 004 (4x Optane Memory, 4x 960 PRO; here k devices side by side, "
+	  .source = "4x Optane Memory and 4x 960 PRO review (here k devices side by side, "
 		    "not RAID-0): sequential fill first",
 	  .pre = { .fill = true, .iodepth = 32 },
 	  .parts = p004, .nr_parts = N(p004) },

@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Parts, preconditioning and the named suites (suite.c, bench.c). */
+/* Parts, preconditioning and the named suites (suite.c; plan.c, part.c, methods.c). */
 #ifndef KIOBENCH_SUITE_H
 #define KIOBENCH_SUITE_H
 
 #include "kiobench.h"
 
-#define KB_QUICK_SCALE	0.004	/* --quick: 4 minutes become about a second */
-#define KB_SS_WINDOW	5	/* steady-state window, rounds */
 
 /* Figures a part prints after its table. */
 #define FIG_SCORE_QD124	(1u << 0)	/* average of QD1, QD2, QD4 */
@@ -49,6 +47,17 @@ struct kb_suite {
 	const struct part_def *parts;
 	unsigned int nr_parts;
 };
+
+/* What a suite's scaled parts keep at least (plan.c). */
+#define KB_NS_PER_MS		1000000ULL
+#define KB_MIN_STEP_NS		200000000ULL	/* a timed step: 200 ms */
+#define KB_MIN_SPAN		(1ULL << 20)	/* spans and byte limits: 1 MiB */
+#define KB_MIN_BURST		(1ULL << 20)	/* a burst: 1 MiB... */
+#define KB_MIN_BURST_IOS	256		/* ...and 256 transfers */
+#define KB_MIN_BURSTS		4
+
+uint64_t kb_scaled(uint64_t v, double f, uint64_t unit, uint64_t min);
+void kb_scale_part(struct part_def *d, double f, uint64_t basespan);
 
 extern const struct kb_suite kb_suites[];
 extern const unsigned int kb_nr_suites;

@@ -52,7 +52,7 @@ def step(var: str, x: int, iops: float, bs: int = 4096, devices=("/dev/a",),
     jobs = [{"read": {"bw_bytes": iops * bs * f}, "kiobench": {"devices": [d]}}
             for d, f in zip(devices, shares)]
     return {"variable": var, "x": x, "value": str(x), "busy_ns": 1, "idle_ns": 0,
-            "read": summary(iops, bs, 100 + x if lat_us is None else lat_us),
+            "direction": "read", "read": summary(iops, bs, 100 + x if lat_us is None else lat_us),
             "write": summary(0, bs, 0), "jobs": jobs}
 
 

@@ -256,7 +256,7 @@ def test_valid_jobfile_reaches_netlink(tmp_path):
     assert "module not loaded" in p.stderr
 
 
-# ---- sweep, precondition, suite (issue 4) -------------------------------------------
+# ---- sweep, precondition, suite: each command takes the options of its table entries --
 
 BAD_SWEEPS = [
     (["sweep", DEV, "--iodepth=0-4"], "--iodepth: invalid list '0-4' (values must be 1..16777216)"),
@@ -270,14 +270,26 @@ BAD_SWEEPS = [
     (["sweep", DEV, "--iodepth=1,2", "--idle=x"], "--idle: invalid time 'x'"),
     (["sweep", DEV, "--burst-size=1m"], "--burst-size and --burst-total go together"),
     (["sweep", DEV, "--burst-size=1m", "--burst-total=4m", "--duty-cycle=101"],
-     "--duty-cycle: invalid percentage '101' (must be 1..100)"),
+     "--duty-cycle: invalid value '101' (must be 1..100)"),
     (["sweep", DEV, "--burst-size=1m", "--burst-total=4m", "--duty-cycle=20",
       "--burst-idle=1"], "--duty-cycle and --burst-idle: one or the other"),
     (["sweep", DEV, "--burst-size=1m", "--burst-total=4m", "--io_size=1m"],
      "--burst-size: sets each burst's io_size"),
     (["sweep", DEV, "--iodepth=1,2", "--output-format=xml"],
-     "--output-format: invalid format 'xml' (normal, json or csv)"),
+     "--output-format: invalid output format 'xml' (normal, json or csv)"),
     (["sweep", DEV, "--iodepth=1,2", "--bogus"], "sweep: unknown option '--bogus'"),
+    # terse is fio's report of one run, csv the steps' table: each where it belongs
+    (["sweep", DEV, "--iodepth=1,2", "--output-format=terse"],
+     "--output-format: invalid output format 'terse' (normal, json or csv)"),
+    (["run", DEV, "--output-format=csv"],
+     "--output-format: invalid output format 'csv' (normal, json or terse)"),
+    # --keep keeps run's jobs; a sweep destroys each step's jobs, so it has none
+    (["sweep", DEV, "--iodepth=1,2", "--keep"], "sweep: unknown option '--keep'"),
+    (["run", DEV, "--split-qd=2"], "run: unknown option '--split-qd'"),
+    (["precondition", DEV, "--allow-writes", "--devices=2"],
+     "precondition: unknown option '--devices'"),
+    (["precondition", DEV, "--allow-writes", "--bs=100"],
+     "--bs: invalid list '100'"),
     (["sweep", DEV, "--iodepth=1,2", "--rw=randwrite"], "refusing without --allow-writes"),
     (["precondition", DEV], "refusing without --allow-writes"),
     (["precondition", DEV, "--allow-writes", "--max-rounds=2"],

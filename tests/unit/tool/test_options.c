@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of the option table (tools/options.c). */
+#include "tool_test.h"
+
+/* ---- options and job files ----------------------------------------------------- */
+
+static void t_options(void)
+{
+	struct kb_global g;
+	struct kb_job job;
+
+	CHECK(kb_opt_find("allow_writes") == &kb_opts[KB_OPT_ALLOW_WRITES]);
+	CHECK(kb_opt_find("allow-writes") == &kb_opts[KB_OPT_ALLOW_WRITES]);
+	CHECK(kb_opt_find("cpus-allowed") == &kb_opts[KB_OPT_CPUS]);
+	CHECK(kb_opt_find("readwrite") == &kb_opts[KB_OPT_RW]);
+	CHECK(kb_opt_find("foo") == NULL);
+	CHECK(kb_opt_find("bs_") == NULL);
+
+	kb_global_init(&g, KB_CMD_RUN);
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "bs", "x4k") == -1);
+	CHECK_STR(err, "--bs: invalid size 'x4k'");
+	CHECK(apply(&job, &g, "bs", NULL) == -1);
+	CHECK_STR(err, "--bs: missing value");
+	CHECK(apply(&job, &g, "bs", "1000") == -1);
+	CHECK(apply(&job, &g, "iodepth", "0") == -1);
+	CHECK(apply(&job, &g, "numjobs", "x") == -1);
+	CHECK(apply(&job, &g, "size", "0") == -1);
+	CHECK(apply(&job, &g, "offset", "0") == 0);
+	CHECK(apply(&job, &g, "runtime", "0") == -1);
+	CHECK(apply(&job, &g, "ramp_time", "0") == 0);
+	CHECK(apply(&job, &g, "number_ios", "0") == -1);
+	CHECK(apply(&job, &g, "rwmixread", "101") == -1);
+	CHECK(apply(&job, &g, "rw", "trim") == -1);
+	CHECK(apply(&job, &g, "name", "0123456789012345678901234567890123") == -1);
+	CHECK(apply(&job, &g, "name", "a b") == -1);
+	CHECK(apply(&job, &g, "filename", "/dev/a::/dev/b") == -1);
+	CHECK(apply(&job, &g, "filename", "/dev/a:/dev/a") == -1);
+	CHECK(apply(&job, &g, "time_based", "yes") == 0 && job.time_based);
+
+	/* rw modes, writes and rwmix */
+	CHECK(kb_job_rwmix_read(&job) == 100 && !kb_job_has_writes(&job));
+	CHECK(apply(&job, &g, "rw", "randwrite") == 0 && job.random);
+	CHECK(kb_job_rwmix_read(&job) == 0 && kb_job_has_writes(&job));
+	CHECK(apply(&job, &g, "rw", "randrw") == 0 && kb_job_rwmix_read(&job) == 50);
+	CHECK(apply(&job, &g, "rwmixwrite", "30") == 0 && kb_job_rwmix_read(&job) == 70);
+	CHECK(kb_job_isset(&job, KB_OPT_RWMIXREAD));
+	CHECK(apply(&job, &g, "rwmixread", "100") == 0 && !kb_job_has_writes(&job));
+	CHECK(apply(&job, &g, "rw", "readwrite") == 0 && !job.random);
+	CHECK(apply(&job, &g, "rw", "read") == 0 && kb_job_rwmix_read(&job) == 100);
+
+	/* command-line only options go to the global settings */
+	CHECK(apply(&job, &g, "allow-writes", NULL) == 0 && g.allow_writes);
+	CHECK(apply(&job, &g, "output-format", "json,terse") == 0 &&
+	      g.formats == (KB_FMT_JSON | KB_FMT_TERSE));
+	CHECK(apply(&job, &g, "keep", "0") == 0 && !g.keep);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
+static void t_limits(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);	/* no device */
+	CHECK(apply(&job, &g, "filename", "/dev/nullb0:/dev/nullb1") == 0);
+	CHECK(job.nr_devices == 2);
+	CHECK(kb_job_io_bytes(&job) == 0);			/* kernel default */
+	CHECK(apply(&job, &g, "size", "1g") == 0);
+	CHECK(kb_job_io_bytes(&job) == 1ULL << 30);		/* size limits */
+	CHECK(apply(&job, &g, "time_based", NULL) == 0);
+	CHECK(kb_job_io_bytes(&job) == 0);			/* ... unless time_based */
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);	/* time_based needs runtime */
+	CHECK(apply(&job, &g, "runtime", "10") == 0);
+	CHECK(apply(&job, &g, "io_size", "4m") == 0);
+	CHECK(kb_job_io_bytes(&job) == 4ULL << 20);		/* io_size wins */
+	CHECK(apply(&job, &g, "bssplit", "4k/50:64k/50") == 0);
+	CHECK(apply(&job, &g, "bs", "8k") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.nr_bss == 2 && job.bss[0].size == 4096);	/* bssplit beats bs */
+	CHECK_STR(job.name, "kiobench");
+	kb_job_free(&job);
+
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "bs", "16k") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.nr_bss == 1 && job.bss[0].size == 16384 && job.bss[0].weight == 100);
+	CHECK(job.bs == 16384 && job.nr_plist == 18);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
+/* Every entry of the table: a parser, a command, sane bounds, a default that parses. */
+static void t_table(void)
+{
+	struct kb_global g;
+	struct kb_job job;
+	int i;
+
+	for (i = 0; i < KB_NR_OPTS; i++) {
+		const struct kb_opt *o = &kb_opts[i];
+
+		CHECK(o->name && o->parse && o->help && (int)o->id == i);
+		CHECK(o->cmds && !(o->cmds & ~KB_CMD_ALL));
+		CHECK(o->min <= o->max);
+		CHECK(!o->list_var || o->list_help || o->scope == KB_SCOPE_CLI);
+		CHECK(kb_opt_find(o->name) == o);
+		if (!o->def)
+			continue;
+		kb_job_init(&job);
+		kb_global_init(&g, o->cmds & KB_CMD_RUN ? KB_CMD_RUN : o->cmds & -o->cmds);
+		if (o->parse(o, o->def, &job, &g, err, sizeof(err)))
+			printf("    default of %s: %s\n", o->name, err);
+		CHECK(o->parse(o, o->def, &job, &g, err, sizeof(err)) == 0);
+		kb_job_free(&job);
+		kb_global_free(&g);
+	}
+}
+
+/* Defaults come from the table: the job's and each command's own. */
+static void t_defaults(void)
+{
+	struct kb_global g;
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(job.bs == KB_DEFAULT_BS && job.rw == KB_RW_READ && !strcmp(job.rw_str, "read"));
+	CHECK(job.rwmixread == 50 && job.lat_log_entries == 1u << 20);
+	CHECK(job.nr_plist == 18 && job.plist[17] == 99999000 && job.plist[0] == KB_PCT_ONE);
+	CHECK(!kb_job_isset(&job, KB_OPT_BS));
+	kb_job_free(&job);
+	kb_global_init(&g, KB_CMD_PRECOND);
+	CHECK(g.formats == KB_FMT_NORMAL && g.passes == 2 && g.max_rounds == 25);
+	CHECK(g.fill_bs == KB_FILL_BS && g.scale == 0);
+	kb_global_free(&g);
+	kb_global_init(&g, KB_CMD_SUITE);
+	CHECK(g.scale == 1 && g.passes == 0 && g.fill_bs == 0);
+	kb_global_free(&g);
+	kb_global_init(&g, KB_CMD_RUN);
+	CHECK(g.formats == KB_FMT_NORMAL && g.cmd == KB_CMD_RUN);
+	kb_global_free(&g);
+}
+
+void options_tests(void)
+{
+	run_case("options: the table's entries", t_table);
+	run_case("options: defaults from the table", t_defaults);
+	run_case("options: values, rw modes, command-line only", t_options);
+	run_case("options: limits and finalize", t_limits);
+}

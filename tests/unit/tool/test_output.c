@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of reports of jobs (tools/output.c): normal, terse, JSON. */
+#include "tool_test.h"
+
+static void t_num2str(void)
+{
+	char b[32];
+
+	CHECK_STR(kb_num2str(b, sizeof(b), 503316480, 4, true, "B/s"), "480MiB/s");
+	CHECK_STR(kb_num2str(b, sizeof(b), 503316480, 4, false, "B/s"), "503MB/s");
+	CHECK_STR(kb_num2str(b, sizeof(b), 19713229, 4, true, "B/s"), "18.8MiB/s");
+	CHECK_STR(kb_num2str(b, sizeof(b), 1091000, 4, false, ""), "1091k");
+	CHECK_STR(kb_num2str(b, sizeof(b), 123456, 4, false, ""), "123k");
+	CHECK_STR(kb_num2str(b, sizeof(b), 4800ULL << 20, 4, true, "B"), "4800MiB");
+	CHECK_STR(kb_num2str(b, sizeof(b), 4263, 4, false, ""), "4263");
+	CHECK_STR(kb_num2str(b, sizeof(b), 0, 4, true, "B"), "0B");
+	CHECK_STR(kb_num2str(b, sizeof(b), 98765, 6, false, ""), "98765");
+	CHECK_STR(kb_num2str(b, sizeof(b), UINT64_MAX, 4, true, "B"), "16.0EiB");
+}
+
+static void t_output_normal(void)
+{
+	struct kb_result r;
+	struct kb_job job;
+	char *s;
+
+	make_result(&r, &job, 1000);
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "kiobench: (groupid=0, jobs=1): err= 0: devices=/dev/nullb0 "
+		      "rw=randread bs=4096 iodepth=1 numjobs=1\n"));
+	CHECK(strstr(s, "  read: IOPS=100, BW=400KiB/s (410kB/s)(4000KiB/10000msec)\n"));
+	CHECK(strstr(s, "    lat (nsec): min=1020, max=1030, avg=1025.00, stdev= 0.00, "
+		      "samples=1000\n"));
+	CHECK(strstr(s, "    lat percentiles (nsec, N=1000):\n"));
+	CHECK(strstr(s, " 1.000th=[ 1020],"));
+	CHECK(strstr(s, "99.900th=[ 1027],"));	/* 1000 * 0.001 = 1 is not < 1 */
+	CHECK(strstr(s, "99.950th=[ 1027]*,"));
+	CHECK(strstr(s, "99.999th=[ 1027]*\n"));
+	CHECK(strstr(s, "     * fewer than 1/(1-p) samples: tail not resolved\n"));
+	CHECK(strstr(s, "    warm-up excluded: 2.0 s, 10 I/Os; errors: 0\n"));
+	CHECK(!strstr(s, "write:"));
+	free(s);
+	free_result(&r, &job);
+
+	/* no samples: no percentiles at all */
+	make_result(&r, &job, 0);
+	r.st.dir[0].all_ios = 5;
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "  read: IOPS=0"));
+	CHECK(!strstr(s, "percentiles"));
+	CHECK(!strstr(s, "lat ("));
+	free(s);
+	free_result(&r, &job);
+}
+
+static void t_output_terse(void)
+{
+	struct kb_result r;
+	struct kb_job job;
+	char *s, *p;
+	int fields = 1;
+
+	make_result(&r, &job, 1000);
+	s = capture(kb_print_terse, &r);
+	for (p = s; *p; p++)
+		fields += *p == ';';
+	CHECK(fields == 121);				/* fio terse v3 */
+	CHECK(!strncmp(s, "3;kiobench-" KB_TOOL_VERSION ";kiobench;0;0;4000;400;100;10000;",
+		       strlen("3;kiobench-" KB_TOOL_VERSION ";kiobench;0;0;4000;400;100;10000;")));
+	CHECK(strstr(s, ";1.000000%=1;"));		/* usec */
+	CHECK(strstr(s, ";0%=0;0%=0;"));		/* 18 percentiles, 20 slots */
+	CHECK(s[strlen(s) - 1] == '\n' && !strchr(s, '\n')[1]);
+	free(s);
+	job.continue_on_error = true;
+	s = capture(kb_print_terse, &r);
+	for (fields = 1, p = s; *p; p++)
+		fields += *p == ';';
+	CHECK(fields == 123);
+	free(s);
+	free_result(&r, &job);
+}
+
+static void t_output_json(void)
+{
+	struct json_object *root, *jobs, *job0, *rd, *wr, *clat, *pct, *kb, *v, *a;
+	struct kb_result r;
+	struct kb_job job;
+	char *s;
+
+	make_result(&r, &job, 1000);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	root = json_tokener_parse(s);
+	CHECK(root != NULL);
+	if (!root) {
+		free(s);
+		free_result(&r, &job);
+		return;
+	}
+	CHECK(json_object_object_get_ex(root, "fio version", &v) &&
+	      !strcmp(json_object_get_string(v), "kiobench-" KB_TOOL_VERSION));
+	CHECK(json_object_object_get_ex(root, "timestamp", &v) &&
+	      json_object_get_int64(v) == 1700000000LL);
+	CHECK(json_object_object_get_ex(root, "jobs", &jobs) &&
+	      json_object_array_length(jobs) == 1);
+	job0 = json_object_array_get_idx(jobs, 0);
+	CHECK(json_object_object_get_ex(job0, "jobname", &v) &&
+	      !strcmp(json_object_get_string(v), "kiobench"));
+	CHECK(json_object_object_get_ex(job0, "job options", &v) &&
+	      json_object_object_get_ex(v, "rw", &v) &&
+	      !strcmp(json_object_get_string(v), "randread"));
+	CHECK(json_object_object_get_ex(job0, "read", &rd));
+	CHECK(json_object_object_get_ex(job0, "write", &wr));
+	CHECK(json_object_object_get_ex(rd, "io_bytes", &v) && json_object_get_int64(v) == 4096000);
+	CHECK(json_object_object_get_ex(rd, "bw", &v) && json_object_get_int64(v) == 400);
+	CHECK(json_object_object_get_ex(rd, "runtime", &v) && json_object_get_int64(v) == 10000);
+	CHECK(json_object_object_get_ex(rd, "iops", &v) && json_object_get_double(v) == 100.0);
+	CHECK(json_object_object_get_ex(rd, "clat_ns", &clat) &&
+	      json_object_object_get_ex(clat, "percentile", &pct) &&
+	      json_object_object_get_ex(pct, "99.000000", &v) && json_object_get_int64(v) == 1027);
+	CHECK(json_object_object_get_ex(rd, "lat_ns", &v) &&
+	      !json_object_object_get_ex(v, "percentile", NULL));
+	CHECK(json_object_object_get_ex(rd, "slat_ns", &v) &&
+	      json_object_object_get_ex(v, "N", &v) && json_object_get_int64(v) == 0);
+	CHECK(json_object_object_get_ex(wr, "clat_ns", &clat) &&
+	      !json_object_object_get_ex(clat, "percentile", NULL));
+	CHECK(json_object_object_get_ex(job0, "kiobench", &kb));
+	CHECK(json_object_object_get_ex(kb, "low_confidence_percentiles", &a) &&
+	      json_object_object_get_ex(a, "read", &a) && json_object_array_length(a) == 3 &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(a, 2)), "99.999000"));
+	CHECK(json_object_object_get_ex(kb, "percentile_samples", &v) &&
+	      json_object_object_get_ex(v, "read", &v) && json_object_get_int64(v) == 1000);
+	CHECK(json_object_object_get_ex(kb, "ramp_ios", &v) &&
+	      json_object_object_get_ex(v, "read", &v) && json_object_get_int64(v) == 10);
+	CHECK(json_object_object_get_ex(kb, "timeline", &a) && json_object_array_length(a) == 2);
+	CHECK(json_object_object_get_ex(kb, "devices", &a) &&
+	      !strcmp(json_object_get_string(json_object_array_get_idx(a, 0)), "/dev/nullb0"));
+	CHECK(strstr(s, "\"/dev/nullb0\""));	/* no escaped slashes */
+	json_object_put(root);
+	free(s);
+	free_result(&r, &job);
+}
+
+void output_tests(void)
+{
+	run_case("num2str like fio", t_num2str);
+	run_case("normal output", t_output_normal);
+	run_case("terse output (fio v3)", t_output_terse);
+	run_case("json output (fio schema)", t_output_json);
+}

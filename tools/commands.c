@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The commands of one run of jobs and of the module's state: run,
+ * features, list, stop, destroy; and plot, which runs kiobench-plot.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "run.h"
+
+/* ---- usage ------------------------------------------------------------------ */
+
+static void usage_run(FILE *f)
+{
+	fprintf(f,
+		"Usage: kiobench run [OPTIONS] [JOBFILE]\n"
+		"Run jobs configured by fio-style options and/or an fio-style job file\n"
+		"(command-line options act as [global] options of the file).\n"
+		"\n"
+		"Options:\n");
+	usage_options(f, KB_CMD_RUN, true);
+	fprintf(f,
+		"\n"
+		"SIZE: bytes or k/m/g/t/p with optional b, i or ib (powers of 1024).\n"
+		"TIME: seconds, or a number with us, ms, s, m, h or d.\n"
+		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed.\n");
+}
+
+static void usage_features(FILE *f)
+{
+	fprintf(f, "Usage: kiobench features\nShow the module's version and limits.\n");
+}
+
+static void usage_list(FILE *f)
+{
+	fprintf(f, "Usage: kiobench list\nList the jobs that exist in the kernel.\n");
+}
+
+static void usage_stop(FILE *f)
+{
+	fprintf(f, "Usage: kiobench stop ID\n"
+		"Ask running job ID to stop; it drains and ends STOPPED.\n");
+}
+
+static void usage_destroy(FILE *f)
+{
+	fprintf(f, "Usage: kiobench destroy ID\n"
+		"Destroy job ID (it must not be running).\n");
+}
+
+/* ---- run -------------------------------------------------------------------- */
+
+static int print_results(const struct kb_global *g, FILE *out,
+			 const struct kb_result *res, size_t n)
+{
+	if (g->formats & KB_FMT_TERSE)
+		kb_print_terse(out, res, n);
+	if (g->formats & KB_FMT_NORMAL)
+		kb_print_normal(out, res, n);
+	if (g->formats & KB_FMT_JSON) {
+		struct timespec ts;
+		char *s;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		s = kb_json_report(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000);
+		if (!s) {
+			msg("out of memory");
+			return KB_EXIT_SYSTEM;
+		}
+		fprintf(out, "%s\n", s);
+		free(s);
+	}
+	if (fflush(out) || ferror(out)) {
+		msg("%s: %s", g->output ? g->output : "stdout", strerror(errno));
+		return KB_EXIT_SYSTEM;
+	}
+	return 0;
+}
+static int execute(struct run *r, const struct kb_global *g, FILE *out)
+{
+	struct kb_result *res;
+	int ret, rret;
+
+	install_signals();
+	rret = run_jobs(r, g->keep, 0, &res, NULL, NULL);
+	if (!res)
+		return rret;
+	ret = print_results(g, out, res, r->n);
+	free_results(res, r->n);
+	return rret ? rret : ret;
+}
+
+/* The job of section i of jf (none: the command line's), finalized and checked. */
+static int build_job(struct kb_job *job, const char *jobfile, const struct kb_jobfile *jf,
+		     size_t i, const struct kb_assign_list *cli, struct kb_global *g)
+{
+	char err[KB_ERRLEN], what[KB_ERRLEN];
+	size_t k;
+
+	if (jobfile && kb_jobfile_build(jf, i, cli, job, err, sizeof(err))) {
+		msg("%s", err);
+		return KB_EXIT_USAGE;
+	}
+	if (!jobfile) {
+		kb_job_init(job);
+		for (k = 0; k < cli->n; k++) {
+			if (kb_apply(job, g, &cli->v[k], err, sizeof(err))) {
+				msg("%s", err);
+				return KB_EXIT_USAGE;
+			}
+		}
+	}
+	if (kb_job_finalize(job, err, sizeof(err))) {
+		if (jobfile)
+			msg("%s: job '%s': %s", jobfile, job->name[0] ? job->name :
+			    jf->sec[i].name, err);
+		else
+			msg("%s", err);
+		return KB_EXIT_USAGE;
+	}
+	if (kb_job_has_writes(job) && !g->allow_writes) {
+		what[0] = '\0';
+		if (jobfile)
+			snprintf(what, sizeof(what), "%s: job '%s': ", jobfile, job->name);
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "rw=%s writes to",
+			 job->rw_str);
+		return refuse_writes(what, job->devices[0], job->nr_devices > 1 ? " ..." : "");
+	}
+	return 0;
+}
+
+/* The jobs of the command line and job file (NULL: none) into r. */
+static int build_jobs(struct run *r, const char *jobfile, struct kb_jobfile *jf,
+		      const struct kb_assign_list *cli, struct kb_global *g)
+{
+	char err[KB_ERRLEN];
+	size_t i;
+	int ret;
+
+	if (jobfile && kb_jobfile_load(jobfile, jf, err, sizeof(err))) {
+		msg("%s", err);
+		return KB_EXIT_USAGE;
+	}
+	r->n = jobfile ? jf->nr_sec : 1;
+	r->rj = calloc(r->n, sizeof(*r->rj));
+	if (!r->rj) {
+		msg("out of memory");
+		return KB_EXIT_SYSTEM;
+	}
+	for (i = 0; i < r->n; i++) {
+		ret = build_job(&r->rj[i].job, jobfile, jf, i, cli, g);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct kb_assign_list cli = { 0 };
+	struct kb_jobfile jf = { 0 };
+	struct run r = { 0 };
+	struct kb_global g;
+	struct kb_job scratch;
+	const char *jobfile = NULL;
+	FILE *out = stdout;
+	int ret;
+
+	kb_job_init(&scratch);
+	kb_global_init(&g, KB_CMD_RUN);
+	ret = parse_cli(argc, argv, usage_run, &scratch, &g, &cli);
+	if (ret >= 0)
+		goto out;
+	ret = KB_EXIT_USAGE;
+	if (optind < argc)
+		jobfile = argv[optind++];
+	if (optind < argc) {
+		msg("run: unexpected argument '%s' (one job file at most)", argv[optind]);
+		goto out;
+	}
+	ret = build_jobs(&r, jobfile, &jf, &cli, &g);
+	if (ret)
+		goto out;
+	if (g.output) {
+		out = fopen(g.output, "w");
+		if (!out) {
+			msg("--output: %s: %s", g.output, strerror(errno));
+			out = stdout;
+			ret = KB_EXIT_SYSTEM;
+			goto out;
+		}
+	}
+	ret = execute(&r, &g, out);
+out:
+	if (out != stdout && fclose(out) && !ret) {
+		msg("%s: %s", g.output, strerror(errno));
+		ret = KB_EXIT_SYSTEM;
+	}
+	free_run(&r);
+	kb_jobfile_free(&jf);
+	kb_assign_list_free(&cli);
+	kb_job_free(&scratch);
+	kb_global_free(&g);
+	return ret;
+}
+
+/* ---- features, list, stop, destroy ----------------------------------------- */
+
+int cmd_features(int argc, char **argv)
+{
+	struct kb_features f;
+	struct kb_nlerr e;
+	struct kb_nl nl;
+	char b1[32], b2[32], b3[32];
+	int ret = simple_opts(argc, argv, usage_features);
+
+	if (ret >= 0)
+		return ret;
+	if (optind < argc) {
+		msg("features: unexpected argument '%s'", argv[optind]);
+		return KB_EXIT_USAGE;
+	}
+	if (kb_nl_open(&nl, false, &e))
+		return nl_fail("netlink", &e);
+	ret = kb_nl_features(&nl, &f, &e);
+	kb_nl_close(&nl);
+	if (ret)
+		return nl_fail("GET_FEATURES", &e);
+	printf("kiobench %s, module interface version %u%s\n", KB_TOOL_VERSION, f.version,
+	       f.version != KIOBENCH_GENL_VERSION ? " (this tool speaks version "
+	       "1: expect trouble)" : "");
+	printf("limits:\n");
+	printf("  jobs at once:          %u\n", f.jobs);
+	printf("  devices per job:       %u\n", f.devices);
+	printf("  workers per job:       %u\n", f.workers);
+	printf("  iodepth per worker:    %u\n", f.iodepth);
+	printf("  largest block size:    %u (%s)\n", f.bs,
+	       kb_num2str(b1, sizeof(b1), f.bs, 4, true, "B"));
+	printf("  bssplit entries:       %u\n", f.bssplit);
+	printf("  buffer memory per job: %" PRIu64 " (%s)\n", f.job_mem,
+	       kb_num2str(b2, sizeof(b2), f.job_mem, 4, true, "B"));
+	printf("  buffer memory, total:  %" PRIu64 " (%s)\n", f.total_mem,
+	       kb_num2str(b3, sizeof(b3), f.total_mem, 4, true, "B"));
+	if (f.present & (1ULL << KIOBENCH_A_LIMIT_LAT_LOG))
+		printf("  latency log entries:   %u\n", f.lat_log);
+	printf("histogram: %u sub-bucket bits (relative error <= 1/%llu), %u buckets\n",
+	       f.hist_bits, f.hist_bits < 63 ? 1ULL << (f.hist_bits + 1) : 0ULL,
+	       f.hist_buckets);
+	return KB_EXIT_OK;
+}
+static void list_header(bool *done)
+{
+	if (!*done)
+		printf("%-6s %-31s %-8s %7s %10s %14s  %s\n", "ID", "NAME", "STATE",
+		       "WORKERS", "ELAPSED_S", "IOS", "DEVICES");
+	*done = true;
+}
+
+/* JOB_GET does not carry the devices: they come from the job's debugfs config. */
+static int list_one(const struct kb_status *st, void *arg)
+{
+	char devs[1024] = "-";
+	uint64_t ios = 0;
+	int d;
+
+	list_header(arg);
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		ios += st->dir[d].all_ios;
+	if (st->debugfs_dir[0])
+		kb_debugfs_devices(st->debugfs_dir, devs, sizeof(devs));
+	printf("%-6u %-31s %-8s %7u %10.1f %14" PRIu64 "  %s", st->id, st->name,
+	       kb_state_name(st->state), st->nr_workers, st->elapsed_ns / 1e9, ios, devs);
+	if (st->error)
+		printf("  %s", errname(-st->error));
+	printf("\n");
+	return 0;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	bool header = false;
+	struct kb_nlerr e;
+	struct kb_nl nl;
+	int ret = simple_opts(argc, argv, usage_list);
+
+	if (ret >= 0)
+		return ret;
+	if (optind < argc) {
+		msg("list: unexpected argument '%s'", argv[optind]);
+		return KB_EXIT_USAGE;
+	}
+	if (kb_nl_open(&nl, false, &e))
+		return nl_fail("netlink", &e);
+	ret = kb_nl_job_dump(&nl, list_one, &header, &e);
+	kb_nl_close(&nl);
+	if (ret)
+		return nl_fail("JOB_GET", &e);
+	list_header(&header);
+	return KB_EXIT_OK;
+}
+static int cmd_id(int argc, char **argv, int cmd, void (*usage)(FILE *))
+{
+	char err[KB_ERRLEN], what[64];
+	struct kb_nlerr e;
+	struct kb_nl nl;
+	uint64_t id;
+	int ret = simple_opts(argc, argv, usage);
+
+	if (ret >= 0)
+		return ret;
+	if (optind + 1 != argc) {
+		msg("%s: %s", argv[0], optind == argc ? "missing job ID" : "too many arguments");
+		usage(stderr);
+		return KB_EXIT_USAGE;
+	}
+	if (kb_parse_u64(argv[optind], &id, err, sizeof(err)) || id > UINT32_MAX) {
+		msg("%s: invalid job ID '%s'", argv[0], argv[optind]);
+		return KB_EXIT_USAGE;
+	}
+	if (kb_nl_open(&nl, false, &e))
+		return nl_fail("netlink", &e);
+	ret = kb_nl_job_cmd(&nl, cmd, id, &e);
+	kb_nl_close(&nl);
+	snprintf(what, sizeof(what), "%s job %" PRIu64, argv[0], id);
+	return ret ? nl_fail(what, &e) : KB_EXIT_OK;
+}
+
+int cmd_stop(int argc, char **argv)
+{
+	return cmd_id(argc, argv, KIOBENCH_CMD_JOB_STOP, usage_stop);
+}
+
+int cmd_destroy(int argc, char **argv)
+{
+	return cmd_id(argc, argv, KIOBENCH_CMD_JOB_DEL, usage_destroy);
+}
+
+/* ---- plot ------------------------------------------------------------------- */
+
+/* kiobench-plot: $KIOBENCH_PLOT, else next to this program, else in $PATH. */
+static void plot_path(char *path, size_t len)
+{
+	const char *env = getenv("KIOBENCH_PLOT");
+	char self[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+		return;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(path, len, "%s/kiobench-plot", self);
+			if (!access(path, X_OK))
+				return;
+		}
+	}
+	snprintf(path, len, "kiobench-plot");
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	char path[PATH_MAX + 32];
+
+	(void)argc;
+	plot_path(path, sizeof(path));
+	argv[0] = path;
+	execvp(path, argv);
+	msg("plot: cannot run %s: %s (install tools/kiobench-plot next to kiobench or "
+	    "set KIOBENCH_PLOT)", path, strerror(errno));
+	return KB_EXIT_SYSTEM;
+}

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running a part: the jobs of each step built from the part's definition
+ * and the command's job options, run one step after the other (run.c),
+ * summarized, and written as each step ends (steps_out.c).
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "json.h"
+#include "part.h"
+#include "run.h"
+
+#define KB_MAX_BURSTS	100000		/* bursts of one part */
+#define KB_MAX_STEP_X	(1u << 24)	/* depths, worker and device counts of a list */
+
+static int set_opt(const struct method *m, struct kb_job *job, const char *name,
+		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* Apply option name=value (formatted) to job, as if given by the user. */
+static int set_opt(const struct method *m, struct kb_job *job, const char *name,
+		   const char *fmt, ...)
+{
+	struct kb_assign a = { .opt = kb_opt_find(name) };
+	char val[256], err[KB_ERRLEN];
+	struct kb_global g = m->g;	/* job options never change it */
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(val, sizeof(val), fmt, ap);
+	va_end(ap);
+	a.val = val;
+	if (kb_apply(job, &g, &a, err, sizeof(err))) {
+		msg("%s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* The shape of a step: k devices (0: the job's), total depth qd and its split. */
+struct shape {
+	unsigned int k;
+	uint32_t qd, workers, per;
+};
+
+/* The part's own settings of a step's job (a suite's win over the user's). */
+static int part_opts(const struct method *m, const struct part_def *def, struct kb_job *job)
+{
+	return (def->rw && set_opt(m, job, "rw", "%s", def->rw)) ||
+	       (def->bs && set_opt(m, job, "bs", "%u", def->bs)) ||
+	       (def->span && set_opt(m, job, "size", "%" PRIu64, def->span)) ||
+	       /* a suite's step is limited by its time and io_size, not its span */
+	       (def->runtime_ns && (set_opt(m, job, "runtime", "%" PRIu64 "ns", def->runtime_ns) ||
+				    set_opt(m, job, "time_based", "1"))) ||
+	       (def->ramp_ns && set_opt(m, job, "ramp_time", "%" PRIu64 "ns", def->ramp_ns)) ||
+	       (def->io_size && set_opt(m, job, "io_size", "%" PRIu64, def->io_size)) ||
+	       (def->burst_size && set_opt(m, job, "io_size", "%" PRIu64, def->burst_size));
+}
+
+/* Job i of the step of def at value x, from the user's job options. */
+static int step_job(const struct method *m, const struct part_def *def, uint64_t x,
+		    const struct shape *sh, unsigned int i, const char *label,
+		    struct kb_job *job)
+{
+	char err[KB_ERRLEN], what[64];
+	size_t a;
+
+	kb_job_init(job);
+	for (a = 0; a < m->cli.n; a++) {
+		struct kb_global g = m->g;
+
+		if (kb_apply(job, &g, &m->cli.v[a], err, sizeof(err))) {
+			msg("%s", err);
+			return -1;
+		}
+	}
+	if (part_opts(m, def, job) ||
+	    (sh->qd && !def->split_qd && set_opt(m, job, "iodepth", "%u", sh->qd)) ||
+	    (sh->qd && def->split_qd && (set_opt(m, job, "iodepth", "%u", sh->per) ||
+					 set_opt(m, job, "numjobs", "%u", sh->workers))) ||
+	    (def->var == KB_VAR_NUMJOBS && set_opt(m, job, "numjobs", "%" PRIu64, x)) ||
+	    (def->var == KB_VAR_BS && set_opt(m, job, "bs", "%" PRIu64, x)) ||
+	    (sh->k && set_opt(m, job, "filename", "%s", m->tmpl.devices[i])) ||
+	    set_opt(m, job, "name", "%.20s-%.10s", def->name, label))
+		return -1;
+	if (kb_job_finalize(job, err, sizeof(err))) {
+		msg("%s", err);
+		return -1;
+	}
+	if (kb_job_has_writes(job) && !m->g.allow_writes) {
+		snprintf(what, sizeof(what), "rw=%s writes to", job->rw_str);
+		return refuse_writes(what, job->devices[0], "");
+	}
+	return 0;
+}
+
+/* Build the jobs of one step of part def with swept value x into st and r. */
+static int build_step(const struct method *m, const struct part_def *def, uint64_t x,
+		      struct kb_step *st, struct run *r)
+{
+	struct shape sh = { 0 };
+	unsigned int i;
+
+	if (def->var == KB_VAR_DEVICES)
+		sh.k = x;
+	else if (def->devices)
+		sh.k = def->devices;
+	if (sh.k > m->tmpl.nr_devices) {
+		msg("--devices: %u devices asked, --filename has %u", sh.k, m->tmpl.nr_devices);
+		return -1;
+	}
+	if (def->var == KB_VAR_IODEPTH)
+		sh.qd = x;
+	else if (def->iodepth)
+		sh.qd = def->iodepth;
+	/* without a split, the depth is per worker and numjobs is the user's */
+	if (sh.qd && def->split_qd)
+		kb_split_qd(sh.qd, def->split_qd, &sh.workers, &sh.per);
+	r->n = sh.k ? sh.k : 1;
+	r->rj = calloc(r->n, sizeof(*r->rj));
+	if (!r->rj)
+		return -1;
+	for (i = 0; i < r->n; i++)
+		if (step_job(m, def, x, &sh, i, st->value, &r->rj[i].job))
+			return -1;
+	/* unset: the kernel's default of 1 */
+	st->iodepth = r->rj[0].job.iodepth ? r->rj[0].job.iodepth : 1;
+	st->numjobs = r->rj[0].job.numjobs ? r->rj[0].job.numjobs : 1;
+	st->qd = st->iodepth * st->numjobs;
+	st->bs = r->rj[0].job.bs;
+	st->nr_devices = 0;
+	for (i = 0; i < r->n; i++)
+		st->nr_devices += r->rj[i].job.nr_devices;
+	return 0;
+}
+
+/* The values of def's steps: burst numbers, the value list, or one step. */
+static int part_values(const struct part_def *def, uint64_t **vals, unsigned int *nr)
+{
+	char err[KB_ERRLEN];
+	unsigned int i;
+
+	*vals = NULL;
+	if (def->burst_size) {
+		uint64_t n = (def->burst_total + def->burst_size - 1) / def->burst_size;
+
+		if (!n || n > KB_MAX_BURSTS) {
+			msg("--burst-total: %" PRIu64 " bursts (must be 1..%u)", n, KB_MAX_BURSTS);
+			return KB_EXIT_USAGE;
+		}
+		*nr = n;
+		*vals = calloc(n, sizeof(**vals));
+		for (i = 0; *vals && i < n; i++)
+			(*vals)[i] = i + 1;
+	} else if (def->values) {
+		bool sizes = def->var == KB_VAR_BS;
+
+		if (kb_parse_value_list(def->values, sizes, 1, sizes ? UINT32_MAX : KB_MAX_STEP_X,
+					vals, nr, err, sizeof(err))) {
+			msg("--%s: %s", kb_var_names[def->var], err);
+			return KB_EXIT_USAGE;
+		}
+	} else {
+		*nr = 1;
+		*vals = calloc(1, sizeof(**vals));
+	}
+	if (!*vals) {
+		msg("out of memory");
+		return KB_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+/* Every step's jobs are checked before the first one runs. */
+static int check_steps(const struct method *m, const struct part_def *def,
+		       const uint64_t *vals, unsigned int nr)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		struct kb_step st = { .var = def->var };
+		struct run r = { 0 };
+		int bad;
+
+		kb_step_label(st.value, sizeof(st.value), def->var, vals[i]);
+		bad = build_step(m, def, vals[i], &st, &r);
+		free_run(&r);
+		if (bad)
+			return KB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void part_json(struct part_run *pr, const struct part_def *def)
+{
+	pr->json = json_object_new_object();
+	pr->steps_json = json_object_new_array();
+	pr->figures = json_object_new_object();
+	kb_jadd(pr->json, "name", kb_jstr(def->name));
+	kb_jadd(pr->json, "title", kb_jstr(def->title ? def->title : def->name));
+	kb_jadd(pr->json, "variable", kb_jstr(kb_var_names[def->var]));
+	kb_jadd(pr->json, "steps", pr->steps_json);
+	kb_jadd(pr->json, "figures", pr->figures);
+}
+
+/* The idle time before step i (after prev_end): a burst's, or the part's. */
+static uint64_t idle_before(const struct part_run *pr, unsigned int i)
+{
+	const struct part_def *def = pr->def;
+
+	if (!def->burst_size)
+		return def->idle_ns;
+	return def->duty ? kb_duty_idle_ns(pr->steps[i - 1].busy_ns, def->duty) :
+	       def->burst_idle_ns;
+}
+
+/* Step i measured idle_ns after the previous one: into both and the document. */
+static void set_idle(struct part_run *pr, size_t i, uint64_t idle_ns)
+{
+	pr->steps[i].idle_ns = idle_ns;
+	pr->idle_ns += idle_ns;
+	kb_jadd(json_object_array_get_idx(pr->steps_json, i), "idle_ns", kb_ju64(idle_ns));
+}
+
+/* Step st has run: summaries, warnings, rows, its JSON. */
+static void report_step(struct method *m, struct part_run *pr, struct kb_step *st,
+			bool *zero_warned)
+{
+	const struct part_def *def = pr->def;
+	uint64_t zero = 0;
+	size_t k;
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		kb_summarize(st->res, st->nr_res, d, false, &st->sum[d]);
+	for (k = 0; k < st->nr_res; k++)
+		zero += st->res[k].st.zero_reads;
+	if (zero && !*zero_warned) {
+		msg("warning: %s, %s=%s: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING,
+		    def->name, kb_var_names[def->var], st->value, zero,
+		    st->sum[KIOBENCH_DIR_READ].ios);
+		*zero_warned = true;
+	}
+	if ((m->g.formats & KB_FMT_NORMAL) && !st->index) {
+		fprintf(m->out, "\n== %s%s%s ==\n", def->name, def->title ? ": " : "",
+			def->title ? def->title : "");
+		kb_table_header(m->out, kb_var_names[def->var]);
+	}
+	kb_step_rows(m->g.formats & KB_FMT_NORMAL ? m->out : NULL, m->csv, def->name, st);
+	json_object_array_add(pr->steps_json, kb_step_json(st));
+}
+
+/*
+ * Step i of pr at value x, started idle after prev_end (0: at once).
+ * Returns 0, an exit code, or -1 when a signal ended the part before it.
+ */
+static int run_step(struct method *m, struct part_run *pr, unsigned int i, uint64_t x,
+		    bool last, uint64_t *prev_end, bool *zero_warned)
+{
+	const struct part_def *def = pr->def;
+	struct kb_step *st = &pr->steps[i];
+	uint64_t start_at = 0, t0 = 0, t1 = 0;
+	struct run r = { 0 };
+	size_t k;
+	int ret;
+
+	st->index = i;
+	st->var = def->var;
+	st->x = x;
+	kb_step_label(st->value, sizeof(st->value), def->var, x);
+	if (build_step(m, def, x, st, &r)) {
+		free_run(&r);
+		return KB_EXIT_USAGE;
+	}
+	/* the last burst carries the rest of the total */
+	if (def->burst_size && last && def->burst_total % def->burst_size)
+		for (k = 0; k < r.n; k++)
+			r.rj[k].job.io_size = def->burst_total % def->burst_size;
+	if (i && *prev_end)
+		start_at = *prev_end + idle_before(pr, i);
+	ret = run_jobs(&r, false, start_at, &st->res, &t0, &t1);
+	if (!st->res) {
+		free_run(&r);
+		/* a signal during the idle time: the steps so far are the result */
+		return got_signal ? -1 : ret;
+	}
+	st->nr_res = r.n;
+	st->busy_ns = t1 - t0;
+	if (i)
+		set_idle(pr, i - 1, t0 - *prev_end);
+	pr->busy_ns += st->busy_ns;
+	*prev_end = t1;
+	pr->n = i + 1;
+	report_step(m, pr, st, zero_warned);
+	free_run(&r);
+	return ret;
+}
+
+/* The idle time after the last burst completes its period. */
+static void last_idle(struct part_run *pr, uint64_t prev_end)
+{
+	const struct kb_step *st = &pr->steps[pr->n - 1];
+	uint64_t idle = pr->def->duty ? kb_duty_idle_ns(st->busy_ns, pr->def->duty) :
+			pr->def->burst_idle_ns;
+
+	sleep_until(prev_end + idle);
+	set_idle(pr, pr->n - 1, now_ns() - prev_end);
+}
+
+/* Run part def's steps in order.  0 or an exit code; pr holds the steps that ran. */
+static int run_part(struct method *m, const struct part_def *def, struct part_run *pr,
+		    part_stop_fn stop)
+{
+	uint64_t *vals, prev_end = 0;
+	bool zero_warned = false;
+	unsigned int nr = 0, i;
+	int ret;
+
+	memset(pr, 0, sizeof(*pr));
+	pr->def = def;
+	ret = part_values(def, &vals, &nr);
+	if (ret)
+		return ret;
+	pr->steps = calloc(nr, sizeof(*pr->steps));
+	ret = pr->steps ? check_steps(m, def, vals, nr) : KB_EXIT_SYSTEM;
+	if (ret) {
+		if (!pr->steps)
+			msg("out of memory");
+		free(vals);
+		return ret;
+	}
+	part_json(pr, def);
+	for (i = 0; i < nr && !got_signal && !ret; i++) {
+		ret = run_step(m, pr, i, vals[i], i == nr - 1, &prev_end, &zero_warned);
+		if (ret < 0)
+			ret = 0;
+		else if (!ret && stop && stop(m, pr))
+			break;
+	}
+	if (def->burst_size && pr->n && !ret && !got_signal)
+		last_idle(pr, prev_end);
+	if (got_signal)
+		m->interrupted = true;
+	free(vals);
+	return ret;
+}
+
+void free_part(struct part_run *pr)
+{
+	size_t i;
+
+	for (i = 0; pr->steps && i < pr->n; i++)
+		free_results(pr->steps[i].res, pr->steps[i].nr_res);
+	free(pr->steps);
+	pr->steps = NULL;
+}
+
+int do_part(struct method *m, const struct part_def *def, part_stop_fn stop,
+	    struct part_run *keep)
+{
+	struct part_run pr;
+	int ret = run_part(m, def, &pr, stop);
+
+	if (pr.json) {
+		figures(m, &pr);
+		json_object_array_add(m->parts, pr.json);
+	}
+	if (keep)
+		*keep = pr;
+	else
+		free_part(&pr);
+	return ret;
+}

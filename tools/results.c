@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The module's debugfs files: reading them, and parsing the histogram,
+ * timeline and config texts.  The parsers are pure functions of the text
+ * (unit-tested); kb_read_file() is the only I/O.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kiobench.h"
+#include "cli.h"
+
+const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write" };
+
+void kb_config_devices(const char *text, char *out, size_t len)
+{
+	const char *p = text;
+	size_t used = 0;
+
+	if (len)
+		out[0] = '\0';
+	while (p && *p) {
+		if (!strncmp(p, "device=", 7)) {
+			size_t n = strcspn(p + 7, " \t\r\n");
+			int w = snprintf(out + used, len - used, "%s%.*s", used ? ":" : "",
+					 (int)n, p + 7);
+
+			if (w < 0 || (size_t)w >= len - used) {
+				out[used] = '\0';	/* whole devices only */
+				break;
+			}
+			used += w;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
+/* Strict decimal u64. */
+static int dec_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - (*s - '0')) / 10)
+			return -1;
+		v = v * 10 + (*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Split a line into at most max whitespace separated fields. */
+static int split(char *s, char **f, int max)
+{
+	char *save = NULL, *t;
+	int n = 0;
+
+	for (t = strtok_r(s, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
+		if (n == max)
+			return max + 1;
+		f[n++] = t;
+	}
+	return n;
+}
+
+/*
+ * Iterate over the lines of text; calls fn for each non-empty line with its
+ * number.  Returns the first non-zero value of fn.
+ */
+static int for_each_line(const char *text, char *err, size_t errlen,
+			 int (*fn)(char *line, unsigned int no, void *arg,
+				   char *err, size_t errlen), void *arg)
+{
+	char *copy = strdup(text), *line, *next;
+	unsigned int no = 0;
+	int ret = 0;
+
+	if (!copy)
+		return kb_errf(err, errlen, "out of memory");
+	for (line = copy; line && !ret; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		no++;
+		if (line[strspn(line, " \t\r")] == '\0')
+			continue;
+		ret = fn(line, no, arg, err, errlen);
+	}
+	free(copy);
+	return ret;
+}
+
+/* ---- histogram ----------------------------------------------------------- */
+
+enum { H_DIR = 1, H_UNIT = 2, H_BITS = 4, H_SAMPLES = 8, H_MIN = 16,
+       H_MAX = 32, H_SUM = 64, H_ALL = 127 };
+
+struct hist_ctx {
+	struct kb_hist *h;
+	int want_dir;
+	unsigned int seen;
+	bool magic, data;
+	uint64_t total;
+	size_t cap;
+};
+
+/* "# key value" of a number: bits, samples, min, max, sum (others: newer module). */
+static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, size_t errlen)
+{
+	static const struct { const char *key; unsigned int bit; size_t off; } keys[] = {
+		{ "bits", H_BITS, offsetof(struct kb_hist, bits) },
+		{ "samples", H_SAMPLES, offsetof(struct kb_hist, samples) },
+		{ "min", H_MIN, offsetof(struct kb_hist, min) },
+		{ "max", H_MAX, offsetof(struct kb_hist, max) },
+		{ "sum", H_SUM, offsetof(struct kb_hist, sum) },
+	};
+	uint64_t v;
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(f[0], keys[i].key))
+			break;
+	if (i == sizeof(keys) / sizeof(keys[0]))
+		return 0;
+	if (dec_u64(f[1], &v) || (keys[i].bit == H_BITS && v > KB_HIST_MAX_BITS))
+		return kb_errf(err, errlen, "line %u: invalid %s '%s'", no, f[0], f[1]);
+	if (keys[i].bit == H_BITS)
+		c->h->bits = v;
+	else
+		*(uint64_t *)((char *)c->h + keys[i].off) = v;
+	c->seen |= keys[i].bit;
+	return 0;
+}
+
+/* A "#" line: the magic line first, then "key value" headers. */
+static int hist_header(struct hist_ctx *c, char *line, unsigned int no,
+		       char *err, size_t errlen)
+{
+	char *f[4];
+	uint64_t ver;
+	int n = split(line + 1, f, 3);
+
+	if (!c->magic) {
+		if (n != 2 || strcmp(f[0], "kiobench-histogram"))
+			return kb_errf(err, errlen, "line %u: not a kiobench histogram", no);
+		if (dec_u64(f[1], &ver) || ver != 1)
+			return kb_errf(err, errlen,
+				    "line %u: unsupported histogram version '%s'", no, f[1]);
+		c->magic = true;
+		return 0;
+	}
+	if (c->data)
+		return kb_errf(err, errlen, "line %u: header line after the buckets", no);
+	if (n != 2)
+		return kb_errf(err, errlen, "line %u: malformed header line", no);
+	if (!strcmp(f[0], "dir")) {
+		const char *want = kb_dir_names[c->want_dir];
+
+		if (strcmp(f[1], want))
+			return kb_errf(err, errlen, "line %u: direction '%s', expected '%s'",
+				    no, f[1], want);
+		c->seen |= H_DIR;
+	} else if (!strcmp(f[0], "unit")) {
+		if (strcmp(f[1], "ns"))
+			return kb_errf(err, errlen, "line %u: unit '%s', expected 'ns'",
+				    no, f[1]);
+		c->seen |= H_UNIT;
+	} else {
+		return hist_key(c, f, no, err, errlen);
+	}
+	return 0;
+}
+
+/* "lo hi count": buckets in ascending order; empty ones are not kept. */
+static int hist_bucket(struct hist_ctx *c, char *line, unsigned int no,
+		       char *err, size_t errlen)
+{
+	struct kb_hist *h = c->h;
+	struct kb_bucket b;
+	char *f[4];
+	int n = split(line, f, 3);
+
+	if (n != 3 || dec_u64(f[0], &b.lo) || dec_u64(f[1], &b.hi) ||
+	    dec_u64(f[2], &b.count))
+		return kb_errf(err, errlen, "line %u: malformed bucket line", no);
+	if (b.hi <= b.lo)
+		return kb_errf(err, errlen, "line %u: empty bucket range [%llu, %llu)",
+			    no, (unsigned long long)b.lo, (unsigned long long)b.hi);
+	if (h->nr && b.lo < h->b[h->nr - 1].hi)
+		return kb_errf(err, errlen, "line %u: buckets not in ascending order", no);
+	if (c->total > UINT64_MAX - b.count)
+		return kb_errf(err, errlen, "line %u: counts overflow", no);
+	c->total += b.count;
+	if (!b.count)
+		return 0;
+	if (h->nr == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct kb_bucket *nb = realloc(h->b, cap * sizeof(*nb));
+
+		if (!nb)
+			return kb_errf(err, errlen, "out of memory");
+		h->b = nb;
+		c->cap = cap;
+	}
+	h->b[h->nr++] = b;
+	return 0;
+}
+
+static int hist_line(char *line, unsigned int no, void *arg, char *err, size_t errlen)
+{
+	struct hist_ctx *c = arg;
+
+	if (line[0] == '#')
+		return hist_header(c, line, no, err, errlen);
+	if (!c->magic)
+		return kb_errf(err, errlen, "line %u: not a kiobench histogram", no);
+	c->data = true;
+	return hist_bucket(c, line, no, err, errlen);
+}
+
+int kb_hist_parse(const char *text, int dir, struct kb_hist *h,
+		  char *err, size_t errlen)
+{
+	static const char *const names[] = { "dir", "unit", "bits", "samples",
+					     "min", "max", "sum" };
+	struct hist_ctx c = { .h = h, .want_dir = dir };
+	unsigned int i;
+
+	memset(h, 0, sizeof(*h));
+	h->dir = dir;
+	if (for_each_line(text, err, errlen, hist_line, &c))
+		goto bad;
+	if (!c.magic) {
+		kb_errf(err, errlen, "empty histogram file");
+		goto bad;
+	}
+	for (i = 0; i < 7; i++) {
+		/* min, max and sum may be left out of an empty histogram */
+		if (!(c.seen & (1u << i)) && (h->samples || (1u << i) < H_MIN)) {
+			kb_errf(err, errlen, "header '%s' missing", names[i]);
+			goto bad;
+		}
+	}
+	if (c.total != h->samples) {
+		kb_errf(err, errlen, "bucket counts add up to %llu, header says %llu samples",
+		     (unsigned long long)c.total, (unsigned long long)h->samples);
+		goto bad;
+	}
+	if (h->samples && h->min > h->max) {
+		kb_errf(err, errlen, "min %llu is above max %llu",
+		     (unsigned long long)h->min, (unsigned long long)h->max);
+		goto bad;
+	}
+	return 0;
+bad:
+	kb_hist_free(h);
+	return -1;
+}
+
+void kb_hist_free(struct kb_hist *h)
+{
+	free(h->b);
+	h->b = NULL;
+	h->nr = 0;
+}
+
+/* ---- timeline ------------------------------------------------------------ */
+
+static const char *const tl_cols[] = {
+	"t_ns", "read_ios", "read_bytes", "read_lat_ns",
+	"write_ios", "write_bytes", "write_lat_ns",
+};
+#define TL_NCOLS 7
+#define TL_MAXCOLS 64
+
+struct tl_ctx {
+	struct kb_timeline *tl;
+	bool magic, interval;
+	int ncols;
+	int map[TL_NCOLS];	/* our column -> file column */
+	size_t cap;
+};
+
+static int tl_line(char *line, unsigned int no, void *arg, char *err, size_t errlen)
+{
+	struct tl_ctx *c = arg;
+	char *f[TL_MAXCOLS + 1];
+	uint64_t v[TL_MAXCOLS];
+	struct kb_tl_point *p;
+	int n, i, j;
+
+	if (line[0] == '#') {
+		n = split(line + 1, f, TL_MAXCOLS);
+		if (!c->magic) {
+			uint64_t ver;
+
+			if (n != 2 || strcmp(f[0], "kiobench-timeline"))
+				return kb_errf(err, errlen, "line %u: not a kiobench timeline", no);
+			if (dec_u64(f[1], &ver) || ver != 1)
+				return kb_errf(err, errlen,
+					    "line %u: unsupported timeline version '%s'", no, f[1]);
+			c->magic = true;
+			return 0;
+		}
+		if (c->tl->nr)
+			return kb_errf(err, errlen, "line %u: header line after the data", no);
+		if (n >= 1 && !strcmp(f[0], "interval_ns")) {
+			if (n != 2 || dec_u64(f[1], &c->tl->interval_ns))
+				return kb_errf(err, errlen, "line %u: malformed interval_ns", no);
+			c->interval = true;
+		} else if (n >= 1 && !strcmp(f[0], "dropped")) {
+			if (n != 2 || dec_u64(f[1], &c->tl->dropped))
+				return kb_errf(err, errlen, "line %u: malformed dropped", no);
+		} else if (n >= 1 && !strcmp(f[0], "columns")) {
+			if (n > TL_MAXCOLS)
+				return kb_errf(err, errlen, "line %u: too many columns", no);
+			c->ncols = n - 1;
+			for (i = 0; i < TL_NCOLS; i++) {
+				c->map[i] = -1;
+				for (j = 1; j < n; j++)
+					if (!strcmp(f[j], tl_cols[i]))
+						c->map[i] = j - 1;
+				if (c->map[i] < 0)
+					return kb_errf(err, errlen, "line %u: column '%s' missing",
+						    no, tl_cols[i]);
+			}
+		}
+		return 0;
+	}
+	if (!c->magic)
+		return kb_errf(err, errlen, "line %u: not a kiobench timeline", no);
+	if (!c->ncols || !c->interval)
+		return kb_errf(err, errlen, "line %u: data before the columns/interval_ns headers",
+			    no);
+	n = split(line, f, TL_MAXCOLS);
+	if (n != c->ncols)
+		return kb_errf(err, errlen, "line %u: %d fields, expected %d", no, n, c->ncols);
+	for (i = 0; i < n; i++)
+		if (dec_u64(f[i], &v[i]))
+			return kb_errf(err, errlen, "line %u: invalid number '%s'", no, f[i]);
+	if (c->tl->nr == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 64;
+		struct kb_tl_point *np = realloc(c->tl->p, cap * sizeof(*np));
+
+		if (!np)
+			return kb_errf(err, errlen, "out of memory");
+		c->tl->p = np;
+		c->cap = cap;
+	}
+	p = &c->tl->p[c->tl->nr++];
+	p->t_ns = v[c->map[0]];
+	for (i = 0; i < KIOBENCH_NR_DIRS; i++) {
+		p->ios[i] = v[c->map[1 + 3 * i]];
+		p->bytes[i] = v[c->map[2 + 3 * i]];
+		p->lat_ns[i] = v[c->map[3 + 3 * i]];
+	}
+	return 0;
+}
+
+int kb_timeline_parse(const char *text, struct kb_timeline *tl,
+		      char *err, size_t errlen)
+{
+	struct tl_ctx c = { .tl = tl };
+
+	memset(tl, 0, sizeof(*tl));
+	if (for_each_line(text, err, errlen, tl_line, &c))
+		goto bad;
+	if (!c.magic) {
+		kb_errf(err, errlen, "empty timeline file");
+		goto bad;
+	}
+	if (!c.interval || !c.ncols) {
+		kb_errf(err, errlen, "header '%s' missing", c.interval ? "columns" : "interval_ns");
+		goto bad;
+	}
+	return 0;
+bad:
+	kb_timeline_free(tl);
+	return -1;
+}
+
+void kb_timeline_free(struct kb_timeline *tl)
+{
+	free(tl->p);
+	tl->p = NULL;
+	tl->nr = 0;
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+
+/* ---- reading the files ---------------------------------------------------- */
+
+static const char *debugfs_root(void)
+{
+	const char *root = getenv("KIOBENCH_DEBUGFS");
+
+	return root && *root ? root : "/sys/kernel/debug";
+}
+
+/* The text of file in job directory dir (path: its name); NULL after a message. */
+static char *read_debugfs(const char *dir, const char *file, char *path, size_t pathlen)
+{
+	char *text;
+
+	snprintf(path, pathlen, "%s/kiobench/%s/%s", debugfs_root(), dir, file);
+	text = kb_read_file(path);
+	if (!text)
+		msg("cannot read %s: %s%s", path, strerror(errno),
+		    errno == ENOENT ? " (is debugfs mounted?)" : "");
+	return text;
+}
+
+/* Direction d's histogram; it must hold every I/O the kernel counted. */
+static bool read_hist(const char *dir, int d, struct kb_result *res)
+{
+	static const char *const hfile[KIOBENCH_NR_DIRS] = { "hist_read", "hist_write" };
+	char path[512], err[KB_ERRLEN], *text = read_debugfs(dir, hfile[d], path, sizeof(path));
+	bool ok = text != NULL;
+
+	if (text && kb_hist_parse(text, d, &res->hist[d], err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		ok = false;
+	} else if (text) {
+		res->has_hist[d] = true;
+		if (res->hist[d].samples != res->st.dir[d].ios)
+			msg("warning: %s has %" PRIu64 " samples but the kernel counted %"
+			    PRIu64 " %s I/Os", path, res->hist[d].samples, res->st.dir[d].ios,
+			    kb_dir_names[d]);
+	}
+	free(text);
+	return ok;
+}
+
+static bool read_timeline(const char *dir, struct kb_result *res)
+{
+	char path[512], err[KB_ERRLEN], *text = read_debugfs(dir, "timeline", path, sizeof(path));
+	bool ok = text != NULL;
+
+	if (text && kb_timeline_parse(text, &res->tl, err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		ok = false;
+	} else if (text) {
+		res->has_tl = true;
+		if (res->tl.dropped)
+			msg("warning: %s: %" PRIu64 " samples dropped (the module keeps a "
+			    "bounded number)", path, res->tl.dropped);
+	}
+	free(text);
+	return ok;
+}
+
+/*
+ * write_lat_log: the job's per-I/O log from debugfs into the user's file
+ * (FILE.NAME when the run has several jobs).  false: not written.
+ */
+static bool save_lat_log(const char *dir, const struct kb_job *job, bool several)
+{
+	char path[512], dst[4096], *text;
+	FILE *f;
+	bool ok;
+
+	if (several)
+		snprintf(dst, sizeof(dst), "%s.%s", job->lat_log, job->name);
+	else
+		snprintf(dst, sizeof(dst), "%s", job->lat_log);
+	text = read_debugfs(dir, "lat_log", path, sizeof(path));
+	if (!text)
+		return false;
+	f = fopen(dst, "w");
+	if (!f) {
+		msg("%s: %s", dst, strerror(errno));
+		free(text);
+		return false;
+	}
+	fputs(text, f);
+	ok = !ferror(f);
+	ok &= !fclose(f);
+	if (!ok)
+		msg("%s: %s", dst, strerror(errno));
+	free(text);
+	return ok;
+}
+
+bool kb_read_results(const char *dir, bool several, struct kb_result *res)
+{
+	bool ok = true;
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		ok &= read_hist(dir, d, res);
+	ok &= read_timeline(dir, res);
+	if (res->job->lat_log)
+		ok &= save_lat_log(dir, res->job, several);
+	return ok;
+}
+
+void kb_debugfs_devices(const char *dir, char *out, size_t len)
+{
+	char path[512], *text;
+
+	snprintf(out, len, "-");
+	snprintf(path, sizeof(path), "%s/kiobench/%s/config", debugfs_root(), dir);
+	text = kb_read_file(path);
+	if (!text)
+		return;
+	kb_config_devices(text, out, len);
+	if (!out[0])
+		snprintf(out, len, "-");
+	free(text);
+}

@@ -1,0 +1,499 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running jobs in the kernel: create them, start them back to back, wait
+ * for them (job events, a progress line, the devices' sensors sampled on
+ * the way), collect their results and destroy them; on a signal or an
+ * error, stop and destroy whatever was created.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run.h"
+
+#define KB_ABORT_WAIT_NS	(30 * NSEC_PER_SEC)	/* a stopped job drains by then */
+#define KB_ABORT_POLL_US	100000			/* JOB_GET while it drains */
+#define KB_TICK_NS		NSEC_PER_SEC		/* JOB_GET and progress */
+
+volatile sig_atomic_t got_signal;
+
+uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static const char *sysfs_root(void)
+{
+	const char *root = getenv("KIOBENCH_SYSFS");
+
+	return root && *root ? root : "/sys";
+}
+
+static bool terminal(int state)
+{
+	return state == KIOBENCH_STATE_DONE || state == KIOBENCH_STATE_STOPPED ||
+	       state == KIOBENCH_STATE_FAILED;
+}
+
+/* First SIGINT/SIGTERM: stop the jobs and report; a second one kills us. */
+static void on_signal(int sig)
+{
+	if (got_signal) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
+	got_signal = 1;
+}
+
+static void on_event(uint32_t id, int state, int32_t error, void *arg)
+{
+	struct run *r = arg;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		if (r->rj[i].created && r->rj[i].id == id && terminal(state)) {
+			r->rj[i].ended = true;	/* collect() reads the final status */
+			r->rj[i].st.state = state;
+			r->rj[i].st.error = error;
+		}
+	}
+}
+
+/* Best effort: stop what runs, wait for it to drain, destroy everything. */
+static void abort_jobs(struct run *r)
+{
+	struct kb_nlerr e;
+	uint64_t deadline = now_ns() + KB_ABORT_WAIT_NS;
+	size_t i;
+	bool busy;
+
+	for (i = 0; i < r->n; i++)
+		if (r->rj[i].started && !r->rj[i].ended)
+			kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e);
+	do {
+		busy = false;
+		for (i = 0; i < r->n; i++) {
+			struct kb_status st;
+
+			if (!r->rj[i].started || r->rj[i].ended)
+				continue;
+			if (kb_nl_job_get(&r->nl, r->rj[i].id, &st, &e) || terminal(st.state))
+				r->rj[i].ended = true;
+			else
+				busy = true;
+		}
+		if (busy)
+			usleep(KB_ABORT_POLL_US);
+	} while (busy && now_ns() < deadline);
+	for (i = 0; i < r->n; i++)
+		if (r->rj[i].created)
+			kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_DEL, r->rj[i].id, &e);
+}
+
+/* Open the hwmon sensors of j's devices (those that have any; one per hwmon). */
+static void open_sensors(struct run_job *j)
+{
+	unsigned int i, k;
+	char dir[256];
+
+	j->hw = calloc(j->job.nr_devices, sizeof(*j->hw));
+	for (i = 0; j->hw && i < j->job.nr_devices; i++) {
+		const char *dev = j->job.devices[i];
+		struct stat sb;
+		bool dup = false;
+		int ret;
+
+		if (stat(dev, &sb) || !S_ISBLK(sb.st_mode) ||
+		    kb_hwmon_find(sysfs_root(), major(sb.st_rdev), minor(sb.st_rdev), dir,
+				  sizeof(dir)))
+			continue;
+		for (k = 0; k < j->nr_hw; k++)
+			dup |= !strcmp(j->hw[k].path, dir);
+		if (dup)
+			continue;
+		ret = kb_hwmon_open(&j->hw[j->nr_hw], dir, dev);
+		if (ret < 0)
+			msg("warning: %s: sensors in %s: %s", dev, dir, strerror(errno));
+		if (!ret)
+			j->nr_hw++;
+	}
+}
+
+/* Sampling period: the job's timeline interval, but not too often. */
+static uint64_t sample_period(const struct run_job *j)
+{
+	uint64_t p = j->job.interval_ns ? j->job.interval_ns : NSEC_PER_SEC;
+
+	return p < KB_HWMON_MIN_PERIOD_NS ? KB_HWMON_MIN_PERIOD_NS : p;
+}
+
+/*
+ * Sample the sensors of every started job that has any and is due (all:
+ * every such job, ended or not).  Returns the earliest next due time.
+ */
+static uint64_t sample_sensors(struct run *r, bool all)
+{
+	uint64_t next = UINT64_MAX, t;
+	unsigned int k;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		if (!j->nr_hw || !j->started || (j->ended && !all))
+			continue;
+		t = now_ns();
+		if (all || t >= j->next_sample_ns) {
+			for (k = 0; k < j->nr_hw; k++)
+				kb_hwmon_sample(&j->hw[k], now_ns() - j->start_ns);
+			j->next_sample_ns += sample_period(j);
+			if (j->next_sample_ns <= t)	/* late: no burst of catch-up samples */
+				j->next_sample_ns = t + sample_period(j);
+		}
+		if (j->next_sample_ns < next)
+			next = j->next_sample_ns;
+	}
+	return next;
+}
+
+static void free_sensors(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		kb_hwmon_free(r->rj[i].hw, r->rj[i].nr_hw);
+		r->rj[i].hw = NULL;
+		r->rj[i].nr_hw = 0;
+	}
+}
+
+static void show_progress(struct run *r, uint64_t t)
+{
+	uint64_t ios = 0, bytes = 0, elapsed = 0, end = 0;
+	char left[48] = "", iops[32] = "-", bw[32] = "-";
+	bool all_timed = true;
+	size_t i;
+	int d;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			ios += j->st.dir[d].all_ios;
+			bytes += j->st.dir[d].all_bytes;
+		}
+		if (j->st.elapsed_ns > elapsed)
+			elapsed = j->st.elapsed_ns;
+		if (kb_job_isset(&j->job, KB_OPT_RUNTIME)) {
+			if (j->job.ramp_ns + j->job.runtime_ns > end)
+				end = j->job.ramp_ns + j->job.runtime_ns;
+		} else {
+			all_timed = false;
+		}
+	}
+	if (r->prev_t && t > r->prev_t && ios >= r->prev_ios && bytes >= r->prev_bytes) {
+		double dt = (t - r->prev_t) / 1e9;
+
+		kb_num2str(iops, sizeof(iops), (uint64_t)((ios - r->prev_ios) / dt), 4, false, "");
+		kb_num2str(bw, sizeof(bw), (uint64_t)((bytes - r->prev_bytes) / dt), 4, true,
+			   "B/s");
+	}
+	r->prev_t = t;
+	r->prev_ios = ios;
+	r->prev_bytes = bytes;
+	if (all_timed)
+		snprintf(left, sizeof(left), ", %.0fs left",
+			 end > elapsed ? (end - elapsed) / 1e9 : 0.0);
+	progress("%.0fs elapsed%s, IOPS=%s, BW=%s", elapsed / 1e9, left, iops, bw);
+}
+
+/* Wait until every job is in a terminal state.  0 or an exit code. */
+static int wait_jobs(struct run *r)
+{
+	bool live = isatty(STDERR_FILENO), stop_sent = false;
+	uint64_t next_tick = now_ns() + KB_TICK_NS;
+	struct kb_nlerr e;
+	size_t i, running;
+
+	r->prev_t = now_ns();	/* the counters start at zero */
+
+	for (;;) {
+		struct pollfd pfd = { .fd = kb_nl_event_fd(&r->nl), .events = POLLIN };
+		uint64_t t, wake;
+		int ret, timeout;
+
+		running = 0;
+		for (i = 0; i < r->n; i++)
+			running += !r->rj[i].ended;
+		if (!running)
+			break;
+		if (got_signal && !stop_sent) {
+			msg("stopped by user");
+			for (i = 0; i < r->n; i++) {
+				if (r->rj[i].ended)
+					continue;
+				if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
+				    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+					msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
+					    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+			}
+			stop_sent = true;
+		}
+		wake = sample_sensors(r, false);
+		if (wake > next_tick)
+			wake = next_tick;
+		t = now_ns();
+		timeout = wake > t ? (int)((wake - t + 999999) / 1000000) : 0;
+		ret = poll(&pfd, 1, timeout);
+		if (ret < 0 && errno != EINTR) {
+			msg("poll: %s", strerror(errno));
+			return KB_EXIT_SYSTEM;
+		}
+		/* on failure JOB_GET polling below still sees the end */
+		if (ret > 0 && kb_nl_events(&r->nl, on_event, r, &e) < 0)
+			msg("warning: reading job events: %s", e.msg);
+		t = now_ns();
+		if (t < next_tick)
+			continue;
+		next_tick = t + KB_TICK_NS;
+		for (i = 0; i < r->n; i++) {
+			struct run_job *j = &r->rj[i];
+
+			if (j->ended)
+				continue;
+			if (kb_nl_job_get(&r->nl, j->id, &j->st, &e)) {
+				char what[64];
+
+				snprintf(what, sizeof(what), "job %u: JOB_GET", j->id);
+				return nl_fail(what, &e);
+			}
+			if (terminal(j->st.state))
+				j->ended = true;
+		}
+		if (live)
+			show_progress(r, t);
+	}
+	progress_clear();
+	return 0;
+}
+
+/* Final status, histograms and timeline of job j.  false: incomplete. */
+static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
+{
+	struct kb_nlerr e;
+	bool ok = true;
+	unsigned int k;
+
+	memset(res, 0, sizeof(*res));
+	res->job = &j->job;
+	if (kb_nl_job_get(&r->nl, j->id, &j->st, &e)) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "job %u: JOB_GET", j->id);
+		nl_fail(what, &e);
+		ok = false;
+	}
+	res->st = j->st;
+	res->st.id = j->id;
+	ok &= kb_read_results(j->dir, r->n > 1, res);
+	res->hw = j->hw;
+	res->nr_hw = j->nr_hw;
+	for (k = 0; k < j->nr_hw; k++)
+		kb_hwmon_close(&j->hw[k]);
+	j->hw = NULL;
+	j->nr_hw = 0;
+	return ok;
+}
+
+void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void free_results(struct kb_result *res, size_t n)
+{
+	size_t i;
+	int d;
+
+	for (i = 0; res && i < n; i++) {
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			kb_hist_free(&res[i].hist[d]);
+		kb_timeline_free(&res[i].tl);
+		kb_hwmon_free(res[i].hw, res[i].nr_hw);
+	}
+	free(res);
+}
+
+/* Sleep until CLOCK_MONOTONIC t (ns); false if a signal came first. */
+bool sleep_until(uint64_t t)
+{
+	struct timespec ts = { .tv_sec = t / NSEC_PER_SEC, .tv_nsec = t % NSEC_PER_SEC };
+
+	while (!got_signal) {
+		int ret = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+
+		if (ret != EINTR)
+			return !got_signal;
+	}
+	return false;
+}
+
+/* Create every job of r and open its devices' sensors.  0 or an exit code. */
+static int create_jobs(struct run *r)
+{
+	struct kb_nlerr e;
+	char what[KB_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		if (kb_nl_job_new(&r->nl, &j->job, &j->id, j->dir, sizeof(j->dir), &e)) {
+			if (r->n == 1)
+				snprintf(what, sizeof(what), "kernel refused job");
+			else
+				snprintf(what, sizeof(what), "kernel refused job '%s'", j->job.name);
+			return nl_fail(what, &e);
+		}
+		j->created = true;
+		open_sensors(j);
+	}
+	return 0;
+}
+
+/* At start_at (0: now), start every job back to back.  0 or an exit code. */
+static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
+{
+	struct kb_nlerr e;
+	char what[KB_ERRLEN];
+	size_t i;
+
+	if ((start_at && !sleep_until(start_at)) || got_signal) {
+		msg("interrupted before the jobs started");
+		return KB_EXIT_SYSTEM;
+	}
+	if (t_start)
+		*t_start = now_ns();
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		j->start_ns = j->next_sample_ns = now_ns();
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
+			snprintf(what, sizeof(what), "cannot start job '%s'", j->job.name);
+			return nl_fail(what, &e);
+		}
+		j->started = true;
+	}
+	return 0;
+}
+
+/* Destroy the jobs (unless keep).  false: one could not be destroyed. */
+static bool destroy_jobs(struct run *r, bool keep)
+{
+	struct kb_nlerr e;
+	bool ok = true;
+	char what[64];
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		if (keep) {
+			msg("kept job %u (debugfs kiobench/%s); 'kiobench destroy %u' removes it",
+			    j->id, j->dir, j->id);
+			continue;
+		}
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_DEL, j->id, &e)) {
+			snprintf(what, sizeof(what), "cannot destroy job %u", j->id);
+			nl_fail(what, &e);
+			ok = false;
+		}
+		j->created = false;
+	}
+	return ok;
+}
+
+/* The jobs have ended: results, destruction, the verdict.  0 or an exit code. */
+static int finish_jobs(struct run *r, bool keep, struct kb_result **resp)
+{
+	struct kb_result *res = calloc(r->n, sizeof(*res));
+	bool complete = true;
+	int failed = 0;
+	size_t i;
+
+	if (!res) {
+		msg("out of memory");
+		return KB_EXIT_SYSTEM;
+	}
+	sample_sensors(r, true);	/* the end of the run */
+	for (i = 0; i < r->n; i++)
+		complete &= collect(r, &r->rj[i], &res[i]);
+	complete &= destroy_jobs(r, keep);
+	for (i = 0; i < r->n; i++) {
+		if (res[i].st.state == KIOBENCH_STATE_FAILED) {
+			msg("job '%s' failed: %s (%s)", r->rj[i].job.name,
+			    strerror(-res[i].st.error), errname(-res[i].st.error));
+			failed++;
+		}
+	}
+	*resp = res;
+	if (failed)
+		return KB_EXIT_JOB_FAILED;
+	if (!complete) {
+		msg("results incomplete (see the messages above)");
+		return KB_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
+int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **resp,
+	     uint64_t *t_start, uint64_t *t_end)
+{
+	struct kb_nlerr e;
+	int ret;
+
+	*resp = NULL;
+	if (kb_nl_open(&r->nl, true, &e))
+		return nl_fail("netlink", &e);
+	ret = create_jobs(r);
+	if (!ret)
+		ret = start_jobs(r, start_at, t_start);
+	if (!ret) {
+		ret = wait_jobs(r);
+		if (t_end)
+			*t_end = now_ns();
+	}
+	if (!ret)
+		ret = finish_jobs(r, keep, resp);
+	if (!*resp)
+		abort_jobs(r);
+	kb_nl_close(&r->nl);
+	free_sensors(r);
+	return ret;
+}
+
+void free_run(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; r->rj && i < r->n; i++)
+		kb_job_free(&r->rj[i].job);
+	free(r->rj);
+	r->rj = NULL;
+}

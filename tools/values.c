@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Value parsers behind the option table (options.c): fio's syntax for
+ * numbers, sizes, times, booleans, block size splits, CPU lists,
+ * percentile lists and output formats.  Each returns 0, or -1 with a
+ * message in err.
+ */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kiobench.h"
+
+/* Formats an error message into err; returns -1 for the caller to return. */
+int kb_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Unsigned integer: decimal, or hex with 0x.  *end is the first other char. */
+static int parse_uint(const char *s, uint64_t *out, const char **end)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+	const char *p = s;
+	int digits = 0;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	for (;; p++) {
+		unsigned int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			d = tolower((unsigned char)*p) - 'a' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+		digits++;
+	}
+	if (!digits)
+		return -EINVAL;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	const char *end;
+	int ret = parse_uint(s, out, &end);
+
+	if (ret == -ERANGE)
+		return kb_errf(err, errlen, "invalid number '%s' (too large)", s);
+	if (ret || *end)
+		return kb_errf(err, errlen, "invalid number '%s'", s);
+	return 0;
+}
+
+/*
+ * fio sizes: bytes, or k/m/g/t/p/e with optional "b", "i" or "ib", any case;
+ * every prefix is a power of 1024.
+ */
+int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	static const char prefixes[] = "kmgtpe";
+	const char *end, *pp;
+	uint64_t v, mult = 1;
+	char suf[4] = "";
+	int ret, i;
+
+	ret = parse_uint(s, &v, &end);
+	if (ret == -ERANGE)
+		return kb_errf(err, errlen, "invalid size '%s' (too large)", s);
+	if (ret || strlen(end) >= sizeof(suf))
+		return kb_errf(err, errlen, "invalid size '%s'", s);
+	for (i = 0; end[i]; i++)
+		suf[i] = tolower((unsigned char)end[i]);
+	pp = suf[0] ? strchr(prefixes, suf[0]) : NULL;
+	if (pp) {
+		const char *rest = suf + 1;
+
+		if (*rest && strcmp(rest, "b") && strcmp(rest, "i") && strcmp(rest, "ib"))
+			return kb_errf(err, errlen, "invalid size '%s'", s);
+		mult = 1ULL << (10 * (pp - prefixes + 1));
+	} else if (suf[0] && strcmp(suf, "b")) {
+		return kb_errf(err, errlen, "invalid size '%s'", s);
+	}
+	if (v > UINT64_MAX / mult)
+		return kb_errf(err, errlen, "invalid size '%s' (too large)", s);
+	*out = v * mult;
+	return 0;
+}
+
+/* fio times: plain number = seconds; d h m s sec ms msec us usec ns nsec. */
+int kb_parse_time_ns(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	static const struct { const char *suf; uint64_t ns; } units[] = {
+		{ "", 1000000000ULL }, { "s", 1000000000ULL },
+		{ "sec", 1000000000ULL }, { "m", 60000000000ULL },
+		{ "min", 60000000000ULL }, { "h", 3600000000000ULL },
+		{ "d", 86400000000000ULL }, { "ms", 1000000ULL },
+		{ "msec", 1000000ULL }, { "us", 1000ULL }, { "usec", 1000ULL },
+		{ "ns", 1 }, { "nsec", 1 },
+	};
+	const char *end;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	ret = parse_uint(s, &v, &end);
+	if (ret == -ERANGE)
+		return kb_errf(err, errlen, "invalid time '%s' (too large)", s);
+	if (ret || (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')))
+		return kb_errf(err, errlen, "invalid time '%s'", s);
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].suf))
+			continue;
+		if (v > UINT64_MAX / units[i].ns)
+			return kb_errf(err, errlen, "invalid time '%s' (too large)", s);
+		*out = v * units[i].ns;
+		return 0;
+	}
+	return kb_errf(err, errlen, "invalid time '%s'", s);
+}
+
+int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+	size_t i;
+
+	if (!s) {
+		*out = true;
+		return 0;
+	}
+	for (i = 0; i < 4; i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return kb_errf(err, errlen, "invalid boolean '%s' (0 or 1)", s);
+}
+
+int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen)
+{
+	if (!v)
+		return kb_errf(err, errlen, "invalid block size '%s' (must not be zero)", s);
+	if (v > UINT32_MAX)
+		return kb_errf(err, errlen, "invalid block size '%s' (too large)", s);
+	if (v % KB_SECTOR)
+		return kb_errf(err, errlen,
+			    "invalid block size '%s' (must be a multiple of 512)", s);
+	return 0;
+}
+
+/* One bssplit entry, "SIZE" or "SIZE/PCT" (tok is modified); pct 0: none given. */
+static int bss_entry(char *tok, struct kb_bss *b, char *err, size_t errlen)
+{
+	char *slash = strchr(tok, '/');
+	uint64_t size, pct = 0;
+	const char *end;
+
+	if (slash)
+		*slash++ = '\0';
+	if (kb_parse_size(tok, &size, err, errlen) || kb_check_bs(tok, size, err, errlen))
+		return -1;
+	if (slash) {
+		if (parse_uint(slash, &pct, &end) || *end ||
+		    (slash[0] == '0' && slash[1] == 'x'))
+			return kb_errf(err, errlen, "invalid percentage '%s'", slash);
+		if (pct < 1 || pct > 100)
+			return kb_errf(err, errlen, "invalid percentage '%s' (must be 1..100)",
+				       slash);
+	}
+	b->size = size;
+	b->weight = pct;
+	return 0;
+}
+
+/*
+ * The entries without a percentage share what the others leave of 100;
+ * the integer remainder goes to the first of them.
+ */
+static int bss_share(struct kb_bss *v, unsigned int n, char *err, size_t errlen)
+{
+	unsigned int missing = 0, sum = 0, share, extra, i;
+
+	for (i = 0; i < n; i++) {
+		sum += v[i].weight;
+		missing += !v[i].weight;
+	}
+	if (sum > 100)
+		return kb_errf(err, errlen, "percentages add up to %u (more than 100)", sum);
+	if (!missing && sum != 100)
+		return kb_errf(err, errlen, "percentages add up to %u, not 100", sum);
+	if (!missing)
+		return 0;
+	share = (100 - sum) / missing;
+	extra = (100 - sum) % missing;
+	if (!share)
+		return kb_errf(err, errlen, "%u%% left for %u entries without a percentage",
+			       100 - sum, missing);
+	for (i = 0; i < n; i++) {
+		if (v[i].weight)
+			continue;
+		v[i].weight = share + (extra ? 1 : 0);
+		if (extra)
+			extra--;
+	}
+	return 0;
+}
+
+/* fio bssplit: SIZE/PCT:SIZE/PCT...  (like fio). */
+int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
+		     char *err, size_t errlen)
+{
+	struct kb_bss *v = NULL, *nv;
+	char *copy, *tok, *save = NULL;
+	unsigned int n = 0;
+	int ret = -1;
+
+	if (strchr(s, ','))
+		return kb_errf(err, errlen,
+			    "per-direction bssplit (',') is not supported: '%s'", s);
+	if (!*s || s[strlen(s) - 1] == ':' || strstr(s, "::") || s[0] == ':')
+		return kb_errf(err, errlen, "invalid bssplit '%s' (empty entry)", s);
+	copy = strdup(s);
+	if (!copy)
+		return kb_errf(err, errlen, "out of memory");
+	for (tok = strtok_r(copy, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		if (n >= KB_MAX_LIST) {
+			kb_errf(err, errlen, "invalid bssplit '%s' (too many entries)", s);
+			goto out;
+		}
+		nv = realloc(v, (n + 1) * sizeof(*v));
+		if (!nv) {
+			kb_errf(err, errlen, "out of memory");
+			goto out;
+		}
+		v = nv;
+		if (bss_entry(tok, &v[n], err, errlen))
+			goto out;
+		n++;
+	}
+	if (bss_share(v, n, err, errlen))
+		goto out;
+	*out = v;
+	*nr = n;
+	v = NULL;
+	ret = 0;
+out:
+	free(v);
+	free(copy);
+	return ret;
+}
+
+/* CPU list: N or N-M, comma separated ("0-3,6").  Order is kept. */
+int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
+		  char *err, size_t errlen)
+{
+	uint32_t *v = NULL;
+	unsigned int n = 0;
+	unsigned char *seen;
+	const char *p = s;
+	int ret = -1;
+
+	seen = calloc(KB_MAX_CPU, 1);
+	if (!seen)
+		return kb_errf(err, errlen, "out of memory");
+	for (;;) {
+		uint64_t a, b;
+		const char *end;
+
+		if (!isdigit((unsigned char)*p) || parse_uint(p, &a, &end) ||
+		    (p[0] == '0' && p[1] == 'x'))
+			goto bad;
+		p = end;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p) || parse_uint(p, &b, &end) ||
+			    (p[0] == '0' && p[1] == 'x'))
+				goto bad;
+			p = end;
+		}
+		if (a >= KB_MAX_CPU || b >= KB_MAX_CPU) {
+			kb_errf(err, errlen, "invalid CPU list '%s' (CPU numbers must be below %u)",
+			     s, KB_MAX_CPU);
+			goto out;
+		}
+		if (b < a) {
+			kb_errf(err, errlen, "invalid CPU list '%s' (descending range)", s);
+			goto out;
+		}
+		for (; a <= b; a++) {
+			uint32_t *nv;
+
+			if (seen[a]) {
+				kb_errf(err, errlen, "invalid CPU list '%s' (CPU %llu listed twice)",
+				     s, (unsigned long long)a);
+				goto out;
+			}
+			seen[a] = 1;
+			nv = realloc(v, (n + 1) * sizeof(*v));
+			if (!nv) {
+				kb_errf(err, errlen, "out of memory");
+				goto out;
+			}
+			v = nv;
+			v[n++] = a;
+		}
+		if (!*p)
+			break;
+		if (*p != ',')
+			goto bad;
+		p++;
+	}
+	*out = v;
+	*nr = n;
+	v = NULL;
+	ret = 0;
+	goto out;
+bad:
+	kb_errf(err, errlen, "invalid CPU list '%s'", s);
+out:
+	free(seen);
+	free(v);
+	return ret;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* fio percentile_list: P:P:... each 0 < P <= 100; sorted, duplicates merged. */
+int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
+		   char *err, size_t errlen)
+{
+	uint32_t v[KB_MAX_PERCENTILES];
+	unsigned int n = 0, i, j;
+	const char *p = s;
+
+	for (;;) {
+		const char *q = p;
+		int digits = 0, dots = 0;
+		char num[64];
+		double d;
+
+		while (*q && *q != ':') {
+			if (isdigit((unsigned char)*q))
+				digits++;
+			else if (*q == '.')
+				dots++;
+			else
+				break;
+			q++;
+		}
+		if ((*q && *q != ':') || !digits || dots > 1 ||
+		    (size_t)(q - p) >= sizeof(num))
+			return kb_errf(err, errlen, "invalid percentile list '%s'", s);
+		memcpy(num, p, q - p);
+		num[q - p] = '\0';
+		d = strtod(num, NULL);
+		if (!(d > 0.0 && d <= 100.0) || llround(d * KB_PCT_ONE) < 1)
+			return kb_errf(err, errlen,
+				    "invalid percentile '%s' (must be above 0 and at most 100)",
+				    num);
+		if (n >= KB_MAX_PERCENTILES)
+			return kb_errf(err, errlen,
+				    "invalid percentile list '%s' (at most %d entries)",
+				    s, KB_MAX_PERCENTILES);
+		v[n++] = (uint32_t)llround(d * KB_PCT_ONE);
+		if (!*q)
+			break;
+		p = q + 1;
+	}
+	qsort(v, n, sizeof(v[0]), cmp_u32);
+	for (i = 0, j = 0; i < n; i++)
+		if (!j || v[i] != out[j - 1])
+			out[j++] = v[i];
+	*nr = j;
+	return 0;
+}
+
+static const char *const fmt_name[KB_FMT_NR] = {
+	[KB_FMT_NORMAL_BIT] = "normal",
+	[KB_FMT_JSON_BIT] = "json",
+	[KB_FMT_TERSE_BIT] = "terse",
+	[KB_FMT_CSV_BIT] = "csv",
+};
+
+void kb_fmt_names(unsigned int mask, char *buf, size_t len)
+{
+	unsigned int i, n = 0, left = __builtin_popcount(mask);
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < KB_FMT_NR; i++) {
+		if (!(mask & (1u << i)) || at >= len)
+			continue;
+		left--;
+		at += snprintf(buf + at, len - at, "%s%s", n++ ? (left ? ", " : " or ") : "",
+			       fmt_name[i]);
+	}
+}
+
+/* A comma-separated list of the formats in allowed (KB_FMT_*). */
+int kb_parse_formats(const char *s, unsigned int allowed, unsigned int *out,
+		     char *err, size_t errlen)
+{
+	unsigned int f = 0, i;
+	const char *p = s;
+	char names[64];
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		for (i = 0; i < KB_FMT_NR; i++)
+			if ((allowed & (1u << i)) && strlen(fmt_name[i]) == len &&
+			    !strncmp(p, fmt_name[i], len))
+				break;
+		if (i == KB_FMT_NR) {
+			kb_fmt_names(allowed, names, sizeof(names));
+			return kb_errf(err, errlen, "invalid output format '%.*s' (%s)",
+				       (int)len, p, names);
+		}
+		f |= 1u << i;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	*out = f;
+	return 0;
+}
+
+void kb_pct_str(uint32_t pct, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%06u", pct / KB_PCT_ONE, pct % KB_PCT_ONE);
+}
+
+/* Decimals needed to print every percentile exactly, at least 2 (fio). */
+unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr)
+{
+	unsigned int prec = 2, i;
+
+	for (i = 0; i < nr; i++) {
+		uint32_t frac = plist[i] % KB_PCT_ONE;
+		unsigned int d = 6;
+
+		if (!frac)
+			continue;
+		while (frac % 10 == 0) {
+			frac /= 10;
+			d--;
+		}
+		if (d > prec)
+			prec = d;
+	}
+	return prec;
+}
+
+char *kb_read_file(const char *path)
+{
+	size_t len = 0, cap = 4096;
+	char *buf = malloc(cap);
+	int fd, e;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto err;
+	for (;;) {
+		ssize_t n;
+
+		if (cap - len < 2) {
+			char *nb = realloc(buf, cap * 2);
+
+			if (!nb) {
+				errno = ENOMEM;
+				goto err_close;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto err_close;
+		}
+		if (!n)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+err_close:
+	e = errno;
+	close(fd);
+	errno = e;
+err:
+	e = errno;
+	free(buf);
+	errno = e;
+	return NULL;
+}
