@@ -67,6 +67,45 @@ def test_nvme_temperature_timeline(guest, kiobench_module, nvme):
     assert f"power        : n/a ({NO_POWER})" in out
 
 
+@pytest.mark.device
+def test_device_sensors(guest, kiobench_module, test_dev):
+    """On any device: the job samples the nearest hwmon device up the
+    disk's sysfs path (an NVMe controller's, a SATA disk's drivetemp), a
+    plausible temperature once a second; a device with none gets no
+    sensors and a note saying so."""
+    name = guest.check(f"basename $(readlink -f {test_dev})").strip()
+    # from the (whole) disk's device, or an NVMe multipath disk's paths'
+    # devices, up to /sys/devices: the hwmon devices of the first that has any
+    nearest = guest.check(f"""disk=$(readlink -f /sys/class/block/{name})
+[ -e $disk/partition ] && disk=${{disk%/*}}
+for start in $disk/device $disk/multipath/*/device; do
+    [ -e "$start" ] || continue
+    d=$(readlink -f $start)
+    while [ "${{d#/sys/devices/}}" != "$d" ]; do
+        found=
+        for h in $d/hwmon[0-9]* $d/hwmon/hwmon[0-9]*; do
+            [ -d "$h" ] && readlink -f "$h" && found=1
+        done
+        [ -n "$found" ] && exit 0
+        d=${{d%/*}}
+    done
+done; true""").split()
+    kb = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --runtime=3 "
+                        f"--time_based", timeout=60)["kiobench"]
+    if not nearest:
+        assert kb["sensors"] is None and kb["sensors_note"] == f"no hwmon sensor: {test_dev}"
+        return
+    (s,) = kb["sensors"]
+    assert s["device"] == test_dev and s["hwmon_path"] in nearest, (s, nearest)
+    assert s["hwmon"] == guest.check(f"cat {s['hwmon_path']}/name").strip()
+    t = [p["t_ms"] for p in s["samples"]]
+    elapsed_ms = kb["elapsed_ns"] / 1e6
+    assert t == sorted(t) and elapsed_ms // 1000 + 1 <= len(t) <= elapsed_ms // 1000 + 3, t
+    for p in s["samples"]:
+        assert len(p["temp_mc"]) == len(s["temp_labels"]) >= 1, (s["temp_labels"], p)
+        assert -40_000 < p["temp_mc"][0] < 125_000, p  # a drive's range, in millidegrees
+
+
 def test_null_blk_has_no_sensors(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     kb = run_job(guest, f"--filename={dev} --rw=randread --runtime=1")["kiobench"]

@@ -108,6 +108,22 @@ def test_bs_sweep_csv(guest, kiobench_module, make_nullb):
     assert "all-zero block" in guest.check("cat /tmp/stderr")
 
 
+@pytest.mark.device
+def test_read_sweep(guest, kiobench_module, test_dev):
+    """A QD sweep of reads on any device: one step per depth, each step's
+    summary is its job's, counts are exact and nothing is written."""
+    doc = sweep(guest, f"--filename={test_dev} --rw=randread --iodepth=1,2,4 --number_ios=300")
+    assert doc["parts"][0]["variable"] == "iodepth"
+    st = steps(doc)
+    assert [s["x"] for s in st] == [1, 2, 4]
+    for s in st:
+        r, job = s["read"], s["jobs"][0]
+        assert s["config"]["iodepth"] == s["x"] and s["config"]["devices"] == [test_dev]
+        assert r["ios"] == r["samples"] == job["read"]["total_ios"] == 300
+        assert s["write"]["ios"] == 0 and job["kiobench"]["errors"] == {"read": 0, "write": 0}
+        assert sum(t["read"]["ios"] for t in job["kiobench"]["timeline"]) == r["all_ios"]
+
+
 def test_mixed_sweep_reports_both_directions(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     out = guest.check(f"kiobench sweep --filename={dev} --rw=randrw --numjobs=1,2 "
