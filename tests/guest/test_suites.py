@@ -21,6 +21,19 @@ DIRS = ("read", "write")
 OUT = "/tmp/sweep.json"
 
 
+
+def table(out: str) -> list[dict]:
+    """The rows of the step tables in normal output, keyed by the header's
+    columns ("value" for the first, the swept variable's)."""
+    rows, head = [], None
+    for ln in out.splitlines():
+        f = ln.split()
+        if len(f) > 2 and f[1] == "dir" and "IOPS" in f:
+            head = ["value"] + f[1:]
+        elif head and len(f) == len(head) and f[1] in ("read", "write"):
+            rows.append(dict(zip(head, f)))
+    return rows
+
 def sweep(guest, args: str, *, cmd: str = "sweep", timeout: float = 180) -> dict:
     """`kiobench CMD ARGS --output-format=json`; the one JSON document."""
     line = f"kiobench {cmd} {args} --output-format=json --output={OUT}"
@@ -53,6 +66,7 @@ def test_qd_sweep_json_and_table(guest, kiobench_module, make_nullb):
     for s in st:
         r, job = s["read"], s["jobs"][0]
         assert s["config"]["iodepth"] == s["x"] and s["config"]["total_qd"] == s["x"]
+        assert s["direction"] == "read"
         # the summary is the job's: samples behind the percentiles = measured I/Os
         assert r["ios"] == r["samples"] == job["read"]["total_ios"] > 0
         assert job["kiobench"]["ramp_ios"]["read"] > 0     # warm-up excluded
@@ -68,9 +82,12 @@ def test_qd_sweep_json_and_table(guest, kiobench_module, make_nullb):
     assert 3.4 <= ratio <= 4.6, f"QD4/QD1 IOPS = {ratio:.2f}"
     # the normal table: one row per step
     out = guest.check(f"kiobench sweep --filename={dev} --iodepth=1-2 --number_ios=50")
-    rows = [ln.split() for ln in out.splitlines() if ln[:1].isdigit()]
-    assert [(r[0], r[1], r[-2]) for r in rows] == [("1", "read", "50"), ("2", "read", "50")]
-    assert all(float(r[-1]) > 0 for r in rows), rows  # the workers' CPU time per I/O
+    rows = table(out)
+    assert [(r["value"], r["dir"], r["samples"]) for r in rows] == \
+        [("1", "read", "50"), ("2", "read", "50")]
+    assert all(float(r["cpu_ns/io"]) > 0 for r in rows), rows  # the workers' CPU per I/O
+    # null_blk has no hwmon sensors: the sensor columns say so
+    assert all(r["temp_C"] == r["power_W"] == "-" for r in rows), rows
 
 
 def test_split_qd_and_byte_limit_and_idle(guest, kiobench_module, make_nullb):
@@ -177,6 +194,8 @@ def test_precondition_writes_exactly(guest, kiobench_module, make_nullb):
     assert pre["written_bytes"] == 3 * (8 << 20)
     fill, rnd = doc["parts"]
     assert fill["steps"][0]["config"]["rw"] == "write"
+    # what the figures and plots are about: the direction that did I/O
+    assert all(s["direction"] == "write" for s in fill["steps"] + rnd["steps"])
     assert [job_bytes(s, "write") for s in rnd["steps"]] == [8 << 20, 8 << 20]
     assert all(job_bytes(s, "read") == 0 for s in rnd["steps"])
     # steady state: at least the window, at most --max-rounds
@@ -212,8 +231,8 @@ def test_devices_sweep(guest, kiobench_module, make_nullb):
     # the table: the aggregate, then each device of the step
     out = guest.check(f"kiobench sweep --filename={':'.join(devs[:2])} --devices=1-2 "
                       f"--number_ios=100")
-    rows = [ln.split() for ln in out.splitlines() if ln[:1] in "12 " and "read" in ln]
-    assert [(r[0], r[-2]) for r in rows] == \
+    rows = table(out)
+    assert [(r["value"], r["samples"]) for r in rows] == \
         [("1", "100"), ("2", "200"), ("nullb0", "100"), ("nullb1", "100")]
     # and the CSV: the step's aggregate (no device), then one row per device
     out = guest.check(f"kiobench sweep --filename={':'.join(devs[:2])} --devices=1-2 "
