@@ -270,7 +270,7 @@ static void opt_help(const struct kb_opt *o, unsigned int cmd, bool list, bool j
 		return;
 	}
 	if (o->id == KB_OPT_OUTFMT) {
-		kb_fmt_names(cmd == KB_CMD_RUN ? KB_FMT_RUN : KB_FMT_STEPS, fmts, sizeof(fmts));
+		kb_fmt_names(kb_cmd_formats(cmd), fmts, sizeof(fmts));
 		snprintf(buf, len, "%s, comma-separated", fmts);
 	} else {
 		snprintf(buf, len, "%s", o->help);

@@ -31,6 +31,7 @@ static void usage_run(FILE *f)
 		"\n"
 		"SIZE: bytes or k/m/g/t/p with optional b, i or ib (powers of 1024).\n"
 		"TIME: seconds, or a number with us, ms, s, m, h or d.\n"
+		"json+ is fio's: json with each latency bucket in clat_ns.bins.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed.\n");
 }
 
@@ -65,12 +66,13 @@ static int print_results(const struct kb_global *g, FILE *out,
 		kb_print_terse(out, res, n);
 	if (g->formats & KB_FMT_NORMAL)
 		kb_print_normal(out, res, n);
-	if (g->formats & KB_FMT_JSON) {
+	if (g->formats & (KB_FMT_JSON | KB_FMT_JSONPLUS)) {
 		struct timespec ts;
 		char *s;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		s = kb_json_report(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000);
+		s = kb_json_report_ext(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000,
+				       g->formats & KB_FMT_JSONPLUS);
 		if (!s) {
 			msg("out of memory");
 			return KB_EXIT_SYSTEM;

@@ -7,6 +7,7 @@
  * commands.h).  Calls go downward only, in this order:
  *
  *   main.c       the table of commands
+ *   compare.c    compare: two result files side by side, with significance
  *   commands.c   run, features, list, stop, destroy, plot
  *   methods.c    sweep, precondition, suite: their checks and drivers
  *   part.c       one part: its steps built, run and written
@@ -16,6 +17,9 @@
  *   nl.c         generic netlink client (libnl-genl-3)
  *   output.c     normal, terse and JSON reports of jobs
  *   sensors.c    hwmon sensors of the devices (sysfs)
+ *   compare_load.c  compare's input: run, sweep, suite or fio JSON read
+ *   compare_stats.c compare's tests: Mann-Whitney U over histograms, quantile
+ *                confidence intervals, Welch's t over timeline intervals
  *   stats.c      percentiles, stddev, merges, summaries, series analysis
  *   results.c    the module's debugfs files: reading and parsing
  *   cli.c        messages, long options and usage from the option table
@@ -46,6 +50,7 @@
 #define KB_EXIT_USAGE		1	/* bad usage, option or job file */
 #define KB_EXIT_SYSTEM		2	/* kernel or system error */
 #define KB_EXIT_JOB_FAILED	3	/* a job ended FAILED */
+#define KB_EXIT_WORSE		4	/* compare: significantly worse beyond --threshold */
 
 /* Percentiles are kept as integers in millionths of a percent: 99.9 -> 99900000. */
 #define KB_PCT_ONE		1000000u
@@ -114,6 +119,8 @@ enum kb_opt_id {
 	KB_OPT_QUICK,
 	KB_OPT_LIST,
 	KB_OPT_NO_PRECOND,
+	/* compare */
+	KB_OPT_THRESHOLD,
 	KB_NR_OPTS
 };
 
@@ -123,7 +130,8 @@ enum kb_opt_id {
 #define KB_CMD_PRECOND	(1u << 2)
 #define KB_CMD_SUITE	(1u << 3)
 #define KB_CMD_METHODS	(KB_CMD_SWEEP | KB_CMD_PRECOND | KB_CMD_SUITE)
-#define KB_CMD_ALL	(KB_CMD_RUN | KB_CMD_METHODS)
+#define KB_CMD_ALL	(KB_CMD_RUN | KB_CMD_METHODS)	/* the commands that run jobs */
+#define KB_CMD_COMPARE	(1u << 4)	/* takes no job option */
 
 /* The variables a sweep can step through. */
 enum kb_var {
@@ -143,13 +151,16 @@ enum kb_rw {
 	KB_RW_MIXED,
 };
 
-enum { KB_FMT_NORMAL_BIT, KB_FMT_JSON_BIT, KB_FMT_TERSE_BIT, KB_FMT_CSV_BIT, KB_FMT_NR };
+enum { KB_FMT_NORMAL_BIT, KB_FMT_JSON_BIT, KB_FMT_JSONPLUS_BIT, KB_FMT_TERSE_BIT,
+       KB_FMT_CSV_BIT, KB_FMT_NR };
 #define KB_FMT_NORMAL	(1u << KB_FMT_NORMAL_BIT)
 #define KB_FMT_JSON	(1u << KB_FMT_JSON_BIT)
+#define KB_FMT_JSONPLUS	(1u << KB_FMT_JSONPLUS_BIT)	/* json with clat_ns.bins (fio's json+) */
 #define KB_FMT_TERSE	(1u << KB_FMT_TERSE_BIT)
 #define KB_FMT_CSV	(1u << KB_FMT_CSV_BIT)
-#define KB_FMT_RUN	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_TERSE)	/* run's formats */
-#define KB_FMT_STEPS	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_CSV)	/* the others' */
+#define KB_FMT_RUN	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_JSONPLUS | KB_FMT_TERSE)
+#define KB_FMT_STEPS	(KB_FMT_NORMAL | KB_FMT_JSON | KB_FMT_CSV)	/* sweeps' and suites' */
+#define KB_FMT_COMPARE	(KB_FMT_NORMAL | KB_FMT_JSON)
 
 struct kb_bss {
 	uint32_t size;		/* bytes */
@@ -210,6 +221,7 @@ struct kb_global {
 	uint64_t idle_ns, burst_size, burst_total, burst_idle_ns, round_size;
 	bool no_fill, steady, list_suites, no_precond;
 	double scale;
+	double threshold;	/* compare: percent */
 };
 
 enum kb_opt_scope {
@@ -239,6 +251,8 @@ struct kb_opt {
 extern const struct kb_opt kb_opts[KB_NR_OPTS];
 
 const struct kb_opt *kb_opt_find(const char *name);
+/* The output formats command cmd writes (KB_FMT_*). */
+unsigned int kb_cmd_formats(unsigned int cmd);
 bool kb_opt_name_eq(const char *a, const char *b);
 
 /* values.c: 0 on success, else -1 and a message in err. */
@@ -385,6 +399,8 @@ struct kb_result;
  * jobs (the log file gets the job's name).  false: incomplete.
  */
 bool kb_read_results(const char *dir, bool several, struct kb_result *res);
+/* The running kernel's release and the module's version into res ("" unknown). */
+void kb_read_versions(struct kb_result *res);
 /* The devices of the job in dir from its config file, joined with ':'; "-" if unknown. */
 void kb_debugfs_devices(const char *dir, char *out, size_t len);
 
@@ -494,6 +510,8 @@ struct kb_result {
 	bool has_tl;
 	struct kb_hwmon *hw;		/* devices of the job that have sensors */
 	unsigned int nr_hw;
+	char kernel[65];		/* uname -r of the run, "" unknown */
+	char module_version[64];	/* kiobench.ko's, "" unknown */
 };
 
 const char *kb_state_name(int state);
@@ -503,9 +521,13 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n);
 void kb_print_terse(FILE *f, const struct kb_result *r, size_t n);
 /* Returns a newly allocated string. */
 char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms);
+/* plus: fio's json+ (clat_ns.bins); json otherwise. */
+char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, bool plus);
 struct json_object;
 /* The fio-compatible object of one job (as in "jobs" of kb_json_report). */
 struct json_object *kb_json_job(const struct kb_result *r);
+/* fio's json+ bin value of a bucket: its middle ns (fio's plat_idx_to_val). */
+uint64_t kb_bin_value(const struct kb_bucket *b);
 /*
  * The sensor summary of the jobs r[0..n) that ran at iops (both
  * directions) and bw (bytes/s) together: temperatures, mean power and
@@ -584,6 +606,79 @@ void kb_step_rows(FILE *table, FILE *csv, const char *part, const struct kb_step
 struct json_object *kb_sum_json(const struct kb_sum *s);
 /* The step's object in the document of a sweep or suite. */
 struct json_object *kb_step_json(const struct kb_step *st);
+
+/* ---- compare_stats.c: is NEW worse than BASE? ---------------------------- */
+
+#define KB_CMP_ALPHA	0.01	/* significance level of every test */
+#define KB_CMP_Z	2.5758	/* two-sided normal quantile of KB_CMP_ALPHA */
+
+/* The figures compared, per job and direction. */
+enum kb_cmp_fig_id {
+	KB_CF_IOPS, KB_CF_MBS, KB_CF_MEAN, KB_CF_P50, KB_CF_P99, KB_CF_P999, KB_CF_MAX,
+	KB_CF_NR
+};
+extern const char *const kb_cf_names[KB_CF_NR];	/* "IOPS", "MB/s", "mean" ... */
+extern const char *const kb_cf_keys[KB_CF_NR];	/* "iops", "mb_s", "mean_ns" ... */
+
+/* One direction of one job of a result file, as compare reads it. */
+struct kb_cmp_dir {
+	bool present;
+	double iops, mbs;		/* MB/s: 10^6 bytes/s */
+	double mean, stddev;		/* ns */
+	uint64_t n, max;
+	bool has_pct;
+	uint64_t pct[3];		/* p50, p99, p99.9 ns */
+	struct kb_bucket *b;		/* the latency histogram; NULL: none */
+	size_t nr;
+	double *iops_iv, *mbs_iv;	/* rates of the measured timeline intervals */
+	size_t nr_iv;
+};
+
+enum kb_verdict { KB_V_SAME, KB_V_BETTER, KB_V_WORSE };
+
+struct kb_cmp_fig {
+	double base, new;
+	double change_pct;		/* NAN when base is 0 */
+	double p;			/* NAN: no p-value (not tested, or an interval test) */
+	int significant;		/* 1, 0, or -1: not tested */
+	enum kb_verdict verdict;
+	const char *test;		/* how: "welch", "mann-whitney", "quantile-ci", "none" */
+};
+
+/* Mann-Whitney U of new against base; buckets of equal lo are ties. */
+struct kb_mwu {
+	double auc;			/* P(new > base) + P(new == base) / 2 */
+	double z, p;			/* normal approximation, tie-corrected; p two-sided */
+};
+
+struct kb_cmp_result {
+	struct kb_cmp_fig f[KB_CF_NR];
+	bool has_mwu;
+	struct kb_mwu mwu;
+	unsigned int worse;		/* figures judged KB_V_WORSE */
+};
+
+/* 0, or -1 when either side is empty. */
+int kb_mwu_hist(const struct kb_bucket *a, size_t na, const struct kb_bucket *b, size_t nb,
+		struct kb_mwu *r);
+/*
+ * Distribution-free confidence interval of quantile q (0 < q < 1) of the
+ * histogram b[0..nr): the values of ranks nq -+ z sqrt(nq(1 - q)), each
+ * widened to its bucket.  -1 when it is empty.
+ */
+int kb_quantile_ci(const struct kb_bucket *b, size_t nr, double q, double z,
+		   uint64_t *lo, uint64_t *hi);
+/* Two-sided p of Welch's t test (Student's t, Welch-Satterthwaite df); NAN if n < 2. */
+double kb_welch_p(double m1, double v1, double n1, double m2, double v2, double n2);
+/* Mean and sample variance of x[0..n) (variance 0 when n < 2). */
+void kb_mean_var(const double *x, size_t n, double *mean, double *var);
+/* Regularized incomplete beta function I_x(a, b). */
+double kb_betai(double a, double b, double x);
+/* Worse, better or the same, given threshold percent; higher_worse: latency. */
+void kb_cmp_judge(struct kb_cmp_fig *f, bool higher_worse, double threshold);
+/* Every figure of base against new. */
+void kb_cmp_dirs(const struct kb_cmp_dir *base, const struct kb_cmp_dir *new,
+		 double threshold, struct kb_cmp_result *r);
 
 /* ---- nl.c --------------------------------------------------------------- */
 

@@ -19,6 +19,8 @@ static const struct command {
 	{ "precondition", "[OPTIONS]", "sequential fill, random-write passes, steady state",
 	  cmd_precondition },
 	{ "suite", "NAME [OPTIONS]", "a review methodology as one command (--list)", cmd_suite },
+	{ "compare", "BASE NEW", "two results side by side: changes, significance",
+	  cmd_compare },
 	{ "plot", "RESULTS.json...", "charts of sweep/suite results (kiobench-plot)", cmd_plot },
 	{ "features", "", "show the module's version and limits", cmd_features },
 	{ "list", "", "list the jobs that exist in the kernel", cmd_list },

@@ -307,13 +307,42 @@ static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /* run writes fio's formats; sweeps, preconditioning and suites their table's. */
+unsigned int kb_cmd_formats(unsigned int cmd)
+{
+	return cmd == KB_CMD_RUN ? KB_FMT_RUN : cmd == KB_CMD_COMPARE ? KB_FMT_COMPARE :
+	       KB_FMT_STEPS;
+}
+
+/* json+ is json with more in it: not with terse, which fio's readers parse alone. */
 static int p_outfmt(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
 {
-	unsigned int allowed = g->cmd == KB_CMD_RUN ? KB_FMT_RUN : KB_FMT_STEPS;
-
 	(void)o; (void)job;
-	return kb_parse_formats(val, allowed, &g->formats, err, errlen);
+	if (kb_parse_formats(val, kb_cmd_formats(g->cmd), &g->formats, err, errlen))
+		return -1;
+	if ((g->formats & KB_FMT_JSONPLUS) && (g->formats & KB_FMT_TERSE))
+		return kb_errf(err, errlen, "json+ cannot be combined with terse: "
+			       "write them in two runs");
+	if (g->formats & KB_FMT_JSONPLUS)
+		g->formats &= ~KB_FMT_JSON;	/* one document, with the bins */
+	return 0;
+}
+
+/* compare: a percentage, decimals allowed. */
+static int p_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
+		 struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	double f;
+
+	(void)job;
+	errno = 0;
+	f = strtod(val, &end);
+	if (errno || end == val || *end || !(f >= o->min) || f > o->max)
+		return kb_errf(err, errlen, "invalid percentage '%s' (must be %llu..%llu)", val,
+			       (unsigned long long)o->min, (unsigned long long)o->max);
+	*(double *)field(o, job, g) = f;
+	return 0;
 }
 
 int kb_set_list(struct kb_global *g, enum kb_var var, const char *val)
@@ -439,10 +468,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
-	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL, "FMT[,FMT]", p_outfmt,
+	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL | KB_CMD_COMPARE, "FMT[,FMT]", p_outfmt,
 	    "the formats of the report (cli.c lists those of each command)",
 	    .def = "normal"),
-	CMD(KB_OPT_OUTPUT, "output", KB_CMD_ALL, "FILE", p_str, "write the results to FILE",
+	CMD(KB_OPT_OUTPUT, "output", KB_CMD_ALL | KB_CMD_COMPARE, "FILE", p_str,
+	    "write the results to FILE",
 	    .off = CMDF(output)),
 	CMD(KB_OPT_KEEP, "keep", KB_CMD_RUN, NULL, p_flag, "do not destroy the jobs at the end",
 	    .off = CMDF(keep), FLAG),
@@ -491,6 +521,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = CMDF(list_suites), FLAG),
 	CMD(KB_OPT_NO_PRECOND, "no-precondition", KB_CMD_SUITE, NULL, p_flag,
 	    "skip the suite's preconditioning", .off = CMDF(no_precond), FLAG),
+
+	CMD(KB_OPT_THRESHOLD, "threshold", KB_CMD_COMPARE, "PCT", p_pct,
+	    "how much worse a significant change must be to count (percent)",
+	    .off = CMDF(threshold), BOUNDS(0, 1000), .def = "5"),
 };
 
 /* Option names match with '-' and '_' taken as the same character. */

@@ -466,6 +466,26 @@ void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 
 /* ---- json --------------------------------------------------------------- */
 
+uint64_t kb_bin_value(const struct kb_bucket *b)
+{
+	return b->lo + (b->hi - b->lo) / 2;
+}
+
+/* json+: "bins", each bucket's middle value in ns -> its count (fio's). */
+static struct json_object *bins_obj(const struct kb_hist *h)
+{
+	struct json_object *o = json_object_new_object();
+	size_t i;
+
+	for (i = 0; i < h->nr; i++) {
+		char key[32];
+
+		snprintf(key, sizeof(key), "%" PRIu64, kb_bin_value(&h->b[i]));
+		kb_jadd(o, key, kb_ju64(h->b[i].count));
+	}
+	return o;
+}
+
 static struct json_object *lat_obj(const struct kb_result *r, const struct dir_calc *c,
 				   bool percentiles)
 {
@@ -492,10 +512,17 @@ static struct json_object *lat_obj(const struct kb_result *r, const struct dir_c
 	return o;
 }
 
-/* d < 0: an empty direction (trim). */
+/* d < 0: an empty direction (trim).  plus: json+, with the bins (if any I/O). */
+static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus);
+
 static struct json_object *dir_obj(const struct kb_result *r, int d)
 {
-	struct json_object *o = json_object_new_object();
+	return dir_obj_ext(r, d, false);
+}
+
+static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus)
+{
+	struct json_object *o = json_object_new_object(), *clat;
 	struct dir_calc c, *cp = NULL;
 
 	if (d >= 0) {
@@ -512,7 +539,11 @@ static struct json_object *dir_obj(const struct kb_result *r, int d)
 	kb_jadd(o, "short_ios", kb_ju64(0));
 	kb_jadd(o, "drop_ios", kb_ju64(0));
 	kb_jadd(o, "slat_ns", lat_obj(r, NULL, false));
-	kb_jadd(o, "clat_ns", lat_obj(r, cp, true));
+	clat = lat_obj(r, cp, true);
+	/* fio_jsonplus_clat2csv wants bins with something in them */
+	if (plus && cp && r->has_hist[d] && r->hist[d].nr)
+		kb_jadd(clat, "bins", bins_obj(&r->hist[d]));
+	kb_jadd(o, "clat_ns", clat);
 	kb_jadd(o, "lat_ns", lat_obj(r, cp, false));
 	return o;
 }
@@ -732,6 +763,30 @@ static void timeline_obj(struct json_object *o, const struct kb_result *r)
 	free(hint);
 }
 
+/* "hist": {"read": [[lo, hi, count], ...], "write": ...}, the non-empty buckets. */
+static struct json_object *hist_obj(const struct kb_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	size_t i;
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		struct json_object *a = json_object_new_array();
+
+		for (i = 0; r->has_hist[d] && i < r->hist[d].nr; i++) {
+			const struct kb_bucket *b = &r->hist[d].b[i];
+			struct json_object *e = json_object_new_array();
+
+			json_object_array_add(e, kb_ju64(b->lo));
+			json_object_array_add(e, kb_ju64(b->hi));
+			json_object_array_add(e, kb_ju64(b->count));
+			json_object_array_add(a, e);
+		}
+		kb_jadd(o, kb_dir_names[d], a);
+	}
+	return o;
+}
+
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
 	struct json_object *o = json_object_new_object(), *a;
@@ -739,6 +794,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	int d;
 
 	kb_jadd(o, "version", kb_jstr(KB_TOOL_VERSION));
+	kb_jadd(o, "module_version", r->module_version[0] ? kb_jstr(r->module_version) : NULL);
+	kb_jadd(o, "kernel", r->kernel[0] ? kb_jstr(r->kernel) : NULL);
 	kb_jadd(o, "job_id", kb_ju64(r->st.id));
 	kb_jadd(o, "state", kb_jstr(kb_state_name(r->st.state)));
 	a = json_object_new_array();
@@ -765,6 +822,7 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 			break;
 		}
 	}
+	kb_jadd(o, "hist", hist_obj(r));
 	sensors_json(o, r);
 	if (r->has_tl)
 		timeline_obj(o, r);
@@ -787,7 +845,7 @@ static struct json_object *lat_dist_obj(const double *p, const unsigned int *edg
 	return o;
 }
 
-struct json_object *kb_json_job(const struct kb_result *r)
+static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *opts;
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
@@ -806,8 +864,8 @@ struct json_object *kb_json_job(const struct kb_result *r)
 	kb_jadd(o, "job options", opts);
 	kb_jadd(o, "usr_cpu", kb_jdbl(0.0));
 	kb_jadd(o, "sys_cpu", kb_jdbl(sys_cpu_pct(r)));
-	kb_jadd(o, "read", dir_obj(r, KIOBENCH_DIR_READ));
-	kb_jadd(o, "write", dir_obj(r, KIOBENCH_DIR_WRITE));
+	kb_jadd(o, "read", dir_obj_ext(r, KIOBENCH_DIR_READ, plus));
+	kb_jadd(o, "write", dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
 	kb_jadd(o, "trim", dir_obj(r, -1));
 	kb_jadd(o, "job_runtime", kb_ju64(r->st.measured_ns / 1000000));
 	lat_dist(r, pn, pu, pm);
@@ -818,7 +876,17 @@ struct json_object *kb_json_job(const struct kb_result *r)
 	return o;
 }
 
+struct json_object *kb_json_job(const struct kb_result *r)
+{
+	return json_job(r, false);
+}
+
 char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms)
+{
+	return kb_json_report_ext(r, n, now_ms, false);
+}
+
+char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, bool plus)
 {
 	struct json_object *root = json_object_new_object(), *jobs;
 	time_t t = now_ms / 1000;
@@ -835,7 +903,7 @@ char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms)
 	kb_jadd(root, "time", kb_jstr(tbuf));
 	jobs = json_object_new_array();
 	for (i = 0; i < n; i++)
-		json_object_array_add(jobs, kb_json_job(&r[i]));
+		json_object_array_add(jobs, json_job(&r[i], plus));
 	kb_jadd(root, "jobs", jobs);
 	s = strdup(json_object_to_json_string_ext(root, KB_JSON_FLAGS));
 	json_object_put(root);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/utsname.h>
 
 #include "kiobench.h"
 #include "cli.h"
@@ -500,9 +501,28 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 		ok &= read_hist(dir, d, res);
 	ok &= read_timeline(dir, res);
+	kb_read_versions(res);
 	if (res->job->lat_log)
 		ok &= save_lat_log(dir, res->job, several);
 	return ok;
+}
+
+void kb_read_versions(struct kb_result *res)
+{
+	const char *root = getenv("KIOBENCH_SYSFS");
+	char path[512], *text;
+	struct utsname u;
+
+	res->kernel[0] = res->module_version[0] = '\0';
+	if (!uname(&u))
+		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
+	snprintf(path, sizeof(path), "%s/module/kiobench/version", root && *root ? root : "/sys");
+	text = kb_read_file(path);
+	if (text) {
+		text[strcspn(text, "\n")] = '\0';
+		snprintf(res->module_version, sizeof(res->module_version), "%s", text);
+	}
+	free(text);
 }
 
 void kb_debugfs_devices(const char *dir, char *out, size_t len)

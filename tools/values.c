@@ -410,6 +410,7 @@ int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
 static const char *const fmt_name[KB_FMT_NR] = {
 	[KB_FMT_NORMAL_BIT] = "normal",
 	[KB_FMT_JSON_BIT] = "json",
+	[KB_FMT_JSONPLUS_BIT] = "json+",
 	[KB_FMT_TERSE_BIT] = "terse",
 	[KB_FMT_CSV_BIT] = "csv",
 };

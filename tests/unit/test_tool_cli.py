@@ -282,7 +282,12 @@ BAD_SWEEPS = [
     (["sweep", DEV, "--iodepth=1,2", "--output-format=terse"],
      "--output-format: invalid output format 'terse' (normal, json or csv)"),
     (["run", DEV, "--output-format=csv"],
-     "--output-format: invalid output format 'csv' (normal, json or terse)"),
+     "--output-format: invalid output format 'csv' (normal, json, json+ or terse)"),
+    # fio's readers of terse take the whole output: json+ beside it would break them
+    (["run", DEV, "--output-format=json+,terse"],
+     "--output-format: json+ cannot be combined with terse"),
+    (["sweep", DEV, "--iodepth=1,2", "--output-format=json+"],
+     "--output-format: invalid output format 'json+' (normal, json or csv)"),
     # --keep keeps run's jobs; a sweep destroys each step's jobs, so it has none
     (["sweep", DEV, "--iodepth=1,2", "--keep"], "sweep: unknown option '--keep'"),
     (["run", DEV, "--split-qd=2"], "run: unknown option '--split-qd'"),
@@ -314,3 +319,187 @@ def test_suite_list():
     names = [ln.split()[0] for ln in p.stdout.splitlines() if not ln.startswith(" ")]
     assert names == ["000-enterprise", "001-datacenter", "002-client-seq",
                      "003-client-random", "004-raid0-scaling"]
+
+
+# ---- compare ------------------------------------------------------------------
+
+def hist_idx(v):
+    """The module's bucket of v ns (kmod/hist.h, 6 sub-bucket bits)."""
+    if v < 128:
+        return v, v + 1
+    shift = v.bit_length() - 1 - 6
+    lo = (v >> shift) << shift
+    return lo, lo + (1 << shift)
+
+
+def run_doc(lat_us, iops, seed, n=4000, device="/dev/nullb0", kernel="6.12.1",
+            intervals=10, jitter=0.02):
+    """A run's JSON as kiobench writes it, with n latencies around lat_us
+    (log-normal) and intervals timeline entries around iops, after a 1 s
+    warm-up interval."""
+    import math
+    import random
+    rnd = random.Random(seed)
+    lats = sorted(int(lat_us * 1000 * math.exp(rnd.gauss(0, 0.15))) for _ in range(n))
+    buckets = {}
+    for v in lats:
+        b = hist_idx(v)
+        buckets[b] = buckets.get(b, 0) + 1
+    mean = sum(lats) / n
+    sd = (sum((x - mean) ** 2 for x in lats) / (n - 1)) ** 0.5
+    tl = [{"t_ns": 10**9, "read": {"ios": 1, "bytes": 4096, "lat_ns": 1}}]
+    for i in range(intervals):
+        k = int(iops * (1 + jitter * (2 * rnd.random() - 1)))
+        tl.append({"t_ns": (i + 2) * 10**9, "read": {"ios": k, "bytes": 4096 * k,
+                                                   "lat_ns": 0},
+                   "write": {"ios": 0, "bytes": 0, "lat_ns": 0}})
+    zero = {"iops": 0.0, "bw_bytes": 0, "total_ios": 0,
+            "clat_ns": {"N": 0, "mean": 0.0, "stddev": 0.0, "min": 0, "max": 0}}
+    job = {
+        "jobname": "kiobench", "job options": {"filename": device, "rw": "randread"},
+        "read": {"iops": float(iops), "bw_bytes": iops * 4096, "total_ios": n,
+                 "clat_ns": {"N": n, "mean": mean, "stddev": sd, "min": lats[0],
+                             "max": lats[-1]}},
+        "write": zero, "trim": zero,
+        "kiobench": {"version": "x", "kernel": kernel, "module_version": "m1",
+                     "devices": [device], "ramp_ns": 10**9,
+                     "timeline_interval_ns": 10**9, "timeline": tl,
+                     "hist": {"read": [[lo, hi, c] for (lo, hi), c in sorted(buckets.items())],
+                              "write": []}},
+    }
+    return {"fio version": "kiobench-x", "jobs": [job]}
+
+
+def write_json(path, doc):
+    import json
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+@pytest.fixture
+def docs(tmp_path):
+    def make(name, *args, **kw):
+        return write_json(tmp_path / name, run_doc(*args, **kw))
+    return make
+
+
+def test_compare_same_setup_exits_0(docs):
+    a, b = docs("a.json", 200, 5000, 1), docs("b.json", 200, 5000, 2)
+    p = run("compare", a, b)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "compare: nothing significantly worse by more than 5%" in p.stdout
+    assert "configuration differences" not in p.stdout
+    assert "job kiobench, read:" in p.stdout
+
+
+def test_compare_slower_exits_4_and_names_the_figures(docs):
+    a, b = docs("a.json", 200, 5000, 1), docs("b.json", 300, 3333, 2)
+    p = run("compare", a, b)
+    assert p.returncode == 4, p.stdout + p.stderr
+    worse = [ln for ln in p.stdout.splitlines() if ln.startswith("worse by more than 5%")]
+    assert worse == ["worse by more than 5%: job kiobench, read: IOPS MB/s mean p50 p99 "
+                     "p99.9"], p.stdout
+    assert "compare: 6 figure(s) significantly worse by more than 5%" in p.stdout
+    # better is not worse; a threshold above the change is not either
+    assert run("compare", b, a).returncode == 0
+    assert run("compare", "--threshold=60", a, b).returncode == 0
+    assert run("compare", "--threshold", "2.5", a, b).returncode == 4
+
+
+def test_compare_json(docs):
+    import json
+    a, b = docs("a.json", 200, 5000, 1), docs("b.json", 300, 5000, 2)
+    p = run("compare", "--output-format=json", a, b)
+    assert p.returncode == 4, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["command"] == "compare" and doc["exit_status"] == 4
+    assert doc["threshold_pct"] == 5
+    c, = doc["comparisons"]
+    assert (c["step"], c["job"], c["direction"]) == (None, "kiobench", "read")
+    f = c["figures"]
+    assert f["mean_ns"]["verdict"] == "worse" and f["mean_ns"]["test"] == "mann-whitney"
+    assert f["p99_ns"]["test"] == "quantile-ci" and f["p99_ns"]["significant"] is True
+    assert f["iops"]["verdict"] == "same" and f["iops"]["test"] == "welch"
+    assert f["max_ns"]["significant"] is None and f["max_ns"]["test"] == "none"
+    assert 45 < f["mean_ns"]["change_pct"] < 55
+    assert c["distribution"]["p_new_greater"] > 0.9
+    assert doc["worse"] == ["job kiobench, read: mean p50 p99 p99.9"]
+
+
+def test_compare_names_configuration_differences_first(docs):
+    a = docs("a.json", 200, 5000, 1)
+    b = docs("b.json", 200, 5000, 2, device="/dev/nullb1", kernel="6.1.0")
+    p = run("compare", a, b)
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    at = lines.index("configuration differences (compared all the same):")
+    assert lines[at + 1:at + 3] == ["  devices: /dev/nullb0 -> /dev/nullb1",
+                                    "  kernel: 6.12.1 -> 6.1.0"]
+    assert at < lines.index("job kiobench, read:")
+
+
+def test_compare_sweeps_step_by_step(tmp_path):
+    def sweep(depths, lat):
+        steps = []
+        for i, d in enumerate(depths):
+            job = run_doc(lat, 5000, i)["jobs"][0]
+            steps.append({"index": i, "variable": "iodepth", "value": str(d),
+                          "config": {"iodepth": d}, "jobs": [job]})
+        return {"kiobench": "x", "command": "sweep",
+                "parts": [{"name": "randread-qd", "steps": steps}]}
+
+    a = write_json(tmp_path / "a.json", sweep([1, 2, 4], 200))
+    b = write_json(tmp_path / "b.json", sweep([1, 2, 8], 300))
+    p = run("compare", a, b)
+    assert p.returncode == 4, p.stdout + p.stderr
+    assert "only in base: step randread-qd iodepth=4" in p.stdout
+    assert "only in new: step randread-qd iodepth=8" in p.stdout
+    assert "step randread-qd iodepth=2, job kiobench, read:" in p.stdout
+    assert ("worse by more than 5%: step randread-qd iodepth=1, job kiobench, read: "
+            "mean p50 p99 p99.9") in p.stdout
+
+
+def test_compare_fio_json(tmp_path):
+    fio = {"fio version": "fio-3.33", "jobs": [{"jobname": "j", "read": {
+        "iops": 100.0, "bw_bytes": 409600, "total_ios": 1000,
+        "clat_ns": {"N": 1000, "mean": 1000.0, "stddev": 10.0, "max": 1100,
+                    "percentile": {"50.000000": 1000, "99.000000": 1050,
+                                   "99.900000": 1090}}}}]}
+    a = write_json(tmp_path / "a.json", fio)
+    p = run("compare", a, a)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "base: " + a + " (fio)" in p.stdout
+
+
+BAD_COMPARES = [
+    (["compare"], "compare: two result files needed (BASE.json NEW.json)"),
+    (["compare", "a.json"], "compare: two result files needed"),
+    (["compare", "a.json", "a.json", "a.json"], "compare: too many arguments"),
+    (["compare", "a.json", "missing.json"], "compare: missing.json: No such file or directory"),
+    (["compare", "a.json", "text.txt"], "compare: text.txt: not JSON"),
+    (["compare", "a.json", "list.json"], "compare: list.json: not a kiobench or fio result"),
+    (["compare", "a.json", "empty.json"], "compare: empty.json: empty file"),
+    (["compare", "--threshold=abc", "a.json", "a.json"],
+     "--threshold: invalid percentage 'abc' (must be 0..1000)"),
+    (["compare", "--threshold=-1", "a.json", "a.json"], "--threshold: invalid percentage '-1'"),
+    (["compare", "--output-format=terse", "a.json", "a.json"],
+     "--output-format: invalid output format 'terse' (normal or json)"),
+    (["compare", "--bs=4k", "a.json", "a.json"], "compare: unknown option '--bs'"),
+]
+
+
+@pytest.mark.parametrize("args,expect", BAD_COMPARES, ids=[" ".join(a) for a, _ in BAD_COMPARES])
+def test_bad_compare(args, expect, tmp_path):
+    write_json(tmp_path / "a.json", run_doc(200, 5000, 1, n=100))
+    (tmp_path / "text.txt").write_text("kiobench: normal output\n")
+    (tmp_path / "list.json").write_text("[1, 2]")
+    (tmp_path / "empty.json").write_text("")
+    assert_usage_error(run(*args, cwd=tmp_path), expect)
+
+
+def test_compare_help_names_exit_status():
+    p = run("compare", "--help")
+    assert p.returncode == 0
+    assert "--threshold=PCT" in p.stdout and "(5)" in p.stdout
+    assert "4 something is" in p.stdout
+    assert "compare BASE NEW" in run("--help").stdout

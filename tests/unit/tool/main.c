@@ -27,6 +27,8 @@ int main(void)
 	output_tests();
 	plan_tests();
 	steps_out_tests();
+	compare_stats_tests();
+	compare_load_tests();
 	sensors_tests();
 	sensors_cleanup();
 	printf("%d passed, %d failed\n", n_pass, n_fail);

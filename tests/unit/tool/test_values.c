@@ -125,7 +125,10 @@ static void t_numbers_bools_formats(void)
 	CHECK(kb_parse_formats("terse", KB_FMT_RUN, &f, err, sizeof(err)) == 0 &&
 	      f == KB_FMT_TERSE);
 	CHECK(kb_parse_formats("json,xml", KB_FMT_RUN, &f, err, sizeof(err)) == -1);
-	CHECK_STR(err, "invalid output format 'xml' (normal, json or terse)");
+	CHECK_STR(err, "invalid output format 'xml' (normal, json, json+ or terse)");
+	CHECK(kb_parse_formats("json+,normal", KB_FMT_RUN, &f, err, sizeof(err)) == 0 &&
+	      f == (KB_FMT_JSONPLUS | KB_FMT_NORMAL));
+	CHECK(kb_parse_formats("json+", KB_FMT_STEPS, &f, err, sizeof(err)) == -1);
 	CHECK(kb_parse_formats("json,", KB_FMT_RUN, &f, err, sizeof(err)) == -1);
 	CHECK(kb_parse_formats("", KB_FMT_RUN, &f, err, sizeof(err)) == -1);
 	/* each command its own formats */
