@@ -7,13 +7,26 @@
 # make [KDIR=/lib/modules/<version>/build]   module and tool
 # make style                                 checkpatch --strict on kmod/
 # make deps                                  install what the tests need
+# make install [PREFIX=/usr/local] [DESTDIR=] tool, kiobench-plot, man page,
+#                                            bash completion (uninstall: undo)
+# make modules_install [KDIR=] [INSTALL_MOD_PATH=]
+#                                            kiobench.ko, through Kbuild
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PYTHON ?= /usr/bin/python3
 KIOBENCH_CACHE ?= /var/cache/kiobench
-KIOBENCH_VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+# Once per make (a recursive ?= would run git for every recipe line).
+ifeq ($(origin KIOBENCH_VERSION),undefined)
+KIOBENCH_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.1)
+endif
 CHECKPATCH ?= $(KIOBENCH_CACHE)/src/linux-source-6.12/scripts/checkpatch.pl
 export KIOBENCH_CACHE KIOBENCH_VERSION
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
 
 all: module tool
 
@@ -68,10 +81,39 @@ guest: tool modules-matrix
 demo: deps tool
 	$(PYTHON) tests/vm/demo
 
+# The tool, kiobench-plot next to it (where `kiobench plot` looks first),
+# the man page and the bash completion (also for kiobench-plot).  Writes
+# only under $(DESTDIR)$(PREFIX); tests/unit/test_install.py checks it.
+install: tool
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
+	$(INSTALL) -m 0755 tools/kiobench tools/kiobench-plot $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -m 0644 tools/kiobench.1 $(DESTDIR)$(MANDIR)/man1/kiobench.1
+	$(INSTALL) -m 0644 tools/kiobench.bash-completion $(DESTDIR)$(BASHCOMPDIR)/kiobench
+	ln -sf kiobench $(DESTDIR)$(BASHCOMPDIR)/kiobench-plot
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kiobench $(DESTDIR)$(BINDIR)/kiobench-plot \
+		$(DESTDIR)$(MANDIR)/man1/kiobench.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/kiobench $(DESTDIR)$(BASHCOMPDIR)/kiobench-plot
+
+# kiobench.ko for KDIR's kernel into INSTALL_MOD_PATH/lib/modules/<version>/
+# (Kbuild's INSTALL_MOD_DIR: "updates" on 6.x), compressed as the kernel's
+# modules are.  Kbuild signs it with the kernel's key if the tree has it (a
+# distribution's headers do not: sign-file would only print errors; use
+# DKMS for a module signed with the machine's MOK key).  Kbuild's depmod
+# needs a System.map, which headers lack: into the live system, run it.
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KSIGKEY = $(shell sed -n 's/^CONFIG_MODULE_SIG_KEY="\(.*\)"$$/\1/p' $(KDIR)/.config 2>/dev/null)
+KSIGNER = $(and $(KSIGKEY),$(filter pkcs11:%,$(KSIGKEY))$(wildcard $(KSIGKEY) $(KDIR)/$(KSIGKEY)))
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod KIOBENCH_VERSION=$(KIOBENCH_VERSION) \
+		$(if $(KSIGNER),,CONFIG_MODULE_SIG_ALL=) modules_install
+	$(if $(INSTALL_MOD_PATH),,depmod -a $(KRELEASE))
+
 clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean || true
 	$(MAKE) -C tools clean
 	rm -rf build
 
 .PHONY: all module tool deps debug-kernel modules-matrix style unit guest check check-device \
-	demo clean
+	demo install uninstall modules_install clean
