@@ -11,6 +11,8 @@
 #                                            bash completion (uninstall: undo)
 # make modules_install [KDIR=] [INSTALL_MOD_PATH=]
 #                                            kiobench.ko, through Kbuild
+# make dkms-install [DESTDIR=]               kmod/ and dkms.conf to
+#                                            /usr/src/kiobench-<version>
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PYTHON ?= /usr/bin/python3
@@ -26,6 +28,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# Where dkms looks for sources (its source_tree), whatever PREFIX is.
+DKMSDIR ?= /usr/src
 INSTALL ?= install
 
 all: module tool
@@ -110,10 +114,25 @@ modules_install: module
 		$(if $(KSIGNER),,CONFIG_MODULE_SIG_ALL=) modules_install
 	$(if $(INSTALL_MOD_PATH),,depmod -a $(KRELEASE))
 
+# A DKMS source tree, $(DKMSDIR)/kiobench-<version>: kmod/'s sources and
+# dkms.conf, both stamped with the version (the tree has no .git).  Then
+# `dkms install kiobench/<version>` (dkms.conf says more).
+DKMS_TREE = $(DESTDIR)$(DKMSDIR)/kiobench-$(KIOBENCH_VERSION)
+dkms-install:
+	@test -n "$(KIOBENCH_VERSION)" || { echo "dkms-install: no version" >&2; exit 1; }
+	rm -rf $(DKMS_TREE)
+	$(INSTALL) -d $(DKMS_TREE)/uapi/linux
+	$(INSTALL) -m 0644 kmod/Kbuild kmod/*.c kmod/*.h $(DKMS_TREE)/
+	$(INSTALL) -m 0644 kmod/uapi/linux/*.h $(DKMS_TREE)/uapi/linux/
+	sed '/^KIOBENCH_VERSION ?=/i KIOBENCH_VERSION ?= $(KIOBENCH_VERSION)' kmod/Makefile \
+		>$(DKMS_TREE)/Makefile
+	sed 's|@PACKAGE_VERSION@|$(KIOBENCH_VERSION)|' dkms.conf >$(DKMS_TREE)/dkms.conf
+	@echo "dkms-install: now: dkms install kiobench/$(KIOBENCH_VERSION) [-k <kernel>]"
+
 clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean || true
 	$(MAKE) -C tools clean
 	rm -rf build
 
 .PHONY: all module tool deps debug-kernel modules-matrix style unit guest check check-device \
-	demo install uninstall modules_install clean
+	demo install uninstall modules_install dkms-install clean
