@@ -268,8 +268,8 @@ static void print_result(FILE *f, const char *what, const struct kb_cmp_result *
 	if (r->has_mwu) {
 		fmt_p(p, sizeof(p), r->mwu.p);
 		fprintf(f, "  latency distribution: P(new > base) = %.3f (Mann-Whitney U: "
-			"z = %.2f, p %s %s)\n", r->mwu.auc, r->mwu.z, p[0] == '<' ? "<" : "=",
-			p + (p[0] == '<'));
+			"z = %.2f, p %s %s; design effect %.1f, %.1f)\n", r->mwu.auc, r->mwu.z,
+			p[0] == '<' ? "<" : "=", p + (p[0] == '<'), r->deff[0], r->deff[1]);
 	}
 }
 
@@ -308,6 +308,10 @@ static struct json_object *result_json(const char *step, const char *job, int d,
 		kb_jadd(m, "p", kb_jdbl_fmt(r->mwu.p, "%.3g"));
 	}
 	kb_jadd(o, "distribution", m);
+	m = json_object_new_array();
+	json_object_array_add(m, kb_jdbl3(r->deff[0]));
+	json_object_array_add(m, kb_jdbl3(r->deff[1]));
+	kb_jadd(o, "design_effect", m);
 	return o;
 }
 

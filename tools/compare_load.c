@@ -191,7 +191,9 @@ static int intervals(struct kb_cmp_dir *cd, struct json_object *kb, int d)
 
 	cd->iops_iv = calloc(n + 1, sizeof(double));
 	cd->mbs_iv = calloc(n + 1, sizeof(double));
-	if (!cd->iops_iv || !cd->mbs_iv)
+	cd->ios_iv = calloc(n + 1, sizeof(double));
+	cd->lat_iv = calloc(n + 1, sizeof(double));
+	if (!cd->iops_iv || !cd->mbs_iv || !cd->ios_iv || !cd->lat_iv)
 		return -1;
 	for (i = 0; i < n; i++) {
 		struct json_object *pt = json_object_array_get_idx(tl, i);
@@ -199,6 +201,8 @@ static int intervals(struct kb_cmp_dir *cd, struct json_object *kb, int d)
 		uint64_t t = u64(pt, "t_ns"), dt = t > prev ? t - prev : 0;
 
 		if (prev >= ramp && dt && dt >= iv / 2) {
+			cd->ios_iv[cd->nr_iv] = u64(x, "ios");
+			cd->lat_iv[cd->nr_iv] = u64(x, "lat_ns");
 			cd->iops_iv[cd->nr_iv] = u64(x, "ios") * 1e9 / dt;
 			cd->mbs_iv[cd->nr_iv++] = u64(x, "bytes") * 1e3 / dt;
 		}
@@ -426,6 +430,8 @@ static void dir_free(struct kb_cmp_dir *cd)
 	free(cd->b);
 	free(cd->iops_iv);
 	free(cd->mbs_iv);
+	free(cd->ios_iv);
+	free(cd->lat_iv);
 }
 
 void kb_cmp_doc_free(struct kb_cmp_doc *doc)

@@ -3,17 +3,27 @@
  * compare's statistics: is a figure of NEW significantly different from
  * BASE, and worse by more than the threshold?  Pure functions.
  *
- * - Latency distributions come from the two full histograms.  The mean and
- *   p50 are judged by a Mann-Whitney U test over the buckets (a bucket is
- *   a group of ties; normal approximation with the tie correction).
+ * - Latency distributions come from the two full histograms.  p50 is
+ *   judged by a Mann-Whitney U test over the buckets (a bucket is a group
+ *   of ties; normal approximation with the tie correction).
  * - p99 and p99.9 by distribution-free confidence intervals of the
  *   quantile from each histogram (binomial ranks, widened to the buckets):
  *   significant when the two intervals do not overlap.
  * - IOPS and MB/s by Welch's t test over the rates of the timeline's
- *   measured intervals.
+ *   measured intervals, the mean latency over their mean latencies.
  * - The maximum is one sample: shown, never tested.
- * Without a histogram (fio's json) the mean falls back to Welch's t test
- * on the I/Os' mean and standard deviation, and percentiles are untested.
+ * The latencies of one run are not independent: a stall of the host (or
+ * of the device) delays every I/O in flight and those behind them.  The
+ * timeline's intervals measure how much: the variance of the mean latency
+ * between intervals against that of independent samples is the design
+ * effect, by which the histogram tests divide their sample size (the
+ * Mann-Whitney z by its root, the quantile intervals widen by its root).
+ * A tail is a few stalls more than many I/Os: for p99 and p99.9 each
+ * interval counts for one independent sample above the quantile at most
+ * (kb_tail_effect()).
+ * Without a timeline (fio's json) the mean falls back to Welch's t test
+ * on the I/Os' mean and standard deviation; without a histogram the
+ * percentiles are untested.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -101,6 +111,31 @@ static const struct kb_bucket *at_rank(const struct kb_bucket *b, size_t nr, dou
 			return &b[i];
 	}
 	return &b[nr - 1];
+}
+
+double kb_design_effect(const struct kb_cmp_dir *cd)
+{
+	double n = 0, sum = 0, m, between = 0, iid, d;
+	size_t i, k = 0;
+
+	for (i = 0; cd->ios_iv && i < cd->nr_iv; i++) {
+		n += cd->ios_iv[i];
+		sum += cd->lat_iv[i];
+		k += cd->ios_iv[i] > 0;
+	}
+	if (k < 2 || !(n > 0) || !(cd->stddev > 0))
+		return 1.0;
+	m = sum / n;
+	for (i = 0; i < cd->nr_iv; i++) {
+		/* the interval's share of the deviation of the ratio estimate */
+		double e = cd->lat_iv[i] - m * cd->ios_iv[i];
+
+		between += e * e;
+	}
+	between = between * k / (k - 1) / (n * n);
+	iid = cd->stddev * cd->stddev / n;
+	d = between / iid;
+	return d > 1 ? d : 1.0;
 }
 
 int kb_quantile_ci(const struct kb_bucket *b, size_t nr, double q, double z,
@@ -241,20 +276,77 @@ static void rate_fig(struct kb_cmp_fig *f, const double *a, const double *b, siz
 	fig_p(f, kb_welch_p(m1, v1, na, m2, v2, nb), "welch");
 }
 
+static size_t iv_means(const struct kb_cmp_dir *cd, double *mean, double *var);
+
+double kb_tail_effect(const struct kb_cmp_dir *cd, double deff, double q)
+{
+	double m, v, tail;
+	size_t k = iv_means(cd, &m, &v);
+
+	if (k < 2)
+		return deff;
+	tail = cd->n * (1 - q) / k;	/* n / (k / (1 - q)) */
+	return tail > deff ? tail : deff;
+}
+
 /* p99, p99.9: the quantiles' confidence intervals do not overlap. */
 static void tail_fig(struct kb_cmp_fig *f, const struct kb_cmp_dir *a,
-		     const struct kb_cmp_dir *b, double q)
+		     const struct kb_cmp_dir *b, double q, const double *deff)
 {
+	double za = KB_CMP_Z * sqrt(kb_tail_effect(a, deff[0], q));
+	double zb = KB_CMP_Z * sqrt(kb_tail_effect(b, deff[1], q));
 	uint64_t alo, ahi, blo, bhi;
 
-	if (kb_quantile_ci(a->b, a->nr, q, KB_CMP_Z, &alo, &ahi) ||
-	    kb_quantile_ci(b->b, b->nr, q, KB_CMP_Z, &blo, &bhi))
+	if (kb_quantile_ci(a->b, a->nr, q, za, &alo, &ahi) ||
+	    kb_quantile_ci(b->b, b->nr, q, zb, &blo, &bhi))
 		return;
 	f->test = "quantile-ci";
 	f->significant = blo > ahi || bhi < alo;
 }
 
-/* mean and p50 by the Mann-Whitney U test, in the direction of the change. */
+/* The mean latency of each interval that did I/O: their mean, variance and number. */
+static size_t iv_means(const struct kb_cmp_dir *cd, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+	size_t i, k = 0;
+
+	for (i = 0; cd->ios_iv && i < cd->nr_iv; i++) {
+		if (cd->ios_iv[i] > 0) {
+			s += cd->lat_iv[i] / cd->ios_iv[i];
+			k++;
+		}
+	}
+	*mean = k ? s / k : 0;
+	for (i = 0; cd->ios_iv && i < cd->nr_iv; i++) {
+		if (cd->ios_iv[i] > 0) {
+			double d = cd->lat_iv[i] / cd->ios_iv[i] - *mean;
+
+			ss += d * d;
+		}
+	}
+	*var = k > 1 ? ss / (k - 1) : 0;
+	return k;
+}
+
+/*
+ * The mean: Welch's t over the intervals' mean latencies (their scatter
+ * holds the stalls), else over the I/Os with their variance times the
+ * design effect.
+ */
+static void mean_fig(struct kb_cmp_fig *f, const struct kb_cmp_dir *a,
+		     const struct kb_cmp_dir *b, const double *deff)
+{
+	double m1, v1, m2, v2;
+	size_t k1 = iv_means(a, &m1, &v1), k2 = iv_means(b, &m2, &v2);
+
+	if (k1 >= 2 && k2 >= 2)
+		fig_p(f, kb_welch_p(m1, v1, k1, m2, v2, k2), "welch");
+	else
+		fig_p(f, kb_welch_p(a->mean, a->stddev * a->stddev, a->n / deff[0], b->mean,
+				    b->stddev * b->stddev, b->n / deff[1]), "welch");
+}
+
+/* p50 by the Mann-Whitney U test, in the direction of the change. */
 static void mwu_fig(struct kb_cmp_fig *f, const struct kb_cmp_result *r)
 {
 	bool up = f->new > f->base;
@@ -267,17 +359,18 @@ static void mwu_fig(struct kb_cmp_fig *f, const struct kb_cmp_result *r)
 static void latency_figs(const struct kb_cmp_dir *a, const struct kb_cmp_dir *b,
 			 struct kb_cmp_result *r)
 {
+	double d = r->deff[0] > r->deff[1] ? r->deff[0] : r->deff[1];
+
 	r->has_mwu = a->nr && b->nr && !kb_mwu_hist(a->b, a->nr, b->b, b->nr, &r->mwu);
 	if (r->has_mwu) {
-		mwu_fig(&r->f[KB_CF_MEAN], r);
+		/* the larger design effect: fewer independent samples than I/Os */
+		r->mwu.z /= sqrt(d);
+		r->mwu.p = r->mwu.p == 1.0 ? 1.0 : erfc(fabs(r->mwu.z) / M_SQRT2);
 		mwu_fig(&r->f[KB_CF_P50], r);
-		tail_fig(&r->f[KB_CF_P99], a, b, 0.99);
-		tail_fig(&r->f[KB_CF_P999], a, b, 0.999);
-	} else {
-		fig_p(&r->f[KB_CF_MEAN], kb_welch_p(a->mean, a->stddev * a->stddev, a->n,
-						    b->mean, b->stddev * b->stddev, b->n),
-		      "welch");
+		tail_fig(&r->f[KB_CF_P99], a, b, 0.99, r->deff);
+		tail_fig(&r->f[KB_CF_P999], a, b, 0.999, r->deff);
 	}
+	mean_fig(&r->f[KB_CF_MEAN], a, b, r->deff);
 }
 
 void kb_cmp_dirs(const struct kb_cmp_dir *a, const struct kb_cmp_dir *b,
@@ -286,6 +379,8 @@ void kb_cmp_dirs(const struct kb_cmp_dir *a, const struct kb_cmp_dir *b,
 	int i;
 
 	memset(r, 0, sizeof(*r));
+	r->deff[0] = kb_design_effect(a);
+	r->deff[1] = kb_design_effect(b);
 	fig_set(&r->f[KB_CF_IOPS], a->iops, b->iops, "none");
 	fig_set(&r->f[KB_CF_MBS], a->mbs, b->mbs, "none");
 	fig_set(&r->f[KB_CF_MEAN], a->mean, b->mean, "none");

@@ -21,7 +21,7 @@
  *   compare_stats.c compare's tests: Mann-Whitney U over histograms, quantile
  *                confidence intervals, Welch's t over timeline intervals
  *   stats.c      percentiles, stddev, merges, summaries, series analysis
- *   results.c    the module's debugfs files: reading and parsing
+ *   results.c    the module's debugfs files: reading and parsing; versions
  *   cli.c        messages, long options and usage from the option table
  *   jobfile.c    fio-style ini job files
  *   options.c    the option table of every command
@@ -631,6 +631,7 @@ struct kb_cmp_dir {
 	struct kb_bucket *b;		/* the latency histogram; NULL: none */
 	size_t nr;
 	double *iops_iv, *mbs_iv;	/* rates of the measured timeline intervals */
+	double *ios_iv, *lat_iv;	/* their I/Os and summed latency (ns) */
 	size_t nr_iv;
 };
 
@@ -653,6 +654,7 @@ struct kb_mwu {
 
 struct kb_cmp_result {
 	struct kb_cmp_fig f[KB_CF_NR];
+	double deff[2];			/* kb_design_effect() of base and new */
 	bool has_mwu;
 	struct kb_mwu mwu;
 	unsigned int worse;		/* figures judged KB_V_WORSE */
@@ -672,6 +674,21 @@ int kb_quantile_ci(const struct kb_bucket *b, size_t nr, double q, double z,
 double kb_welch_p(double m1, double v1, double n1, double m2, double v2, double n2);
 /* Mean and sample variance of x[0..n) (variance 0 when n < 2). */
 void kb_mean_var(const double *x, size_t n, double *mean, double *var);
+/*
+ * The design effect of cd's latencies: the variance of their mean over
+ * the timeline's intervals, against what independent samples would give
+ * (sd^2 / n); at least 1, and 1 without intervals.  Latencies of one run
+ * are not independent (a stall of the host delays every I/O in flight),
+ * so the tests over histograms divide their sample sizes by it.
+ */
+double kb_design_effect(const struct kb_cmp_dir *cd);
+/*
+ * The design effect of quantile q's interval: at least deff, and at least
+ * what makes the samples above q as many as the timeline's intervals
+ * (n (1 - q) / k): the slow I/Os come in clusters, one stall delaying all
+ * in flight, and the timeline cannot tell how many stalls an interval had.
+ */
+double kb_tail_effect(const struct kb_cmp_dir *cd, double deff, double q);
 /* Regularized incomplete beta function I_x(a, b). */
 double kb_betai(double a, double b, double x);
 /* Worse, better or the same, given threshold percent; higher_worse: latency. */

@@ -115,6 +115,23 @@ static void dir_free(struct kb_cmp_dir *cd)
 	free(cd->b);
 	free(cd->iops_iv);
 	free(cd->mbs_iv);
+	free(cd->ios_iv);
+	free(cd->lat_iv);
+}
+
+/* The 10 intervals of side() with 2000 I/Os each, of mean latencies m(i). */
+static void set_iv(struct kb_cmp_dir *cd, double m0, double m1)
+{
+	size_t i;
+
+	free(cd->ios_iv);
+	free(cd->lat_iv);
+	cd->ios_iv = calloc(cd->nr_iv, sizeof(double));
+	cd->lat_iv = calloc(cd->nr_iv, sizeof(double));
+	for (i = 0; i < cd->nr_iv; i++) {
+		cd->ios_iv[i] = 2000;
+		cd->lat_iv[i] = 2000 * (i % 2 ? m1 : m0);
+	}
 }
 
 static void t_identical(void)
@@ -185,6 +202,45 @@ static void t_noise(void)
 	CHECK(r.f[KB_CF_P50].significant == 1 && r.f[KB_CF_P50].verdict == KB_V_SAME);
 	kb_cmp_dirs(&a, &b, 2, &r);
 	CHECK(r.f[KB_CF_P50].verdict == KB_V_WORSE);
+	dir_free(&a);
+	dir_free(&b);
+}
+
+/*
+ * Stalls make the latencies of a run depend on each other: its intervals'
+ * means scatter far more than independent samples allow, and a 10 % shift
+ * between two such runs is not significant any more.
+ */
+static void t_design_effect(void)
+{
+	struct kb_cmp_dir a, b;
+	struct kb_cmp_result r;
+
+	side(&a, 200000, 5000, 0.03, 1);
+	side(&b, 220000, 5000, 0.03, 5);
+	CHECK(kb_design_effect(&a) == 1.0);	/* no intervals */
+	kb_cmp_dirs(&a, &b, 5, &r);
+	CHECK(r.f[KB_CF_P50].verdict == KB_V_WORSE && r.f[KB_CF_P99].verdict == KB_V_WORSE);
+	/* steady intervals: independent enough */
+	set_iv(&a, a.mean, a.mean * 1.001);
+	set_iv(&b, b.mean, b.mean * 1.001);
+	CHECK(kb_design_effect(&a) == 1.0);
+	kb_cmp_dirs(&a, &b, 5, &r);
+	CHECK(r.deff[0] == 1.0 && r.f[KB_CF_P50].verdict == KB_V_WORSE);
+	/* 200 samples above p99 in 10 intervals: counted as 10 */
+	CHECK(fabs(kb_tail_effect(&a, 1.0, 0.99) - 20) < 1e-9);
+	CHECK(fabs(kb_tail_effect(&a, 3.0, 0.999) - 3) < 1e-9);
+	free(a.ios_iv);
+	a.ios_iv = NULL;
+	CHECK(kb_tail_effect(&a, 1.5, 0.99) == 1.5);	/* no timeline */
+	set_iv(&a, a.mean, a.mean * 1.001);
+	/* intervals of 150 and 250 us: stalls */
+	set_iv(&a, 150000, 250000);
+	set_iv(&b, 165000, 275000);
+	CHECK(kb_design_effect(&a) > 1000);
+	kb_cmp_dirs(&a, &b, 5, &r);
+	CHECK(r.worse == 0);
+	CHECK(r.f[KB_CF_P50].significant == 0 && r.f[KB_CF_P99].significant == 0);
 	dir_free(&a);
 	dir_free(&b);
 }
@@ -263,6 +319,7 @@ void compare_stats_tests(void)
 	run_case("compare: identical histograms and rates are not significant", t_identical);
 	run_case("compare: 50 % slower is significantly worse", t_shifted);
 	run_case("compare: small noise is not worse", t_noise);
+	run_case("compare: dependent latencies count for fewer samples", t_design_effect);
 	run_case("compare: Mann-Whitney U over buckets, with ties", t_mwu);
 	run_case("compare: quantile confidence intervals", t_quantile_ci);
 	run_case("compare: Welch's t and the incomplete beta", t_welch);
