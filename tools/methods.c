@@ -569,18 +569,19 @@ static void list_suites(void)
 	unsigned int i;
 
 	for (i = 0; i < kb_nr_suites; i++)
-		printf("%-22s %s%s\n  %s\n", kb_suites[i].name, kb_suites[i].title,
-		       kb_suites[i].writes ? " [writes]" : "", kb_suites[i].source);
+		printf("%-18s %s%s\n  reproduces: %s\n  also named: %s\n  %s\n",
+		       kb_suites[i].name, kb_suites[i].title, kb_suites[i].writes ? " [writes]" : "",
+		       kb_suites[i].review, kb_suites[i].alias, kb_suites[i].source);
 }
 
-/* The suite called name, or its first three characters ("003"). */
+/* The suite called name or by its drive's name, or its first three characters ("003"). */
 static const struct kb_suite *find_suite(const char *name)
 {
 	const struct kb_suite *su = NULL;
 	unsigned int i;
 
 	for (i = 0; i < kb_nr_suites; i++)
-		if (!strcmp(kb_suites[i].name, name) ||
+		if (!strcmp(kb_suites[i].name, name) || !strcmp(kb_suites[i].alias, name) ||
 		    (strlen(name) == 3 && !strncmp(kb_suites[i].name, name, 3)))
 			su = &kb_suites[i];
 	if (!su)
@@ -657,8 +658,8 @@ static int run_suite(struct method *m, const struct kb_suite *su, uint64_t devsp
 	int ret = 0;
 
 	if (m->g.formats & KB_FMT_NORMAL)
-		fprintf(m->out, "suite %s: %s (scale %g)\n  %s\n", su->name, su->title,
-			m->g.scale, su->source);
+		fprintf(m->out, "suite %s: %s (scale %g)\n  reproduces: %s\n  %s\n", su->name,
+			su->title, m->g.scale, su->review, su->source);
 	if (!m->g.no_precond && (su->pre.fill || su->pre.passes)) {
 		struct precond_def pre = su->pre;
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The named suites: the methodologies of the drive reviews in
- * Documentation/kiobench.rst ("Suites"), as data.  Times and sizes are the
+ * Documentation/kiobench.rst ("Suites"), as data.  Each names the review
+ * it reproduces as far as the article's text tells (drive, site, year:
+ * the years are those of its reader comments).  Times and sizes are the
  * articles' own; --scale multiplies them (plan.c).  Where an article is
  * vague the choice is marked "chosen" and documented.
  */
@@ -98,33 +100,40 @@ static const struct part_def p004[] = {
 };
 
 const struct kb_suite kb_suites[] = {
-	{ .name = "000-enterprise", .writes = true,
+	{ .name = "000-enterprise", .alias = "optane-p4800x", .writes = true,
+	  .review = "Optane SSD DC P4800X review; the site is not named in the text; "
+		    "reader comments from April 2017",
 	  .title = "enterprise drive review: transfer-size and QD sweeps, read and write",
-	  .source = "Optane P4800X vs flash review: 4 kB random-write preconditioning "
-		    "twice over the capacity",
+	  .source = "preconditioning: 4 kB random writes twice over the capacity",
 	  .pre = { .passes = 2, .iodepth = 32, .bs = 4096 },
 	  .parts = p000, .nr_parts = N(p000) },
-	{ .name = "001-datacenter", .writes = true,
+	{ .name = "001-datacenter", .alias = "p3700", .writes = true,
+	  .review = "Intel P3700 NVMe review (against S3700, SSD 910, Micron P420m); the "
+		    "site is not named in the text; reader comments from June 2014",
 	  .title = "datacenter NVMe review: QD1..QD128, latency figures",
-	  .source = "P3700 review: sequential fill, one 4 kB random-write pass at QD128",
+	  .source = "preconditioning: sequential fill, one 4 kB random-write pass at QD128",
 	  .pre = { .fill = true, .passes = 1, .iodepth = 128, .bs = 4096 },
 	  .parts = p001, .nr_parts = N(p001) },
-	{ .name = "002-client-seq", .writes = true,
+	{ .name = "002-client-seq", .alias = "optane-800p", .writes = true,
+	  .review = "Intel Optane SSD 800p review; the site is not named in the text; "
+		    "reader comments from March 2018",
 	  .title = "client drive review, sequential: bursts at 20 % duty, sustained QD1..32",
-	  .source = "Optane 800p review: the drive holds data (sequential fill of the "
-		    "64 GB span)",
+	  .source = "preconditioning: the drive holds data (sequential fill of the 64 GB span)",
 	  .pre = { .fill = true, .iodepth = 32, .span = 64 * GiB },
 	  .parts = p002, .nr_parts = N(p002) },
-	{ .name = "003-client-random", .writes = true,
+	{ .name = "003-client-random", .alias = "optane-900p", .writes = true,
+	  .review = "Optane SSD 900P review, AnandTech (its \"AnandTech Storage Bench\"); "
+		    "year not stated, earliest reader comment March 2018",
 	  .title = "client drive review, random: bursts at 20 % duty, sustained QD1..32",
-	  .source = "Optane 900P review: the drive holds data (sequential fill of the "
-		    "64 GB span)",
+	  .source = "preconditioning: the drive holds data (sequential fill of the 64 GB span)",
 	  .pre = { .fill = true, .iodepth = 32, .span = 64 * GiB },
 	  .parts = p003, .nr_parts = N(p003) },
-	{ .name = "004-raid0-scaling", .writes = false,
+	{ .name = "004-raid0-scaling", .alias = "optane-memory-vroc", .writes = false,
+	  .review = "4x Optane Memory 32GB and 4x Samsung 960 PRO 512GB in VROC RAID-0; "
+		    "site and year are not in the text",
 	  .title = "scaling over 1..4 devices: 4 kB random and 128 kB sequential read vs QD",
-	  .source = "4x Optane Memory and 4x 960 PRO review (here k devices side by side, "
-		    "not RAID-0): sequential fill first",
+	  .source = "preconditioning: sequential fill; here k devices side by side, not a "
+		    "RAID-0",
 	  .pre = { .fill = true, .iodepth = 32 },
 	  .parts = p004, .nr_parts = N(p004) },
 };

@@ -41,7 +41,10 @@ struct precond_def {
 };
 
 struct kb_suite {
-	const char *name, *title, *source;
+	const char *name, *title;
+	const char *source;	/* the article's setup before the parts */
+	const char *alias;	/* the drive reviewed: another name of the suite */
+	const char *review;	/* the review reproduced: drive, site, year as known */
 	bool writes;
 	struct precond_def pre;
 	const struct part_def *parts;

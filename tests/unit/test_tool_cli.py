@@ -319,6 +319,23 @@ def test_suite_list():
     names = [ln.split()[0] for ln in p.stdout.splitlines() if not ln.startswith(" ")]
     assert names == ["000-enterprise", "001-datacenter", "002-client-seq",
                      "003-client-random", "004-raid0-scaling"]
+    # each names the review it reproduces (drive, site, year as the text has
+    # them), and the drive's name is another name of the suite
+    reviews = [ln.split(": ", 1)[1] for ln in p.stdout.splitlines()
+               if ln.startswith("  reproduces: ")]
+    assert len(reviews) == 5
+    for review, drive in zip(reviews, ["P4800X", "P3700", "800p", "900P", "960 PRO"]):
+        assert drive in review
+    assert "AnandTech" in reviews[3] and "2014" in reviews[1]
+    aliases = [ln.split(": ", 1)[1] for ln in p.stdout.splitlines()
+               if ln.startswith("  also named: ")]
+    assert aliases == ["optane-p4800x", "p3700", "optane-800p", "optane-900p",
+                       "optane-memory-vroc"]
+
+
+def test_suite_by_drive_name():
+    assert_usage_error(run("suite", "optane-900p", DEV),
+                       "suite 003-client-random writes to /dev/null")
 
 
 # ---- compare ------------------------------------------------------------------
