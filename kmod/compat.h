@@ -50,7 +50,7 @@ static inline void kb_bdev_close(struct kb_bdev *kbd)
 	fput(kbd->file);
 #endif
 }
-#elif !defined(KB_HAVE_BLK_MODE_T)	/* up to 6.4: fmode_t + holder */
+#elif !defined(KB_HAVE_BLK_OPEN_READ)	/* up to 6.4: fmode_t + holder */
 struct kb_bdev {
 	struct block_device *bdev;
 	fmode_t mode;
@@ -104,6 +104,16 @@ static inline void kb_set_err(struct netlink_ext_ack *extack,
 		kb_set_err(extack, attr, fixed);			\
 		no_printk(fmt, ##__VA_ARGS__);	/* format check only */	\
 	} while (0)
+#endif
+
+/*
+ * The namespace of KUnit's exports, for MODULE_IMPORT_NS(): a string
+ * literal from 6.13, a bare token (stringified by the macro) before.
+ */
+#ifdef KB_HAVE_NS_STRING
+#define KB_NS_KUNIT	"EXPORTED_FOR_KUNIT_TESTING"
+#else
+#define KB_NS_KUNIT	EXPORTED_FOR_KUNIT_TESTING
 #endif
 
 #ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
