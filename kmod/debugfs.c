@@ -168,24 +168,60 @@ static const struct seq_operations kb_lat_log_sops = {
 };
 DEFINE_SEQ_ATTRIBUTE(kb_lat_log);
 
-void kb_debugfs_add_job(struct kb_job *job)
+static const struct {
+	const char *name;
+	const struct file_operations *fops;
+} kb_dbg_files[] = {
+	{ "config", &kb_config_fops },
+	{ "hist_read", &kb_hist_read_fops },
+	{ "hist_write", &kb_hist_write_fops },
+	{ "timeline", &kb_timeline_fops },
+	{ "lat_log", &kb_lat_log_fops },	/* last: only with a log */
+};
+
+/*
+ * The job's directory and files, all or none: they are where its
+ * histograms and timeline are read, so a job without them is refused.
+ * Call before the job is registered, and kb_debugfs_del_job() before it
+ * is destroyed.
+ */
+int kb_debugfs_add_job(struct kb_job *job)
 {
-	job->dbg = debugfs_create_dir(job->dbg_name, kb_dbg_root);
-	debugfs_create_file("config", 0400, job->dbg, job, &kb_config_fops);
-	debugfs_create_file("hist_read", 0400, job->dbg, job, &kb_hist_read_fops);
-	debugfs_create_file("hist_write", 0400, job->dbg, job, &kb_hist_write_fops);
-	debugfs_create_file("timeline", 0400, job->dbg, job, &kb_timeline_fops);
-	if (job->lat_log)
-		debugfs_create_file("lat_log", 0400, job->dbg, job,
-				    &kb_lat_log_fops);
+	unsigned int i, n = ARRAY_SIZE(kb_dbg_files) - !job->lat_log;
+	struct dentry *dir, *f;
+	int err;
+
+	snprintf(job->dbg_name, sizeof(job->dbg_name), "job%u", job->id);
+	dir = debugfs_create_dir(job->dbg_name, kb_dbg_root);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	for (i = 0; i < n; i++) {
+		f = debugfs_create_file(kb_dbg_files[i].name, 0400, dir, job,
+					kb_dbg_files[i].fops);
+		if (IS_ERR(f)) {
+			err = PTR_ERR(f);
+			goto out_remove_dir;
+		}
+	}
+	job->dbg = dir;
+	return 0;
+
+out_remove_dir:
+	debugfs_remove(dir);
+	return err;
 }
 
+/* Waits for the files' readers to leave; then nothing reads the job. */
 void kb_debugfs_del_job(struct kb_job *job)
 {
 	debugfs_remove(job->dbg);
+	job->dbg = NULL;
 }
 
-/* debugfs errors are ignored, as its API asks: the module works without. */
+/*
+ * Without the root directory (debugfs off), the module loads and answers
+ * requests, but every job is refused: kb_debugfs_add_job() fails.
+ */
 void kb_debugfs_init(void)
 {
 	kb_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);

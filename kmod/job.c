@@ -1,24 +1,112 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Jobs: devices, workers, bio submission and completion, statistics and the
- * timeline.  Everything a job needs is allocated in kb_job_create(); the
- * I/O path (kb_submit(), kb_end_io(), kb_worker_run()) allocates nothing and
- * takes no lock shared between workers or CPUs.
+ * Jobs: their registry, devices, workers, bio submission and completion,
+ * statistics and the timeline.  Everything a job needs is allocated in
+ * kb_job_create(); the I/O path (kb_submit(), kb_end_io(), kb_worker_run())
+ * allocates nothing and takes no lock shared between workers or CPUs.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/xarray.h>
 #include <kunit/visibility.h>
 
 #include "kiobench.h"
 
 static atomic64_t kb_mem_used = ATOMIC64_INIT(0);
+
+/* ---- registry ------------------------------------------------------------ */
+
+/*
+ * Every job that exists, by id.  kb_jobs_mutex also serialises whatever is
+ * done to a job from outside its workers (start, stop, reads of results,
+ * destruction), so that a job found in the registry stays alive until the
+ * mutex is released.  Ids are reserved before a job is created and filled
+ * in once it is whole, so a half-made job is never found.
+ */
+static DEFINE_MUTEX(kb_jobs_mutex);
+static DEFINE_XARRAY_ALLOC1(kb_jobs);
+static unsigned int kb_nr_jobs;		/* registered, reserved ids excluded */
+static u32 kb_next_id;
+static bool kb_jobs_closed;		/* module exit: no new job */
+
+void kb_jobs_lock(void)
+{
+	mutex_lock(&kb_jobs_mutex);
+}
+
+void kb_jobs_unlock(void)
+{
+	mutex_unlock(&kb_jobs_mutex);
+}
+
+/* An id for a job about to be created: kb_job_register() or _release_id(). */
+int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	lockdep_assert_held(&kb_jobs_mutex);
+	if (kb_jobs_closed)
+		return -ENODEV;
+	if (kb_nr_jobs == KB_MAX_JOBS) {
+		NL_SET_ERR_MSG(extack,
+			       "jobs: at most " __stringify(KB_MAX_JOBS)
+			       " jobs may exist; destroy one");
+		return -EBUSY;
+	}
+	err = xa_alloc_cyclic(&kb_jobs, id, NULL, xa_limit_31b, &kb_next_id,
+			      GFP_KERNEL);
+	return err < 0 ? err : 0;
+}
+
+void kb_job_release_id(u32 id)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	xa_erase(&kb_jobs, id);
+}
+
+/* Makes a whole job, on its reserved id, visible to kb_job_find(). */
+void kb_job_register(struct kb_job *job)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	xa_store(&kb_jobs, job->id, job, GFP_KERNEL);	/* reserved: no alloc */
+	kb_nr_jobs++;
+}
+
+void kb_job_unregister(struct kb_job *job)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	xa_erase(&kb_jobs, job->id);
+	kb_nr_jobs--;
+}
+
+struct kb_job *kb_job_find(u32 id)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	return xa_load(&kb_jobs, id);
+}
+
+/* The job of the lowest id from *@id up, and its id in *@id; or NULL. */
+struct kb_job *kb_job_next(unsigned long *id)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	return xa_find(&kb_jobs, id, ULONG_MAX, XA_PRESENT);
+}
+
+/* Module exit: no id is reserved from now on. */
+void kb_jobs_close(void)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	kb_jobs_closed = true;
+}
 
 u64 kb_total_mem(void)
 {
@@ -819,7 +907,6 @@ struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 	job->nr_workers = cfg->numjobs * cfg->nr_devs;
 	job->state = KIOBENCH_STATE_NEW;
 	INIT_DELAYED_WORK(&job->tl_work, kb_timeline_work);
-	snprintf(job->dbg_name, sizeof(job->dbg_name), "job%u", id);
 
 	err = kb_open_devices(job, extack);
 	if (err)
@@ -857,7 +944,6 @@ struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 	err = kb_create_threads(job);
 	if (err)
 		goto out_free_workers;
-	kb_debugfs_add_job(job);
 	return job;
 
 out_free_workers:
@@ -878,13 +964,17 @@ out_free_config:
 	return ERR_PTR(err);
 }
 
-/* NEW -> RUNNING.  Called with the job registry locked. */
+/*
+ * NEW -> RUNNING.  The caller found the job NEW under the registry's lock
+ * and holds it still, so that two START requests cannot both start it.
+ */
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 {
 	const struct kb_config *cfg = &job->cfg;
 	unsigned int i;
 	u64 now;
 
+	lockdep_assert_held(&kb_jobs_mutex);
 	for (i = 0; i < cfg->nr_cpus; i++) {
 		if (!cpu_online(cfg->cpus[i])) {
 			KB_ERR_FMT(extack, NULL, "cpus: a CPU is offline",
@@ -914,10 +1004,15 @@ void kb_job_stop(struct kb_job *job)
 	WRITE_ONCE(job->stop, true);
 }
 
-/* Stops (if need be) and frees a job.  Called with the registry locked. */
+/*
+ * Stops (if need be) and frees a job, which is no longer registered or was
+ * never registered.  ORDER: its debugfs directory, whose files read the
+ * job, is gone already; the registry's lock keeps netlink readers out.
+ */
 void kb_job_destroy(struct kb_job *job)
 {
-	kb_debugfs_del_job(job);
+	lockdep_assert_held(&kb_jobs_mutex);
+	WARN_ON_ONCE(job->dbg);
 	kb_free_workers(job);
 	cancel_delayed_work_sync(&job->tl_work);
 	kvfree(job->lat_log);

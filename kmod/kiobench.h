@@ -9,6 +9,9 @@
  * (kb_end_io(), any context, any CPU) timestamp the bio, account it in the
  * per-CPU statistics of the completing CPU with interrupts off, and hand
  * the slot back to its worker through a lock-free llist.
+ *
+ * Jobs live in a registry (job.c) whose mutex serialises every control
+ * operation: creation, start, stop, reads of the results, destruction.
  */
 #ifndef KB_KIOBENCH_H
 #define KB_KIOBENCH_H
@@ -185,7 +188,7 @@ struct kb_job {
 	struct kb_lat_entry *lat_log;	/* cfg.lat_log entries, or NULL */
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
 
-	struct dentry *dbg;
+	struct dentry *dbg;		/* debugfs.c; gone before destruction */
 	char dbg_name[16];
 };
 
@@ -193,7 +196,18 @@ struct kb_job {
 extern unsigned long kb_max_job_mem;
 extern unsigned long kb_max_total_mem;
 
-/* job.c */
+/* job.c: the registry of jobs, used with kb_jobs_lock() held */
+void kb_jobs_lock(void);
+void kb_jobs_unlock(void);
+int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack);
+void kb_job_release_id(u32 id);
+void kb_job_register(struct kb_job *job);
+void kb_job_unregister(struct kb_job *job);
+struct kb_job *kb_job_find(u32 id);
+struct kb_job *kb_job_next(unsigned long *id);
+void kb_jobs_close(void);
+
+/* job.c: one job */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 			     struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
@@ -230,7 +244,7 @@ u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
 /* debugfs.c */
 void kb_debugfs_init(void);
 void kb_debugfs_exit(void);
-void kb_debugfs_add_job(struct kb_job *job);
+int kb_debugfs_add_job(struct kb_job *job);
 void kb_debugfs_del_job(struct kb_job *job);
 
 /* netlink.c */

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Generic netlink family "kiobench": the job registry and its operations.
+ * Generic netlink family "kiobench": operations on the registry of jobs
+ * (job.c), under its lock, and each job's debugfs directory.
  * Documentation/netlink/specs/kiobench.yaml describes the family; types and
  * ranges are checked by the policies below, the handlers check presence,
  * duplicates, cross-attribute rules and state.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
-#include <linux/mutex.h>
 #include <linux/slab.h>
-#include <linux/xarray.h>
 #include <net/genetlink.h>
 #include <kunit/visibility.h>
 
@@ -17,13 +16,6 @@
 
 #define KB_DEF_BS	4096
 #define KB_DEF_SEED	0x6b696f62656e6368ULL	/* "kiobench" */
-
-/* ORDER: kb_lock protects kb_jobs, kb_nr_jobs and kb_exiting. */
-static DEFINE_MUTEX(kb_lock);
-static DEFINE_XARRAY_ALLOC1(kb_jobs);
-static unsigned int kb_nr_jobs;
-static u32 kb_next_id;
-static bool kb_exiting;
 
 static struct genl_family kb_family;
 
@@ -458,13 +450,58 @@ out_free_msg:
 	return -EMSGSIZE;
 }
 
+/*
+ * Destroys a job that is not (or no longer) registered.  ORDER: its debugfs
+ * files go first, waiting for their readers, as they read the job.
+ */
+static void kb_nl_job_release(struct kb_job *job)
+{
+	kb_debugfs_del_job(job);
+	kb_job_destroy(job);
+}
+
+/*
+ * Makes a job and its debugfs directory, then lets requests find it; @cfg
+ * is the job's once kb_job_create() is called, whatever the outcome.
+ */
+static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
+				     struct netlink_ext_ack *extack)
+{
+	struct kb_job *job;
+	u32 id;
+	int err;
+
+	err = kb_job_reserve_id(&id, extack);
+	if (err)
+		return ERR_PTR(err);
+	job = kb_job_create(id, cfg, extack);	/* takes cfg's allocations */
+	if (IS_ERR(job)) {
+		err = PTR_ERR(job);
+		goto out_release_id;
+	}
+	err = kb_debugfs_add_job(job);
+	if (err) {
+		KB_ERR_FMT(extack, NULL,
+			   "debugfs: cannot create the job's directory",
+			   "debugfs: cannot create the job's directory %s (%pe)",
+			   job->dbg_name, ERR_PTR(err));
+		goto out_destroy_job;
+	}
+	kb_job_register(job);
+	return job;
+
+out_destroy_job:
+	kb_job_destroy(job);
+out_release_id:
+	kb_job_release_id(id);
+	return ERR_PTR(err);
+}
+
 static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 {
-	struct netlink_ext_ack *extack = info->extack;
 	struct kb_config cfg = {};
 	struct sk_buff *msg;
 	struct kb_job *job;
-	u32 id;
 	int err;
 
 	err = kb_check_request(skb, info);
@@ -479,48 +516,30 @@ static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 		goto out_free_config;
 	}
 
-	mutex_lock(&kb_lock);
-	err = -ENODEV;
-	if (kb_exiting)
-		goto out_unlock;
-	err = -EBUSY;
-	if (kb_nr_jobs == KB_MAX_JOBS) {
-		NL_SET_ERR_MSG(extack,
-			       "jobs: at most " __stringify(KB_MAX_JOBS)
-			       " jobs may exist; destroy one");
-		goto out_unlock;
-	}
-	err = xa_alloc_cyclic(&kb_jobs, &id, NULL, xa_limit_31b, &kb_next_id,
-			      GFP_KERNEL);
-	if (err < 0)
-		goto out_unlock;
-	job = kb_job_create(id, &cfg, extack);	/* takes cfg's allocations */
+	kb_jobs_lock();
+	job = kb_nl_job_make(&cfg, info->extack);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
-		goto out_erase_id;
+		goto out_unlock;
 	}
-	xa_store(&kb_jobs, id, job, GFP_KERNEL);	/* reserved: cannot fail */
-	kb_nr_jobs++;
 	err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
 			 KIOBENCH_CMD_JOB_NEW);
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
 	}
 	return genlmsg_reply(msg, info);
 
-out_erase_id:
-	xa_erase(&kb_jobs, id);
 out_unlock:
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	nlmsg_free(msg);
 out_free_config:
 	kb_config_free(&cfg);
 	return err;
 }
 
-/* Looks up KIOBENCH_A_JOB_ID; called with kb_lock held. */
+/* Looks up KIOBENCH_A_JOB_ID; called with the registry locked. */
 static struct kb_job *kb_lookup(struct genl_info *info)
 {
 	struct nlattr *a = info->attrs[KIOBENCH_A_JOB_ID];
@@ -528,7 +547,7 @@ static struct kb_job *kb_lookup(struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, KIOBENCH_A_JOB_ID))
 		return ERR_PTR(-EINVAL);
-	job = xa_load(&kb_jobs, nla_get_u32(a));
+	job = kb_job_find(nla_get_u32(a));
 	if (!job) {
 		KB_ERR_FMT(info->extack, a, "job-id: no such job",
 			   "job-id: no job %u", nla_get_u32(a));
@@ -552,7 +571,7 @@ static int kb_nl_job_op(struct sk_buff *skb, struct genl_info *info,
 	err = kb_check_request(skb, info);
 	if (err)
 		return err;
-	mutex_lock(&kb_lock);
+	kb_jobs_lock();
 	job = kb_lookup(info);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
@@ -587,14 +606,13 @@ static int kb_nl_job_op(struct sk_buff *skb, struct genl_info *info,
 					    "job-id: the job is running; stop it first");
 			break;
 		}
-		xa_erase(&kb_jobs, job->id);
-		kb_nr_jobs--;
-		kb_job_destroy(job);
+		kb_job_unregister(job);
+		kb_nl_job_release(job);
 		err = 0;
 		break;
 	}
 out_unlock:
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	return err;
 }
 
@@ -625,14 +643,14 @@ static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	mutex_lock(&kb_lock);
+	kb_jobs_lock();
 	job = kb_lookup(info);
 	if (IS_ERR(job))
 		err = PTR_ERR(job);
 	else
 		err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
 				 KIOBENCH_CMD_JOB_GET);
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -650,8 +668,8 @@ static int kb_nl_job_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	err = kb_check_admin(cb->skb, cb->extack);
 	if (err)
 		return err;
-	mutex_lock(&kb_lock);
-	xa_for_each_start(&kb_jobs, id, job, cb->args[0]) {
+	kb_jobs_lock();
+	for (id = cb->args[0]; (job = kb_job_next(&id)); id++) {
 		err = kb_put_job(skb, job, NETLINK_CB(cb->skb).portid,
 				 cb->nlh->nlmsg_seq, NLM_F_MULTI,
 				 KIOBENCH_CMD_JOB_GET);
@@ -659,7 +677,7 @@ static int kb_nl_job_dump(struct sk_buff *skb, struct netlink_callback *cb)
 			break;
 		cb->args[0] = id + 1;
 	}
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	if (err == -EMSGSIZE && skb->len)
 		return skb->len;	/* the rest goes in the next message */
 	return err ?: skb->len;
@@ -735,17 +753,15 @@ int kb_nl_init(void)
  */
 void kb_nl_exit(void)
 {
+	unsigned long id = 0;
 	struct kb_job *job;
-	unsigned long id;
 
-	mutex_lock(&kb_lock);
-	kb_exiting = true;
-	xa_for_each(&kb_jobs, id, job) {
-		xa_erase(&kb_jobs, id);
-		kb_job_destroy(job);
+	kb_jobs_lock();
+	kb_jobs_close();
+	while ((job = kb_job_next(&id))) {
+		kb_job_unregister(job);
+		kb_nl_job_release(job);
 	}
-	kb_nr_jobs = 0;
-	mutex_unlock(&kb_lock);
+	kb_jobs_unlock();
 	genl_unregister_family(&kb_family);
-	xa_destroy(&kb_jobs);
 }
