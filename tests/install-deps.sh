@@ -8,6 +8,7 @@
 # Kernels under test:
 #   - Debian bookworm 6.1 (newest linux-headers-6.1.0-N-amd64)
 #   - Debian bookworm-backports 6.12 (newest linux-headers-6.12.N+deb12-amd64)
+#   - the same with PREEMPT_RT (newest linux-headers-6.12.N+deb12-rt-amd64)
 # Their images are downloaded and unpacked into $KIOBENCH_CACHE (outside the
 # checkout); their headers are installed, so /lib/modules/<ver>/build works.
 set -euo pipefail
@@ -37,7 +38,9 @@ newest() { # newest package whose name matches the regex $1
 }
 k61=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64$')
 k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-amd64$')
-[ -n "$k61" ] && [ -n "$k612" ] || { echo "install-deps: no kernel packages found" >&2; exit 1; }
+k612rt=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$')
+[ -n "$k61" ] && [ -n "$k612" ] && [ -n "$k612rt" ] ||
+	{ echo "install-deps: no kernel packages found" >&2; exit 1; }
 
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
@@ -47,7 +50,7 @@ pkgs=(
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)
 	dkms openssl strace
-	"${k61/image/headers}" "${k612/image/headers}"
+	"${k61/image/headers}" "${k612/image/headers}" "${k612rt/image/headers}"
 	linux-source-6.12
 )
 missing=()
@@ -60,7 +63,7 @@ fi
 
 # Guest kernels: vmlinuz + modules, unpacked, never installed on the host.
 mkdir -p "$CACHE/kernels"
-for img in "$k61" "$k612"; do
+for img in "$k61" "$k612" "$k612rt"; do
 	ver=${img#linux-image-}
 	dst=$CACHE/kernels/$ver
 	[ -e "$dst/.done" ] && continue
