@@ -52,6 +52,7 @@ static int kb_hist_show(struct seq_file *m, unsigned int dir)
 {
 	struct kb_job *job = m->private;
 	struct kb_counters c;
+	u64 samples = 0;
 	unsigned int i;
 	u64 *hist;
 
@@ -59,10 +60,17 @@ static int kb_hist_show(struct seq_file *m, unsigned int dir)
 	if (!hist)
 		return -ENOMEM;
 	kb_job_sum(job, dir, &c, hist);
+	/*
+	 * The buckets' total, which is c.ios once the job has ended: while it
+	 * runs, the buckets are read after the counters, and the header must
+	 * still add up to the lines below.
+	 */
+	for (i = 0; i < KB_HIST_BUCKETS; i++)
+		samples += hist[i];
 	seq_printf(m, "# kiobench-histogram 1\n# dir %s\n# unit ns\n# bits %u\n",
 		   kb_dir_names[dir], KB_HIST_BITS);
 	seq_printf(m, "# samples %llu\n# min %llu\n# max %llu\n# sum %llu\n",
-		   c.ios, c.lat_min, c.lat_max, c.lat_sum);
+		   samples, c.lat_min, c.lat_max, c.lat_sum);
 	for (i = 0; i < KB_HIST_BUCKETS; i++)
 		if (hist[i])
 			seq_printf(m, "%llu %llu %llu\n", kb_hist_lo(i),

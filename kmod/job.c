@@ -151,35 +151,18 @@ static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
 	e->dir = slot->dir;
 }
 
-/*
- * Runs with interrupts off on the completing CPU, so the per-CPU counters
- * need no lock: only this CPU writes them, and nothing else on this CPU
- * can interleave.  Readers sum all CPUs without a lock and accept a
- * slightly stale view while the job runs; once it has ended the sums are
- * exact.
- */
-VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
-				 u64 now, blk_status_t status)
+/* Counts a successful I/O; measured: submitted after the warm-up. */
+static void kb_count(struct kb_dir_stats *d, u32 len, u64 lat, bool measured)
 {
-	struct kb_dir_stats *d;
-	struct kb_counters *c;
-	unsigned long flags;
-	u64 lat = now - slot->submit_ns;
+	struct kb_counters *c = &d->c;
 
-	local_irq_save(flags);
-	d = &job->stats[smp_processor_id()]->dir[slot->dir];
-	c = &d->c;
-	if (unlikely(status)) {
-		c->errors++;
-		goto out_irq_restore;
-	}
 	c->all_ios++;
-	c->all_bytes += slot->len;
+	c->all_bytes += len;
 	c->all_lat_sum += lat;
-	if (slot->submit_ns < job->ramp_end_ns)
-		goto out_irq_restore;
+	if (!measured)
+		return;
 	c->ios++;
-	c->bytes += slot->len;
+	c->bytes += len;
 	c->lat_sum += lat;
 	c->lat_sumsq += (__uint128_t)lat * lat;
 	if (lat < c->lat_min)
@@ -187,9 +170,41 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 	if (lat > c->lat_max)
 		c->lat_max = lat;
 	d->hist[kb_hist_idx(lat)]++;
-	if (unlikely(job->lat_log))
+}
+
+/*
+ * Only the completing CPU writes its statistics, so they need no lock.
+ * Interrupts are off because completions come from hard and soft
+ * interrupts and from the submitter itself (a bio failed inside
+ * submit_bio()): none may interrupt another on the same CPU halfway
+ * through an update, or inside the write section of the sequence count,
+ * which would then look even (stable) to readers mid-update.  A plain
+ * seqcount_t: u64_stats_sync does nothing on 64-bit, where the 128-bit
+ * lat_sumsq still takes two stores, and a seqlock_t's spinlock would be
+ * shared with readers and, on PREEMPT_RT, sleep with interrupts off.  A
+ * writer with interrupts off is never preempted, on PREEMPT_RT either, so
+ * no reader spins behind a writer that cannot run.
+ */
+VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
+				 u64 now, blk_status_t status)
+{
+	u64 lat = now - slot->submit_ns;
+	bool measured = !status && slot->submit_ns >= job->ramp_end_ns;
+	struct kb_cpu_stats *s;
+	struct kb_dir_stats *d;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	s = job->stats[smp_processor_id()];
+	d = &s->dir[slot->dir];
+	write_seqcount_begin(&s->seq);
+	if (unlikely(status))
+		d->c.errors++;
+	else
+		kb_count(d, slot->len, lat, measured);
+	write_seqcount_end(&s->seq);
+	if (measured && unlikely(job->lat_log))
 		kb_log_lat(job, slot, now, lat);
-out_irq_restore:
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_account);
@@ -386,9 +401,29 @@ static int kb_worker_fn(void *data)
 
 /* ---- statistics and timeline --------------------------------------------- */
 
+/* A copy of one CPU's counters that no completion was updating meanwhile. */
+static void kb_read_counters(struct kb_cpu_stats *s, unsigned int dir,
+			     struct kb_counters *c)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&s->seq);
+		*c = s->dir[dir].c;
+	} while (read_seqcount_retry(&s->seq, seq));
+}
+
+/*
+ * Sums the CPUs' counters of @dir, each CPU's read whole; and, if @hist,
+ * the histogram, bucket by bucket (copying it whole could be retried
+ * forever behind a CPU that completes an I/O every microsecond): while the
+ * job runs it may hold a few I/Os more or fewer than the counters.  Once
+ * the job has ended both are exact.
+ */
 void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		u64 *hist)
 {
+	struct kb_counters c;
 	unsigned int cpu, i;
 
 	memset(sum, 0, sizeof(*sum));
@@ -397,21 +432,21 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
 	for_each_possible_cpu(cpu) {
 		const struct kb_dir_stats *d = &job->stats[cpu]->dir[dir];
-		const struct kb_counters *c = &d->c;
 
-		sum->ios += c->ios;
-		sum->bytes += c->bytes;
-		sum->lat_sum += c->lat_sum;
-		sum->lat_sumsq += c->lat_sumsq;
-		sum->lat_min = min(sum->lat_min, c->lat_min);
-		sum->lat_max = max(sum->lat_max, c->lat_max);
-		sum->all_ios += c->all_ios;
-		sum->all_bytes += c->all_bytes;
-		sum->all_lat_sum += c->all_lat_sum;
-		sum->errors += c->errors;
+		kb_read_counters(job->stats[cpu], dir, &c);
+		sum->ios += c.ios;
+		sum->bytes += c.bytes;
+		sum->lat_sum += c.lat_sum;
+		sum->lat_sumsq += c.lat_sumsq;
+		sum->lat_min = min(sum->lat_min, c.lat_min);
+		sum->lat_max = max(sum->lat_max, c.lat_max);
+		sum->all_ios += c.all_ios;
+		sum->all_bytes += c.all_bytes;
+		sum->all_lat_sum += c.all_lat_sum;
+		sum->errors += c.errors;
 		if (hist)
 			for (i = 0; i < KB_HIST_BUCKETS; i++)
-				hist[i] += d->hist[i];
+				hist[i] += READ_ONCE(d->hist[i]);
 	}
 	if (!sum->ios)
 		sum->lat_min = 0;
@@ -676,6 +711,7 @@ static int kb_alloc_stats(struct kb_job *job)
 			kb_free_stats(job);
 			return -ENOMEM;
 		}
+		seqcount_init(&s->seq);
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
 			s->dir[dir].c.lat_min = U64_MAX;
 		job->stats[cpu] = s;

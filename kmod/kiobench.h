@@ -20,6 +20,7 @@
 #include <linux/blkdev.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/seqlock.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/kiobench.h>
 
@@ -93,7 +94,15 @@ struct kb_dir_stats {
 	u64 hist[KB_HIST_BUCKETS];	/* measured latencies, see hist.h */
 };
 
+/*
+ * One CPU's statistics.  @seq is odd while a completion on that CPU updates
+ * the counters, so that a reader on another CPU can take a copy of them
+ * that no update has torn (the 128-bit lat_sumsq is two stores; ios,
+ * lat_sum and lat_sumsq must agree, or a running job's standard deviation
+ * is garbage).  The histogram's buckets are single u64s, read one by one.
+ */
 struct kb_cpu_stats {
+	seqcount_t seq;
 	struct kb_dir_stats dir[KIOBENCH_NR_DIRS];
 };
 

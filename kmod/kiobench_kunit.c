@@ -7,6 +7,7 @@
  * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.
  */
 #include <kunit/test.h>
+#include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
 
@@ -245,6 +246,7 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 		job->stats[cpu] = kunit_kzalloc(test, sizeof(*job->stats[cpu]),
 						GFP_KERNEL);
 		KUNIT_ASSERT_NOT_NULL(test, job->stats[cpu]);
+		seqcount_init(&job->stats[cpu]->seq);
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
 			job->stats[cpu]->dir[dir].c.lat_min = U64_MAX;
 	}
@@ -391,6 +393,73 @@ static void kb_sum_merges_cpus(struct kunit *test)
 			  (__uint128_t)num_possible_cpus() << 70);
 	KUNIT_EXPECT_EQ(test, hist[KB_HIST_BUCKETS - 1],
 			2 * num_possible_cpus());
+}
+
+/* Every update of a CPU's statistics is inside one write section. */
+static void kb_account_bumps_the_sequence(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	unsigned int cpu, before, after_ok, after_err;
+
+	cpu = get_cpu();	/* kb_account() writes this CPU's share */
+	before = raw_read_seqcount(&job->stats[cpu]->seq);
+	kb_account(job, &slot, 100, BLK_STS_OK);
+	after_ok = raw_read_seqcount(&job->stats[cpu]->seq);
+	kb_account(job, &slot, 200, BLK_STS_IOERR);
+	after_err = raw_read_seqcount(&job->stats[cpu]->seq);
+	put_cpu();
+
+	KUNIT_EXPECT_EQ(test, after_ok, before + 2);
+	KUNIT_EXPECT_EQ(test, after_err, before + 4);
+}
+
+/* 5 s: every square carries into the high half of lat_sumsq. */
+#define TEAR_LAT	(5ULL * NSEC_PER_SEC)
+
+static int tear_writer(void *data)
+{
+	struct kb_job *job = data;
+	struct kb_slot slot = { .len = 512, .dir = KIOBENCH_DIR_READ };
+
+	while (!kthread_should_stop()) {
+		kb_account(job, &slot, TEAR_LAT, BLK_STS_OK);
+		cond_resched();
+	}
+	return 0;
+}
+
+/*
+ * A reader on one CPU sums while a writer on another accounts I/Os of the
+ * same latency: every sum it gets must be that of whole I/Os.
+ */
+static void kb_sum_is_whole_while_written(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	u64 end = ktime_get_ns() + 200 * NSEC_PER_MSEC;
+	unsigned int cpu, reads = 0, bad = 0;
+	struct task_struct *task;
+	struct kb_counters c;
+
+	cpu = cpumask_any_but(cpu_online_mask, raw_smp_processor_id());
+	if (cpu >= nr_cpu_ids)
+		kunit_skip(test, "needs two online CPUs");
+	task = kthread_create(tear_writer, job, "kb_tear_writer");
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, task);
+	kthread_bind(task, cpu);
+	wake_up_process(task);
+	do {
+		kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
+		bad += c.lat_sum != c.ios * TEAR_LAT ||
+		       c.lat_sumsq != (__uint128_t)c.ios * TEAR_LAT * TEAR_LAT ||
+		       c.bytes != c.ios * 512 || c.all_ios != c.ios;
+		reads++;
+		cond_resched();
+	} while (ktime_get_ns() < end);
+	kthread_stop(task);
+
+	KUNIT_EXPECT_GT(test, c.ios, 0);
+	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%u of %u sums torn", bad, reads);
 }
 
 /* ---- JOB_NEW validation -------------------------------------------------- */
@@ -558,6 +627,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_account_excludes_warmup),
 	KUNIT_CASE(kb_account_logs_measured_ios),
 	KUNIT_CASE(kb_sum_merges_cpus),
+	KUNIT_CASE(kb_account_bumps_the_sequence),
+	KUNIT_CASE(kb_sum_is_whole_while_written),
 	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),
 	KUNIT_CASE(kb_job_new_needs_a_device),
 	{}
