@@ -263,6 +263,15 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 	off += dev->span_start;
 	slot->off = off;
 
+	/*
+	 * Writes carry the flags of the kernel's own O_DIRECT writes
+	 * (dio_bio_write_op() in block/fops.c, iomap): writeback throttling
+	 * passes REQ_SYNC | REQ_IDLE writes untouched (wbt_should_throttle()),
+	 * and REQ_SYNC makes them synchronous: issued directly to a busy
+	 * multi-queue device (blk_mq_submit_bio()), and not held to the
+	 * smaller depth kyber and bfq allow asynchronous requests.  Without
+	 * them a write would be served, and timed, as buffered writeback.
+	 */
 	bio_reset(bio, dev->bdev.bdev,
 		  write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE : REQ_OP_READ);
 	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
@@ -292,9 +301,12 @@ static void kb_wait_done(struct kb_worker *w)
 }
 
 /*
- * Never-written or deallocated blocks read back as zeroes, often without
- * touching the media (methodology 004): such reads are unrealistically fast.
- * The first logical block of each read tells, at little cost.
+ * Never-written or deallocated (trimmed, thin) blocks read back as zeroes,
+ * and devices often return them without touching the media: such reads
+ * are unrealistically fast, and a read benchmark on a fresh device would
+ * measure the mapping table, not the media.  The first logical block of
+ * each read tells, at little cost; the count is reported so the user can
+ * tell.
  */
 static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -695,6 +707,13 @@ static void kb_free_stats(struct kb_job *job)
 	job->stats = NULL;
 }
 
+/*
+ * Per-CPU statistics, but not from alloc_percpu(): one CPU's share, two
+ * histograms of KB_HIST_BUCKETS u64s, is about 35 KiB, and the percpu
+ * allocator refuses anything above PCPU_MIN_UNIT_SIZE (32 KiB) per CPU.
+ * kvzalloc_node() places each CPU's block on that CPU's node, as percpu
+ * memory would be, and separate blocks share no cache line.
+ */
 static int kb_alloc_stats(struct kb_job *job)
 {
 	unsigned int cpu;
