@@ -32,7 +32,8 @@ static void usage_run(FILE *f)
 		"SIZE: bytes or k/m/g/t/p with optional b, i or ib (powers of 1024).\n"
 		"TIME: seconds, or a number with us, ms, s, m, h or d.\n"
 		"json+ is fio's: json with each latency bucket in clat_ns.bins.\n"
-		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed.\n");
+		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed,\n"
+		"129 stopped by SIGHUP (results written).\n");
 }
 
 static void usage_features(FILE *f)
@@ -200,7 +201,7 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	ret = execute(&r, &g, out);
+	ret = signal_exit(execute(&r, &g, out));
 out:
 	if (out != stdout && fclose(out) && !ret) {
 		msg("%s: %s", g.output, strerror(errno));

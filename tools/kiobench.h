@@ -51,6 +51,7 @@
 #define KB_EXIT_SYSTEM		2	/* kernel or system error */
 #define KB_EXIT_JOB_FAILED	3	/* a job ended FAILED */
 #define KB_EXIT_WORSE		4	/* compare: significantly worse beyond --threshold */
+#define KB_EXIT_HANGUP		129	/* SIGHUP (128 + 1): stopped, reported, destroyed */
 
 /* Percentiles are kept as integers in millionths of a percent: 99.9 -> 99900000. */
 #define KB_PCT_ONE		1000000u

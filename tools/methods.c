@@ -174,7 +174,7 @@ static int method_finish(struct method *m, const char *command, const char *suit
 	kb_job_free(&m->tmpl);
 	kb_assign_list_free(&m->cli);
 	kb_global_free(&m->g);
-	return ret;
+	return signal_exit(ret);
 }
 
 /* The one value of list var, as a number within [min, max]. */

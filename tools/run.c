@@ -47,14 +47,14 @@ static bool terminal(int state)
 	       state == KIOBENCH_STATE_FAILED;
 }
 
-/* First SIGINT/SIGTERM: stop the jobs and report; a second one kills us. */
+/* The first SIGINT, SIGTERM or SIGHUP: stop the jobs and report; a second one kills us. */
 static void on_signal(int sig)
 {
 	if (got_signal) {
 		signal(sig, SIG_DFL);
 		raise(sig);
 	}
-	got_signal = 1;
+	got_signal = sig;
 }
 
 static void on_event(uint32_t id, int state, int32_t error, void *arg)
@@ -324,6 +324,15 @@ void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a lost SSH session: its jobs must not run on, its results not be lost */
+	sigaction(SIGHUP, &sa, NULL);
+	/* a closed stdout or stderr fails that write (EPIPE), not the whole run */
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int signal_exit(int ret)
+{
+	return !ret && got_signal == SIGHUP ? KB_EXIT_HANGUP : ret;
 }
 
 void free_results(struct kb_result *res, size_t n)

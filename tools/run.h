@@ -28,12 +28,18 @@ struct run {
 	uint64_t prev_ios, prev_bytes, prev_t;	/* of the progress line */
 };
 
-/* Set by the first SIGINT or SIGTERM (install_signals()). */
+/* The first SIGINT, SIGTERM or SIGHUP (install_signals()), else 0. */
 extern volatile sig_atomic_t got_signal;
 
 uint64_t now_ns(void);
-/* First SIGINT/SIGTERM: stop the jobs and report; a second one kills us. */
+/*
+ * The first SIGINT, SIGTERM or SIGHUP stops the jobs, which are then
+ * reported and destroyed; a second one kills us.  SIGPIPE is ignored, so
+ * that a closed stdout or stderr does not lose what goes to --output.
+ */
 void install_signals(void);
+/* The exit status of a command that ended ret: KB_EXIT_HANGUP after SIGHUP. */
+int signal_exit(int ret);
 /* Sleep until CLOCK_MONOTONIC t (ns); false if a signal came first. */
 bool sleep_until(uint64_t t);
 /*
