@@ -305,8 +305,7 @@ static void kb_wait_done(struct kb_worker *w)
  * and devices often return them without touching the media: such reads
  * are unrealistically fast, and a read benchmark on a fresh device would
  * measure the mapping table, not the media.  The first logical block of
- * each read tells, at little cost; the count is reported so the user can
- * tell.
+ * each read tells, at little cost; the count goes out with the results.
  */
 static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 {

@@ -13,7 +13,7 @@
 
 #include "kiobench.h"
 
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS(KB_NS_KUNIT);	/* compat.h */
 
 /* ---- histogram ----------------------------------------------------------- */
 
