@@ -1,0 +1,100 @@
+"""The module's job registry, debugfs directories and statistics reads.
+
+A job is created whole or not at all: when its debugfs directory cannot be
+made, the request is refused with an extack that says so, and nothing is
+left behind (no job, no directory, no charge; kmemleak checks the memory).
+A running job's histogram, read while completions land, adds up to its own
+header at every read (the whole counters are KUnit's: kb_sum_is_whole_while_written).
+Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`).
+"""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb import DEBUGFS, job_ids, nlreq, parse_hist
+
+SLOW = 600
+
+
+def fault_attr(guest, name: str, **settings) -> None:
+    """Configure /sys/kernel/debug/NAME (as test_robust.py does); verbose=0
+    keeps stack dumps, which would read as splats, out of the log."""
+    d = f"/sys/kernel/debug/{name}"
+    settings = {"probability": 0, "interval": 1, "times": -1, "space": 0, "verbose": 0,
+                **settings}
+    guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in settings.items()))
+
+
+def wait_state(guest, job: int, state: str, timeout: float = SLOW) -> None:
+    """Until the job's state matches `state` (a grep pattern, "[23]")."""
+    n = int(timeout / 0.2)
+    r = guest.run(f"for i in $(seq {n}); do nlfuzz req get job-id={job} | grep -q 'state={state}' "
+                  f"&& exit 0; sleep 0.2; done; exit 1", timeout=timeout + 60)
+    assert r.ok, f"job {job} did not reach state {state} within {timeout} s"
+
+
+# Inodes come from inode_cache, which holds nothing else kiobench allocates
+# in a JOB_NEW request: failing it alone, for the requesting task alone,
+# fails exactly the job's debugfs directory.
+@pytest.mark.debug
+@pytest.mark.tolerate_splat(r"warn_alloc\+")
+def test_job_without_its_debugfs_directory_is_refused(guest, kernel, kiobench_module,
+                                                       make_nullb):
+    for opt in ("FAILSLAB", "FAULT_INJECTION_DEBUG_FS"):
+        if not kernel.has(opt):
+            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
+    dev = make_nullb("nullb0", size_mb=16)
+    job_args = [f"dev={dev}", "numjobs=2", "iodepth=4", "number-ios=1000"]
+    guest.check("echo 1 >/sys/kernel/slab/inode_cache/failslab")
+    fault_attr(guest, "failslab", task_filter="Y", cache_filter="Y", ignore_gfp_wait="N",
+               probability=100)
+    try:
+        ack = nlreq(guest, "--make-it-fail", "new", *job_args)
+    finally:
+        fault_attr(guest, "failslab", cache_filter="N")
+        guest.check("echo 0 >/sys/kernel/slab/inode_cache/failslab")
+    assert ack.errno == 12, ack.out  # ENOMEM
+    assert "debugfs" in ack.msg and "directory" in ack.msg, ack.out
+    assert re.search(r"job\d+", ack.msg), ack.out  # names the directory
+    # nothing left behind: no job, no directory, and the module is whole
+    assert job_ids(guest) == []
+    assert guest.check(f"ls {DEBUGFS}").split() == []
+    ack = nlreq(guest, "new", *job_args)
+    assert ack.errno == 0, ack.out
+    j = ack.replies[0]["job-id"]
+    files = guest.check(f"ls {DEBUGFS}/job{j}").split()
+    assert set(files) == {"config", "hist_read", "hist_write", "timeline"}, files
+    assert nlreq(guest, "start", f"job-id={j}").errno == 0
+    wait_state(guest, j, "2")
+    assert nlreq(guest, "del", f"job-id={j}").errno == 0
+    assert guest.check(f"ls {DEBUGFS}").split() == []
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_running_job_reads_whole(guest, kiobench_module, make_nullb):
+    """A histogram read while completions land adds up to its header, every
+    time; JOB_GET answers meanwhile."""
+    dev = make_nullb("nullb0", size_mb=64, irqmode="softirq")
+    ack = nlreq(guest, "new", f"dev={dev}", "numjobs=2", "iodepth=16",
+                f"runtime-ns={60 * 10**9}")
+    assert ack.errno == 0, ack.out
+    j = ack.replies[0]["job-id"]
+    assert nlreq(guest, "start", f"job-id={j}").errno == 0
+    try:
+        reads = 0
+        for _ in range(20):
+            h = parse_hist(guest.check(f"cat {DEBUGFS}/job{j}/hist_read"))
+            assert h.count == h.samples, h.header
+            if h.samples and int(h.header["min"]) > int(h.header["max"]):
+                pytest.fail(f"min above max: {h.header}")
+            reads += h.samples > 0
+            get = nlreq(guest, "get", f"job-id={j}")
+            assert get.errno == 0, get.out
+        assert reads, "the job completed nothing while it was read"
+    finally:
+        nlreq(guest, "stop", f"job-id={j}")  # EINVAL if it ended already
+        wait_state(guest, j, "[234]")
+        assert nlreq(guest, "del", f"job-id={j}").errno == 0
