@@ -45,13 +45,20 @@ tool:
 deps:
 	tests/install-deps.sh
 
-# The debug kernel (KUnit, KASAN, lockdep, kmemleak), cached outside the
-# checkout; a no-op when its source and config fragment are unchanged.
+# The debug kernel (KUnit, KASAN, lockdep, kmemleak, UBSAN), from Debian
+# sid's newest stable source, cached outside the checkout; a no-op when its
+# source and config fragment are unchanged.
 debug-kernel:
 	tests/debug-kernel/build
 
-# kiobench.ko for every kernel of the test matrix, W=1, sparse, -Werror.
-modules-matrix: debug-kernel
+# A compile-only Kbuild tree of Debian experimental's newest -rc (no boot);
+# skipped, with the reason, on a day there is none to fetch.
+rc-tree:
+	tests/debug-kernel/rc-tree
+
+# kiobench.ko and kiobench_kunit.ko for every kernel of the test matrix and
+# the -rc tree: W=1, sparse where it can run, -Werror.
+modules-matrix: debug-kernel rc-tree
 	$(PYTHON) tests/build-modules
 
 style:
@@ -134,5 +141,5 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps debug-kernel modules-matrix style unit guest check check-device \
+.PHONY: all module tool deps debug-kernel rc-tree modules-matrix style unit guest check check-device \
 	demo install uninstall modules_install dkms-install clean

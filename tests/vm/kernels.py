@@ -16,6 +16,16 @@ or
 
 Blank lines and '#' comments are ignored.  $KIOBENCH_KERNELS (names or
 versions, separated by commas or blanks) restricts the list.
+
+The kernels by name, as tests/install-deps.sh and tests/debug-kernel list them:
+    6.1.0-N-amd64, 6.12.N+deb12-amd64, 6.12.N+deb12-rt-amd64   Debian's
+    debug   the debug kernel, Debian sid's newest stable source (7.2 today)
+            built by tests/debug-kernel/build
+
+$KIOBENCH_CACHE/compile-trees.list holds Kbuild trees that are only compiled
+against, never booted, one "<name> <tree>" a line (compile_trees()):
+    rc      Debian experimental's newest -rc (7.3 today), modules_prepare'd
+            by tests/debug-kernel/rc-tree
 """
 from __future__ import annotations
 
@@ -97,9 +107,37 @@ def discover(cache: Path = CACHE, only: str | None = None) -> list[Kernel]:
     only = os.environ.get("KIOBENCH_KERNELS", "") if only is None else only
     wanted = set(re.split(r"[,\s]+", only.strip())) - {""}
     if wanted:
-        unknown = wanted - {k.name for k in kernels} - {k.version for k in kernels}
+        unknown = (wanted - {k.name for k in kernels} - {k.version for k in kernels}
+                   - {t.name for t in compile_trees(cache, only="")})
         if unknown:
             raise ValueError(f"KIOBENCH_KERNELS: unknown kernel(s) {sorted(unknown)}; "
                              f"known: {[k.name for k in kernels]}")
         kernels = [k for k in kernels if k.name in wanted or k.version in wanted]
     return kernels
+
+
+@dataclass(frozen=True)
+class Tree:
+    """A Kbuild tree to compile the modules against, with no kernel to boot."""
+    name: str
+    build_dir: Path
+
+    @property
+    def version(self) -> str:
+        return (self.build_dir / "include/config/kernel.release").read_text().strip()
+
+
+def compile_trees(cache: Path = CACHE, only: str | None = None) -> list[Tree]:
+    """Trees of compile-trees.list, restricted to `only` (default
+    $KIOBENCH_KERNELS; a name there that is no tree's leaves none)."""
+    listing = cache / "compile-trees.list"
+    trees = []
+    for line in listing.read_text().splitlines() if listing.exists() else ():
+        words = line.split("#", 1)[0].split()
+        if len(words) == 2 and Path(words[1], "Makefile").exists():
+            trees.append(Tree(words[0], Path(words[1])))
+        elif words:
+            raise ValueError(f"compile-trees.list: cannot use {line!r}")
+    only = os.environ.get("KIOBENCH_KERNELS", "") if only is None else only
+    wanted = set(re.split(r"[,\s]+", only.strip())) - {""}
+    return [t for t in trees if not wanted or t.name in wanted]
