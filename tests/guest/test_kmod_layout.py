@@ -35,9 +35,10 @@ def wait_state(guest, job: int, state: str, timeout: float = SLOW) -> None:
     assert r.ok, f"job {job} did not reach state {state} within {timeout} s"
 
 
-# Inodes come from inode_cache, which holds nothing else kiobench allocates
-# in a JOB_NEW request: failing it alone, for the requesting task alone,
-# fails exactly the job's debugfs directory.
+# debugfs inodes come from debugfs_inode_cache (6.13 on) or inode_cache
+# (before), caches with constructors, so never merged with others: nothing
+# else a JOB_NEW request allocates comes from them, and failing them alone,
+# for the requesting task alone, fails exactly the job's debugfs directory.
 @pytest.mark.debug
 @pytest.mark.tolerate_splat(r"warn_alloc\+")
 def test_job_without_its_debugfs_directory_is_refused(guest, kernel, kiobench_module,
@@ -47,14 +48,17 @@ def test_job_without_its_debugfs_directory_is_refused(guest, kernel, kiobench_mo
             pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
     dev = make_nullb("nullb0", size_mb=16)
     job_args = [f"dev={dev}", "numjobs=2", "iodepth=4", "number-ios=1000"]
-    guest.check("echo 1 >/sys/kernel/slab/inode_cache/failslab")
+    cache = "/sys/kernel/slab/debugfs_inode_cache"
+    if not guest.run(f"test -d {cache}").ok:
+        cache = "/sys/kernel/slab/inode_cache"
+    guest.check(f"echo 1 >{cache}/failslab")
     fault_attr(guest, "failslab", task_filter="Y", cache_filter="Y", ignore_gfp_wait="N",
                probability=100)
     try:
         ack = nlreq(guest, "--make-it-fail", "new", *job_args)
     finally:
         fault_attr(guest, "failslab", cache_filter="N")
-        guest.check("echo 0 >/sys/kernel/slab/inode_cache/failslab")
+        guest.check(f"echo 0 >{cache}/failslab")
     assert ack.errno == 12, ack.out  # ENOMEM
     assert "debugfs" in ack.msg and "directory" in ack.msg, ack.out
     assert re.search(r"job\d+", ack.msg), ack.out  # names the directory
