@@ -11,6 +11,11 @@
 #   - the same with PREEMPT_RT (newest linux-headers-6.12.N+deb12-rt-amd64)
 # Their images are downloaded and unpacked into $KIOBENCH_CACHE (outside the
 # checkout); their headers are installed, so /lib/modules/<ver>/build works.
+# The 7.x sources (sid's newest stable for the debug kernel, experimental's
+# -rc for the compile tree) are not fetched here but by the steps that use
+# them, tests/debug-kernel/{build,rc-tree}, through tests/debug-kernel/
+# fetch-source's apt configuration of its own: this machine's apt sources
+# stay bookworm's.
 set -euo pipefail
 
 CACHE=${KIOBENCH_CACHE:-/var/cache/kiobench}
@@ -71,7 +76,7 @@ for img in "$k61" "$k612" "$k612rt"; do
 	(cd "$dst" && apt-get download -qq "$img" && dpkg-deb -x ./*.deb root && rm -f ./*.deb)
 	touch "$dst/.done"
 done
-# Kernel source: checkpatch.pl for `make style`, the debug kernel, and
+# Kernel source: checkpatch.pl for `make style`, kunit.py, and
 # tools/net/ynl/ynl-gen-c.py for tests/unit/test_ynl_gen.py.
 src=$CACHE/src
 if [ ! -e "$src/linux-source-6.12/.unpacked" ]; then
