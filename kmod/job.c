@@ -38,6 +38,8 @@ static unsigned int kb_nr_jobs;		/* registered, reserved ids excluded */
 static u32 kb_next_id;
 static bool kb_jobs_closed;		/* module exit: no new job */
 
+#define KB_MARK_ORPHAN	XA_MARK_1	/* its socket is gone: to destroy */
+
 void kb_jobs_lock(void)
 {
 	mutex_lock(&kb_jobs_mutex);
@@ -106,6 +108,37 @@ void kb_jobs_close(void)
 {
 	lockdep_assert_held(&kb_jobs_mutex);
 	kb_jobs_closed = true;
+}
+
+/*
+ * Marks the jobs of a released socket for the reaper (netlink.c), without
+ * sleeping.  The xarray's lock keeps every job it holds alive: a job is
+ * erased from it, under that lock, before it is freed; and its owner is set
+ * before it is stored.  Returns how many were marked.
+ */
+unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid)
+{
+	XA_STATE(xas, &kb_jobs, 0);
+	unsigned int n = 0;
+	struct kb_job *job;
+
+	xas_lock(&xas);
+	xas_for_each(&xas, job, ULONG_MAX) {
+		if (xa_is_zero(job) || job->owner_portid != portid ||
+		    job->owner_net != net)
+			continue;
+		xas_set_mark(&xas, KB_MARK_ORPHAN);
+		n++;
+	}
+	xas_unlock(&xas);
+	return n;
+}
+
+/* Like kb_job_next(), among the jobs whose socket has been released. */
+struct kb_job *kb_job_next_orphan(unsigned long *id)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	return xa_find(&kb_jobs, id, ULONG_MAX, KB_MARK_ORPHAN);
 }
 
 u64 kb_total_mem(void)
@@ -1041,6 +1074,8 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 	job->ramp_end_ns = now + cfg->ramp_ns;
 	job->deadline_ns = cfg->runtime_ns ? job->ramp_end_ns + cfg->runtime_ns
 					   : U64_MAX;
+	if (cfg->max_ns)
+		job->deadline_ns = min(job->deadline_ns, now + cfg->max_ns);
 	job->tl_next_ns = cfg->interval_ns;
 	atomic_set(&job->active, job->nr_workers);
 	/* Readers of RUNNING see start_ns and ramp_end_ns. */

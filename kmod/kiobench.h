@@ -12,6 +12,9 @@
  *
  * Jobs live in a registry (job.c) whose mutex serialises every control
  * operation: creation, start, stop, reads of the results, destruction.
+ * A job belongs to the netlink socket that created it, and is stopped and
+ * destroyed when that socket is released, unless it was created detached
+ * (netlink.c).
  */
 #ifndef KB_KIOBENCH_H
 #define KB_KIOBENCH_H
@@ -56,6 +59,7 @@ struct kb_config {
 	bool random;
 	bool allow_writes;
 	bool continue_on_error;
+	bool detach;		/* the job outlives the socket that made it */
 	u8 rwmix_read;
 	struct kb_bss bss[KB_MAX_BSSPLIT];
 	unsigned int nr_bss;
@@ -71,6 +75,7 @@ struct kb_config {
 	u64 io_bytes;		/* 0: no byte limit */
 	u64 number_ios;		/* 0: no count limit */
 	u64 ramp_ns;
+	u64 max_ns;		/* 0: none; detached jobs: ramp + run at most */
 	u64 seed;
 	u64 interval_ns;
 	u32 lat_log;		/* entries of the per-I/O log; 0: none */
@@ -169,6 +174,8 @@ struct kb_worker {
 
 struct kb_job {
 	u32 id;
+	u32 owner_portid;		/* the creating socket; 0: detached */
+	const struct net *owner_net;	/* compared, never dereferenced */
 	struct kb_config cfg;
 	struct kb_dev devs[KB_MAX_DEVICES];
 	struct kb_worker **workers;
@@ -204,6 +211,7 @@ struct kb_job {
 /* main.c: module parameters */
 extern unsigned long kb_max_job_mem;
 extern unsigned long kb_max_total_mem;
+extern unsigned int kb_max_detached_runtime;
 
 /* job.c: the registry of jobs, used with kb_jobs_lock() held */
 void kb_jobs_lock(void);
@@ -215,6 +223,8 @@ void kb_job_unregister(struct kb_job *job);
 struct kb_job *kb_job_find(u32 id);
 struct kb_job *kb_job_next(unsigned long *id);
 void kb_jobs_close(void);
+unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
+struct kb_job *kb_job_next_orphan(unsigned long *id);
 
 /* job.c: one job */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,

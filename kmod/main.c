@@ -21,6 +21,11 @@ module_param_named(max_total_mem, kb_max_total_mem, ulong, 0444);
 MODULE_PARM_DESC(max_total_mem,
 		 "Largest buffer memory of all jobs together, bytes. Default: 1 GiB");
 
+unsigned int kb_max_detached_runtime = 86400;
+module_param_named(max_detached_runtime, kb_max_detached_runtime, uint, 0444);
+MODULE_PARM_DESC(max_detached_runtime,
+		 "Longest run of a detached job (warm-up included), seconds. Default: 1 day");
+
 static int __init kb_init(void)
 {
 	int err;

@@ -5,10 +5,19 @@
  * Documentation/netlink/specs/kiobench.yaml describes the family; types and
  * ranges are checked by the policies below, the handlers check presence,
  * duplicates, cross-attribute rules and state.
+ *
+ * A job belongs to the socket that created it, as nl80211's socket-owned
+ * interfaces do: when that socket is released (its process exited, was
+ * killed or closed it), a NETLINK_URELEASE notifier marks the socket's jobs
+ * and a work item stops and destroys them.  A job created with "detach"
+ * belongs to no socket, and runs at most max_detached_runtime.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/netlink.h>
+#include <linux/notifier.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 #include <net/genetlink.h>
 #include <kunit/visibility.h>
 
@@ -87,6 +96,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 							 &kb_interval_range),
 	[KIOBENCH_A_CONTINUE_ON_ERROR] = { .type = NLA_FLAG },
 	[KIOBENCH_A_LAT_LOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_lat_log_range),
+	[KIOBENCH_A_DETACH] = { .type = NLA_FLAG },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -321,6 +331,30 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
+/*
+ * A detached job has no socket to end it with: it runs, warm-up included,
+ * at most max_detached_runtime, and a longer runtime is refused.
+ */
+static int kb_parse_detach(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+	u64 cap = (u64)kb_max_detached_runtime * NSEC_PER_SEC;
+
+	cfg->detach = nla_get_flag(tb[KIOBENCH_A_DETACH]);
+	if (!cfg->detach)
+		return 0;
+	if (cfg->runtime_ns > cap || cfg->ramp_ns > cap - cfg->runtime_ns) {
+		KB_ERR_FMT(info->extack,
+			   tb[KIOBENCH_A_RUNTIME_NS] ?: tb[KIOBENCH_A_RAMP_NS],
+			   "runtime-ns: ramp + runtime of a detached job above max_detached_runtime",
+			   "runtime-ns: ramp + runtime of a detached job above max_detached_runtime %u s",
+			   kb_max_detached_runtime);
+		return -ERANGE;
+	}
+	cfg->max_ns = cap;
+	return 0;
+}
+
 /* ---- replies and events -------------------------------------------------- */
 
 static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
@@ -379,7 +413,8 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_CPU_NS, kb_job_cpu_ns(job),
 			      KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_ZERO_READS,
-			      kb_job_zero_reads(job), KIOBENCH_A_PAD))
+			      kb_job_zero_reads(job), KIOBENCH_A_PAD) ||
+	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
@@ -462,11 +497,14 @@ static void kb_nl_job_release(struct kb_job *job)
 
 /*
  * Makes a job and its debugfs directory, then lets requests find it; @cfg
- * is the job's once kb_job_create() is called, whatever the outcome.
+ * is the job's once kb_job_create() is called, whatever the outcome.  The
+ * job belongs to the requesting socket unless @cfg detaches it.
  */
 static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
-				     struct netlink_ext_ack *extack)
+				     struct genl_info *info)
 {
+	struct netlink_ext_ack *extack = info->extack;
+	bool detach = cfg->detach;
 	struct kb_job *job;
 	u32 id;
 	int err;
@@ -487,6 +525,8 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 			   job->dbg_name, ERR_PTR(err));
 		goto out_destroy_job;
 	}
+	job->owner_portid = detach ? 0 : info->snd_portid;
+	job->owner_net = genl_info_net(info);
 	kb_job_register(job);
 	return job;
 
@@ -508,6 +548,8 @@ static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 	if (err)
 		return err;
 	err = kb_parse_config(info, &cfg);
+	if (!err)
+		err = kb_parse_detach(info, &cfg);
 	if (err)
 		goto out_free_config;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -517,7 +559,7 @@ static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 	}
 
 	kb_jobs_lock();
-	job = kb_nl_job_make(&cfg, info->extack);
+	job = kb_nl_job_make(&cfg, info);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
 		goto out_unlock;
@@ -742,20 +784,83 @@ static struct genl_family kb_family = {
 	.resv_start_op = 0,	/* strict validation for every command */
 };
 
+/* ---- jobs of released sockets ------------------------------------------- */
+
+/*
+ * Stops and destroys the jobs whose socket is gone.  All are told to stop
+ * first, so that they drain their in-flight I/O together.
+ */
+static void kb_nl_reap(struct work_struct *work)
+{
+	unsigned long id = 0;
+	struct kb_job *job;
+
+	kb_jobs_lock();
+	for (; (job = kb_job_next_orphan(&id)); id++)
+		kb_job_stop(job);
+	id = 0;
+	while ((job = kb_job_next_orphan(&id))) {
+		kb_job_unregister(job);
+		kb_nl_job_release(job);
+	}
+	kb_jobs_unlock();
+}
+
+static DECLARE_WORK(kb_reap_work, kb_nl_reap);
+
+/*
+ * A netlink socket was released.  The chain is a blocking one, run from the
+ * socket's release, but that must not wait for a job's I/O to drain nor
+ * take the registry's mutex behind a running request: mark the jobs without
+ * sleeping and leave the rest to kb_nl_reap().
+ */
+static int kb_nl_urelease(struct notifier_block *nb, unsigned long event,
+			  void *ptr)
+{
+	struct netlink_notify *n = ptr;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC ||
+	    !n->portid)
+		return NOTIFY_DONE;
+	if (kb_jobs_mark_orphans(n->net, n->portid))
+		queue_work(system_unbound_wq, &kb_reap_work);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block kb_nl_notifier = {
+	.notifier_call = kb_nl_urelease,
+};
+
 int kb_nl_init(void)
 {
-	return genl_register_family(&kb_family);
+	int err;
+
+	err = genl_register_family(&kb_family);
+	if (err)
+		return err;
+	err = netlink_register_notifier(&kb_nl_notifier);
+	if (err)
+		goto out_unregister_family;
+	return 0;
+
+out_unregister_family:
+	genl_unregister_family(&kb_family);
+	return err;
 }
 
 /*
- * ORDER: jobs are destroyed while the family is still registered, so that
- * their workers can announce the end; no job can be created meanwhile.
+ * ORDER: the notifier goes first, so that no reaper is queued any more, and
+ * the reaper is flushed; then the remaining jobs are destroyed while the
+ * family is still registered, so that their workers can announce the end;
+ * no job can be created meanwhile.
  */
 void kb_nl_exit(void)
 {
 	unsigned long id = 0;
 	struct kb_job *job;
 
+	netlink_unregister_notifier(&kb_nl_notifier);
+	flush_work(&kb_reap_work);
 	kb_jobs_lock();
 	kb_jobs_close();
 	while ((job = kb_job_next(&id))) {

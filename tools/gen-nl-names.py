@@ -44,6 +44,7 @@ TOOL_OPTIONS = {
     "interval-ns": "interval",
     "continue-on-error": "continue_on_error",
     "lat-log": "lat_log_entries",
+    "detach": "detach/keep",
     "job-id": "job id",
 }
 

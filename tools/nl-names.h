@@ -91,6 +91,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_LIMIT_LAT_LOG] = { "limit-lat-log", KB_NLT_U32, false, NULL },
 	[KIOBENCH_A_JOB_CPU_NS] = { "job-cpu-ns", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_JOB_ZERO_READS] = { "job-zero-reads", KB_NLT_U64, false, NULL },
+	[KIOBENCH_A_DETACH] = { "detach", KB_NLT_FLAG, true, "detach/keep" },
+	[KIOBENCH_A_JOB_OWNER] = { "job-owner", KB_NLT_U32, false, NULL },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
