@@ -93,6 +93,7 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 	int ret, rret;
 
 	install_signals();
+	r->detach = g->detach || g->keep;	/* kept jobs must outlive us */
 	rret = run_jobs(r, g->keep, 0, &res, NULL, NULL);
 	if (!res)
 		return rret;
@@ -262,15 +263,15 @@ int cmd_features(int argc, char **argv)
 static void list_header(bool *done)
 {
 	if (!*done)
-		printf("%-6s %-31s %-8s %7s %10s %14s  %s\n", "ID", "NAME", "STATE",
-		       "WORKERS", "ELAPSED_S", "IOS", "DEVICES");
+		printf("%-6s %-31s %-8s %-10s %7s %10s %14s  %s\n", "ID", "NAME", "STATE",
+		       "OWNER", "WORKERS", "ELAPSED_S", "IOS", "DEVICES");
 	*done = true;
 }
 
 /* JOB_GET does not carry the devices: they come from the job's debugfs config. */
 static int list_one(const struct kb_status *st, void *arg)
 {
-	char devs[1024] = "-";
+	char devs[1024] = "-", owner[16] = "-";
 	uint64_t ios = 0;
 	int d;
 
@@ -279,8 +280,13 @@ static int list_one(const struct kb_status *st, void *arg)
 		ios += st->dir[d].all_ios;
 	if (st->debugfs_dir[0])
 		kb_debugfs_devices(st->debugfs_dir, devs, sizeof(devs));
-	printf("%-6u %-31s %-8s %7u %10.1f %14" PRIu64 "  %s", st->id, st->name,
-	       kb_state_name(st->state), st->nr_workers, st->elapsed_ns / 1e9, ios, devs);
+	if (st->has_owner && st->owner)
+		snprintf(owner, sizeof(owner), "%" PRIu32, st->owner);
+	else if (st->has_owner)
+		snprintf(owner, sizeof(owner), "detached");
+	printf("%-6u %-31s %-8s %-10s %7u %10.1f %14" PRIu64 "  %s", st->id, st->name,
+	       kb_state_name(st->state), owner, st->nr_workers, st->elapsed_ns / 1e9, ios,
+	       devs);
 	if (st->error)
 		printf("  %s", errname(-st->error));
 	printf("\n");

@@ -101,6 +101,7 @@ enum kb_opt_id {
 	KB_OPT_OUTFMT,
 	KB_OPT_OUTPUT,
 	KB_OPT_KEEP,
+	KB_OPT_DETACH,
 	/* sweep, precondition, suite */
 	KB_OPT_CSV,
 	KB_OPT_DEVICES,
@@ -212,7 +213,8 @@ struct kb_job {
 struct kb_global {
 	unsigned int cmd;	/* KB_CMD_*: the command they are for */
 	bool allow_writes;
-	bool keep;
+	bool keep;		/* implies detach */
+	bool detach;
 	unsigned int formats;	/* KB_FMT_* */
 	char *output;
 	/* sweep, precondition, suite */
@@ -497,6 +499,8 @@ struct kb_status {
 	uint64_t elapsed_ns, measured_ns;
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
+	uint32_t owner;			/* owning socket's port id; 0: detached */
+	bool has_owner;
 	char debugfs_dir[64];		/* if the reply has it */
 	struct kb_dirstat dir[KIOBENCH_NR_DIRS];
 };
@@ -725,7 +729,7 @@ struct kb_features {
 int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e);
 void kb_nl_close(struct kb_nl *nl);
 int kb_nl_features(struct kb_nl *nl, struct kb_features *f, struct kb_nlerr *e);
-int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, uint32_t *id,
+int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
 		  char *dir, size_t dirlen, struct kb_nlerr *e);
 /* JOB_START, JOB_STOP, JOB_DEL */
 int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e);

@@ -52,6 +52,7 @@ static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_LIMIT_LAT_LOG]	= { .type = NLA_U32 },
 	[KIOBENCH_A_JOB_CPU_NS]		= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_ZERO_READS]	= { .type = NLA_U64 },
+	[KIOBENCH_A_JOB_OWNER]		= { .type = NLA_U32 },
 };
 
 static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1] = {
@@ -484,7 +485,7 @@ static int parse_new(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
-int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, uint32_t *id,
+int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
 		  char *dir, size_t dirlen, struct kb_nlerr *e)
 {
 	struct new_reply r = { .dir = dir, .dirlen = dirlen };
@@ -549,7 +550,8 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, uint32_t *id,
 	PUT_U64(KB_OPT_INTERVAL, KIOBENCH_A_INTERVAL_NS, job->interval_ns);
 #undef PUT_U32
 #undef PUT_U64
-	if (job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR))
+	if ((job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
+	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
 		goto too_big;
 	if (job->lat_log && nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
 		goto too_big;
@@ -604,6 +606,10 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		st->cpu_ns = nla_get_u64(tb[KIOBENCH_A_JOB_CPU_NS]);
 	if (tb[KIOBENCH_A_JOB_ZERO_READS])
 		st->zero_reads = nla_get_u64(tb[KIOBENCH_A_JOB_ZERO_READS]);
+	if (tb[KIOBENCH_A_JOB_OWNER]) {
+		st->owner = nla_get_u32(tb[KIOBENCH_A_JOB_OWNER]);
+		st->has_owner = true;
+	}
 	if (tb[KIOBENCH_A_DEBUGFS_DIR])
 		snprintf(st->debugfs_dir, sizeof(st->debugfs_dir), "%s",
 			 nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));

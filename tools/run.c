@@ -373,7 +373,7 @@ static int create_jobs(struct run *r)
 	for (i = 0; i < r->n; i++) {
 		struct run_job *j = &r->rj[i];
 
-		if (kb_nl_job_new(&r->nl, &j->job, &j->id, j->dir, sizeof(j->dir), &e)) {
+		if (kb_nl_job_new(&r->nl, &j->job, r->detach, &j->id, j->dir, sizeof(j->dir), &e)) {
 			if (r->n == 1)
 				snprintf(what, sizeof(what), "kernel refused job");
 			else

@@ -25,6 +25,7 @@ struct run {
 	struct kb_nl nl;
 	struct run_job *rj;
 	size_t n;
+	bool detach;		/* the jobs outlive this process */
 	uint64_t prev_ios, prev_bytes, prev_t;	/* of the progress line */
 };
 
