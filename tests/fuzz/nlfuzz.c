@@ -5,8 +5,11 @@
  * it builds every byte itself, so it can send what the tool never would.
  * Built statically by tests/vm/initramfs.py.
  *
- *   nlfuzz req [--dump] [--make-it-fail] [--repeat=N] CMD [ATTR=VALUE...]
- *	One request; prints the replies and the ack (--make-it-fail: with
+ *   nlfuzz req [--dump] [--owned] [--make-it-fail] [--repeat=N] CMD [ATTR=VALUE...]
+ *	One request; prints the replies and the ack.  A job-new request
+ *	carries "detach" (the job outlives nlfuzz, so that later requests
+ *	find it) unless --owned is given (the job then ends when nlfuzz
+ *	exits) or the arguments name detach themselves.  (--make-it-fail: with
  *	fault injection on for this task while the kernel handles it; a
  *	request the kernel could not take prints "send failed", an ack it
  *	could not allocate "ack lost", and both exit 3; --repeat=N: N times,
@@ -878,6 +881,15 @@ static int put_args(struct msg *m, int argc, char **argv)
 	return 0;
 }
 
+/* Whether the ATTR=VALUE arguments of `nlfuzz req` give detach. */
+static bool names_detach(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "detach", 6) && strchr("=:", argv[i][6]))
+			return true;
+	return false;
+}
+
 static int cmd_req(int argc, char **argv)
 {
 	bool dump = false;
@@ -886,9 +898,14 @@ static int cmd_req(int argc, char **argv)
 	int cmd = -1, i = 0;
 	int fail_fd = -1;
 	unsigned long repeat = 0;
+	bool owned = false;
 
 	if (i < argc && !strcmp(argv[i], "--dump")) {
 		dump = true;
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--owned")) {
+		owned = true;
 		i++;
 	}
 	if (i < argc && !strcmp(argv[i], "--make-it-fail")) {
@@ -914,6 +931,8 @@ static int cmd_req(int argc, char **argv)
 	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0), cmd);
 	if (put_args(&m, argc - i, argv + i))
 		return 2;
+	if (cmd == KIOBENCH_CMD_JOB_NEW && !owned && !names_detach(argc - i, argv + i))
+		put(&m, KIOBENCH_A_DETACH, NULL, 0);
 	msg_finish(&m);
 	if (fail_fd >= 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
 		die("mlockall");

@@ -155,11 +155,13 @@ def test_sigint_stops_and_reports(guest, kiobench_module, test_dev):
 @pytest.mark.debug
 def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
     a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
-    for dev in (a, b):
-        guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
-                    f">/dev/null 2>&1 &)")
+    # one job owned by its (running) tool, one detached
+    for dev, opt in ((a, ""), (b, " --detach")):
+        guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600"
+                    f"{opt} >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 50); do [ $(kiobench list | grep -c RUNNING) = 2 ] && exit; "
                 "sleep 0.2; done; exit 1")
+    assert guest.check("kiobench list | grep -c 'RUNNING  *detached'").strip() == "1"
     guest.check("rmmod kiobench", timeout=60)
     guest.check("! test -e /sys/module/kiobench")
     guest.check("modprobe kiobench")  # usable again; the fixture unloads it

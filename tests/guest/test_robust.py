@@ -661,13 +661,14 @@ def list_jobs(guest) -> dict[int, tuple[str, str]]:
 
 
 def test_tool_killed_leaves_job_running(guest, kiobench_module, make_nullb):
-    """SIGKILL gives the tool no chance to clean up: its jobs run on to
-    their limit, are listed, and can be stopped and destroyed by id."""
+    """SIGKILL gives the tool no chance to clean up: its --detach jobs run on
+    to their limit, are listed, and can be stopped and destroyed by id.
+    (Jobs without --detach end with the tool: test_session.py.)"""
     a = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
     b = make_nullb("nullb1", size_mb=16, completion_nsec=1_000_000)
     runtime = 10  # long enough to be running at the kill (this runs on Debian's 6.12)
-    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime}", "short")
-    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600", "long")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime} --detach", "short")
+    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600 --detach", "long")
     running_ids(guest, 2)
     guest.check("kill -9 $(pidof kiobench)")
     jobs = list_jobs(guest)
@@ -680,8 +681,8 @@ def test_tool_killed_leaves_job_running(guest, kiobench_module, make_nullb):
         assert rc == 128 + 9, out
     wait_for(guest, f"kiobench list | grep -q '^{short} .* DONE '", what="the short job to end")
     # it ran its whole runtime: the kill did not stop it
-    elapsed = float(re.search(rf"^{short} .*DONE\s+\d+\s+([\d.]+)", guest.check("kiobench list"),
-                              re.M).group(1))
+    elapsed = float(re.search(rf"^{short} .*DONE\s+detached\s+\d+\s+([\d.]+)",
+                              guest.check("kiobench list"), re.M).group(1))
     assert elapsed >= runtime, elapsed
     assert list_jobs(guest)[long][0] == "RUNNING"
     guest.check(f"kiobench stop {long}")

@@ -1,11 +1,14 @@
 """A run outlives neither its session nor its results: SIGHUP (a lost
 terminal or SSH connection) stops, reports and destroys like SIGINT but
 exits 129, and a closed stdout or stderr (SIGPIPE) does not keep the run
-from stopping its jobs and writing --output."""
+from stopping its jobs and writing --output.  A job belongs to the netlink
+socket that created it: a tool killed with SIGKILL takes its jobs with it,
+unless they were created with --detach."""
 import json
 import re
 
 import pytest
+from kb import nlreq
 
 RUN = "kiobench run --filename={dev} --rw=randread --runtime=60 --output-format=json"
 
@@ -54,4 +57,87 @@ echo "kiobench still running"; exit 1
 """
     guest.check(script, timeout=60)
     stopped_job(guest, "/tmp/pipe.json")
+    no_jobs_left(guest)
+
+
+def wait_running(guest, count: int) -> str:
+    guest.check(f"for i in $(seq 100); do [ $(kiobench list | grep -c RUNNING) = {count} ] "
+                "&& exit; sleep 0.1; done; exit 1")
+    return guest.check("kiobench list")
+
+
+# the I/Os of one block device, read and written, from its stat file
+DEV_IOS = "awk '{{print $1 + $5}}' /sys/block/{name}/stat"
+
+
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_killed_tool_takes_its_jobs_along(guest, kiobench_module, make_nullb):
+    """SIGKILL during a 10-minute read job: within 2 s the device's I/O
+    counters stop moving and no job is left; what the job had charged is
+    free again (a job of all of max_total_mem fits afterwards)."""
+    mem = 16 * 4096  # iodepth x bs of the jobs below
+    guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
+    dev = make_nullb("nullb0", size_mb=32)
+    name = dev.split("/")[-1]
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
+                f">/dev/null 2>&1 &)")
+    listing = wait_running(guest, 1)
+    # owned: the list shows the owner's port id, not "detached"
+    assert re.search(r"^\d+\s+\S+\s+RUNNING\s+\d+\s", listing, re.M), listing
+    script = f"""
+kill -9 $(pidof kiobench)
+for i in $(seq 20); do
+    [ $(kiobench list | wc -l) = 1 ] && break
+    sleep 0.1
+done
+[ $(kiobench list | wc -l) = 1 ] || {{ echo "jobs left after 2 s"; kiobench list; exit 1; }}
+a=$({DEV_IOS.format(name=name)}); sleep 1; b=$({DEV_IOS.format(name=name)})
+[ "$a" = "$b" ] || {{ echo "I/O still moving: $a -> $b"; exit 1; }}
+"""
+    guest.check(script, timeout=30)
+    guest.check(f"kiobench run --filename={dev} --rw=randread --iodepth=16 --number_ios=100 "
+                f">/dev/null", timeout=30)
+    no_jobs_left(guest)
+
+
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_detached_job_survives_the_tool(guest, kiobench_module, make_nullb):
+    """A --detach job outlives its tool's SIGKILL, is listed "detached", and
+    `kiobench stop` and `destroy` end it."""
+    dev = make_nullb("nullb0", size_mb=32)
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 --detach "
+                f">/dev/null 2>&1 &)")
+    wait_running(guest, 1)
+    guest.check("kill -9 $(pidof kiobench); sleep 1")
+    listing = guest.check("kiobench list")
+    m = re.search(r"^(\d+)\s+\S+\s+RUNNING\s+detached\s", listing, re.M)
+    assert m, listing
+    job = m.group(1)
+    guest.check(f"kiobench stop {job}")
+    guest.check(f"for i in $(seq 50); do kiobench list | grep -q '^{job} .*STOPPED' && exit; "
+                "sleep 0.1; done; exit 1")
+    guest.check(f"kiobench destroy {job}")
+    no_jobs_left(guest)
+
+
+@pytest.mark.budget(60)
+def test_detached_runtime_is_bounded(guest, kiobench_module, make_nullb):
+    """A detached job runs at most max_detached_runtime: a longer runtime is
+    refused, naming the parameter, and a job without a runtime ends DONE
+    at the cap (here 2 s, where its one pass over the device takes 80 s)."""
+    dev = make_nullb("nullb0", size_mb=32, completion_nsec=10_000_000)
+    guest.check("rmmod kiobench && modprobe kiobench max_detached_runtime=2")
+    r = guest.run(f"kiobench run --filename={dev} --rw=randread --runtime=3 --detach 2>&1")
+    assert r.rc != 0 and "max_detached_runtime" in r.out, r.out
+    ack = nlreq(guest, "new", f"dev={dev}")  # nlfuzz req detaches its jobs
+    assert ack.errno == 0, ack.out
+    job = ack.replies[0]["job-id"]
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    guest.check(f"for i in $(seq 80); do nlfuzz req get job-id={job} | grep -q 'state=2' "
+                "&& exit; sleep 0.1; done; exit 1", timeout=30)
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
     no_jobs_left(guest)
