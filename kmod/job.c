@@ -110,6 +110,19 @@ void kb_jobs_close(void)
 	kb_jobs_closed = true;
 }
 
+/* How many registered jobs belong to socket @portid of @net. */
+unsigned int kb_jobs_owned(const struct net *net, u32 portid)
+{
+	unsigned int n = 0;
+	struct kb_job *job;
+	unsigned long id;
+
+	lockdep_assert_held(&kb_jobs_mutex);
+	xa_for_each(&kb_jobs, id, job)
+		n += job->owner_portid == portid && job->owner_net == net;
+	return n;
+}
+
 /*
  * Marks the jobs of a released socket for the reaper (netlink.c), without
  * sleeping.  The xarray's lock keeps every job it holds alive: a job is

@@ -212,6 +212,7 @@ struct kb_job {
 extern unsigned long kb_max_job_mem;
 extern unsigned long kb_max_total_mem;
 extern unsigned int kb_max_detached_runtime;
+extern unsigned int kb_max_socket_jobs;
 
 /* job.c: the registry of jobs, used with kb_jobs_lock() held */
 void kb_jobs_lock(void);
@@ -223,6 +224,7 @@ void kb_job_unregister(struct kb_job *job);
 struct kb_job *kb_job_find(u32 id);
 struct kb_job *kb_job_next(unsigned long *id);
 void kb_jobs_close(void);
+unsigned int kb_jobs_owned(const struct net *net, u32 portid);
 unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
 

@@ -26,6 +26,11 @@ module_param_named(max_detached_runtime, kb_max_detached_runtime, uint, 0444);
 MODULE_PARM_DESC(max_detached_runtime,
 		 "Longest run of a detached job (warm-up included), seconds. Default: 1 day");
 
+unsigned int kb_max_socket_jobs = KB_MAX_JOBS;
+module_param_named(max_socket_jobs, kb_max_socket_jobs, uint, 0444);
+MODULE_PARM_DESC(max_socket_jobs,
+		 "Most jobs one netlink socket may own (detached jobs excluded). Default: 64");
+
 static int __init kb_init(void)
 {
 	int err;

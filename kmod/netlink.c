@@ -509,6 +509,14 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 	u32 id;
 	int err;
 
+	if (!detach && kb_jobs_owned(genl_info_net(info), info->snd_portid) >=
+		       kb_max_socket_jobs) {
+		KB_ERR_FMT(extack, NULL,
+			   "jobs: a socket may own at most max_socket_jobs jobs; destroy one",
+			   "jobs: a socket may own at most max_socket_jobs %u jobs; destroy one",
+			   kb_max_socket_jobs);
+		return ERR_PTR(-EBUSY);
+	}
 	err = kb_job_reserve_id(&id, extack);
 	if (err)
 		return ERR_PTR(err);

@@ -141,3 +141,18 @@ def test_detached_runtime_is_bounded(guest, kiobench_module, make_nullb):
                 "&& exit; sleep 0.1; done; exit 1", timeout=30)
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
     no_jobs_left(guest)
+
+
+@pytest.mark.budget(60)
+def test_socket_job_limit(guest, kiobench_module, make_nullb):
+    """One socket owns at most max_socket_jobs jobs: the next is refused,
+    naming the parameter; detached jobs do not count."""
+    dev = make_nullb("nullb0", size_mb=32)
+    guest.check("rmmod kiobench && modprobe kiobench max_socket_jobs=2")
+    jobs = "".join(f"[j{i}]\nfilename={dev}\nrw=randread\nnumber_ios=10\n" for i in range(3))
+    guest.check(f"printf '{jobs}' >/tmp/three.fio")
+    r = guest.run("kiobench run /tmp/three.fio 2>&1")
+    assert r.rc != 0 and "max_socket_jobs" in r.out, r.out
+    no_jobs_left(guest)
+    guest.check("kiobench run --detach /tmp/three.fio >/dev/null")
+    no_jobs_left(guest)
