@@ -47,27 +47,57 @@ static void usage_compare(FILE *f)
 
 /* ---- matching ----------------------------------------------------------------- */
 
+/* Two lists of names matched by name: map[i] is the index in nb of na[i], or -1. */
+struct matching {
+	const char **na, **nb;
+	size_t n_a, n_b;
+	long *map;
+	bool *used;		/* nb[j] has a match */
+};
+
+static void matching_free(struct matching *m)
+{
+	free(m->na);
+	free(m->nb);
+	free(m->map);
+	free(m->used);
+}
+
 /*
- * map[i]: the index in nb of the i-th of na, or -1.  Names match the
- * first unused one of the same name, the same index first.
+ * Room for n_a and n_b names; match() after filling na and nb.  0, or -1
+ * (out of memory) with m freed.
  */
-static void match(const char *const *na, size_t n_a, const char *const *nb, size_t n_b,
-		  long *map, bool *used)
+static int matching_init(struct matching *m, size_t n_a, size_t n_b)
+{
+	m->n_a = n_a;
+	m->n_b = n_b;
+	m->na = calloc(n_a + 1, sizeof(*m->na));
+	m->nb = calloc(n_b + 1, sizeof(*m->nb));
+	m->map = calloc(n_a + 1, sizeof(*m->map));
+	m->used = calloc(n_b + 1, sizeof(*m->used));
+	if (m->na && m->nb && m->map && m->used)
+		return 0;
+	matching_free(m);
+	return -1;
+}
+
+/* A name matches the first unused one of the same name, the same index first. */
+static void match(struct matching *m)
 {
 	size_t i, j;
 
-	for (i = 0; i < n_a; i++) {
-		map[i] = -1;
-		if (i < n_b && !used[i] && !strcmp(na[i], nb[i])) {
-			map[i] = i;
-			used[i] = true;
+	for (i = 0; i < m->n_a; i++) {
+		m->map[i] = -1;
+		if (i < m->n_b && !m->used[i] && !strcmp(m->na[i], m->nb[i])) {
+			m->map[i] = i;
+			m->used[i] = true;
 		}
 	}
-	for (i = 0; i < n_a; i++)
-		for (j = 0; map[i] < 0 && j < n_b; j++)
-			if (!used[j] && !strcmp(na[i], nb[j])) {
-				map[i] = j;
-				used[j] = true;
+	for (i = 0; i < m->n_a; i++)
+		for (j = 0; m->map[i] < 0 && j < m->n_b; j++)
+			if (!m->used[j] && !strcmp(m->na[i], m->nb[j])) {
+				m->map[i] = j;
+				m->used[j] = true;
 			}
 }
 
@@ -97,69 +127,52 @@ static void one_side(struct cmp *c, const char *side, const char *step, const ch
 static int each_job(struct cmp *c, const struct kb_cmp_step *sa,
 		    const struct kb_cmp_step *sb, pair_fn fn)
 {
-	const char **na = calloc(sa->nr_jobs + 1, sizeof(*na));
-	const char **nb = calloc(sb->nr_jobs + 1, sizeof(*nb));
-	long *map = calloc(sa->nr_jobs + 1, sizeof(*map));
-	bool *used = calloc(sb->nr_jobs + 1, sizeof(*used));
+	struct matching m;
 	size_t i;
-	int ret = -1;
 
-	if (!na || !nb || !map || !used)
-		goto out;
+	if (matching_init(&m, sa->nr_jobs, sb->nr_jobs))
+		return -1;
 	for (i = 0; i < sa->nr_jobs; i++)
-		na[i] = sa->jobs[i].name;
+		m.na[i] = sa->jobs[i].name;
 	for (i = 0; i < sb->nr_jobs; i++)
-		nb[i] = sb->jobs[i].name;
-	match(na, sa->nr_jobs, nb, sb->nr_jobs, map, used);
+		m.nb[i] = sb->jobs[i].name;
+	match(&m);
 	for (i = 0; i < sa->nr_jobs; i++)
-		if (map[i] >= 0 && fn)
-			fn(c, sa, sb, &sa->jobs[i], &sb->jobs[map[i]]);
-		else if (map[i] < 0 && !fn)
-			one_side(c, "base", sa->label, na[i]);
+		if (m.map[i] >= 0 && fn)
+			fn(c, sa, sb, &sa->jobs[i], &sb->jobs[m.map[i]]);
+		else if (m.map[i] < 0 && !fn)
+			one_side(c, "base", sa->label, m.na[i]);
 	for (i = 0; i < sb->nr_jobs && !fn; i++)
-		if (!used[i])
-			one_side(c, "new", sb->label, nb[i]);
-	ret = 0;
-out:
-	free(na);
-	free(nb);
-	free(map);
-	free(used);
-	return ret;
+		if (!m.used[i])
+			one_side(c, "new", sb->label, m.nb[i]);
+	matching_free(&m);
+	return 0;
 }
 
 /* Every pair of matched steps through each_job(fn); fn NULL: name the unmatched. */
 static int each_step(struct cmp *c, pair_fn fn)
 {
 	const struct kb_cmp_doc *a = c->a, *b = c->b;
-	const char **na = calloc(a->nr_steps + 1, sizeof(*na));
-	const char **nb = calloc(b->nr_steps + 1, sizeof(*nb));
-	long *map = calloc(a->nr_steps + 1, sizeof(*map));
-	bool *used = calloc(b->nr_steps + 1, sizeof(*used));
+	struct matching m;
 	size_t i;
-	int ret = -1;
+	int ret = 0;
 
-	if (!na || !nb || !map || !used)
-		goto out;
+	if (matching_init(&m, a->nr_steps, b->nr_steps))
+		return -1;
 	for (i = 0; i < a->nr_steps; i++)
-		na[i] = a->steps[i].label;
+		m.na[i] = a->steps[i].label;
 	for (i = 0; i < b->nr_steps; i++)
-		nb[i] = b->steps[i].label;
-	match(na, a->nr_steps, nb, b->nr_steps, map, used);
-	ret = 0;
+		m.nb[i] = b->steps[i].label;
+	match(&m);
 	for (i = 0; i < a->nr_steps && !ret; i++)
-		if (map[i] >= 0)
-			ret = each_job(c, &a->steps[i], &b->steps[map[i]], fn);
+		if (m.map[i] >= 0)
+			ret = each_job(c, &a->steps[i], &b->steps[m.map[i]], fn);
 		else if (!fn)
-			one_side(c, "base", na[i], NULL);
+			one_side(c, "base", m.na[i], NULL);
 	for (i = 0; i < b->nr_steps && !fn; i++)
-		if (!used[i])
-			one_side(c, "new", nb[i], NULL);
-out:
-	free(na);
-	free(nb);
-	free(map);
-	free(used);
+		if (!m.used[i])
+			one_side(c, "new", m.nb[i], NULL);
+	matching_free(&m);
 	return ret;
 }
 
