@@ -156,3 +156,75 @@ def test_socket_job_limit(guest, kiobench_module, make_nullb):
     no_jobs_left(guest)
     guest.check("kiobench run --detach /tmp/three.fio >/dev/null")
     no_jobs_left(guest)
+
+
+STRESS_SECONDS = 30
+STRESS_TOOLS = 16
+
+
+@pytest.mark.debug
+@pytest.mark.budget(120)
+def test_many_tools_at_once_some_killed(guest, kiobench_module, make_nullb):
+    """A shared lab machine: 16 tool processes at once, each in a loop of
+    create, start, read, stop (by its limit) and destroy on two shared
+    null_blk devices; as often as the load allows one of them is killed
+    with SIGKILL; one
+    more process keeps listing jobs and reading the debugfs files of jobs
+    that are destroyed under it.  After the storm no job is left, every
+    run that was not killed reported exactly its I/Os, the module's
+    memory is all free again (a job of all of max_total_mem fits), and the
+    kernel log has no KASAN, lockdep, hung-task or kmemleak report (the
+    harness scans it)."""
+    # room for every tool's job twice over (iodepth x bs x tools x 2): a
+    # killed tool's job is destroyed by a work item, a moment later
+    mem = 2 * 4 * 4096 * STRESS_TOOLS
+    guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
+    devs = [make_nullb(f"nullb{i}", size_mb=16) for i in range(2)]
+    script = f"""
+rm -rf /tmp/storm && mkdir -p /tmp/storm && cd /tmp/storm
+end=$(( $(date +%s) + {STRESS_SECONDS} ))
+for t in $(seq {STRESS_TOOLS}); do
+    dev={devs[0]}; [ $((t % 2)) = 0 ] && dev={devs[1]}
+    ( n=0; while [ $(date +%s) -lt $end ]; do
+        n=$((n + 1))
+        kiobench run --filename=$dev --rw=randread --iodepth=4 --number_ios=300 \\
+            --name=t$t-$n --output-format=json --output=run.$t.$n.json 2>/dev/null
+        echo $? >rc.$t.$n
+      done ) &
+done
+( while [ $(date +%s) -lt $end ]; do
+    kiobench list >/dev/null 2>&1
+    for f in /sys/kernel/debug/kiobench/*/*; do cat $f >/dev/null 2>&1; done
+    sleep 0.05
+  done ) &
+killed=0
+while [ $(date +%s) -lt $end ]; do
+    sleep 0.3
+    # the newest tool (pidof lists the most recent first)
+    set -- $(pidof kiobench)
+    [ $# -gt 0 ] && kill -9 $1 2>/dev/null && killed=$((killed + 1))
+done
+wait
+echo killed=$killed
+"""
+    out = guest.check(script, timeout=STRESS_SECONDS + 120)
+    killed = int(re.search(r"^killed=(\d+)$", out, re.M).group(1))
+    assert killed >= 5, out  # TCG under this load: a kill every few seconds
+    # no job outlived its tool: killed tools' sockets took theirs along
+    guest.check("for i in $(seq 50); do [ $(kiobench list | wc -l) = 1 ] && exit 0; "
+                "sleep 0.1; done; kiobench list; exit 1", timeout=30)
+    # every run that exited 0 wrote its job whole; killed ones (137) wrote nothing usable
+    rcs = guest.check("cd /tmp/storm && for f in rc.*; do echo \"$f $(cat $f)\"; done")
+    done_runs = [ln.split()[0][3:] for ln in rcs.splitlines() if ln.split()[1:] == ["0"]]
+    other = [ln for ln in rcs.splitlines() if ln.split()[1:] not in (["0"], ["137"])]
+    assert not other, other
+    assert len(done_runs) >= 2 * STRESS_TOOLS, rcs  # the storm did run jobs to the end
+    for run in done_runs[:40]:
+        doc = json.loads(guest.check(f"cat /tmp/storm/run.{run}.json"))
+        job = doc["jobs"][0]
+        assert job["kiobench"]["state"] == "DONE", job["kiobench"]
+        assert job["read"]["total_ios"] == job["read"]["clat_ns"]["N"] == 300, job["read"]
+    # everything the jobs had charged is free: one job of all of max_total_mem fits
+    guest.check(f"kiobench run --filename={devs[0]} --rw=randread --iodepth={8 * STRESS_TOOLS} "
+                f"--number_ios=100 >/dev/null", timeout=60)
+    no_jobs_left(guest)
