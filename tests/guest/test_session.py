@@ -29,6 +29,8 @@ def no_jobs_left(guest) -> None:
     assert len(guest.check("kiobench list").strip().splitlines()) == 1
 
 
+@pytest.mark.core
+@pytest.mark.debug
 @pytest.mark.budget(30)
 def test_sighup_stops_reports_and_exits_129(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=32)
