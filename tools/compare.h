@@ -47,6 +47,8 @@ int kb_cmp_load(const char *path, struct kb_cmp_doc *doc, char *err, size_t errl
 /* The same from the text of a file (path for messages). */
 int kb_cmp_parse(const char *path, const char *text, struct kb_cmp_doc *doc,
 		 char *err, size_t errlen);
+/* The buckets and intervals of one direction (not cd itself). */
+void kb_cmp_dir_free(struct kb_cmp_dir *cd);
 void kb_cmp_doc_free(struct kb_cmp_doc *doc);
 /* The value of key in kvs, or NULL. */
 const char *kb_cmp_kv_get(const struct kb_cmp_kvs *kvs, const char *key);

@@ -425,7 +425,7 @@ int kb_cmp_load(const char *path, struct kb_cmp_doc *doc, char *err, size_t errl
 	return ret;
 }
 
-static void dir_free(struct kb_cmp_dir *cd)
+void kb_cmp_dir_free(struct kb_cmp_dir *cd)
 {
 	free(cd->b);
 	free(cd->iops_iv);
@@ -444,7 +444,7 @@ void kb_cmp_doc_free(struct kb_cmp_doc *doc)
 
 		for (k = 0; k < st->nr_jobs; k++) {
 			for (d = 0; d < KIOBENCH_NR_DIRS; d++)
-				dir_free(&st->jobs[k].dir[d]);
+				kb_cmp_dir_free(&st->jobs[k].dir[d]);
 			free(st->jobs[k].name);
 			kvs_free(&st->jobs[k].cfg);
 		}

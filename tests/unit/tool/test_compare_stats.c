@@ -4,6 +4,7 @@
  * log-linear geometry, 6 sub-bucket bits) and timeline rates.
  */
 #include "tool_test.h"
+#include "compare.h"
 
 #define SUB	64
 #define NB	((39 - 6 + 2) * SUB)
@@ -110,15 +111,6 @@ static void side(struct kb_cmp_dir *cd, double lat, double iops, double jitter,
 	rates(cd, iops, jitter, 10, seed + 1);
 }
 
-static void dir_free(struct kb_cmp_dir *cd)
-{
-	free(cd->b);
-	free(cd->iops_iv);
-	free(cd->mbs_iv);
-	free(cd->ios_iv);
-	free(cd->lat_iv);
-}
-
 /* The 10 intervals of side() with 2000 I/Os each, of mean latencies m(i). */
 static void set_iv(struct kb_cmp_dir *cd, double m0, double m1)
 {
@@ -150,8 +142,8 @@ static void t_identical(void)
 		CHECK(r.f[i].verdict == KB_V_SAME);
 	}
 	CHECK(r.f[KB_CF_MAX].significant == -1);	/* one sample: never tested */
-	dir_free(&a);
-	dir_free(&b);
+	kb_cmp_dir_free(&a);
+	kb_cmp_dir_free(&b);
 }
 
 /* Latency 50 % higher, IOPS a third lower: every tested figure is worse. */
@@ -177,8 +169,8 @@ static void t_shifted(void)
 	/* the other way round: better, nothing worse */
 	kb_cmp_dirs(&b, &a, 5, &r);
 	CHECK(r.worse == 0 && r.f[KB_CF_P50].verdict == KB_V_BETTER);
-	dir_free(&a);
-	dir_free(&b);
+	kb_cmp_dir_free(&a);
+	kb_cmp_dir_free(&b);
 }
 
 /* Other samples of the same distribution, 1 % apart: not worse. */
@@ -196,14 +188,14 @@ static void t_noise(void)
 		CHECK(r.f[i].verdict == KB_V_SAME);
 	CHECK(r.f[KB_CF_P99].significant == 0 && r.f[KB_CF_IOPS].significant == 0);
 	/* a 3 % shift of 20000 samples is significant, but under the threshold */
-	dir_free(&b);
+	kb_cmp_dir_free(&b);
 	side(&b, 206000, 5000, 0.05, 99);
 	kb_cmp_dirs(&a, &b, 5, &r);
 	CHECK(r.f[KB_CF_P50].significant == 1 && r.f[KB_CF_P50].verdict == KB_V_SAME);
 	kb_cmp_dirs(&a, &b, 2, &r);
 	CHECK(r.f[KB_CF_P50].verdict == KB_V_WORSE);
-	dir_free(&a);
-	dir_free(&b);
+	kb_cmp_dir_free(&a);
+	kb_cmp_dir_free(&b);
 }
 
 /*
@@ -241,8 +233,8 @@ static void t_design_effect(void)
 	kb_cmp_dirs(&a, &b, 5, &r);
 	CHECK(r.worse == 0);
 	CHECK(r.f[KB_CF_P50].significant == 0 && r.f[KB_CF_P99].significant == 0);
-	dir_free(&a);
-	dir_free(&b);
+	kb_cmp_dir_free(&a);
+	kb_cmp_dir_free(&b);
 }
 
 static void t_mwu(void)
@@ -274,7 +266,7 @@ static void t_quantile_ci(void)
 	CHECK(kb_quantile_ci(a.b, a.nr, 0.999, KB_CMP_Z, &lo, &hi) == 0);
 	CHECK(lo <= a.pct[2] && a.pct[2] <= hi && hi <= a.max + a.max / 64);
 	CHECK(kb_quantile_ci(a.b, 0, 0.5, KB_CMP_Z, &lo, &hi) == -1);
-	dir_free(&a);
+	kb_cmp_dir_free(&a);
 }
 
 static void t_welch(void)
