@@ -75,21 +75,16 @@ static int method_init(struct method *m, unsigned int cmd, int argc, char **argv
 		       void (*usage)(FILE *), bool need_dev)
 {
 	char err[KB_ERRLEN];
-	size_t i;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	m->out = stdout;
 	kb_global_init(&m->g, cmd);
 	kb_job_init(&m->tmpl);
+	/* the template gets the job options; what a sweep takes as lists, it does not */
 	ret = parse_cli(argc, argv, usage, &m->tmpl, &m->g, &m->cli);
 	if (ret >= 0 || m->g.list_suites)
 		return ret;
-	/* the template: the job options alone, without what a sweep took as lists */
-	kb_job_free(&m->tmpl);
-	kb_job_init(&m->tmpl);
-	for (i = 0; i < m->cli.n; i++)
-		kb_apply(&m->tmpl, &m->g, &m->cli.v[i], err, sizeof(err));
 	if (need_dev && kb_job_finalize(&m->tmpl, err, sizeof(err))) {
 		msg("%s", err);
 		return KB_EXIT_USAGE;

@@ -68,13 +68,12 @@ static int step_job(const struct method *m, const struct part_def *def, uint64_t
 		    const struct shape *sh, unsigned int i, const char *label,
 		    struct kb_job *job)
 {
+	struct kb_global g = m->g;	/* job options never change it */
 	char err[KB_ERRLEN], what[64];
 	size_t a;
 
 	kb_job_init(job);
 	for (a = 0; a < m->cli.n; a++) {
-		struct kb_global g = m->g;
-
 		if (kb_apply(job, &g, &m->cli.v[a], err, sizeof(err))) {
 			msg("%s", err);
 			return -1;
