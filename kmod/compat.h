@@ -9,6 +9,7 @@
 #ifndef KB_COMPAT_H
 #define KB_COMPAT_H
 
+#include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/fs.h>
 #include <net/genetlink.h>
@@ -115,6 +116,48 @@ static inline void kb_set_err(struct netlink_ext_ack *extack,
 #else
 #define KB_NS_KUNIT	EXPORTED_FOR_KUNIT_TESTING
 #endif
+
+/*
+ * Whether REQ_POLLED bios of @bdev can be polled.  A request-based queue
+ * needs poll queues in its tag set: the block layer's own test, the same on
+ * every kernel (6.1 set QUEUE_FLAG_POLL from it, 6.11 BLK_FEAT_POLL).
+ * Without them 6.1 would silently complete the bio by interrupt and 6.11+
+ * fail it with BLK_STS_NOTSUPP.  A bio-based driver says so itself.
+ */
+static inline bool kb_bdev_can_poll(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	if (queue_is_mq(q))
+		return q->tag_set->nr_maps > HCTX_TYPE_POLL &&
+		       q->tag_set->map[HCTX_TYPE_POLL].nr_queues;
+#ifdef KB_HAVE_BLK_FEAT_POLL
+	return q->limits.features & BLK_FEAT_POLL;
+#else
+	return test_bit(QUEUE_FLAG_POLL, &q->queue_flags);
+#endif
+}
+
+/*
+ * One look at the hardware queue of @bio, without sleeping (6.1's hybrid
+ * polling could sleep without BLK_POLL_NOSLEEP).  With a batch, the driver
+ * defers the completions (nvme: out of its cq_poll_lock) to iob.complete,
+ * which runs them, bi_end_io included, here.
+ */
+#ifdef BLK_POLL_NOSLEEP
+#define KB_POLL_FLAGS	(BLK_POLL_ONESHOT | BLK_POLL_NOSLEEP)
+#else
+#define KB_POLL_FLAGS	BLK_POLL_ONESHOT
+#endif
+
+static inline void kb_bio_poll(struct bio *bio)
+{
+	DEFINE_IO_COMP_BATCH(iob);
+
+	bio_poll(bio, &iob, KB_POLL_FLAGS);
+	if (iob.complete)
+		iob.complete(&iob);
+}
 
 #ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
 #define KB_MCGRP_FLAGS	GENL_MCAST_CAP_SYS_ADMIN

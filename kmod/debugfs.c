@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debugfs: /sys/kernel/debug/kiobench/job<ID>/{config,hist_read,hist_write,
- * timeline,lat_log}, root only (0400) and read-only, so they stay readable under
+ * timeline,lat_log,<metric>_<dir>}, root only (0400) and read-only, so they stay readable under
  * lockdown's debugfs restrictions.  Documentation/kiobench.rst gives the
  * formats.  Removal waits for readers (full debugfs proxy fops), so a job
  * is never freed under a reader.
@@ -17,6 +17,12 @@ static struct dentry *kb_dbg_root;
 static const char *const kb_dir_names[KIOBENCH_NR_DIRS] = {
 	[KIOBENCH_DIR_READ] = "read",
 	[KIOBENCH_DIR_WRITE] = "write",
+};
+
+static const char *const kb_completion_names[] = {
+	[KIOBENCH_COMPLETION_SLEEP] = "sleep",
+	[KIOBENCH_COMPLETION_SPIN] = "spin",
+	[KIOBENCH_COMPLETION_POLL] = "poll",
 };
 
 static int kb_config_show(struct seq_file *m, void *unused)
@@ -44,40 +50,96 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->ramp_ns, cfg->seed, cfg->interval_ns);
 	seq_printf(m, "continue_on_error=%d\nlat_log=%u\nbuffer_bytes=%llu\n",
 		   cfg->continue_on_error, cfg->lat_log, job->mem);
+	seq_printf(m, "rate_iops=%u\nrate_process=%s\ncompletion=%s\nstages=%d\n",
+		   cfg->rate_iops,
+		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
+		   kb_completion_names[cfg->completion], cfg->stages);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_config);
+
+static const char *const kb_metric_names[KB_NR_METRICS] = {
+	[KB_M_SCHED_LAG] = "sched_lag",
+	[KB_M_LAT_SCHED] = "lat_sched",
+	[KB_M_STAGE_QUEUE] = "stage_queue",
+	[KB_M_STAGE_DEVICE] = "stage_device",
+	[KB_M_STAGE_COMPLETE] = "stage_complete",
+};
+
+/*
+ * The buckets' total, which is the count once the job has ended: while it
+ * runs, the buckets are read after the counters, and the header must still
+ * add up to the lines below.
+ */
+static u64 kb_hist_samples(const u64 *hist)
+{
+	unsigned int i;
+	u64 samples = 0;
+
+	for (i = 0; i < KB_HIST_BUCKETS; i++)
+		samples += hist[i];
+	return samples;
+}
+
+static void kb_hist_head(struct seq_file *m, unsigned int dir, const u64 *hist,
+			 u64 min, u64 max, u64 sum)
+{
+	seq_printf(m, "# kiobench-histogram 1\n# dir %s\n# unit ns\n# bits %u\n",
+		   kb_dir_names[dir], KB_HIST_BITS);
+	seq_printf(m, "# samples %llu\n# min %llu\n# max %llu\n# sum %llu\n",
+		   kb_hist_samples(hist), min, max, sum);
+}
+
+static void kb_hist_buckets(struct seq_file *m, const u64 *hist)
+{
+	unsigned int i;
+
+	for (i = 0; i < KB_HIST_BUCKETS; i++)
+		if (hist[i])
+			seq_printf(m, "%llu %llu %llu\n", kb_hist_lo(i),
+				   kb_hist_hi(i), hist[i]);
+}
 
 static int kb_hist_show(struct seq_file *m, unsigned int dir)
 {
 	struct kb_job *job = m->private;
 	struct kb_counters c;
-	u64 samples = 0;
-	unsigned int i;
 	u64 *hist;
 
 	hist = kvmalloc_array(KB_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
 	if (!hist)
 		return -ENOMEM;
 	kb_job_sum(job, dir, &c, hist);
-	/*
-	 * The buckets' total, which is c.ios once the job has ended: while it
-	 * runs, the buckets are read after the counters, and the header must
-	 * still add up to the lines below.
-	 */
-	for (i = 0; i < KB_HIST_BUCKETS; i++)
-		samples += hist[i];
-	seq_printf(m, "# kiobench-histogram 1\n# dir %s\n# unit ns\n# bits %u\n",
-		   kb_dir_names[dir], KB_HIST_BITS);
-	seq_printf(m, "# samples %llu\n# min %llu\n# max %llu\n# sum %llu\n",
-		   samples, c.lat_min, c.lat_max, c.lat_sum);
-	for (i = 0; i < KB_HIST_BUCKETS; i++)
-		if (hist[i])
-			seq_printf(m, "%llu %llu %llu\n", kb_hist_lo(i),
-				   kb_hist_hi(i), hist[i]);
+	kb_hist_head(m, dir, hist, c.lat_min, c.lat_max, c.lat_sum);
+	kb_hist_buckets(m, hist);
 	kvfree(hist);
 	return 0;
 }
+
+/*
+ * A secondary measure: the histogram format, its name, the sum of squares
+ * (for the standard deviation) and, for the stages, the unsplit I/Os.
+ */
+static int kb_metric_show(struct seq_file *m, void *unused)
+{
+	const struct kb_metric_file *mf = m->private;
+	struct kb_metric_sum c;
+	u64 *hist, unsplit;
+
+	hist = kvmalloc_array(KB_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
+	if (!hist)
+		return -ENOMEM;
+	kb_job_metric_sum(mf->job, mf->id, mf->dir, &c, hist, &unsplit);
+	kb_hist_head(m, mf->dir, hist, c.min, c.max, c.sum);
+	seq_printf(m, "# metric %s\n# sumsq_hi %llu\n# sumsq_lo %llu\n",
+		   kb_metric_names[mf->id], (u64)(c.sumsq >> 64), (u64)c.sumsq);
+	if (mf->id >= KB_M_STAGE_QUEUE)
+		seq_printf(m, "# unsplit %llu\n", unsplit);
+	kb_hist_buckets(m, hist);
+	kvfree(hist);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_metric);
 
 static int kb_hist_read_show(struct seq_file *m, void *unused)
 {
@@ -187,6 +249,31 @@ static const struct {
 	{ "lat_log", &kb_lat_log_fops },	/* last: only with a log */
 };
 
+/* <metric>_<dir> for each secondary measure the job keeps. */
+static int kb_debugfs_add_metrics(struct kb_job *job, struct dentry *dir)
+{
+	unsigned int id, d;
+	struct dentry *f;
+	char name[32];
+
+	for (id = 0; id < KB_NR_METRICS; id++) {
+		if (job->metric_idx[id] < 0)
+			continue;
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			struct kb_metric_file *mf = &job->mfiles[id][d];
+
+			*mf = (struct kb_metric_file){ job, id, d };
+			snprintf(name, sizeof(name), "%s_%s", kb_metric_names[id],
+				 kb_dir_names[d]);
+			f = debugfs_create_file(name, 0400, dir, mf,
+						&kb_metric_fops);
+			if (IS_ERR(f))
+				return PTR_ERR(f);
+		}
+	}
+	return 0;
+}
+
 /*
  * The job's directory and files, all or none: they are where its
  * histograms and timeline are read, so a job without them is refused.
@@ -211,6 +298,9 @@ int kb_debugfs_add_job(struct kb_job *job)
 			goto out_remove_dir;
 		}
 	}
+	err = kb_debugfs_add_metrics(job, dir);
+	if (err)
+		goto out_remove_dir;
 	job->dbg = dir;
 	return 0;
 

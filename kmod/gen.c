@@ -109,3 +109,57 @@ u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i)
 	return (per + (i < extra ? 1 : 0)) * unit;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_split_budget);
+
+/* ln(2) in 0.64 fixed point */
+#define KB_LN2_FX64	0xb17217f7d1cf79abULL
+
+/*
+ * -ln(U) in 32.32 fixed point, for U = (top 53 bits of @r + 1) / 2^53 in
+ * (0, 1]: an exponentially distributed variate of mean 1.  log2 by the
+ * bit-by-bit squaring method, 32 fraction bits; at most 36.7 (U = 2^-53).
+ */
+u64 kb_exp_fx(u64 r)
+{
+	u64 x = (r >> 11) + 1;		/* 1 .. 2^53 */
+	unsigned int k = fls64(x) - 1, i;
+	u64 m = x << (62 - k);		/* mantissa in [1, 2), 62 fraction bits */
+	u64 log2_fx = (u64)k << 32;
+
+	for (i = 31; i < 32; i--) {
+		m = (u64)(((__uint128_t)m * m) >> 62);
+		if (m >= 1ULL << 63) {
+			m >>= 1;
+			log2_fx |= 1ULL << i;
+		}
+	}
+	return (u64)(((__uint128_t)((53ULL << 32) - log2_fx) * KB_LN2_FX64) >> 64);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_exp_fx);
+
+/* @rate arrivals per second from @start_ns on, the first at @start_ns. */
+void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process)
+{
+	sc->next_ns = start_ns;
+	sc->frac = 0;
+	sc->process = process;
+	sc->gap_fx = div_u64(NSEC_PER_SEC << KB_SCHED_FX, rate);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_sched_init);
+
+/*
+ * The next arrival: a mean gap later (linear), or an exponentially
+ * distributed gap of that mean (poisson).  The fractions of a ns add up,
+ * so that the mean rate is exact over any run.
+ */
+void kb_sched_advance(struct kb_sched *sc, struct kb_rng *rng)
+{
+	u64 gap = sc->gap_fx;
+	u64 sum;
+
+	if (sc->process == KIOBENCH_RATE_POISSON)
+		gap = (u64)(((__uint128_t)gap * kb_exp_fx(kb_rng_next(rng))) >> 32);
+	sum = sc->frac + (gap & (BIT_ULL(KB_SCHED_FX) - 1));
+	sc->next_ns += (gap >> KB_SCHED_FX) + (sum >> KB_SCHED_FX);
+	sc->frac = sum & (BIT_ULL(KB_SCHED_FX) - 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_sched_advance);

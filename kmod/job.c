@@ -218,6 +218,47 @@ static void kb_count(struct kb_dir_stats *d, u32 len, u64 lat, bool measured)
 	d->hist[kb_hist_idx(lat)]++;
 }
 
+static void kb_metric_add(struct kb_job *job, struct kb_cpu_stats *s,
+			  enum kb_metric_id id, unsigned int dir, u64 v)
+{
+	struct kb_metric *m;
+
+	if (job->metric_idx[id] < 0)
+		return;
+	m = &s->m[job->metric_idx[id]][dir];
+	m->n++;
+	m->sum += v;
+	m->sumsq += (__uint128_t)v * v;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+	m->hist[kb_hist_idx(v)]++;
+}
+
+/* The secondary measures of a measured, successful I/O. */
+static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
+			     struct kb_slot *slot, u64 now)
+{
+	unsigned int dir = slot->dir;
+	u64 st[3];
+
+	if (job->cfg.rate_iops) {
+		kb_metric_add(job, s, KB_M_SCHED_LAG, dir,
+			      slot->submit_ns - slot->sched_ns);
+		kb_metric_add(job, s, KB_M_LAT_SCHED, dir, now - slot->sched_ns);
+	}
+	if (!job->cfg.stages)
+		return;
+	if (!kb_stage_split(slot, now, st)) {
+		s->dir[dir].c.unsplit++;
+		return;
+	}
+	kb_metric_add(job, s, KB_M_STAGE_QUEUE, dir, st[0]);
+	kb_metric_add(job, s, KB_M_STAGE_DEVICE, dir, st[1]);
+	kb_metric_add(job, s, KB_M_STAGE_COMPLETE, dir, st[2]);
+}
+
 /*
  * Only the completing CPU writes its statistics, so they need no lock.
  * Interrupts are off because completions come from hard and soft
@@ -248,6 +289,8 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 		d->c.errors++;
 	else
 		kb_count(d, slot->len, lat, measured);
+	if (measured && job->nr_metrics)
+		kb_count_metrics(job, s, slot, now);
 	write_seqcount_end(&s->seq);
 	if (measured && unlikely(job->lat_log))
 		kb_log_lat(job, slot, now, lat);
@@ -270,7 +313,9 @@ static void kb_end_io(struct bio *bio)
 
 	kb_account(w->job, slot, now, bio->bi_status);
 	rcu_read_lock();
-	if (llist_add(&slot->node, &w->done))
+	/* A spinning or polling worker never sleeps: it needs no wake-up. */
+	if (llist_add(&slot->node, &w->done) &&
+	    w->job->cfg.completion == KIOBENCH_COMPLETION_SLEEP)
 		wake_up_process(w->task);
 	rcu_read_unlock();
 }
@@ -319,7 +364,8 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 	 * them a write would be served, and timed, as buffered writeback.
 	 */
 	bio_reset(bio, dev->bdev.bdev,
-		  write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE : REQ_OP_READ);
+		  (write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE : REQ_OP_READ) |
+		  (cfg->completion == KIOBENCH_COMPLETION_POLL ? REQ_POLLED : 0));
 	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
 	bio->bi_end_io = kb_end_io;
 	for (i = 0, rem = len; rem; i++, rem -= n) {
@@ -329,22 +375,15 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 	slot->len = len;
 	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
 	w->inflight++;
+	slot->busy = true;
+	slot->issue_ns = 0;
+	slot->drv_ns = 0;
+	slot->stage_flags = 0;
 	slot->submit_ns = ktime_get_ns();
 	submit_bio(bio);
 }
 
 /* ---- workers ------------------------------------------------------------- */
-
-static void kb_wait_done(struct kb_worker *w)
-{
-	for (;;) {
-		set_current_state(TASK_IDLE);
-		if (!llist_empty(&w->done))
-			break;
-		schedule();
-	}
-	__set_current_state(TASK_RUNNING);
-}
 
 /*
  * Never-written or deallocated (trimmed, thin) blocks read back as zeroes,
@@ -377,34 +416,193 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 	WRITE_ONCE(job->stop, true);
 }
 
+static bool kb_open_loop(const struct kb_worker *w)
+{
+	return w->job->cfg.rate_iops;
+}
+
+/* Open loop: a free slot and the job may go on; else no arrival matters. */
+static bool kb_arrival_pending(struct kb_worker *w, u64 now)
+{
+	return kb_open_loop(w) && w->idle && kb_may_submit(w, now);
+}
+
+/* Submits every arrival that is due, while slots are free. */
+static void kb_submit_due(struct kb_worker *w, u64 now)
+{
+	struct kb_slot *slot;
+
+	while (w->sched.next_ns <= now && kb_arrival_pending(w, now)) {
+		slot = container_of(w->idle, struct kb_slot, node);
+		w->idle = w->idle->next;
+		slot->sched_ns = w->sched.next_ns;
+		kb_sched_advance(&w->sched, &w->rng);
+		kb_submit(w, slot);
+	}
+}
+
+/* Open loop: until the next arrival or the job's end, whichever is first. */
+static void kb_sleep_until_arrival(struct kb_worker *w)
+{
+	ktime_t until = ns_to_ktime(min(w->sched.next_ns,
+					w->job->deadline_ns));
+
+	if (ktime_get_ns() < w->sched.next_ns)
+		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
+}
+
+/*
+ * Sleeps until a completion, or in the open loop an arrival, is due.
+ * kb_end_io() and kb_job_stop() wake the worker; the state is set before
+ * the checks, so that no wake-up between them is lost.
+ */
+static void kb_wait_sleep(struct kb_worker *w)
+{
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (!llist_empty(&w->done))
+			break;
+		if (kb_arrival_pending(w, ktime_get_ns())) {
+			kb_sleep_until_arrival(w);
+			break;
+		}
+		if (!w->inflight)
+			break;		/* stopped: nothing will come */
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* Busy-waits: a completed slot is resubmitted without a wake-up. */
+static void kb_wait_spin(struct kb_worker *w)
+{
+	while (llist_empty(&w->done)) {
+		u64 now = ktime_get_ns();
+
+		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+			break;
+		if (!w->inflight && !kb_arrival_pending(w, now))
+			break;
+		if (need_resched())
+			cond_resched();
+		else
+			cpu_relax();
+	}
+}
+
+/* Polls the hardware queue of one bio in flight, round robin. */
+static void kb_poll_one(struct kb_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_slots; i++) {
+		struct kb_slot *slot = w->slots[w->poll_next];
+
+		w->poll_next = (w->poll_next + 1) % w->nr_slots;
+		if (slot->busy) {
+			kb_bio_poll(&slot->bio);
+			return;
+		}
+	}
+}
+
+/*
+ * Reaps completions with bio_poll(): kb_end_io() runs in this task.  The
+ * completions found may be other bios' on the same hardware queue, this
+ * worker's or another's.
+ */
+static void kb_wait_poll(struct kb_worker *w)
+{
+	while (llist_empty(&w->done)) {
+		u64 now = ktime_get_ns();
+
+		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+			break;
+		if (!w->inflight) {
+			if (!kb_arrival_pending(w, now))
+				break;
+			cpu_relax();
+		} else {
+			kb_poll_one(w);
+		}
+		if (need_resched())
+			cond_resched();
+	}
+}
+
+static void kb_wait(struct kb_worker *w)
+{
+	switch (w->job->cfg.completion) {
+	case KIOBENCH_COMPLETION_SPIN:
+		kb_wait_spin(w);
+		break;
+	case KIOBENCH_COMPLETION_POLL:
+		kb_wait_poll(w);
+		break;
+	default:
+		kb_wait_sleep(w);
+	}
+}
+
+/* Takes the completed slots back: resubmitted (closed loop) or freed. */
+static void kb_reap(struct kb_worker *w, u64 now)
+{
+	struct llist_node *list = llist_del_all(&w->done);
+	struct kb_slot *slot, *tmp;
+
+	llist_for_each_entry_safe(slot, tmp, list, node) {
+		w->inflight--;
+		slot->busy = false;
+		if (unlikely(slot->bio.bi_status))
+			kb_io_error(w, slot);
+		else if (slot->dir == KIOBENCH_DIR_READ &&
+			 kb_zero_block(w, slot))
+			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+		if (kb_open_loop(w)) {
+			slot->node.next = w->idle;
+			w->idle = &slot->node;
+		} else if (kb_may_submit(w, now)) {
+			kb_submit(w, slot);
+		}
+	}
+}
+
+/* The first submissions: every slot (closed loop), or the first arrival. */
+static void kb_worker_start(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	if (!kb_open_loop(w)) {
+		for (i = 0; i < w->nr_slots && kb_may_submit(w, now); i++)
+			kb_submit(w, w->slots[i]);
+		return;
+	}
+	for (i = w->nr_slots; i--; ) {
+		w->slots[i]->node.next = w->idle;
+		w->idle = &w->slots[i]->node;
+	}
+	kb_sched_init(&w->sched, now, cfg->rate_iops, cfg->rate_process);
+	kb_submit_due(w, now);
+}
+
 static void kb_worker_run(struct kb_worker *w)
 {
-	struct kb_slot *slot, *tmp;
-	struct llist_node *list;
 	struct blk_plug plug;
-	unsigned int i;
 	u64 now;
 
 	blk_start_plug(&plug);
-	for (i = 0; i < w->nr_slots && kb_may_submit(w, ktime_get_ns()); i++)
-		kb_submit(w, w->slots[i]);
+	kb_worker_start(w);
 	blk_finish_plug(&plug);
 
-	while (w->inflight) {
-		kb_wait_done(w);
-		list = llist_del_all(&w->done);
+	while (w->inflight || kb_arrival_pending(w, ktime_get_ns())) {
+		kb_wait(w);
 		now = ktime_get_ns();
 		blk_start_plug(&plug);
-		llist_for_each_entry_safe(slot, tmp, list, node) {
-			w->inflight--;
-			if (unlikely(slot->bio.bi_status))
-				kb_io_error(w, slot);
-			else if (slot->dir == KIOBENCH_DIR_READ &&
-				 kb_zero_block(w, slot))
-				WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
-			if (kb_may_submit(w, now))
-				kb_submit(w, slot);
-		}
+		kb_reap(w, now);
+		if (kb_open_loop(w))
+			kb_submit_due(w, now);
 		blk_finish_plug(&plug);
 		/*
 		 * A device that completes inside submit_bio() (null_blk with
@@ -501,6 +699,7 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		sum->all_bytes += c.all_bytes;
 		sum->all_lat_sum += c.all_lat_sum;
 		sum->errors += c.errors;
+		sum->unsplit += c.unsplit;
 		if (hist)
 			for (i = 0; i < KB_HIST_BUCKETS; i++)
 				hist[i] += READ_ONCE(d->hist[i]);
@@ -509,6 +708,74 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		sum->lat_min = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_sum);
+
+/* A copy of one CPU's figures of a metric, which no completion tore. */
+static void kb_read_metric(struct kb_cpu_stats *s, const struct kb_metric *m,
+			   struct kb_metric_sum *c)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&s->seq);
+		c->n = m->n;
+		c->min = m->min;
+		c->max = m->max;
+		c->sum = m->sum;
+		c->sumsq = m->sumsq;
+	} while (read_seqcount_retry(&s->seq, seq));
+}
+
+/**
+ * kb_job_metric_sum() - a secondary measure, summed over the CPUs
+ * @job: the job
+ * @id: the measure
+ * @dir: enum kiobench_dir
+ * @sum: count, min, max, sum and sum of squares
+ * @hist: NULL, or KB_HIST_BUCKETS entries for its histogram
+ * @unsplit: NULL, or where to put the measured I/Os that have no stages
+ *
+ * Exact once the job has ended; see kb_job_sum() while it runs.
+ *
+ * Return: false if the job does not keep that measure.
+ */
+bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
+		       unsigned int dir, struct kb_metric_sum *sum, u64 *hist,
+		       u64 *unsplit)
+{
+	struct kb_metric_sum c;
+	struct kb_counters cnt;
+	unsigned int cpu, i;
+
+	if (job->metric_idx[id] < 0)
+		return false;
+	memset(sum, 0, sizeof(*sum));
+	sum->min = U64_MAX;
+	if (hist)
+		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
+	if (unsplit)
+		*unsplit = 0;
+	for_each_possible_cpu(cpu) {
+		struct kb_cpu_stats *s = job->stats[cpu];
+		const struct kb_metric *m = &s->m[job->metric_idx[id]][dir];
+
+		kb_read_metric(s, m, &c);
+		sum->n += c.n;
+		sum->sum += c.sum;
+		sum->sumsq += c.sumsq;
+		sum->min = min(sum->min, c.min);
+		sum->max = max(sum->max, c.max);
+		if (hist)
+			for (i = 0; i < KB_HIST_BUCKETS; i++)
+				hist[i] += READ_ONCE(m->hist[i]);
+		if (unsplit) {
+			kb_read_counters(s, dir, &cnt);
+			*unsplit += cnt.unsplit;
+		}
+	}
+	if (!sum->n)
+		sum->min = 0;
+	return true;
+}
 
 /* Time counted for IOPS and bandwidth: from the end of the warm-up. */
 u64 kb_job_measured_ns(struct kb_job *job)
@@ -702,6 +969,14 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   nr, path);
 		return -EINVAL;
 	}
+	if (cfg->completion == KIOBENCH_COMPLETION_POLL &&
+	    !kb_bdev_can_poll(dev->bdev.bdev)) {
+		KB_ERR_FMT(extack, NULL,
+			   "completion: poll needs a device with poll queues (nvme.poll_queues=N)",
+			   "completion: poll needs poll queues (nvme.poll_queues=N); none on %s",
+			   path);
+		return -EOPNOTSUPP;
+	}
 	dev->span_start = cfg->offset;
 	dev->span_len = cfg->size ?: nr - cfg->offset;
 	if (cfg->max_bs > dev->span_len) {
@@ -759,25 +1034,49 @@ static void kb_free_stats(struct kb_job *job)
  * kvzalloc_node() places each CPU's block on that CPU's node, as percpu
  * memory would be, and separate blocks share no cache line.
  */
+/* The secondary measures the job keeps, and their place in kb_cpu_stats.m. */
+static void kb_pick_metrics(struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	unsigned int id;
+
+	for (id = 0; id < KB_NR_METRICS; id++) {
+		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops : cfg->stages;
+
+		job->metric_idx[id] = keep ? job->nr_metrics++ : -1;
+	}
+}
+
+static void kb_init_cpu_stats(struct kb_job *job, struct kb_cpu_stats *s)
+{
+	unsigned int dir, i;
+
+	seqcount_init(&s->seq);
+	for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+		s->dir[dir].c.lat_min = U64_MAX;
+		for (i = 0; i < job->nr_metrics; i++)
+			s->m[i][dir].min = U64_MAX;
+	}
+}
+
 static int kb_alloc_stats(struct kb_job *job)
 {
 	unsigned int cpu;
 
+	kb_pick_metrics(job);
 	job->stats = kcalloc(nr_cpu_ids, sizeof(*job->stats), GFP_KERNEL);
 	if (!job->stats)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu) {
 		struct kb_cpu_stats *s;
-		unsigned int dir;
 
-		s = kvzalloc_node(sizeof(*s), GFP_KERNEL, cpu_to_node(cpu));
+		s = kvzalloc_node(struct_size(s, m, job->nr_metrics), GFP_KERNEL,
+				  cpu_to_node(cpu));
 		if (!s) {
 			kb_free_stats(job);
 			return -ENOMEM;
 		}
-		seqcount_init(&s->seq);
-		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
-			s->dir[dir].c.lat_min = U64_MAX;
+		kb_init_cpu_stats(job, s);
 		job->stats[cpu] = s;
 	}
 	return 0;
@@ -1102,8 +1401,15 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 /* Asks a running job to stop; its workers drain what is in flight. */
 void kb_job_stop(struct kb_job *job)
 {
+	unsigned int i;
+
+	lockdep_assert_held(&kb_jobs_mutex);
 	WRITE_ONCE(job->user_stop, true);
 	WRITE_ONCE(job->stop, true);
+	/* An open-loop worker may sleep until its next arrival. */
+	if (smp_load_acquire(&job->state) != KIOBENCH_STATE_NEW)
+		for (i = 0; i < job->nr_workers; i++)
+			wake_up_process(job->workers[i]->task);
 }
 
 /*

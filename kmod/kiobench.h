@@ -45,6 +45,7 @@
 #define KB_TIMELINE_MAX		65536
 #define KB_MAX_TIME_NS		(1000000ULL * NSEC_PER_SEC)	/* runtime, ramp */
 #define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
+#define KB_MAX_RATE_IOPS	10000000	/* per worker: 100 ns apart */
 
 struct kb_bss {
 	u32 size;
@@ -79,6 +80,10 @@ struct kb_config {
 	u64 seed;
 	u64 interval_ns;
 	u32 lat_log;		/* entries of the per-I/O log; 0: none */
+	u32 rate_iops;		/* open loop, per worker; 0: closed loop */
+	u8 rate_process;	/* enum kiobench_rate_process */
+	u8 completion;		/* enum kiobench_completion */
+	bool stages;		/* per-stage latency split */
 };
 
 struct kb_counters {
@@ -92,11 +97,38 @@ struct kb_counters {
 	u64 all_bytes;
 	u64 all_lat_sum;
 	u64 errors;		/* failed I/Os, warm-up included */
+	u64 unsplit;		/* stages jobs: measured I/Os with no stages */
 };
 
 struct kb_dir_stats {
 	struct kb_counters c;
 	u64 hist[KB_HIST_BUCKETS];	/* measured latencies, see hist.h */
+};
+
+/*
+ * Secondary latency measures of measured I/Os, recorded only by the jobs
+ * that ask for them: the open-loop schedule (rate_iops) and the stages.
+ */
+enum kb_metric_id {
+	KB_M_SCHED_LAG,		/* submission - scheduled arrival */
+	KB_M_LAT_SCHED,		/* completion - scheduled arrival */
+	KB_M_STAGE_QUEUE,	/* driver issue - submission */
+	KB_M_STAGE_DEVICE,	/* driver completion - driver issue */
+	KB_M_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_NR_METRICS
+};
+
+struct kb_metric {
+	u64 n;
+	u64 min, max, sum;
+	__uint128_t sumsq;
+	u64 hist[KB_HIST_BUCKETS];
+};
+
+/* A copy of a metric's figures; hist comes separately. */
+struct kb_metric_sum {
+	u64 n, min, max, sum;
+	__uint128_t sumsq;
 };
 
 /*
@@ -109,6 +141,8 @@ struct kb_dir_stats {
 struct kb_cpu_stats {
 	seqcount_t seq;
 	struct kb_dir_stats dir[KIOBENCH_NR_DIRS];
+	/* the job's metrics, in the order of kb_job.metric_idx */
+	struct kb_metric m[][KIOBENCH_NR_DIRS];
 };
 
 struct kb_tl_dir {
@@ -133,6 +167,19 @@ struct kb_rng {
 	u64 s[4];
 };
 
+/*
+ * An open-loop schedule of arrivals (gen.c).  Gaps are kept in ns with
+ * KB_SCHED_FX fraction bits: a rate of 1/s, even a Poisson gap 37 times
+ * the mean, fits, and the fractions make the mean rate exact.
+ */
+#define KB_SCHED_FX	24
+struct kb_sched {
+	u64 next_ns;		/* the next arrival */
+	u32 frac;		/* of a ns, in units of 2^-KB_SCHED_FX */
+	u8 process;		/* enum kiobench_rate_process */
+	u64 gap_fx;		/* mean gap, ns << KB_SCHED_FX */
+};
+
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
 	u64 span_start;		/* bytes */
@@ -146,7 +193,12 @@ struct kb_slot {
 	struct bio bio;		/* preallocated, reused for every I/O */
 	struct kb_worker *w;
 	struct llist_node node;
+	u64 sched_ns;		/* open loop: scheduled arrival */
 	u64 submit_ns;
+	u64 issue_ns;		/* stages: driver issue, 0: not seen */
+	u64 drv_ns;		/* stages: driver completion, 0: not seen */
+	u8 stage_flags;		/* stages.c */
+	bool busy;		/* submitted and not reaped (worker only) */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -168,8 +220,18 @@ struct kb_worker {
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
+	struct kb_sched sched;	/* open loop */
+	struct llist_node *idle;	/* open loop: free slots, a stack */
+	unsigned int poll_next;	/* poll: the slot to poll next */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
+};
+
+/* What a debugfs file of a secondary measure shows (debugfs.c). */
+struct kb_metric_file {
+	struct kb_job *job;
+	u8 id;			/* enum kb_metric_id */
+	u8 dir;
 };
 
 struct kb_job {
@@ -183,6 +245,8 @@ struct kb_job {
 	u32 io_unit;			/* largest LBS of the devices */
 	u64 mem;			/* buffer bytes charged */
 	struct kb_cpu_stats **stats;	/* per possible CPU */
+	s8 metric_idx[KB_NR_METRICS];	/* in kb_cpu_stats.m; -1: not kept */
+	unsigned int nr_metrics;
 
 	u8 state;			/* enum kiobench_job_state */
 	int error;			/* -errno that failed the job */
@@ -205,6 +269,7 @@ struct kb_job {
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
 
 	struct dentry *dbg;		/* debugfs.c; gone before destruction */
+	struct kb_metric_file mfiles[KB_NR_METRICS][KIOBENCH_NR_DIRS];
 	char dbg_name[16];
 };
 
@@ -236,6 +301,9 @@ void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);
 void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		u64 *hist);
+bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
+		       unsigned int dir, struct kb_metric_sum *sum, u64 *hist,
+		       u64 *unsplit);
 u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
@@ -253,6 +321,13 @@ extern const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1];
 int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 #endif
 
+/* stages.c replaces this */
+static inline bool kb_stage_split(const struct kb_slot *slot, u64 end_ns,
+				  u64 st[3])
+{
+	return false;
+}
+
 /* gen.c: offsets, sizes, random numbers (pure, KUnit-tested) */
 void kb_rng_seed(struct kb_rng *rng, u64 seed);
 u64 kb_rng_next(struct kb_rng *rng);
@@ -261,6 +336,9 @@ u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
 u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
 u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
+u64 kb_exp_fx(u64 r);
+void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process);
+void kb_sched_advance(struct kb_sched *sc, struct kb_rng *rng);
 
 /* debugfs.c */
 void kb_debugfs_init(void);

@@ -233,6 +233,7 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 	unsigned int cpu, dir;
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
+	memset(job->metric_idx, -1, sizeof(job->metric_idx));
 	job->nr_workers = nr_workers;
 	job->cfg.numjobs = nr_workers;
 	job->cfg.nr_devs = 1;
@@ -251,6 +252,145 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 			job->stats[cpu]->dir[dir].c.lat_min = U64_MAX;
 	}
 	return job;
+}
+
+/* A fake job that keeps the open-loop measures (rate_iops). */
+static struct kb_job *fake_open_loop_job(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	unsigned int cpu, dir, i;
+
+	job->cfg.rate_iops = 1000;
+	job->metric_idx[KB_M_SCHED_LAG] = 0;
+	job->metric_idx[KB_M_LAT_SCHED] = 1;
+	job->nr_metrics = 2;
+	for_each_possible_cpu(cpu) {
+		struct kb_cpu_stats *s;
+
+		s = kunit_kzalloc(test, struct_size(s, m, 2), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		seqcount_init(&s->seq);
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+			s->dir[dir].c.lat_min = U64_MAX;
+			for (i = 0; i < 2; i++)
+				s->m[i][dir].min = U64_MAX;
+		}
+		job->stats[cpu] = s;
+	}
+	return job;
+}
+
+static void kb_account_records_the_schedule(struct kunit *test)
+{
+	struct kb_job *job = fake_open_loop_job(test);
+	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	struct kb_metric_sum lag, from;
+	struct kb_counters c;
+
+	job->ramp_end_ns = 1000;
+
+	/* Act: one warm-up I/O; two measured ones, submitted 100 and 700 late */
+	slot.sched_ns = 400;
+	slot.submit_ns = 500;
+	kb_account(job, &slot, 900, BLK_STS_OK);
+	slot.sched_ns = 1900;
+	slot.submit_ns = 2000;
+	kb_account(job, &slot, 2500, BLK_STS_OK);
+	slot.sched_ns = 2300;
+	slot.submit_ns = 3000;
+	kb_account(job, &slot, 3200, BLK_STS_OK);
+
+	/* Assert: only measured I/Os; clat from the submission, as ever */
+	kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
+	KUNIT_EXPECT_EQ(test, c.ios, 2);
+	KUNIT_EXPECT_EQ(test, c.lat_sum, 500 + 200);
+	KUNIT_ASSERT_TRUE(test, kb_job_metric_sum(job, KB_M_SCHED_LAG,
+						  KIOBENCH_DIR_READ, &lag,
+						  NULL, NULL));
+	KUNIT_EXPECT_EQ(test, lag.n, 2);
+	KUNIT_EXPECT_EQ(test, lag.min, 100);
+	KUNIT_EXPECT_EQ(test, lag.max, 700);
+	KUNIT_EXPECT_EQ(test, lag.sum, 800);
+	KUNIT_EXPECT_TRUE(test, lag.sumsq == 100 * 100 + 700 * 700);
+	KUNIT_ASSERT_TRUE(test, kb_job_metric_sum(job, KB_M_LAT_SCHED,
+						  KIOBENCH_DIR_READ, &from,
+						  NULL, NULL));
+	KUNIT_EXPECT_EQ(test, from.sum, 600 + 900);
+	KUNIT_EXPECT_EQ(test, from.max, 900);
+	KUNIT_EXPECT_FALSE(test, kb_job_metric_sum(job, KB_M_STAGE_QUEUE,
+						   KIOBENCH_DIR_READ, &from,
+						   NULL, NULL));
+	kb_job_metric_sum(job, KB_M_SCHED_LAG, KIOBENCH_DIR_WRITE, &lag, NULL,
+			  NULL);
+	KUNIT_EXPECT_EQ(test, lag.n, 0);
+	KUNIT_EXPECT_EQ(test, lag.min, 0);
+}
+
+/* -ln(U) at known points, and a mean of 1 (1 % is 3 sigma of 90000). */
+static void kb_exp_is_exponential(struct kunit *test)
+{
+	const u64 one = 1ULL << 32;
+	struct kb_rng rng;
+	u64 sum = 0, v, max = 0;
+	unsigned int i, n = 90000;
+
+	KUNIT_EXPECT_EQ(test, kb_exp_fx(U64_MAX), 0);		/* U = 1 */
+	v = kb_exp_fx((1ULL << 63) - (1ULL << 11));		/* U = 1/2 */
+	KUNIT_EXPECT_LE(test, abs_diff(v, 2977044472ULL), 2);	/* ln 2 */
+	v = kb_exp_fx(0);					/* U = 2^-53 */
+	KUNIT_EXPECT_LE(test, abs_diff(v, 157783357006ULL), 64);	/* 53 ln 2 */
+	kb_rng_seed(&rng, 42);
+	for (i = 0; i < n; i++) {
+		v = kb_exp_fx(kb_rng_next(&rng));
+		sum += v;
+		max = max(max, v);
+	}
+	KUNIT_EXPECT_LE(test, abs_diff(div_u64(sum, n), one), one / 100);
+	KUNIT_EXPECT_GT(test, max, 9 * one);	/* all below 9: p = 1.5e-5 */
+}
+
+static void kb_sched_linear_is_exact(struct kunit *test)
+{
+	struct kb_sched sc;
+	unsigned int i;
+
+	/* 3/s: gaps of 333333333.3 ns, the thirds adding up */
+	kb_sched_init(&sc, 1000, 3, KIOBENCH_RATE_LINEAR);
+	KUNIT_EXPECT_EQ(test, sc.next_ns, 1000);
+	for (i = 0; i < 3; i++)
+		kb_sched_advance(&sc, NULL);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, 1000 + NSEC_PER_SEC), 1);
+
+	/* 7 M/s for a simulated second: no drift */
+	kb_sched_init(&sc, 0, 7000000, KIOBENCH_RATE_LINEAR);
+	for (i = 0; i < 7000000; i++)
+		kb_sched_advance(&sc, NULL);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, NSEC_PER_SEC), 1);
+
+	/* 1/s: the largest gap fits */
+	kb_sched_init(&sc, 0, 1, KIOBENCH_RATE_LINEAR);
+	kb_sched_advance(&sc, NULL);
+	KUNIT_EXPECT_EQ(test, sc.next_ns, NSEC_PER_SEC);
+}
+
+static void kb_sched_poisson_keeps_the_rate(struct kunit *test)
+{
+	struct kb_rng rng;
+	struct kb_sched sc;
+	unsigned int i, n = 90000;
+
+	/* the mean gap within 1 % (3 sigma), at 1000/s and at 1/s */
+	kb_rng_seed(&rng, 7);
+	kb_sched_init(&sc, 0, 1000, KIOBENCH_RATE_POISSON);
+	for (i = 0; i < n; i++)
+		kb_sched_advance(&sc, &rng);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)n * NSEC_PER_MSEC),
+			(u64)n * NSEC_PER_MSEC / 100);
+	kb_sched_init(&sc, 0, 1, KIOBENCH_RATE_POISSON);
+	for (i = 0; i < n; i++)
+		kb_sched_advance(&sc, &rng);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)n * NSEC_PER_SEC),
+			(u64)n * NSEC_PER_SEC / 100);
 }
 
 static void kb_budgets_split_limits(struct kunit *test)
@@ -511,6 +651,18 @@ static const struct cfg_case cfg_cases[] = {
 	{ "lat-log max", KIOBENCH_A_LAT_LOG, 4, KB_MAX_LAT_LOG, 0 },
 	{ "lat-log max+1", KIOBENCH_A_LAT_LOG, 4, KB_MAX_LAT_LOG + 1, -ERANGE },
 	{ "random flag", KIOBENCH_A_RANDOM, 0, 1, 0 },
+	{ "rate-iops 0", KIOBENCH_A_RATE_IOPS, 4, 0, -ERANGE },
+	{ "rate-iops 1", KIOBENCH_A_RATE_IOPS, 4, 1, 0 },
+	{ "rate-iops max", KIOBENCH_A_RATE_IOPS, 4, KB_MAX_RATE_IOPS, 0 },
+	{ "rate-iops max+1", KIOBENCH_A_RATE_IOPS, 4, KB_MAX_RATE_IOPS + 1,
+	  -ERANGE },
+	{ "rate-process without rate-iops", KIOBENCH_A_RATE_PROCESS, 1,
+	  KIOBENCH_RATE_POISSON, -EINVAL, "needs rate-iops" },
+	{ "rate-process 2", KIOBENCH_A_RATE_PROCESS, 1, 2, -ERANGE },
+	{ "completion poll", KIOBENCH_A_COMPLETION, 1, KIOBENCH_COMPLETION_POLL,
+	  0 },
+	{ "completion 3", KIOBENCH_A_COMPLETION, 1, 3, -ERANGE },
+	{ "stages flag", KIOBENCH_A_STAGES, 0, 1, 0 },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
 };
 
@@ -558,6 +710,12 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 		return cfg->lat_log;
 	case KIOBENCH_A_RANDOM:
 		return cfg->random;
+	case KIOBENCH_A_RATE_IOPS:
+		return cfg->rate_iops;
+	case KIOBENCH_A_COMPLETION:
+		return cfg->completion;
+	case KIOBENCH_A_STAGES:
+		return cfg->stages;
 	default:
 		return 0;
 	}
@@ -627,6 +785,10 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_account_excludes_warmup),
 	KUNIT_CASE(kb_account_logs_measured_ios),
 	KUNIT_CASE(kb_sum_merges_cpus),
+	KUNIT_CASE(kb_account_records_the_schedule),
+	KUNIT_CASE(kb_exp_is_exponential),
+	KUNIT_CASE(kb_sched_linear_is_exact),
+	KUNIT_CASE(kb_sched_poisson_keeps_the_rate),
 	KUNIT_CASE(kb_account_bumps_the_sequence),
 	KUNIT_CASE(kb_sum_is_whole_while_written),
 	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),

@@ -56,6 +56,11 @@ static struct netlink_range_validation kb_count_range = {
 	.max = U64_MAX,
 };
 
+static struct netlink_range_validation kb_rate_range = {
+	.min = 1,
+	.max = KB_MAX_RATE_IOPS,
+};
+
 static struct netlink_range_validation kb_lat_log_range = {
 	.max = KB_MAX_LAT_LOG,
 };
@@ -97,6 +102,11 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CONTINUE_ON_ERROR] = { .type = NLA_FLAG },
 	[KIOBENCH_A_LAT_LOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_lat_log_range),
 	[KIOBENCH_A_DETACH] = { .type = NLA_FLAG },
+	[KIOBENCH_A_RATE_IOPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_rate_range),
+	[KIOBENCH_A_RATE_PROCESS] = NLA_POLICY_MAX(NLA_U8, KIOBENCH_RATE_POISSON),
+	[KIOBENCH_A_STAGES] = { .type = NLA_FLAG },
+	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
+						 KIOBENCH_COMPLETION_POLL),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -262,6 +272,26 @@ static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
 	return tb[type] ? nla_get_u64(tb[type]) : def;
 }
 
+/* How the workers submit and wait, and what they measure. */
+static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+
+	if (tb[KIOBENCH_A_RATE_PROCESS] && !tb[KIOBENCH_A_RATE_IOPS]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_RATE_PROCESS],
+				    "rate-process: needs rate-iops");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_RATE_IOPS])
+		cfg->rate_iops = nla_get_u32(tb[KIOBENCH_A_RATE_IOPS]);
+	if (tb[KIOBENCH_A_RATE_PROCESS])
+		cfg->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
+	if (tb[KIOBENCH_A_COMPLETION])
+		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
+	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
+	return 0;
+}
+
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
 VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				     struct kb_config *cfg)
@@ -327,7 +357,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				      KB_DEF_INTERVAL_NS);
 	if (tb[KIOBENCH_A_LAT_LOG])
 		cfg->lat_log = nla_get_u32(tb[KIOBENCH_A_LAT_LOG]);
-	return 0;
+	return kb_parse_modes(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -470,6 +500,11 @@ static int kb_nl_get_features(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(msg, KIOBENCH_A_LIMIT_BS, KB_MAX_BS) ||
 	    nla_put_u32(msg, KIOBENCH_A_LIMIT_BSSPLIT, KB_MAX_BSSPLIT) ||
 	    nla_put_u32(msg, KIOBENCH_A_LIMIT_LAT_LOG, KB_MAX_LAT_LOG) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_RATE_IOPS, KB_MAX_RATE_IOPS) ||
+	    nla_put_u32(msg, KIOBENCH_A_LIMIT_SOCKET_JOBS, kb_max_socket_jobs) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_LIMIT_DETACHED_NS,
+			      (u64)kb_max_detached_runtime * NSEC_PER_SEC,
+			      KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_LIMIT_JOB_MEM, kb_max_job_mem,
 			      KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_LIMIT_TOTAL_MEM, kb_max_total_mem,

@@ -255,6 +255,12 @@ int cmd_features(int argc, char **argv)
 	       kb_num2str(b3, sizeof(b3), f.total_mem, 4, true, "B"));
 	if (f.present & (1ULL << KIOBENCH_A_LIMIT_LAT_LOG))
 		printf("  latency log entries:   %u\n", f.lat_log);
+	if (f.present & (1ULL << KIOBENCH_A_LIMIT_RATE_IOPS))
+		printf("  rate_iops per worker:  %u\n", f.rate_iops);
+	if (f.present & (1ULL << KIOBENCH_A_LIMIT_SOCKET_JOBS))
+		printf("  jobs per socket:       %u\n", f.socket_jobs);
+	if (f.present & (1ULL << KIOBENCH_A_LIMIT_DETACHED_NS))
+		printf("  detached job runtime:  %" PRIu64 " s\n", (uint64_t)(f.detached_ns / 1000000000u));
 	printf("histogram: %u sub-bucket bits (relative error <= 1/%llu), %u buckets\n",
 	       f.hist_bits, f.hist_bits < 63 ? 1ULL << (f.hist_bits + 1) : 0ULL,
 	       f.hist_buckets);

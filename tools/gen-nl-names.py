@@ -45,6 +45,10 @@ TOOL_OPTIONS = {
     "continue-on-error": "continue_on_error",
     "lat-log": "lat_log_entries",
     "detach": "detach/keep",
+    "rate-iops": "rate_iops",
+    "rate-process": "rate_process",
+    "stages": "stages",
+    "completion": "hipri/spin",
     "job-id": "job id",
 }
 

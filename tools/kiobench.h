@@ -96,6 +96,11 @@ enum kb_opt_id {
 	KB_OPT_CONT_ERR,
 	KB_OPT_LAT_LOG,
 	KB_OPT_LAT_LOG_ENTRIES,
+	KB_OPT_RATE_IOPS,
+	KB_OPT_RATE_PROCESS,
+	KB_OPT_STAGES,
+	KB_OPT_HIPRI,
+	KB_OPT_SPIN,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -141,6 +146,7 @@ enum kb_var {
 	KB_VAR_IODEPTH,		/* total queue depth (split with --split-qd) */
 	KB_VAR_BS,
 	KB_VAR_NUMJOBS,
+	KB_VAR_RATE,		/* rate_iops per worker */
 	KB_VAR_DEVICES,		/* the first k devices, one job each */
 	KB_VAR_BURST,		/* burst number */
 	KB_VAR_ROUND,		/* preconditioning round */
@@ -201,6 +207,9 @@ struct kb_job {
 	bool time_based, continue_on_error;
 	char *lat_log;		/* write_lat_log: file for the per-I/O log */
 	uint32_t lat_log_entries;
+	uint32_t rate_iops;	/* per worker; 0: closed loop */
+	uint8_t rate_process;	/* enum kiobench_rate_process */
+	bool stages, hipri, spin;
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */
@@ -722,8 +731,8 @@ struct kb_nlerr {
 struct kb_features {
 	uint64_t present;	/* bit (1 << KIOBENCH_A_*) */
 	uint32_t version, jobs, devices, workers, iodepth, bs, bssplit;
-	uint32_t hist_bits, hist_buckets, lat_log;
-	uint64_t job_mem, total_mem;
+	uint32_t hist_bits, hist_buckets, lat_log, rate_iops, socket_jobs;
+	uint64_t job_mem, total_mem, detached_ns;
 };
 
 int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e);

@@ -223,7 +223,7 @@ static int sweep_fixed(struct method *m, struct part_def *def)
 	uint64_t x;
 
 	for (v = KB_VAR_IODEPTH; v <= KB_VAR_DEVICES; v++) {
-		struct kb_assign a = { .opt = kb_opt_find("numjobs"), .val = m->g.list[v] };
+		struct kb_assign a = { .opt = kb_opt_find(kb_var_names[v]), .val = m->g.list[v] };
 
 		if (!m->g.list[v] || v == def->var)
 			continue;
@@ -293,8 +293,8 @@ static int sweep_part(struct method *m, struct part_def *def)
 	    sweep_bursts(m, def))
 		return -1;
 	if (def->var == KB_VAR_NONE && !def->devices) {
-		msg("sweep: nothing to sweep (give a list to --iodepth, --bs, --numjobs or "
-		    "--devices, or --burst-size)");
+		msg("sweep: nothing to sweep (give a list to --iodepth, --bs, --numjobs, "
+		    "--rate_iops or --devices, or --burst-size)");
 		return -1;
 	}
 	return 0;
@@ -511,6 +511,10 @@ static int precond_args(struct method *m, struct precond_def *pre)
 	if (!m->g.allow_writes)
 		return refuse_writes("precondition writes the whole span of",
 				     m->tmpl.devices[0], "");
+	if (m->g.list[KB_VAR_RATE]) {
+		msg("--rate_iops: preconditioning runs closed loop, as fast as the device goes");
+		return KB_EXIT_USAGE;
+	}
 	if (m->g.list[KB_VAR_IODEPTH] && one_value(m, KB_VAR_IODEPTH, 1, UINT32_MAX, &x))
 		return KB_EXIT_USAGE;
 	if (m->g.list[KB_VAR_IODEPTH])
@@ -597,7 +601,8 @@ static int suite_checks(struct method *m, const struct kb_suite *su)
 	}
 	for (v = KB_VAR_IODEPTH; v < KB_VAR_DEVICES; v++)
 		if (m->g.list[v]) {
-			msg("--%s: set by the suite (use 'kiobench sweep' for other values)",
+			msg(v == KB_VAR_RATE ? "--%s: suites run closed loop, as their reviews did" :
+			    "--%s: set by the suite (use 'kiobench sweep' for other values)",
 			    kb_var_names[v]);
 			return KB_EXIT_USAGE;
 		}

@@ -93,6 +93,13 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_ZERO_READS] = { "job-zero-reads", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_DETACH] = { "detach", KB_NLT_FLAG, true, "detach/keep" },
 	[KIOBENCH_A_JOB_OWNER] = { "job-owner", KB_NLT_U32, false, NULL },
+	[KIOBENCH_A_RATE_IOPS] = { "rate-iops", KB_NLT_U32, true, "rate_iops" },
+	[KIOBENCH_A_RATE_PROCESS] = { "rate-process", KB_NLT_U8, true, "rate_process" },
+	[KIOBENCH_A_STAGES] = { "stages", KB_NLT_FLAG, true, "stages" },
+	[KIOBENCH_A_COMPLETION] = { "completion", KB_NLT_U8, true, "hipri/spin" },
+	[KIOBENCH_A_LIMIT_RATE_IOPS] = { "limit-rate-iops", KB_NLT_U32, false, NULL },
+	[KIOBENCH_A_LIMIT_SOCKET_JOBS] = { "limit-socket-jobs", KB_NLT_U32, false, NULL },
+	[KIOBENCH_A_LIMIT_DETACHED_NS] = { "limit-detached-ns", KB_NLT_U64, false, NULL },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -50,6 +50,9 @@ static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_STATS]		= { .type = NLA_NESTED },
 	[KIOBENCH_A_JOB_NR_WORKERS]	= { .type = NLA_U32 },
 	[KIOBENCH_A_LIMIT_LAT_LOG]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_RATE_IOPS]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_SOCKET_JOBS]	= { .type = NLA_U32 },
+	[KIOBENCH_A_LIMIT_DETACHED_NS]	= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_CPU_NS]		= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_ZERO_READS]	= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_OWNER]		= { .type = NLA_U32 },
@@ -448,6 +451,9 @@ static int parse_features(struct nl_msg *msg, void *arg)
 	U32(KIOBENCH_A_HIST_BITS, hist_bits);
 	U32(KIOBENCH_A_HIST_BUCKETS, hist_buckets);
 	U32(KIOBENCH_A_LIMIT_LAT_LOG, lat_log);
+	U32(KIOBENCH_A_LIMIT_RATE_IOPS, rate_iops);
+	U32(KIOBENCH_A_LIMIT_SOCKET_JOBS, socket_jobs);
+	U64(KIOBENCH_A_LIMIT_DETACHED_NS, detached_ns);
 #undef U32
 #undef U64
 	return 0;
@@ -482,6 +488,29 @@ static int parse_new(struct nl_msg *msg, void *arg)
 	r->id = nla_get_u32(tb[KIOBENCH_A_JOB_ID]);
 	r->has_id = true;
 	snprintf(r->dir, r->dirlen, "%s", nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));
+	return 0;
+}
+
+/* Flags, the latency log, open loop, completion mode and stages: what is not the default. */
+static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
+{
+	uint8_t mode = job->hipri ? KIOBENCH_COMPLETION_POLL :
+		       job->spin ? KIOBENCH_COMPLETION_SPIN : KIOBENCH_COMPLETION_SLEEP;
+
+	if ((job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
+	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
+		return -1;
+	if (job->lat_log && nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
+		return -1;
+	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
+		return -1;
+	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) &&
+	    nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, job->rate_process))
+		return -1;
+	if (mode != KIOBENCH_COMPLETION_SLEEP && nla_put_u8(msg, KIOBENCH_A_COMPLETION, mode))
+		return -1;
+	if (job->stages && nla_put_flag(msg, KIOBENCH_A_STAGES))
+		return -1;
 	return 0;
 }
 
@@ -550,10 +579,7 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 	PUT_U64(KB_OPT_INTERVAL, KIOBENCH_A_INTERVAL_NS, job->interval_ns);
 #undef PUT_U32
 #undef PUT_U64
-	if ((job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
-	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
-		goto too_big;
-	if (job->lat_log && nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
+	if (put_modes(msg, job, detach))
 		goto too_big;
 	ret = request(nl, msg, parse_new, &r, e);
 	if (!ret && !r.has_id)

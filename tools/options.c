@@ -101,6 +101,19 @@ bad:
 	return -1;
 }
 
+static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job *job,
+			  struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "linear"))
+		job->rate_process = KIOBENCH_RATE_LINEAR;
+	else if (!strcmp(val, "poisson"))
+		job->rate_process = KIOBENCH_RATE_POISSON;
+	else
+		return kb_errf(err, errlen, "invalid rate_process '%s' (linear or poisson)", val);
+	return 0;
+}
+
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
@@ -465,6 +478,18 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
 	    "most I/Os in the latency log", .off = JOBF(lat_log_entries),
 	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
+	JOB(KB_OPT_RATE_IOPS, "rate_iops", "N", p_u32,
+	    "open loop: I/Os per second per worker, on a schedule", .off = JOBF(rate_iops),
+	    BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_RATE,
+	    .list_help = "rates per worker, e.g. 1000-8000:x2 (latency against load)"),
+	JOB(KB_OPT_RATE_PROCESS, "rate_process", "linear|poisson", p_rate_process,
+	    "arrivals of rate_iops (linear)"),
+	JOB(KB_OPT_STAGES, "stages", NULL, p_flag,
+	    "split latency into queue, device and complete stages", .off = JOBF(stages), FLAG),
+	JOB(KB_OPT_HIPRI, "hipri", NULL, p_flag,
+	    "polled completion (REQ_POLLED, bio_poll); needs poll queues", .off = JOBF(hipri), FLAG),
+	JOB(KB_OPT_SPIN, "spin", NULL, p_flag,
+	    "workers busy-wait for completions instead of sleeping", .off = JOBF(spin), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -707,6 +732,10 @@ int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "no device given (--filename=DEV)");
 	if (job->time_based && !kb_job_isset(job, KB_OPT_RUNTIME))
 		return kb_errf(err, errlen, "time_based needs runtime");
+	if (job->hipri && job->spin)
+		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
+	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) && !kb_job_isset(job, KB_OPT_RATE_IOPS))
+		return kb_errf(err, errlen, "rate_process needs rate_iops");
 	if (!kb_job_isset(job, KB_OPT_BSSPLIT)) {
 		struct kb_bss *b = realloc(job->bss, sizeof(*b));
 

@@ -85,6 +85,7 @@ static int step_job(const struct method *m, const struct part_def *def, uint64_t
 					 set_opt(m, job, "numjobs", "%u", sh->workers))) ||
 	    (def->var == KB_VAR_NUMJOBS && set_opt(m, job, "numjobs", "%" PRIu64, x)) ||
 	    (def->var == KB_VAR_BS && set_opt(m, job, "bs", "%" PRIu64, x)) ||
+	    (def->var == KB_VAR_RATE && set_opt(m, job, "rate_iops", "%" PRIu64, x)) ||
 	    (sh->k && set_opt(m, job, "filename", "%s", m->tmpl.devices[i])) ||
 	    set_opt(m, job, "name", "%.20s-%.10s", def->name, label))
 		return -1;

@@ -41,6 +41,10 @@ def c_name(prefix: str, name: str) -> str:
     return (prefix + name).upper().replace("-", "_")
 
 
+def definition(name: str) -> dict:
+    return next(d for d in SPEC["definitions"] if d["name"] == name)
+
+
 def attr_set(name: str) -> dict:
     return next(s for s in SPEC["attribute-sets"] if s["name"] == name)
 
@@ -383,9 +387,22 @@ def test_header_op_lists_are_the_spec(name):
 
 # ---- bounds ----------------------------------------------------------------------
 
+def c_enum_values(text: str) -> dict[str, int]:
+    """Members of the C enums in text, with their values (implicit or given)."""
+    out = {}
+    for body in re.findall(r"enum \w+ \{(.*?)\};", text, re.S):
+        n = 0
+        for name, given in re.findall(r"^\s*([A-Z][A-Z0-9_]*)\s*(?:=\s*([^,/]+))?,", body, re.M):
+            n = int(given, 0) if given and given.strip().isdigit() else n
+            out[name] = n
+            n += 1
+    return out
+
+
 def c_constants() -> dict[str, int]:
     """Integer values of the limits netlink.c's policies use."""
     consts = {"PATH_MAX": 4096}  # <linux/limits.h>
+    consts.update(c_enum_values(HEADER))
     for m in re.finditer(r"#define ((?:KB|KIOBENCH)_\w+)\s+(.+)", KIOBENCH_H + NETLINK_C + HEADER):
         expr = re.sub(r"/\*.*?\*/", "", m.group(2)).strip()
         expr = expr.replace("NSEC_PER_SEC", "1000000000").replace("NSEC_PER_MSEC", "1000000")
@@ -454,7 +471,9 @@ def test_spec_checks_are_the_policy(set_name, policy):
     assert bounds, "no bounded attribute found in " + policy
     for attr, (lo, hi) in bounds.items():
         a = next(a for a in s["attributes"] if c_name(s["name-prefix"], a["name"]) == attr)
-        checks = a.get("checks", {})
+        checks = dict(a.get("checks", {}))
+        if "enum" in a:  # YNL bounds an enum attribute by its last entry
+            checks.setdefault("max", len(definition(a["enum"])["entries"]) - 1)
         assert checks.get("min", 0) == (lo or 0), attr
         assert checks.get("max") == hi, attr
 

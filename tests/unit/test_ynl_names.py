@@ -49,8 +49,8 @@ def test_a_spec_change_changes_the_header():
 
 def test_every_request_attribute_needs_a_tool_option():
     gen = load_generator()
-    text = SPEC.read_text().replace("interval-ns, continue-on-error, lat-log, detach]",
-                                    "interval-ns, continue-on-error, lat-log, detach, seed2]",
+    text = SPEC.read_text().replace("interval-ns, continue-on-error, lat-log, detach,",
+                                    "interval-ns, continue-on-error, lat-log, detach, seed2,",
                                     1)
     text = text.replace("      -\n        name: seed\n        type: u64\n",
                         "      -\n        name: seed\n        type: u64\n"

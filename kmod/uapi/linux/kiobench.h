@@ -20,7 +20,9 @@
  *	KIOBENCH_A_LIMIT_DEVICES, KIOBENCH_A_LIMIT_WORKERS,
  *	KIOBENCH_A_LIMIT_IODEPTH, KIOBENCH_A_LIMIT_BS, KIOBENCH_A_LIMIT_BSSPLIT,
  *	KIOBENCH_A_LIMIT_JOB_MEM, KIOBENCH_A_LIMIT_TOTAL_MEM,
- *	KIOBENCH_A_HIST_BITS, KIOBENCH_A_HIST_BUCKETS, KIOBENCH_A_LIMIT_LAT_LOG.
+ *	KIOBENCH_A_HIST_BITS, KIOBENCH_A_HIST_BUCKETS, KIOBENCH_A_LIMIT_LAT_LOG,
+ *	KIOBENCH_A_LIMIT_RATE_IOPS, KIOBENCH_A_LIMIT_SOCKET_JOBS,
+ *	KIOBENCH_A_LIMIT_DETACHED_NS.
  * KIOBENCH_CMD_JOB_NEW (do)
  *	Opens the devices and allocates every buffer; nothing is submitted
  *	yet.  KIOBENCH_A_DEVICES is required.
@@ -30,7 +32,8 @@
  *	KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE, KIOBENCH_A_RUNTIME_NS,
  *	KIOBENCH_A_IO_BYTES, KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
  *	KIOBENCH_A_SEED, KIOBENCH_A_INTERVAL_NS, KIOBENCH_A_CONTINUE_ON_ERROR,
- *	KIOBENCH_A_LAT_LOG, KIOBENCH_A_DETACH.
+ *	KIOBENCH_A_LAT_LOG, KIOBENCH_A_DETACH, KIOBENCH_A_RATE_IOPS,
+ *	KIOBENCH_A_RATE_PROCESS, KIOBENCH_A_STAGES, KIOBENCH_A_COMPLETION.
  *	The job belongs to the requesting socket: when that socket is closed
  *	(its process exits or is killed) the job is stopped and destroyed.
  *	With KIOBENCH_A_DETACH it belongs to no socket and runs at most the
@@ -91,6 +94,19 @@ enum kiobench_dir {
 	KIOBENCH_DIR_READ,
 	KIOBENCH_DIR_WRITE,
 	KIOBENCH_NR_DIRS,
+};
+
+/* How a worker waits for its completions (KIOBENCH_A_COMPLETION). */
+enum kiobench_completion {
+	KIOBENCH_COMPLETION_SLEEP,	/* sleeps until a completion wakes it */
+	KIOBENCH_COMPLETION_SPIN,	/* busy-waits on its completion list */
+	KIOBENCH_COMPLETION_POLL,	/* REQ_POLLED bios, reaped by bio_poll() */
+};
+
+/* Arrivals of an open-loop job (KIOBENCH_A_RATE_PROCESS). */
+enum kiobench_rate_process {
+	KIOBENCH_RATE_LINEAR,		/* evenly spaced */
+	KIOBENCH_RATE_POISSON,		/* exponential gaps, same mean */
 };
 
 enum kiobench_cmd {
@@ -164,6 +180,15 @@ enum kiobench_attr {
 	/* added in kiobench 0.3 */
 	KIOBENCH_A_DETACH,		/* flag: the job outlives its socket */
 	KIOBENCH_A_JOB_OWNER,		/* u32: owning socket's port id; 0: detached */
+
+	/* added in kiobench 0.4 */
+	KIOBENCH_A_RATE_IOPS,		/* u32: open-loop arrivals/s per worker */
+	KIOBENCH_A_RATE_PROCESS,	/* u8: enum kiobench_rate_process */
+	KIOBENCH_A_STAGES,		/* flag: per-stage latency split */
+	KIOBENCH_A_COMPLETION,		/* u8: enum kiobench_completion (sleep) */
+	KIOBENCH_A_LIMIT_RATE_IOPS,	/* u32: largest KIOBENCH_A_RATE_IOPS */
+	KIOBENCH_A_LIMIT_SOCKET_JOBS,	/* u32: jobs one socket may own */
+	KIOBENCH_A_LIMIT_DETACHED_NS,	/* u64: ramp + runtime of a detached job */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = __KIOBENCH_A_MAX - 1
