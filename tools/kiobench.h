@@ -354,6 +354,9 @@ struct kb_hist {
 	int dir;			/* KIOBENCH_DIR_* */
 	unsigned int bits;
 	uint64_t samples, min, max, sum;
+	/* secondary measures (<metric>_<dir> files) only */
+	uint64_t sumsq_hi, sumsq_lo;	/* sum of squares, ns^2 */
+	uint64_t unsplit;		/* stages: measured I/Os without stages */
 	struct kb_bucket *b;
 	size_t nr;
 };
@@ -515,11 +518,26 @@ struct kb_status {
 };
 
 /* Everything known about one finished job. */
+/* The module's secondary latency measures, as its debugfs files name them. */
+enum kb_metric {
+	KB_MET_SCHED_LAG,	/* open loop: submission - scheduled arrival */
+	KB_MET_LAT_SCHED,	/* open loop: completion - scheduled arrival */
+	KB_MET_STAGE_QUEUE,	/* stages: driver issue - submission */
+	KB_MET_STAGE_DEVICE,	/* driver completion - driver issue */
+	KB_MET_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_NR_MET
+};
+
+extern const char *const kb_metric_names[KB_NR_MET];
+
 struct kb_result {
 	const struct kb_job *job;
 	struct kb_status st;
 	struct kb_hist hist[KIOBENCH_NR_DIRS];
 	bool has_hist[KIOBENCH_NR_DIRS];
+	/* the secondary measures the job asked for */
+	struct kb_hist met[KB_NR_MET][KIOBENCH_NR_DIRS];
+	bool has_met[KB_NR_MET][KIOBENCH_NR_DIRS];
 	struct kb_timeline tl;
 	bool has_tl;
 	struct kb_hwmon *hw;		/* devices of the job that have sensors */

@@ -115,7 +115,10 @@ struct hist_ctx {
 	size_t cap;
 };
 
-/* "# key value" of a number: bits, samples, min, max, sum (others: newer module). */
+/*
+ * "# key value" of a number: bits, samples, min, max, sum; sumsq_hi,
+ * sumsq_lo and unsplit of a secondary measure (others: newer module).
+ */
 static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, size_t errlen)
 {
 	static const struct { const char *key; unsigned int bit; size_t off; } keys[] = {
@@ -124,6 +127,9 @@ static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, si
 		{ "min", H_MIN, offsetof(struct kb_hist, min) },
 		{ "max", H_MAX, offsetof(struct kb_hist, max) },
 		{ "sum", H_SUM, offsetof(struct kb_hist, sum) },
+		{ "sumsq_hi", 0, offsetof(struct kb_hist, sumsq_hi) },
+		{ "sumsq_lo", 0, offsetof(struct kb_hist, sumsq_lo) },
+		{ "unsplit", 0, offsetof(struct kb_hist, unsplit) },
 	};
 	uint64_t v;
 	size_t i;
@@ -493,13 +499,45 @@ static bool save_lat_log(const char *dir, const struct kb_job *job, bool several
 	return ok;
 }
 
+const char *const kb_metric_names[KB_NR_MET] = {
+	[KB_MET_SCHED_LAG] = "sched_lag",
+	[KB_MET_LAT_SCHED] = "lat_sched",
+	[KB_MET_STAGE_QUEUE] = "stage_queue",
+	[KB_MET_STAGE_DEVICE] = "stage_device",
+	[KB_MET_STAGE_COMPLETE] = "stage_complete",
+};
+
+/* Secondary measure m of direction d, when the job asked for it. */
+static bool read_metric(const char *dir, enum kb_metric m, int d, struct kb_result *res)
+{
+	char file[64], path[512], err[KB_ERRLEN], *text;
+	bool ok;
+
+	if (m <= KB_MET_LAT_SCHED ? !res->job->rate_iops : !res->job->stages)
+		return true;
+	snprintf(file, sizeof(file), "%s_%s", kb_metric_names[m], kb_dir_names[d]);
+	text = read_debugfs(dir, file, path, sizeof(path));
+	ok = text != NULL;
+	if (text && kb_hist_parse(text, d, &res->met[m][d], err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		ok = false;
+	} else if (text) {
+		res->has_met[m][d] = true;
+	}
+	free(text);
+	return ok;
+}
+
 bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 {
 	bool ok = true;
-	int d;
+	int d, m;
 
-	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		ok &= read_hist(dir, d, res);
+		for (m = 0; m < KB_NR_MET; m++)
+			ok &= read_metric(dir, m, d, res);
+	}
 	ok &= read_timeline(dir, res);
 	kb_read_versions(res);
 	if (res->job->lat_log)

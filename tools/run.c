@@ -338,11 +338,14 @@ int signal_exit(int ret)
 void free_results(struct kb_result *res, size_t n)
 {
 	size_t i;
-	int d;
+	int d, m;
 
 	for (i = 0; res && i < n; i++) {
-		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 			kb_hist_free(&res[i].hist[d]);
+			for (m = 0; m < KB_NR_MET; m++)
+				kb_hist_free(&res[i].met[m][d]);
+		}
 		kb_timeline_free(&res[i].tl);
 		kb_hwmon_free(res[i].hw, res[i].nr_hw);
 	}
