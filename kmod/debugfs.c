@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs: /sys/kernel/debug/kiobench/job<ID>/{config,hist_read,hist_write,
+ * debugfs: /sys/kernel/debug/kiobench/stages (stages.c) and
+ * /sys/kernel/debug/kiobench/job<ID>/{config,hist_read,hist_write,
  * timeline,lat_log,<metric>_<dir>}, root only (0400) and read-only, so they stay readable under
  * lockdown's debugfs restrictions.  Documentation/kiobench.rst gives the
  * formats.  Removal waits for readers (full debugfs proxy fops), so a job
@@ -323,6 +324,7 @@ void kb_debugfs_del_job(struct kb_job *job)
 void kb_debugfs_init(void)
 {
 	kb_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	kb_stages_debugfs(kb_dbg_root);
 }
 
 void kb_debugfs_exit(void)

@@ -305,7 +305,7 @@ EXPORT_SYMBOL_IF_KUNIT(kb_account);
  * section lets kb_job_destroy() wait, with synchronize_rcu(), for the last
  * kb_end_io() to stop touching the worker and its task.
  */
-static void kb_end_io(struct bio *bio)
+void kb_end_io(struct bio *bio)
 {
 	struct kb_slot *slot = container_of(bio, struct kb_slot, bio);
 	struct kb_worker *w = slot->w;
@@ -617,6 +617,19 @@ static void kb_worker_run(struct kb_worker *w)
 
 static void kb_timeline_sample(struct kb_job *job);
 
+/*
+ * A started job's probes (stages.c) go back once: when its last worker
+ * finishes, or at its destruction if none ran to the end (kthread_stop()
+ * orders the two).
+ */
+static void kb_job_put_stages(struct kb_job *job)
+{
+	if (!job->stages_held)
+		return;
+	job->stages_held = false;
+	kb_stages_put();
+}
+
 /* The last worker to finish ends the job and announces it. */
 static void kb_worker_finish(struct kb_worker *w)
 {
@@ -628,6 +641,7 @@ static void kb_worker_finish(struct kb_worker *w)
 	job->finish_ns = ktime_get_ns();
 	cancel_delayed_work_sync(&job->tl_work);
 	kb_timeline_sample(job);
+	kb_job_put_stages(job);	/* detached when the job is seen ended */
 	if (READ_ONCE(job->error))
 		state = KIOBENCH_STATE_FAILED;
 	else if (READ_ONCE(job->user_stop))
@@ -1381,6 +1395,13 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 			return -EINVAL;
 		}
 	}
+	if (cfg->stages) {
+		int err = kb_stages_get(extack);
+
+		if (err)
+			return err;
+		job->stages_held = true;
+	}
 	now = ktime_get_ns();
 	job->start_ns = now;
 	job->ramp_end_ns = now + cfg->ramp_ns;
@@ -1422,6 +1443,7 @@ void kb_job_destroy(struct kb_job *job)
 	lockdep_assert_held(&kb_jobs_mutex);
 	WARN_ON_ONCE(job->dbg);
 	kb_free_workers(job);
+	kb_job_put_stages(job);
 	cancel_delayed_work_sync(&job->tl_work);
 	kvfree(job->lat_log);
 	kvfree(job->tl);

@@ -253,6 +253,7 @@ struct kb_job {
 	bool stop;			/* workers: submit no more */
 	bool user_stop;			/* the stop came from JOB_STOP */
 	atomic_t active;		/* workers not finished yet */
+	bool stages_held;		/* a kb_stages_get() to put back */
 	u64 start_ns;
 	u64 ramp_end_ns;
 	u64 deadline_ns;		/* U64_MAX: none */
@@ -294,6 +295,7 @@ unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
 
 /* job.c: one job */
+void kb_end_io(struct bio *bio);	/* stages.c knows its bios by it */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 			     struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
@@ -321,12 +323,8 @@ extern const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1];
 int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 #endif
 
-/* stages.c replaces this */
-static inline bool kb_stage_split(const struct kb_slot *slot, u64 end_ns,
-				  u64 st[3])
-{
-	return false;
-}
+/* stages.h: the per-stage split (stages.c attaches its probes) */
+#include "stages.h"
 
 /* gen.c: offsets, sizes, random numbers (pure, KUnit-tested) */
 void kb_rng_seed(struct kb_rng *rng, u64 seed);

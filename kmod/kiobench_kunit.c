@@ -2,8 +2,8 @@
 /*
  * KUnit suite "kiobench": the pure logic under the I/O path.  The histogram
  * mapping and its error bound, random offsets and sizes, budgets, warm-up
- * accounting, the merge of per-CPU statistics, and the validation of a
- * JOB_NEW request, bound by bound.  Built as
+ * accounting, the merge of per-CPU statistics, the per-stage split, and
+ * the validation of a JOB_NEW request, bound by bound.  Built as
  * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.
  */
 #include <kunit/test.h>
@@ -602,6 +602,75 @@ static void kb_sum_is_whole_while_written(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, bad, 0, "%u of %u sums torn", bad, reads);
 }
 
+/* ---- per-stage split ----------------------------------------------------- */
+
+/* One completed I/O's stamps and flags, and the stages they must give. */
+struct stage_case {
+	const char *desc;
+	u8 flags;
+	u64 submit, issue, drv, end;
+	bool ok;
+	u64 st[KB_NR_STAGES];
+};
+
+#define SF_BOTH		(KB_SF_ISSUE | KB_SF_DRV)
+
+static const struct stage_case stage_cases[] = {
+	{ "block layer stamps", SF_BOTH, 1000, 1300, 51300, 51400, true,
+	  { 300, 50000, 100 } },
+	{ "nvme_sq stamp", SF_BOTH | KB_SF_NVME, 10, 20, 5020, 9020, true,
+	  { 10, 5000, 4000 } },
+	{ "stamps all equal", SF_BOTH, 7, 7, 7, 7, true, { 0, 0, 0 } },
+	{ "u64 clock values", SF_BOTH, U64_MAX - 30, U64_MAX - 20,
+	  U64_MAX - 10, U64_MAX, true, { 10, 10, 10 } },
+	{ "never issued (bio-based driver)", 0, 1000, 0, 0, 2000, false },
+	{ "issued, no driver completion", KB_SF_ISSUE, 1000, 1100, 0, 2000,
+	  false },
+	{ "completion without issue", KB_SF_DRV, 1000, 0, 1500, 2000, false },
+	{ "merged or split", KB_SF_UNSPLIT, 1000, 0, 0, 2000, false },
+	{ "stamped, then partial completion", SF_BOTH | KB_SF_UNSPLIT, 1000,
+	  1100, 1500, 2000, false },
+	{ "issue before submit", SF_BOTH, 1000, 999, 1500, 2000, false },
+	{ "driver completion before issue", SF_BOTH, 1000, 1100, 1099, 2000,
+	  false },
+	{ "bi_end_io before driver completion", SF_BOTH, 1000, 1100, 1500,
+	  1499, false },
+};
+
+static void stage_case_desc(const struct stage_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(stage, stage_cases, stage_case_desc);
+
+static void kb_stage_split_adds_up(struct kunit *test)
+{
+	const struct stage_case *c = test->param_value;
+	struct kb_slot *slot = kunit_kzalloc(test, sizeof(*slot), GFP_KERNEL);
+	u64 st[KB_NR_STAGES] = { 1, 2, 3 };
+	bool ok;
+
+	/* Arrange */
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	slot->stage_flags = c->flags;
+	slot->submit_ns = c->submit;
+	slot->issue_ns = c->issue;
+	slot->drv_ns = c->drv;
+
+	/* Act */
+	ok = kb_stage_split(slot, c->end, st);
+
+	/* Assert */
+	KUNIT_ASSERT_EQ(test, ok, c->ok);
+	if (!ok)
+		return;
+	KUNIT_EXPECT_EQ(test, st[KB_STAGE_QUEUE], c->st[KB_STAGE_QUEUE]);
+	KUNIT_EXPECT_EQ(test, st[KB_STAGE_DEVICE], c->st[KB_STAGE_DEVICE]);
+	KUNIT_EXPECT_EQ(test, st[KB_STAGE_COMPLETE], c->st[KB_STAGE_COMPLETE]);
+	KUNIT_EXPECT_EQ(test, st[0] + st[1] + st[2], c->end - c->submit);
+}
+
 /* ---- JOB_NEW validation -------------------------------------------------- */
 
 /*
@@ -791,6 +860,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_sched_poisson_keeps_the_rate),
 	KUNIT_CASE(kb_account_bumps_the_sequence),
 	KUNIT_CASE(kb_sum_is_whole_while_written),
+	KUNIT_CASE_PARAM(kb_stage_split_adds_up, stage_gen_params),
 	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),
 	KUNIT_CASE(kb_job_new_needs_a_device),
 	{}

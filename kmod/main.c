@@ -51,6 +51,7 @@ out_debugfs_exit:
 static void __exit kb_exit(void)
 {
 	kb_nl_exit();
+	kb_stages_exit();	/* after every job: waits for running probes */
 	kb_debugfs_exit();
 }
 
