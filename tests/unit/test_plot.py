@@ -439,3 +439,56 @@ def test_bad_format(tmp_path):
     p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=jpg"],
                        capture_output=True, text=True)
     assert p.returncode == 2 and "--format: invalid format 'jpg'" in p.stderr
+
+
+def stage_step(x: int, jobs: list[tuple[int, float, float, float]]) -> dict:
+    """A step whose jobs carry --stages: (N, queue, device, complete) means
+    in ns for each job's read direction."""
+    s = step("iodepth", x, 1000 * x)
+    s["jobs"] = [{"read": {"bw_bytes": 1}, "kiobench": {"devices": ["/dev/a"], "stages": {
+        "read": {**{k: {"N": n, "mean": m} for k, m in zip(("queue", "device", "complete"),
+                                                            (q, d, c))}, "unsplit": 0}}}}
+        for n, q, d, c in jobs]
+    return s
+
+
+def test_stages_chart(tmp_path):
+    """PART-stages: per step, the queue, device and complete means of its
+    jobs (weighted by the I/Os each split) stacked, in microseconds; a step
+    without stages has no bar, and a part without any has no chart."""
+    steps = [stage_step(1, [(100, 2000, 50000, 3000)]),
+             stage_step(2, [(100, 4000, 60000, 1000), (300, 8000, 20000, 5000)]),
+             step("iodepth", 3, 3000),  # no stages
+             stage_step(4, [(50, 16000, 90000, 2000)])]
+    d = {"command": "sweep", "parts": [
+        {"name": "qd", "title": "qd", "variable": "iodepth", "steps": steps, "figures": {}},
+        {"name": "plain", "title": "plain", "variable": "iodepth",
+         "steps": [step("iodepth", 1, 10)], "figures": {}}]}
+    f = tmp_path / "st.json"
+    f.write_text(json.dumps(d))
+    rc = tmp_path / "matplotlibrc"
+    rc.write_text("svg.fonttype: none\n")
+    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
+    assert p.returncode == 0, p.stderr
+    assert not (tmp_path / "out" / "plain-stages.svg").exists()
+    c = read_chart(tmp_path / "out" / "qd-stages.svg")
+    [ax] = c.axes
+    assert c.title == "qd: stages"
+    assert ax.legend == ["queue", "device", "complete"]
+    assert (ax.xlabel, ax.ylabel) == ("queue depth", "mean latency (us)")
+    assert [label for label, _ in ax.xticks] == ["1", "2", "4"]
+    means = [(2000, 50000, 3000),
+             ((100 * 4000 + 300 * 8000) / 400, (100 * 60000 + 300 * 20000) / 400,
+              (100 * 1000 + 300 * 5000) / 400),
+             (16000, 90000, 2000)]
+    ypx = scale(ax.yticks, "stages: y")
+    assert len(ax.bars) == 3 * len(means), ax.bars
+    for k in range(3):  # one series of bars per stage, on top of the ones below
+        bars = ax.bars[3 * k:3 * k + 3]
+        assert [x for x, _, _ in bars] == sorted(x for x, _, _ in bars)
+        assert_at([top for _, top, _ in bars], [sum(m[:k + 1]) / 1000 for m in means], ypx,
+                  f"stage {k}: top")
+        assert_at([bot for _, _, bot in bars], [sum(m[:k]) / 1000 for m in means], ypx,
+                  f"stage {k}: bottom")
