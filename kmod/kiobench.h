@@ -45,7 +45,7 @@
 #define KB_TIMELINE_MAX		65536
 #define KB_MAX_TIME_NS		(1000000ULL * NSEC_PER_SEC)	/* runtime, ramp */
 #define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
-#define KB_MAX_RATE_IOPS	10000000	/* per worker: 100 ns apart */
+#define KB_MAX_RATE_IOPS	KIOBENCH_MAX_RATE_IOPS	/* per worker: 100 ns apart */
 
 struct kb_bss {
 	u32 size;

@@ -16,6 +16,7 @@
  *   run.c        create, start, wait, collect, abort, progress, signals
  *   nl.c         generic netlink client (libnl-genl-3)
  *   output.c     normal, terse and JSON reports of jobs
+ *   stages_out.c the stage table and JSON of --stages
  *   sensors.c    hwmon sensors of the devices (sysfs)
  *   compare_load.c  compare's input: run, sweep, suite or fio JSON read
  *   compare_stats.c compare's tests: Mann-Whitney U over histograms, quantile
@@ -567,6 +568,48 @@ uint64_t kb_bin_value(const struct kb_bucket *b);
  */
 struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double iops,
 				    double bw);
+
+/* ---- measures.c: completion mode, depth kept, open loop, other measures -- */
+
+const char *kb_completion_name(const struct kb_job *job);
+double kb_effective_iodepth(const struct kb_result *r);
+/* Measure m of jobs r[0..n), direction d (< 0: both merged), into h (then kb_hist_free). */
+int kb_metric_merged(const struct kb_result *r, size_t n, enum kb_metric m, int d,
+		     struct kb_hist *h);
+/* A measure in the shape of fio's clat_ns, percentiles from job's percentile_list. */
+struct json_object *kb_json_metric(const struct kb_hist *h, const struct kb_job *job);
+void kb_json_measures(struct json_object *o, const struct kb_result *r);
+void kb_print_measures(FILE *f, const struct kb_result *r);
+
+/* ---- stages_out.c: --stages in the reports -------------------------------- */
+
+#define KB_NR_STAGES		3	/* queue, device, complete */
+#define KB_STAGE_NR_PCT		3	/* the table's p50, p99, p99.9 */
+extern const char *const kb_stage_names[KB_NR_STAGES];
+
+/* One stage of one direction, as the stage table shows it. */
+struct kb_stage_row {
+	uint64_t n, max;
+	double mean;			/* ns */
+	double share;			/* percent of the summed stage means */
+	uint64_t pct[KB_STAGE_NR_PCT];
+};
+
+/*
+ * Stage figures of direction d over the jobs r[0..n) (merged), and the
+ * I/Os that have no stages; -1 when the jobs have none.
+ */
+int kb_stage_rows(const struct kb_result *r, size_t n, int d,
+		  struct kb_stage_row rows[KB_NR_STAGES], uint64_t *unsplit);
+/* The stage table of direction d of r[0..n), each line after indent. */
+void kb_print_stage_table(FILE *f, const struct kb_result *r, size_t n, int d,
+			  const char *indent);
+void kb_print_stages(FILE *f, const struct kb_result *r);
+/* Under a step's rows in the table of a sweep or suite: its jobs' stages. */
+struct kb_step;
+void kb_print_step_stages(FILE *f, const struct kb_step *st);
+/* jobs[i].kiobench.stages; NULL for a job without stages. */
+struct json_object *kb_stages_json(const struct kb_result *r);
 
 /* ---- plan.c, stats.c, steps_out.c: the steps of sweeps and suites -------- */
 

@@ -480,7 +480,7 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
 	JOB(KB_OPT_RATE_IOPS, "rate_iops", "N", p_u32,
 	    "open loop: I/Os per second per worker, on a schedule", .off = JOBF(rate_iops),
-	    BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_RATE,
+	    BOUNDS(1, KIOBENCH_MAX_RATE_IOPS), .list_var = KB_VAR_RATE,
 	    .list_help = "rates per worker, e.g. 1000-8000:x2 (latency against load)"),
 	JOB(KB_OPT_RATE_PROCESS, "rate_process", "linear|poisson", p_rate_process,
 	    "arrivals of rate_iops (linear)"),

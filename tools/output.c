@@ -382,6 +382,8 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 		}
 		if (!any)
 			fprintf(f, "  no I/O completed\n");
+		kb_print_stages(f, &r[i]);
+		kb_print_measures(f, &r[i]);
 		print_job_footer(f, &r[i]);
 		if (i + 1 < n)
 			fprintf(f, "\n");
@@ -789,7 +791,7 @@ static struct json_object *hist_obj(const struct kb_result *r)
 
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
-	struct json_object *o = json_object_new_object(), *a;
+	struct json_object *o = json_object_new_object(), *a, *stages;
 	unsigned int i;
 	int d;
 
@@ -813,6 +815,10 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "cpu_ns", kb_ju64(r->st.cpu_ns));
 	kb_jadd(o, "cpu_ns_per_io", kb_jdbl(cpu_ns_per_io(r)));
 	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
+	stages = kb_stages_json(r);
+	if (stages)
+		kb_jadd(o, "stages", stages);
+	kb_json_measures(o, r);
 	if (r->job->lat_log)
 		kb_jadd(o, "lat_log", kb_jstr(r->job->lat_log));
 	pct_objs(o, r);

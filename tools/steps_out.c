@@ -93,6 +93,35 @@ void kb_csv_row(FILE *f, const char *part, const struct kb_step *st, const char 
 		fputs(",\n", f);
 }
 
+/*
+ * Open-loop steps: a row of the latency from the scheduled arrival under
+ * the step's own rows, the latency-against-load curve free of coordinated
+ * omission.
+ */
+static void open_loop_rows(FILE *table, const struct kb_step *st)
+{
+	const uint32_t *pcts = kb_sum_pcts;
+	struct kb_hist h;
+	struct kb_sum s;
+	int d;
+
+	if (!table || !st->nr_res || !st->res[0].job->rate_iops)
+		return;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		if (!st->sum[d].present || kb_metric_merged(st->res, st->nr_res,
+							    KB_MET_LAT_SCHED, d, &h))
+			continue;
+		s = st->sum[d];
+		s.samples = h.samples;
+		s.ios = h.samples;
+		s.mean = kb_lat_mean(h.samples, h.sum);
+		s.max = h.max;
+		s.has_pct = !kb_hist_percentiles(&h, pcts, KB_SUM_NR_PCT, s.pct, NULL);
+		kb_table_row(table, " +sched", d, &s, NULL);
+		kb_hist_free(&h);
+	}
+}
+
 /* The aggregate rows of step st, then each job's device under it. */
 void kb_step_rows(FILE *table, FILE *csv, const char *part, const struct kb_step *st)
 {
@@ -111,6 +140,7 @@ void kb_step_rows(FILE *table, FILE *csv, const char *part, const struct kb_step
 		if (csv)
 			kb_csv_row(csv, part, st, NULL, d, &st->sum[d], &hw);
 	}
+	open_loop_rows(table, st);
 	for (k = 0; st->nr_res > 1 && k < st->nr_res; k++) {
 		const char *dev = st->res[k].job->devices[0];
 		const char *base = strrchr(dev, '/');
@@ -127,6 +157,8 @@ void kb_step_rows(FILE *table, FILE *csv, const char *part, const struct kb_step
 				kb_csv_row(csv, part, st, dev, d, &one, &hw);
 		}
 	}
+	if (table)
+		kb_print_step_stages(table, st);
 	if (table)
 		fflush(table);
 	if (csv)

@@ -403,7 +403,7 @@ def c_constants() -> dict[str, int]:
     """Integer values of the limits netlink.c's policies use."""
     consts = {"PATH_MAX": 4096}  # <linux/limits.h>
     consts.update(c_enum_values(HEADER))
-    for m in re.finditer(r"#define ((?:KB|KIOBENCH)_\w+)\s+(.+)", KIOBENCH_H + NETLINK_C + HEADER):
+    for m in re.finditer(r"#define ((?:KB|KIOBENCH)_\w+)\s+(.+)", HEADER + KIOBENCH_H + NETLINK_C):
         expr = re.sub(r"/\*.*?\*/", "", m.group(2)).strip()
         expr = expr.replace("NSEC_PER_SEC", "1000000000").replace("NSEC_PER_MSEC", "1000000")
         expr = re.sub(r"(\d+)U(LL)?\b", r"\1", expr)

@@ -239,5 +239,6 @@ enum kiobench_stat_attr {
 };
 
 #define KIOBENCH_NAME_LEN	32
+#define KIOBENCH_MAX_RATE_IOPS	10000000
 
 #endif /* _UAPI_LINUX_KIOBENCH_H */
