@@ -27,6 +27,7 @@ int main(void)
 	output_tests();
 	plan_tests();
 	steps_out_tests();
+	stages_out_tests();
 	compare_stats_tests();
 	compare_load_tests();
 	sensors_tests();

@@ -64,6 +64,7 @@ void plan_tests(void);
 void output_tests(void);
 void sensors_tests(void);
 void steps_out_tests(void);
+void stages_out_tests(void);
 void compare_stats_tests(void);
 void compare_load_tests(void);
 void sensors_cleanup(void);

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The per-stage split of --stages in the reports: the stage table of the
+ * normal output and jobs[i].kiobench.stages of the JSON
+ * (Documentation/kiobench.rst, "Stages"), from the stage_<stage>_<dir>
+ * measures (results.c reads them, measures.c merges and shapes them).
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "json.h"
+#include "kiobench.h"
+
+const char *const kb_stage_names[KB_NR_STAGES] = { "queue", "device", "complete" };
+
+/* The table's percentiles: p50, p99, p99.9. */
+static const uint32_t stage_pcts[KB_STAGE_NR_PCT] = {
+	50 * KB_PCT_ONE, 99 * KB_PCT_ONE, 99900000,
+};
+
+static bool has_stages(const struct kb_result *r, int d)
+{
+	return r->job->stages && r->has_met[KB_MET_STAGE_QUEUE][d];
+}
+
+/*
+ * The table's figures of each stage of direction d over the jobs r[0..n),
+ * and the I/Os without stages; -1 when the jobs have no stages (or out of
+ * memory).
+ */
+int kb_stage_rows(const struct kb_result *r, size_t n, int d,
+		  struct kb_stage_row rows[KB_NR_STAGES], uint64_t *unsplit)
+{
+	double total = 0;
+	struct kb_hist h;
+	int s;
+
+	memset(rows, 0, sizeof(*rows) * KB_NR_STAGES);
+	*unsplit = 0;
+	if (!n || !has_stages(r, d))
+		return -1;
+	for (s = 0; s < KB_NR_STAGES; s++) {
+		struct kb_stage_row *row = &rows[s];
+
+		if (kb_metric_merged(r, n, KB_MET_STAGE_QUEUE + s, d, &h))
+			return -1;
+		row->n = h.samples;
+		row->mean = kb_lat_mean(h.samples, h.sum);
+		row->max = h.samples ? h.max : 0;
+		if (kb_hist_percentiles(&h, stage_pcts, KB_STAGE_NR_PCT, row->pct, NULL))
+			memset(row->pct, 0, sizeof(row->pct));
+		*unsplit = h.unsplit;	/* the same in each stage's file */
+		total += row->mean;
+		kb_hist_free(&h);
+	}
+	/* the stages of each I/O add up to its latency: so do their means */
+	for (s = 0; s < KB_NR_STAGES; s++)
+		rows[s].share = total > 0 ? 100.0 * rows[s].mean / total : 0.0;
+	return 0;
+}
+
+/* The stage table of direction d of the jobs r[0..n), with indent. */
+void kb_print_stage_table(FILE *f, const struct kb_result *r, size_t n, int d,
+			  const char *indent)
+{
+	struct kb_stage_row rows[KB_NR_STAGES];
+	uint64_t split, unsplit;
+	unsigned int i;
+	int s;
+
+	if (kb_stage_rows(r, n, d, rows, &unsplit))
+		return;
+	split = rows[0].n;
+	fprintf(f, "%sstages (%s): %" PRIu64 " of %" PRIu64 " I/Os split, %" PRIu64
+		" unsplit\n", indent, kb_dir_names[d], split, split + unsplit, unsplit);
+	if (split) {
+		fprintf(f, "%s  stage (usec)       mean        p50        p99      p99.9"
+			"        max   share\n", indent);
+		for (s = 0; s < KB_NR_STAGES; s++) {
+			fprintf(f, "%s  %-12s %10.2f", indent, kb_stage_names[s],
+				rows[s].mean / 1e3);
+			for (i = 0; i < KB_STAGE_NR_PCT; i++)
+				fprintf(f, " %10.2f", rows[s].pct[i] / 1e3);
+			fprintf(f, " %10.2f %6.1f%%\n", rows[s].max / 1e3, rows[s].share);
+		}
+	}
+	if (unsplit)
+		fprintf(f, "%s  %" PRIu64 " I/Os have no stages: merged with another I/O, "
+			"split by the block layer, or on a bio-based device (md, dm, null_blk "
+			"queue_mode=0) that never issues them as requests of their own; their "
+			"latency is in the total only\n", indent, unsplit);
+}
+
+/* After a job's directions in the normal output. */
+void kb_print_stages(FILE *f, const struct kb_result *r)
+{
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		if (r->st.dir[d].ios)
+			kb_print_stage_table(f, r, 1, d, "  ");
+}
+
+/* The merged stages of a step's jobs, under its rows, for each direction. */
+void kb_print_step_stages(FILE *f, const struct kb_step *st)
+{
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		if (st->sum[d].present && st->sum[d].ios)
+			kb_print_stage_table(f, st->res, st->nr_res, d, "  ");
+}
+
+/*
+ * jobs[i].kiobench.stages: per direction, each stage in the shape of
+ * fio's clat_ns, and the I/Os without stages; NULL without stages.
+ */
+struct json_object *kb_stages_json(const struct kb_result *r)
+{
+	struct json_object *o = NULL, *dir;
+	int d, s;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		if (!has_stages(r, d))
+			continue;
+		if (!o)
+			o = json_object_new_object();
+		dir = json_object_new_object();
+		for (s = 0; s < KB_NR_STAGES; s++)
+			kb_jadd(dir, kb_stage_names[s],
+				kb_json_metric(&r->met[KB_MET_STAGE_QUEUE + s][d], r->job));
+		kb_jadd(dir, "unsplit", kb_ju64(r->met[KB_MET_STAGE_QUEUE][d].unsplit));
+		kb_jadd(o, kb_dir_names[d], dir);
+	}
+	return o;
+}
