@@ -473,7 +473,13 @@ static void kb_wait_sleep(struct kb_worker *w)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* Busy-waits: a completed slot is resubmitted without a wake-up. */
+/*
+ * Busy-waits: a completed slot is resubmitted without a wake-up.  A good
+ * citizen all the same, on a device that stops answering too: every turn
+ * offers the CPU (cond_resched(), which also reports a quiescent state to
+ * non-preemptible RCU), so neither the soft-lockup watchdog nor RCU's stall
+ * detector fires, and stop and rmmod wait only for the I/O in flight.
+ */
 static void kb_wait_spin(struct kb_worker *w)
 {
 	while (llist_empty(&w->done)) {
@@ -483,10 +489,8 @@ static void kb_wait_spin(struct kb_worker *w)
 			break;
 		if (!w->inflight && !kb_arrival_pending(w, now))
 			break;
-		if (need_resched())
-			cond_resched();
-		else
-			cpu_relax();
+		cpu_relax();
+		cond_resched();
 	}
 }
 
@@ -525,8 +529,7 @@ static void kb_wait_poll(struct kb_worker *w)
 		} else {
 			kb_poll_one(w);
 		}
-		if (need_resched())
-			cond_resched();
+		cond_resched();
 	}
 }
 
