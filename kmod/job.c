@@ -793,6 +793,7 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 		sum->min = 0;
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_metric_sum);
 
 /* Time counted for IOPS and bandwidth: from the end of the warm-up. */
 u64 kb_job_measured_ns(struct kb_job *job)

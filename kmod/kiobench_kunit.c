@@ -359,13 +359,13 @@ static void kb_sched_linear_is_exact(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sc.next_ns, 1000);
 	for (i = 0; i < 3; i++)
 		kb_sched_advance(&sc, NULL);
-	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, 1000 + NSEC_PER_SEC), 1);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, 1000 + (u64)NSEC_PER_SEC), 1);
 
 	/* 7 M/s for a simulated second: no drift */
 	kb_sched_init(&sc, 0, 7000000, KIOBENCH_RATE_LINEAR);
 	for (i = 0; i < 7000000; i++)
 		kb_sched_advance(&sc, NULL);
-	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, NSEC_PER_SEC), 1);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)NSEC_PER_SEC), 1);
 
 	/* 1/s: the largest gap fits */
 	kb_sched_init(&sc, 0, 1, KIOBENCH_RATE_LINEAR);
