@@ -16,6 +16,7 @@
 typedef unsigned __int128 u128;
 
 #define KB_DEPTH_WARN	0.98	/* kept below this share of iodepth: warn */
+#define KB_DEPTH_MIN_IOS 100	/* per worker; fewer: the start-up dominates */
 
 const char *kb_completion_name(const struct kb_job *job)
 {
@@ -164,13 +165,15 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 void kb_print_measures(FILE *f, const struct kb_result *r)
 {
 	double depth = kb_effective_iodepth(r);
+	unsigned int qd = r->job->iodepth ? r->job->iodepth : 1;	/* the module's default */
+	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
 
 	fprintf(f, "  completion   : %s; depth kept %.2f per worker (iodepth=%u)\n",
-		kb_completion_name(r->job), depth, r->job->iodepth);
+		kb_completion_name(r->job), depth, qd);
 	if (r->job->rate_iops)
 		print_open_loop(f, r);
-	else if (r->st.measured_ns && depth < KB_DEPTH_WARN * r->job->iodepth)
+	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)
 		fprintf(f, "  warning: the workers kept %.2f of iodepth=%u in flight (below "
 			"%.0f %%): the submission path, not the device, set part of the pace\n",
-			depth, r->job->iodepth, 100 * KB_DEPTH_WARN);
+			depth, qd, 100 * KB_DEPTH_WARN);
 }
