@@ -3,8 +3,10 @@
 The runs are on timer-mode null_blk devices of known latency.  TCG timing
 is noisy (a sleeping worker loses some depth to wake-ups, timers
 overshoot by about 2 %): two runs of one setup differ by a few percent,
-which compare must not call worse at its 5 % threshold, while 200 us
-against 300 us must be.  Neither core nor debug: the tool's logic is the
+and by more when the host's load changes between them (another guest on
+the two cores), which is a real difference compare rightly calls
+significant: the same-setup test uses a 15 % threshold, while 200 us
+against 300 us (+50 %) must be worse at the default 5 %.  Neither core nor debug: the tool's logic is the
 same on every kernel.
 """
 from __future__ import annotations
@@ -43,12 +45,15 @@ def test_compare_same_setup_exits_0(guest, kiobench_module, make_nullb):
                 f"--runtime=1 --time_based --output=/dev/null", timeout=60)
     run(guest, dev, "/tmp/base.json", qd=8)
     run(guest, dev, "/tmp/new.json", qd=8)
-    r = compare(guest, "/tmp/base.json", "/tmp/new.json")
+    # CI measured -5.2 % IOPS and +5.9 % p50 between two such runs while
+    # another guest started on the host: 15 % leaves that margin
+    r = compare(guest, "/tmp/base.json", "/tmp/new.json", "--threshold=15")
     assert r.rc == 0, r.out
-    assert "compare: nothing significantly worse by more than 5%" in r.out
+    assert "compare: nothing significantly worse by more than 15%" in r.out
     assert "configuration differences" not in r.out
     # the JSON says the same
-    r = compare(guest, "/tmp/base.json", "/tmp/new.json", "--output-format=json")
+    r = compare(guest, "/tmp/base.json", "/tmp/new.json", "--threshold=15",
+                "--output-format=json")
     doc = json.loads(r.out)
     assert r.rc == 0 and doc["exit_status"] == 0 and doc["worse"] == []
     c, = doc["comparisons"]
