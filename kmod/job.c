@@ -483,7 +483,8 @@ static void kb_wait_sleep(struct kb_worker *w)
 static void kb_wait_spin(struct kb_worker *w)
 {
 	while (llist_empty(&w->done)) {
-		u64 now = ktime_get_ns();
+		/* the clock only when an arrival may be due: it can be slow */
+		u64 now = kb_open_loop(w) ? ktime_get_ns() : 0;
 
 		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
 			break;
