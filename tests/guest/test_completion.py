@@ -218,3 +218,37 @@ def test_hipri_is_refused_without_poll_queues(guest, kiobench_module, make_nullb
         assert dev in r.out, r.out
     assert guest.check(f"cat /sys/block/{name}/stat") == stat
     assert len(guest.check("kiobench list").strip().splitlines()) == 1
+
+
+@pytest.mark.debug
+@pytest.mark.budget(90)
+def test_polled_job_whose_nvme_controller_is_removed(own_guest):
+    """The controller of a running --hipri job at QD8 is removed from the
+    PCI bus: the polled bios in flight fail or complete, the job ends FAILED,
+    the tool exits, and the kernel log has no splat (KASAN,
+    lockdep, hung task) and kmemleak no leak.  Its own guest: the device
+    does not come back."""
+    g = own_guest(nvme_size=64 << 20, append="nvme.poll_queues=2")
+    mark = g.dmesg_mark("polled job, controller removed")
+    g.check("modprobe kiobench")
+    dev = nvme_dev(g)
+    name = dev.rsplit("/", 1)[1]
+    assert g.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+    pci = g.check(f"readlink -f /sys/block/{name}/device/device").strip()
+    g.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=8 --hipri --runtime=600 "
+            "--output-format=json --output=/tmp/o.json; echo $? >/tmp/rc) >/dev/null 2>&1 &")
+    g.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
+            "done; exit 1")
+    g.check(f"sleep 1; echo 1 >{pci}/remove", timeout=60)
+    g.check("for i in $(seq 300); do test -s /tmp/rc && exit; sleep 0.2; done; exit 1",
+            timeout=90)
+    job = json.loads(g.check("cat /tmp/o.json"))["jobs"][0]
+    # EIO when the first failed bio comes before del_gendisk marks the disk
+    # dead (as here, measured), ENODEV after
+    assert job["kiobench"]["state"] == "FAILED" and job["error"] in (5, 19), job["kiobench"]
+    assert g.check("cat /tmp/rc").strip() == "3"  # a job ended FAILED
+    g.check("rmmod kiobench")
+    splats = g.scan_log(g.dmesg_since(mark))
+    assert not splats, "\n".join(str(s) for s in splats)
+    leaks = g.kmemleak()
+    assert not leaks, leaks
