@@ -326,13 +326,13 @@ static void kb_account_records_the_schedule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lag.min, 0);
 }
 
-/* -ln(U) at known points, and a mean of 1 (1 % is 3 sigma of 90000). */
+/* -ln(U) at known points, and a mean of 1 (1.5 % is 3 sigma of 40000). */
 static void kb_exp_is_exponential(struct kunit *test)
 {
 	const u64 one = 1ULL << 32;
 	struct kb_rng rng;
 	u64 sum = 0, v, max = 0;
-	unsigned int i, n = 90000;
+	unsigned int i, n = 40000;
 
 	KUNIT_EXPECT_EQ(test, kb_exp_fx(U64_MAX), 0);		/* U = 1 */
 	v = kb_exp_fx((1ULL << 63) - (1ULL << 11));		/* U = 1/2 */
@@ -345,8 +345,8 @@ static void kb_exp_is_exponential(struct kunit *test)
 		sum += v;
 		max = max(max, v);
 	}
-	KUNIT_EXPECT_LE(test, abs_diff(div_u64(sum, n), one), one / 100);
-	KUNIT_EXPECT_GT(test, max, 9 * one);	/* all below 9: p = 1.5e-5 */
+	KUNIT_EXPECT_LE(test, abs_diff(div_u64(sum, n), one), 3 * one / 200);
+	KUNIT_EXPECT_GT(test, max, 8 * one);	/* all below 8: p = 1.4e-6 */
 }
 
 static void kb_sched_linear_is_exact(struct kunit *test)
@@ -361,11 +361,11 @@ static void kb_sched_linear_is_exact(struct kunit *test)
 		kb_sched_advance(&sc, NULL);
 	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, 1000 + (u64)NSEC_PER_SEC), 1);
 
-	/* 7 M/s for a simulated second: no drift */
+	/* 7 M/s for a simulated 100 ms: no drift */
 	kb_sched_init(&sc, 0, 7000000, KIOBENCH_RATE_LINEAR);
-	for (i = 0; i < 7000000; i++)
+	for (i = 0; i < 700000; i++)
 		kb_sched_advance(&sc, NULL);
-	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)NSEC_PER_SEC), 1);
+	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)NSEC_PER_SEC / 10), 1);
 
 	/* 1/s: the largest gap fits */
 	kb_sched_init(&sc, 0, 1, KIOBENCH_RATE_LINEAR);
@@ -377,20 +377,20 @@ static void kb_sched_poisson_keeps_the_rate(struct kunit *test)
 {
 	struct kb_rng rng;
 	struct kb_sched sc;
-	unsigned int i, n = 90000;
+	unsigned int i, n = 40000;
 
-	/* the mean gap within 1 % (3 sigma), at 1000/s and at 1/s */
+	/* the mean gap within 1.5 % (3 sigma), at 1000/s and at 1/s */
 	kb_rng_seed(&rng, 7);
 	kb_sched_init(&sc, 0, 1000, KIOBENCH_RATE_POISSON);
 	for (i = 0; i < n; i++)
 		kb_sched_advance(&sc, &rng);
 	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)n * NSEC_PER_MSEC),
-			(u64)n * NSEC_PER_MSEC / 100);
+			3 * (u64)n * NSEC_PER_MSEC / 200);
 	kb_sched_init(&sc, 0, 1, KIOBENCH_RATE_POISSON);
 	for (i = 0; i < n; i++)
 		kb_sched_advance(&sc, &rng);
 	KUNIT_EXPECT_LE(test, abs_diff(sc.next_ns, (u64)n * NSEC_PER_SEC),
-			(u64)n * NSEC_PER_SEC / 100);
+			3 * (u64)n * NSEC_PER_SEC / 200);
 }
 
 static void kb_budgets_split_limits(struct kunit *test)
