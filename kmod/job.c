@@ -44,11 +44,13 @@ void kb_jobs_lock(void)
 {
 	mutex_lock(&kb_jobs_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_jobs_lock);
 
 void kb_jobs_unlock(void)
 {
 	mutex_unlock(&kb_jobs_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_jobs_unlock);
 
 /* An id for a job about to be created: kb_job_register() or _release_id(). */
 int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack)
@@ -68,6 +70,7 @@ int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack)
 			      GFP_KERNEL);
 	return err < 0 ? err : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_reserve_id);
 
 void kb_job_release_id(u32 id)
 {
@@ -82,6 +85,7 @@ void kb_job_register(struct kb_job *job)
 	xa_store(&kb_jobs, job->id, job, GFP_KERNEL);	/* reserved: no alloc */
 	kb_nr_jobs++;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_register);
 
 void kb_job_unregister(struct kb_job *job)
 {
@@ -89,6 +93,7 @@ void kb_job_unregister(struct kb_job *job)
 	xa_erase(&kb_jobs, job->id);
 	kb_nr_jobs--;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_unregister);
 
 struct kb_job *kb_job_find(u32 id)
 {
@@ -122,6 +127,7 @@ unsigned int kb_jobs_owned(const struct net *net, u32 portid)
 		n += job->owner_portid == portid && job->owner_net == net;
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_jobs_owned);
 
 /*
  * Marks the jobs of a released socket for the reaper (netlink.c), without
@@ -146,6 +152,7 @@ unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid)
 	xas_unlock(&xas);
 	return n;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_jobs_mark_orphans);
 
 /* Like kb_job_next(), among the jobs whose socket has been released. */
 struct kb_job *kb_job_next_orphan(unsigned long *id)
@@ -153,6 +160,7 @@ struct kb_job *kb_job_next_orphan(unsigned long *id)
 	lockdep_assert_held(&kb_jobs_mutex);
 	return xa_find(&kb_jobs, id, ULONG_MAX, KB_MARK_ORPHAN);
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_next_orphan);
 
 u64 kb_total_mem(void)
 {

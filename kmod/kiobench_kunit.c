@@ -393,6 +393,59 @@ static void kb_sched_poisson_keeps_the_rate(struct kunit *test)
 			3 * (u64)n * NSEC_PER_SEC / 200);
 }
 
+/*
+ * A released socket's jobs, and only those, are marked for the reaper:
+ * same port id in another namespace, another port id and detached jobs
+ * (port id 0) are not.  The registry's lock is held throughout, so that
+ * netlink's reaper cannot meet these fake jobs.
+ */
+static void kb_orphans_are_the_sockets_jobs(struct kunit *test)
+{
+	/* namespaces are compared, never dereferenced */
+	const struct net *a = (const struct net *)0x1000;
+	const struct net *b = (const struct net *)0x2000;
+	const struct { u32 portid; const struct net *net; bool orphan; } own[] = {
+		{ 7, a, true }, { 7, b, false }, { 7, a, true }, { 0, NULL, false },
+		{ 8, a, false },
+	};
+	unsigned int i, nr, n = 0, found = 0, owned_a, owned_b;
+	struct kb_job *jobs[ARRAY_SIZE(own)], *job;
+	unsigned long id = 0;
+
+	/* Arrange (no assertion may leave with the lock held) */
+	kb_jobs_lock();
+	for (nr = 0; nr < ARRAY_SIZE(own); nr++) {
+		job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+		if (!job || kb_job_reserve_id(&job->id, NULL))
+			break;
+		job->owner_portid = own[nr].portid;
+		job->owner_net = own[nr].net;
+		kb_job_register(job);
+		jobs[nr] = job;
+	}
+
+	/* Act: socket 7 of namespace a is released */
+	if (nr == ARRAY_SIZE(own))
+		n = kb_jobs_mark_orphans(a, 7);
+	for (; (job = kb_job_next_orphan(&id)); id++)
+		for (i = 0; i < nr; i++)
+			if (job == jobs[i])
+				found |= BIT(i);
+	owned_a = kb_jobs_owned(a, 7);
+	owned_b = kb_jobs_owned(b, 7);
+	for (i = 0; i < nr; i++)
+		kb_job_unregister(jobs[i]);
+	kb_jobs_unlock();
+
+	/* Assert */
+	KUNIT_ASSERT_EQ(test, nr, ARRAY_SIZE(own));
+	KUNIT_EXPECT_EQ(test, n, 2);
+	KUNIT_EXPECT_EQ(test, owned_a, 2);
+	KUNIT_EXPECT_EQ(test, owned_b, 1);
+	for (i = 0; i < nr; i++)
+		KUNIT_EXPECT_EQ_MSG(test, !!(found & BIT(i)), own[i].orphan, "job %u", i);
+}
+
 static void kb_budgets_split_limits(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 3);
@@ -855,6 +908,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_account_logs_measured_ios),
 	KUNIT_CASE(kb_sum_merges_cpus),
 	KUNIT_CASE(kb_account_records_the_schedule),
+	KUNIT_CASE(kb_orphans_are_the_sockets_jobs),
 	KUNIT_CASE(kb_exp_is_exponential),
 	KUNIT_CASE(kb_sched_linear_is_exact),
 	KUNIT_CASE(kb_sched_poisson_keeps_the_rate),
