@@ -492,3 +492,44 @@ def test_stages_chart(tmp_path):
                   f"stage {k}: top")
         assert_at([bot for _, _, bot in bars], [sum(m[:k]) / 1000 for m in means], ypx,
                   f"stage {k}: bottom")
+
+
+def test_rate_sweep_draws_latency_from_the_schedule(tmp_path):
+    """A sweep over --rate_iops: each latency panel has, beside the clat line,
+    a line of the latency from the scheduled arrival of the step's one job
+    (kiobench.lat_from_schedule_ns), at its own values; a step of several
+    jobs has none (they would need merging)."""
+    def rate_step(x, clat_us, sched_us, jobs=1):
+        s = step("rate_iops", x, x * 0.99, lat_us=clat_us)
+        sched = {"mean": sched_us * 1000 * 1.1, "N": 100,
+                 "percentile": {"50.000000": sched_us * 1000, "99.000000": sched_us * 2000,
+                                "99.999000": sched_us * 5000}}
+        s["jobs"] = [{"read": {"bw_bytes": 1}, "kiobench": {"devices": ["/dev/a"],
+                                                            "lat_from_schedule_ns": sched}}
+                     for _ in range(jobs)]
+        return s
+    steps = [rate_step(250, 100, 120), rate_step(500, 110, 300), rate_step(1000, 130, 9000),
+             rate_step(2000, 140, 50000, jobs=2)]
+    d = {"command": "sweep", "parts": [{"name": "rate", "title": "rate", "variable": "rate_iops",
+                                        "steps": steps, "figures": {}}]}
+    f = tmp_path / "rate.json"
+    f.write_text(json.dumps(d))
+    rc = tmp_path / "matplotlibrc"
+    rc.write_text("svg.fonttype: none\n")
+    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
+    assert p.returncode == 0, p.stderr
+    c = read_chart(tmp_path / "out" / "rate-latency.svg")
+    sched_key = {"mean": "mean", "p50": "50.000000", "p99": "99.000000",
+                 "p99.999": "99.999000"}
+    for ax, (k, name) in zip(c.axes, LAT):
+        assert ax.xlabel == "asked IOPS per worker (open loop)"
+        one = [s for s in steps if len(s["jobs"]) == 1]
+        sched = [(s["jobs"][0]["kiobench"]["lat_from_schedule_ns"][k] if k == "mean" else
+                  s["jobs"][0]["kiobench"]["lat_from_schedule_ns"]["percentile"][sched_key[k]])
+                 / 1000 for s in one]
+        assert_axes(ax, [Series("rate", [s["x"] for s in steps],
+                                [s["read"]["lat_ns"][k] / 1000 for s in steps]),
+                         Series("rate, from schedule", [s["x"] for s in one], sched)],
+                    f"rate latency {name}")
