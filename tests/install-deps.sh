@@ -51,6 +51,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
+	blktrace
 	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)

@@ -1,7 +1,8 @@
 """Build the guest initramfs of one kernel (an uncompressed newc cpio).
 
 Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio,
-e2fsprogs' mke2fs, mdadm, dmsetup and tools/kiobench with every shared library they load,
+e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt and
+tools/kiobench with every shared library they load,
 the harness' static helpers (tests/fuzz/nlfuzz: raw netlink client and
 fuzzer, privilege dropper), the block and
 virtio modules the tests use (dependencies resolved, decompressed, depmod'ed
@@ -42,10 +43,12 @@ GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
                  "crc32c_generic")
 # Without these the guest cannot talk to the host or build null_blk devices.
 ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
-# Userspace: always fio, kmod, mke2fs, mdadm and dmsetup (stacked targets);
+# Userspace: always fio, kmod, mke2fs, mdadm and dmsetup (stacked targets),
+# blktrace, blkparse and btt (test_stages.py checks --stages against them);
 # tools/kiobench when built.
 HOST_PROGRAMS = ("/usr/bin/fio", "/usr/bin/kmod", "/usr/sbin/mke2fs", "/usr/sbin/mdadm",
-                 "/usr/sbin/dmsetup")
+                 "/usr/sbin/dmsetup", "/usr/sbin/blktrace", "/usr/bin/blkparse",
+                 "/usr/bin/btt")
 # Further names of those programs.  busybox sh runs its own applets before
 # PATH, and its mke2fs makes no ext4: use mkfs.ext4.
 PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}

@@ -1,0 +1,388 @@
+"""--stages: the per-stage latency split (kmod/stages.c, tools/stages_out.c).
+
+Per I/O, queue + device + complete is the latency exactly, so the stage
+sums of the debugfs files add up to the histogram's sum to the
+nanosecond, and their means to the mean latency; every I/O of a
+request-based device is split when nothing merges (nomerges=2), and none
+of a bio-based one (dm).  The tracepoint that stamped each I/O is counted in
+/sys/kernel/debug/kiobench/stages, which proves that NVMe takes nvme_sq
+and that the probes are attached only while a job with stages runs.
+
+TCG makes absolute times meaningless, so every bound on time is a ratio
+or a floor, with tolerances from facts measured in such guests:
+timer-mode null_blk never completes before its completion_nsec and
+overshoots it (1 ms gives ~1.02 ms minimum and ~1.1 ms mean on Debian's
+6.1 and 6.12, ~2.4 ms mean on 6.12-rt, where the timer expires in a
+thread, more on the KASAN debug kernel or a loaded host), so the device
+stage of a 1 ms device is bounded below by 1 ms exactly, and holds most
+of the latency.
+"""
+from __future__ import annotations
+
+import json
+import re
+import shlex
+
+import pytest
+
+from kb import DEBUGFS, destroy_job, hist, parse_hist, run_job
+from vm.targets import NULLB, dm_linear, dm_remove, nullb, nvme_dev
+
+GUEST_ARGS = {"nvme_size": 256 << 20}
+STAGES = ("queue", "device", "complete")
+SLOW = 600
+ROUNDS = 4  # of test_stages_jobs_come_and_go_among_others
+
+
+def stage_files(guest, job: dict, d: str) -> dict:
+    """{stage: Hist} of the job's debugfs stage_<stage>_<dir> files."""
+    jid = job["kiobench"]["job_id"]
+    return {s: parse_hist(guest.check(f"cat {DEBUGFS}/job{jid}/stage_{s}_{d}")) for s in STAGES}
+
+
+def tp_stamps(guest) -> dict[str, tuple[str, int]]:
+    """{tracepoint: (attached, stamps)} of /sys/kernel/debug/kiobench/stages."""
+    out = guest.check(f"cat {DEBUGFS}/stages")
+    return {m[0]: (m[1], int(m[2])) for m in re.findall(r"^(\w+) (\w+) (\d+)$", out, re.M)}
+
+
+def delta(before: dict, after: dict) -> dict[str, int]:
+    return {k: after[k][1] - before[k][1] for k in after}
+
+
+def set_queue(guest, dev: str, **attrs) -> None:
+    name = dev.split("/")[-1]
+    for k, v in attrs.items():
+        guest.check(f"echo {v} >/sys/block/{name}/queue/{k}")
+
+
+def check_adds_up(guest, job: dict, d: str) -> None:
+    """Every measured I/O of direction d split, and the split exact."""
+    r, st = job[d], job["kiobench"]["stages"][d]
+    n = r["total_ios"]
+    assert n > 0
+    assert st["unsplit"] == 0, st
+    files = stage_files(guest, job, d)
+    total = hist(guest, job, d)
+    for s in STAGES:
+        assert st[s]["N"] == n, (s, st[s])
+        assert files[s].samples == files[s].count == n, s
+        assert int(files[s].header["unsplit"]) == 0, s
+    # per I/O exact, so the sums are: not one nanosecond lost or added
+    assert sum(int(files[s].header["sum"]) for s in STAGES) == int(total.header["sum"])
+    means = sum(st[s]["mean"] for s in STAGES)
+    assert abs(means / r["clat_ns"]["mean"] - 1) <= 0.01, (means, r["clat_ns"]["mean"])
+    for s in STAGES:
+        assert st[s]["min"] <= st[s]["mean"] <= st[s]["max"] <= r["clat_ns"]["max"], s
+        assert set(st[s]["percentile"]) >= {"50.000000", "99.000000"}, s
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_stages_add_up_to_the_latency(guest, kiobench_module, make_nullb):
+    """Reads and writes on a request-based null_blk (queue_mode=2) that
+    never merges: each stage counts every measured I/O, and the stages of
+    all I/Os add up to the latency sum exactly."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2)
+    set_queue(guest, dev, nomerges=2)
+    before = tp_stamps(guest)
+    job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=60 --allow-writes "
+                         f"--bs=4k --iodepth=8 --number_ios=3000 --ramp_time=0 --stages",
+                  keep=True, timeout=SLOW)
+    for d in ("read", "write"):
+        check_adds_up(guest, job, d)
+    # ramp 0: every I/O is measured, and each was stamped once per tracepoint
+    d = delta(before, tp_stamps(guest))
+    assert d["block_rq_issue"] == d["block_rq_complete"] == 3000, d
+    assert d["nvme_sq"] == 0, d
+    destroy_job(guest, job)
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_timer_device_stage_holds_the_injected_latency(guest, kiobench_module, make_nullb):
+    """1 ms timer-mode null_blk: the device stage is never below 1 ms (the
+    timer starts after the issue) and holds the timer's overshoot, most of
+    the latency; queue and complete are a small part of it."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2, completion_nsec=1_000_000)
+    set_queue(guest, dev, nomerges=2)
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 "
+                         f"--number_ios=2000 --stages", keep=True, timeout=SLOW)
+    check_adds_up(guest, job, "read")
+    st = job["kiobench"]["stages"]["read"]
+    assert st["device"]["min"] >= 1_000_000, st["device"]
+    # the timer's overshoot is the device's too: on Debian's 6.1 and 6.12
+    # ~1.1 ms in all, on 6.12-rt (timers expire in a thread) ~2.4 ms
+    assert st["device"]["mean"] >= 0.8 * job["read"]["clat_ns"]["mean"], st
+    assert st["queue"]["mean"] + st["complete"]["mean"] < 0.25 * st["device"]["mean"], st
+    destroy_job(guest, job)
+
+
+def queue_mean(guest, dev: str, sched: str) -> float:
+    set_queue(guest, dev, scheduler=sched)
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=1 "
+                         f"--number_ios=4000 --stages", timeout=SLOW)
+    st = job["kiobench"]["stages"]["read"]
+    assert st["unsplit"] == 0 and st["queue"]["N"] == 4000, st
+    return st["queue"]["mean"]
+
+
+def test_mq_deadline_grows_the_queue_stage(guest, kiobench_module, make_nullb):
+    """The same load with mq-deadline and with none: a scheduler adds
+    insertion, sorting and dispatch to every request, in the queue stage.
+    At QD1 the plug holds one bio, so nothing but that path is in it."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2, hw_queue_depth=64)
+    set_queue(guest, dev, nomerges=2)
+    none = queue_mean(guest, dev, "none")
+    deadline = queue_mean(guest, dev, "mq-deadline")
+    assert deadline > 1.2 * none, f"queue mean: none {none:.0f} ns, mq-deadline {deadline:.0f} ns"
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_nvme_takes_nvme_sq(guest, kiobench_module):
+    """On QEMU's NVMe every I/O's driver completion is stamped by nvme_sq
+    (nvme-core: a module on Debian's kernels, found through the module
+    notifier; built in on the debug kernel), none by block_rq_complete."""
+    dev = nvme_dev(guest)
+    set_queue(guest, dev, nomerges=2)
+    before = tp_stamps(guest)
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 "
+                         f"--number_ios=3000 --ramp_time=0 --stages", keep=True, timeout=SLOW)
+    check_adds_up(guest, job, "read")
+    d = delta(before, tp_stamps(guest))
+    assert d["nvme_sq"] == d["block_rq_issue"] == 3000, d
+    assert d["block_rq_complete"] == 0, d
+    destroy_job(guest, job)
+    builtin = guest.run("grep -qw nvme_core /proc/modules").rc != 0
+    assert tp_stamps(guest)["nvme_sq"][0] == "no"  # detached again
+    nvme_kind = "builtin" if builtin else "module"
+    # while a stages job runs, nvme_sq is attached, from where it lives
+    start_bg(guest, f"--filename={dev} --rw=randread --runtime=60 --stages", "nv")
+    wait_for(guest, f"grep -q '^nvme_sq {nvme_kind} ' {DEBUGFS}/stages", "nvme_sq attached")
+    guest.check("kill -INT $(pidof kiobench)")
+    assert bg_result(guest, "nv")[0] == 0
+
+
+def test_nvme_core_unloaded_and_loaded_during_a_stages_job(guest, kiobench_module, make_nullb):
+    """nvme-core (a module on Debian's 6.12) goes while a stages job runs
+    on another device: its tracepoint is detached first (else the kernel
+    warns that a going module still has probes), and attached again when
+    it comes back."""
+    nvme_dev(guest)
+    if guest.run("grep -qw nvme_core /proc/modules").rc != 0:
+        pytest.skip("nvme-core is built in")
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=1_000_000)
+    start_bg(guest, f"--filename={dev} --rw=randread --runtime=120 --stages", "nb")
+    wait_for(guest, f"grep -q '^nvme_sq module ' {DEBUGFS}/stages", "nvme_sq attached")
+    guest.check("rmmod nvme nvme_core", timeout=SLOW)
+    assert tp_stamps(guest)["nvme_sq"][0] == "no"
+    assert tp_stamps(guest)["block_rq_issue"][0] == "builtin"
+    guest.check("modprobe nvme", timeout=SLOW)
+    wait_for(guest, f"grep -q '^nvme_sq module ' {DEBUGFS}/stages", "nvme_sq attached again")
+    guest.check("kill -INT $(pidof kiobench)")
+    assert bg_result(guest, "nb")[0] == 0
+    assert tp_stamps(guest)["nvme_sq"][0] == "no"
+
+
+def request_based(guest, dev: str) -> bool:
+    """Whether dev is a blk-mq device (has an mq directory in sysfs)."""
+    return guest.run(f"test -d /sys/class/block/$(basename $(readlink -f {dev}))/mq").ok
+
+
+@pytest.mark.core
+def test_bio_based_devices_are_unsplit(guest, kiobench_module, make_nullb):
+    """A dm-linear target, and null_blk queue_mode=0 where the kernel still
+    has it (6.1; 6.12 makes it blk-mq), never put kiobench's bio into a
+    request of their own: every I/O is unsplit, none guessed."""
+    bio = make_nullb("nullb0", size_mb=64, queue_mode=0)
+    mq = make_nullb("nullb1", size_mb=64, queue_mode=2)
+    lin = dm_linear(guest, "kblin", mq)
+    devs = [lin] + ([] if request_based(guest, bio) else [bio])
+    try:
+        for dev in devs:
+            assert not request_based(guest, dev), dev
+            job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 "
+                                 f"--number_ios=1000 --stages", timeout=SLOW)
+            st = job["kiobench"]["stages"]["read"]
+            assert st["unsplit"] == job["read"]["total_ios"] == 1000, (dev, st)
+            assert all(st[s]["N"] == 0 for s in STAGES), (dev, st)
+    finally:
+        dm_remove(guest, "kblin")
+
+
+def test_merged_ios_are_unsplit(guest, kiobench_module, make_nullb):
+    """Sequential I/O under kiobench's plug merges: the I/Os of a merged
+    request have no stages, and split + unsplit is every I/O."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2)
+    job = run_job(guest, f"--filename={dev} --rw=read --bs=4k --iodepth=16 "
+                         f"--number_ios=4000 --stages", timeout=SLOW)
+    st = job["kiobench"]["stages"]["read"]
+    n = job["read"]["total_ios"]
+    assert st["unsplit"] > 0, st
+    assert all(st[s]["N"] + st["unsplit"] == n for s in STAGES), st
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_probes_only_while_a_stages_job_runs(guest, kiobench_module, make_nullb):
+    """Attached at the first stages job's start, detached at the last
+    one's end; a job without stages attaches nothing, and while a stages
+    job runs its bios are not stamped."""
+    # a's stages jobs stamp at most 2 x 20 I/Os a second (50 ms each, QD1)
+    a = make_nullb("nullb0", size_mb=64, completion_nsec=50_000_000)
+    b = make_nullb("nullb1", size_mb=64, queue_mode=2)
+    set_queue(guest, b, nomerges=2)
+    assert tp_stamps(guest)["block_rq_issue"][0] == "no"
+    run_job(guest, f"--filename={b} --number_ios=500")
+    assert tp_stamps(guest)["block_rq_issue"][0] == "no"
+    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --stages", "s1")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --stages", "s2")
+    wait_for(guest, f"grep -q '^# jobs 2$' {DEBUGFS}/stages", "two stages jobs")
+    before = tp_stamps(guest)
+    job = run_job(guest, f"--filename={b} --rw=randread --number_ios=2000")
+    assert "stages" not in job["kiobench"] or not job["kiobench"]["stages"]
+    after = tp_stamps(guest)
+    # the stages jobs on a stamped theirs meanwhile, b's 2000 were not
+    assert delta(before, after)["block_rq_issue"] < 1000, delta(before, after)
+    guest.check(f"kill -INT $(pidof kiobench | cut -d' ' -f1)")
+    wait_for(guest, f"grep -q '^# jobs 1$' {DEBUGFS}/stages", "one stages job")
+    assert tp_stamps(guest)["block_rq_issue"][0] == "builtin"
+    guest.check("kill -INT $(pidof kiobench)")
+    for name in ("s1", "s2"):
+        assert bg_result(guest, name)[0] == 0
+    assert tp_stamps(guest)["block_rq_issue"][0] == "no"
+    assert "# jobs 0" in guest.check(f"cat {DEBUGFS}/stages")
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_rmmod_during_a_stages_job(guest, kiobench_module, make_nullb):
+    """rmmod stops the stages job, detaches the probes and waits for them:
+    nothing left behind (the harness scans the log for splats)."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2)
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
+                f"--stages --detach >/dev/null 2>&1 &)")
+    wait_for(guest, f"grep -q '^# jobs 1$' {DEBUGFS}/stages", "the stages job")
+    guest.check("rmmod kiobench", timeout=SLOW)
+    guest.check("! test -e /sys/module/kiobench")
+    guest.check("modprobe kiobench")  # usable again; the fixture unloads it
+    assert tp_stamps(guest)["block_rq_issue"] == ("no", 0)
+
+
+@pytest.mark.debug
+@pytest.mark.budget(40)
+def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb):
+    """Jobs with and without stages started, stopped and ended at random
+    moments on several devices, NVMe among them: attach and detach race
+    with running probes and with each other."""
+    devs = [make_nullb(f"nullb{i}", size_mb=32, queue_mode=2) for i in range(3)]
+    devs.append(nvme_dev(guest))
+    for i, dev in enumerate(devs):
+        start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --runtime=600", f"bg{i}")
+    for rnd in range(ROUNDS):
+        dev = devs[rnd % len(devs)]
+        job = run_job(guest, f"--filename={dev} --rw=randread --iodepth={1 + rnd} "
+                             f"--number_ios={300 * (1 + rnd)} --stages", timeout=SLOW)
+        st = job["kiobench"]["stages"]["read"]
+        assert st["queue"]["N"] + st["unsplit"] == job["read"]["total_ios"], st
+        start_bg(guest, f"--filename={dev} --rw=randread --runtime=600 --stages", f"st{rnd}")
+        if rnd % 2:
+            guest.check("kill -INT $(pidof kiobench | tr ' ' '\\n' | tail -1)")
+    guest.check("kill -INT $(pidof kiobench)")
+    for name in [f"bg{i}" for i in range(len(devs))] + [f"st{r}" for r in range(ROUNDS)]:
+        assert bg_result(guest, name)[0] in (0, 130), name
+    assert tp_stamps(guest)["block_rq_issue"][0] == "no"
+
+
+def test_normal_output_has_the_stage_table(guest, kiobench_module, make_nullb):
+    lin = dm_linear(guest, "kblin", make_nullb("nullb0", size_mb=64))
+    try:
+        out = guest.check(f"kiobench run --filename={lin} --rw=randread --number_ios=200 "
+                          f"--stages")
+    finally:
+        dm_remove(guest, "kblin")
+    assert re.search(r"stages \(read\): 0 of 200 I/Os split, 200 unsplit", out), out
+    assert "200 I/Os have no stages: merged" in out and "stage (usec)" not in out, out
+    dev = make_nullb("nullb1", size_mb=64, queue_mode=2)
+    set_queue(guest, dev, nomerges=2)
+    out = guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=200 --stages")
+    assert re.search(r"stages \(read\): 200 of 200 I/Os split, 0 unsplit", out), out
+    rows = re.findall(r"^\s+(queue|device|complete)\s.*\s([\d.]+)%$", out, re.M)
+    assert [r[0] for r in rows] == list(STAGES), out
+    assert abs(sum(float(r[1]) for r in rows) - 100) < 0.5, rows
+
+
+# ---- blktrace and btt: the same split by a tool no one here wrote ----------------
+
+def btt_means(guest, dev: str, run) -> dict[str, tuple[float, int]]:
+    """btt's per-I/O Q2D and D2C (its -z and -l files) of the I/O `run()`
+    does on dev: {"Q2D": (mean ns, I/Os), "D2C": (mean ns, I/Os)}."""
+    name = dev.split("/")[-1]
+    guest.check("rm -rf /tmp/bt && mkdir /tmp/bt")
+    guest.check(f"(cd /tmp/bt && blktrace -d {dev} -o trace >/tmp/bt/blktrace.out 2>&1 &)")
+    wait_for(guest, f"test -e /sys/kernel/debug/block/{name}/trace0", "blktrace")
+    # its relay files come before it starts tracing: without a pause, btt
+    # missed the first few hundred I/Os
+    guest.check("sleep 1")
+    try:
+        run()
+    finally:
+        guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
+                    "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")
+    guest.check("cd /tmp/bt && blkparse -q -i trace -d trace.bin -O >/dev/null && "
+                "btt -i trace.bin -z q2d -l d2c >btt.out", timeout=SLOW)
+    means = {}
+    for key in ("q2d", "d2c"):
+        # one line per I/O: its time and its latency, in seconds
+        lat = [float(line.split()[1]) for line in
+               guest.check(f"cat /tmp/bt/{key}*.dat").splitlines() if line.strip()]
+        assert lat, guest.check("cat /tmp/bt/btt.out /tmp/bt/blktrace.out; ls /tmp/bt")
+        means[key.upper()] = (sum(lat) / len(lat) * 1e9, len(lat))
+    return means
+
+
+def test_blktrace_btt_agree(guest, kiobench_module, make_nullb):
+    """Debian's blktrace + btt on the same run: btt's D2C (issue to
+    complete) against device + complete, within 5 % on a 1 ms device, and
+    Q2D (bio queued to issue) against queue, which starts a little
+    earlier (before submit_bio reaches the block layer's queueing)."""
+    if guest.run("command -v blktrace && command -v btt && command -v blkparse").rc:
+        pytest.skip("blktrace, blkparse and btt are not in the guest image")
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2, completion_nsec=1_000_000)
+    set_queue(guest, dev, nomerges=2)
+    res = {}
+
+    def run():
+        res["job"] = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 "
+                                    f"--number_ios=2000 --ramp_time=0 --stages", timeout=SLOW)
+    bt = btt_means(guest, dev, run)
+    st = res["job"]["kiobench"]["stages"]["read"]
+    # every I/O traced; ramp 0: every one measured and split
+    assert bt["D2C"][1] == bt["Q2D"][1] == st["device"]["N"] == 2000, (bt, st)
+    ours = st["device"]["mean"] + st["complete"]["mean"]
+    assert abs(ours / bt["D2C"][0] - 1) <= 0.05, (ours, bt)
+    # queue = submit_bio's entry to issue; Q2D = block_bio_queue to issue:
+    # ours starts a little earlier, so it holds a little more
+    q = st["queue"]["mean"]
+    assert bt["Q2D"][0] * 0.9 <= q <= bt["Q2D"][0] + 20_000, (q, bt)
+
+
+# ---- background runs (as tests/guest/test_robust.py) ------------------------------
+
+def wait_for(guest, cond: str, what: str, timeout: float = SLOW) -> None:
+    n = int(timeout / 0.2)
+    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
+                  timeout=timeout + 60)
+    assert r.ok, f"timed out after {timeout} s waiting for {what}"
+
+
+def start_bg(guest, args: str, name: str) -> None:
+    guest.check(f"(kiobench run {args} >/tmp/{name}.out 2>&1; echo rc=$? >>/tmp/{name}.out) "
+                f"</dev/null >/dev/null 2>&1 &")
+
+
+def bg_result(guest, name: str, timeout: float = SLOW) -> tuple[int, str]:
+    wait_for(guest, f"grep -q '^rc=' /tmp/{name}.out", f"kiobench run ({name})", timeout)
+    out = guest.check(f"cat /tmp/{name}.out")
+    return int(re.search(r"^rc=(\d+)", out, re.M).group(1)), out
