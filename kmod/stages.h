@@ -14,8 +14,8 @@
  * three add up to the I/O's latency exactly.  The tracepoint probes
  * (stages.c) stamp a slot only when its bio is the whole of a request; an
  * I/O merged with another, split, partially completed, or sent to a
- * bio-based driver (md, dm, null_blk queue_mode=0) that never makes a
- * request of it, has no stages and is counted unsplit.
+ * bio-based driver (md, dm) that never makes a request of it, has no
+ * stages and is counted unsplit.
  */
 #ifndef KB_STAGES_H
 #define KB_STAGES_H

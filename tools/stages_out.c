@@ -86,8 +86,8 @@ void kb_print_stage_table(FILE *f, const struct kb_result *r, size_t n, int d,
 	}
 	if (unsplit)
 		fprintf(f, "%s  %" PRIu64 " I/Os have no stages: merged with another I/O, "
-			"split by the block layer, or on a bio-based device (md, dm, null_blk "
-			"queue_mode=0) that never issues them as requests of their own; their "
+			"split or completed in parts by the block layer, or on a bio-based "
+			"device (md, dm) that never makes a request of them alone; their "
 			"latency is in the total only\n", indent, unsplit);
 }
 

@@ -21,17 +21,19 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
+import subprocess
+from pathlib import Path
 
 import pytest
 
 from kb import DEBUGFS, destroy_job, hist, parse_hist, run_job
-from vm.targets import NULLB, dm_linear, dm_remove, nullb, nvme_dev
+from vm.targets import dm_linear, dm_remove, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
+PLOT = Path(__file__).resolve().parents[2] / "tools" / "kiobench-plot"
 STAGES = ("queue", "device", "complete")
 SLOW = 600
-ROUNDS = 4  # of test_stages_jobs_come_and_go_among_others
+ROUNDS = 3  # of test_stages_jobs_come_and_go_among_others
 
 
 def stage_files(guest, job: dict, d: str) -> dict:
@@ -87,13 +89,13 @@ def test_stages_add_up_to_the_latency(guest, kiobench_module, make_nullb):
     set_queue(guest, dev, nomerges=2)
     before = tp_stamps(guest)
     job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=60 --allow-writes "
-                         f"--bs=4k --iodepth=8 --number_ios=3000 --ramp_time=0 --stages",
+                         f"--bs=4k --iodepth=8 --number_ios=2000 --ramp_time=0 --stages",
                   keep=True, timeout=SLOW)
     for d in ("read", "write"):
         check_adds_up(guest, job, d)
     # ramp 0: every I/O is measured, and each was stamped once per tracepoint
     d = delta(before, tp_stamps(guest))
-    assert d["block_rq_issue"] == d["block_rq_complete"] == 3000, d
+    assert d["block_rq_issue"] == d["block_rq_complete"] == 2000, d
     assert d["nvme_sq"] == 0, d
     destroy_job(guest, job)
 
@@ -276,14 +278,14 @@ def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb
     """Jobs with and without stages started, stopped and ended at random
     moments on several devices, NVMe among them: attach and detach race
     with running probes and with each other."""
-    devs = [make_nullb(f"nullb{i}", size_mb=32, queue_mode=2) for i in range(3)]
+    devs = [make_nullb(f"nullb{i}", size_mb=32, queue_mode=2) for i in range(2)]
     devs.append(nvme_dev(guest))
     for i, dev in enumerate(devs):
         start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --runtime=600", f"bg{i}")
     for rnd in range(ROUNDS):
         dev = devs[rnd % len(devs)]
         job = run_job(guest, f"--filename={dev} --rw=randread --iodepth={1 + rnd} "
-                             f"--number_ios={300 * (1 + rnd)} --stages", timeout=SLOW)
+                             f"--number_ios={200 * (1 + rnd)} --stages", timeout=SLOW)
         st = job["kiobench"]["stages"]["read"]
         assert st["queue"]["N"] + st["unsplit"] == job["read"]["total_ios"], st
         start_bg(guest, f"--filename={dev} --rw=randread --runtime=600 --stages", f"st{rnd}")
@@ -311,6 +313,34 @@ def test_normal_output_has_the_stage_table(guest, kiobench_module, make_nullb):
     rows = re.findall(r"^\s+(queue|device|complete)\s.*\s([\d.]+)%$", out, re.M)
     assert [r[0] for r in rows] == list(STAGES), out
     assert abs(sum(float(r[1]) for r in rows) - 100) < 0.5, rows
+
+
+def test_sweep_steps_carry_stages_and_plot(guest, kiobench_module, make_nullb, tmp_path):
+    """A QD sweep with --stages: each step's jobs carry their stages in the
+    JSON, the table shows each step's stages under its rows, and kiobench
+    plot stacks them."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2, completion_nsec=200_000)
+    set_queue(guest, dev, nomerges=2)
+    args = f"--filename={dev} --rw=randread --iodepth=1,4 --number_ios=400 --stages"
+    table = guest.check(f"kiobench sweep {args}", timeout=SLOW)
+    assert len(re.findall(r"^  stages \(read\): 400 of 400 I/Os split, 0 unsplit$", table,
+                          re.M)) == 2, table
+    guest.check(f"kiobench sweep {args} --output-format=json --output=/tmp/sw.json",
+                timeout=SLOW)
+    doc = json.loads(guest.check("cat /tmp/sw.json"))
+    steps = doc["parts"][0]["steps"]
+    assert [s["x"] for s in steps] == [1, 4]
+    for s in steps:
+        [j] = s["jobs"]
+        st = j["kiobench"]["stages"]["read"]
+        assert st["unsplit"] == 0 and all(st[k]["N"] == 400 for k in STAGES), st
+        assert st["device"]["min"] >= 200_000, st
+    res = tmp_path / "sw.json"
+    res.write_text(json.dumps(doc))
+    p = subprocess.run([str(PLOT), str(res), "-o", str(tmp_path / "charts"), "--format=svg"],
+                       capture_output=True, text=True, timeout=180)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "charts" / f"{doc['parts'][0]['name']}-stages.svg").exists(), p.stdout
 
 
 # ---- blktrace and btt: the same split by a tool no one here wrote ----------------
