@@ -166,6 +166,34 @@ def test_nvme_takes_nvme_sq(guest, kiobench_module):
     assert bg_result(guest, "nv")[0] == 0
 
 
+def test_polled_nvme_is_split_by_nvme_sq(guest, kiobench_module):
+    """--hipri on NVMe poll queues: bio_poll() reaps the completion queue
+    entry in the worker (nvme_sq there) and bi_end_io runs after, in the
+    same task: every I/O is split, by nvme_sq."""
+    nvme_dev(guest)
+    if guest.run("grep -qw '^nvme' /proc/modules").rc:
+        pytest.skip("nvme is built in: its poll queues are set at boot")
+    guest.check("rmmod nvme && modprobe nvme poll_queues=2", timeout=SLOW)
+    job = None
+    try:
+        dev = nvme_dev(guest)
+        name = dev.split("/")[-1]
+        assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+        set_queue(guest, dev, nomerges=2)
+        before = tp_stamps(guest)
+        job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 --hipri "
+                             f"--number_ios=2000 --ramp_time=0 --stages", keep=True,
+                      timeout=SLOW)
+        assert job["kiobench"]["completion"] == "poll"
+        check_adds_up(guest, job, "read")
+        d = delta(before, tp_stamps(guest))
+        assert d["nvme_sq"] == d["block_rq_issue"] == 2000 and d["block_rq_complete"] == 0, d
+    finally:
+        if job:
+            destroy_job(guest, job)  # it holds the device: rmmod would fail
+        guest.check("rmmod nvme && modprobe nvme", timeout=SLOW)
+
+
 def test_nvme_core_unloaded_and_loaded_during_a_stages_job(guest, kiobench_module, make_nullb):
     """nvme-core (a module on Debian's 6.12) goes while a stages job runs
     on another device: its tracepoint is detached first (else the kernel
