@@ -254,7 +254,6 @@ def test_merged_ios_are_unsplit(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.core
-@pytest.mark.debug
 def test_probes_only_while_a_stages_job_runs(guest, kiobench_module, make_nullb):
     """Attached at the first stages job's start, detached at the last
     one's end; a job without stages attaches nothing, and while a stages
