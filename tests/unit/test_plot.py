@@ -452,6 +452,18 @@ def stage_step(x: int, jobs: list[tuple[int, float, float, float]]) -> dict:
     return s
 
 
+def plot_svg(tmp_path: Path, d: dict) -> None:
+    """Plot result document d as SVG into tmp_path/out, text kept as text."""
+    f = tmp_path / "doc.json"
+    f.write_text(json.dumps(d))
+    rc = tmp_path / "matplotlibrc"
+    rc.write_text("svg.fonttype: none\n")
+    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
+                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
+    assert p.returncode == 0, p.stderr
+
+
 def test_stages_chart(tmp_path):
     """PART-stages: per step, the queue, device and complete means of its
     jobs (weighted by the I/Os each split) stacked, in microseconds; a step
@@ -464,14 +476,7 @@ def test_stages_chart(tmp_path):
         {"name": "qd", "title": "qd", "variable": "iodepth", "steps": steps, "figures": {}},
         {"name": "plain", "title": "plain", "variable": "iodepth",
          "steps": [step("iodepth", 1, 10)], "figures": {}}]}
-    f = tmp_path / "st.json"
-    f.write_text(json.dumps(d))
-    rc = tmp_path / "matplotlibrc"
-    rc.write_text("svg.fonttype: none\n")
-    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
-                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
-    assert p.returncode == 0, p.stderr
+    plot_svg(tmp_path, d)
     assert not (tmp_path / "out" / "plain-stages.svg").exists()
     c = read_chart(tmp_path / "out" / "qd-stages.svg")
     [ax] = c.axes
@@ -512,14 +517,7 @@ def test_rate_sweep_draws_latency_from_the_schedule(tmp_path):
              rate_step(2000, 140, 50000, jobs=2)]
     d = {"command": "sweep", "parts": [{"name": "rate", "title": "rate", "variable": "rate_iops",
                                         "steps": steps, "figures": {}}]}
-    f = tmp_path / "rate.json"
-    f.write_text(json.dumps(d))
-    rc = tmp_path / "matplotlibrc"
-    rc.write_text("svg.fonttype: none\n")
-    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
-                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
-    assert p.returncode == 0, p.stderr
+    plot_svg(tmp_path, d)
     c = read_chart(tmp_path / "out" / "rate-latency.svg")
     sched_key = {"mean": "mean", "p50": "50.000000", "p99": "99.000000",
                  "p99.999": "99.999000"}
