@@ -144,7 +144,6 @@ def short_watchdogs(guest):
 
 
 @pytest.mark.core
-@pytest.mark.debug
 @pytest.mark.budget(60)
 def test_spin_on_a_device_that_stops_answering(guest, kiobench_module, make_nullb,
                                                short_watchdogs):
