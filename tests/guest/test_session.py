@@ -182,36 +182,40 @@ def test_many_tools_at_once_some_killed(guest, kiobench_module, make_nullb):
     mem = 2 * 4 * 4096 * STRESS_TOOLS
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     devs = [make_nullb(f"nullb{i}", size_mb=16) for i in range(2)]
+    # The storm lasts STRESS_SECONDS, and on until 5 tools were killed (at
+    # most 60 s more): under 17 busy processes TCG lets the killer run
+    # rarely (4 kills in 30 s on a quiet host in CI).
     script = f"""
 rm -rf /tmp/storm && mkdir -p /tmp/storm && cd /tmp/storm
 end=$(( $(date +%s) + {STRESS_SECONDS} ))
 for t in $(seq {STRESS_TOOLS}); do
     dev={devs[0]}; [ $((t % 2)) = 0 ] && dev={devs[1]}
-    ( n=0; while [ $(date +%s) -lt $end ]; do
+    ( n=0; while [ ! -e stop ]; do
         n=$((n + 1))
         kiobench run --filename=$dev --rw=randread --iodepth=4 --number_ios=300 \\
             --name=t$t-$n --output-format=json --output=run.$t.$n.json 2>/dev/null
         echo $? >rc.$t.$n
       done ) &
 done
-( while [ $(date +%s) -lt $end ]; do
+( while [ ! -e stop ]; do
     kiobench list >/dev/null 2>&1
     for f in /sys/kernel/debug/kiobench/*/*; do cat $f >/dev/null 2>&1; done
     sleep 0.05
   done ) &
 killed=0
-while [ $(date +%s) -lt $end ]; do
+while now=$(date +%s); [ $now -lt $end ] || [ $killed -lt 5 -a $now -lt $((end + 60)) ]; do
     sleep 0.3
     # the newest tool (pidof lists the most recent first)
     set -- $(pidof kiobench)
     [ $# -gt 0 ] && kill -9 $1 2>/dev/null && killed=$((killed + 1))
 done
+touch stop
 wait
 echo killed=$killed
 """
-    out = guest.check(script, timeout=STRESS_SECONDS + 120)
+    out = guest.check(script, timeout=STRESS_SECONDS + 180)
     killed = int(re.search(r"^killed=(\d+)$", out, re.M).group(1))
-    assert killed >= 5, out  # TCG under this load: a kill every few seconds
+    assert killed >= 5, out  # the storm waits for them, for at most 60 s
     # no job outlived its tool: killed tools' sockets took theirs along
     guest.check("for i in $(seq 50); do [ $(kiobench list | wc -l) = 1 ] && exit 0; "
                 "sleep 0.1; done; kiobench list; exit 1", timeout=30)
