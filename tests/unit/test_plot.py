@@ -403,14 +403,7 @@ def test_bursts_chart(charts):
 def test_one_file_labels_parts_and_svg_only(tmp_path):
     """One result file: lines are labelled by part (device count) alone,
     and --format=svg writes SVG only."""
-    f = tmp_path / "only.json"
-    f.write_text(json.dumps(doc(1)))
-    rc = tmp_path / "matplotlibrc"
-    rc.write_text("svg.fonttype: none\n")
-    p = subprocess.run([sys.executable, str(PLOT), str(f), "--format=svg", "-o",
-                        str(tmp_path / "out")], capture_output=True, text=True, timeout=120,
-                       env=dict(os.environ, MATPLOTLIBRC=str(rc)))
-    assert p.returncode == 0, p.stderr
+    plot_svg(tmp_path, doc(1))
     out = tmp_path / "out"
     assert {x.suffix for x in out.iterdir()} == {".svg"}
     docs = {"only": doc(1)}
