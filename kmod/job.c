@@ -556,10 +556,38 @@ static void kb_wait(struct kb_worker *w)
 	}
 }
 
-/* Takes the completed slots back: resubmitted (closed loop) or freed. */
-static void kb_reap(struct kb_worker *w, u64 now)
+/*
+ * A plug whose first request allocation takes @nr requests at once, for
+ * the bios about to be submitted: one tag allocation and one queue
+ * reference for the batch instead of one each, as io_uring does.  This is
+ * what blk_start_plug_nr_ios() does, which is not exported; the field is
+ * public on every kernel since 5.16.  The block layer caps it (at 32,
+ * BLK_MAX_REQUEST_COUNT in block/blk.h), and blk_finish_plug() gives back
+ * the requests no bio took.
+ */
+#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT */
+
+static void kb_start_plug(struct blk_plug *plug, unsigned int nr)
 {
-	struct llist_node *list = llist_del_all(&w->done);
+	blk_start_plug(plug);
+	plug->nr_ios = min(nr, KB_PLUG_MAX_IOS);
+}
+
+/* How many bios kb_reap() will submit for @list: in a closed loop, one a slot. */
+static unsigned int kb_nr_resubmits(struct kb_worker *w, struct llist_node *list)
+{
+	unsigned int nr = 0;
+
+	if (kb_open_loop(w))
+		return 1;	/* the due arrivals, not the completions */
+	for (; list; list = list->next)
+		nr++;
+	return nr;
+}
+
+/* Takes the completed slots back: resubmitted (closed loop) or freed. */
+static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
+{
 	struct kb_slot *slot, *tmp;
 
 	llist_for_each_entry_safe(slot, tmp, list, node) {
@@ -601,18 +629,20 @@ static void kb_worker_start(struct kb_worker *w)
 
 static void kb_worker_run(struct kb_worker *w)
 {
+	struct llist_node *done;
 	struct blk_plug plug;
 	u64 now;
 
-	blk_start_plug(&plug);
+	kb_start_plug(&plug, kb_open_loop(w) ? 1 : w->nr_slots);
 	kb_worker_start(w);
 	blk_finish_plug(&plug);
 
 	while (w->inflight || kb_arrival_pending(w, ktime_get_ns())) {
 		kb_wait(w);
 		now = ktime_get_ns();
-		blk_start_plug(&plug);
-		kb_reap(w, now);
+		done = llist_del_all(&w->done);
+		kb_start_plug(&plug, kb_nr_resubmits(w, done));
+		kb_reap(w, done, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
 		blk_finish_plug(&plug);
