@@ -26,6 +26,7 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,16 +248,39 @@ def _fingerprint(paths: list[Path], extra: object) -> str:
     return h.hexdigest()
 
 
-def build(kernel: Kernel, out_dir: Path = BUILD / "initramfs", force: bool = False) -> Initramfs:
-    """Build (or reuse) the initramfs of `kernel`."""
+def build(kernel: Kernel, out_dir: Path = BUILD / "initramfs", force: bool = False,
+          extra_programs: tuple[str, ...] = ()) -> Initramfs:
+    """Build (or reuse) the initramfs of `kernel`.  extra_programs: further
+    host programs (with their libraries) beyond HOST_PROGRAMS, such as perf
+    for bench/fio-compare --profile; give such an image an out_dir of its
+    own, so that it and the tests' image are not rebuilt in turn."""
     out_dir.mkdir(parents=True, exist_ok=True)
     # Concurrent builders (two pytest runs, the demo) take turns.
     with open(out_dir / f"{kernel.version}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        return _build(kernel, out_dir, force)
+        return _build(kernel, out_dir, force, extra_programs)
 
 
-def _build(kernel: Kernel, out_dir: Path, force: bool) -> Initramfs:
+def build_with_module(kernel: Kernel, out_dir: Path = BUILD / "initramfs",
+                      extra_programs: tuple[str, ...] = ()) -> Initramfs:
+    """kiobench.ko for `kernel` first (tests/build-modules: Kbuild rebuilds
+    only what changed), then its initramfs, for a guest that must run the
+    module of the tree as it is (make demo, the benchmarks).  RuntimeError
+    if the module does not build, or it or tools/kiobench is missing."""
+    env = dict(os.environ, KIOBENCH_KERNELS=kernel.name)
+    if subprocess.run([sys.executable, str(REPO / "tests" / "build-modules")],
+                      env=env).returncode:
+        raise RuntimeError(f"building kiobench.ko for {kernel.name} failed")
+    image = build(kernel, out_dir, extra_programs=extra_programs)
+    missing = [str(p) for p, there in ((kernel.kiobench_ko, image.module),
+                                       (TOOL, image.tool)) if not there]
+    if missing:
+        raise RuntimeError(f"{' and '.join(missing)} not built: run 'make' first")
+    return image
+
+
+def _build(kernel: Kernel, out_dir: Path, force: bool,
+           extra_programs: tuple[str, ...]) -> Initramfs:
     ver = kernel.version
     modtree = ModuleTree(kernel.modules)
     ours: dict[str, Path] = {}  # our modules, by file name under extra/
@@ -271,7 +295,8 @@ def _build(kernel: Kernel, out_dir: Path, force: bool) -> Initramfs:
     if lacking:
         raise RuntimeError(f"kernel {kernel.name}: no module or built-in for {lacking}")
 
-    programs = [Path(p) for p in HOST_PROGRAMS] + ([TOOL] if TOOL.exists() else []) \
+    programs = [Path(p) for p in (*HOST_PROGRAMS, *extra_programs)] \
+        + ([TOOL] if TOOL.exists() else []) \
         + build_helpers()
     busybox = Path(shutil.which("busybox") or "/bin/busybox")
     libs = sorted({lib for prog in programs for lib in shared_libs(prog)})

@@ -116,6 +116,18 @@ def discover(cache: Path = CACHE, only: str | None = None) -> list[Kernel]:
     return kernels
 
 
+def pick(name: str | None = None, cache: Path = CACHE) -> Kernel:
+    """The kernel of kernels.list whose name or version is `name`, or by
+    default Debian's 6.12 without PREEMPT_RT: the guest of make demo and of
+    the benchmarks.  LookupError, naming the kernels listed, if none is."""
+    ks = discover(cache, only="")
+    for k in ks:
+        if name in (k.name, k.version) or (name is None and k.version.startswith("6.12.")
+                                          and "-rt-" not in k.version):
+            return k
+    raise LookupError(f"no kernel {name or '6.12.* (not -rt)'} in {[k.name for k in ks]}")
+
+
 @dataclass(frozen=True)
 class Tree:
     """A Kbuild tree to compile the modules against, with no kernel to boot."""
