@@ -56,6 +56,8 @@ pkgs=(
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)
 	dkms openssl strace
+	# bench/fio-compare --profile: perf in a guest of its own
+	linux-perf
 	"${k61/image/headers}" "${k612/image/headers}" "${k612rt/image/headers}"
 	linux-source-6.12
 )
