@@ -12,6 +12,7 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/sbitmap.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
@@ -561,16 +562,36 @@ static void kb_wait(struct kb_worker *w)
  * the bios about to be submitted: one tag allocation and one queue
  * reference for the batch instead of one each, as io_uring does.  This is
  * what blk_start_plug_nr_ios() does, which is not exported; the field is
- * public on every kernel since 5.16.  The block layer caps it (at 32,
- * BLK_MAX_REQUEST_COUNT in block/blk.h), and blk_finish_plug() gives back
- * the requests no bio took.
+ * public on every kernel since 5.16.  blk_finish_plug() gives back the
+ * requests no bio took.
  */
-#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT */
-
 static void kb_start_plug(struct blk_plug *plug, unsigned int nr)
 {
 	blk_start_plug(plug);
-	plug->nr_ios = min(nr, KB_PLUG_MAX_IOS);
+	plug->nr_ios = nr;
+}
+
+#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */
+
+/*
+ * The most requests a plug can take at once from @bdev's tags.  blk-mq
+ * takes a batch only from free bits of one sbitmap word, from the word's
+ * first free bit on (__sbitmap_queue_get_batch()), and sbitmap makes its
+ * words shorter on a small queue: 16 bits for null_blk's 64 tags.  A
+ * larger batch would fail, and blk-mq would take one tag at a time.  Read
+ * at the worker's start (the scheduler may have changed since the job was
+ * made): a hint, which at worst costs that one failed try.
+ */
+static unsigned int kb_plug_max(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+	unsigned int depth;
+
+	if (!queue_is_mq(q))
+		return 1;	/* no requests of its own */
+	depth = q->elevator ? q->nr_requests :	/* the scheduler's tags */
+		q->tag_set->queue_depth - q->tag_set->reserved_tags;
+	return min(KB_PLUG_MAX_IOS, 1U << sbitmap_calculate_shift(depth));
 }
 
 /* How many bios kb_reap() will submit for @list: in a closed loop, one a slot. */
@@ -629,11 +650,12 @@ static void kb_worker_start(struct kb_worker *w)
 
 static void kb_worker_run(struct kb_worker *w)
 {
+	unsigned int batch = kb_plug_max(w->dev->bdev.bdev);
 	struct llist_node *done;
 	struct blk_plug plug;
 	u64 now;
 
-	kb_start_plug(&plug, kb_open_loop(w) ? 1 : w->nr_slots);
+	kb_start_plug(&plug, min(batch, kb_open_loop(w) ? 1 : w->nr_slots));
 	kb_worker_start(w);
 	blk_finish_plug(&plug);
 
@@ -641,7 +663,7 @@ static void kb_worker_run(struct kb_worker *w)
 		kb_wait(w);
 		now = ktime_get_ns();
 		done = llist_del_all(&w->done);
-		kb_start_plug(&plug, kb_nr_resubmits(w, done));
+		kb_start_plug(&plug, min(batch, kb_nr_resubmits(w, done)));
 		kb_reap(w, done, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
