@@ -105,13 +105,16 @@ def depth(guest, dev: str, extra: str, runtime: str) -> float:
 @pytest.mark.budget(50)
 def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
     """A spinning worker resubmits without a wake-up.  What it still loses
-    is the submission path: measured on 6.12 in an idle TCG guest, 18-22 us
-    from bi_end_io to the resubmission at QD1, and about 50 us a slot at
-    QD8, where one timer interrupt completes a bunch of slots and they are
-    resubmitted one after another.  So on a 5 ms device at QD8 it keeps 98 %
-    of its depth (the issue's 7.84; 7.90 measured, sleeping 7.67), but not on
-    a 1 ms device (7.65, sleeping 7.20), where it must only do better than a
-    sleeping worker.  The 98 % is asserted where the guest's clock is the
+    is the gap from bi_end_io to the resubmission, measured on 6.12 in an
+    idle TCG guest by bench/spin-depth from the job's own stamps: 15-16 us
+    at QD1, and 38 us at QD8, where one timer interrupt completes all eight
+    slots: 5 us waiting for the others' completions, 19 us from the last
+    one to the first resubmission (about two thirds of it the interrupt's
+    end, hrtimer_interrupt() programming the next event), 13 us waiting
+    behind the slots resubmitted first.  So on a 5 ms device at QD8 it
+    keeps 98 % of its depth (the issue's 7.84; 7.90 measured, sleeping
+    7.67), but not on a 1 ms device (7.60-7.74, sleeping 7.2), where it
+    must only do better than a sleeping worker.  The 98 % is asserted where the guest's clock is the
     TSC and the kernel is not instrumented: 6.1's guests run on the HPET,
     whose every read (two per I/O) is an emulated MMIO access (7.90 and 7.81
     measured there), and the debug kernel's submission path is several
