@@ -594,14 +594,18 @@ static unsigned int kb_plug_max(struct block_device *bdev)
 	return min(KB_PLUG_MAX_IOS, 1U << sbitmap_calculate_shift(depth));
 }
 
-/* How many bios kb_reap() will submit for @list: in a closed loop, one a slot. */
-static unsigned int kb_nr_resubmits(struct kb_worker *w, struct llist_node *list)
+/*
+ * The requests to take at once for kb_reap()'s submissions from @list: one
+ * a slot in a closed loop, at most @max.
+ */
+static unsigned int kb_plug_batch(struct kb_worker *w, struct llist_node *list,
+				  unsigned int max)
 {
 	unsigned int nr = 0;
 
 	if (kb_open_loop(w))
 		return 1;	/* the due arrivals, not the completions */
-	for (; list; list = list->next)
+	for (; list && nr < max; list = list->next)
 		nr++;
 	return nr;
 }
@@ -663,7 +667,7 @@ static void kb_worker_run(struct kb_worker *w)
 		kb_wait(w);
 		now = ktime_get_ns();
 		done = llist_del_all(&w->done);
-		kb_start_plug(&plug, min(batch, kb_nr_resubmits(w, done)));
+		kb_start_plug(&plug, kb_plug_batch(w, done, batch));
 		kb_reap(w, done, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
