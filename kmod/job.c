@@ -595,17 +595,14 @@ static unsigned int kb_plug_max(struct block_device *bdev)
 }
 
 /*
- * The requests to take at once for kb_reap()'s submissions from @list: one
- * a slot in a closed loop, at most @max.
+ * The requests to take at once for @list's resubmissions: one a slot, at
+ * most @max, and at least blk_start_plug()'s own 1.
  */
-static unsigned int kb_plug_batch(struct kb_worker *w, struct llist_node *list,
-				  unsigned int max)
+static unsigned int kb_plug_batch(struct llist_node *list, unsigned int max)
 {
-	unsigned int nr = 0;
+	unsigned int nr = 1;
 
-	if (kb_open_loop(w))
-		return 1;	/* the due arrivals, not the completions */
-	for (; list && nr < max; list = list->next)
+	for (; list && list->next && nr < max; list = list->next)
 		nr++;
 	return nr;
 }
@@ -654,12 +651,13 @@ static void kb_worker_start(struct kb_worker *w)
 
 static void kb_worker_run(struct kb_worker *w)
 {
-	unsigned int batch = kb_plug_max(w->dev->bdev.bdev);
+	/* the open loop submits its due arrivals, not its completions */
+	unsigned int batch = kb_open_loop(w) ? 1 : kb_plug_max(w->dev->bdev.bdev);
 	struct llist_node *done;
 	struct blk_plug plug;
 	u64 now;
 
-	kb_start_plug(&plug, min(batch, kb_open_loop(w) ? 1 : w->nr_slots));
+	kb_start_plug(&plug, min(batch, w->nr_slots));
 	kb_worker_start(w);
 	blk_finish_plug(&plug);
 
@@ -667,7 +665,7 @@ static void kb_worker_run(struct kb_worker *w)
 		kb_wait(w);
 		now = ktime_get_ns();
 		done = llist_del_all(&w->done);
-		kb_start_plug(&plug, kb_plug_batch(w, done, batch));
+		kb_start_plug(&plug, kb_plug_batch(done, batch));
 		kb_reap(w, done, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
