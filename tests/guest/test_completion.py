@@ -114,11 +114,11 @@ def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
     behind the slots resubmitted first.  So on a 5 ms device at QD8 it
     keeps 98 % of its depth (the issue's 7.84; 7.90 measured, sleeping
     7.67), but not on a 1 ms device (7.60-7.74, sleeping 7.2), where it
-    must only do better than a sleeping worker.  The 98 % is asserted where the guest's clock is the
-    TSC and the kernel is not instrumented: 6.1's guests run on the HPET,
-    whose every read (two per I/O) is an emulated MMIO access (7.90 and 7.81
-    measured there), and the debug kernel's submission path is several
-    times slower."""
+    must only do better than a sleeping worker.  The 98 % is asserted where
+    the guest's clock is the TSC and the kernel is not instrumented: 6.1's
+    guests run on the HPET, whose every read (two per I/O) is an emulated
+    MMIO access (7.90 and 7.81 measured there), and the debug kernel's
+    submission path is several times slower."""
     slow = make_nullb("nullb0", completion_nsec=5_000_000, size_mb=16, hw_queue_depth=64)
     fast = make_nullb("nullb1", completion_nsec=1_000_000, size_mb=16, hw_queue_depth=64)
     spin5, sleep5 = depth(guest, slow, "--spin", "3s"), depth(guest, slow, "", "3s")
