@@ -320,7 +320,12 @@ void kb_end_io(struct bio *bio)
 	struct kb_worker *w = slot->w;
 	u64 now = ktime_get_ns();
 
-	kb_account(w->job, slot, now, bio->bi_status);
+	/* Refused for want of a tag, inside submit_bio(): nothing was done. */
+	if (unlikely(bio->bi_status == BLK_STS_AGAIN &&
+		     (bio->bi_opf & REQ_NOWAIT)))
+		WRITE_ONCE(slot->refused, true);
+	else
+		kb_account(w->job, slot, now, bio->bi_status);
 	rcu_read_lock();
 	/* A spinning or polling worker never sleeps: it needs no wake-up. */
 	if (llist_add(&slot->node, &w->done) &&
@@ -331,22 +336,27 @@ void kb_end_io(struct bio *bio)
 
 /* ---- submission ---------------------------------------------------------- */
 
-static bool kb_may_submit(struct kb_worker *w, u64 now)
+/* Neither the job's end nor a stop has come. */
+static bool kb_may_go_on(struct kb_worker *w, u64 now)
 {
 	struct kb_job *job = w->job;
 
-	return w->ios_left && w->bytes_left && now < job->deadline_ns &&
-	       !READ_ONCE(job->stop) && !kthread_should_stop();
+	return now < job->deadline_ns && !READ_ONCE(job->stop) &&
+	       !kthread_should_stop();
 }
 
-static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
+static bool kb_may_submit(struct kb_worker *w, u64 now)
+{
+	return w->ios_left && w->bytes_left && kb_may_go_on(w, now);
+}
+
+/* Picks the slot's next I/O and takes it from the worker's budgets. */
+static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_dev *dev = w->dev;
-	struct bio *bio = &slot->bio;
 	bool write = false;
-	u32 len, rem, n;
-	unsigned int i;
+	u32 len;
 	u64 off;
 
 	len = kb_pick_bs(cfg, &w->rng);
@@ -360,8 +370,32 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
 	else
 		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
-	off += dev->span_start;
-	slot->off = off;
+	slot->off = off + dev->span_start;
+	slot->len = len;
+	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
+	slot->submit_ns = 0;	/* not tried yet */
+}
+
+/*
+ * Submits the slot's I/O; false if submit_bio() refused it for want of a
+ * tag.  A polled bio must not sleep for a tag: only its worker polls, so
+ * no tag of this worker's would come back meanwhile, and the bios in flight
+ * would time out.  It asks for REQ_NOWAIT, as io_uring does, except when
+ * the worker has none in flight: that one may sleep, for a tag that others
+ * free (their own polling, or interrupts), and so every worker progresses.
+ * A bio the block layer would split is refused with REQ_NOWAIT whatever the
+ * tags, and a split bio is not polled: such a bio never asks for it.
+ *
+ * A refused I/O keeps its first try's time: its latency holds its wait for
+ * a tag, as a sleeping worker's does.
+ */
+static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct bio *bio = &slot->bio;
+	blk_opf_t opf = REQ_OP_READ;
+	u32 rem, n;
+	unsigned int i;
 
 	/*
 	 * Writes carry the flags of the kernel's own O_DIRECT writes
@@ -372,24 +406,66 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 	 * smaller depth kyber and bfq allow asynchronous requests.  Without
 	 * them a write would be served, and timed, as buffered writeback.
 	 */
-	bio_reset(bio, dev->bdev.bdev,
-		  (write ? REQ_OP_WRITE | REQ_SYNC | REQ_IDLE : REQ_OP_READ) |
-		  (cfg->completion == KIOBENCH_COMPLETION_POLL ? REQ_POLLED : 0));
-	bio->bi_iter.bi_sector = off >> SECTOR_SHIFT;
+	if (slot->dir == KIOBENCH_DIR_WRITE)
+		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+	if (cfg->completion == KIOBENCH_COMPLETION_POLL) {
+		opf |= REQ_POLLED;
+		if (w->inflight && slot->len <= w->nowait_max)
+			opf |= REQ_NOWAIT;
+	}
+	bio_reset(bio, w->dev->bdev.bdev, opf);
+	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
 	bio->bi_end_io = kb_end_io;
-	for (i = 0, rem = len; rem; i++, rem -= n) {
+	for (i = 0, rem = slot->len; rem; i++, rem -= n) {
 		n = min_t(u32, rem, PAGE_SIZE);
 		__bio_add_page(bio, slot->pages[i], n, 0);
 	}
-	slot->len = len;
-	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
 	w->inflight++;
 	slot->busy = true;
+	slot->refused = false;
 	slot->issue_ns = 0;
 	slot->drv_ns = 0;
 	slot->stage_flags = 0;
-	slot->submit_ns = ktime_get_ns();
+	if (!slot->submit_ns)
+		slot->submit_ns = ktime_get_ns();
 	submit_bio(bio);
+	/* a refusal ends the bio inside submit_bio(), in this task */
+	return !READ_ONCE(slot->refused);
+}
+
+/*
+ * Holds a slot whose I/O waits for a tag: behind those already waiting, or
+ * at their head when it was refused, as it has waited longest.
+ */
+static void kb_defer(struct kb_worker *w, struct kb_slot *slot, bool first)
+{
+	struct llist_node *n = &slot->node;
+
+	if (first || !w->deferred) {
+		n->next = w->deferred;
+		if (!w->deferred)
+			w->deferred_tail = &n->next;
+		w->deferred = n;
+	} else {
+		n->next = NULL;
+		*w->deferred_tail = n;
+		w->deferred_tail = &n->next;
+	}
+}
+
+/* Submits the slot's I/O, or queues it behind those waiting for a tag. */
+static void kb_queue(struct kb_worker *w, struct kb_slot *slot)
+{
+	if (w->deferred || w->blocked)
+		kb_defer(w, slot, false);
+	else if (!kb_issue(w, slot))
+		w->blocked = true;
+}
+
+static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
+{
+	kb_pick_io(w, slot);
+	kb_queue(w, slot);
 }
 
 /* ---- workers ------------------------------------------------------------- */
@@ -533,7 +609,7 @@ static void kb_wait_poll(struct kb_worker *w)
 		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
 			break;
 		if (!w->inflight) {
-			if (!kb_arrival_pending(w, now))
+			if (w->deferred || !kb_arrival_pending(w, now))
 				break;
 			cpu_relax();
 		} else {
@@ -595,19 +671,54 @@ static unsigned int kb_plug_max(struct block_device *bdev)
 }
 
 /*
- * The requests to take at once for @list's resubmissions: one a slot, at
- * most @max, and at least blk_start_plug()'s own 1.
+ * The requests to take at once for the resubmissions of @list and of the
+ * slots waiting for a tag: one a slot, at most @max, and at least
+ * blk_start_plug()'s own 1.
  */
-static unsigned int kb_plug_batch(struct llist_node *list, unsigned int max)
+static unsigned int kb_plug_batch(struct llist_node *list,
+				  struct llist_node *waiting, unsigned int max)
 {
-	unsigned int nr = 1;
+	unsigned int nr = 0;
 
-	for (; list && list->next && nr < max; list = list->next)
+	for (; list && nr < max; list = list->next)
 		nr++;
-	return nr;
+	for (; waiting && nr < max; waiting = waiting->next)
+		nr++;
+	return max(nr, 1U);
 }
 
-/* Takes the completed slots back: resubmitted (closed loop) or freed. */
+/*
+ * Submits again, oldest first, the I/Os waiting for a tag, until one is
+ * refused; or drops them when the job ends (they were never done).  The
+ * first may sleep for a tag when none of the worker's bios is in flight:
+ * then nothing of its own is left to poll.
+ */
+static void kb_retry(struct kb_worker *w, u64 now)
+{
+	bool go_on = kb_may_go_on(w, now);
+	struct kb_slot *slot;
+
+	if (!w->inflight)
+		w->blocked = false;
+	while (w->deferred && !w->blocked) {
+		slot = container_of(w->deferred, struct kb_slot, node);
+		w->deferred = w->deferred->next;
+		if (!go_on) {
+			if (kb_open_loop(w)) {
+				slot->node.next = w->idle;
+				w->idle = &slot->node;
+			}
+		} else if (!kb_issue(w, slot)) {
+			w->blocked = true;
+		}
+	}
+}
+
+/*
+ * Takes the completed slots back: resubmitted (closed loop) or freed; and
+ * the refused ones, to wait at the head of the queue for a tag, which the
+ * completions among them free.
+ */
 static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 {
 	struct kb_slot *slot, *tmp;
@@ -615,6 +726,12 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 	llist_for_each_entry_safe(slot, tmp, list, node) {
 		w->inflight--;
 		slot->busy = false;
+		if (unlikely(slot->refused)) {
+			WRITE_ONCE(w->retries, w->retries + 1);
+			kb_defer(w, slot, true);
+			continue;
+		}
+		w->blocked = false;
 		if (unlikely(slot->bio.bi_status))
 			kb_io_error(w, slot);
 		else if (slot->dir == KIOBENCH_DIR_READ &&
@@ -624,9 +741,11 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			slot->node.next = w->idle;
 			w->idle = &slot->node;
 		} else if (kb_may_submit(w, now)) {
-			kb_submit(w, slot);
+			kb_pick_io(w, slot);
+			kb_defer(w, slot, false);
 		}
 	}
+	kb_retry(w, now);
 }
 
 /* The first submissions: every slot (closed loop), or the first arrival. */
@@ -649,6 +768,21 @@ static void kb_worker_start(struct kb_worker *w)
 	kb_submit_due(w, now);
 }
 
+/*
+ * The longest bio @bdev takes without a split, as far as its limits tell
+ * (a split at a chunk boundary depends on the offset), or 0 if it cannot
+ * refuse a bio rather than sleep.
+ */
+static u32 kb_nowait_max(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	if (!bdev_nowait(bdev))
+		return 0;
+	return min_t(u64, (u64)queue_max_sectors(q) << SECTOR_SHIFT,
+		     (u64)queue_max_segments(q) * PAGE_SIZE);
+}
+
 static void kb_worker_run(struct kb_worker *w)
 {
 	/* the open loop submits its due arrivals, not its completions */
@@ -657,15 +791,17 @@ static void kb_worker_run(struct kb_worker *w)
 	struct blk_plug plug;
 	u64 now;
 
+	w->nowait_max = kb_nowait_max(w->dev->bdev.bdev);
 	kb_start_plug(&plug, min(batch, w->nr_slots));
 	kb_worker_start(w);
 	blk_finish_plug(&plug);
 
-	while (w->inflight || kb_arrival_pending(w, ktime_get_ns())) {
+	while (w->inflight || w->deferred ||
+	       kb_arrival_pending(w, ktime_get_ns())) {
 		kb_wait(w);
 		now = ktime_get_ns();
 		done = llist_del_all(&w->done);
-		kb_start_plug(&plug, kb_plug_batch(done, batch));
+		kb_start_plug(&plug, kb_plug_batch(done, w->deferred, batch));
 		kb_reap(w, done, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
@@ -885,14 +1021,25 @@ u64 kb_job_cpu_ns(struct kb_job *job)
 	return ns;
 }
 
-u64 kb_job_zero_reads(struct kb_job *job)
+/* The sum over the workers of a counter that each writes alone. */
+static u64 kb_workers_sum(struct kb_job *job, size_t field)
 {
 	unsigned int i;
 	u64 n = 0;
 
 	for (i = 0; i < job->nr_workers; i++)
-		n += READ_ONCE(job->workers[i]->zero_reads);
+		n += READ_ONCE(*(u64 *)((char *)job->workers[i] + field));
 	return n;
+}
+
+u64 kb_job_zero_reads(struct kb_job *job)
+{
+	return kb_workers_sum(job, offsetof(struct kb_worker, zero_reads));
+}
+
+u64 kb_job_retries(struct kb_job *job)
+{
+	return kb_workers_sum(job, offsetof(struct kb_worker, retries));
 }
 
 /* Appends the completions since the previous sample; control path only. */

@@ -199,6 +199,7 @@ struct kb_slot {
 	u64 drv_ns;		/* stages: driver completion, 0: not seen */
 	u8 stage_flags;		/* stages.c */
 	bool busy;		/* submitted and not reaped (worker only) */
+	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -216,6 +217,7 @@ struct kb_worker {
 	int cpu;		/* -1: not pinned */
 	unsigned int inflight;
 	u64 zero_reads;		/* worker only; read unlocked by GET */
+	u64 retries;		/* polled bios refused for want of a tag; ditto */
 	u64 ios_left;		/* budgets; U64_MAX: unlimited */
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
@@ -223,6 +225,10 @@ struct kb_worker {
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop: free slots, a stack */
 	unsigned int poll_next;	/* poll: the slot to poll next */
+	u32 nowait_max;		/* poll: longest bio submitted with REQ_NOWAIT */
+	bool blocked;		/* poll: refused since the last completion */
+	struct llist_node *deferred;	/* poll: slots waiting for a tag, FIFO */
+	struct llist_node **deferred_tail;
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -309,6 +315,7 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
+u64 kb_job_retries(struct kb_job *job);
 void kb_config_free(struct kb_config *cfg);
 u64 kb_total_mem(void);
 

@@ -444,6 +444,8 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 			      KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_ZERO_READS,
 			      kb_job_zero_reads(job), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_RETRIES,
+			      kb_job_retries(job), KIOBENCH_A_PAD) ||
 	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {

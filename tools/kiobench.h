@@ -512,6 +512,7 @@ struct kb_status {
 	uint64_t elapsed_ns, measured_ns;
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
+	uint64_t retries;		/* polled bios refused for want of a tag */
 	uint32_t owner;			/* owning socket's port id; 0: detached */
 	bool has_owner;
 	char debugfs_dir[64];		/* if the reply has it */

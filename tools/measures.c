@@ -115,6 +115,7 @@ void kb_json_measures(struct json_object *o, const struct kb_result *r)
 {
 	kb_jadd(o, "completion", kb_jstr(kb_completion_name(r->job)));
 	kb_jadd(o, "effective_iodepth", kb_jdbl(kb_effective_iodepth(r)));
+	kb_jadd(o, "retries", kb_ju64(r->st.retries));
 	if (!r->job->rate_iops)
 		return;
 	kb_jadd(o, "rate_iops", kb_ju64(r->job->rate_iops));
@@ -168,8 +169,12 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	unsigned int qd = r->job->iodepth ? r->job->iodepth : 1;	/* the module's default */
 	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
 
-	fprintf(f, "  completion   : %s; depth kept %.2f per worker (iodepth=%u)\n",
+	fprintf(f, "  completion   : %s; depth kept %.2f per worker (iodepth=%u)",
 		kb_completion_name(r->job), depth, qd);
+	if (r->st.retries)
+		fprintf(f, "; %" PRIu64 " submissions refused for want of a tag, retried",
+			r->st.retries);
+	fputc('\n', f);
 	if (r->job->rate_iops)
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)

@@ -56,6 +56,7 @@ static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_CPU_NS]		= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_ZERO_READS]	= { .type = NLA_U64 },
 	[KIOBENCH_A_JOB_OWNER]		= { .type = NLA_U32 },
+	[KIOBENCH_A_JOB_RETRIES]	= { .type = NLA_U64 },
 };
 
 static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1] = {
@@ -632,6 +633,8 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		st->cpu_ns = nla_get_u64(tb[KIOBENCH_A_JOB_CPU_NS]);
 	if (tb[KIOBENCH_A_JOB_ZERO_READS])
 		st->zero_reads = nla_get_u64(tb[KIOBENCH_A_JOB_ZERO_READS]);
+	if (tb[KIOBENCH_A_JOB_RETRIES])
+		st->retries = nla_get_u64(tb[KIOBENCH_A_JOB_RETRIES]);
 	if (tb[KIOBENCH_A_JOB_OWNER]) {
 		st->owner = nla_get_u32(tb[KIOBENCH_A_JOB_OWNER]);
 		st->has_owner = true;

@@ -20,7 +20,11 @@ from vm.targets import nvme_dev
 
 # One NVMe controller with poll queues: nvme.poll_queues reaches the module
 # through modprobe's reading of the command line, or the built-in driver.
-GUEST_ARGS = {"nvme_size": 64 << 20, "append": "nvme.poll_queues=2"}
+# io_queue_depth=32 gives each queue 31 tags, which a polled job's depth can
+# pass (test_hipri_past_the_poll_queue_tags).
+NVME_TAGS = 31
+GUEST_ARGS = {"nvme_size": 64 << 20,
+              "append": f"nvme.poll_queues=1 nvme.io_queue_depth={NVME_TAGS + 1}"}
 
 
 def ios(job: dict) -> int:
@@ -188,7 +192,7 @@ def test_hipri_polls_on_nvme_poll_queues(guest, kiobench_module):
     dev = nvme_dev(guest)
     name = dev.rsplit("/", 1)[1]
     assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1", \
-        "nvme.poll_queues=2 did not give the guest poll queues"
+        "nvme.poll_queues=1 did not give the guest poll queues"
     for qd in (1, 2, 4, 8):
         before = nvme_interrupts(guest)
         job = run_job(guest, f"--filename={dev} --rw=randread --iodepth={qd} --hipri "
@@ -197,6 +201,53 @@ def test_hipri_polls_on_nvme_poll_queues(guest, kiobench_module):
         assert job["kiobench"]["state"] == "DONE" and ios(job) == 2000
         assert job["kiobench"]["completion"] == "poll"
         assert irqs < 20, f"QD{qd}: {irqs} NVMe interrupts for 2000 polled I/Os"
+
+
+def polled_past_the_tags(guest, dev: str, tags: int, ios_each: int) -> None:
+    """--hipri with more bios in flight than the one poll queue has tags:
+    one worker at tags + 1 and at twice the tags, two workers at 3/4 of the
+    tags each.  A polled bio that slept for a tag would wait for the
+    polling of its own worker, asleep: the bios in flight would time out
+    (the block layer's 30 s) and the job would crawl or fail.  Each job must
+    complete all its I/Os with retries counted by the kernel, the kernel
+    log must have no timeout, and the polled job must reach 0.9 of the
+    interrupt-driven job's IOPS at the same depth (measured: polled is the
+    faster one on both devices here, by 10-40 %, with or without retries)."""
+    mark = guest.dmesg_mark(f"polled past {tags} tags")
+    for qd, jobs in ((tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)):
+        n = ios_each * jobs
+        common = (f"--filename={dev} --rw=randread --iodepth={qd} --numjobs={jobs} "
+                  f"--number_ios={n}")
+        polled = run_job(guest, f"{common} --hipri", timeout=90)
+        kb = polled["kiobench"]
+        assert kb["state"] == "DONE" and ios(polled) == n, kb
+        assert kb["completion"] == "poll", kb
+        assert kb["retries"] > 0, f"QD{qd} x{jobs} on {tags} tags: no refused bio"
+        irq = run_job(guest, common, timeout=90)
+        assert irq["kiobench"]["retries"] == 0, irq["kiobench"]
+        ratio = achieved_per_worker(polled) / achieved_per_worker(irq)
+        assert ratio >= 0.9, f"QD{qd} x{jobs}: polled IOPS {ratio:.2f} x interrupt-driven"
+    log = guest.dmesg_since(mark)
+    assert not re.search(r"timeout", log, re.I), log
+
+
+@pytest.mark.core
+@pytest.mark.budget(90)
+def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nullb):
+    """null_blk with one poll queue of 64 tags (hw_queue_depth=64)."""
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=False, poll_queues=1,
+                     hw_queue_depth=64)
+    polled_past_the_tags(guest, dev, 64, 50000)
+
+
+@pytest.mark.core
+@pytest.mark.budget(90)
+def test_hipri_past_the_poll_queue_tags_nvme(guest, kiobench_module):
+    """QEMU's NVMe with one poll queue of 31 tags (nvme.io_queue_depth=32)."""
+    dev = nvme_dev(guest)
+    name = dev.rsplit("/", 1)[1]
+    assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+    polled_past_the_tags(guest, dev, NVME_TAGS, 10000)
 
 
 @pytest.mark.core
