@@ -287,6 +287,7 @@ extern unsigned int kb_max_detached_runtime;
 extern unsigned int kb_max_socket_jobs;
 
 /* job.c: the registry of jobs, used with kb_jobs_lock() held */
+void kb_jobs_init(void (*ended)(struct kb_job *job));
 void kb_jobs_lock(void);
 void kb_jobs_unlock(void);
 int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack);
@@ -354,6 +355,5 @@ void kb_debugfs_del_job(struct kb_job *job);
 /* netlink.c */
 int kb_nl_init(void);
 void kb_nl_exit(void);
-void kb_nl_notify(struct kb_job *job);
 
 #endif /* KB_KIOBENCH_H */

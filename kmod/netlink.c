@@ -462,7 +462,7 @@ out_cancel:
 }
 
 /* Announces a job's state to the "events" group; may sleep. */
-void kb_nl_notify(struct kb_job *job)
+static void kb_nl_notify(struct kb_job *job)
 {
 	struct sk_buff *msg;
 
@@ -880,6 +880,7 @@ int kb_nl_init(void)
 {
 	int err;
 
+	kb_jobs_init(kb_nl_notify);	/* no job before the family exists */
 	err = genl_register_family(&kb_family);
 	if (err)
 		return err;

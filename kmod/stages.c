@@ -72,6 +72,7 @@ static DEFINE_PER_CPU(struct kb_tp_stamps, kb_tp_stamps);
 static DEFINE_MUTEX(kb_stages_mutex);
 static unsigned int kb_stages_users;
 static bool kb_stages_used;	/* ever attached: module exit must wait */
+static bio_end_io_t *kb_stages_end_io;	/* kiobench's bios end there */
 
 /* ---- probes -------------------------------------------------------------- */
 
@@ -81,7 +82,7 @@ static inline struct kb_slot *kb_stage_slot(struct request *rq)
 	struct bio *bio = rq->bio;
 	struct kb_slot *slot;
 
-	if (!bio || bio->bi_end_io != kb_end_io)
+	if (!bio || bio->bi_end_io != kb_stages_end_io)
 		return NULL;
 	slot = container_of(bio, struct kb_slot, bio);
 	return slot->w->job->cfg.stages ? slot : NULL;
@@ -255,6 +256,8 @@ out_detach:
 
 /**
  * kb_stages_get() - attach the probes for one more job with stages
+ * @end_io: the bi_end_io of kiobench's bios (kb_end_io()), by which the
+ *	probes know them; the same for every job
  * @extack: where to say why they cannot be
  *
  * Sleeps.  Each success is undone by exactly one kb_stages_put().
@@ -262,11 +265,13 @@ out_detach:
  * Return: 0, or -EOPNOTSUPP when the block layer's tracepoints cannot be
  * attached.
  */
-int kb_stages_get(struct netlink_ext_ack *extack)
+int kb_stages_get(bio_end_io_t *end_io, struct netlink_ext_ack *extack)
 {
 	int err = 0;
 
 	mutex_lock(&kb_stages_mutex);
+	/* before the probes see it: attaching them orders the store */
+	WRITE_ONCE(kb_stages_end_io, end_io);
 	if (!kb_stages_users)
 		err = kb_stages_attach(extack);
 	if (!err)

@@ -70,12 +70,13 @@ static inline bool kb_stage_split(const struct kb_slot *slot, u64 end_ns,
 
 #ifdef CONFIG_TRACEPOINTS
 /* stages.c: the probes, attached while a job with stages runs */
-int kb_stages_get(struct netlink_ext_ack *extack);
+int kb_stages_get(bio_end_io_t *end_io, struct netlink_ext_ack *extack);
 void kb_stages_put(void);
 void kb_stages_debugfs(struct dentry *root);
 void kb_stages_exit(void);
 #else
-static inline int kb_stages_get(struct netlink_ext_ack *extack)
+static inline int kb_stages_get(bio_end_io_t *end_io,
+				struct netlink_ext_ack *extack)
 {
 	NL_SET_ERR_MSG(extack,
 		       "stages: this kernel has no tracepoints (CONFIG_TRACEPOINTS)");

@@ -101,3 +101,45 @@ def test_function_counter_counts(tmp_path):
     assert list(functions(tmp_path / "f.c")) == [("f", 9)]
     # every file but the suites' table has functions, and all of them are seen
     assert sum(len(list(functions(p))) for p in SOURCES) > 300
+
+
+KMOD = ROOT / "kmod"
+
+
+def kmod_refs(sources):
+    """{file: {files whose functions it names}} of kernel-style C files: a
+    call or a function pointer alike, comments and strings left out.  The
+    module cannot be linked here (nm needs objects built for a kernel), so
+    the graph comes from the source: each file's functions (functions()),
+    then every other file's words."""
+    owner = {}
+    for p in sources:
+        for name, _ in functions(p):
+            owner.setdefault(name, p.stem)
+    graph = {}
+    for p in sources:
+        text = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", p.read_text(),
+                      flags=re.S)
+        graph[p.stem] = {owner[w] for w in set(re.findall(r"\b(kb_\w+)\b", text))
+                         if owner.get(w, p.stem) != p.stem}
+    return graph
+
+
+def test_kmod_calls_downward_only():
+    """The module's files in layers too: netlink over job, debugfs and
+    stages; job over stages and gen.  The KUnit file tests job.c's insides
+    and is nobody's callee: it is left out."""
+    sources = [p for p in sorted(KMOD.glob("*.c")) if p.name != "kiobench_kunit.c"]
+    graph = kmod_refs(sources)
+    assert graph["netlink"] >= {"job", "debugfs"}, graph
+    c = cycle(graph)
+    assert c is None, "files that call each other: " + " -> ".join(c)
+
+
+def test_kmod_graph_sees_a_circle(tmp_path):
+    (tmp_path / "a.c").write_text("int kb_a(void)\n{\n\treturn kb_b(); /* kb_c() */\n}\n")
+    (tmp_path / "b.c").write_text("int kb_b(void)\n{\n\treturn kb_a != 0;\n}\n")
+    (tmp_path / "c.c").write_text("int kb_c(void)\n{\n\treturn 0;\n}\n")
+    g = kmod_refs(sorted(tmp_path.glob("*.c")))
+    assert g == {"a": {"b"}, "b": {"a"}, "c": set()}
+    assert cycle(g) is not None
