@@ -28,50 +28,45 @@
 #define SOL_NETLINK 270
 #endif
 
-static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1] = {
-	[KIOBENCH_A_VERSION]		= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_JOBS]		= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_DEVICES]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_WORKERS]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_IODEPTH]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_BS]		= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_BSSPLIT]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_JOB_MEM]	= { .type = NLA_U64 },
-	[KIOBENCH_A_LIMIT_TOTAL_MEM]	= { .type = NLA_U64 },
-	[KIOBENCH_A_HIST_BITS]		= { .type = NLA_U32 },
-	[KIOBENCH_A_HIST_BUCKETS]	= { .type = NLA_U32 },
-	[KIOBENCH_A_JOB_NAME]		= { .type = NLA_STRING },
-	[KIOBENCH_A_JOB_ID]		= { .type = NLA_U32 },
-	[KIOBENCH_A_DEBUGFS_DIR]	= { .type = NLA_STRING },
-	[KIOBENCH_A_JOB_STATE]		= { .type = NLA_U8 },
-	[KIOBENCH_A_JOB_ERROR]		= { .type = NLA_U32 },	/* s32 */
-	[KIOBENCH_A_JOB_ELAPSED_NS]	= { .type = NLA_U64 },
-	[KIOBENCH_A_JOB_MEASURED_NS]	= { .type = NLA_U64 },
-	[KIOBENCH_A_JOB_STATS]		= { .type = NLA_NESTED },
-	[KIOBENCH_A_JOB_NR_WORKERS]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_LAT_LOG]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_RATE_IOPS]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_SOCKET_JOBS]	= { .type = NLA_U32 },
-	[KIOBENCH_A_LIMIT_DETACHED_NS]	= { .type = NLA_U64 },
-	[KIOBENCH_A_JOB_CPU_NS]		= { .type = NLA_U64 },
-	[KIOBENCH_A_JOB_ZERO_READS]	= { .type = NLA_U64 },
-	[KIOBENCH_A_JOB_OWNER]		= { .type = NLA_U32 },
-	[KIOBENCH_A_JOB_RETRIES]	= { .type = NLA_U64 },
-};
+/*
+ * The parse policies, from the spec's types (tools/nl-names.h, generated):
+ * no attribute's type is written down twice.  Signed types travel as their
+ * unsigned size; binary is checked by its reader.
+ */
+static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1];
+static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1];
 
-static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1] = {
-	[KIOBENCH_STAT_A_DIR]		= { .type = NLA_U8 },
-	[KIOBENCH_STAT_A_IOS]		= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_BYTES]		= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_ERRORS]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_LAT_MIN]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_LAT_MAX]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_LAT_SUM]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_LAT_SUMSQ_HI]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_LAT_SUMSQ_LO]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_ALL_IOS]	= { .type = NLA_U64 },
-	[KIOBENCH_STAT_A_ALL_BYTES]	= { .type = NLA_U64 },
-};
+static uint16_t nla_type_of(enum kb_nl_type t)
+{
+	switch (t) {
+	case KB_NLT_FLAG:	return NLA_FLAG;
+	case KB_NLT_U8:
+	case KB_NLT_S8:		return NLA_U8;
+	case KB_NLT_U16:
+	case KB_NLT_S16:	return NLA_U16;
+	case KB_NLT_U32:
+	case KB_NLT_S32:	return NLA_U32;
+	case KB_NLT_U64:
+	case KB_NLT_S64:	return NLA_U64;
+	case KB_NLT_STRING:	return NLA_STRING;
+	case KB_NLT_NEST:	return NLA_NESTED;
+	default:		return NLA_UNSPEC;
+	}
+}
+
+static void fill_policy(struct nla_policy *p, const struct kb_nl_attr *a, int max)
+{
+	int i;
+
+	for (i = 0; i <= max; i++)
+		p[i].type = nla_type_of(a[i].type);
+}
+
+static void init_policies(void)
+{
+	fill_policy(kb_policy, kb_nl_attrs, KIOBENCH_A_MAX);
+	fill_policy(kb_stat_policy, kb_nl_stats_attrs, KIOBENCH_STAT_A_MAX);
+}
 
 /*
  * The option behind a request attribute, to name it in kernel errors
@@ -380,6 +375,7 @@ int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e)
 
 	memset(nl, 0, sizeof(*nl));
 	set_err(e, 0, NULL);
+	init_policies();
 	if (connect_sock(&nl->sk, e))
 		goto fail;
 	nl->family = genl_ctrl_resolve(nl->sk, KIOBENCH_GENL_NAME);

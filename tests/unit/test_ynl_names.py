@@ -84,3 +84,14 @@ def test_users_include_the_header_and_keep_no_names(path):
     hand = re.findall(r'\[KIOBENCH_(?:\w+_)?(?:A|CMD)_\w+\]\s*=\s*"'
                       r'|\{\s*"[\w -]+",\s*KIOBENCH_(?:\w+_)?A_\w+', src)
     assert hand == [], f"{path.name} keeps names by hand: {hand}"
+
+
+def test_the_tools_parse_policies_come_from_the_header():
+    """tools/nl.c types no attribute by hand: its libnl policies are filled
+    from the generated table, so a spec type change reaches them."""
+    src = (REPO / "tools/nl.c").read_text()
+    hand = re.findall(r"\[KIOBENCH_\w+\]\s*=\s*\{\s*\.type", src)
+    assert hand == [], f"tools/nl.c types attributes by hand: {hand}"
+    for table, max_ in (("kb_nl_attrs", "KIOBENCH_A_MAX"), ("kb_nl_stats_attrs",
+                                                             "KIOBENCH_STAT_A_MAX")):
+        assert re.search(r"fill_policy\(\w+, %s, %s\)" % (table, max_), src), table
