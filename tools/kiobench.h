@@ -263,7 +263,8 @@ struct kb_opt {
 
 extern const struct kb_opt kb_opts[KB_NR_OPTS];
 
-const struct kb_opt *kb_opt_find(const char *name);
+const struct kb_opt *kb_opt_find(const char *name);	/* a user's name */
+const struct kb_opt *kb_opt_of_var(enum kb_var v);
 /* The output formats command cmd writes (KB_FMT_*). */
 unsigned int kb_cmd_formats(unsigned int cmd);
 bool kb_opt_name_eq(const char *a, const char *b);

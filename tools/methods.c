@@ -223,7 +223,7 @@ static int sweep_fixed(struct method *m, struct part_def *def)
 	uint64_t x;
 
 	for (v = KB_VAR_IODEPTH; v <= KB_VAR_DEVICES; v++) {
-		struct kb_assign a = { .opt = kb_opt_find(kb_var_names[v]), .val = m->g.list[v] };
+		struct kb_assign a = { .opt = kb_opt_of_var(v), .val = m->g.list[v] };
 
 		if (!m->g.list[v] || v == def->var)
 			continue;
@@ -501,7 +501,7 @@ static int precondition(struct method *m, const struct precond_def *pre,
 /* precondition's options into pre.  0 or an exit code. */
 static int precond_args(struct method *m, struct precond_def *pre)
 {
-	struct kb_assign a = { .opt = kb_opt_find("numjobs") };
+	struct kb_assign a = { .opt = &kb_opts[KB_OPT_NUMJOBS] };
 	uint64_t x;
 
 	*pre = (struct precond_def){ .passes = m->g.passes, .max_rounds = m->g.max_rounds,

@@ -578,6 +578,17 @@ const struct kb_opt *kb_opt_find(const char *name)
 	return NULL;
 }
 
+/* The option whose value list sweeps @v: by the table, not by a name. */
+const struct kb_opt *kb_opt_of_var(enum kb_var v)
+{
+	int i;
+
+	for (i = 0; i < KB_NR_OPTS; i++)
+		if (kb_opts[i].list_var == v)
+			return &kb_opts[i];
+	return NULL;
+}
+
 /* ---- jobs and assignments ------------------------------------------------ */
 
 /*

@@ -20,14 +20,14 @@
 #define KB_MAX_BURSTS	100000		/* bursts of one part */
 #define KB_MAX_STEP_X	(1u << 24)	/* depths, worker and device counts of a list */
 
-static int set_opt(const struct method *m, struct kb_job *job, const char *name,
+static int set_opt(const struct method *m, struct kb_job *job, enum kb_opt_id id,
 		   const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* Apply option name=value (formatted) to job, as if given by the user. */
-static int set_opt(const struct method *m, struct kb_job *job, const char *name,
+/* Apply option id=value (formatted) to job, as if given by the user. */
+static int set_opt(const struct method *m, struct kb_job *job, enum kb_opt_id id,
 		   const char *fmt, ...)
 {
-	struct kb_assign a = { .opt = kb_opt_find(name) };
+	struct kb_assign a = { .opt = &kb_opts[id] };
 	char val[256], err[KB_ERRLEN];
 	struct kb_global g = m->g;	/* job options never change it */
 	va_list ap;
@@ -52,15 +52,15 @@ struct shape {
 /* The part's own settings of a step's job (a suite's win over the user's). */
 static int part_opts(const struct method *m, const struct part_def *def, struct kb_job *job)
 {
-	return (def->rw && set_opt(m, job, "rw", "%s", def->rw)) ||
-	       (def->bs && set_opt(m, job, "bs", "%u", def->bs)) ||
-	       (def->span && set_opt(m, job, "size", "%" PRIu64, def->span)) ||
+	return (def->rw && set_opt(m, job, KB_OPT_RW, "%s", def->rw)) ||
+	       (def->bs && set_opt(m, job, KB_OPT_BS, "%u", def->bs)) ||
+	       (def->span && set_opt(m, job, KB_OPT_SIZE, "%" PRIu64, def->span)) ||
 	       /* a suite's step is limited by its time and io_size, not its span */
-	       (def->runtime_ns && (set_opt(m, job, "runtime", "%" PRIu64 "ns", def->runtime_ns) ||
-				    set_opt(m, job, "time_based", "1"))) ||
-	       (def->ramp_ns && set_opt(m, job, "ramp_time", "%" PRIu64 "ns", def->ramp_ns)) ||
-	       (def->io_size && set_opt(m, job, "io_size", "%" PRIu64, def->io_size)) ||
-	       (def->burst_size && set_opt(m, job, "io_size", "%" PRIu64, def->burst_size));
+	       (def->runtime_ns && (set_opt(m, job, KB_OPT_RUNTIME, "%" PRIu64 "ns", def->runtime_ns) ||
+				    set_opt(m, job, KB_OPT_TIME_BASED, "1"))) ||
+	       (def->ramp_ns && set_opt(m, job, KB_OPT_RAMP, "%" PRIu64 "ns", def->ramp_ns)) ||
+	       (def->io_size && set_opt(m, job, KB_OPT_IO_SIZE, "%" PRIu64, def->io_size)) ||
+	       (def->burst_size && set_opt(m, job, KB_OPT_IO_SIZE, "%" PRIu64, def->burst_size));
 }
 
 /* Job i of the step of def at value x, from the user's job options. */
@@ -80,14 +80,14 @@ static int step_job(const struct method *m, const struct part_def *def, uint64_t
 		}
 	}
 	if (part_opts(m, def, job) ||
-	    (sh->qd && !def->split_qd && set_opt(m, job, "iodepth", "%u", sh->qd)) ||
-	    (sh->qd && def->split_qd && (set_opt(m, job, "iodepth", "%u", sh->per) ||
-					 set_opt(m, job, "numjobs", "%u", sh->workers))) ||
-	    (def->var == KB_VAR_NUMJOBS && set_opt(m, job, "numjobs", "%" PRIu64, x)) ||
-	    (def->var == KB_VAR_BS && set_opt(m, job, "bs", "%" PRIu64, x)) ||
-	    (def->var == KB_VAR_RATE && set_opt(m, job, "rate_iops", "%" PRIu64, x)) ||
-	    (sh->k && set_opt(m, job, "filename", "%s", m->tmpl.devices[i])) ||
-	    set_opt(m, job, "name", "%.20s-%.10s", def->name, label))
+	    (sh->qd && !def->split_qd && set_opt(m, job, KB_OPT_IODEPTH, "%u", sh->qd)) ||
+	    (sh->qd && def->split_qd && (set_opt(m, job, KB_OPT_IODEPTH, "%u", sh->per) ||
+					 set_opt(m, job, KB_OPT_NUMJOBS, "%u", sh->workers))) ||
+	    (def->var == KB_VAR_NUMJOBS && set_opt(m, job, KB_OPT_NUMJOBS, "%" PRIu64, x)) ||
+	    (def->var == KB_VAR_BS && set_opt(m, job, KB_OPT_BS, "%" PRIu64, x)) ||
+	    (def->var == KB_VAR_RATE && set_opt(m, job, KB_OPT_RATE_IOPS, "%" PRIu64, x)) ||
+	    (sh->k && set_opt(m, job, KB_OPT_FILENAME, "%s", m->tmpl.devices[i])) ||
+	    set_opt(m, job, KB_OPT_NAME, "%.20s-%.10s", def->name, label))
 		return -1;
 	if (kb_job_finalize(job, err, sizeof(err))) {
 		msg("%s", err);
