@@ -3,9 +3,10 @@
  * kiobench internal definitions.
  *
  * A job owns one or more block devices and numjobs workers per device.  A
- * worker is a kthread that keeps exactly iodepth bios in flight on its
- * device: each slot holds a preallocated bio and its buffer pages, so the
- * submission and completion paths allocate nothing.  Completions
+ * worker is a kthread that keeps iodepth bios in flight on its device (a
+ * polled one may wait in the worker for a tag: worker.c): each slot holds a
+ * preallocated bio and its buffer pages, so the submission and completion
+ * paths allocate nothing.  Completions
  * (kb_end_io(), any context, any CPU) timestamp the bio, account it in the
  * per-CPU statistics of the completing CPU with interrupts off, and hand
  * the slot back to its worker through a lock-free llist.
@@ -301,13 +302,23 @@ unsigned int kb_jobs_owned(const struct net *net, u32 portid);
 unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
 
-/* job.c: one job */
-void kb_end_io(struct bio *bio);	/* stages.c knows its bios by it */
+/* job.c: one job's life */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 			     struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
 void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);
+void kb_config_free(struct kb_config *cfg);
+u64 kb_total_mem(void);
+
+/* worker.c: a worker's loop, until the job's end (job.c's kthread) */
+void kb_worker_run(struct kb_worker *w);
+
+/* account.c: completion, and the statistics read back */
+void kb_end_io(struct bio *bio);	/* every kiobench bio ends there */
+void kb_timeline_sample(struct kb_job *job);
+unsigned long kb_timeline_delay(struct kb_job *job);
+void kb_timeline_work(struct work_struct *work);
 void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		u64 *hist);
 bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
@@ -317,11 +328,9 @@ u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
-void kb_config_free(struct kb_config *cfg);
-u64 kb_total_mem(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* job.c internals, visible to kiobench_kunit.c only */
+/* account.c and job.c internals, visible to kiobench_kunit.c only */
 void kb_account(struct kb_job *job, struct kb_slot *slot, u64 now,
 		blk_status_t status);
 void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);

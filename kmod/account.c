@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Completion and accounting: kb_end_io() stamps each bio and counts it in
+ * the completing CPU's statistics, with interrupts off and no lock; the
+ * control path reads those statistics back (kb_job_sum() and the other
+ * readers) and samples the timeline.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sbitmap.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/xarray.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+/* ---- completion ---------------------------------------------------------- */
+
+/*
+ * The optional per-I/O log: one atomic per measured I/O claims an entry,
+ * and stops being taken once the log is full.  Entries are read only after
+ * the job has ended, when every claimed entry has been written.
+ */
+static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
+		       u64 lat)
+{
+	struct kb_lat_entry *e;
+	s64 i;
+
+	if (atomic64_read(&job->lat_log_next) >= job->cfg.lat_log)
+		return;
+	i = atomic64_fetch_inc(&job->lat_log_next);
+	if (i >= job->cfg.lat_log)
+		return;
+	e = &job->lat_log[i];
+	e->end_ns = now - job->start_ns;
+	e->lat_ns = lat;
+	e->offset = slot->off;
+	e->len = slot->len;
+	e->dir = slot->dir;
+}
+
+/* Counts a successful I/O; measured: submitted after the warm-up. */
+static void kb_count(struct kb_dir_stats *d, u32 len, u64 lat, bool measured)
+{
+	struct kb_counters *c = &d->c;
+
+	c->all_ios++;
+	c->all_bytes += len;
+	c->all_lat_sum += lat;
+	if (!measured)
+		return;
+	c->ios++;
+	c->bytes += len;
+	c->lat_sum += lat;
+	c->lat_sumsq += (__uint128_t)lat * lat;
+	if (lat < c->lat_min)
+		c->lat_min = lat;
+	if (lat > c->lat_max)
+		c->lat_max = lat;
+	d->hist[kb_hist_idx(lat)]++;
+}
+
+static void kb_metric_add(struct kb_job *job, struct kb_cpu_stats *s,
+			  enum kb_metric_id id, unsigned int dir, u64 v)
+{
+	struct kb_metric *m;
+
+	if (job->metric_idx[id] < 0)
+		return;
+	m = &s->m[job->metric_idx[id]][dir];
+	m->n++;
+	m->sum += v;
+	m->sumsq += (__uint128_t)v * v;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+	m->hist[kb_hist_idx(v)]++;
+}
+
+/* The secondary measures of a measured, successful I/O. */
+static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
+			     struct kb_slot *slot, u64 now)
+{
+	unsigned int dir = slot->dir;
+	u64 st[3];
+
+	if (job->cfg.rate_iops) {
+		kb_metric_add(job, s, KB_M_SCHED_LAG, dir,
+			      slot->submit_ns - slot->sched_ns);
+		kb_metric_add(job, s, KB_M_LAT_SCHED, dir, now - slot->sched_ns);
+	}
+	if (!job->cfg.stages)
+		return;
+	if (!kb_stage_split(slot, now, st)) {
+		s->dir[dir].c.unsplit++;
+		return;
+	}
+	kb_metric_add(job, s, KB_M_STAGE_QUEUE, dir, st[0]);
+	kb_metric_add(job, s, KB_M_STAGE_DEVICE, dir, st[1]);
+	kb_metric_add(job, s, KB_M_STAGE_COMPLETE, dir, st[2]);
+}
+
+/*
+ * Only the completing CPU writes its statistics, so they need no lock.
+ * Interrupts are off because completions come from hard and soft
+ * interrupts and from the submitter itself (a bio failed inside
+ * submit_bio()): none may interrupt another on the same CPU halfway
+ * through an update, or inside the write section of the sequence count,
+ * which would then look even (stable) to readers mid-update.  A plain
+ * seqcount_t: u64_stats_sync does nothing on 64-bit, where the 128-bit
+ * lat_sumsq still takes two stores, and a seqlock_t's spinlock would be
+ * shared with readers and, on PREEMPT_RT, sleep with interrupts off.  A
+ * writer with interrupts off is never preempted, on PREEMPT_RT either, so
+ * no reader spins behind a writer that cannot run.
+ */
+VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
+				 u64 now, blk_status_t status)
+{
+	u64 lat = now - slot->submit_ns;
+	bool measured = !status && slot->submit_ns >= job->ramp_end_ns;
+	struct kb_cpu_stats *s;
+	struct kb_dir_stats *d;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	s = job->stats[smp_processor_id()];
+	d = &s->dir[slot->dir];
+	write_seqcount_begin(&s->seq);
+	if (unlikely(status))
+		d->c.errors++;
+	else
+		kb_count(d, slot->len, lat, measured);
+	if (measured && job->nr_metrics)
+		kb_count_metrics(job, s, slot, now);
+	write_seqcount_end(&s->seq);
+	if (measured && unlikely(job->lat_log))
+		kb_log_lat(job, slot, now, lat);
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_account);
+
+/*
+ * Any context, any CPU, possibly inside submit_bio() when the block layer
+ * fails a bio early.  Never resubmits (submit_bio may sleep): the slot goes
+ * back to its worker, which is woken if it may be waiting.  The RCU read
+ * section lets kb_job_destroy() wait, with synchronize_rcu(), for the last
+ * kb_end_io() to stop touching the worker and its task.
+ */
+void kb_end_io(struct bio *bio)
+{
+	struct kb_slot *slot = container_of(bio, struct kb_slot, bio);
+	struct kb_worker *w = slot->w;
+	u64 now = ktime_get_ns();
+
+	/* Refused for want of a tag, inside submit_bio(): nothing was done. */
+	if (unlikely(bio->bi_status == BLK_STS_AGAIN &&
+		     (bio->bi_opf & REQ_NOWAIT)))
+		WRITE_ONCE(slot->refused, true);
+	else
+		kb_account(w->job, slot, now, bio->bi_status);
+	rcu_read_lock();
+	/* A spinning or polling worker never sleeps: it needs no wake-up. */
+	if (llist_add(&slot->node, &w->done) &&
+	    w->job->cfg.completion == KIOBENCH_COMPLETION_SLEEP)
+		wake_up_process(w->task);
+	rcu_read_unlock();
+}
+
+/* ---- statistics and timeline --------------------------------------------- */
+
+/* A copy of one CPU's counters that no completion was updating meanwhile. */
+static void kb_read_counters(struct kb_cpu_stats *s, unsigned int dir,
+			     struct kb_counters *c)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&s->seq);
+		*c = s->dir[dir].c;
+	} while (read_seqcount_retry(&s->seq, seq));
+}
+
+/*
+ * Sums the CPUs' counters of @dir, each CPU's read whole; and, if @hist,
+ * the histogram, bucket by bucket (copying it whole could be retried
+ * forever behind a CPU that completes an I/O every microsecond): while the
+ * job runs it may hold a few I/Os more or fewer than the counters.  Once
+ * the job has ended both are exact.
+ */
+void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
+		u64 *hist)
+{
+	struct kb_counters c;
+	unsigned int cpu, i;
+
+	memset(sum, 0, sizeof(*sum));
+	sum->lat_min = U64_MAX;
+	if (hist)
+		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
+	for_each_possible_cpu(cpu) {
+		const struct kb_dir_stats *d = &job->stats[cpu]->dir[dir];
+
+		kb_read_counters(job->stats[cpu], dir, &c);
+		sum->ios += c.ios;
+		sum->bytes += c.bytes;
+		sum->lat_sum += c.lat_sum;
+		sum->lat_sumsq += c.lat_sumsq;
+		sum->lat_min = min(sum->lat_min, c.lat_min);
+		sum->lat_max = max(sum->lat_max, c.lat_max);
+		sum->all_ios += c.all_ios;
+		sum->all_bytes += c.all_bytes;
+		sum->all_lat_sum += c.all_lat_sum;
+		sum->errors += c.errors;
+		sum->unsplit += c.unsplit;
+		if (hist)
+			for (i = 0; i < KB_HIST_BUCKETS; i++)
+				hist[i] += READ_ONCE(d->hist[i]);
+	}
+	if (!sum->ios)
+		sum->lat_min = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_job_sum);
+
+/* A copy of one CPU's figures of a metric, which no completion tore. */
+static void kb_read_metric(struct kb_cpu_stats *s, const struct kb_metric *m,
+			   struct kb_metric_sum *c)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&s->seq);
+		c->n = m->n;
+		c->min = m->min;
+		c->max = m->max;
+		c->sum = m->sum;
+		c->sumsq = m->sumsq;
+	} while (read_seqcount_retry(&s->seq, seq));
+}
+
+/**
+ * kb_job_metric_sum() - a secondary measure, summed over the CPUs
+ * @job: the job
+ * @id: the measure
+ * @dir: enum kiobench_dir
+ * @sum: count, min, max, sum and sum of squares
+ * @hist: NULL, or KB_HIST_BUCKETS entries for its histogram
+ * @unsplit: NULL, or where to put the measured I/Os that have no stages
+ *
+ * Exact once the job has ended; see kb_job_sum() while it runs.
+ *
+ * Return: false if the job does not keep that measure.
+ */
+bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
+		       unsigned int dir, struct kb_metric_sum *sum, u64 *hist,
+		       u64 *unsplit)
+{
+	struct kb_metric_sum c;
+	struct kb_counters cnt;
+	unsigned int cpu, i;
+
+	if (job->metric_idx[id] < 0)
+		return false;
+	memset(sum, 0, sizeof(*sum));
+	sum->min = U64_MAX;
+	if (hist)
+		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
+	if (unsplit)
+		*unsplit = 0;
+	for_each_possible_cpu(cpu) {
+		struct kb_cpu_stats *s = job->stats[cpu];
+		const struct kb_metric *m = &s->m[job->metric_idx[id]][dir];
+
+		kb_read_metric(s, m, &c);
+		sum->n += c.n;
+		sum->sum += c.sum;
+		sum->sumsq += c.sumsq;
+		sum->min = min(sum->min, c.min);
+		sum->max = max(sum->max, c.max);
+		if (hist)
+			for (i = 0; i < KB_HIST_BUCKETS; i++)
+				hist[i] += READ_ONCE(m->hist[i]);
+		if (unsplit) {
+			kb_read_counters(s, dir, &cnt);
+			*unsplit += cnt.unsplit;
+		}
+	}
+	if (!sum->n)
+		sum->min = 0;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_job_metric_sum);
+
+/* Time counted for IOPS and bandwidth: from the end of the warm-up. */
+u64 kb_job_measured_ns(struct kb_job *job)
+{
+	u8 state = smp_load_acquire(&job->state);	/* then finish_ns */
+	u64 end;
+
+	if (state == KIOBENCH_STATE_NEW)
+		return 0;
+	end = state == KIOBENCH_STATE_RUNNING ? ktime_get_ns() : job->finish_ns;
+	return end > job->ramp_end_ns ? end - job->ramp_end_ns : 0;
+}
+
+/*
+ * CPU time the workers have run: submission, and completions where the
+ * block layer completes in the submitter's context.  Interrupt-side
+ * completion work is not included.  Exact once the workers sleep.
+ */
+u64 kb_job_cpu_ns(struct kb_job *job)
+{
+	unsigned int i;
+	u64 ns = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		ns += READ_ONCE(job->workers[i]->task->se.sum_exec_runtime);
+	return ns;
+}
+
+/* The sum over the workers of a counter that each writes alone. */
+static u64 kb_workers_sum(struct kb_job *job, size_t field)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		n += READ_ONCE(*(u64 *)((char *)job->workers[i] + field));
+	return n;
+}
+
+u64 kb_job_zero_reads(struct kb_job *job)
+{
+	return kb_workers_sum(job, offsetof(struct kb_worker, zero_reads));
+}
+
+u64 kb_job_retries(struct kb_job *job)
+{
+	return kb_workers_sum(job, offsetof(struct kb_worker, retries));
+}
+
+/* Appends the completions since the previous sample; control path only. */
+void kb_timeline_sample(struct kb_job *job)
+{
+	struct kb_tl_entry *e;
+	struct kb_counters c;
+	unsigned int dir;
+
+	if (job->tl_len == job->tl_cap) {
+		job->tl_dropped++;
+		return;
+	}
+	e = &job->tl[job->tl_len];
+	e->t_ns = ktime_get_ns() - job->start_ns;
+	for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+		struct kb_tl_dir *prev = &job->tl_prev[dir];
+
+		kb_job_sum(job, dir, &c, NULL);
+		e->dir[dir].ios = c.all_ios - prev->ios;
+		e->dir[dir].bytes = c.all_bytes - prev->bytes;
+		e->dir[dir].lat_sum = c.all_lat_sum - prev->lat_sum;
+		prev->ios = c.all_ios;
+		prev->bytes = c.all_bytes;
+		prev->lat_sum = c.all_lat_sum;
+	}
+	/* Pairs with kb_timeline_show(): the entry is written before. */
+	smp_store_release(&job->tl_len, job->tl_len + 1);
+}
+
+/*
+ * Delay to the sample boundary tl_next_ns, moved past now by whole
+ * intervals if the work ran late.  Rounded up, at least one jiffy.
+ */
+unsigned long kb_timeline_delay(struct kb_job *job)
+{
+	u64 now = ktime_get_ns() - job->start_ns;
+	u64 interval = job->cfg.interval_ns;
+
+	if (job->tl_next_ns <= now)
+		job->tl_next_ns += (div64_u64(now - job->tl_next_ns, interval) + 1) *
+				   interval;
+	return nsecs_to_jiffies(job->tl_next_ns - now) + 1;
+}
+
+void kb_timeline_work(struct work_struct *work)
+{
+	struct kb_job *job = container_of(to_delayed_work(work), struct kb_job,
+					  tl_work);
+
+	kb_timeline_sample(job);
+	/*
+	 * One sample per boundary: a timer that fired a little early (jiffies
+	 * are coarser than the interval) must not sample this boundary again.
+	 */
+	job->tl_next_ns += job->cfg.interval_ns;
+	schedule_delayed_work(&job->tl_work, kb_timeline_delay(job));
+}

@@ -1,0 +1,506 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A worker's loop: it builds and submits its slots' bios, waits for their
+ * completions (sleeping, spinning or polling), reaps them and submits
+ * again, until the job's end.  The loop allocates nothing and takes no
+ * lock shared between workers or CPUs.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
+#include <linux/lockdep.h>
+#include <linux/math64.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sbitmap.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+#include <linux/slab.h>
+#include <linux/timekeeping.h>
+#include <linux/xarray.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+/* ---- submission ---------------------------------------------------------- */
+
+/* Neither the job's end nor a stop has come. */
+static bool kb_may_go_on(struct kb_worker *w, u64 now)
+{
+	struct kb_job *job = w->job;
+
+	return now < job->deadline_ns && !READ_ONCE(job->stop) &&
+	       !kthread_should_stop();
+}
+
+static bool kb_may_submit(struct kb_worker *w, u64 now)
+{
+	return w->ios_left && w->bytes_left && kb_may_go_on(w, now);
+}
+
+/* Picks the slot's next I/O and takes it from the worker's budgets. */
+static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dev *dev = w->dev;
+	bool write = false;
+	u32 len;
+	u64 off;
+
+	len = kb_pick_bs(cfg, &w->rng);
+	if (len > w->bytes_left)
+		len = w->bytes_left;	/* budgets are multiples of the LBS */
+	w->bytes_left -= len;
+	w->ios_left--;
+	if (cfg->rwmix_read < 100)
+		write = kb_rng_below(&w->rng, 100) >= cfg->rwmix_read;
+	if (cfg->random)
+		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
+	else
+		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	slot->off = off + dev->span_start;
+	slot->len = len;
+	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
+	slot->submit_ns = 0;	/* not tried yet */
+}
+
+/*
+ * Submits the slot's I/O; false if submit_bio() refused it for want of a
+ * tag.  A polled bio must not sleep for a tag: only its worker polls, so
+ * no tag of this worker's would come back meanwhile, and the bios in flight
+ * would time out.  It asks for REQ_NOWAIT, as io_uring does, except when
+ * the worker has none in flight: that one may sleep, for a tag that others
+ * free (their own polling, or interrupts), and so every worker progresses.
+ * A bio the block layer would split is refused with REQ_NOWAIT whatever the
+ * tags, and a split bio is not polled: such a bio never asks for it.
+ *
+ * A refused I/O keeps its first try's time: its latency holds its wait for
+ * a tag, as a sleeping worker's does.
+ */
+static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct bio *bio = &slot->bio;
+	blk_opf_t opf = REQ_OP_READ;
+	u32 rem, n;
+	unsigned int i;
+
+	/*
+	 * Writes carry the flags of the kernel's own O_DIRECT writes
+	 * (dio_bio_write_op() in block/fops.c, iomap): writeback throttling
+	 * passes REQ_SYNC | REQ_IDLE writes untouched (wbt_should_throttle()),
+	 * and REQ_SYNC makes them synchronous: issued directly to a busy
+	 * multi-queue device (blk_mq_submit_bio()), and not held to the
+	 * smaller depth kyber and bfq allow asynchronous requests.  Without
+	 * them a write would be served, and timed, as buffered writeback.
+	 */
+	if (slot->dir == KIOBENCH_DIR_WRITE)
+		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
+	if (cfg->completion == KIOBENCH_COMPLETION_POLL) {
+		opf |= REQ_POLLED;
+		if (w->inflight && slot->len <= w->nowait_max)
+			opf |= REQ_NOWAIT;
+	}
+	bio_reset(bio, w->dev->bdev.bdev, opf);
+	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
+	bio->bi_end_io = kb_end_io;
+	for (i = 0, rem = slot->len; rem; i++, rem -= n) {
+		n = min_t(u32, rem, PAGE_SIZE);
+		__bio_add_page(bio, slot->pages[i], n, 0);
+	}
+	w->inflight++;
+	slot->busy = true;
+	slot->refused = false;
+	slot->issue_ns = 0;
+	slot->drv_ns = 0;
+	slot->stage_flags = 0;
+	if (!slot->submit_ns)
+		slot->submit_ns = ktime_get_ns();
+	submit_bio(bio);
+	/* a refusal ends the bio inside submit_bio(), in this task */
+	return !READ_ONCE(slot->refused);
+}
+
+/*
+ * Holds a slot whose I/O waits for a tag: behind those already waiting, or
+ * at their head when it was refused, as it has waited longest.
+ */
+static void kb_defer(struct kb_worker *w, struct kb_slot *slot, bool first)
+{
+	struct llist_node *n = &slot->node;
+
+	if (first || !w->deferred) {
+		n->next = w->deferred;
+		if (!w->deferred)
+			w->deferred_tail = &n->next;
+		w->deferred = n;
+	} else {
+		n->next = NULL;
+		*w->deferred_tail = n;
+		w->deferred_tail = &n->next;
+	}
+}
+
+/* Submits the slot's I/O, or queues it behind those waiting for a tag. */
+static void kb_queue(struct kb_worker *w, struct kb_slot *slot)
+{
+	if (w->deferred || w->blocked)
+		kb_defer(w, slot, false);
+	else if (!kb_issue(w, slot))
+		w->blocked = true;
+}
+
+static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
+{
+	kb_pick_io(w, slot);
+	kb_queue(w, slot);
+}
+
+/* ---- workers ------------------------------------------------------------- */
+
+/*
+ * Never-written or deallocated (trimmed, thin) blocks read back as zeroes,
+ * and devices often return them without touching the media: such reads
+ * are unrealistically fast, and a read benchmark on a fresh device would
+ * measure the mapping table, not the media.  The first logical block of
+ * each read tells, at little cost; the count goes out with the results.
+ */
+static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
+{
+	return !memchr_inv(page_address(slot->pages[0]), 0,
+			   min_t(u32, w->dev->lbs, slot->len));
+}
+
+/*
+ * Stops the job at its first failed I/O, unless it continues on errors.  A
+ * device that has been removed fails every I/O at once, so continuing
+ * would only spin until the job's limit: that ends the job either way.
+ */
+static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_job *job = w->job;
+	int err = blk_status_to_errno(slot->bio.bi_status);
+
+	if (!disk_live(w->dev->bdev.bdev->bd_disk))
+		err = -ENODEV;
+	else if (job->cfg.continue_on_error)
+		return;
+	cmpxchg(&job->error, 0, err);
+	WRITE_ONCE(job->stop, true);
+}
+
+static bool kb_open_loop(const struct kb_worker *w)
+{
+	return w->job->cfg.rate_iops;
+}
+
+/* Open loop: a free slot and the job may go on; else no arrival matters. */
+static bool kb_arrival_pending(struct kb_worker *w, u64 now)
+{
+	return kb_open_loop(w) && w->idle && kb_may_submit(w, now);
+}
+
+/* Submits every arrival that is due, while slots are free. */
+static void kb_submit_due(struct kb_worker *w, u64 now)
+{
+	struct kb_slot *slot;
+
+	while (w->sched.next_ns <= now && kb_arrival_pending(w, now)) {
+		slot = container_of(w->idle, struct kb_slot, node);
+		w->idle = w->idle->next;
+		slot->sched_ns = w->sched.next_ns;
+		kb_sched_advance(&w->sched, &w->rng);
+		kb_submit(w, slot);
+	}
+}
+
+/* Open loop: until the next arrival or the job's end, whichever is first. */
+static void kb_sleep_until_arrival(struct kb_worker *w)
+{
+	ktime_t until = ns_to_ktime(min(w->sched.next_ns,
+					w->job->deadline_ns));
+
+	if (ktime_get_ns() < w->sched.next_ns)
+		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
+}
+
+/*
+ * Sleeps until a completion, or in the open loop an arrival, is due.
+ * kb_end_io() and kb_job_stop() wake the worker; the state is set before
+ * the checks, so that no wake-up between them is lost.
+ */
+static void kb_wait_sleep(struct kb_worker *w)
+{
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (!llist_empty(&w->done))
+			break;
+		if (kb_arrival_pending(w, ktime_get_ns())) {
+			kb_sleep_until_arrival(w);
+			break;
+		}
+		if (!w->inflight)
+			break;		/* stopped: nothing will come */
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/*
+ * Busy-waits: a completed slot is resubmitted without a wake-up.  A good
+ * citizen all the same, on a device that stops answering too: every turn
+ * offers the CPU (cond_resched(), which also reports a quiescent state to
+ * non-preemptible RCU), so neither the soft-lockup watchdog nor RCU's stall
+ * detector fires, and stop and rmmod wait only for the I/O in flight.
+ */
+static void kb_wait_spin(struct kb_worker *w)
+{
+	while (llist_empty(&w->done)) {
+		/* the clock only when an arrival may be due: it can be slow */
+		u64 now = kb_open_loop(w) ? ktime_get_ns() : 0;
+
+		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+			break;
+		if (!w->inflight && !kb_arrival_pending(w, now))
+			break;
+		cpu_relax();
+		cond_resched();
+	}
+}
+
+/* Polls the hardware queue of one bio in flight, round robin. */
+static void kb_poll_one(struct kb_worker *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_slots; i++) {
+		struct kb_slot *slot = w->slots[w->poll_next];
+
+		w->poll_next = (w->poll_next + 1) % w->nr_slots;
+		if (slot->busy) {
+			kb_bio_poll(&slot->bio);
+			return;
+		}
+	}
+}
+
+/*
+ * Reaps completions with bio_poll(): kb_end_io() runs in this task.  The
+ * completions found may be other bios' on the same hardware queue, this
+ * worker's or another's.
+ */
+static void kb_wait_poll(struct kb_worker *w)
+{
+	while (llist_empty(&w->done)) {
+		u64 now = ktime_get_ns();
+
+		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+			break;
+		if (!w->inflight) {
+			if (w->deferred || !kb_arrival_pending(w, now))
+				break;
+			cpu_relax();
+		} else {
+			kb_poll_one(w);
+		}
+		cond_resched();
+	}
+}
+
+static void kb_wait(struct kb_worker *w)
+{
+	switch (w->job->cfg.completion) {
+	case KIOBENCH_COMPLETION_SPIN:
+		kb_wait_spin(w);
+		break;
+	case KIOBENCH_COMPLETION_POLL:
+		kb_wait_poll(w);
+		break;
+	default:
+		kb_wait_sleep(w);
+	}
+}
+
+/*
+ * A plug whose first request allocation takes @nr requests at once, for
+ * the bios about to be submitted: one tag allocation and one queue
+ * reference for the batch instead of one each, as io_uring does.  This is
+ * what blk_start_plug_nr_ios() does, which is not exported; the field is
+ * public on every kernel since 5.16.  blk_finish_plug() gives back the
+ * requests no bio took.
+ */
+static void kb_start_plug(struct blk_plug *plug, unsigned int nr)
+{
+	blk_start_plug(plug);
+	plug->nr_ios = nr;
+}
+
+#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */
+
+/*
+ * The most requests a plug can take at once from @bdev's tags.  blk-mq
+ * takes a batch only from free bits of one sbitmap word, from the word's
+ * first free bit on (__sbitmap_queue_get_batch()), and sbitmap makes its
+ * words shorter on a small queue: 16 bits for null_blk's 64 tags.  A
+ * larger batch would fail, and blk-mq would take one tag at a time.  Read
+ * at the worker's start (the scheduler may have changed since the job was
+ * made): a hint, which at worst costs that one failed try.
+ */
+static unsigned int kb_plug_max(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+	unsigned int depth;
+
+	if (!queue_is_mq(q))
+		return 1;	/* no requests of its own */
+	depth = q->elevator ? q->nr_requests :	/* the scheduler's tags */
+		q->tag_set->queue_depth - q->tag_set->reserved_tags;
+	return min(KB_PLUG_MAX_IOS, 1U << sbitmap_calculate_shift(depth));
+}
+
+/*
+ * The requests to take at once for the resubmissions of @list and of the
+ * slots waiting for a tag: one a slot, at most @max, and at least
+ * blk_start_plug()'s own 1.
+ */
+static unsigned int kb_plug_batch(struct llist_node *list,
+				  struct llist_node *waiting, unsigned int max)
+{
+	unsigned int nr = 0;
+
+	for (; list && nr < max; list = list->next)
+		nr++;
+	for (; waiting && nr < max; waiting = waiting->next)
+		nr++;
+	return max(nr, 1U);
+}
+
+/*
+ * Submits again, oldest first, the I/Os waiting for a tag, until one is
+ * refused; or drops them when the job ends (they were never done).  The
+ * first may sleep for a tag when none of the worker's bios is in flight:
+ * then nothing of its own is left to poll.
+ */
+static void kb_retry(struct kb_worker *w, u64 now)
+{
+	bool go_on = kb_may_go_on(w, now);
+	struct kb_slot *slot;
+
+	if (!w->inflight)
+		w->blocked = false;
+	while (w->deferred && !w->blocked) {
+		slot = container_of(w->deferred, struct kb_slot, node);
+		w->deferred = w->deferred->next;
+		if (!go_on) {
+			if (kb_open_loop(w)) {
+				slot->node.next = w->idle;
+				w->idle = &slot->node;
+			}
+		} else if (!kb_issue(w, slot)) {
+			w->blocked = true;
+		}
+	}
+}
+
+/*
+ * Takes the completed slots back: resubmitted (closed loop) or freed; and
+ * the refused ones, to wait at the head of the queue for a tag, which the
+ * completions among them free.
+ */
+static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
+{
+	struct kb_slot *slot, *tmp;
+
+	llist_for_each_entry_safe(slot, tmp, list, node) {
+		w->inflight--;
+		slot->busy = false;
+		if (unlikely(slot->refused)) {
+			WRITE_ONCE(w->retries, w->retries + 1);
+			kb_defer(w, slot, true);
+			continue;
+		}
+		w->blocked = false;
+		if (unlikely(slot->bio.bi_status))
+			kb_io_error(w, slot);
+		else if (slot->dir == KIOBENCH_DIR_READ &&
+			 kb_zero_block(w, slot))
+			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+		if (kb_open_loop(w)) {
+			slot->node.next = w->idle;
+			w->idle = &slot->node;
+		} else if (kb_may_submit(w, now)) {
+			kb_pick_io(w, slot);
+			kb_defer(w, slot, false);
+		}
+	}
+	kb_retry(w, now);
+}
+
+/* The first submissions: every slot (closed loop), or the first arrival. */
+static void kb_worker_start(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 now = ktime_get_ns();
+	unsigned int i;
+
+	if (!kb_open_loop(w)) {
+		for (i = 0; i < w->nr_slots && kb_may_submit(w, now); i++)
+			kb_submit(w, w->slots[i]);
+		return;
+	}
+	for (i = w->nr_slots; i--; ) {
+		w->slots[i]->node.next = w->idle;
+		w->idle = &w->slots[i]->node;
+	}
+	kb_sched_init(&w->sched, now, cfg->rate_iops, cfg->rate_process);
+	kb_submit_due(w, now);
+}
+
+/*
+ * The longest bio @bdev takes without a split, as far as its limits tell
+ * (a split at a chunk boundary depends on the offset), or 0 if it cannot
+ * refuse a bio rather than sleep.
+ */
+static u32 kb_nowait_max(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	if (!bdev_nowait(bdev))
+		return 0;
+	return min_t(u64, (u64)queue_max_sectors(q) << SECTOR_SHIFT,
+		     (u64)queue_max_segments(q) * PAGE_SIZE);
+}
+
+void kb_worker_run(struct kb_worker *w)
+{
+	/* the open loop submits its due arrivals, not its completions */
+	unsigned int batch = kb_open_loop(w) ? 1 : kb_plug_max(w->dev->bdev.bdev);
+	struct llist_node *done;
+	struct blk_plug plug;
+	u64 now;
+
+	w->nowait_max = kb_nowait_max(w->dev->bdev.bdev);
+	kb_start_plug(&plug, min(batch, w->nr_slots));
+	kb_worker_start(w);
+	blk_finish_plug(&plug);
+
+	while (w->inflight || w->deferred ||
+	       kb_arrival_pending(w, ktime_get_ns())) {
+		kb_wait(w);
+		now = ktime_get_ns();
+		done = llist_del_all(&w->done);
+		kb_start_plug(&plug, kb_plug_batch(done, w->deferred, batch));
+		kb_reap(w, done, now);
+		if (kb_open_loop(w))
+			kb_submit_due(w, now);
+		blk_finish_plug(&plug);
+		/*
+		 * A device that completes inside submit_bio() (null_blk with
+		 * irqmode=0, a polled queue) refills the list before we look
+		 * again, so this loop may never sleep: without a preemption
+		 * point it would hold the CPU until the job's end on a
+		 * PREEMPT_NONE kernel, and the soft-lockup watchdog fires.
+		 */
+		cond_resched();
+	}
+}
