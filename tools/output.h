@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the report formats share (output.c): the derived numbers of one
+ * direction, for normal_out.c, terse_out.c and json_out.c only.
+ */
+#ifndef KB_OUTPUT_H
+#define KB_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiobench.h"
+
+typedef unsigned __int128 u128;
+
+/* Derived numbers of one direction. */
+struct dir_calc {
+	const struct kb_dirstat *ds;
+	uint64_t runtime_ms, bw_bytes, iops_int;
+	double iops, mean, dev;
+	bool has_pct;
+	uint64_t pv[KB_MAX_PERCENTILES];
+	bool lowconf[KB_MAX_PERCENTILES];
+	bool any_lowconf;
+};
+
+void kb_calc_rates(const struct kb_result *r, int d, struct dir_calc *c);
+void kb_calc_dir(const struct kb_result *r, int d, struct dir_calc *c);
+bool kb_dir_shown(const struct kb_result *r, int d);
+void kb_fmt_duration(char *buf, size_t len, uint64_t ns);
+int kb_ndigits(uint64_t v);
+double kb_sys_cpu_pct(const struct kb_result *r);
+double kb_cpu_ns_per_io(const struct kb_result *r);
+void kb_result_lat_dist(const struct kb_result *r, double *pn, double *pu, double *pm);
+void kb_job_rates(const struct kb_result *r, double *iops, double *bw);
+
+#define KB_NO_POWER_NOTE "no power sensor: efficiency not reported"
+
+/* IOPS per watt and MB/s per watt at iops and bw (bytes/s); false: no power. */
+bool kb_efficiency(const struct kb_hw_sum *s, double iops, double bw,
+		double *iops_w, double *mbs_w);
+
+#endif /* KB_OUTPUT_H */

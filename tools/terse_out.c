@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The terse report: fio's terse version 3, one line of ';' fields per job.
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "kiobench.h"
+#include "json.h"
+#include "output.h"
+
+/* ---- terse (fio version 3) ------------------------------------------------- */
+
+static void terse_dir(FILE *f, const struct kb_result *r, int d)
+{
+	struct dir_calc c;
+	unsigned int i;
+
+	kb_calc_dir(r, d, &c);
+	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64,
+		c.ds->bytes >> 10, c.bw_bytes / 1024, c.iops_int, c.runtime_ms);
+	/* slat: not measured */
+	fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	/* clat (us) */
+	if (c.ds->ios)
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", c.ds->lat_min / 1000,
+			c.ds->lat_max / 1000, c.mean / 1000, c.dev / 1000);
+	else
+		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	for (i = 0; i < KB_MAX_PERCENTILES; i++) {
+		if (c.has_pct && i < r->job->nr_plist)
+			fprintf(f, ";%f%%=%" PRIu64, r->job->plist[i] / (double)KB_PCT_ONE,
+				c.pv[i] / 1000);
+		else
+			fprintf(f, ";0%%=0");
+	}
+	/* lat (us): the same as clat */
+	if (c.ds->ios)
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", c.ds->lat_min / 1000,
+			c.ds->lat_max / 1000, c.mean / 1000, c.dev / 1000);
+	else
+		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
+	/* bandwidth samples: not measured */
+	fprintf(f, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
+}
+
+void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
+{
+	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
+	size_t i;
+	int d, k;
+
+	for (i = 0; i < n; i++) {
+		fprintf(f, "3;kiobench-%s;%s;0;%d", KB_TOOL_VERSION, r[i].job->name,
+			-r[i].st.error);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			terse_dir(f, &r[i], d);
+		/* CPU usage: the workers' system time; context switches not counted */
+		fprintf(f, ";%f%%;%f%%;0;0;0", 0.0, kb_sys_cpu_pct(&r[i]));
+		/* I/O depth distribution: not measured */
+		for (k = 0; k < 7; k++)
+			fprintf(f, ";%3.1f%%", 0.0);
+		/* latency distribution; fio adds the ns ranges to the first us one */
+		kb_result_lat_dist(&r[i], pn, pu, pm);
+		for (k = 0; k < KB_LAT_N_NR; k++)
+			pu[0] += pn[k];
+		for (k = 0; k < KB_LAT_U_NR; k++)
+			fprintf(f, ";%3.2f%%", pu[k]);
+		for (k = 0; k < KB_LAT_M_NR; k++)
+			fprintf(f, ";%3.2f%%", pm[k]);
+		if (r[i].job->continue_on_error)
+			fprintf(f, ";%" PRIu64 ";%d",
+				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+		fprintf(f, "\n");
+	}
+}
