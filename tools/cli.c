@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nl.h"
+#include "options.h"
+#include "values.h"
 
 static bool progress_shown;
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "kiobench.h"
+#include "nl.h"
 
 #define KB_OPT_BASE	1000	/* getopt_long value of kb_opts[i]: KB_OPT_BASE + i */
 

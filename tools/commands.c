@@ -14,7 +14,13 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "jobfile.h"
+#include "nl.h"
+#include "options.h"
+#include "report.h"
+#include "result.h"
 #include "run.h"
+#include "values.h"
 
 /* ---- usage ------------------------------------------------------------------ */
 

@@ -17,7 +17,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "compare.h"
+#include "compare_stats.h"
 #include "json.h"
+#include "options.h"
+#include "result.h"
 
 struct cmp {
 	const struct kb_cmp_doc *a, *b;

@@ -6,6 +6,7 @@
 #ifndef KIOBENCH_COMPARE_H
 #define KIOBENCH_COMPARE_H
 
+#include "compare_stats.h"
 #include "kiobench.h"
 
 /* A setting of a run: "devices", "bs" (a job option), "kernel"... */

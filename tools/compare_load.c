@@ -15,6 +15,10 @@
 #include <json-c/json.h>
 
 #include "compare.h"
+#include "compare_stats.h"
+#include "result.h"
+#include "stats.h"
+#include "values.h"
 
 static struct json_object *get(struct json_object *o, const char *key)
 {

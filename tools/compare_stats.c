@@ -29,7 +29,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "compare_stats.h"
 #include "kiobench.h"
+#include "result.h"
 
 const char *const kb_cf_names[KB_CF_NR] = {
 	"IOPS", "MB/s", "mean", "p50", "p99", "p99.9", "max",

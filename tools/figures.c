@@ -17,6 +17,8 @@
 #include "cli.h"
 #include "json.h"
 #include "part.h"
+#include "result.h"
+#include "steps.h"
 
 #define KB_SATURATION_PCT	5	/* IOPS grows by less: saturated */
 #define KB_DUTY_TOLERANCE	0.05	/* achieved duty cycle off by more: a note */

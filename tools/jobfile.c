@@ -12,7 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobfile.h"
 #include "kiobench.h"
+#include "options.h"
+#include "values.h"
 
 static char *trim(char *s)
 {

@@ -15,9 +15,16 @@
 
 #include <json-c/json.h>
 
-#include "kiobench.h"
 #include "json.h"
+#include "kiobench.h"
+#include "measures.h"
+#include "options.h"
 #include "output.h"
+#include "report.h"
+#include "result.h"
+#include "sensors.h"
+#include "stages_out.h"
+#include "stats.h"
 
 /* ---- json --------------------------------------------------------------- */
 

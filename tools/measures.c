@@ -12,6 +12,11 @@
 
 #include "json.h"
 #include "kiobench.h"
+#include "measures.h"
+#include "options.h"
+#include "result.h"
+#include "stats.h"
+#include "steps.h"
 
 typedef unsigned __int128 u128;
 

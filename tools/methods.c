@@ -19,8 +19,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "json.h"
+#include "options.h"
 #include "part.h"
 #include "run.h"
+#include "steps.h"
 
 #define KB_PRECOND_QD	32	/* preconditioning's depth per worker (SNIA PTS) */
 #define KB_SUITE_MAX_DEVICES 4	/* a suite's device sweep: 1 to 4 */

@@ -23,6 +23,9 @@
 
 #include "kiobench.h"
 #include "nl-names.h"
+#include "nl.h"
+#include "options.h"
+#include "result.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "kiobench.h"
+#include "options.h"
+#include "values.h"
 
 /* ---- option handlers ---------------------------------------------------- */
 

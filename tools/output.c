@@ -17,9 +17,13 @@
 
 #include <json-c/json.h>
 
-#include "kiobench.h"
 #include "json.h"
+#include "kiobench.h"
 #include "output.h"
+#include "report.h"
+#include "result.h"
+#include "sensors.h"
+#include "stats.h"
 
 const char *kb_state_name(int state)
 {

@@ -11,6 +11,8 @@
 #include <stdint.h>
 
 #include "kiobench.h"
+#include "result.h"
+#include "sensors.h"
 
 typedef unsigned __int128 u128;
 

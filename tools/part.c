@@ -14,8 +14,11 @@
 
 #include "cli.h"
 #include "json.h"
+#include "options.h"
 #include "part.h"
+#include "report.h"
 #include "run.h"
+#include "steps.h"
 
 #define KB_MAX_BURSTS	100000		/* bursts of one part */
 #define KB_MAX_STEP_X	(1u << 24)	/* depths, worker and device counts of a list */

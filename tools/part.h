@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "kiobench.h"
+#include "steps.h"
 #include "suite.h"
 
 struct json_object;

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "kiobench.h"
+#include "steps.h"
 #include "suite.h"
+#include "values.h"
 
 #define KB_MAX_VALUES	4096	/* steps of a value list */
 

@@ -14,8 +14,10 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "kiobench.h"
 #include "cli.h"
+#include "kiobench.h"
+#include "result.h"
+#include "values.h"
 
 const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write" };
 

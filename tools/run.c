@@ -18,7 +18,12 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "nl.h"
+#include "options.h"
+#include "report.h"
+#include "result.h"
 #include "run.h"
+#include "sensors.h"
 
 #define KB_ABORT_WAIT_NS	(30 * NSEC_PER_SEC)	/* a stopped job drains by then */
 #define KB_ABORT_POLL_US	100000			/* JOB_GET while it drains */

@@ -6,6 +6,9 @@
 #include <signal.h>
 
 #include "kiobench.h"
+#include "nl.h"
+#include "result.h"
+#include "sensors.h"
 
 #define NSEC_PER_SEC	1000000000ULL
 

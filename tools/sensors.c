@@ -19,6 +19,9 @@
 #include <unistd.h>
 
 #include "kiobench.h"
+#include "result.h"
+#include "sensors.h"
+#include "values.h"
 
 static const char *const kind_prefix[KB_HW_NR] = { "temp", "power" };
 /* the attributes tried for a sensor, in order */

@@ -10,6 +10,11 @@
 
 #include "json.h"
 #include "kiobench.h"
+#include "measures.h"
+#include "result.h"
+#include "stages_out.h"
+#include "stats.h"
+#include "steps.h"
 
 const char *const kb_stage_names[KB_NR_STAGES] = { "queue", "device", "complete" };
 

@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "kiobench.h"
+#include "result.h"
+#include "stats.h"
+#include "steps.h"
 
 typedef unsigned __int128 u128;
 

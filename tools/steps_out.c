@@ -11,8 +11,16 @@
 
 #include <json-c/json.h>
 
-#include "kiobench.h"
 #include "json.h"
+#include "kiobench.h"
+#include "measures.h"
+#include "options.h"
+#include "report.h"
+#include "result.h"
+#include "sensors.h"
+#include "stages_out.h"
+#include "stats.h"
+#include "steps.h"
 
 
 static void fmt_us(char *buf, size_t len, double ns, bool ok)

@@ -11,9 +11,12 @@
 
 #include <json-c/json.h>
 
-#include "kiobench.h"
 #include "json.h"
+#include "kiobench.h"
 #include "output.h"
+#include "report.h"
+#include "result.h"
+#include "stats.h"
 
 /* ---- terse (fio version 3) ------------------------------------------------- */
 

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "kiobench.h"
+#include "options.h"
+#include "values.h"
 
 /* Formats an error message into err; returns -1 for the caller to return. */
 int kb_errf(char *err, size_t errlen, const char *fmt, ...)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Fixtures of the output, sensors and step tests: a job's collected results. */
+#include "options.h"
+#include "result.h"
+#include "sensors.h"
 #include "tool_test.h"
 
 int apply(struct kb_job *job, struct kb_global *g, const char *name, const char *val)

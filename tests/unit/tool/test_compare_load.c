@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* compare_load.c: result files of run, sweep and fio read into steps of jobs. */
-#include "tool_test.h"
 #include "compare.h"
+#include "compare_stats.h"
+#include "report.h"
+#include "result.h"
+#include "tool_test.h"
 
 /* The JSON of run (json+ if plus) of the fixture's job. */
 static char *run_json(bool plus)

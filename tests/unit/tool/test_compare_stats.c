@@ -3,8 +3,11 @@
  * compare_stats.c: the tests on synthetic histograms (the module's
  * log-linear geometry, 6 sub-bucket bits) and timeline rates.
  */
-#include "tool_test.h"
 #include "compare.h"
+#include "compare_stats.h"
+#include "result.h"
+#include "stats.h"
+#include "tool_test.h"
 
 #define SUB	64
 #define NB	((39 - 6 + 2) * SUB)

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of job files (tools/jobfile.c). */
+#include "jobfile.h"
+#include "options.h"
 #include "tool_test.h"
 
 static const char jobfile_text[] =

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the option table (tools/options.c). */
+#include "options.h"
 #include "tool_test.h"
 
 /* ---- options and job files ----------------------------------------------------- */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of reports of jobs (tools/output.c): normal, terse, JSON. */
+#include "report.h"
+#include "result.h"
 #include "tool_test.h"
 
 static void t_num2str(void)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of planning steps (tools/plan.c): value lists, depth split, duty cycle. */
-#include "tool_test.h"
+#include "steps.h"
 #include "suite.h"
+#include "tool_test.h"
 
 static bool list_is(const char *s, bool sizes, const uint64_t *want, unsigned int n)
 {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of parsing the module's debugfs texts (tools/results.c). */
+#include "result.h"
 #include "tool_test.h"
 
 const char hist_text[] =

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of hwmon sensors (tools/sensors.c) on a fake sysfs tree. */
+#include "report.h"
+#include "result.h"
+#include "sensors.h"
 #include "tool_test.h"
 
 static char sysroot[64];

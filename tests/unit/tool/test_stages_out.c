@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of the stage table and JSON (tools/stages_out.c). */
+#include "result.h"
+#include "stages_out.h"
+#include "steps.h"
 #include "tool_test.h"
 
 /* A stage histogram of n samples, all in one bucket around v ns. */

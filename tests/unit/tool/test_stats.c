@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of statistics (tools/stats.c): percentiles, stddev, merges, series. */
+#include "options.h"
+#include "result.h"
+#include "stats.h"
+#include "steps.h"
 #include "tool_test.h"
 
 /* ---- percentile math ------------------------------------------------------------ */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of step rows (tools/steps_out.c): table and CSV. */
+#include "sensors.h"
+#include "steps.h"
 #include "tool_test.h"
 
 static void t_csv_row(void)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of value syntax (tools/values.c): sizes, times, numbers, lists. */
+#include "options.h"
 #include "tool_test.h"
+#include "values.h"
 
 /* ---- sizes and times -------------------------------------------------------- */
 

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "kiobench.h"
+#include "result.h"
 
 extern int case_failed;
 extern char err[KB_ERRLEN];	/* for the functions under test */

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The completion mode, the depth kept, the open loop and the other
+ * measures in the reports (measures.c).
+ */
+#ifndef KIOBENCH_MEASURES_H
+#define KIOBENCH_MEASURES_H
+
+#include "result.h"
+
+struct json_object;
+
+const char *kb_completion_name(const struct kb_job *job);
+double kb_effective_iodepth(const struct kb_result *r);
+/* Measure m of jobs r[0..n), direction d (< 0: both merged), into h (then kb_hist_free). */
+int kb_metric_merged(const struct kb_result *r, size_t n, enum kb_metric m, int d,
+		     struct kb_hist *h);
+/* A measure in the shape of fio's clat_ns, percentiles from job's percentile_list. */
+struct json_object *kb_json_metric(const struct kb_hist *h, const struct kb_job *job);
+void kb_json_measures(struct json_object *o, const struct kb_result *r);
+void kb_print_measures(FILE *f, const struct kb_result *r);
+
+#endif /* KIOBENCH_MEASURES_H */

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The option table (options.c): every option of every command, and how an
+ * assignment applies to a job or to the command's options.
+ */
+#ifndef KIOBENCH_OPTIONS_H
+#define KIOBENCH_OPTIONS_H
+
+#include "kiobench.h"
+
+enum kb_opt_id {
+	KB_OPT_NAME,
+	KB_OPT_FILENAME,
+	KB_OPT_RW,
+	KB_OPT_RWMIXREAD,
+	KB_OPT_RWMIXWRITE,
+	KB_OPT_BS,
+	KB_OPT_BSSPLIT,
+	KB_OPT_IODEPTH,
+	KB_OPT_NUMJOBS,
+	KB_OPT_CPUS,
+	KB_OPT_SIZE,
+	KB_OPT_OFFSET,
+	KB_OPT_IO_SIZE,
+	KB_OPT_NUMBER_IOS,
+	KB_OPT_RUNTIME,
+	KB_OPT_TIME_BASED,
+	KB_OPT_RAMP,
+	KB_OPT_SEED,
+	KB_OPT_PLIST,
+	KB_OPT_INTERVAL,
+	KB_OPT_CONT_ERR,
+	KB_OPT_LAT_LOG,
+	KB_OPT_LAT_LOG_ENTRIES,
+	KB_OPT_RATE_IOPS,
+	KB_OPT_RATE_PROCESS,
+	KB_OPT_STAGES,
+	KB_OPT_HIPRI,
+	KB_OPT_SPIN,
+	/* command line only */
+	KB_OPT_ALLOW_WRITES,
+	KB_OPT_OUTFMT,
+	KB_OPT_OUTPUT,
+	KB_OPT_KEEP,
+	KB_OPT_DETACH,
+	/* sweep, precondition, suite */
+	KB_OPT_CSV,
+	KB_OPT_DEVICES,
+	KB_OPT_SPLIT_QD,
+	KB_OPT_IDLE,
+	KB_OPT_BURST_SIZE,
+	KB_OPT_BURST_TOTAL,
+	KB_OPT_DUTY,
+	KB_OPT_BURST_IDLE,
+	KB_OPT_FILL_BS,
+	KB_OPT_NO_FILL,
+	KB_OPT_PASSES,
+	KB_OPT_STEADY,
+	KB_OPT_MAX_ROUNDS,
+	KB_OPT_ROUND_SIZE,
+	KB_OPT_SCALE,
+	KB_OPT_QUICK,
+	KB_OPT_LIST,
+	KB_OPT_NO_PRECOND,
+	/* compare */
+	KB_OPT_THRESHOLD,
+	KB_NR_OPTS
+};
+
+enum kb_opt_scope {
+	KB_SCOPE_JOB,		/* a job's: command line and job file */
+	KB_SCOPE_CLI,		/* the command's: command line only */
+};
+
+struct kb_opt {
+	const char *name;
+	const char *alias;	/* fio's other name, or NULL */
+	enum kb_opt_id id;
+	enum kb_opt_id mark;	/* "set" bit to raise */
+	enum kb_opt_scope scope;
+	unsigned int cmds;	/* KB_CMD_*: the commands that take it */
+	bool flag;		/* boolean: value optional */
+	size_t off;		/* its field in struct kb_job (JOB) or kb_global (CLI) */
+	uint64_t min, max;	/* bounds of a number */
+	const char *def;	/* default, parsed like a value given */
+	enum kb_var list_var;	/* sweeps take a value list of this variable */
+	const char *list_help;	/* what the list is, for usage */
+	const char *metavar;
+	const char *help;
+	int (*parse)(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen);
+};
+
+extern const struct kb_opt kb_opts[KB_NR_OPTS];
+
+const struct kb_opt *kb_opt_find(const char *name);	/* a user's name */
+const struct kb_opt *kb_opt_of_var(enum kb_var v);
+/* The output formats command cmd writes (KB_FMT_*). */
+unsigned int kb_cmd_formats(unsigned int cmd);
+bool kb_opt_name_eq(const char *a, const char *b);
+
+void kb_job_init(struct kb_job *job);
+void kb_job_free(struct kb_job *job);
+void kb_global_init(struct kb_global *g, unsigned int cmd);
+/* g->list[var] = a copy of val; -1: out of memory. */
+int kb_set_list(struct kb_global *g, enum kb_var var, const char *val);
+void kb_global_free(struct kb_global *g);
+/* Apply one assignment; err gets "bs: invalid size 'x'" style messages. */
+int kb_apply(struct kb_job *job, struct kb_global *g, const struct kb_assign *a,
+	     char *err, size_t errlen);
+/* Format "file:line: " or "--" prefix of an assignment error. */
+void kb_assign_where(const struct kb_assign *a, char *buf, size_t len);
+int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
+		  const char *val, const char *file, unsigned int line);
+void kb_assign_list_free(struct kb_assign_list *l);
+
+bool kb_job_has_writes(const struct kb_job *job);
+bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
+/* Cross-option checks after every assignment; fills derived fields. */
+int kb_job_finalize(struct kb_job *job, char *err, size_t errlen);
+/* Limits sent to the kernel (fio semantics); 0 = not sent. */
+uint64_t kb_job_io_bytes(const struct kb_job *job);
+uint32_t kb_job_rwmix_read(const struct kb_job *job);
+/* Percentile as fio prints it in keys: "99.990000". */
+void kb_pct_str(uint32_t pct, char *buf, size_t len);
+unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr);
+
+#endif /* KIOBENCH_OPTIONS_H */

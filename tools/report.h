@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reports of jobs (output.c, normal_out.c, terse_out.c, json_out.c):
+ * fio's normal output, terse version 3, JSON and json+.
+ */
+#ifndef KIOBENCH_REPORT_H
+#define KIOBENCH_REPORT_H
+
+#include "result.h"
+#include "sensors.h"
+
+/* What "N of M reads returned ..." warnings go on with (run, sweep, suite). */
+#define KB_ZERO_READS_WARNING \
+	"reads returned an all-zero block: never-written or deallocated blocks can " \
+	"read unrealistically fast; write the span first (precondition)"
+
+const char *kb_state_name(int state);
+char *kb_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
+		 const char *unit);
+void kb_print_normal(FILE *f, const struct kb_result *r, size_t n);
+void kb_print_terse(FILE *f, const struct kb_result *r, size_t n);
+/* Returns a newly allocated string. */
+char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms);
+/* plus: fio's json+ (clat_ns.bins); json otherwise. */
+char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, bool plus);
+struct json_object;
+/* The fio-compatible object of one job (as in "jobs" of kb_json_report). */
+struct json_object *kb_json_job(const struct kb_result *r);
+/* fio's json+ bin value of a bucket: its middle ns (fio's plat_idx_to_val). */
+uint64_t kb_bin_value(const struct kb_bucket *b);
+/*
+ * The sensor summary of the jobs r[0..n) that ran at iops (both
+ * directions) and bw (bytes/s) together: temperatures, mean power and
+ * efficiency, or JSON null when none of their devices has sensors.
+ */
+struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double iops,
+				    double bw);
+
+#endif /* KIOBENCH_REPORT_H */

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A job's results: its status as the module reports it, its histograms
+ * and timeline as debugfs shows them, parsed (results.c), and what a
+ * finished job's report is made of (struct kb_result).
+ */
+#ifndef KIOBENCH_RESULT_H
+#define KIOBENCH_RESULT_H
+
+#include "kiobench.h"
+
+struct kb_hwmon;
+
+struct kb_bucket {
+	uint64_t lo, hi, count;		/* [lo, hi) ns */
+};
+
+#define KB_HIST_MAX_BITS	32	/* sub-bucket bits a histogram may have */
+
+struct kb_hist {
+	int dir;			/* KIOBENCH_DIR_* */
+	unsigned int bits;
+	uint64_t samples, min, max, sum;
+	/* secondary measures (<metric>_<dir> files) only */
+	uint64_t sumsq_hi, sumsq_lo;	/* sum of squares, ns^2 */
+	uint64_t unsplit;		/* stages: measured I/Os without stages */
+	struct kb_bucket *b;
+	size_t nr;
+};
+
+struct kb_tl_point {
+	uint64_t t_ns;
+	uint64_t ios[KIOBENCH_NR_DIRS];
+	uint64_t bytes[KIOBENCH_NR_DIRS];
+	uint64_t lat_ns[KIOBENCH_NR_DIRS];
+};
+
+struct kb_timeline {
+	uint64_t interval_ns;
+	uint64_t dropped;	/* samples the module could not keep */
+	struct kb_tl_point *p;
+	size_t nr;
+};
+
+extern const char *const kb_dir_names[KIOBENCH_NR_DIRS];	/* "read", "write" */
+int kb_hist_parse(const char *text, int dir, struct kb_hist *h,
+		  char *err, size_t errlen);
+void kb_hist_free(struct kb_hist *h);
+int kb_timeline_parse(const char *text, struct kb_timeline *tl,
+		      char *err, size_t errlen);
+void kb_timeline_free(struct kb_timeline *tl);
+
+struct kb_dirstat {
+	bool present;
+	uint64_t ios, bytes, errors;
+	uint64_t lat_min, lat_max, lat_sum, sumsq_hi, sumsq_lo;
+	uint64_t all_ios, all_bytes;
+};
+
+struct kb_status {
+	uint32_t id;
+	char name[KIOBENCH_NAME_LEN];
+	int state;			/* enum kiobench_job_state, -1 unknown */
+	int32_t error;			/* -errno */
+	uint64_t elapsed_ns, measured_ns;
+	uint32_t nr_workers;
+	uint64_t cpu_ns, zero_reads;
+	uint64_t retries;		/* polled bios refused for want of a tag */
+	uint32_t owner;			/* owning socket's port id; 0: detached */
+	bool has_owner;
+	char debugfs_dir[64];		/* if the reply has it */
+	struct kb_dirstat dir[KIOBENCH_NR_DIRS];
+};
+
+/* Everything known about one finished job. */
+/* The module's secondary latency measures, as its debugfs files name them. */
+enum kb_metric {
+	KB_MET_SCHED_LAG,	/* open loop: submission - scheduled arrival */
+	KB_MET_LAT_SCHED,	/* open loop: completion - scheduled arrival */
+	KB_MET_STAGE_QUEUE,	/* stages: driver issue - submission */
+	KB_MET_STAGE_DEVICE,	/* driver completion - driver issue */
+	KB_MET_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_NR_MET
+};
+
+extern const char *const kb_metric_names[KB_NR_MET];
+
+struct kb_result {
+	const struct kb_job *job;
+	struct kb_status st;
+	struct kb_hist hist[KIOBENCH_NR_DIRS];
+	bool has_hist[KIOBENCH_NR_DIRS];
+	/* the secondary measures the job asked for */
+	struct kb_hist met[KB_NR_MET][KIOBENCH_NR_DIRS];
+	bool has_met[KB_NR_MET][KIOBENCH_NR_DIRS];
+	struct kb_timeline tl;
+	bool has_tl;
+	struct kb_hwmon *hw;		/* devices of the job that have sensors */
+	unsigned int nr_hw;
+	char kernel[65];		/* uname -r of the run, "" unknown */
+	char module_version[64];	/* kiobench.ko's, "" unknown */
+};
+
+/* The "device=PATH ..." lines of a debugfs config file, joined with ':'. */
+void kb_config_devices(const char *text, char *out, size_t len);
+/*
+ * Histograms, timeline and (write_lat_log) latency log of the job whose
+ * debugfs directory is dir into res (res->job and res->st set), with a
+ * message for each part that is missing.  several: the run has several
+ * jobs (the log file gets the job's name).  false: incomplete.
+ */
+bool kb_read_results(const char *dir, bool several, struct kb_result *res);
+/* The running kernel's release and the module's version into res ("" unknown). */
+void kb_read_versions(struct kb_result *res);
+/* The devices of the job in dir from its config file, joined with ':'; "-" if unknown. */
+void kb_debugfs_devices(const char *dir, char *out, size_t len);
+
+#endif /* KIOBENCH_RESULT_H */

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A block device's hwmon sensors (sensors.c, sysfs).
+ */
+#ifndef KIOBENCH_SENSORS_H
+#define KIOBENCH_SENSORS_H
+
+#include "result.h"
+
+enum kb_hw_kind {
+	KB_HW_TEMP,		/* temp*_input, millidegree Celsius */
+	KB_HW_POWER,		/* power*_input or power*_average, microwatt */
+	KB_HW_NR
+};
+
+#define KB_HWMON_MAX		8	/* sensors of one kind kept per device */
+#define KB_HWMON_MAX_SAMPLES	65536	/* as the module's timeline */
+#define KB_HWMON_MIN_PERIOD_NS	100000000ULL	/* reading may cost a device command */
+#define KB_HWMON_NONE		INT64_MIN	/* a reading that failed */
+
+struct kb_hw_sample {
+	uint64_t t_ns;			/* since the job's start */
+	int64_t v[KB_HW_NR][KB_HWMON_MAX];
+};
+
+/* The hwmon sensors of one device of a job, and their samples. */
+struct kb_hwmon {
+	const char *device;		/* the job's device path (not owned) */
+	char path[256];			/* the hwmon directory in sysfs */
+	char name[32];			/* its "name": "nvme", "drivetemp" */
+	char owner[64];			/* the device it hangs on: "nvme0" */
+	unsigned int nr[KB_HW_NR];
+	char label[KB_HW_NR][KB_HWMON_MAX][32];
+	int fd[KB_HW_NR][KB_HWMON_MAX];	/* open while sampling, else -1 */
+	struct kb_hw_sample *s;
+	size_t nr_s, cap_s;
+	uint64_t dropped;		/* samples beyond KB_HWMON_MAX_SAMPLES */
+};
+
+/* Sensor figures of a job or a step (several jobs). */
+struct kb_hw_sum {
+	unsigned int devices;		/* distinct hwmon devices */
+	bool has_temp, has_power;
+	int64_t temp_min_mc, temp_max_mc;	/* first temperature sensor of each */
+	double power_uw;		/* mean total power in the measured time */
+};
+
+/*
+ * The hwmon directory of block device devnum (a partition: its disk) under
+ * sysfs (normally "/sys"): the nearest one on the disk's device or a parent
+ * of it, or on the first path of an NVMe multipath disk.  0 and dir filled,
+ * 1 when there is none, -1 on a sysfs error (errno).
+ */
+int kb_hwmon_find(const char *sysfs, unsigned int major, unsigned int minor,
+		  char *dir, size_t len);
+/*
+ * Open the temperature and power sensors of hwmon directory dir for device:
+ * 0, 1 when it has neither (h closed), -1 on an error (errno).
+ */
+int kb_hwmon_open(struct kb_hwmon *h, const char *dir, const char *device);
+/* Read every sensor once, stamped t_ns; false when out of room or memory. */
+bool kb_hwmon_sample(struct kb_hwmon *h, uint64_t t_ns);
+/* Close the sensors' files, keeping the samples. */
+void kb_hwmon_close(struct kb_hwmon *h);
+void kb_hwmon_free(struct kb_hwmon *h, unsigned int n);
+/* The sample nearest t_ns, if within tol; *hint: where to start (0 first). */
+const struct kb_hw_sample *kb_hwmon_nearest(const struct kb_hwmon *h, uint64_t t_ns,
+					    uint64_t tol, size_t *hint);
+/*
+ * The sensor figures of the jobs r[0..n) into s (zeroed here).  Power is
+ * averaged over each job's measured time (the samples from its warm-up's
+ * end on; all of them if none is).  A hwmon device counts once, however
+ * many of the devices (namespaces of one controller) share it.
+ */
+void kb_hwmon_summarize(const struct kb_result *r, size_t n, struct kb_hw_sum *s);
+
+#endif /* KIOBENCH_SENSORS_H */
