@@ -21,7 +21,13 @@
 /*
  * Opening a block device by path.  Writers open exclusively (non-NULL
  * holder), so a device that is mounted or claimed by md/dm/another writer is
- * refused with -EBUSY.
+ * refused with -EBUSY.  From 6.5 a non-NULL holder alone makes the open
+ * exclusive (no BLK_OPEN_EXCL); up to 6.4 it takes FMODE_EXCL too.  No
+ * holder ops: the kernel's default on removal (sync, invalidate) is enough,
+ * and their callbacks' signatures differ between versions.  Four APIs,
+ * newest first; Kbuild's probes say which one a kernel has.
+ * tests/unit/test_compat_bdev.py compiles the two of 6.5 to 6.8 against
+ * headers rewritten to them.
  */
 #if defined(KB_HAVE_BDEV_FILE)		/* 6.9+: block devices are files */
 struct kb_bdev {
@@ -51,7 +57,56 @@ static inline void kb_bdev_close(struct kb_bdev *kbd)
 	fput(kbd->file);
 #endif
 }
-#elif !defined(KB_HAVE_BLK_OPEN_READ)	/* up to 6.4: fmode_t + holder */
+#elif defined(KB_HAVE_BDEV_HANDLE)	/* 6.7, 6.8: a handle */
+struct kb_bdev {
+	struct bdev_handle *handle;
+	struct block_device *bdev;
+};
+
+static inline int kb_bdev_open(struct kb_bdev *kbd, const char *path,
+			       bool write, void *holder)
+{
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct bdev_handle *handle;
+
+	handle = bdev_open_by_path(path, mode, write ? holder : NULL, NULL);
+	if (IS_ERR(handle))
+		return PTR_ERR(handle);
+	kbd->handle = handle;
+	kbd->bdev = handle->bdev;
+	return 0;
+}
+
+static inline void kb_bdev_close(struct kb_bdev *kbd)
+{
+	bdev_release(kbd->handle);
+}
+#elif defined(KB_HAVE_BLK_OPEN_READ)	/* 6.5, 6.6: blk_mode_t + holder */
+struct kb_bdev {
+	struct block_device *bdev;
+	void *holder;		/* blkdev_put() ends the claim of this one */
+};
+
+static inline int kb_bdev_open(struct kb_bdev *kbd, const char *path,
+			       bool write, void *holder)
+{
+	blk_mode_t mode = BLK_OPEN_READ | (write ? BLK_OPEN_WRITE : 0);
+	struct block_device *bdev;
+
+	holder = write ? holder : NULL;
+	bdev = blkdev_get_by_path(path, mode, holder, NULL);
+	if (IS_ERR(bdev))
+		return PTR_ERR(bdev);
+	kbd->bdev = bdev;
+	kbd->holder = holder;
+	return 0;
+}
+
+static inline void kb_bdev_close(struct kb_bdev *kbd)
+{
+	blkdev_put(kbd->bdev, kbd->holder);
+}
+#else					/* up to 6.4: fmode_t + holder */
 struct kb_bdev {
 	struct block_device *bdev;
 	fmode_t mode;
@@ -75,8 +130,6 @@ static inline void kb_bdev_close(struct kb_bdev *kbd)
 {
 	blkdev_put(kbd->bdev, kbd->mode);
 }
-#else
-#error "kiobench: block device open API of 6.5..6.8 is not supported"
 #endif
 
 /* Formatted extack messages (6.3+); older kernels get the fixed text. */
