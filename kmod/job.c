@@ -270,10 +270,14 @@ static const char *kb_open_error(int err)
 	}
 }
 
+/*
+ * allow-writes opens for writing and exclusively, as the spec says, even if
+ * rwmix-read is 100: the flag, not the mix, claims the devices.
+ */
 static int kb_open_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 {
 	struct kb_config *cfg = &job->cfg;
-	bool write = cfg->rwmix_read < 100;
+	bool write = cfg->allow_writes;
 	unsigned int i, j;
 	int err;
 
@@ -651,8 +655,9 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
  *	 @cfg is left empty whatever the outcome
  * @extack: where to say what is wrong
  *
- * Opens the devices (writers exclusively), checks the configuration against
- * them, and allocates every buffer, bio and kthread the job will use.
+ * Opens the devices (exclusively with allow-writes), checks the
+ * configuration against them, and allocates every buffer, bio and kthread
+ * the job will use.
  *
  * Return: the job, or an ERR_PTR.
  */

@@ -14,12 +14,12 @@
 unsigned long kb_max_job_mem = 256UL << 20;
 module_param_named(max_job_mem, kb_max_job_mem, ulong, 0444);
 MODULE_PARM_DESC(max_job_mem,
-		 "Largest buffer memory of one job (workers x iodepth x bs), bytes. Default: 256 MiB");
+		 "Largest charged memory of one job (buffers: workers x iodepth x bs; latency log), bytes. Default: 256 MiB");
 
 unsigned long kb_max_total_mem = 1UL << 30;
 module_param_named(max_total_mem, kb_max_total_mem, ulong, 0444);
 MODULE_PARM_DESC(max_total_mem,
-		 "Largest buffer memory of all jobs together, bytes. Default: 1 GiB");
+		 "Largest charged memory of all jobs together (as max_job_mem), bytes. Default: 1 GiB");
 
 unsigned int kb_max_detached_runtime = 86400;
 module_param_named(max_detached_runtime, kb_max_detached_runtime, uint, 0444);

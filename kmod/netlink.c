@@ -724,7 +724,7 @@ static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
 	struct kb_job *job;
 	int err;
 
-	err = kb_check_admin(skb, info->extack);
+	err = kb_check_request(skb, info);
 	if (err)
 		return err;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -755,6 +755,13 @@ static int kb_nl_job_dump(struct sk_buff *skb, struct netlink_callback *cb)
 	err = kb_check_admin(cb->skb, cb->extack);
 	if (err)
 		return err;
+	/* the dump request takes no attribute; the do policy let job-id by */
+	if (nlmsg_attrlen(cb->nlh, GENL_HDRLEN) > 0) {
+		NL_SET_ERR_MSG_ATTR(cb->extack,
+				    nlmsg_attrdata(cb->nlh, GENL_HDRLEN),
+				    "the job dump takes no attribute");
+		return -EINVAL;
+	}
 	kb_jobs_lock();
 	for (id = cb->args[0]; (job = kb_job_next(&id)); id++) {
 		err = kb_put_job(skb, job, NETLINK_CB(cb->skb).portid,

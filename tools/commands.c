@@ -255,9 +255,10 @@ int cmd_features(int argc, char **argv)
 	printf("  largest block size:    %u (%s)\n", f.bs,
 	       kb_num2str(b1, sizeof(b1), f.bs, 4, true, "B"));
 	printf("  bssplit entries:       %u\n", f.bssplit);
-	printf("  buffer memory per job: %" PRIu64 " (%s)\n", f.job_mem,
-	       kb_num2str(b2, sizeof(b2), f.job_mem, 4, true, "B"));
-	printf("  buffer memory, total:  %" PRIu64 " (%s)\n", f.total_mem,
+	/* what the module charges: buffers and latency logs */
+	printf("  memory per job:        %" PRIu64 " (%s, buffers and latency log)\n",
+	       f.job_mem, kb_num2str(b2, sizeof(b2), f.job_mem, 4, true, "B"));
+	printf("  memory, all jobs:      %" PRIu64 " (%s)\n", f.total_mem,
 	       kb_num2str(b3, sizeof(b3), f.total_mem, 4, true, "B"));
 	if (f.present & (1ULL << KIOBENCH_A_LIMIT_LAT_LOG))
 		printf("  latency log entries:   %u\n", f.lat_log);

@@ -422,7 +422,8 @@ int kb_cmp_load(const char *path, struct kb_cmp_doc *doc, char *err, size_t errl
 	memset(doc, 0, sizeof(*doc));
 	if (!text) {
 		kb_errf(err, errlen, "%s: %s", path, strerror(e));
-		return e == ENOENT || e == EISDIR || e == EACCES ? KB_EXIT_USAGE : KB_EXIT_SYSTEM;
+		/* missing or a directory: the wrong name; else it cannot be read */
+		return e == ENOENT || e == EISDIR ? KB_EXIT_USAGE : KB_EXIT_SYSTEM;
 	}
 	ret = kb_cmp_parse(path, text, doc, err, errlen);
 	free(text);

@@ -508,7 +508,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = CMDF(detach), FLAG),
 	CMD(KB_OPT_CSV, "csv", KB_CMD_METHODS, "FILE", p_str, "also write the CSV rows to FILE",
 	    .off = CMDF(csv)),
-	CMD(KB_OPT_DEVICES, "devices", KB_CMD_SWEEP | KB_CMD_SUITE, "LIST", p_list,
+	/* not the suites': 004 sweeps its own device count */
+	CMD(KB_OPT_DEVICES, "devices", KB_CMD_SWEEP, "LIST", p_list,
 	    "the first k devices of --filename, one job each", .list_var = KB_VAR_DEVICES),
 
 	CMD(KB_OPT_SPLIT_QD, "split-qd", KB_CMD_SWEEP, "N", p_u32,

@@ -162,7 +162,8 @@ int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen)
 			return 0;
 		}
 	}
-	return kb_errf(err, errlen, "invalid boolean '%s' (0 or 1)", s);
+	return kb_errf(err, errlen, "invalid boolean '%s' (0 or 1, false or true, no or yes, "
+		       "off or on)", s);
 }
 
 int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen)
@@ -203,7 +204,8 @@ static int bss_entry(char *tok, struct kb_bss *b, char *err, size_t errlen)
 
 /*
  * The entries without a percentage share what the others leave of 100;
- * the integer remainder goes to the first of them.
+ * the integer remainder is spread one percent each over the first of them
+ * (1k:2k:4k: 34, 33, 33; 1k/50:2k:4k:8k: 17, 17, 16).
  */
 static int bss_share(struct kb_bss *v, unsigned int n, char *err, size_t errlen)
 {

@@ -446,6 +446,91 @@ def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.core
+def test_every_op_refuses_repeated_and_unknown_attributes(guest, kiobench_module, make_nullb):
+    """Every operation, and the job dump, refuses with EINVAL an attribute
+    given twice, an attribute it does not take and one beyond the family's,
+    each with an extack that points at the attribute; none of the refused
+    requests acts (the job stays NEW)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    beyond = f"{len(checks_set('kiobench'))}=1"
+    jid = f"job-id={job}"
+    twice, other, unknown = "attribute given twice", "Unsupported attribute", \
+        "Unknown attribute type"
+    # (op, dump, request, the attribute the extack must point at, message)
+    cases = [("new", False, (f"dev={dev}", "iodepth=2", "iodepth=2"), "iodepth", twice),
+             ("new", False, (f"dev={dev}", "random", "random"), "random", twice),
+             ("new", False, (f"dev={dev}", jid), "job-id", other),
+             ("new", False, (f"dev={dev}", beyond), "?", unknown)]
+    for op in ("get", "start", "stop", "del"):
+        cases += [(op, False, (jid, jid), "job-id", twice),
+                  (op, False, (jid, "iodepth=2"), "iodepth", other),
+                  (op, False, (jid, beyond), "?", unknown)]
+    # get-features and the job dump take no attribute at all; get-features
+    # has no policy, so genetlink's reject-all one refuses them (from 6.1,
+    # for every op from resv_start_op on, here 0)
+    cases += [("features", False, (jid,), "job-id", unknown),
+              ("features", False, (jid, jid), "job-id", unknown),
+              ("features", False, ("iodepth=2",), "iodepth", unknown),
+              ("features", False, (beyond,), "?", unknown),
+              ("get", True, (jid,), "job-id", "the job dump takes no attribute"),
+              ("get", True, (jid, jid), "job-id", "the job dump takes no attribute"),
+              ("get", True, ("iodepth=2",), "iodepth", other),
+              ("get", True, (beyond,), "?", unknown)]
+    failures = []
+    # 6.1 puts no attribute offset in the NLMSG_DONE that ends a failed dump
+    dump_offset = not guest.kernel.version.startswith("6.1.")
+    for op, dump, args, attr, msg in cases:
+        ack = nlreq(guest, op, *args, dump=dump)
+        if dump and not dump_offset and attr != "?" and msg != other:
+            attr = "-"
+        if (ack.name, ack.attr, ack.replies) != ("EINVAL", attr, []) or \
+                not re.fullmatch(msg, ack.msg):
+            failures.append(f"{op}{' --dump' if dump else ''} {args}: want EINVAL on "
+                            f"{attr} /{msg}/, got: {ack.out}")
+    assert not failures, "\n".join(failures)
+    assert job_ids(guest) == [job] and job_state(guest, job) == "NEW"
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+@pytest.mark.core
+def test_allow_writes_claims_the_device_even_for_reads(guest, kiobench_module, make_nullb):
+    """The spec's allow-writes: "with it, the devices are opened
+    exclusively", also when rwmix-read is 100 (the job only reads): while
+    such a job exists a second writer and mkfs are refused and a device an
+    O_EXCL opener holds is refused to it; without the flag a read job opens
+    the device shared.  It writes nothing."""
+    size = 16 << 20
+    dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
+    want = fill_pattern(guest, dev, size)
+    guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
+    wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
+    try:
+        ack = nlreq(guest, "new", f"dev={dev}", "allow-writes", "number-ios=10")
+        assert ack.name == "EBUSY" and "held exclusively" in ack.msg, ack.out
+        reader = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
+        assert reader.errno == 0, reader.out
+        assert nlreq(guest, "del", f"job-id={reader.replies[0]['job-id']}").errno == 0
+    finally:
+        guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
+    ack = nlreq(guest, "new", f"dev={dev}", "allow-writes", "number-ios=100")
+    assert ack.errno == 0, ack.out
+    claim = int(ack.replies[0]["job-id"])
+    second = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
+    assert second.name == "EBUSY" and "held exclusively" in second.msg, second.out
+    r = guest.run(f"mkfs.ext4 -q -F {dev}")
+    assert r.rc != 0 and "in use by the system" in r.out, r.out
+    # it runs, reading only
+    assert nlreq(guest, "start", f"job-id={claim}").errno == 0
+    wait_for(guest, f"nlfuzz req get job-id={claim} | grep -q 'state=2'", what="DONE")
+    assert nlreq(guest, "del", f"job-id={claim}").errno == 0
+    assert job_ids(guest) == []
+    assert device_sha256(guest, dev) == want
+
+
+@pytest.mark.core
 def test_wrong_state_and_unknown_ids(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
     ack = nlreq(guest, "new", f"dev={dev}", "runtime-ns=600000000000")

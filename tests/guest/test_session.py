@@ -6,6 +6,7 @@ socket that created it: a tool killed with SIGKILL takes its jobs with it,
 unless they were created with --detach."""
 import json
 import re
+from pathlib import Path
 
 import pytest
 from kb import nlreq
@@ -126,6 +127,43 @@ def test_detached_job_survives_the_tool(guest, kiobench_module, make_nullb):
     no_jobs_left(guest)
 
 
+SIGNALLED = """
+kiobench run --filename={dev} --rw=randread --iodepth=4 --runtime=600 {extra} \
+    >/tmp/sig.out 2>&1 &
+pid=$!
+for i in $(seq 100); do kiobench list | grep -q RUNNING && break; sleep 0.1; done
+kill -INT $pid
+sleep 1
+kill -0 $pid || {{ echo "kiobench ended at the first signal"; exit 1; }}
+kill -INT $pid
+wait $pid
+echo rc=$?
+"""
+
+
+@pytest.mark.core
+@pytest.mark.budget(60)
+def test_second_signal_takes_the_jobs_along(guest, kiobench_module, make_nullb):
+    """The man page's SIGNALS: the first SIGINT stops the jobs and waits for
+    them to drain (here 3 s, each I/O's completion time); a second one
+    kills kiobench at once (by SIGINT: 130), and its jobs go with its
+    socket: none is left once their I/O drained.  A --detach job stays,
+    stopped, for `kiobench destroy`."""
+    dev = make_nullb("nullb0", size_mb=32, completion_nsec=3_000_000_000)
+    out = guest.check(SIGNALLED.format(dev=dev, extra=""), timeout=60)
+    assert re.findall(r"^rc=(\d+)$", out, re.M) == ["130"], out
+    guest.check("for i in $(seq 100); do [ $(kiobench list | wc -l) = 1 ] && exit 0; "
+                "sleep 0.1; done; kiobench list; exit 1", timeout=30)
+    out = guest.check(SIGNALLED.format(dev=dev, extra="--detach"), timeout=60)
+    assert re.findall(r"^rc=(\d+)$", out, re.M) == ["130"], out
+    guest.check("sleep 5")  # longer than the I/O takes to drain
+    listing = guest.check("kiobench list")
+    m = re.search(r"^(\d+)\s+\S+\s+STOPPED\s+detached\s", listing, re.M)
+    assert m, listing
+    guest.check(f"kiobench destroy {m.group(1)}")
+    no_jobs_left(guest)
+
+
 @pytest.mark.budget(60)
 def test_detached_runtime_is_bounded(guest, kiobench_module, make_nullb):
     """A detached job runs at most max_detached_runtime: a longer runtime is
@@ -234,3 +272,21 @@ echo killed=$killed
     guest.check(f"kiobench run --filename={devs[0]} --rw=randread --iodepth={8 * STRESS_TOOLS} "
                 f"--number_ios=100 >/dev/null", timeout=60)
     no_jobs_left(guest)
+
+
+def documented_parameters() -> dict[str, str]:
+    """{parameter: default} of "Module parameters" in Documentation/kiobench.rst."""
+    rst = (Path(__file__).resolve().parents[2] / "Documentation/kiobench.rst").read_text()
+    section = rst.split("\nModule parameters\n", 1)[1].split("\n=====", 1)[0]
+    return dict(re.findall(r"^``(\w+)=\[\w+\]``: Default: (\d+)", section, re.M))
+
+
+@pytest.mark.core
+def test_module_parameters_are_the_documented_ones(guest, kiobench_module):
+    """The module's parameters and their defaults, as loaded, are those that
+    kiobench.rst lists, every one of them."""
+    doc = documented_parameters()
+    assert len(doc) >= 4, doc
+    got = dict(line.rsplit(":", 1) for line in guest.check(
+        "cd /sys/module/kiobench/parameters && grep -H . *").split())
+    assert got == doc

@@ -305,6 +305,10 @@ BAD_SWEEPS = [
     (["suite", "004", DEV], "(its preconditioning; --no-precondition skips it)"),
     (["suite", "001", DEV, "--allow-writes", "--scale=2"], "--scale: invalid factor '2'"),
     (["suite", "001", DEV, "--allow-writes", "--iodepth=4"], "--iodepth: set by the suite"),
+    # 004 sweeps its own device count: --devices is sweep's only, refused before any device
+    (["suite", "004", DEV, "--allow-writes", "--devices=banana"],
+     "suite: unknown option '--devices'"),
+    (["suite", "004", DEV, "--allow-writes", "--devices=2"], "suite: unknown option '--devices'"),
 ]
 
 
@@ -514,6 +518,26 @@ def test_bad_compare(args, expect, tmp_path):
     (tmp_path / "list.json").write_text("[1, 2]")
     (tmp_path / "empty.json").write_text("")
     assert_usage_error(run(*args, cwd=tmp_path), expect)
+
+
+def test_compare_exit_status_of_unreadable_files(tmp_path):
+    """1: the wrong name (no such file, a directory); 2: a file that is
+    there but cannot be read (permission denied, an I/O error)."""
+    good = write_json(tmp_path / "a.json", run_doc(200, 5000, 1, n=100))
+    locked = write_json(tmp_path / "locked.json", run_doc(200, 5000, 1, n=100))
+    Path(locked).chmod(0)
+    # root reads anything: drop the capabilities that let it (setpriv: util-linux)
+    as_user = ("setpriv", "--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search") \
+        if os.geteuid() == 0 else ()
+    for args, status, expect in (
+            ((good, str(tmp_path / "missing.json")), 1, "No such file or directory"),
+            ((good, str(tmp_path)), 1, "Is a directory"),
+            ((good, locked), 2, "Permission denied"),
+            # reading /proc/self/mem at offset 0 (unmapped) fails with EIO
+            ((good, "/proc/self/mem"), 2, "Input/output error")):
+        p = run("compare", *args, prefix=as_user)
+        assert (p.returncode, p.stdout) == (status, ""), (args, p.returncode, p.stderr)
+        assert p.stderr.startswith("kiobench: compare: ") and expect in p.stderr, p.stderr
 
 
 def test_compare_help_names_exit_status():

@@ -137,8 +137,8 @@ enum kiobench_attr {
 	KIOBENCH_A_LIMIT_IODEPTH,	/* u32: queue depth per worker */
 	KIOBENCH_A_LIMIT_BS,		/* u32: largest transfer size, bytes */
 	KIOBENCH_A_LIMIT_BSSPLIT,	/* u32: entries in a bssplit */
-	KIOBENCH_A_LIMIT_JOB_MEM,	/* u64: buffer bytes per job */
-	KIOBENCH_A_LIMIT_TOTAL_MEM,	/* u64: buffer bytes, all jobs */
+	KIOBENCH_A_LIMIT_JOB_MEM,	/* u64: buffer + latency log bytes per job */
+	KIOBENCH_A_LIMIT_TOTAL_MEM,	/* u64: the same, all jobs */
 	KIOBENCH_A_HIST_BITS,		/* u32: histogram sub-bucket bits */
 	KIOBENCH_A_HIST_BUCKETS,	/* u32: histogram buckets */
 

@@ -101,7 +101,8 @@ static void t_jobfile_errors(void)
 			  "job.fio:2: option 'output-format' is only valid on the command line"));
 	CHECK(jobfile_bad("[a]\nbs\n", "job.fio:2: bs: missing value"));
 	CHECK(jobfile_bad("[a]\ntime_based=yes please\n",
-			  "job.fio:2: time_based: invalid boolean 'yes please' (0 or 1)"));
+			  "job.fio:2: time_based: invalid boolean 'yes please' "
+			  "(0 or 1, false or true, no or yes, off or on)"));
 	CHECK(jobfile_bad("[a]\n\n[this-name-is-much-too-long-for-the-kernel]\n",
 			  "job.fio:3: name: invalid name "
 			  "'this-name-is-much-too-long-for-the-kernel' (1 to 31 characters)"));

@@ -163,6 +163,10 @@ static void t_bssplit(void)
 	CHECK(kb_parse_bssplit("4k/10:8k:16k", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 3 && b[0].weight == 10 && b[1].weight == 45 && b[2].weight == 45);
 	free(b);
+	/* a remainder of 2: one percent each to the first two, not both to the first */
+	CHECK(kb_parse_bssplit("1k/50:2k:4k:8k", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 4 && b[1].weight == 17 && b[2].weight == 17 && b[3].weight == 16);
+	free(b);
 	CHECK(kb_parse_bssplit("1m", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 1 && b[0].size == 1048576 && b[0].weight == 100);
 	free(b);
