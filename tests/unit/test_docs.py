@@ -23,7 +23,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "tools" / "kiobench"
 OPTIONS_C = (REPO / "tools/options.c").read_text()
-KIOBENCH_H = (REPO / "tools/kiobench.h").read_text()
+OPTIONS_H = (REPO / "tools/options.h").read_text()
 MAN = (REPO / "tools/kiobench.1").read_text()
 
 COMMANDS = ("run", "sweep", "precondition", "suite", "compare")
@@ -76,7 +76,7 @@ TABLE = table()
 
 
 def test_the_table_is_read_whole():
-    ids = re.search(r"enum kb_opt_id \{(.*?)KB_NR_OPTS", KIOBENCH_H, re.S).group(1)
+    ids = re.search(r"enum kb_opt_id \{(.*?)KB_NR_OPTS", OPTIONS_H, re.S).group(1)
     assert len(re.findall(r"\bKB_OPT_\w+,", ids)) == len(TABLE) > 40
     assert TABLE["bs"]["alias"] == "blocksize" and TABLE["time_based"]["flag"]
     assert TABLE["devices"]["cmds"] == {"sweep"} and TABLE["iodepth"]["list"]
