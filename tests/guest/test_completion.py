@@ -203,51 +203,85 @@ def test_hipri_polls_on_nvme_poll_queues(guest, kiobench_module):
         assert irqs < 20, f"QD{qd}: {irqs} NVMe interrupts for 2000 polled I/Os"
 
 
-def polled_past_the_tags(guest, dev: str, tags: int, ios_each: int) -> None:
-    """--hipri with more bios in flight than the one poll queue has tags:
-    one worker at tags + 1 and at twice the tags, two workers at 3/4 of the
-    tags each.  A polled bio that slept for a tag would wait for the
-    polling of its own worker, asleep: the bios in flight would time out
-    (the block layer's 30 s) and the job would crawl or fail.  Each job must
-    complete all its I/Os with retries counted by the kernel, the kernel
-    log must have no timeout, and the polled job must reach 0.9 of the
-    interrupt-driven job's IOPS at the same depth (measured: polled is the
-    faster one on both devices here, by 10-40 %, with or without retries)."""
-    mark = guest.dmesg_mark(f"polled past {tags} tags")
-    for qd, jobs in ((tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)):
-        n = ios_each * jobs
-        common = (f"--filename={dev} --rw=randread --iodepth={qd} --numjobs={jobs} "
-                  f"--number_ios={n}")
-        polled = run_job(guest, f"{common} --hipri", timeout=90)
-        kb = polled["kiobench"]
-        assert kb["state"] == "DONE" and ios(polled) == n, kb
+def best_polled_and(guest, common: str, ref: str, n: int) -> tuple[float, float]:
+    """The better of two runs of `common --hipri`, each of which must end
+    DONE with its n I/Os, polled, with retries counted by the kernel; and
+    the better of two runs of `ref` (alternating: a busy moment of the host
+    hits both sides).  Best against best: TCG guests on a shared host vary
+    by 20-40 % from run to run."""
+    polled, other = 0.0, 0.0
+    for _ in range(2):
+        job = run_job(guest, f"{common} --hipri", timeout=90)
+        kb = job["kiobench"]
+        assert kb["state"] == "DONE" and ios(job) == n, kb
         assert kb["completion"] == "poll", kb
-        assert kb["retries"] > 0, f"QD{qd} x{jobs} on {tags} tags: no refused bio"
-        irq = run_job(guest, common, timeout=90)
-        assert irq["kiobench"]["retries"] == 0, irq["kiobench"]
-        ratio = achieved_per_worker(polled) / achieved_per_worker(irq)
-        assert ratio >= 0.9, f"QD{qd} x{jobs}: polled IOPS {ratio:.2f} x interrupt-driven"
+        assert kb["retries"] > 0, f"{common}: no polled bio was refused a tag"
+        polled = max(polled, achieved_per_worker(job))
+        job = run_job(guest, ref, timeout=90)
+        assert job["kiobench"]["state"] == "DONE", job["kiobench"]
+        other = max(other, achieved_per_worker(job))
+    return polled, other
+
+
+def depths_past(tags: int) -> tuple[tuple[int, int], ...]:
+    """(iodepth, workers) past one poll queue's tags: one worker at tags + 1
+    and at twice the tags, two workers at 3/4 of the tags each."""
+    return (tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)
+
+
+@pytest.mark.core
+@pytest.mark.budget(120)
+def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nullb):
+    """--hipri with more bios in flight than the one poll queue of null_blk
+    has tags (hw_queue_depth=64).  A polled bio that sleeps for a tag waits
+    for its own worker's polling, asleep: before the fix QD 65 ran no I/O
+    and the block layer timed the bios out (exit 3, ETIMEDOUT; the test's
+    mutation: never ask for REQ_NOWAIT).  Each job must complete its I/Os
+    with the refusals counted by the kernel, the kernel log must have no
+    timeout, and polled IOPS must reach 0.9 of the interrupt-driven job's at
+    the same depth (measured here: 0.94-1.11 with one worker, 1.2-1.6 with
+    two; polled null_blk completes in the worker, without a softirq)."""
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=False, poll_queues=1,
+                     hw_queue_depth=64)
+    mark = guest.dmesg_mark("polled null_blk past its tags")
+    for qd, jobs in depths_past(64):
+        common = f"--filename={dev} --rw=randread --iodepth={qd} --numjobs={jobs} " \
+                 f"--number_ios={50000 * jobs}"
+        polled, irq = best_polled_and(guest, common, common, 50000 * jobs)
+        assert polled >= 0.9 * irq, \
+            f"QD{qd} x{jobs}: polled {polled:.0f} IOPS, interrupt-driven {irq:.0f}"
     log = guest.dmesg_since(mark)
     assert not re.search(r"timeout", log, re.I), log
 
 
 @pytest.mark.core
-@pytest.mark.budget(90)
-def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nullb):
-    """null_blk with one poll queue of 64 tags (hw_queue_depth=64)."""
-    dev = make_nullb("nullb0", size_mb=64, memory_backed=False, poll_queues=1,
-                     hw_queue_depth=64)
-    polled_past_the_tags(guest, dev, 64, 50000)
-
-
-@pytest.mark.core
-@pytest.mark.budget(90)
+@pytest.mark.budget(120)
 def test_hipri_past_the_poll_queue_tags_nvme(guest, kiobench_module):
-    """QEMU's NVMe with one poll queue of 31 tags (nvme.io_queue_depth=32)."""
+    """The same on QEMU's NVMe with one poll queue of 31 tags
+    (nvme.io_queue_depth=32), where the bug crawled at 1-12 IOPS for
+    minutes with err=0, the driver logging "I/O tag N QID M timeout,
+    completion polled".  Here polled I/O is measured against polled I/O
+    within the tags (one worker at 31; two at 15), not against
+    interrupts: QEMU emulates the controller in its own thread, which a
+    vCPU polling at 100 % starves on this 2-core host, so polled NVMe under
+    TCG is slower than interrupt-driven whatever kiobench does (measured:
+    two workers at 15, no tag refused, 0.22 of interrupt-driven).  Past
+    the tags a job must keep at least half the IOPS it has within them
+    (measured: 1.0-1.7 x): a crawl is three orders of magnitude below."""
     dev = nvme_dev(guest)
     name = dev.rsplit("/", 1)[1]
     assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
-    polled_past_the_tags(guest, dev, NVME_TAGS, 10000)
+    mark = guest.dmesg_mark("polled NVMe past its tags")
+    for qd, jobs in depths_past(NVME_TAGS):
+        n = 10000 * jobs
+        within = NVME_TAGS // jobs
+        common = f"--filename={dev} --rw=randread --numjobs={jobs} --number_ios={n}"
+        polled, ref = best_polled_and(guest, f"{common} --iodepth={qd}",
+                                      f"{common} --iodepth={within} --hipri", n)
+        assert polled >= 0.5 * ref, \
+            f"QD{qd} x{jobs}: {polled:.0f} IOPS polled, {ref:.0f} within the tags"
+    log = guest.dmesg_since(mark)
+    assert not re.search(r"timeout", log, re.I), log
 
 
 @pytest.mark.core
