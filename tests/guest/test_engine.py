@@ -212,6 +212,14 @@ def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
 @pytest.mark.debug
 @pytest.mark.device
 def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, test_dev):
+    """Transfer sizes follow the bssplit weights; --cpus_allowed=1 pins
+    both workers to CPU 1, checked where they ran, from the kernel: each
+    worker kthread's allowed CPUs (/proc/PID/status) and the CPU it was on
+    (/proc/PID/stat field 39), sampled while the job runs.  (Reading cpu=1
+    back from the job's debugfs config only echoed the request.)
+    Mutation: kb_create_threads() not binding (`if (w->cpu < -1)` before
+    kthread_bind()): the config still says cpu=1, the kthreads may run
+    anywhere: red."""
     dev = test_dev
     # 2 MiB transfers are split by the block layer; sizes follow the weights
     job = run_job(guest, f"--filename={dev} --rw=randread --bssplit=4k/50:2m/50 --iodepth=4 "
@@ -220,6 +228,33 @@ def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, test_dev):
     assert r["total_ios"] == 400
     big = (r["io_bytes"] - 400 * 4096) // (2048 * 1024 - 4096)
     assert 150 <= big <= 250, f"{big} of 400 transfers were 2 MiB (expected 200 +- 50)"
-    config = guest.check(f"cat /sys/kernel/debug/kiobench/job{job['kiobench']['job_id']}/config")
-    assert "worker=0 cpu=1" in config and "worker=1 cpu=1" in config, config
     destroy_job(guest, job)
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=4 --numjobs=2 "
+                "--cpus_allowed=1 --runtime=8 >/dev/null 2>&1 &)")
+    guest.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
+                "done; exit 1")
+    # each worker kthread (kb_create_threads(): "kiobench<job>/<worker>"):
+    # its name and allowed CPUs, then the CPU it is on, 10 times over 1 s
+    out = guest.check(r"""
+pids=
+for c in /proc/[0-9]*/comm; do
+    grep -q '^kiobench[0-9]*/[0-9]*$' $c 2>/dev/null && pids="$pids ${c%/comm}"
+done
+for p in $pids; do echo "$(cat $p/comm) $(awk '/^Cpus_allowed_list/ {print $2}' $p/status)"; done
+for i in $(seq 10); do
+    for p in $pids; do read -r l <$p/stat; set -- $l; echo "$(cat $p/comm) ${39}"; done
+    sleep 0.1
+done""", timeout=60)
+    allowed, ran_on = {}, {}
+    for line in out.splitlines():
+        name, cpus = line.split()
+        if name in allowed:
+            ran_on.setdefault(name, []).append(cpus)
+        else:
+            allowed[name] = cpus
+    assert len(allowed) == 2 and all(len(v) == 10 for v in ran_on.values()), out
+    for name, cpus in allowed.items():
+        assert cpus == "1", f"{name} may run on CPUs {cpus}"
+        assert set(ran_on[name]) == {"1"}, f"{name} ran on CPUs {ran_on[name]}"
+    guest.check("kill -INT $(pidof kiobench); for i in $(seq 100); do "
+                "kiobench list | grep -q RUNNING || exit 0; sleep 0.1; done; exit 1", timeout=30)
