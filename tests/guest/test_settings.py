@@ -112,3 +112,41 @@ def test_report_settings_come_from_the_kernel(guest, kiobench_module, make_nullb
         assert want in line.group(1), (want, line.group(1))
     assert re.search(r"^  completion   : spin;", normal, re.M), normal
     assert re.search(r"^  open loop    : rate_iops=700 per worker \(poisson\)", normal, re.M)
+
+
+@pytest.mark.core
+@pytest.mark.budget(40)
+def test_job_ntf_carries_the_settings(guest, kiobench_module, make_nullb):
+    """JOB_NTF, at the start and at the end of a job made over raw netlink,
+    carries the same settings as JOB_GET (read by `nlfuzz listen`, which
+    names each attribute as the spec does).  Mutation: kb_put_job() putting
+    the settings for replies only (`if (cmd != KIOBENCH_CMD_JOB_NTF &&
+    kb_put_config(msg, job))`): red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    guest.check("(nlfuzz listen 2 >/tmp/ev.out 2>&1; echo rc=$? >>/tmp/ev.out) "
+                "</dev/null >/dev/null 2>&1 &")
+    guest.check("for i in $(seq 50); do grep -q listening /tmp/ev.out && exit; sleep 0.1; "
+                "done; exit 1")
+    args = [a for a in RAW if not a.startswith("runtime-ns=")] + ["runtime-ns=1000000000"]
+    ack = nlreq(guest, "new", f"dev={dev}", *args)
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        assert nlreq(guest, "start", f"job-id={job}").errno == 0
+        guest.check("for i in $(seq 100); do grep -q '^rc=' /tmp/ev.out && exit; sleep 0.1; "
+                    "done; exit 1", timeout=30)
+        out = guest.check("cat /tmp/ev.out")
+        events = [line.split()[1:] for line in out.splitlines() if line.startswith("event ")]
+        assert "rc=0" in out and len(events) == 2, out
+        for ev, state in zip(events, ("1", "2")):
+            assert f"job-id={job}" in ev and f"job-state={state}" in ev, ev
+            for want in ("completion=1", "rate-iops=700", "rate-process=1", "iodepth=4",
+                         "numjobs=2", "cpus=1,0", "offset=1048576", "size=8388608",
+                         "job-span-len=8388608", "runtime-ns=1000000000", "ramp-ns=1000000",
+                         "seed=7", "interval-ns=500000000", "lat-log=64", "rwmix-read=100",
+                         "random", "continue-on-error", "detach", "job-name=rawjob",
+                         "devices=nest", "bssplit=nest"):
+                assert want in ev, (want, ev)
+            assert "allow-writes" not in ev and "stages" not in ev, ev
+    finally:
+        guest.run(f"kiobench destroy {job}")
