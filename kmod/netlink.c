@@ -827,6 +827,24 @@ static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/*
+ * Before the first part of a dump: room for the largest job's status, or a
+ * job with many CPUs or long device paths would fit in no part of it.
+ */
+static int kb_nl_job_dump_start(struct netlink_callback *cb)
+{
+	unsigned long id = 0;
+	struct kb_job *job;
+	size_t size = 0;
+
+	kb_jobs_lock();
+	for (; (job = kb_job_next(&id)); id++)
+		size = max(size, kb_status_size(&job->cfg));
+	kb_jobs_unlock();
+	cb->min_dump_alloc = size;
+	return 0;
+}
+
 /* cb->args[0]: the next job id to dump. */
 static int kb_nl_job_dump(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -882,6 +900,7 @@ static const struct genl_ops kb_ops[] = {
 	{
 		.cmd = KIOBENCH_CMD_JOB_GET,
 		.doit = kb_nl_job_get,
+		.start = kb_nl_job_dump_start,
 		.dumpit = kb_nl_job_dump,
 		.policy = kb_id_policy,
 		.maxattr = KIOBENCH_A_MAX,

@@ -291,7 +291,7 @@ struct list_ctx {
 static int list_one(const struct kb_status *st, void *arg)
 {
 	struct list_ctx *c = arg;
-	char devs[1024] = "-", owner[16] = "-", line[2048];
+	char devs[1024] = "-", owner[16] = "-", line[16384];
 	uint64_t ios = 0;
 	int d;
 

@@ -299,7 +299,7 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	double depth = kb_effective_iodepth(r);
 	unsigned int qd = c->present ? c->iodepth : r->job->iodepth ? r->job->iodepth : 1;
 	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
-	char line[2048];
+	char line[16384];
 
 	kb_kcfg_str(c, line, sizeof(line));
 	fprintf(f, "  kernel ran   : %s\n", line);

@@ -651,6 +651,8 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 					       (const char *)nla_data(a));
 			c->nr_devs++;
 		}
+	if (at >= sizeof(c->devices))	/* cut: say so */
+		memcpy(c->devices + sizeof(c->devices) - 4, "...", 4);
 	/* KIOBENCH_A_JOB_SPAN_LEN: one per device, in their order */
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {

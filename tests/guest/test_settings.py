@@ -150,3 +150,35 @@ def test_job_ntf_carries_the_settings(guest, kiobench_module, make_nullb):
             assert "allow-writes" not in ev and "stages" not in ev, ev
     finally:
         guest.run(f"kiobench destroy {job}")
+
+
+@pytest.mark.core
+def test_a_large_status_is_listed_whole(guest, kiobench_module, make_nullb):
+    """A job's status grows with its settings: 1024 CPUs and 9 device
+    paths of 4000 bytes make it some 40 KiB, larger than the 32 KiB a dump
+    part gets from the reader's buffer size.  JOB_GET (do) and the dump
+    behind `kiobench list` still carry it whole.  Mutation: the dump's
+    start callback (kb_nl_job_dump_start) not setting min_dump_alloc: the
+    dump's first part has no room for the job, and list fails: red."""
+    devs = [make_nullb(f"nullb{i}", size_mb=4) for i in range(9)]
+    long_dir = "/tmp/" + "/".join(["d" * 99] * 40)
+    paths = [f"{long_dir}/l{i}" for i in range(9)]
+    guest.check(f"mkdir -p {long_dir} && " +
+                " && ".join(f"ln -sf {d} {p}" for d, p in zip(devs, paths)))
+    cpus = ",".join(["1", "0"] * 512)
+    ack = nlreq(guest, "new", *(f"dev={p}" for p in paths), "name=bigjob", f"cpus={cpus}")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        assert nlreq(guest, "get", f"job-id={job}").errno == 0
+        dump = nlreq(guest, "get", dump=True)
+        assert dump.errno == 0 and [r["job-id"] for r in dump.replies] == [str(job)], dump.out
+        doc = json.loads(guest.check("kiobench list --output-format=json"))
+        (s,) = [j["settings"] for j in doc["jobs"] if j["job_id"] == job]
+        assert s["cpus"] == [1, 0] * 512 and s["span_len"] == [4 << 20] * 9
+        # the tool keeps 1 KiB of paths, and says where it cut them
+        assert s["devices"].endswith("...") and paths[0].startswith(s["devices"][:-3])
+        text = guest.check("kiobench list")
+        assert f"cpus_allowed={cpus} " in text, text[:300]
+    finally:
+        guest.run(f"kiobench destroy {job}")
