@@ -417,6 +417,89 @@ static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * The job's settings, from the kernel's own struct kb_config, in the
+ * request's attributes: what a reply says is what the workers do, whoever
+ * made the job.  A flag or a limit that is off is absent, as in a request;
+ * every other value is put, defaults included.  After the devices, the span
+ * the kernel uses on each of them (job-span-len, one per device, in order).
+ */
+static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	struct nlattr *nest, *ent;
+	unsigned int i;
+
+	nest = nla_nest_start(msg, KIOBENCH_A_DEVICES);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < cfg->nr_devs; i++)
+		if (nla_put_string(msg, KIOBENCH_DEV_A_PATH, cfg->paths[i]))
+			return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	for (i = 0; i < cfg->nr_devs; i++)
+		if (nla_put_u64_64bit(msg, KIOBENCH_A_JOB_SPAN_LEN,
+				      job->devs[i].span_len, KIOBENCH_A_PAD))
+			return -EMSGSIZE;
+	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT);
+	if (!nest)
+		return -EMSGSIZE;
+	for (i = 0; i < cfg->nr_bss; i++) {
+		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY);
+		if (!ent ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, cfg->bss[i].size) ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, cfg->bss[i].cum_weight -
+				(i ? cfg->bss[i - 1].cum_weight : 0)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, ent);
+	}
+	nla_nest_end(msg, nest);
+	if ((cfg->random && nla_put_flag(msg, KIOBENCH_A_RANDOM)) ||
+	    nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, cfg->rwmix_read) ||
+	    (cfg->allow_writes && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES)) ||
+	    nla_put_u32(msg, KIOBENCH_A_IODEPTH, cfg->iodepth) ||
+	    nla_put_u32(msg, KIOBENCH_A_NUMJOBS, cfg->numjobs) ||
+	    (cfg->nr_cpus && nla_put(msg, KIOBENCH_A_CPUS,
+				     cfg->nr_cpus * sizeof(u32), cfg->cpus)) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_OFFSET, cfg->offset, KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_SIZE, cfg->size, KIOBENCH_A_PAD))
+		return -EMSGSIZE;
+	if ((cfg->runtime_ns && nla_put_u64_64bit(msg, KIOBENCH_A_RUNTIME_NS,
+						  cfg->runtime_ns, KIOBENCH_A_PAD)) ||
+	    (cfg->io_bytes && nla_put_u64_64bit(msg, KIOBENCH_A_IO_BYTES,
+						cfg->io_bytes, KIOBENCH_A_PAD)) ||
+	    (cfg->number_ios && nla_put_u64_64bit(msg, KIOBENCH_A_NUMBER_IOS,
+						  cfg->number_ios, KIOBENCH_A_PAD)) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_RAMP_NS, cfg->ramp_ns, KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_SEED, cfg->seed, KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_INTERVAL_NS, cfg->interval_ns,
+			      KIOBENCH_A_PAD) ||
+	    (cfg->continue_on_error &&
+	     nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
+	    nla_put_u32(msg, KIOBENCH_A_LAT_LOG, cfg->lat_log) ||
+	    (cfg->detach && nla_put_flag(msg, KIOBENCH_A_DETACH)) ||
+	    (cfg->rate_iops &&
+	     (nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, cfg->rate_iops) ||
+	      nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process))) ||
+	    (cfg->stages && nla_put_flag(msg, KIOBENCH_A_STAGES)) ||
+	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Room for a job's status: its settings may hold long paths and many CPUs. */
+static size_t kb_status_size(const struct kb_config *cfg)
+{
+	size_t size = NLMSG_GOODSIZE;
+	unsigned int i;
+
+	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
+	for (i = 0; i < cfg->nr_devs; i++)
+		size += nla_total_size(strlen(cfg->paths[i]) + 1) +
+			nla_total_size_64bit(sizeof(u64));
+	return size;
+}
+
 static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 		      u32 seq, int flags, u8 cmd)
 {
@@ -448,6 +531,8 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 			      kb_job_retries(job), KIOBENCH_A_PAD) ||
 	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid))
 		goto out_cancel;
+	if (kb_put_config(msg, job))
+		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
 			if (kb_put_stats(msg, job, dir))
@@ -466,7 +551,7 @@ static void kb_nl_notify(struct kb_job *job)
 {
 	struct sk_buff *msg;
 
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(kb_status_size(&job->cfg), GFP_KERNEL);
 	if (!msg)
 		return;
 	if (kb_put_job(msg, job, 0, 0, 0, KIOBENCH_CMD_JOB_NTF)) {
@@ -597,7 +682,7 @@ static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 		err = kb_parse_detach(info, &cfg);
 	if (err)
 		goto out_free_config;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	msg = genlmsg_new(kb_status_size(&cfg), GFP_KERNEL);
 	if (!msg) {
 		err = -ENOMEM;
 		goto out_free_config;
@@ -727,22 +812,39 @@ static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
 	err = kb_check_request(skb, info);
 	if (err)
 		return err;
-	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
 	kb_jobs_lock();
 	job = kb_lookup(info);
-	if (IS_ERR(job))
-		err = PTR_ERR(job);
-	else
-		err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
-				 KIOBENCH_CMD_JOB_GET);
+	if (IS_ERR(job)) {
+		kb_jobs_unlock();
+		return PTR_ERR(job);
+	}
+	msg = genlmsg_new(kb_status_size(&job->cfg), GFP_KERNEL);
+	err = msg ? kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
+			       KIOBENCH_CMD_JOB_GET) : -ENOMEM;
 	kb_jobs_unlock();
 	if (err) {
 		nlmsg_free(msg);
 		return err;
 	}
 	return genlmsg_reply(msg, info);
+}
+
+/*
+ * Before the first part of a dump: room for the largest job's status, or a
+ * job with many CPUs or long device paths would fit in no part of it.
+ */
+static int kb_nl_job_dump_start(struct netlink_callback *cb)
+{
+	unsigned long id = 0;
+	struct kb_job *job;
+	size_t size = 0;
+
+	kb_jobs_lock();
+	for (; (job = kb_job_next(&id)); id++)
+		size = max(size, kb_status_size(&job->cfg));
+	kb_jobs_unlock();
+	cb->min_dump_alloc = size;
+	return 0;
 }
 
 /* cb->args[0]: the next job id to dump. */
@@ -807,6 +909,7 @@ static const struct genl_ops kb_ops[] = {
 	{
 		.cmd = KIOBENCH_CMD_JOB_GET,
 		.doit = kb_nl_job_get,
+		.start = kb_nl_job_dump_start,
 		.dumpit = kb_nl_job_dump,
 		.policy = kb_id_policy,
 		.maxattr = KIOBENCH_A_MAX,

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include "cli.h"
 #include "commands.h"
 #include "jobfile.h"
+#include "json.h"
+#include "measures.h"
 #include "nl.h"
 #include "options.h"
 #include "report.h"
@@ -49,7 +52,9 @@ static void usage_features(FILE *f)
 
 static void usage_list(FILE *f)
 {
-	fprintf(f, "Usage: kiobench list\nList the jobs that exist in the kernel.\n");
+	fprintf(f, "Usage: kiobench list [--output-format=normal|json]\n"
+		"List the jobs that exist in the kernel, each with the settings the\n"
+		"kernel reports for it (whoever created it).\n");
 }
 
 static void usage_stop(FILE *f)
@@ -281,51 +286,127 @@ static void list_header(bool *done)
 	*done = true;
 }
 
-/* JOB_GET does not carry the devices: they come from the job's debugfs config. */
+struct list_ctx {
+	bool header;
+	struct json_object *jobs;	/* --output-format=json */
+};
+
+/*
+ * The devices and the settings come from the kernel's status reply; a
+ * module older than 0.5 sends none, and the devices then come from the
+ * job's debugfs config.
+ */
 static int list_one(const struct kb_status *st, void *arg)
 {
-	char devs[1024] = "-", owner[16] = "-";
+	struct list_ctx *c = arg;
+	char devs[1024] = "-", owner[16] = "-", line[16384];
 	uint64_t ios = 0;
 	int d;
 
-	list_header(arg);
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 		ios += st->dir[d].all_ios;
-	if (st->debugfs_dir[0])
+	if (st->cfg.present)
+		snprintf(devs, sizeof(devs), "%s", st->cfg.devices);
+	else if (st->debugfs_dir[0])
 		kb_debugfs_devices(st->debugfs_dir, devs, sizeof(devs));
 	if (st->has_owner && st->owner)
 		snprintf(owner, sizeof(owner), "%" PRIu32, st->owner);
 	else if (st->has_owner)
 		snprintf(owner, sizeof(owner), "detached");
+	if (c->jobs) {
+		struct json_object *o = json_object_new_object();
+
+		kb_jadd(o, "job_id", kb_ju64(st->id));
+		kb_jadd(o, "name", kb_jstr(st->name));
+		kb_jadd(o, "state", kb_jstr(kb_state_name(st->state)));
+		kb_jadd(o, "owner", st->has_owner ? kb_ju64(st->owner) : NULL);
+		kb_jadd(o, "nr_workers", kb_ju64(st->nr_workers));
+		kb_jadd(o, "elapsed_ns", kb_ju64(st->elapsed_ns));
+		kb_jadd(o, "all_ios", kb_ju64(ios));
+		kb_jadd(o, "error", json_object_new_int(-st->error));
+		kb_jadd(o, "devices", kb_jstr(devs));
+		kb_jadd(o, "settings", kb_kcfg_json(&st->cfg));
+		json_object_array_add(c->jobs, o);
+		return 0;
+	}
+	list_header(&c->header);
 	printf("%-6u %-31s %-8s %-10s %7u %10.1f %14" PRIu64 "  %s", st->id, st->name,
 	       kb_state_name(st->state), owner, st->nr_workers, st->elapsed_ns / 1e9, ios,
 	       devs);
 	if (st->error)
 		printf("  %s", errname(-st->error));
-	printf("\n");
+	kb_kcfg_str(&st->cfg, line, sizeof(line));
+	printf("\n       settings: %s\n", line);
 	return 0;
 }
 
-int cmd_list(int argc, char **argv)
+/* --output-format=normal|json and --help; 1: bad usage (reported). */
+static int list_opts(int argc, char **argv, unsigned int *fmt)
 {
-	bool header = false;
-	struct kb_nlerr e;
-	struct kb_nl nl;
-	int ret = simple_opts(argc, argv, usage_list);
+	static const struct option lo[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "output-format", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[KB_ERRLEN];
+	int c;
 
-	if (ret >= 0)
-		return ret;
+	opterr = 0;
+	optind = 1;
+	*fmt = KB_FMT_NORMAL;
+	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			usage_list(stdout);
+			return KB_EXIT_OK;
+		}
+		if (c == 'o' && !kb_parse_formats(optarg, KB_FMT_NORMAL | KB_FMT_JSON, fmt, err,
+						  sizeof(err)) && (*fmt == KB_FMT_NORMAL ||
+								   *fmt == KB_FMT_JSON))
+			continue;
+		if (c == 'o')
+			msg("list: %s", *fmt == (KB_FMT_NORMAL | KB_FMT_JSON) ?
+			    "one output format at a time" : err);
+		else
+			msg("list: unknown option '%s'", argv[optind - 1]);
+		usage_list(stderr);
+		return KB_EXIT_USAGE;
+	}
 	if (optind < argc) {
 		msg("list: unexpected argument '%s'", argv[optind]);
 		return KB_EXIT_USAGE;
 	}
+	return -1;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct list_ctx c = { 0 };
+	struct kb_nlerr e;
+	struct kb_nl nl;
+	unsigned int fmt;
+	int ret = list_opts(argc, argv, &fmt);
+
+	if (ret >= 0)
+		return ret;
 	if (kb_nl_open(&nl, false, &e))
 		return nl_fail("netlink", &e);
-	ret = kb_nl_job_dump(&nl, list_one, &header, &e);
+	if (fmt == KB_FMT_JSON)
+		c.jobs = json_object_new_array();
+	ret = kb_nl_job_dump(&nl, list_one, &c, &e);
 	kb_nl_close(&nl);
-	if (ret)
+	if (ret) {
+		json_object_put(c.jobs);
 		return nl_fail("JOB_GET", &e);
-	list_header(&header);
+	}
+	if (c.jobs) {
+		struct json_object *root = json_object_new_object();
+
+		kb_jadd(root, "jobs", c.jobs);
+		printf("%s\n", json_object_to_json_string_ext(root, KB_JSON_FLAGS));
+		json_object_put(root);
+		return KB_EXIT_OK;
+	}
+	list_header(&c.header);
 	return KB_EXIT_OK;
 }
 static int cmd_id(int argc, char **argv, int cmd, void (*usage)(FILE *))

@@ -361,8 +361,15 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "job_id", kb_ju64(r->st.id));
 	kb_jadd(o, "state", kb_jstr(kb_state_name(r->st.state)));
 	a = json_object_new_array();
-	for (i = 0; i < r->job->nr_devices; i++)
-		json_object_array_add(a, kb_jstr(r->job->devices[i]));
+	if (r->st.cfg.present) {	/* the kernel's, ':'-separated as --filename */
+		const char *p = r->st.cfg.devices;
+
+		for (; *p; p += strcspn(p, ":"), p += *p == ':')
+			json_object_array_add(a, json_object_new_string_len(p, strcspn(p, ":")));
+	} else {
+		for (i = 0; i < r->job->nr_devices; i++)
+			json_object_array_add(a, kb_jstr(r->job->devices[i]));
+	}
 	kb_jadd(o, "devices", a);
 	kb_jadd(o, "nr_workers", kb_ju64(r->st.nr_workers));
 	kb_jadd(o, "elapsed_ns", kb_ju64(r->st.elapsed_ns));

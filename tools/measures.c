@@ -23,11 +23,6 @@ typedef unsigned __int128 u128;
 #define KB_DEPTH_WARN	0.98	/* kept below this share of iodepth: warn */
 #define KB_DEPTH_MIN_IOS 100	/* per worker; fewer: the start-up dominates */
 
-const char *kb_completion_name(const struct kb_job *job)
-{
-	return job->hipri ? "poll" : job->spin ? "spin" : "sleep";
-}
-
 /*
  * The depth each worker kept on average: I/Os in flight integrated over
  * the measured time (the sum of the measured latencies) per unit of time,
@@ -115,17 +110,153 @@ static struct json_object *both_dirs(const struct kb_result *r, enum kb_metric m
 	return o;
 }
 
-/* kiobench's own figures of how the job ran, into its "kiobench" object. */
+/* ---- the settings the kernel reports ---------------------------------------- */
+
+/* The kernel's completion mode, or NULL when its reply did not say. */
+const char *kb_kcfg_completion(const struct kb_kcfg *c)
+{
+	switch (c->present ? c->completion : -1) {
+	case KIOBENCH_COMPLETION_SLEEP: return "sleep";
+	case KIOBENCH_COMPLETION_SPIN: return "spin";
+	case KIOBENCH_COMPLETION_POLL: return "poll";
+	default: return NULL;
+	}
+}
+
+static const char *kcfg_rw(const struct kb_kcfg *c)
+{
+	if (c->rwmix_read >= 100)
+		return c->random ? "randread" : "read";
+	if (!c->rwmix_read)
+		return c->random ? "randwrite" : "write";
+	return c->random ? "randrw" : "rw";
+}
+
+static const char *kcfg_process(const struct kb_kcfg *c)
+{
+	return c->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
+}
+
+#define KCFG_ADD(...) do { \
+		if (at < len) \
+			at += snprintf(buf + at, len - at, __VA_ARGS__); \
+	} while (0)
+
+/*
+ * One line of fio's option names, from the kernel's reply: rw, bssplit,
+ * depth and workers, pinning, span, limits, completion and rate.
+ */
+void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	if (!c->present) {
+		KCFG_ADD("(not reported by the module)");
+		return;
+	}
+	KCFG_ADD("rw=%s", kcfg_rw(c));
+	if (c->rwmix_read && c->rwmix_read < 100)
+		KCFG_ADD(" rwmixread=%u", c->rwmix_read);
+	KCFG_ADD(" bssplit=");
+	for (i = 0; i < c->nr_bss; i++)
+		KCFG_ADD("%s%u/%u", i ? ":" : "", c->bss[i].size, c->bss[i].weight);
+	KCFG_ADD(" iodepth=%u numjobs=%u cpus_allowed=", c->iodepth, c->numjobs);
+	for (i = 0; i < c->nr_cpus; i++)
+		KCFG_ADD("%s%u", i ? "," : "", c->cpus[i]);
+	if (!c->nr_cpus)
+		KCFG_ADD("any");
+	KCFG_ADD(" offset=%" PRIu64 " size=%" PRIu64 " span=", c->offset, c->size);
+	for (i = 0; i < c->nr_spans && i < KB_KCFG_DEVS; i++)
+		KCFG_ADD("%s%" PRIu64, i ? ":" : "", c->span_len[i]);
+	if (c->runtime_ns)
+		KCFG_ADD(" runtime=%" PRIu64 "ns", c->runtime_ns);
+	if (c->io_bytes)
+		KCFG_ADD(" io_size=%" PRIu64, c->io_bytes);
+	if (c->number_ios)
+		KCFG_ADD(" number_ios=%" PRIu64, c->number_ios);
+	KCFG_ADD(" ramp_time=%" PRIu64 "ns completion=%s", c->ramp_ns,
+		 kb_kcfg_completion(c) ? kb_kcfg_completion(c) : "?");
+	if (c->rate_iops)
+		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
+	if (c->lat_log)
+		KCFG_ADD(" lat_log_entries=%u", c->lat_log);
+	KCFG_ADD("%s%s%s%s", c->allow_writes ? " allow_writes" : "",
+		 c->continue_on_error ? " continue_on_error" : "",
+		 c->stages ? " stages" : "", c->detach ? " detach" : "");
+}
+
+#undef KCFG_ADD
+
+/* The same as a JSON object (JSON null when the module did not report them). */
+struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
+{
+	struct json_object *o, *a, *e;
+	unsigned int i;
+
+	if (!c->present)
+		return NULL;
+	o = json_object_new_object();
+	kb_jadd(o, "devices", kb_jstr(c->devices));
+	a = json_object_new_array();
+	for (i = 0; i < c->nr_spans && i < KB_KCFG_DEVS; i++)
+		json_object_array_add(a, kb_ju64(c->span_len[i]));
+	kb_jadd(o, "span_len", a);
+	kb_jadd(o, "rw", kb_jstr(kcfg_rw(c)));
+	kb_jadd(o, "random", json_object_new_boolean(c->random));
+	kb_jadd(o, "rwmixread", kb_ju64(c->rwmix_read));
+	a = json_object_new_array();
+	for (i = 0; i < c->nr_bss; i++) {
+		e = json_object_new_object();
+		kb_jadd(e, "bs", kb_ju64(c->bss[i].size));
+		kb_jadd(e, "weight", kb_ju64(c->bss[i].weight));
+		json_object_array_add(a, e);
+	}
+	kb_jadd(o, "bssplit", a);
+	kb_jadd(o, "iodepth", kb_ju64(c->iodepth));
+	kb_jadd(o, "numjobs", kb_ju64(c->numjobs));
+	a = json_object_new_array();
+	for (i = 0; i < c->nr_cpus; i++)
+		json_object_array_add(a, kb_ju64(c->cpus[i]));
+	kb_jadd(o, "cpus", a);
+	kb_jadd(o, "offset", kb_ju64(c->offset));
+	kb_jadd(o, "size", kb_ju64(c->size));
+	kb_jadd(o, "runtime_ns", kb_ju64(c->runtime_ns));
+	kb_jadd(o, "io_size", kb_ju64(c->io_bytes));
+	kb_jadd(o, "number_ios", kb_ju64(c->number_ios));
+	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
+	kb_jadd(o, "randseed", kb_ju64(c->seed));
+	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));
+	kb_jadd(o, "lat_log_entries", kb_ju64(c->lat_log));
+	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
+	kb_jadd(o, "rate_iops", kb_ju64(c->rate_iops));
+	kb_jadd(o, "rate_process", c->rate_iops ? kb_jstr(kcfg_process(c)) : NULL);
+	kb_jadd(o, "allow_writes", json_object_new_boolean(c->allow_writes));
+	kb_jadd(o, "continue_on_error", json_object_new_boolean(c->continue_on_error));
+	kb_jadd(o, "stages", json_object_new_boolean(c->stages));
+	kb_jadd(o, "detach", json_object_new_boolean(c->detach));
+	return o;
+}
+
+/*
+ * kiobench's own figures of how the job ran, into its "kiobench" object;
+ * the completion mode and the rate are the kernel's (JSON null when the
+ * module did not report them), never the options this tool sent.
+ */
 void kb_json_measures(struct json_object *o, const struct kb_result *r)
 {
-	kb_jadd(o, "completion", kb_jstr(kb_completion_name(r->job)));
+	const struct kb_kcfg *c = &r->st.cfg;
+	const char *mode = kb_kcfg_completion(c);
+
+	kb_jadd(o, "settings", kb_kcfg_json(c));
+	kb_jadd(o, "completion", mode ? kb_jstr(mode) : NULL);
 	kb_jadd(o, "effective_iodepth", kb_jdbl(kb_effective_iodepth(r)));
 	kb_jadd(o, "retries", kb_ju64(r->st.retries));
-	if (!r->job->rate_iops)
+	if (!c->rate_iops)
 		return;
-	kb_jadd(o, "rate_iops", kb_ju64(r->job->rate_iops));
-	kb_jadd(o, "rate_process", kb_jstr(r->job->rate_process == KIOBENCH_RATE_POISSON ?
-					   "poisson" : "linear"));
+	kb_jadd(o, "rate_iops", kb_ju64(c->rate_iops));
+	kb_jadd(o, "rate_process", kb_jstr(kcfg_process(c)));
 	kb_jadd(o, "schedule_lag_ns", both_dirs(r, KB_MET_SCHED_LAG));
 	kb_jadd(o, "lat_from_schedule_ns", both_dirs(r, KB_MET_LAT_SCHED));
 }
@@ -155,8 +286,8 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 	struct kb_hist h;
 
 	fprintf(f, "  open loop    : rate_iops=%u per worker (%s), achieved %.0f (%.1f %%)\n",
-		r->job->rate_iops, r->job->rate_process == KIOBENCH_RATE_POISSON ?
-		"poisson" : "linear", got, 100.0 * got / r->job->rate_iops);
+		r->st.cfg.rate_iops, kcfg_process(&r->st.cfg), got,
+		100.0 * got / r->st.cfg.rate_iops);
 	if (!kb_metric_merged(r, 1, KB_MET_SCHED_LAG, -1, &h)) {
 		print_metric_line(f, "schedule lag", &h);
 		kb_hist_free(&h);
@@ -170,17 +301,21 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 /* The completion mode, the depth kept, the open loop: after a job's directions. */
 void kb_print_measures(FILE *f, const struct kb_result *r)
 {
+	const struct kb_kcfg *c = &r->st.cfg;
 	double depth = kb_effective_iodepth(r);
-	unsigned int qd = r->job->iodepth ? r->job->iodepth : 1;	/* the module's default */
+	unsigned int qd = c->present ? c->iodepth : r->job->iodepth ? r->job->iodepth : 1;
 	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
+	char line[16384];
 
+	kb_kcfg_str(c, line, sizeof(line));
+	fprintf(f, "  kernel ran   : %s\n", line);
 	fprintf(f, "  completion   : %s; depth kept %.2f per worker (iodepth=%u)",
-		kb_completion_name(r->job), depth, qd);
+		kb_kcfg_completion(c) ? kb_kcfg_completion(c) : "not reported", depth, qd);
 	if (r->st.retries)
 		fprintf(f, "; %" PRIu64 " submissions refused for want of a tag, retried",
 			r->st.retries);
 	fputc('\n', f);
-	if (r->job->rate_iops)
+	if (c->rate_iops)
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)
 		fprintf(f, "  warning: the workers kept %.2f of iodepth=%u in flight (below "

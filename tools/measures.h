@@ -10,7 +10,6 @@
 
 struct json_object;
 
-const char *kb_completion_name(const struct kb_job *job);
 double kb_effective_iodepth(const struct kb_result *r);
 /* Measure m of jobs r[0..n), direction d (< 0: both merged), into h (then kb_hist_free). */
 int kb_metric_merged(const struct kb_result *r, size_t n, enum kb_metric m, int d,
@@ -19,5 +18,9 @@ int kb_metric_merged(const struct kb_result *r, size_t n, enum kb_metric m, int 
 struct json_object *kb_json_metric(const struct kb_hist *h, const struct kb_job *job);
 void kb_json_measures(struct json_object *o, const struct kb_result *r);
 void kb_print_measures(FILE *f, const struct kb_result *r);
+/* The kernel's settings (kb_status.cfg): fio's names, one line / an object. */
+const char *kb_kcfg_completion(const struct kb_kcfg *c);
+void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len);
+struct json_object *kb_kcfg_json(const struct kb_kcfg *c);
 
 #endif /* KIOBENCH_MEASURES_H */

@@ -38,6 +38,7 @@
  */
 static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1];
 static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1];
+static struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1];
 
 static uint16_t nla_type_of(enum kb_nl_type t)
 {
@@ -69,6 +70,7 @@ static void init_policies(void)
 {
 	fill_policy(kb_policy, kb_nl_attrs, KIOBENCH_A_MAX);
 	fill_policy(kb_stat_policy, kb_nl_stats_attrs, KIOBENCH_STAT_A_MAX);
+	fill_policy(kb_bss_policy, kb_nl_bssplit_attrs, KIOBENCH_BSS_A_MAX);
 }
 
 /*
@@ -604,6 +606,101 @@ int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e)
 	return request(nl, msg, NULL, NULL, e);
 }
 
+/* The devices, the span on each and the transfer sizes of a status reply. */
+static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *c)
+{
+	struct nlattr *a, *e;
+	size_t at = 0;
+	int rem, erem;
+
+	if (tb[KIOBENCH_A_DEVICES])
+		nla_for_each_nested(a, tb[KIOBENCH_A_DEVICES], rem) {
+			if (nla_type(a) != KIOBENCH_DEV_A_PATH || nla_len(a) < 1)
+				return -EINVAL;
+			if (at < sizeof(c->devices))
+				at += snprintf(c->devices + at, sizeof(c->devices) - at, "%s%.*s",
+					       c->nr_devs ? ":" : "", nla_len(a) - 1,
+					       (const char *)nla_data(a));
+			c->nr_devs++;
+		}
+	if (at >= sizeof(c->devices))	/* cut: say so */
+		memcpy(c->devices + sizeof(c->devices) - 4, "...", 4);
+	/* KIOBENCH_A_JOB_SPAN_LEN: one per device, in their order */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != KIOBENCH_A_JOB_SPAN_LEN)
+			continue;
+		if (nla_len(a) != 8)
+			return -EINVAL;
+		if (c->nr_spans < KB_KCFG_DEVS)
+			c->span_len[c->nr_spans] = nla_get_u64(a);
+		c->nr_spans++;
+	}
+	if (tb[KIOBENCH_A_BSSPLIT])
+		nla_for_each_nested(e, tb[KIOBENCH_A_BSSPLIT], erem) {
+			struct nlattr *bt[KIOBENCH_BSS_A_MAX + 1];
+
+			if (nla_type(e) != KIOBENCH_BSS_A_ENTRY ||
+			    nla_parse_nested(bt, KIOBENCH_BSS_A_MAX, e, kb_bss_policy) < 0 ||
+			    !bt[KIOBENCH_BSS_A_SIZE])
+				return -EINVAL;
+			if (c->nr_bss == KB_KCFG_BSS)
+				return -EINVAL;
+			c->bss[c->nr_bss].size = nla_get_u32(bt[KIOBENCH_BSS_A_SIZE]);
+			c->bss[c->nr_bss].weight = bt[KIOBENCH_BSS_A_WEIGHT] ?
+						   nla_get_u32(bt[KIOBENCH_BSS_A_WEIGHT]) : 1;
+			c->nr_bss++;
+		}
+	return 0;
+}
+
+/*
+ * The job's settings in a status reply (a module older than 0.5 sends none:
+ * present stays false).  A flag or a limit the kernel leaves out is off.
+ */
+static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->completion = -1;
+	if (!tb[KIOBENCH_A_COMPLETION] || !tb[KIOBENCH_A_IODEPTH])
+		return 0;
+	c->present = true;
+	c->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
+	c->random = tb[KIOBENCH_A_RANDOM];
+	c->allow_writes = tb[KIOBENCH_A_ALLOW_WRITES];
+	c->continue_on_error = tb[KIOBENCH_A_CONTINUE_ON_ERROR];
+	c->detach = tb[KIOBENCH_A_DETACH];
+	c->stages = tb[KIOBENCH_A_STAGES];
+	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
+#define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])
+#define U64(a, field) if (tb[a]) c->field = nla_get_u64(tb[a])
+	U32(KIOBENCH_A_IODEPTH, iodepth);
+	U32(KIOBENCH_A_NUMJOBS, numjobs);
+	U64(KIOBENCH_A_OFFSET, offset);
+	U64(KIOBENCH_A_SIZE, size);
+	U64(KIOBENCH_A_RUNTIME_NS, runtime_ns);
+	U64(KIOBENCH_A_IO_BYTES, io_bytes);
+	U64(KIOBENCH_A_NUMBER_IOS, number_ios);
+	U64(KIOBENCH_A_RAMP_NS, ramp_ns);
+	U64(KIOBENCH_A_SEED, seed);
+	U64(KIOBENCH_A_INTERVAL_NS, interval_ns);
+	U32(KIOBENCH_A_LAT_LOG, lat_log);
+	U32(KIOBENCH_A_RATE_IOPS, rate_iops);
+#undef U32
+#undef U64
+	if (tb[KIOBENCH_A_RATE_PROCESS])
+		c->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
+	if (tb[KIOBENCH_A_CPUS]) {
+		int len = nla_len(tb[KIOBENCH_A_CPUS]);
+
+		if (len <= 0 || len % 4 || len / 4 > KB_KCFG_CPUS)
+			return -EINVAL;
+		c->nr_cpus = len / 4;
+		memcpy(c->cpus, nla_data(tb[KIOBENCH_A_CPUS]), len);
+	}
+	return parse_kcfg_lists(nlh, tb, c);
+}
+
 static int parse_status(struct nl_msg *msg, struct kb_status *st)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -671,7 +768,7 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		G(KIOBENCH_STAT_A_ALL_BYTES, all_bytes);
 #undef G
 	}
-	return 0;
+	return parse_kcfg(nlh, tb, &st->cfg);
 }
 
 struct get_ctx {

@@ -57,6 +57,36 @@ struct kb_dirstat {
 	uint64_t all_ios, all_bytes;
 };
 
+/*
+ * A job's settings as the kernel states them in its status (JOB_GET,
+ * JOB_NTF): what the workers do, whoever created the job.  Absent from the
+ * reply of a module older than 0.5 (present false).
+ */
+#define KB_KCFG_DEVS	16		/* the module's limit-devices */
+#define KB_KCFG_BSS	16		/* the module's limit-bssplit */
+#define KB_KCFG_CPUS	1024		/* entries of the module's cpus */
+struct kb_kcfg {
+	bool present;
+	char devices[1024];		/* the paths, ':'-separated */
+	unsigned int nr_devs;
+	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
+	unsigned int nr_spans;
+	bool random, allow_writes, continue_on_error, detach, stages;
+	uint8_t rwmix_read;
+	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
+	unsigned int nr_bss;
+	uint32_t iodepth, numjobs;
+	uint32_t cpus[KB_KCFG_CPUS];
+	unsigned int nr_cpus;		/* 0: not pinned */
+	uint64_t offset, size;		/* size 0: each device to its end */
+	uint64_t runtime_ns, io_bytes, number_ios;	/* 0: no such limit */
+	uint64_t ramp_ns, seed, interval_ns;
+	uint32_t lat_log;
+	uint32_t rate_iops;		/* 0: closed loop */
+	int rate_process;		/* enum kiobench_rate_process */
+	int completion;			/* enum kiobench_completion, -1: not said */
+};
+
 struct kb_status {
 	uint32_t id;
 	char name[KIOBENCH_NAME_LEN];
@@ -70,6 +100,7 @@ struct kb_status {
 	bool has_owner;
 	char debugfs_dir[64];		/* if the reply has it */
 	struct kb_dirstat dir[KIOBENCH_NR_DIRS];
+	struct kb_kcfg cfg;		/* the settings the kernel reports */
 };
 
 /* Everything known about one finished job. */

@@ -32,6 +32,12 @@
  *	every job it created is stopped and destroyed, and a dump must show
  *	no job it did not create.  Exit 0 if all went well.
  *
+ *   nlfuzz listen COUNT
+ *	Joins "events" (as join), prints "listening", then the next COUNT
+ *	JOB_NTF: "event" and each attribute as the spec names it
+ *	(completion=1 iodepth=4 ...; a flag by its name).  Exit 1 if they
+ *	did not all come within 60 s.
+ *
  *   nlfuzz join
  *	Subscribes to the family's multicast group "events"; prints "joined"
  *	or the errno, and exits 0 or 1.
@@ -1419,6 +1425,97 @@ static int cmd_join(void)
 	return 0;
 }
 
+/* One JOB_NTF: "event" and each top-level attribute as the spec names it. */
+static void print_event(const struct nlmsghdr *h)
+{
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	printf("event");
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+		const unsigned char *d = (const unsigned char *)a + NLA_HDRLEN;
+		unsigned int type = a->nla_type & NLA_TYPE_MASK;
+		int len = a->nla_len - NLA_HDRLEN;
+		const char *name = type <= KIOBENCH_A_MAX ? kb_nl_attrs[type].name : NULL;
+		uint64_t v = 0;
+		int32_t sv;
+
+		if (a->nla_len < NLA_HDRLEN || at + a->nla_len > h->nlmsg_len)
+			break;
+		at += NLA_ALIGN(a->nla_len);
+		if (!name)
+			continue;
+		switch (kb_nl_attrs[type].type) {
+		case KB_NLT_FLAG:
+			printf(" %s", name);
+			break;
+		case KB_NLT_U8:
+		case KB_NLT_U16:
+		case KB_NLT_U32:
+		case KB_NLT_U64:
+			memcpy(&v, d, len > 8 ? 8 : len);
+			printf(" %s=%" PRIu64, name, v);
+			break;
+		case KB_NLT_S32:
+			memcpy(&sv, d, 4);
+			printf(" %s=%d", name, sv);
+			break;
+		case KB_NLT_STRING:
+			printf(" %s=%.*s", name, len > 0 ? len - 1 : 0, (const char *)d);
+			break;
+		case KB_NLT_BINARY:	/* cpus: u32[] */
+			printf(" %s=", name);
+			for (int i = 0; i + 4 <= len; i += 4) {
+				uint32_t c;
+
+				memcpy(&c, d + i, 4);
+				printf("%s%u", i ? "," : "", c);
+			}
+			break;
+		default:
+			printf(" %s=nest", name);
+		}
+	}
+	printf("\n");
+}
+
+/*
+ * nlfuzz listen COUNT: joins "events", prints "listening", then each
+ * JOB_NTF (print_event()) until COUNT were printed; exit 1 after 60 s.
+ */
+static int cmd_listen(int count)
+{
+	static unsigned char buf[BUFSZ];
+	time_t end = time(NULL) + 60;
+
+	if (cmd_join())
+		return 1;
+	printf("listening\n");
+	while (count > 0 && time(NULL) < end) {
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
+		ssize_t n;
+		size_t at = 0;
+
+		if (poll(&pfd, 1, 1000) <= 0)
+			continue;
+		n = recv(sock, buf, sizeof(buf), 0);
+		if (n < 0)
+			die("recv");
+		while (at + NLMSG_HDRLEN <= (size_t)n) {
+			const struct nlmsghdr *h = (const struct nlmsghdr *)(buf + at);
+
+			if (h->nlmsg_len < NLMSG_HDRLEN + GENL_HDRLEN || at + h->nlmsg_len > (size_t)n)
+				break;
+			if (h->nlmsg_type == family &&
+			    ((const struct genlmsghdr *)NLMSG_DATA(h))->cmd == KIOBENCH_CMD_JOB_NTF &&
+			    count-- > 0)
+				print_event(h);
+			at += NLMSG_ALIGN(h->nlmsg_len);
+		}
+	}
+	return count > 0;
+}
+
 static __attribute__((noreturn)) void cmd_hold(const char *path)
 {
 	int fd = open(path, O_RDWR | O_EXCL);
@@ -1476,6 +1573,8 @@ int main(int argc, char **argv)
 		return cmd_fuzz(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "join"))
 		return cmd_join();
+	if (argc == 3 && !strcmp(argv[1], "listen"))
+		return cmd_listen(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		cmd_hold(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "as-user"))

@@ -74,6 +74,16 @@ def resubmit_gap_ns(guest: Guest, make_nullb, name: str = "nullb9") -> float:
     return max(0.0, (job["kiobench"]["measured_ns"] - n * r["clat_ns"]["mean"]) / (n - 1))
 
 
+def dev_bios(guest: Guest, dev: str) -> int:
+    """Bios the block layer has completed on dev, both directions, from its
+    stat file (Documentation/block/stat.rst): I/Os completed plus those
+    merged into them (fields 1, 2, 5 and 6).  A count of the device's own,
+    independent of anything kiobench computes."""
+    name = dev.rsplit("/", 1)[-1]
+    f = guest.check(f"cat /sys/class/block/{name}/stat").split()
+    return int(f[0]) + int(f[1]) + int(f[4]) + int(f[5])
+
+
 def destroy_job(guest: Guest, job: dict) -> None:
     guest.check(f"kiobench destroy {job['kiobench']['job_id']}")
 

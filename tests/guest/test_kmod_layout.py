@@ -3,8 +3,9 @@
 A job is created whole or not at all: when its debugfs directory cannot be
 made, the request is refused with an extack that says so, and nothing is
 left behind (no job, no directory, no charge; kmemleak checks the memory).
-A running job's histogram, read while completions land, adds up to its own
-header at every read (the whole counters are KUnit's: kb_sum_is_whole_while_written).
+A running job's histogram, read while completions land, never counts more
+than the device had completed, and once stopped counts exactly what the
+device completed (the whole counters are KUnit's: kb_sum_is_whole_while_written).
 Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`).
 """
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 import pytest
 
-from kb import DEBUGFS, job_ids, nlreq, parse_hist
+from kb import DEBUGFS, dev_bios, job_ids, nlreq, parse_hist
 
 SLOW = 600
 
@@ -84,25 +85,39 @@ def test_job_without_its_debugfs_directory_is_refused(guest, kernel, kiobench_mo
 @pytest.mark.core
 @pytest.mark.debug
 def test_running_job_reads_whole(guest, kiobench_module, make_nullb):
-    """A histogram read while completions land adds up to its header, every
-    time; JOB_GET answers meanwhile."""
+    """A histogram read while completions land is whole: its samples never
+    exceed what the device had completed by the time it was read (its stat
+    file, read after), and never go back; JOB_GET answers meanwhile.  Once
+    stopped, its samples are the device's completions exactly.  (Its
+    `# samples` header is the sum of the buckets printed below it, so the
+    two agreeing proves nothing.)  Mutation: kb_account() measuring only
+    I/Os submitted 100 ms after the ramp's end: the final count falls
+    short of the device's: red."""
     dev = make_nullb("nullb0", size_mb=64, irqmode="softirq")
+    before = dev_bios(guest, dev)
     ack = nlreq(guest, "new", f"dev={dev}", "numjobs=2", "iodepth=16",
                 f"runtime-ns={60 * 10**9}")
     assert ack.errno == 0, ack.out
     j = ack.replies[0]["job-id"]
     assert nlreq(guest, "start", f"job-id={j}").errno == 0
     try:
-        reads = 0
+        reads = last = 0
         for _ in range(20):
             h = parse_hist(guest.check(f"cat {DEBUGFS}/job{j}/hist_read"))
+            done = dev_bios(guest, dev) - before
             assert h.count == h.samples, h.header
+            assert last <= h.samples <= done, (last, h.samples, done)
+            last = h.samples
             if h.samples and int(h.header["min"]) > int(h.header["max"]):
                 pytest.fail(f"min above max: {h.header}")
             reads += h.samples > 0
             get = nlreq(guest, "get", f"job-id={j}")
             assert get.errno == 0, get.out
         assert reads, "the job completed nothing while it was read"
+        nlreq(guest, "stop", f"job-id={j}")
+        wait_state(guest, j, "[234]")
+        h = parse_hist(guest.check(f"cat {DEBUGFS}/job{j}/hist_read"))
+        assert h.samples == dev_bios(guest, dev) - before, h.header
     finally:
         nlreq(guest, "stop", f"job-id={j}")  # EINVAL if it ended already
         wait_state(guest, j, "[234]")

@@ -5,9 +5,10 @@ temperature (323 K: 49.85 C, constant), so Debian's kernels (CONFIG_NVME_HWMON)
 register an "nvme" hwmon device with temp1 "Composite" and no power sensor.
 null_blk has no hwmon device.  A power sensor is tested on a fake sysfs
 tree (KIOBENCH_SYSFS) that gives null_blk a hwmon device with power
-readings of known values.
+readings that change with every sample (fake_sysfs).
 """
 import json
+import re
 
 import pytest
 
@@ -117,9 +118,15 @@ def test_null_blk_has_no_sensors(guest, kiobench_module, make_nullb):
     assert f"power        : n/a ({NO_POWER})" in out
 
 
-def fake_sysfs(guest, dev: str, watts: list[float]) -> str:
+def fake_sysfs(guest, dev: str) -> str:
     """A sysfs tree in which dev's disk hangs on a controller with a hwmon
-    device: temp1 41 C, power1_input and power2_average of `watts`."""
+    device (temp1, power1_input "Total", power2_average) whose readings
+    change all the time: a background writer puts the guest's uptime in
+    centiseconds (cs) into each, every 20 ms: temp1 20000 + cs m-degrees,
+    power1 1 + (cs % 7) / 2 W, power2 2 W + cs uW.  So no two samples
+    read the same, the temperature says when it was read, and a mean, a
+    min, a max or a sample of another time each give another figure.
+    Written in place (1<>, fixed width): the tool keeps the files open."""
     root = "/tmp/fakesys"
     majmin = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[1]}/dev").strip()
     ctrl = f"{root}/devices/pci0000:00/0000:00:05.0/fake/fake0"
@@ -128,41 +135,81 @@ def fake_sysfs(guest, dev: str, watts: list[float]) -> str:
               f"ln -s .. {ctrl}/disk0/device",
               f"ln -s ../../devices/pci0000:00/0000:00:05.0/fake/fake0/disk0 "
               f"{root}/dev/block/{majmin}",
-              f"echo fakehw >{hw}/name", f"echo 41000 >{hw}/temp1_input",
-              f"echo {int(watts[0] * 1e6)} >{hw}/power1_input",
-              f"echo {int(watts[1] * 1e6)} >{hw}/power2_average",
-              f"echo Total >{hw}/power1_label"]
+              f"echo fakehw >{hw}/name", f"echo Total >{hw}/power1_label"]
+    writer = (f"while [ -d {hw} ]; do read up rest </proc/uptime; cs=${{up%.*}}${{up#*.}}; "
+              f"printf '%010d\\n' $((20000 + cs)) 1<>{hw}/temp1_input; "
+              f"printf '%010d\\n' $((1000000 + cs % 7 * 500000)) 1<>{hw}/power1_input; "
+              f"printf '%010d\\n' $((2000000 + cs)) 1<>{hw}/power2_average; "
+              f"sleep 0.02; done")
     guest.check(" && ".join(script))
+    guest.check(f"({writer}) </dev/null >/dev/null 2>&1 &")
+    guest.check(f"for i in $(seq 50); do [ -s {hw}/power2_average ] && exit; sleep 0.1; done; "
+                "exit 1")
     return root
 
 
+def check_sensor_figures(kb: dict, ramp_ms: int) -> dict:
+    """The summary and the timeline from the samples, independently.
+    Mutations: tools/sensors.c's mean_power() taking the last sample, or
+    the warm-up's; the min or max from the first or last sample;
+    output.c's timeline picking the sample of another interval: red."""
+    (s,) = kb["sensors"]
+    samples = s["samples"]
+    temps = [p["temp_mc"][0] for p in samples]
+    assert len(samples) >= 6 and None not in temps, samples
+    # each sample was read when it says: its temperature is its uptime (cs);
+    # samples 100 ms apart or more read different values (the last one,
+    # at the job's end, may follow the one before closely)
+    for a, b in zip(samples, samples[1:]):
+        gap = (b["temp_mc"][0] - a["temp_mc"][0]) * 10 - (b["t_ms"] - a["t_ms"])
+        assert abs(gap) <= 150, (a, b)
+        assert b["t_ms"] - a["t_ms"] < 100 or b["temp_mc"][0] > a["temp_mc"][0], (a, b)
+    late = [sum(p["power_uw"]) for p in samples if p["t_ms"] >= ramp_ms]
+    sm = kb["sensors_summary"]
+    assert sm["power_mean_uw"] == pytest.approx(sum(late) / len(late), rel=1e-9), (sm, late)
+    assert (sm["temp_min_mc"], sm["temp_max_mc"]) == (min(temps), max(temps))
+    by_ms = {p["t_ms"]: p for p in samples}
+    for e in kb["timeline"][1:]:
+        near = by_ms[min(by_ms, key=lambda t: abs(t - e["t_ns"] / 1e6))]
+        assert (e["temp_mc"], e["power_uw"]) == (near["temp_mc"], near["power_uw"]), (e, near)
+    return sm
+
+
 def test_power_efficiency(guest, kiobench_module, make_nullb):
+    """Power and temperature readings that change with every sample (see
+    fake_sysfs): the summary's mean power, temperature range and
+    efficiency, and each timeline entry's readings, are the ones the
+    samples give."""
     dev = make_nullb("nullb0", size_mb=16)
-    root = fake_sysfs(guest, dev, [3.0, 2.0])
+    root = fake_sysfs(guest, dev)
     env = f"KIOBENCH_SYSFS={root}"
     out = "/tmp/power.json"
-    guest.check(f"{env} kiobench run --output-format=json --output={out} --filename={dev} "
-                f"--rw=randread --runtime=2 --ramp_time=500ms --time_based")
-    job = json.loads(guest.check(f"cat {out}"))["jobs"][0]
-    kb = job["kiobench"]
-    (s,) = kb["sensors"]
-    assert s["hwmon"] == "fakehw" and s["hwmon_device"] == "fake0"
-    assert s["temp_labels"] == ["temp1"] and s["power_labels"] == ["Total", "power2"]
-    assert all(p["power_uw"] == [3_000_000, 2_000_000] for p in s["samples"])
-    sm = kb["sensors_summary"]
-    assert sm["power_mean_uw"] == pytest.approx(5e6) and "note" not in sm
-    assert sm["temp_min_mc"] == sm["temp_max_mc"] == 41000
-    iops = job["read"]["iops"]
-    assert iops > 0 and sm["iops_per_w"] == pytest.approx(iops / 5, rel=1e-3)
-    assert sm["mb_s_per_w"] == pytest.approx(job["read"]["bw_bytes"] / 1e6 / 5, rel=1e-3)
-    assert all(e["power_uw"] == [3_000_000, 2_000_000] for e in kb["timeline"])
-    text = normal(guest, f"--filename={dev} --rw=read --number_ios=1000", env)
-    assert "sensors      : fake0 temp min/max 41.0/41.0 C (hwmon fakehw" in text
-    assert "power        : mean 5.00 W, " in text and " IOPS/W, " in text
-    # sweep steps carry the same summary
-    guest.check(f"{env} kiobench sweep --filename={dev} --rw=read --iodepth=1,2 "
-                f"--number_ios=500 --output-format=json --output={out}")
-    for st in json.loads(guest.check(f"cat {out}"))["parts"][0]["steps"]:
-        assert st["sensors"]["power_mean_uw"] == pytest.approx(5e6)
-        assert st["sensors"]["temp_max_mc"] == 41000
-        assert st["sensors"]["iops_per_w"] == pytest.approx(st["read"]["iops"] / 5, rel=1e-2)
+    try:
+        guest.check(f"{env} kiobench run --output-format=json --output={out} --filename={dev} "
+                    f"--rw=randread --runtime=2 --ramp_time=500ms --time_based "
+                    f"--interval=250ms", timeout=120)
+        job = json.loads(guest.check(f"cat {out}"))["jobs"][0]
+        kb = job["kiobench"]
+        (s,) = kb["sensors"]
+        assert s["hwmon"] == "fakehw" and s["hwmon_device"] == "fake0"
+        assert s["temp_labels"] == ["temp1"] and s["power_labels"] == ["Total", "power2"]
+        sm = check_sensor_figures(kb, 500)
+        assert "note" not in sm
+        watts = sm["power_mean_uw"] / 1e6
+        iops = job["read"]["iops"]
+        assert iops > 0 and sm["iops_per_w"] == pytest.approx(iops / watts, rel=1e-3)
+        assert sm["mb_s_per_w"] == pytest.approx(job["read"]["bw_bytes"] / 1e6 / watts, rel=1e-3)
+        text = normal(guest, f"--filename={dev} --rw=read --number_ios=1000", env)
+        m = re.search(r"sensors      : fake0 temp min/max ([\d.]+)/([\d.]+) C \(hwmon fakehw",
+                      text)
+        assert m and float(m.group(1)) <= float(m.group(2)), text
+        assert re.search(r"power        : mean [\d.]+ W, [\d.]+ IOPS/W, ", text), text
+        # sweep steps carry the same summary
+        guest.check(f"{env} kiobench sweep --filename={dev} --rw=read --iodepth=1,2 "
+                    f"--number_ios=500 --output-format=json --output={out}", timeout=120)
+        for st in json.loads(guest.check(f"cat {out}"))["parts"][0]["steps"]:
+            w = st["sensors"]["power_mean_uw"] / 1e6
+            assert 3 <= w <= 6.5, st["sensors"]
+            assert st["sensors"]["iops_per_w"] == pytest.approx(st["read"]["iops"] / w, rel=1e-2)
+    finally:
+        guest.run(f"rm -rf {root}")

@@ -320,13 +320,29 @@ def test_probes_only_while_a_stages_job_runs(guest, kiobench_module, make_nullb)
 @pytest.mark.debug
 def test_rmmod_during_a_stages_job(guest, kiobench_module, make_nullb):
     """rmmod stops the stages job, detaches the probes and waits for them:
-    nothing left behind (the harness scans the log for splats)."""
+    the device's I/O stops with rmmod (its stat file is frozen after), and
+    block I/O afterwards, which fires every block tracepoint the probes
+    were on, runs no code of the unloaded module: no splat.  (A freshly
+    loaded module's debugfs saying "no" probe proved nothing: a new module
+    has none.)  Mutation: kb_tp_detach() not unregistering its probe
+    (the tracepoint_probe_unregister() line removed): the I/O after rmmod
+    calls into freed module text: red."""
     dev = make_nullb("nullb0", size_mb=64, queue_mode=2)
+    name = dev.rsplit("/", 1)[1]
     guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
                 f"--stages --detach >/dev/null 2>&1 &)")
     wait_for(guest, f"grep -q '^# jobs 1$' {DEBUGFS}/stages", "the stages job")
-    guest.check("rmmod kiobench", timeout=SLOW)
+    mark = guest.dmesg_mark("rmmod during a stages job")
+    ios = f"$(awk '{{print $1}}' /sys/block/{name}/stat)"
+    out = guest.check(f"rmmod kiobench; echo {ios}; sleep 1; echo {ios}", timeout=SLOW)
+    after, later = out.split()
+    assert after == later, f"I/O went on after rmmod returned: {after} -> {later}"
     guest.check("! test -e /sys/module/kiobench")
+    # block I/O through the tracepoints the probes were attached to
+    guest.check(f"dd if={dev} of=/dev/null bs=4k count=256 iflag=direct 2>/dev/null")
+    assert int(guest.check(f"awk '{{print $1}}' /sys/block/{name}/stat")) >= int(later) + 256
+    splats = guest.scan_log(guest.dmesg_since(mark))
+    assert not splats, "\n".join(str(sp) for sp in splats)
     guest.check("modprobe kiobench")  # usable again; the fixture unloads it
     assert tp_stamps(guest)["block_rq_issue"] == ("no", 0)
 

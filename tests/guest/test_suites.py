@@ -91,6 +91,11 @@ def test_qd_sweep_json_and_table(guest, kiobench_module, make_nullb):
 
 
 def test_split_qd_and_byte_limit_and_idle(guest, kiobench_module, make_nullb):
+    """--split-qd divides each step's depth among workers: the workers and
+    depth each step's job ran with are the kernel's (its settings), not
+    the step's config, which only says what the tool meant to ask.
+    Mutation: tools/nl.c sending job->iodepth + 1 as iodepth: the step
+    configs still say 1, 2 and 7: red."""
     dev = make_nullb("nullb0", size_mb=64)
     doc = sweep(guest, f"--filename={dev} --rw=randread --iodepth=4,6,7 --split-qd=4 "
                        f"--io_size=1M --runtime=30 --idle=400ms")
@@ -99,7 +104,10 @@ def test_split_qd_and_byte_limit_and_idle(guest, kiobench_module, make_nullb):
     assert [(s["config"]["numjobs"], s["config"]["iodepth"]) for s in st] == \
         [(4, 1), (3, 2), (1, 7)]
     for s in st:
-        assert s["jobs"][0]["kiobench"]["nr_workers"] == s["config"]["numjobs"]
+        kb = s["jobs"][0]["kiobench"]
+        assert kb["nr_workers"] == s["config"]["numjobs"]
+        assert (kb["settings"]["numjobs"], kb["settings"]["iodepth"]) == \
+            (s["config"]["numjobs"], s["config"]["iodepth"]), kb["settings"]
         assert job_bytes(s) == 1 << 20           # the byte limit came first
     # without --split-qd the depth is per worker and --numjobs holds
     doc = sweep(guest, f"--filename={dev} --iodepth=1,3 --numjobs=2 --number_ios=100")

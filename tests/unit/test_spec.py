@@ -12,7 +12,10 @@ this test keeps them from drifting:
     (event) builder of netlink.c puts, nests included;
   - the per-command attribute lists of the header's opening comment are
     the spec's;
-  - every bound and length the spec states is the one netlink.c enforces.
+  - every bound and length the spec states is the one netlink.c enforces,
+    and the other way round: every policy range and every bound its
+    handlers check by hand (the extack messages that name an attribute)
+    is stated in the spec.
 tests/unit/test_ynl_gen.py compares further with the kernel's own YNL
 generator.  The C is parsed with regular expressions: a construct they do
 not know fails the test (fix the parser), it is never skipped.
@@ -346,7 +349,18 @@ def test_nests_put_are_the_spec_sets():
     nests = [a for a in set_attrs("kiobench").items() if a[0] in put and a[1]["type"] == "nest"]
     assert nests
     for attr, a in nests:
-        assert top_level(put, a["nested-attributes"]) == set(set_attrs(a["nested-attributes"])), attr
+        assert top_level(put, a["nested-attributes"]) == nested_closure(a["nested-attributes"]), attr
+
+
+def nested_closure(set_name: str) -> set[str]:
+    """The attributes of a nested set and of the sets its nests hold, down to
+    the leaves (bssplit: entry, and size and weight inside each entry)."""
+    out = set()
+    for attr, a in set_attrs(set_name).items():
+        out.add(attr)
+        if a["type"] == "nest":
+            out |= nested_closure(a["nested-attributes"])
+    return out
 
 
 # ---- the header's per-command lists --------------------------------------------------
@@ -497,3 +511,92 @@ def test_spec_lengths_are_the_policy():
             if "max-len" in a.get("checks", {}):
                 assert name in seen, f"{name}: max-len in the spec, in no policy"
     assert {"KIOBENCH_A_JOB_NAME", "KIOBENCH_A_CPUS", "KIOBENCH_DEV_A_PATH"} <= seen
+
+
+# ---- the other way: what the kernel enforces is in the spec ---------------------------
+
+def test_every_spec_bound_is_enforced_by_the_policy():
+    """A min or max the spec states for an attribute a policy takes is one
+    the policy enforces (test_spec_checks_are_the_policy compares the
+    bounds the policies have; this finds a spec bound with none behind it).
+    Mutation: kb_new_policy's iodepth as a plain { .type = NLA_U32 }: red."""
+    for policy, set_name in (("kb_new_policy", "kiobench"), ("kb_bss_entry_policy", "bssplit"),
+                             ("kb_id_policy", "kiobench")):
+        bounds = policy_bounds(policy)
+        s = full_set(set_name)
+        for a in s["attributes"]:
+            name = c_name(s["name-prefix"], a["name"])
+            checks = {k: v for k, v in a.get("checks", {}).items() if k in ("min", "max")}
+            if name in POLICIES[policy] and checks:
+                assert name in bounds, f"{policy}: {name} has {checks} in the spec, no range"
+
+
+def c_string(args: str) -> str:
+    """The text of a C string argument: literals concatenated, __stringify()
+    of our constants resolved."""
+    consts = c_constants()
+    out = ""
+    for lit, const in re.findall(r'"((?:[^"\\]|\\.)*)"|__stringify\((\w+)\)', args):
+        out += str(consts[const]) if const else lit
+    return out
+
+
+def hand_checks() -> list[tuple[str, str]]:
+    """(function, message) of every extack message netlink.c's handlers set
+    by hand: NL_SET_ERR_MSG[_ATTR]() and KB_ERR_FMT()'s fixed text."""
+    out = []
+    for fn, body in FUNCS.items():
+        for callee, args in calls(body):
+            if callee in ("NL_SET_ERR_MSG", "NL_SET_ERR_MSG_MOD"):
+                out.append((fn, c_string(args[1])))
+            elif callee == "NL_SET_ERR_MSG_ATTR":
+                out.append((fn, c_string(",".join(args[2:]))))
+            elif callee == "KB_ERR_FMT":
+                out.append((fn, c_string(args[2])))
+    return out
+
+
+def spec_attr_by_name() -> dict[str, dict]:
+    """{spec name: attribute} of the top-level set."""
+    return {a["name"]: a for a in full_set("kiobench")["attributes"]}
+
+
+def checked_attrs(prefix: str) -> list[dict]:
+    """The spec attributes a message's "<prefix>: " names: "offset/size" two,
+    "bssplit size" the size inside bssplit; none for "jobs", "debugfs"..."""
+    top = spec_attr_by_name()
+    words = re.split(r"[ /]", prefix)
+    if len(words) == 2 and words[0] in top and top[words[0]]["type"] == "nest":
+        inner = {a["name"]: a for a in full_set(top[words[0]]["nested-attributes"])["attributes"]}
+        return [inner[words[1]]] if words[1] in inner else []
+    return [top[w] for w in words if w in top]
+
+
+def test_hand_checks_are_in_the_spec():
+    """Every bound netlink.c checks by hand, with an extack message naming
+    the attribute ("numjobs: numjobs x devices must be at most 256"), is
+    stated in the spec for that attribute: each number in the message is in
+    its doc or its checks, each attribute or module parameter the message
+    names is in its doc.  Mutation: KB_MAX_BSSPLIT 32 (kmod/kiobench.h),
+    which the spec's "at most 16 entries" does not say: red."""
+    top = spec_attr_by_name()
+    found = 0
+    for fn, msg in hand_checks():
+        prefix, sep, rest = msg.partition(": ")
+        attrs = checked_attrs(prefix) if sep else []
+        if not attrs:
+            continue
+        found += 1
+        numbers = set(re.findall(r"(?<![\w.])\d+(?![\w.])", rest))
+        names = {w for w in re.findall(r"[a-z][a-z0-9_-]*", rest)
+                 if "_" in w or (w in top and w not in prefix.split("/"))}
+        for a in attrs:
+            doc = " ".join(str(a.get(k, "")) for k in ("doc",))
+            stated = {str(v) for v in a.get("checks", {}).values()}
+            for n in numbers:
+                assert n in stated or re.search(rf"(?<![\w.]){n}(?![\w.])", doc), \
+                    f"{fn}: {msg!r}: {n} is not in the spec of {a['name']}: {doc!r}"
+            for w in names:
+                assert re.search(rf"\b{re.escape(w)}\b", doc), \
+                    f"{fn}: {msg!r}: {w} is not in the spec of {a['name']}: {doc!r}"
+    assert found >= 8, hand_checks()

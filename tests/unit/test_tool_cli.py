@@ -483,15 +483,32 @@ def test_compare_sweeps_step_by_step(tmp_path):
 
 
 def test_compare_fio_json(tmp_path):
-    fio = {"fio version": "fio-3.33", "jobs": [{"jobname": "j", "read": {
-        "iops": 100.0, "bw_bytes": 409600, "total_ios": 1000,
-        "clat_ns": {"N": 1000, "mean": 1000.0, "stddev": 10.0, "max": 1100,
-                    "percentile": {"50.000000": 1000, "99.000000": 1050,
-                                   "99.900000": 1090}}}}]}
-    a = write_json(tmp_path / "a.json", fio)
-    p = run("compare", a, a)
+    """Two fio results of one setup (two runs: every figure a little
+    different, never one file against itself, where any misreading reads
+    the same on both sides): read as fio's, each figure from its own file
+    and key, nothing worse.  Mutation: compare_load.c's percentile keys
+    with "99.000000" first (p50 read from p99): red."""
+    import json
+
+    def fio(iops, mean, p50, p99, p999, mx):
+        return {"fio version": "fio-3.33", "jobs": [{"jobname": "j", "read": {
+            "iops": iops, "bw_bytes": int(iops * 4096), "total_ios": 1000,
+            "clat_ns": {"N": 1000, "mean": mean, "stddev": 10.0, "max": mx,
+                        "percentile": {"50.000000": p50, "99.000000": p99,
+                                       "99.900000": p999}}}}]}
+    a = write_json(tmp_path / "a.json", fio(100.0, 1000.0, 1000, 1050, 1090, 1100))
+    b = write_json(tmp_path / "b.json", fio(99.5, 1003.0, 1002, 1052, 1093, 1104))
+    p = run("compare", a, b)
     assert p.returncode == 0, p.stdout + p.stderr
-    assert "base: " + a + " (fio)" in p.stdout
+    assert "base: " + a + " (fio)" in p.stdout and "new:  " + b + " (fio)" in p.stdout
+    p = run("compare", "--output-format=json", a, b)
+    assert p.returncode == 0, p.stdout + p.stderr
+    f = json.loads(p.stdout)["comparisons"][0]["figures"]
+    got = {k: (f[k]["base"], f[k]["new"]) for k in ("iops", "mean_ns", "p50_ns", "p99_ns",
+                                                    "p99.9_ns", "max_ns")}
+    assert got == {"iops": (100.0, 99.5), "mean_ns": (1000.0, 1003.0), "p50_ns": (1000, 1002),
+                   "p99_ns": (1050, 1052), "p99.9_ns": (1090, 1093), "max_ns": (1100, 1104)}, f
+    assert all(x["verdict"] == "same" for x in f.values()), f
 
 
 BAD_COMPARES = [

@@ -129,6 +129,13 @@ static void set_iv(struct kb_cmp_dir *cd, double m0, double m1)
 	}
 }
 
+/*
+ * Two independent runs of one setup (other seeds, so other samples and
+ * rates: never a copy, whose every difference is exactly 0 and passes any
+ * test): nothing significant, nothing worse.  Mutation: fig_test() calling
+ * every p below 1 significant (`p < 1.0` for `p < KB_CMP_ALPHA`): a copy
+ * still passes (p = 1), these two runs do not.
+ */
 static void t_identical(void)
 {
 	struct kb_cmp_dir a, b;
@@ -136,10 +143,11 @@ static void t_identical(void)
 	int i;
 
 	side(&a, 200000, 5000, 0.03, 1);
-	side(&b, 200000, 5000, 0.03, 1);
+	side(&b, 200000, 5000, 0.03, 2);
 	kb_cmp_dirs(&a, &b, 5, &r);
 	CHECK(r.worse == 0);
-	CHECK(r.has_mwu && fabs(r.mwu.auc - 0.5) < 1e-9 && r.mwu.p > 0.99);
+	CHECK(r.has_mwu && fabs(r.mwu.auc - 0.5) < 0.02 && r.mwu.p > 0.05);
+	CHECK(r.f[KB_CF_MEAN].change_pct != 0 && r.f[KB_CF_IOPS].change_pct != 0);
 	for (i = 0; i < KB_CF_NR; i++) {
 		CHECK(r.f[i].significant != 1);
 		CHECK(r.f[i].verdict == KB_V_SAME);
@@ -311,7 +319,7 @@ static void t_judge(void)
 
 void compare_stats_tests(void)
 {
-	run_case("compare: identical histograms and rates are not significant", t_identical);
+	run_case("compare: two runs of one setup are not significantly different", t_identical);
 	run_case("compare: 50 % slower is significantly worse", t_shifted);
 	run_case("compare: small noise is not worse", t_noise);
 	run_case("compare: dependent latencies count for fewer samples", t_design_effect);

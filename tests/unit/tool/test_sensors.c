@@ -119,14 +119,28 @@ static void sensor_results(struct kb_result *r, struct kb_job *job)
 	open_hw(&r[0].hw[0], 259, 0, "/dev/nvme0n1");
 	open_hw(&r[0].hw[1], 259, 1, "/dev/nvme0n1p1");
 	open_hw(&r[1].hw[0], 8, 0, "/dev/sda");
-	/* ramp_time is 2 s: power counts from there */
+	/*
+	 * ramp_time is 2 s: power counts from there.  Every sample reads other
+	 * values from the files, so that each figure has one right source:
+	 * sda's power is 9 and 7 W in the warm-up, then 2 and 3 W (mean 2.5 W,
+	 * which neither the first, the last, the min nor the max is); nvme0's
+	 * temperatures 50.2, 51, 49.85, 50.5 C (the max the second, the min the
+	 * third: neither is the first or the last), its temp3 -1000, -1100,
+	 * (a failed read), -1300.
+	 */
 	for (i = 0; i < 4; i++) {
+		static const char *const t1[4] = { "50200\n", "51000\n", "49850\n", "50500\n" };
+		static const char *const t3[4] = { "-1000\n", "-1100\n", "-1200\n", "-1300\n" };
+		static const char *const pw[4] = { "9000000\n", "7000000\n", "2000000\n",
+						   "3000000\n" };
+
+		mkfile(NVME "/hwmon3/temp1_input", t1[i]);
+		mkfile(NVME "/hwmon3/temp3_input", t3[i]);
+		mkfile("devices/pci0000:00/0000:00:1f.2/hwmon/hwmon1/power1_average", pw[i]);
 		kb_hwmon_sample(&r[0].hw[0], i * 1000000000ULL);
 		kb_hwmon_sample(&r[1].hw[0], i * 1000000000ULL);
 	}
-	r[1].hw[0].s[0].v[KB_HW_POWER][0] = 9000000;	/* in the warm-up */
-	r[0].hw[0].s[1].v[KB_HW_TEMP][0] = 51000;
-	r[0].hw[0].s[2].v[KB_HW_TEMP][0] = KB_HWMON_NONE;	/* failed read */
+	r[0].hw[0].s[2].v[KB_HW_TEMP][1] = KB_HWMON_NONE;	/* failed read */
 	for (i = 0; i < 2; i++)
 		kb_hwmon_close(&r[0].hw[i]);
 }
@@ -146,10 +160,12 @@ static void t_hwmon_read(void)
 	CHECK(h->nr[KB_HW_TEMP] == 2 && h->nr[KB_HW_POWER] == 0);
 	CHECK_STR(h->label[KB_HW_TEMP][0], "Composite");
 	CHECK_STR(h->label[KB_HW_TEMP][1], "temp3");	/* no label: its name */
-	CHECK(h->nr_s == 4 && h->s[0].v[KB_HW_TEMP][0] == 49850 &&
-	      h->s[0].v[KB_HW_TEMP][1] == -1000);
+	/* each sample read the files anew */
+	CHECK(h->nr_s == 4 && h->s[0].v[KB_HW_TEMP][0] == 50200 &&
+	      h->s[0].v[KB_HW_TEMP][1] == -1000 && h->s[3].v[KB_HW_TEMP][0] == 50500 &&
+	      h->s[3].v[KB_HW_TEMP][1] == -1300);
 	CHECK_STR(r[1].hw[0].owner, "0000:00:1f.2");	/* past the "hwmon" directory */
-	CHECK(r[1].hw[0].nr[KB_HW_POWER] == 1 && r[1].hw[0].s[3].v[KB_HW_POWER][0] == 2500000);
+	CHECK(r[1].hw[0].nr[KB_HW_POWER] == 1);
 	/* nearest within the tolerance; the hint only moves forward */
 	CHECK(kb_hwmon_nearest(h, 1400000000ULL, 500000000ULL, &hint) == &h->s[1]);
 	CHECK(kb_hwmon_nearest(h, 1600000000ULL, 500000000ULL, &hint) == &h->s[2]);
@@ -157,11 +173,19 @@ static void t_hwmon_read(void)
 	CHECK(kb_hwmon_nearest(h, 3600000000ULL, 500000000ULL, &hint) == NULL);
 	hint = 0;
 	CHECK(kb_hwmon_nearest(h, 0, 0, &hint) == &h->s[0]);
-	/* one job: temperatures of the first sensor, no power */
+	/*
+	 * one job: temperatures of the first sensor, no power.  Mutations:
+	 * the min or the max taken from the first or the last sample, or over
+	 * every sensor (temp3's -1300): red.
+	 */
 	kb_hwmon_summarize(r, 1, &s);
 	CHECK(s.devices == 1 && s.has_temp && !s.has_power);
 	CHECK(s.temp_min_mc == 49850 && s.temp_max_mc == 51000);
-	/* both: sda's power from the warm-up's end on (not 9 W) */
+	/*
+	 * both: sda's power, the mean from the warm-up's end on: 2.5 W, not 9,
+	 * 7, 2 or 3, nor (9+7+2+3)/4.  Mutations: mean_power() keeping the
+	 * warm-up (`any_late` false), or returning one sample: red.
+	 */
 	kb_hwmon_summarize(r, 2, &s);
 	CHECK(s.devices == 2 && s.has_power && fabs(s.power_uw - 2500000) < 1e-6);
 	free_hw_results(r, job);
@@ -185,11 +209,18 @@ static void t_hwmon_json(void)
 	CHECK_STR(json_object_get_string(json_object_object_get(v, "hwmon")), "nvme");
 	CHECK_STR(json_object_to_json_string(json_object_array_get_idx(
 		json_object_object_get(v, "samples"), 2)),
-		"{ \"t_ms\": 2000, \"temp_mc\": [ null, -1000 ], \"power_uw\": [ ] }");
-	/* timeline entries at 1 s and 2 s: the samples taken then; the partition has none */
+		"{ \"t_ms\": 2000, \"temp_mc\": [ 49850, null ], \"power_uw\": [ ] }");
+	/*
+	 * timeline entries at 1 s and 2 s: the samples taken then (a sample
+	 * of another time has other values: a misaligned one is red); the
+	 * partition has none
+	 */
 	e = json_object_array_get_idx(json_object_object_get(kb, "timeline"), 0);
 	CHECK_STR(json_object_to_json_string(json_object_object_get(e, "temp_mc")),
-		  "[ 51000, -1000, null, null ]");
+		  "[ 51000, -1100, null, null ]");
+	e = json_object_array_get_idx(json_object_object_get(kb, "timeline"), 1);
+	CHECK_STR(json_object_to_json_string(json_object_object_get(e, "temp_mc")),
+		  "[ 49850, null, null, null ]");
 	CHECK(!json_object_object_get_ex(e, "power_uw", NULL));
 	sm = json_object_object_get(kb, "sensors_summary");
 	CHECK(json_object_get_int64(json_object_object_get(sm, "temp_max_mc")) == 51000);
