@@ -119,15 +119,15 @@ def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_
     d = "/sys/kernel/debug/kiobench"
     res = guest.run(f"cat {d}/job*/lat_log")
     assert res.rc != 0 and "busy" in res.out.lower(), res.out
-    guest.check("kiobench stop $(kiobench list | awk 'NR > 1 {print $1}'); "
+    guest.check("kiobench stop $(kiobench list | awk '$1 ~ /^[0-9]+$/ {print $1}'); "
                 "for i in $(seq 100); do kiobench list | grep -q RUNNING || exit 0; "
                 "sleep 0.1; done; exit 1")
     # the tool kept the job (--keep): then the log can be read
     guest.check(f"for i in $(seq 100); do grep -q 'entries [1-9]' {d}/job*/lat_log && exit; "
                 f"sleep 0.1; done; exit 1")
-    guest.check("for id in $(kiobench list | awk 'NR > 1 {print $1}'); do "
+    guest.check("for id in $(kiobench list | awk '$1 ~ /^[0-9]+$/ {print $1}'); do "
                 "kiobench destroy $id; done")
-    assert guest.check("kiobench list | awk 'NR > 1' | wc -l").strip() == "0"
+    assert guest.check("kiobench list | awk '$1 ~ /^[0-9]+$/' | wc -l").strip() == "0"
     # above the entry limit, and above max_job_mem: refused, naming why
     res = guest.run(f"kiobench run --filename={dev} --number_ios=10 --lat_log_entries=16777217 "
                     f"--write_lat_log=/tmp/y.log")
@@ -135,7 +135,7 @@ def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_
     res = guest.run(f"kiobench run --filename={dev} --number_ios=10 --lat_log_entries=16000000 "
                     f"--write_lat_log=/tmp/y.log")
     assert res.rc != 0 and "lat-log" in res.out and "max_job_mem" in res.out, res.out
-    assert guest.check("kiobench list | awk 'NR > 1' | wc -l").strip() == "0"
+    assert guest.check("kiobench list | awk '$1 ~ /^[0-9]+$/' | wc -l").strip() == "0"
 
 
 def test_zero_reads_are_flagged(guest, kiobench_module, make_nullb):
