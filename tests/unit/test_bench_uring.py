@@ -112,8 +112,13 @@ FIGS = dict(kiobench_32_sleep=(300e3, 3000), kiobench_32_poll=(330e3, 2800),
 
 
 def test_uring_table_prints_floor_ratios_and_what_stalled(capsys):
-    fc.print_uring(pts(**FIGS), [32, 128], 0)
+    points = pts(**FIGS)
+    polled32 = next(c for c in points if (c.tool, c.qd, c.mode) == ("kiobench", 32, "poll"))
+    points[polled32].retries = 781
+    fc.print_uring(points, [32, 128], 0)
     out = capsys.readouterr().out
+    assert "QD32 polled kiobench --hipri: 781 submissions refused for want of a tag, retried" \
+        in out
     # QD32 polled: floor = 4600 - 900 = 3700; kiobench 2800 / 3700 = 0.76
     row = next(ln for ln in out.splitlines() if ln.split()[:2] == ["32", "polled"]
                and "2800" in ln)
