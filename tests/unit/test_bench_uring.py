@@ -129,6 +129,9 @@ def test_uring_table_prints_floor_ratios_and_what_stalled(capsys):
             "(30 timeouts in the kernel log)") in out
     assert "interrupt: floor 3000 ns/IO (at most 333333 IOPS per core); kiobench 3000 ns/IO = " \
            "1.00 x the floor" in out
+    # floors 3000, 3700, 3400, 4200; kiobench's cheapest 2800 (QD32 polled)
+    assert "lowest floor 3000 ns/IO (QD32 interrupt); kiobench's lowest CPU per I/O 2800 ns/IO " \
+           "(QD32 polled) = 0.93 x it" in out
 
 
 def goal_lines(capsys, prof):
