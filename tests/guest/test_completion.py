@@ -138,8 +138,11 @@ def depth(guest, dev: str, extra: str, runtime: str) -> float:
     """The depth a worker kept; its completion mode is the kernel's (the
     status reply), and checked from what the worker did: a spinning worker
     is on its CPU nearly all the time (cpu_ns, the kthread's own run time,
-    above 70 % of the elapsed time; measured 95-100 %), a sleeping one on
-    these 1 and 5 ms devices well under that (measured 3-30 %).  Mutation:
+    above 85 % of the elapsed time; measured 95-100 %: the guest counts a
+    vCPU the host preempts as running), a sleeping one on these 1 and 5 ms
+    devices under that (measured 3-30 % on an idle host, 71.6 % once on
+    6.12-rt with two other guests on the host, where a slower vCPU makes
+    every I/O's submission and completion cost more of it).  Mutation:
     kb_wait_spin() calling usleep_range(200, 300) instead of cpu_relax()
     (a "spin" that sleeps): red."""
     job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime={runtime} {extra}",
@@ -148,7 +151,7 @@ def depth(guest, dev: str, extra: str, runtime: str) -> float:
     spin = "--spin" in extra
     assert kb["completion"] == kb["settings"]["completion"] == ("spin" if spin else "sleep")
     busy = kb["cpu_ns"] / kb["elapsed_ns"]
-    assert (busy > 0.7) == spin, f"{extra or 'sleep'}: the worker ran {busy:.1%} of the time"
+    assert (busy > 0.85) == spin, f"{extra or 'sleep'}: the worker ran {busy:.1%} of the time"
     return kb["effective_iodepth"]
 
 
