@@ -227,7 +227,6 @@ struct kb_worker {
 	struct llist_node *idle;	/* open loop: free slots, a stack */
 	unsigned int poll_next;	/* poll: the slot to poll next */
 	u32 nowait_max;		/* poll: longest bio submitted with REQ_NOWAIT */
-	bool blocked;		/* poll: refused since the last completion */
 	unsigned int tag_cap;	/* poll: in flight at the last refusal; 0: none */
 	unsigned int cap_age;	/* poll: completions since tag_cap was learnt */
 	struct llist_node *deferred;	/* poll: slots waiting for a tag, FIFO */

@@ -148,22 +148,22 @@ static void kb_defer(struct kb_worker *w, struct kb_slot *slot, bool first)
 #define KB_TAG_CAP_AGE	256
 
 /*
- * Whether to try a submission that may be refused.  Not after a refusal
- * until a completion frees a tag; nor, with bios in flight, at the number
- * that was in flight when the last refusal came: a worker whose depth
- * passes the tags would otherwise have a bio refused at every round of
- * completions, a failed submit_bio() each (measured on 6.1: a third of the
- * IOPS at QD 32 on 31 tags).
+ * Whether to try a submission that may be refused: not while the worker
+ * has as many bios in flight as when the last one was refused.  That also
+ * holds off every try after a refusal until a completion frees a tag; and
+ * a worker whose depth passes the tags would otherwise have a bio refused
+ * at every round of completions, a failed submit_bio() each (measured on
+ * 6.1: a third of the IOPS at QD 32 on 31 tags).  With nothing in flight it
+ * always tries.
  */
 static bool kb_may_try(const struct kb_worker *w)
 {
-	return !w->blocked && !(w->tag_cap && w->inflight >= w->tag_cap);
+	return !(w->tag_cap && w->inflight >= w->tag_cap);
 }
 
-/* @slot was refused a tag: with the others in flight, the queue is full. */
+/* A bio was refused a tag: with the others in flight, the queue is full. */
 static void kb_refused(struct kb_worker *w)
 {
-	w->blocked = true;
 	w->tag_cap = w->inflight - 1;	/* the refused bio still counts */
 	w->cap_age = 0;
 }
@@ -413,8 +413,6 @@ static void kb_retry(struct kb_worker *w, u64 now)
 	bool go_on = kb_may_go_on(w, now);
 	struct kb_slot *slot;
 
-	if (!w->inflight)
-		w->blocked = false;
 	while (w->deferred && kb_may_try(w)) {
 		slot = container_of(w->deferred, struct kb_slot, node);
 		w->deferred = w->deferred->next;
@@ -446,7 +444,6 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			kb_defer(w, slot, true);
 			continue;
 		}
-		w->blocked = false;
 		if (unlikely(w->tag_cap) && ++w->cap_age >= KB_TAG_CAP_AGE)
 			w->tag_cap = 0;
 		if (unlikely(slot->bio.bi_status))
