@@ -130,3 +130,17 @@ def job_ids(guest: Guest) -> list[int]:
     ack = nlreq(guest, "get", dump=True)
     assert ack.errno == 0, ack.out
     return [int(r["job-id"]) for r in ack.replies]
+
+
+def fault_attr(guest: Guest, name: str, probability: int = 0, **settings) -> None:
+    """Configure the fault injector /sys/kernel/debug/NAME (see the kernel's
+    Documentation/fault-injection/).  Its probability is written as 0 first
+    and, when set, last: between the writes it would fail every task's
+    allocations, the filters not being in place yet.  verbose=0 keeps stack
+    dumps, which would read as splats, out of the log."""
+    d = f"/sys/kernel/debug/{name}"
+    settings = {"interval": 1, "times": -1, "space": 0, "verbose": 0, **settings}
+    writes = [("probability", 0), *settings.items()]
+    if probability:
+        writes.append(("probability", probability))
+    guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in writes))

@@ -14,18 +14,9 @@ import re
 
 import pytest
 
-from kb import DEBUGFS, dev_bios, job_ids, nlreq, parse_hist
+from kb import DEBUGFS, dev_bios, fault_attr, job_ids, nlreq, parse_hist
 
 SLOW = 600
-
-
-def fault_attr(guest, name: str, **settings) -> None:
-    """Configure /sys/kernel/debug/NAME (as test_robust.py does); verbose=0
-    keeps stack dumps, which would read as splats, out of the log."""
-    d = f"/sys/kernel/debug/{name}"
-    settings = {"probability": 0, "interval": 1, "times": -1, "space": 0, "verbose": 0,
-                **settings}
-    guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in settings.items()))
 
 
 def wait_state(guest, job: int, state: str, timeout: float = SLOW) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import DEBUGFS, destroy_job, hist, job_ids, nlreq, run_job
+from kb import DEBUGFS, destroy_job, fault_attr, hist, job_ids, nlreq, run_job
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -849,15 +849,6 @@ def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
 
 
 # ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
-
-def fault_attr(guest, name: str, **settings) -> None:
-    """Configure /sys/kernel/debug/NAME; verbose=0 keeps stack dumps, which
-    would read as splats, out of the log."""
-    d = f"/sys/kernel/debug/{name}"
-    settings = {"probability": 0, "interval": 1, "times": -1, "space": 0, "verbose": 0,
-                **settings}
-    guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in settings.items()))
-
 
 # vmalloc() warns, with a stack dump, when it cannot get its pages.
 @pytest.mark.debug
