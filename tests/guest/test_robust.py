@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import shlex
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,17 @@ def test_debugfs_is_root_only(guest, kiobench_module, make_nullb):
 PATTERN = b"kiobench data safety pattern 0123456789abcdef\n"
 
 
+@contextmanager
+def held_exclusively(guest, dev: str):
+    """While inside, a process (`nlfuzz hold`) holds dev open with O_EXCL."""
+    guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
+    try:
+        wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
+        yield
+    finally:
+        guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
+
+
 def fill_pattern(guest, dev: str, size: int) -> str:
     """Writes PATTERN repeatedly over `size` bytes of dev; returns the sha256
     the device must have (computed here, on the host)."""
@@ -254,13 +266,9 @@ def test_write_to_exclusively_held_device_is_refused(guest, kiobench_module, mak
     dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
     want = fill_pattern(guest, dev, size)
     # held by a process (open with O_EXCL)
-    guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
-    wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
-    try:
+    with held_exclusively(guest, dev):
         r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --number_ios=10")
         assert r.rc == EXIT_SYSTEM and "(EBUSY)" in r.out, r.out
-    finally:
-        guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
     # held by another kiobench writer: the second writer is refused, a reader is not
     ack = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
     assert ack.errno == 0, ack.out
@@ -505,16 +513,12 @@ def test_allow_writes_claims_the_device_even_for_reads(guest, kiobench_module, m
     size = 16 << 20
     dev = make_nullb("nullb0", size_mb=size >> 20, memory_backed=True)
     want = fill_pattern(guest, dev, size)
-    guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
-    wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
-    try:
+    with held_exclusively(guest, dev):
         ack = nlreq(guest, "new", f"dev={dev}", "allow-writes", "number-ios=10")
         assert ack.name == "EBUSY" and "held exclusively" in ack.msg, ack.out
         reader = nlreq(guest, "new", f"dev={dev}", "number-ios=10")
         assert reader.errno == 0, reader.out
         assert nlreq(guest, "del", f"job-id={reader.replies[0]['job-id']}").errno == 0
-    finally:
-        guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
     ack = nlreq(guest, "new", f"dev={dev}", "allow-writes", "number-ios=100")
     assert ack.errno == 0, ack.out
     claim = int(ack.replies[0]["job-id"])
