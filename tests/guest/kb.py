@@ -4,7 +4,9 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Iterator
 
 from vm.guest import Guest
 
@@ -144,3 +146,29 @@ def fault_attr(guest: Guest, name: str, probability: int = 0, **settings) -> Non
     if probability:
         writes.append(("probability", probability))
     guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in writes))
+
+
+def wait_for(guest: Guest, cond: str, what: str = "", timeout: float = 600) -> None:
+    """Poll the shell condition `cond` in the guest every 0.2 s."""
+    n = int(timeout / 0.2)
+    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
+                  timeout=timeout + 60)
+    assert r.ok, f"timed out after {timeout} s waiting for {what or cond}"
+
+
+@contextmanager
+def blktraced(guest: Guest, dev: str, args: str = "") -> Iterator[str]:
+    """blktrace (with `args`, e.g. "-a issue") traces dev while inside; its
+    files are in the directory yielded (/tmp/bt, emptied first)."""
+    name = dev.split("/")[-1]
+    guest.check("rm -rf /tmp/bt && mkdir /tmp/bt")
+    guest.check(f"(cd /tmp/bt && blktrace -d {dev} {args} -o trace >/tmp/bt/blktrace.out 2>&1 &)")
+    wait_for(guest, f"test -e /sys/kernel/debug/block/{name}/trace0", "blktrace")
+    # its relay files come before it starts tracing: without a pause, btt
+    # missed the first few hundred I/Os
+    guest.check("sleep 1")
+    try:
+        yield "/tmp/bt"
+    finally:
+        guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
+                    "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")

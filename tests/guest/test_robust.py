@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import DEBUGFS, destroy_job, fault_attr, hist, job_ids, nlreq, run_job
+from kb import DEBUGFS, destroy_job, fault_attr, hist, job_ids, nlreq, run_job, wait_for
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -43,14 +43,6 @@ def checks(attr_set: str, name: str) -> dict:
     return next(a for a in checks_set(attr_set) if a["name"] == name).get("checks", {})
 
 
-def wait_for(guest, cond: str, timeout: float = SLOW, what: str = "") -> None:
-    """Poll the shell condition `cond` in the guest every 0.2 s."""
-    n = int(timeout / 0.2)
-    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
-                  timeout=timeout + 60)
-    assert r.ok, f"timed out after {timeout} s waiting for {what or cond}"
-
-
 def job_state(guest, job_id: int) -> str:
     ack = nlreq(guest, "get", f"job-id={job_id}")
     assert ack.errno == 0, ack.out
@@ -72,7 +64,7 @@ def start_bg(guest, args: str, name: str) -> None:
 
 
 def bg_result(guest, name: str, timeout: float = SLOW) -> tuple[int, str]:
-    wait_for(guest, f"grep -q '^rc=' /tmp/{name}.out", timeout, f"kiobench run ({name}) to exit")
+    wait_for(guest, f"grep -q '^rc=' /tmp/{name}.out", f"kiobench run ({name}) to exit", timeout)
     out = guest.check(f"cat /tmp/{name}.out")
     return int(re.search(r"^rc=(\d+)", out, re.M).group(1)), out
 
@@ -159,7 +151,7 @@ def held_exclusively(guest, dev: str):
     """While inside, a process (`nlfuzz hold`) holds dev open with O_EXCL."""
     guest.check(f"(nlfuzz hold {dev} >/tmp/hold.out 2>&1 & echo $! >/tmp/hold.pid)")
     try:
-        wait_for(guest, "grep -q held /tmp/hold.out", 60, "nlfuzz hold")
+        wait_for(guest, "grep -q held /tmp/hold.out", "nlfuzz hold", 60)
         yield
     finally:
         guest.check("kill $(cat /tmp/hold.pid); wait $(cat /tmp/hold.pid) 2>/dev/null; true")
@@ -811,8 +803,8 @@ def test_stop_during_warmup(guest, kiobench_module, make_nullb):
     start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 "
                     f"--keep --output-format=json --output=/tmp/warm.json", "warm")
     [job] = running_ids(guest, 1)
-    wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", 120,
-             "warm-up I/O")
+    wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'",
+             "warm-up I/O", 120)
     guest.check(f"kiobench stop {job}")
     rc, out = bg_result(guest, "warm", 120)
     assert rc == 0, out
@@ -844,7 +836,7 @@ def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
         assert job_state(guest, job) == "NEW"
         guest.check(f"echo 1 >{cpu}", timeout=SLOW)
         assert nlreq(guest, "start", f"job-id={job}").errno == 0
-        wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", 120, "I/O")
+        wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", "I/O", 120)
         guest.check(f"echo 0 >{cpu}", timeout=SLOW)
         wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=2'", what="the job to end")
     finally:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from kb import DEBUGFS, destroy_job, hist, parse_hist, run_job
+from kb import DEBUGFS, blktraced, destroy_job, hist, parse_hist, run_job, wait_for
 from vm.targets import dm_linear, dm_remove, md_raid0, md_stop, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -423,18 +423,8 @@ def test_sweep_steps_carry_stages_and_plot(guest, kiobench_module, make_nullb, t
 def btt_means(guest, dev: str, run) -> dict[str, tuple[float, int]]:
     """btt's per-I/O Q2D and D2C (its -z and -l files) of the I/O `run()`
     does on dev: {"Q2D": (mean ns, I/Os), "D2C": (mean ns, I/Os)}."""
-    name = dev.split("/")[-1]
-    guest.check("rm -rf /tmp/bt && mkdir /tmp/bt")
-    guest.check(f"(cd /tmp/bt && blktrace -d {dev} -o trace >/tmp/bt/blktrace.out 2>&1 &)")
-    wait_for(guest, f"test -e /sys/kernel/debug/block/{name}/trace0", "blktrace")
-    # its relay files come before it starts tracing: without a pause, btt
-    # missed the first few hundred I/Os
-    guest.check("sleep 1")
-    try:
+    with blktraced(guest, dev):
         run()
-    finally:
-        guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
-                    "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")
     guest.check("cd /tmp/bt && blkparse -q -i trace -d trace.bin -O >/dev/null && "
                 "btt -i trace.bin -z q2d -l d2c >btt.out", timeout=SLOW)
     means = {}
@@ -474,13 +464,6 @@ def test_blktrace_btt_agree(guest, kiobench_module, make_nullb):
 
 
 # ---- background runs (as tests/guest/test_robust.py) ------------------------------
-
-def wait_for(guest, cond: str, what: str, timeout: float = SLOW) -> None:
-    n = int(timeout / 0.2)
-    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
-                  timeout=timeout + 60)
-    assert r.ok, f"timed out after {timeout} s waiting for {what}"
-
 
 def start_bg(guest, args: str, name: str) -> None:
     guest.check(f"(kiobench run {args} >/tmp/{name}.out 2>&1; echo rc=$? >>/tmp/{name}.out) "
