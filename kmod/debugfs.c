@@ -55,6 +55,7 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->rate_iops,
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
+	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_config);

@@ -83,6 +83,151 @@ u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rand_offset);
 
+/*
+ * The random map: a keyed pseudo-random permutation of the span's block
+ * indices [0, n), so that a pass of n draws visits every block exactly
+ * once, in constant memory whatever n (no bitmap).  A balanced Feistel
+ * network of KB_PERM_ROUNDS rounds permutes the smallest domain of 2^(2h)
+ * indices that holds n (h >= 1); an index that lands outside [0, n) is
+ * put through the network again (cycle-walking), which keeps the map a
+ * bijection of [0, n).  The domain is below 4n, so a draw takes fewer than
+ * four walks on average.  The round function is a multiply-xorshift mix of
+ * the right half with the round's key.
+ */
+static u64 kb_perm_round(u64 r, u64 key, u64 mask)
+{
+	u64 z = (r ^ key) * 0xbf58476d1ce4e5b9ULL;
+
+	z ^= z >> 31;
+	z *= 0x94d049bb133111ebULL;
+	z ^= z >> 29;
+	return z & mask;
+}
+
+static u64 kb_perm_feistel(const struct kb_perm *p, u64 x)
+{
+	u64 mask = BIT_ULL(p->half) - 1;
+	u64 l = x >> p->half, r = x & mask, t;
+	unsigned int i;
+
+	for (i = 0; i < KB_PERM_ROUNDS; i++) {
+		t = l ^ kb_perm_round(r, p->keys[i], mask);
+		l = r;
+		r = t;
+	}
+	return (l << p->half) | r;
+}
+
+static u64 kb_perm_feistel_inv(const struct kb_perm *p, u64 x)
+{
+	u64 mask = BIT_ULL(p->half) - 1;
+	u64 l = x >> p->half, r = x & mask, t;
+	unsigned int i;
+
+	for (i = KB_PERM_ROUNDS; i-- > 0;) {
+		t = r ^ kb_perm_round(l, p->keys[i], mask);
+		r = l;
+		l = t;
+	}
+	return (l << p->half) | r;
+}
+
+/* The permutation of [0, @n) (n >= 1) that @key selects. */
+void kb_perm_init(struct kb_perm *p, u64 n, u64 key)
+{
+	unsigned int bits = n > 1 ? fls64(n - 1) : 1, i;
+
+	p->n = n;
+	p->half = max(1U, DIV_ROUND_UP(bits, 2));
+	for (i = 0; i < KB_PERM_ROUNDS; i++)
+		p->keys[i] = kb_splitmix64(&key);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_perm_init);
+
+/* The @i-th index of the permutation, for @i < n. */
+u64 kb_perm_at(const struct kb_perm *p, u64 i)
+{
+	do
+		i = kb_perm_feistel(p, i);
+	while (i >= p->n);
+	return i;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_perm_at);
+
+/* Where the permutation puts index @v (< n): kb_perm_at()'s inverse. */
+u64 kb_perm_pos(const struct kb_perm *p, u64 v)
+{
+	do
+		v = kb_perm_feistel_inv(p, v);
+	while (v >= p->n);
+	return v;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_perm_pos);
+
+/*
+ * The key of pass @pass of the map that @seed selects: every pass a new
+ * permutation, the same for every worker that shares the map.
+ */
+static u64 kb_rmap_key(u64 seed, u64 pass)
+{
+	u64 x = seed ^ 0x72616e646d6170ULL;	/* "randmap" */
+
+	x = kb_splitmix64(&x) + pass;
+	return kb_splitmix64(&x);
+}
+
+/*
+ * Part @part of @parts of the passes over @n blocks: the workers that share
+ * a span take consecutive shares of each pass's positions, so that together
+ * they visit every block once per pass (a worker with an empty share walks
+ * whole passes).
+ */
+void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
+		  unsigned int part)
+{
+	u32 extra;
+	u64 per = div_u64_rem(n, parts, &extra);
+
+	m->seed = seed;
+	m->pass = 0;
+	m->lo = per * part + min(part, extra);
+	m->hi = m->lo + per + (part < extra ? 1 : 0);
+	if (m->lo == m->hi) {
+		m->lo = 0;
+		m->hi = n;
+	}
+	m->next = m->lo;
+	kb_perm_init(&m->perm, n, kb_rmap_key(seed, 0));
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rmap_init);
+
+/* The next block of the worker's share; a new pass, a new key, past its end. */
+u64 kb_rmap_next(struct kb_rmap *m)
+{
+	if (m->next == m->hi) {
+		m->pass++;
+		m->next = m->lo;
+		kb_perm_init(&m->perm, m->perm.n, kb_rmap_key(m->seed, m->pass));
+	}
+	return kb_perm_at(&m->perm, m->next++);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rmap_next);
+
+/*
+ * The random map's offset for a transfer of @len, relative to the span, in
+ * blocks of @align (the smallest transfer size): block @blk's start, or
+ * the last aligned start where a transfer larger than a block fits.
+ */
+u64 kb_rmap_offset(u64 blk, u64 span_len, u32 len, u32 align)
+{
+	u64 off = blk * align;
+
+	if (off + len > span_len)
+		off = div_u64(span_len - len, align) * align;
+	return off;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_rmap_offset);
+
 /* The next sequential offset; wraps to the span's start at its end. */
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len)
 {

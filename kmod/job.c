@@ -539,6 +539,17 @@ static void kb_free_workers(struct kb_job *job)
 	job->workers = NULL;
 }
 
+/*
+ * The unit of the span's budget: the random map's block, so that workers
+ * sharing it take whole blocks, as their shares of the map's passes are.
+ */
+static u32 kb_pass_unit(const struct kb_config *cfg, const struct kb_dev *dev)
+{
+	if (cfg->random && !cfg->norandommap)
+		return cfg->min_bs;
+	return dev->lbs;
+}
+
 /* Budgets: see Documentation/kiobench.rst, "Limits". */
 VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 				      unsigned int j)
@@ -555,7 +566,7 @@ VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 		w->bytes_left = kb_split_budget(cfg->io_bytes, job->io_unit,
 						job->nr_workers, w->index);
 	else if (!cfg->runtime_ns && !cfg->number_ios)
-		w->bytes_left = kb_split_budget(dev->span_len, dev->lbs,
+		w->bytes_left = kb_split_budget(dev->span_len, kb_pass_unit(cfg, dev),
 						cfg->numjobs, j);
 	/* Sequential workers on one device start evenly spread over it. */
 	w->seq_next = kb_split_budget(dev->span_len, dev->lbs, cfg->numjobs, 0) * j;
@@ -587,6 +598,9 @@ static int kb_alloc_workers(struct kb_job *job)
 		w->cpu = cfg->nr_cpus ? cfg->cpus[i % cfg->nr_cpus] : -1;
 		init_llist_head(&w->done);
 		kb_rng_seed(&w->rng, cfg->seed + i);
+		/* the workers of a device share its map, a share each */
+		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),
+			     cfg->seed + i / cfg->numjobs, cfg->numjobs, j);
 		kb_init_budgets(job, w, j);
 		for (s = 0; s < cfg->iodepth; s++) {
 			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);

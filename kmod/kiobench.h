@@ -59,6 +59,7 @@ struct kb_config {
 	char *paths[KB_MAX_DEVICES];
 	unsigned int nr_devs;
 	bool random;
+	bool norandommap;	/* random offsets with replacement */
 	bool allow_writes;
 	bool continue_on_error;
 	bool detach;		/* the job outlives the socket that made it */
@@ -168,6 +169,25 @@ struct kb_rng {
 	u64 s[4];
 };
 
+/* A keyed permutation of [0, n) (gen.c): the random map's. */
+#define KB_PERM_ROUNDS	4
+struct kb_perm {
+	u64 n;
+	u64 keys[KB_PERM_ROUNDS];
+	unsigned int half;	/* bits of each half of the 2^(2 half) domain */
+};
+
+/*
+ * A worker's walk of the random map: positions [lo, hi) of each pass's
+ * permutation of the span's blocks, a new key every pass.  Constant size.
+ */
+struct kb_rmap {
+	struct kb_perm perm;
+	u64 seed;
+	u64 pass;
+	u64 lo, hi, next;
+};
+
 /*
  * An open-loop schedule of arrivals (gen.c).  Gaps are kept in ns with
  * KB_SCHED_FX fraction bits: a rate of 1/s, even a Poisson gap 37 times
@@ -223,6 +243,7 @@ struct kb_worker {
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
+	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop: free slots, a stack */
 	unsigned int poll_next;	/* poll: the slot to poll next */
@@ -351,6 +372,13 @@ u64 kb_rng_below(struct kb_rng *rng, u64 n);
 u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
 u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
+void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
+u64 kb_perm_at(const struct kb_perm *p, u64 i);
+u64 kb_perm_pos(const struct kb_perm *p, u64 v);
+void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
+		  unsigned int part);
+u64 kb_rmap_next(struct kb_rmap *m);
+u64 kb_rmap_offset(u64 blk, u64 span_len, u32 len, u32 align);
 u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
 u64 kb_exp_fx(u64 r);
 void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit suite "kiobench": the pure logic under the I/O path.  The histogram
- * mapping and its error bound, random offsets and sizes, budgets, warm-up
- * accounting, the merge of per-CPU statistics, the per-stage split, and
+ * mapping and its error bound, random offsets and sizes, the random map's
+ * permutation, budgets, warm-up accounting, the merge of per-CPU
+ * statistics, the per-stage split, and
  * the validation of a JOB_NEW request, bound by bound.  Built as
  * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.
  */
@@ -145,6 +146,154 @@ static void kb_rand_offset_in_span(struct kunit *test)
 	/* uniform coverage: with n >> slots every slot is drawn */
 	if (slots <= 1000)
 		KUNIT_EXPECT_EQ(test, bitmap_weight(hit, slots), slots);
+}
+
+/* ---- the random map -------------------------------------------------------- */
+
+static const u64 perm_sizes[] = { 1, 2, 3, 5, 1000, 16384, 16385, 100003 };
+
+static void perm_size_desc(const u64 *n, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%llu blocks", *n);
+}
+
+KUNIT_ARRAY_PARAM(perm, perm_sizes, perm_size_desc);
+
+/* One pass visits every index of [0, n) exactly once (a bitmap, here only). */
+static void kb_perm_is_a_bijection(struct kunit *test)
+{
+	u64 n = *(const u64 *)test->param_value, i, dup = 0, out = 0, back = 0;
+	unsigned long *seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long),
+					    GFP_KERNEL);
+	struct kb_perm p;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	kb_perm_init(&p, n, 0x1234);
+	for (i = 0; i < n; i++) {
+		u64 v = kb_perm_at(&p, i);
+
+		if (v >= n) {
+			out++;
+			continue;
+		}
+		if (__test_and_set_bit(v, seen))
+			dup++;
+		if (kb_perm_pos(&p, v) != i)
+			back++;
+	}
+	KUNIT_EXPECT_EQ(test, out, 0);
+	KUNIT_EXPECT_EQ(test, dup, 0);
+	KUNIT_EXPECT_EQ(test, back, 0);
+	KUNIT_EXPECT_EQ(test, bitmap_weight(seen, n), n);
+}
+
+/* 2^40 blocks and more: sampled, each draw in range and undone by the inverse. */
+static void kb_perm_huge_span_sampled(struct kunit *test)
+{
+	static const u64 sizes[] = { 1ULL << 40, (1ULL << 40) + 12345,
+				     (1ULL << 55) - 3 };
+	unsigned int k, i, bad = 0;
+	struct kb_rng rng;
+	struct kb_perm p;
+
+	kb_rng_seed(&rng, 11);
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		kb_perm_init(&p, sizes[k], k);
+		KUNIT_EXPECT_LT(test, (u64)p.half, 32);
+		for (i = 0; i < 4096; i++) {
+			u64 x = kb_rng_below(&rng, sizes[k]);
+			u64 v = kb_perm_at(&p, x);
+
+			if (v >= sizes[k] || kb_perm_pos(&p, v) != x)
+				bad++;
+		}
+		/* the ends of the range too */
+		KUNIT_EXPECT_EQ(test, kb_perm_pos(&p, kb_perm_at(&p, 0)), 0);
+		KUNIT_EXPECT_EQ(test, kb_perm_pos(&p, kb_perm_at(&p, sizes[k] - 1)),
+				sizes[k] - 1);
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0);
+}
+
+/* Different keys give different orders; the same key the same order. */
+static void kb_perm_keys_and_seeds(struct kunit *test)
+{
+	struct kb_perm a, b, c;
+	unsigned int i, same = 0, differ = 0;
+
+	kb_perm_init(&a, 1000, 1);
+	kb_perm_init(&b, 1000, 2);
+	kb_perm_init(&c, 1000, 1);
+	for (i = 0; i < 1000; i++) {
+		same += kb_perm_at(&a, i) == kb_perm_at(&b, i);
+		differ += kb_perm_at(&a, i) != kb_perm_at(&c, i);
+	}
+	/* two random permutations agree at about one place */
+	KUNIT_EXPECT_LT(test, same, 20);
+	KUNIT_EXPECT_EQ(test, differ, 0);
+	/* not the identity either */
+	for (i = 0, same = 0; i < 1000; i++)
+		same += kb_perm_at(&a, i) == i;
+	KUNIT_EXPECT_LT(test, same, 20);
+}
+
+/*
+ * The workers of a span share its map: their shares of a pass visit every
+ * block once together, the next pass again with another order, and the
+ * same seed gives the same blocks in the same order.
+ */
+static void kb_rmap_shares_cover_each_pass(struct kunit *test)
+{
+	const u64 n = 1003;
+	const unsigned int parts = 3;
+	unsigned long *seen = kunit_kcalloc(test, BITS_TO_LONGS(n), sizeof(long),
+					    GFP_KERNEL);
+	u64 *first = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
+	struct kb_rmap m[3], r;
+	unsigned int pass, j, dup = 0, moved = 0, again = 0;
+	u64 k, at;
+
+	KUNIT_ASSERT_NOT_NULL(test, seen);
+	KUNIT_ASSERT_NOT_NULL(test, first);
+	for (j = 0; j < parts; j++)
+		kb_rmap_init(&m[j], n, 42, parts, j);
+	for (pass = 0; pass < 2; pass++) {
+		bitmap_zero(seen, n);
+		for (j = 0, at = 0; j < parts; j++) {
+			for (k = m[j].lo; k < m[j].hi; k++, at++) {
+				u64 v = kb_rmap_next(&m[j]);
+
+				KUNIT_ASSERT_LT(test, v, n);
+				dup += __test_and_set_bit(v, seen);
+				if (!pass)
+					first[at] = v;
+				else
+					moved += first[at] != v;
+			}
+		}
+		KUNIT_EXPECT_EQ(test, at, n);
+		KUNIT_EXPECT_EQ(test, bitmap_weight(seen, n), n);
+	}
+	KUNIT_EXPECT_EQ(test, dup, 0);
+	KUNIT_EXPECT_GT(test, moved, n / 2);
+	/* the same seed: the same order */
+	kb_rmap_init(&r, n, 42, parts, 0);
+	for (k = 0; k < m[0].hi - m[0].lo; k++)
+		again += kb_rmap_next(&r) != first[k];
+	KUNIT_EXPECT_EQ(test, again, 0);
+	/* a share smaller than a worker: whole passes */
+	kb_rmap_init(&r, 2, 42, 3, 2);
+	KUNIT_EXPECT_EQ(test, r.hi - r.lo, 2);
+}
+
+/* A transfer larger than a block starts where it fits. */
+static void kb_rmap_offset_fits(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, kb_rmap_offset(3, 16 * SZ_4K, SZ_4K, SZ_4K), 3 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_rmap_offset(15, 16 * SZ_4K, SZ_4K, SZ_4K), 15 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_rmap_offset(15, 16 * SZ_4K, SZ_16K, SZ_4K), 12 * SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_rmap_offset(9, 10 * SZ_4K + 512, SZ_16K, SZ_4K),
+			6 * SZ_4K);
 }
 
 static void kb_seq_offset_wraps(struct kunit *test)
@@ -900,6 +1049,11 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_clamps_huge_values),
 	KUNIT_CASE(kb_rng_is_reproducible),
 	KUNIT_CASE_PARAM(kb_rand_offset_in_span, offset_gen_params),
+	KUNIT_CASE_PARAM(kb_perm_is_a_bijection, perm_gen_params),
+	KUNIT_CASE(kb_perm_huge_span_sampled),
+	KUNIT_CASE(kb_perm_keys_and_seeds),
+	KUNIT_CASE(kb_rmap_shares_cover_each_pass),
+	KUNIT_CASE(kb_rmap_offset_fits),
 	KUNIT_CASE(kb_seq_offset_wraps),
 	KUNIT_CASE(kb_pick_bs_follows_weights),
 	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),

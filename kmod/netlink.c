@@ -107,6 +107,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_STAGES] = { .type = NLA_FLAG },
 	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
 						 KIOBENCH_COMPLETION_POLL),
+	[KIOBENCH_A_NORANDOMMAP] = { .type = NLA_FLAG },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -289,6 +290,7 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	if (tb[KIOBENCH_A_COMPLETION])
 		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
+	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
 	return 0;
 }
 
@@ -482,7 +484,8 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	     (nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, cfg->rate_iops) ||
 	      nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process))) ||
 	    (cfg->stages && nla_put_flag(msg, KIOBENCH_A_STAGES)) ||
-	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion))
+	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion) ||
+	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)))
 		return -EMSGSIZE;
 	return 0;
 }

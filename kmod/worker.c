@@ -54,8 +54,11 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	w->ios_left--;
 	if (cfg->rwmix_read < 100)
 		write = kb_rng_below(&w->rng, 100) >= cfg->rwmix_read;
-	if (cfg->random)
+	if (cfg->random && cfg->norandommap)
 		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
+	else if (cfg->random)
+		off = kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
+				     cfg->min_bs);
 	else
 		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
 	slot->off = off + dev->span_start;

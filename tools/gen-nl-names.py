@@ -50,6 +50,7 @@ TOOL_OPTIONS = {
     "rate-process": "rate_process",
     "stages": "stages",
     "completion": "hipri/spin",
+    "norandommap": "norandommap",
     "job-id": "job id",
 }
 

@@ -131,6 +131,9 @@ struct kb_assign_list {
 	size_t n, cap;
 };
 
+/* fio's random_generator values; kiobench's kernel runs its own (options.c). */
+enum kb_randgen { KB_RANDGEN_TAUSWORTHE, KB_RANDGEN_LFSR, KB_RANDGEN_TAUSWORTHE64 };
+
 /* A job as configured by the user (defaults + assignments). */
 struct kb_job {
 	char name[KIOBENCH_NAME_LEN];
@@ -153,6 +156,9 @@ struct kb_job {
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;
+	bool norandommap;	/* random offsets with replacement */
+	bool randrepeat, allrandrepeat, softrandommap;
+	enum kb_randgen random_generator;	/* as asked; the kernel has its own */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */

@@ -178,6 +178,9 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" number_ios=%" PRIu64, c->number_ios);
 	KCFG_ADD(" ramp_time=%" PRIu64 "ns completion=%s", c->ramp_ns,
 		 kb_kcfg_completion(c) ? kb_kcfg_completion(c) : "?");
+	KCFG_ADD(" randseed=%" PRIu64, c->seed);
+	if (c->random)
+		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
 	if (c->lat_log)
@@ -188,6 +191,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 }
 
 #undef KCFG_ADD
+
+/* The kernel's generator of random offsets, from what it reports. */
+const char *kb_kcfg_generator(const struct kb_kcfg *c)
+{
+	return c->norandommap ? "xoshiro256**" : "feistel-permutation";
+}
 
 /* The same as a JSON object (JSON null when the module did not report them). */
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
@@ -227,6 +236,8 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "number_ios", kb_ju64(c->number_ios));
 	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
 	kb_jadd(o, "randseed", kb_ju64(c->seed));
+	kb_jadd(o, "norandommap", json_object_new_boolean(c->norandommap));
+	kb_jadd(o, "offset_generator", c->random ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));
 	kb_jadd(o, "lat_log_entries", kb_ju64(c->lat_log));
 	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
@@ -298,6 +309,32 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 	}
 }
 
+/*
+ * How the kernel drew the random offsets (its norandommap, its seed), and
+ * what became of fio's random_generator when the job named one.
+ */
+static void print_offsets(FILE *f, const struct kb_result *r)
+{
+	const struct kb_kcfg *c = &r->st.cfg;
+	uint32_t blk = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->nr_bss; i++)
+		if (!blk || c->bss[i].size < blk)
+			blk = c->bss[i].size;
+	if (c->norandommap)
+		fprintf(f, "  offsets      : norandommap: %s, with replacement "
+			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), c->seed);
+	else
+		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
+			"each once per pass (randseed=%" PRIu64 ")\n",
+			kb_kcfg_generator(c), blk, c->seed);
+	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
+		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
+			"its %s, which keeps that generator's guarantee\n",
+			kb_randgen_name(r->job->random_generator), kb_kcfg_generator(c));
+}
+
 /* The completion mode, the depth kept, the open loop: after a job's directions. */
 void kb_print_measures(FILE *f, const struct kb_result *r)
 {
@@ -315,6 +352,8 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 		fprintf(f, "; %" PRIu64 " submissions refused for want of a tag, retried",
 			r->st.retries);
 	fputc('\n', f);
+	if (c->present && c->random)
+		print_offsets(f, r);
 	if (c->rate_iops)
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)

@@ -20,6 +20,8 @@ void kb_json_measures(struct json_object *o, const struct kb_result *r);
 void kb_print_measures(FILE *f, const struct kb_result *r);
 /* The kernel's settings (kb_status.cfg): fio's names, one line / an object. */
 const char *kb_kcfg_completion(const struct kb_kcfg *c);
+/* "feistel-permutation" (the random map) or "xoshiro256**" (norandommap). */
+const char *kb_kcfg_generator(const struct kb_kcfg *c);
 void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len);
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c);
 

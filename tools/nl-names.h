@@ -103,6 +103,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_LIMIT_DETACHED_NS] = { "limit-detached-ns", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_JOB_SPAN_LEN] = { "job-span-len", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_JOB_RETRIES] = { "job-retries", KB_NLT_U64, false, NULL },
+	[KIOBENCH_A_NORANDOMMAP] = { "norandommap", KB_NLT_FLAG, true, "norandommap" },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -513,6 +513,8 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 		return -1;
 	if (job->stages && nla_put_flag(msg, KIOBENCH_A_STAGES))
 		return -1;
+	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
+		return -1;
 	return 0;
 }
 
@@ -671,6 +673,7 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 	c->continue_on_error = tb[KIOBENCH_A_CONTINUE_ON_ERROR];
 	c->detach = tb[KIOBENCH_A_DETACH];
 	c->stages = tb[KIOBENCH_A_STAGES];
+	c->norandommap = tb[KIOBENCH_A_NORANDOMMAP];
 	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
 #define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])
 #define U64(a, field) if (tb[a]) c->field = nla_get_u64(tb[a])

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 
 #include "kiobench.h"
 #include "options.h"
@@ -114,6 +115,39 @@ static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job
 	else
 		return kb_errf(err, errlen, "invalid rate_process '%s' (linear or poisson)", val);
 	return 0;
+}
+
+/*
+ * fio's generators are not kiobench's: its kernel draws from a keyed
+ * permutation (the random map) or, with norandommap, from xoshiro256**.
+ * Each value is taken for the guarantee fio gives with it, which kiobench
+ * keeps (see kb_job_finalize() and the report's "offsets" line).
+ */
+static const char *const kb_randgen_names[] = {
+	[KB_RANDGEN_TAUSWORTHE] = "tausworthe",
+	[KB_RANDGEN_LFSR] = "lfsr",
+	[KB_RANDGEN_TAUSWORTHE64] = "tausworthe64",
+};
+
+const char *kb_randgen_name(enum kb_randgen g)
+{
+	return kb_randgen_names[g];
+}
+
+static int p_randgen(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	size_t i;
+
+	(void)o; (void)g;
+	for (i = 0; i < sizeof(kb_randgen_names) / sizeof(kb_randgen_names[0]); i++) {
+		if (!strcmp(val, kb_randgen_names[i])) {
+			job->random_generator = i;
+			return 0;
+		}
+	}
+	return kb_errf(err, errlen, "invalid random_generator '%s' "
+		       "(tausworthe, lfsr or tausworthe64)", val);
 }
 
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -492,6 +526,21 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "polled completion (REQ_POLLED, bio_poll); needs poll queues", .off = JOBF(hipri), FLAG),
 	JOB(KB_OPT_SPIN, "spin", NULL, p_flag,
 	    "workers busy-wait for completions instead of sleeping", .off = JOBF(spin), FLAG),
+	JOB(KB_OPT_NORANDOMMAP, "norandommap", NULL, p_flag,
+	    "random offsets with replacement (default: each block once per pass)",
+	    .off = JOBF(norandommap), FLAG),
+	JOB(KB_OPT_RANDREPEAT, "randrepeat", "BOOL", p_flag,
+	    "the same random sequence every run (1); 0: a new seed each run",
+	    .off = JOBF(randrepeat), FLAG, .def = "1"),
+	JOB(KB_OPT_ALLRANDREPEAT, "allrandrepeat", "BOOL", p_flag,
+	    "every random number repeatable (one seed drives them all here)",
+	    .off = JOBF(allrandrepeat), FLAG),
+	JOB(KB_OPT_RANDGEN, "random_generator", "tausworthe|lfsr|tausworthe64", p_randgen,
+	    "fio's offset generator: kiobench's kernel runs its own with the same guarantee",
+	    .def = "tausworthe"),
+	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
+	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
+	    .off = JOBF(softrandommap), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -762,5 +811,22 @@ int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 	}
 	if (!job->name[0])
 		strcpy(job->name, "kiobench");
+	/* fio: a seed of its own each run unless randrepeat, allrandrepeat or randseed */
+	if (!job->randrepeat && !job->allrandrepeat && !kb_job_isset(job, KB_OPT_SEED)) {
+		if (getrandom(&job->seed, sizeof(job->seed), 0) != sizeof(job->seed))
+			return kb_errf(err, errlen, "randrepeat=0: getrandom: %s",
+				       strerror(errno));
+		job->set |= 1ULL << KB_OPT_SEED;
+	}
 	return 0;
+}
+
+/*
+ * What the kernel is asked for: the random map unless norandommap; fio's
+ * lfsr never repeats a block in a pass, even with norandommap, and the map
+ * is what keeps that guarantee here.
+ */
+bool kb_job_norandommap(const struct kb_job *job)
+{
+	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
 }

@@ -37,6 +37,11 @@ enum kb_opt_id {
 	KB_OPT_STAGES,
 	KB_OPT_HIPRI,
 	KB_OPT_SPIN,
+	KB_OPT_NORANDOMMAP,
+	KB_OPT_RANDREPEAT,
+	KB_OPT_ALLRANDREPEAT,
+	KB_OPT_RANDGEN,
+	KB_OPT_SOFTRANDOMMAP,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -115,6 +120,9 @@ int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
 void kb_assign_list_free(struct kb_assign_list *l);
 
 bool kb_job_has_writes(const struct kb_job *job);
+/* Whether the kernel draws offsets with replacement (norandommap, not lfsr). */
+bool kb_job_norandommap(const struct kb_job *job);
+const char *kb_randgen_name(enum kb_randgen g);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
 /* Cross-option checks after every assignment; fills derived fields. */
 int kb_job_finalize(struct kb_job *job, char *err, size_t errlen);

@@ -72,6 +72,7 @@ struct kb_kcfg {
 	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
 	unsigned int nr_spans;
 	bool random, allow_writes, continue_on_error, detach, stages;
+	bool norandommap;		/* random offsets with replacement */
 	uint8_t rwmix_read;
 	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
 	unsigned int nr_bss;

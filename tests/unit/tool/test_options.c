@@ -145,8 +145,72 @@ static void t_defaults(void)
 	kb_global_free(&g);
 }
 
+/* fio's seeding and generator options, and what goes to the kernel. */
+static void t_random(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_job job;
+	uint64_t first;
+
+	/* randrepeat=1 (the default): the kernel's fixed seed, none sent */
+	kb_job_init(&job);
+	CHECK(job.randrepeat && !job.allrandrepeat && !job.norandommap);
+	CHECK(job.random_generator == KB_RANDGEN_TAUSWORTHE);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(!kb_job_isset(&job, KB_OPT_SEED));
+	kb_job_free(&job);
+
+	/* randrepeat=0: a seed of its own each run, sent */
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "randrepeat", "0") == 0 && !job.randrepeat);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(kb_job_isset(&job, KB_OPT_SEED));
+	first = job.seed;
+	kb_job_free(&job);
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "randrepeat", "0") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.seed != first);
+	kb_job_free(&job);
+
+	/* ... unless randseed or allrandrepeat says otherwise */
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "randrepeat", "0") == 0);
+	CHECK(apply(&job, &g, "randseed", "7") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0 && job.seed == 7);
+	kb_job_free(&job);
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "randrepeat", "0") == 0);
+	CHECK(apply(&job, &g, "allrandrepeat", NULL) == 0 && job.allrandrepeat);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(!kb_job_isset(&job, KB_OPT_SEED));
+	kb_job_free(&job);
+
+	/* norandommap goes to the kernel, except with lfsr (which never repeats) */
+	kb_job_init(&job);
+	CHECK(!kb_job_norandommap(&job));
+	CHECK(apply(&job, &g, "norandommap", NULL) == 0 && kb_job_norandommap(&job));
+	CHECK(apply(&job, &g, "random_generator", "tausworthe64") == 0);
+	CHECK(kb_job_norandommap(&job));
+	CHECK(apply(&job, &g, "random_generator", "lfsr") == 0);
+	CHECK(!kb_job_norandommap(&job) && kb_job_isset(&job, KB_OPT_RANDGEN));
+	CHECK_STR(kb_randgen_name(job.random_generator), "lfsr");
+	CHECK(apply(&job, &g, "random_generator", "mt19937") == -1);
+	CHECK_STR(err, "--random_generator: invalid random_generator 'mt19937' "
+		  "(tausworthe, lfsr or tausworthe64)");
+	CHECK(apply(&job, &g, "softrandommap", "1") == 0 && job.softrandommap);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
+	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",
+		 t_random);
 	run_case("options: the table's entries", t_table);
 	run_case("options: defaults from the table", t_defaults);
 	run_case("options: values, rw modes, command-line only", t_options);

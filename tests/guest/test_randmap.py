@@ -1,0 +1,93 @@
+"""The random map: a random pass covers every block exactly once.
+
+fio's random write pass over a span writes each block once (its random
+map); kiobench's does too, from a keyed permutation of the span's blocks
+(kmod/gen.c), and draws with replacement only with norandommap.  The proof
+is the device's own content: a memory-backed null_blk starts all zeroes,
+and after one random-write pass of exactly the span a full sequential read
+finds no all-zero block (the kernel's zero_reads count: the first logical
+block of each read, here the whole 4 KiB read, is checked in bi_end_io's
+reaping, from what the device returned).
+"""
+import pytest
+
+from kb import run_job
+
+BS = 4096
+# not a power of two: 15360 blocks in a permutation domain of 16384, so
+# that the cycle-walking runs (a power of two never walks)
+SPAN_MB = 60
+BLOCKS = (SPAN_MB << 20) // BS
+
+
+def write_pass(guest, dev: str, extra: str = "") -> dict:
+    """One random-write pass: no limit, so the span's bytes once."""
+    job = run_job(guest, f"--filename={dev} --rw=randwrite --bs=4k --iodepth=8 "
+                         f"--allow-writes {extra}", timeout=300)
+    assert job["kiobench"]["state"] == "DONE", job["kiobench"]
+    return job
+
+
+def zero_blocks(guest, dev: str, blocks: int) -> int:
+    """All-zero 4 KiB blocks of the device, from a full sequential read."""
+    job = run_job(guest, f"--filename={dev} --rw=read --bs=4k --iodepth=8", timeout=300)
+    assert job["read"]["total_ios"] == blocks
+    return job["kiobench"]["zero_reads"]
+
+
+@pytest.mark.core
+def test_random_pass_covers_every_block(guest, kiobench_module, make_nullb):
+    """Default: every block written once, no block left as zeroes, one
+    worker or seven sharing the map; norandommap: about 1/e of the blocks
+    never written (15360 draws with replacement leave 5651 +- 60 unwritten),
+    so the test tells the two apart.  The kernel says which ran.
+    Mutations: cycle-walking one short (`while (i > p->n)` in
+    kb_perm_at(): a draw of block n and one block missed), or a worker's
+    share off by one (`m->hi = m->lo + per` in kb_rmap_init()): red."""
+    dev = make_nullb("nullb0", size_mb=SPAN_MB, blocksize=BS)
+    job = write_pass(guest, dev)
+    assert job["write"]["total_ios"] == BLOCKS
+    settings = job["kiobench"]["settings"]
+    assert settings["norandommap"] is False
+    assert settings["offset_generator"] == "feistel-permutation"
+    assert zero_blocks(guest, dev, BLOCKS) == 0
+
+    # seven workers share the map: 15360 = 2 x 2195 + 5 x 2194 blocks
+    dev = make_nullb("nullb1", size_mb=SPAN_MB, blocksize=BS)
+    job = write_pass(guest, dev, "--numjobs=7")
+    assert job["write"]["total_ios"] == BLOCKS
+    assert zero_blocks(guest, dev, BLOCKS) == 0
+
+    dev = make_nullb("nullb2", size_mb=SPAN_MB, blocksize=BS)
+    job = write_pass(guest, dev, "--norandommap")
+    assert job["write"]["total_ios"] == BLOCKS
+    settings = job["kiobench"]["settings"]
+    assert settings["norandommap"] is True
+    assert settings["offset_generator"] == "xoshiro256**"
+    zeroes = zero_blocks(guest, dev, BLOCKS)
+    assert 5350 < zeroes < 5950, zeroes   # 1/e of 15360 = 5651, 5 sigma either side
+
+
+@pytest.mark.core
+def test_random_generator_is_named_and_seed_repeats(guest, kiobench_module, make_nullb):
+    """random_generator=lfsr is accepted and the report names the
+    generator that ran instead; lfsr never repeats a block, so even with
+    norandommap the kernel is sent no norandommap (its status says so).
+    randrepeat=0 draws a new seed each run; the default repeats it.
+    Mutation: kb_job_norandommap() ignoring lfsr (`return
+    job->norandommap;`): the kernel reports norandommap: red."""
+    dev = make_nullb("nullb0", size_mb=16, blocksize=BS)
+    out = guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=100 "
+                      f"--norandommap --random_generator=lfsr")
+    assert "random map: feistel-permutation" in out, out
+    assert "random_generator=lfsr asked" in out, out
+    job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=100 "
+                         f"--norandommap --random_generator=lfsr")
+    assert job["kiobench"]["settings"]["norandommap"] is False
+    seeds = {run_job(guest, f"--filename={dev} --rw=randread --number_ios=10 "
+                            f"--randrepeat=0")["kiobench"]["settings"]["randseed"]
+             for _ in range(2)}
+    assert len(seeds) == 2, seeds
+    seeds = {run_job(guest, f"--filename={dev} --rw=randread --number_ios=10")
+             ["kiobench"]["settings"]["randseed"] for _ in range(2)}
+    assert len(seeds) == 1, seeds
