@@ -43,7 +43,7 @@ static void t_jobfile(void)
 	CHECK(kb_job_finalize(&a, err, sizeof(err)) == 0);
 	CHECK_STR(a.name, "first");
 	CHECK(a.nr_devices == 1 && !strcmp(a.devices[0], "/dev/nullb0"));
-	CHECK(a.bs == 16384);			/* command line beats [global] */
+	CHECK(a.bs == 8192);			/* fio: [global] beats the command line */
 	CHECK(a.iodepth == 32);			/* section beats the command line */
 	CHECK(a.time_based && a.runtime_ns == 10000000000ULL && a.random);
 	CHECK(kb_job_rwmix_read(&a) == 100);
@@ -51,7 +51,7 @@ static void t_jobfile(void)
 	CHECK(kb_jobfile_build(&jf, 1, &cli, &b, err, sizeof(err)) == 0);
 	CHECK(kb_job_finalize(&b, err, sizeof(err)) == 0);
 	CHECK_STR(b.name, "renamed");
-	CHECK(b.iodepth == 2);			/* later [global] iodepth=4, then CLI 2 */
+	CHECK(b.iodepth == 4);			/* CLI 2, then the later [global] iodepth=4 */
 	CHECK(kb_job_rwmix_read(&b) == 70 && b.random && kb_job_has_writes(&b));
 	CHECK(b.applied.n > 0);
 	kb_job_free(&a);
