@@ -426,9 +426,12 @@ static int p_kb_base(const struct kb_opt *o, const char *val, struct kb_job *job
 static int p_description(const struct kb_opt *o, const char *val, struct kb_job *job,
 			 struct kb_global *g, char *err, size_t errlen)
 {
-	char *s = strdup(val);
+	char *s;
 
 	(void)o; (void)g;
+	if (!*val)
+		return kb_errf(err, errlen, "empty description");
+	s = strdup(val);
 	if (!s)
 		return kb_errf(err, errlen, "out of memory");
 	free(job->description);
@@ -964,6 +967,10 @@ int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
 	if (job->size_pct) {
 		uint64_t sz = dev / 100 * job->size_pct + dev % 100 * job->size_pct / 100;
 
+		if (off >= dev)
+			return kb_errf(err, errlen, "offset %llu: beyond the end of the device "
+				       "(%llu bytes)", (unsigned long long)off,
+				       (unsigned long long)dev);
 		if (sz > dev - off)
 			sz = dev - off;
 		sz = sz / align * align;
