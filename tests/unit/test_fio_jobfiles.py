@@ -144,14 +144,15 @@ ENGINES = [("libaio", None), ("io_uring", None), ("posixaio", None),
 
 @pytest.mark.parametrize("engine,depth", ENGINES, ids=[e for e, _ in ENGINES])
 def test_block_engines_accepted(engine, depth, tmp_path):
-    (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\nioengine={engine}\n"
-                                    "iodepth=8\ndirect=1\n")
+    (tmp_path / "e.fio").write_text(f"[global]\nfilename=/dev/null\nioengine={engine}\n"
+                                    "iodepth=8\ndirect=1\n[a]\n[b]\n")
     p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
     assert p.returncode == 0, p.stderr
-    job = parsed(p.stdout)["a"]
-    assert job["ioengine"] == engine and job["direct"] == "1"
-    # a synchronous engine: one I/O in flight, whatever iodepth says (fio)
-    assert job["iodepth"] == str(depth or 8)
+    for job in parsed(p.stdout).values():
+        assert job["ioengine"] == engine and job["direct"] == "1"
+        # a synchronous engine: one I/O in flight, whatever iodepth says (fio)
+        assert job["iodepth"] == str(depth or 8)
+    # said once for the run, not per job
     assert f"ioengine={engine}: kiobench issues the I/O in the kernel" in p.stderr
     assert p.stderr.count("issues the I/O in the kernel") == 1
     assert ("capped at 1" in p.stderr) == bool(depth)
