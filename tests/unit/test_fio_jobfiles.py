@@ -369,3 +369,14 @@ def test_include_depth_limited(tmp_path):
     (tmp_path / "i10.fio").write_text("bs=8k\n")
     p = kb("run", "--parse-only", "a.fio", cwd=tmp_path)
     assert p.returncode == 0 and parsed(p.stdout)["a"]["bs"] == "8192", p.stderr
+
+
+@pytest.mark.parametrize("cmd", [["sweep", "--iodepth=1-4"],
+                                 ["precondition", "--allow-writes"],
+                                 ["suite", "004", "--allow-writes"]])
+def test_methods_refuse_a_synchronous_engine(cmd):
+    """Their steps set their own depths, which one I/O in flight would undo."""
+    p = kb(*cmd, "--filename=/dev/null", "--ioengine=psync")
+    assert p.returncode == 1
+    assert p.stderr.startswith("kiobench: --ioengine=psync: a synchronous engine keeps "
+                               "one I/O in flight"), p.stderr
