@@ -39,7 +39,10 @@ static void usage_run(FILE *f)
 	usage_options(f, KB_CMD_RUN, true);
 	fprintf(f,
 		"\n"
-		"SIZE: bytes or k/m/g/t/p with optional b, i or ib (powers of 1024).\n"
+		"SIZE: bytes or k/m/g/t/p with optional b, i or ib; as fio's kb_base=1024,\n"
+		"k and kb are powers of 1024, ki and kib of 1000 (kb_base=1000: the reverse).\n"
+		"size and offset take N%% of the device too.\n"
+		"fio's other options are refused with the reason (Documentation/fio-options.rst).\n"
 		"TIME: seconds, or a number with us, ms, s, m, h or d.\n"
 		"json+ is fio's: json with each latency bucket in clat_ns.bins.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed,\n"
