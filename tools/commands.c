@@ -117,10 +117,14 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 	return rret ? rret : ret;
 }
 
-/* Where a job came from: section i of a job file, or the command line (jf NULL). */
+/*
+ * Where a job came from: section i of a job file, or (jf NULL) the command
+ * line: its global options, then those of [from, to).
+ */
 struct job_src {
 	const struct kb_jobfile *jf;
 	size_t i;
+	size_t from, to;
 };
 
 /* fio's note on a synchronous engine, and the job checked (finalized unless parse-only). */
@@ -145,21 +149,56 @@ static int check_job(struct kb_job *job, const struct job_src *src, const struct
 	return KB_EXIT_USAGE;
 }
 
+/* fio: the command-line options before the first --name are global. */
+static size_t kb_cli_globals(const struct kb_assign_list *cli)
+{
+	size_t k;
+
+	for (k = 0; k < cli->n; k++)
+		if (cli->v[k].opt->id == KB_OPT_NAME)
+			return k;
+	return cli->n;
+}
+
+/*
+ * fio: each --name on the command line starts a job of its own, made of
+ * the global options and those up to the next --name.  Their sources into
+ * src (room for cli->n), their count returned.
+ */
+static size_t cli_jobs(const struct kb_assign_list *cli, struct job_src *src)
+{
+	size_t k, n = 0;
+
+	for (k = kb_cli_globals(cli); k < cli->n; k++) {
+		if (cli->v[k].opt->id != KB_OPT_NAME)
+			continue;
+		if (n)
+			src[n - 1].to = k;
+		src[n++] = (struct job_src){ .from = k, .to = cli->n };
+	}
+	return n;
+}
+
 /* The job of src, finalized and checked. */
 static int build_job(struct kb_job *job, const struct job_src *src,
 		     const struct kb_assign_list *cli, struct kb_global *g)
 {
+	/* a job file's jobs get the command line's global options only */
+	struct kb_assign_list globals = { cli ? cli->v : NULL, cli ? kb_cli_globals(cli) : 0, 0 };
 	char err[KB_ERRLEN], what[KB_ERRLEN];
 	size_t k;
 	int ret;
 
-	if (src->jf && kb_jobfile_build(src->jf, src->i, cli, job, err, sizeof(err))) {
+	if (src->jf && kb_jobfile_build(src->jf, src->i, cli ? &globals : NULL, job, err,
+					sizeof(err))) {
 		msg("%s", err);
 		return KB_EXIT_USAGE;
 	}
 	if (!src->jf) {
 		kb_job_init(job);
 		for (k = 0; k < cli->n; k++) {
+			if (k >= kb_cli_globals(cli) && (k < src->from || k >= src->to))
+				continue;
 			if (kb_apply(job, g, &cli->v[k], err, sizeof(err))) {
 				msg("%s", err);
 				return KB_EXIT_USAGE;
@@ -215,7 +254,8 @@ static int sections_found(const struct kb_global *g, const struct kb_jobfile *jf
 
 /* The job files, read; the sources of the jobs that run into src[] (*n of them). */
 static int load_files(char **files, int nr_jf, struct kb_jobfile *jf,
-		      const struct kb_global *g, struct job_src **src, size_t *n)
+		      const struct kb_global *g, const struct kb_assign_list *cli,
+		      struct job_src **src, size_t *n)
 {
 	char err[KB_ERRLEN];
 	size_t i;
@@ -231,16 +271,16 @@ static int load_files(char **files, int nr_jf, struct kb_jobfile *jf,
 	}
 	if (sections_found(g, jf, nr_jf))
 		return KB_EXIT_USAGE;
-	*src = calloc(*n ? *n : 1, sizeof(**src));
+	*src = calloc(*n + cli->n + 1, sizeof(**src));
 	if (!*src) {
 		msg("out of memory");
 		return KB_EXIT_SYSTEM;
 	}
-	*n = 0;
+	*n = cli_jobs(cli, *src);	/* fio: the command line's jobs first */
 	for (f = 0; f < nr_jf; f++)
 		for (i = 0; i < jf[f].nr_sec; i++)
 			if (section_runs(g, jf[f].sec[i].name))
-				(*src)[(*n)++] = (struct job_src){ &jf[f], i };
+				(*src)[(*n)++] = (struct job_src){ .jf = &jf[f], .i = i };
 	return 0;
 }
 
@@ -268,29 +308,37 @@ static void engine_note(const struct run *r)
 static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile *jf,
 		      const struct kb_assign_list *cli, struct kb_global *g)
 {
-	struct job_src *src = NULL, one = { 0 };
+	struct job_src *src = NULL;
 	size_t i;
 	int ret;
 
 	if (nr_jf) {
-		ret = load_files(files, nr_jf, jf, g, &src, &r->n);
+		ret = load_files(files, nr_jf, jf, g, cli, &src, &r->n);
 		if (ret)
 			goto out;
 	} else {
-		r->n = 1;
+		src = calloc(cli->n + 1, sizeof(*src));
+		if (!src)
+			goto oom;
+		r->n = cli_jobs(cli, src);
+		if (!r->n)	/* no --name: one job of every option */
+			src[r->n++] = (struct job_src){ .from = cli->n, .to = cli->n };
 	}
 	r->rj = calloc(r->n ? r->n : 1, sizeof(*r->rj));
-	ret = r->rj ? 0 : KB_EXIT_SYSTEM;
-	if (ret)
-		msg("out of memory");
+	if (!r->rj)
+		goto oom;
 	for (i = 0; i < r->n && !ret; i++)
-		ret = build_job(&r->rj[i].job, src ? &src[i] : &one,
-				!src || src[i].jf == &jf[0] ? cli : NULL, g);
+		ret = build_job(&r->rj[i].job, &src[i],
+				!src[i].jf || src[i].jf == &jf[0] ? cli : NULL, g);
 	if (!ret)
 		engine_note(r);
 out:
 	free(src);
 	return ret;
+oom:
+	msg("out of memory");
+	ret = KB_EXIT_SYSTEM;
+	goto out;
 }
 
 /* --parse-only: the jobs as a job file, every option resolved, one section each. */

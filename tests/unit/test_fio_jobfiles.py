@@ -301,7 +301,7 @@ def fio_bs(args, cwd):
     p = fio(*args, "--output-format=json", cwd=cwd)
     assert p.returncode == 0, p.stderr
     return {j["jobname"]: (1 << 20) // j["read"]["total_ios"]
-            for j in json.loads(p.stdout)["jobs"]}
+            for j in json.loads(p.stdout[p.stdout.index("{"):])["jobs"]}
 
 
 @needs_fio
@@ -314,11 +314,16 @@ def test_command_line_and_several_files_as_fio(tmp_path):
                                                         f"{eng}\nfilename=/dev/null\n", 1))
         (tmp_path / sub / "d.fio").write_text(d.replace("[global]\n", "[global]\nioengine="
                                                         f"{eng}\nfilename=/dev/null\n", 1))
+    job = ["--size=1m", "--ioengine=ENGINE", "--filename=/dev/null"]
     for args in (["--bs=16k", "c.fio"], ["--bs=16k", "d.fio"],
                  ["--bs=16k", "c.fio", "d.fio"], ["--bs=16k", "d.fio", "c.fio"],
-                 ["--bs=16k", "--section=j2", "--section=k1", "c.fio", "d.fio"]):
-        want = fio_bs(args, tmp_path / "fio")
-        p = kb("run", "--parse-only", *args, cwd=tmp_path / "kb")
+                 ["--bs=16k", "--section=j2", "--section=k1", "c.fio", "d.fio"],
+                 # --name starts a command-line job: what precedes it is global
+                 ["--bs=32k", "--name=x", "--bs=16k", *job, "d.fio"],
+                 ["--bs=32k", *job, "--name=x", "--name=y", "--bs=64k"]):
+        want = fio_bs([a.replace("ENGINE", "null") for a in args], tmp_path / "fio")
+        p = kb("run", "--parse-only", *(a.replace("ENGINE", "psync") for a in args),
+               cwd=tmp_path / "kb")
         assert p.returncode == 0, p.stderr
         got = {j: int(v.get("bs", 4096)) for j, v in parsed(p.stdout).items()}
         assert got == want, args
