@@ -244,8 +244,52 @@ static void t_span_pct(void)
 	kb_job_free(&job);
 }
 
+/* A readable block device of this host with a size, and its bytes; false if none. */
+static bool some_block_device(char *dev, size_t len, uint64_t *bytes)
+{
+	static const char *const names[] = { "vda", "sda", "nvme0n1", "zram0", "loop0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(dev, len, "/dev/%s", names[i]);
+		if (!kb_dev_bytes(dev, bytes) && *bytes >= (1 << 20))
+			return true;
+	}
+	return false;
+}
+
+/* kb_job_finalize turns N% into bytes of the device's own size. */
+static void t_span_pct_device(void)
+{
+	struct kb_job job;
+	uint64_t bytes;
+	char dev[64];
+
+	if (!some_block_device(dev, sizeof(dev), &bytes)) {
+		printf("    skipped: no readable block device on this host\n");
+		return;
+	}
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", dev) == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0);
+	CHECK(apply(&job, NULL, "offset", "10%") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.offset >= bytes / 10 && job.offset < bytes / 10 + 4096 && job.offset % 4096 == 0);
+	CHECK(job.size <= bytes / 2 && job.size > bytes / 2 - 4096 && job.size % 4096 == 0);
+	CHECK(!job.size_pct && !job.offset_pct);
+	kb_job_free(&job);
+	/* not a block device: said, not guessed */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "size=50%: /dev/null: cannot read its size"));
+	kb_job_free(&job);
+}
+
 void jobfile_tests(void)
 {
+	run_case("size=N%, offset=N% of a host block device", t_span_pct_device);
 	run_case("job file: fio's comments, kb_base first", t_jobfile_fio_format);
 	run_case("job file: refused with the reason, unknown with a near name",
 		 t_jobfile_refused);
