@@ -137,8 +137,16 @@ static int check_job(struct kb_job *job, const struct job_src *src, const struct
 		msg("%s%s%sioengine=%s is synchronous: one I/O in flight per worker, as fio "
 		    "(iodepth=%u capped at 1)", src->jf ? "job '" : "",
 		    src->jf ? job->name : "", src->jf ? "': " : "", job->ioengine, job->iodepth);
-	ret = g->parse_only ? kb_job_check(job, err, sizeof(err)) :
-			      kb_job_finalize(job, err, sizeof(err));
+	if (!g->parse_only) {
+		ret = kb_job_finalize(job, err, sizeof(err));
+	} else {
+		bool unreadable;
+
+		/* --parse-only: N% of a device whose size is unknown stays N% */
+		ret = kb_job_check(job, err, sizeof(err));
+		if (!ret && kb_job_resolve_pct(job, &unreadable, err, sizeof(err)))
+			ret = unreadable ? 0 : -1;
+	}
 	if (!ret)
 		return 0;
 	if (src->jf)

@@ -984,15 +984,17 @@ int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
 }
 
 /* Percentages of the devices' size: all of them must give the same bytes. */
-static int resolve_pct(struct kb_job *job, char *err, size_t errlen)
+int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t errlen)
 {
 	uint64_t dev, first = 0;
 	unsigned int i;
 
+	*unreadable = false;
 	if (!job->size_pct && !job->offset_pct)
 		return 0;
 	for (i = 0; i < job->nr_devices; i++) {
-		if (kb_dev_bytes(job->devices[i], &dev))
+		*unreadable = kb_dev_bytes(job->devices[i], &dev);
+		if (*unreadable)
 			return kb_errf(err, errlen, "%s=%u%%: %s: cannot read its size (%s)",
 				       job->size_pct ? "size" : "offset",
 				       job->size_pct ? job->size_pct : job->offset_pct,
@@ -1008,9 +1010,11 @@ static int resolve_pct(struct kb_job *job, char *err, size_t errlen)
 
 int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 {
+	bool unreadable;
+
 	if (kb_job_check(job, err, errlen))
 		return -1;
-	return resolve_pct(job, err, errlen);
+	return kb_job_resolve_pct(job, &unreadable, err, errlen);
 }
 
 /* ---- a job as a job file (--parse-only) -------------------------------------- */

@@ -130,10 +130,15 @@ bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
 /*
  * Cross-option checks after every assignment; fills derived fields.
  * kb_job_finalize also turns size=N% and offset=N% into bytes of the
- * devices' size (BLKGETSIZE64); kb_job_check leaves them (--parse-only).
+ * devices' size (BLKGETSIZE64); kb_job_check leaves them.
  */
 int kb_job_finalize(struct kb_job *job, char *err, size_t errlen);
 int kb_job_check(struct kb_job *job, char *err, size_t errlen);
+/*
+ * size=N% and offset=N% into bytes of the devices' size; *unreadable: a
+ * device's size could not be read (not a block device...).
+ */
+int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t errlen);
 /* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
 uint32_t kb_job_min_bs(const struct kb_job *job);

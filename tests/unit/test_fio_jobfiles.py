@@ -385,3 +385,40 @@ def test_methods_refuse_a_synchronous_engine(cmd):
     assert p.returncode == 1
     assert p.stderr.startswith("kiobench: --ioengine=psync: a synchronous engine keeps "
                                "one I/O in flight"), p.stderr
+
+
+@pytest.fixture
+def loop_device(tmp_path):
+    """A loop device of 64 MiB + 25 sectors over a sparse file, detached after."""
+    img = tmp_path / "dev.img"
+    with open(img, "wb") as f:
+        f.truncate((64 << 20) + 25 * 512)
+    p = subprocess.run(["losetup", "-f", "--show", str(img)], capture_output=True,
+                       text=True)
+    if p.returncode:
+        pytest.skip(f"no loop device can be attached here: {p.stderr.strip()}")
+    dev = p.stdout.strip()
+    yield dev, img.stat().st_size
+    subprocess.run(["losetup", "-d", dev], check=True)
+
+
+@needs_fio
+@pytest.mark.parametrize("pct", [["--size=50%"], ["--offset=25%"],
+                                 ["--offset=25%", "--size=50%"],
+                                 ["--offset=25%", "--size=90%"]], ids=" ".join)
+def test_percentages_of_a_device_as_fio(loop_device, pct):
+    """fio's bytes read over size=N% / offset=N% of a block device are the
+    span kiobench resolves from the same device's size."""
+    dev, size = loop_device
+    args = [f"--filename={dev}", "--bs=4k", *pct]
+    p = fio("--name=a", "--rw=read", "--ioengine=psync", "--direct=1", *args,
+            "--output-format=json")
+    assert p.returncode == 0, p.stderr
+    fio_bytes = json.loads(p.stdout)["jobs"][0]["read"]["io_bytes"]
+    p = kb("run", "--parse-only", *args)
+    assert p.returncode == 0, p.stderr
+    job = parsed(p.stdout)["kiobench"]
+    offset = int(job.get("offset", 0))
+    span = int(job["size"]) if "size" in job else (size - offset) // 4096 * 4096
+    assert "%" not in p.stdout and span == fio_bytes, (job, fio_bytes)
+    assert offset % 4096 == 0 and offset + span <= size
