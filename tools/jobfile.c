@@ -46,6 +46,7 @@ void kb_jobfile_free(struct kb_jobfile *jf)
 	}
 	free(jf->sec);
 	kb_assign_list_free(&jf->global);
+	free(jf->gsec);
 	for (i = 0; i < jf->nr_files; i++)
 		free(jf->files[i]);
 	free(jf->files);
@@ -121,6 +122,12 @@ static int jf_section(struct jf_parse *p, struct jf_file *f, char *s,
 	if (!*name)
 		return kb_errf(err, errlen, "%s:%u: empty section name", f->path, f->line);
 	if (!strcmp(name, "global")) {
+		size_t *ng = realloc(p->jf->gsec, (p->jf->nr_gsec + 1) * sizeof(*ng));
+
+		if (!ng)
+			return kb_errf(err, errlen, "out of memory");
+		p->jf->gsec = ng;
+		ng[p->jf->nr_gsec++] = p->jf->global.n;
 		p->cur = &p->jf->global;
 		return 0;
 	}
@@ -328,23 +335,49 @@ int kb_jobfile_load(const char *path, struct kb_jobfile *jf,
 	return ret;
 }
 
-/* The job options of l[0..n), kb_base first (fio parses it before the others). */
-static int apply_list(struct kb_job *job, struct kb_global *g,
-		      const struct kb_assign_list *l, size_t n,
-		      char *err, size_t errlen)
+/*
+ * The job options of l[from..to); in a job file's section kb_base first,
+ * as fio sorts it before the others (fio's command line goes in order).
+ */
+static int apply_range(struct kb_job *job, struct kb_global *g,
+		       const struct kb_assign_list *l, size_t from, size_t to,
+		       bool kb_base_first, char *err, size_t errlen)
 {
 	int pass;
 	size_t i;
 
-	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < n; i++) {
+	for (pass = kb_base_first ? 0 : 1; pass < 2; pass++) {
+		for (i = from; i < to; i++) {
 			const struct kb_opt *o = l->v[i].opt;
 
-			if (o->scope != KB_SCOPE_JOB || (o->id == KB_OPT_KB_BASE) != !pass)
+			if (o->scope != KB_SCOPE_JOB ||
+			    (kb_base_first && (o->id == KB_OPT_KB_BASE) != !pass))
 				continue;
 			if (kb_apply(job, g, &l->v[i], err, errlen))
 				return -1;
 		}
+	}
+	return 0;
+}
+
+static int apply_list(struct kb_job *job, struct kb_global *g,
+		      const struct kb_assign_list *l, size_t n, bool kb_base_first,
+		      char *err, size_t errlen)
+{
+	return apply_range(job, g, l, 0, n, kb_base_first, err, errlen);
+}
+
+/* The [global] sections' options before index n, each section on its own (fio). */
+static int apply_globals(struct kb_job *job, struct kb_global *g,
+			 const struct kb_jobfile *jf, size_t n, char *err, size_t errlen)
+{
+	size_t u, end;
+
+	for (u = 0; u < jf->nr_gsec && jf->gsec[u] < n; u++) {
+		end = u + 1 < jf->nr_gsec ? jf->gsec[u + 1] : jf->global.n;
+		if (apply_range(job, g, &jf->global, jf->gsec[u], end < n ? end : n, true,
+				err, errlen))
+			return -1;
 	}
 	return 0;
 }
@@ -363,10 +396,10 @@ int kb_jobfile_build(const struct kb_jobfile *jf, size_t i,
 
 	kb_job_init(job);
 	/* fio: the command line, the [global]s above the section, the section */
-	if ((cli && apply_list(job, &g, cli, cli->n, err, errlen)) ||
-	    apply_list(job, &g, &jf->global, sec->nr_global, err, errlen) ||
+	if ((cli && apply_list(job, &g, cli, cli->n, false, err, errlen)) ||
+	    apply_globals(job, &g, jf, sec->nr_global, err, errlen) ||
 	    (sec->name && kb_apply(job, &g, &name, err, errlen)) ||
-	    apply_list(job, &g, &sec->opts, sec->opts.n, err, errlen))
+	    apply_list(job, &g, &sec->opts, sec->opts.n, true, err, errlen))
 		goto out;
 	ret = 0;
 out:

@@ -18,6 +18,8 @@ struct kb_section {
 struct kb_jobfile {
 	char *path;
 	struct kb_assign_list global;
+	size_t *gsec;		/* where each [global] section starts in global */
+	size_t nr_gsec;
 	struct kb_section *sec;
 	size_t nr_sec;
 	char **files;		/* path and the included files: assignments point here */
@@ -40,7 +42,8 @@ void kb_jobfile_free(struct kb_jobfile *jf);
  * Build the job of section i as fio does: defaults, the command-line
  * options (fio: the globals the first job file starts from; NULL: none),
  * the [global] options above the section, then the section's own.
- * Within each of them kb_base applies first, as in fio.
+ * Within a [global] or job section kb_base applies first, as in fio; the
+ * command line goes in order, as fio's.
  */
 int kb_jobfile_build(const struct kb_jobfile *jf, size_t i,
 		     const struct kb_assign_list *cli, struct kb_job *job,

@@ -217,6 +217,10 @@ FILES = {
         "[j2]\nkb_base=1000\nbs=4KiB\nsize=2MB\nio_size=3MiB\nrw=randrw\nrwmixread=70\n"
         "[j3]\nbs=512KiB\nsize=1TiB\noffset=1m\nruntime=1h\nramp_time=1500ms\n"
         "number_ios=0x100\n"),
+    "kbglobal.fio": (
+        "; each [global] is parsed on its own: kb_base of the second comes too late\n"
+        "; for the first's bs\n[global]\nfilename=/dev/null\nioengine=libaio\n"
+        "bs=512KiB\n[global]\nkb_base=1000\nsize=1MiB\niodepth=2\n[j1]\n[j2]\nbs=4KiB\n"),
     "env.fio": (
         "[global]\nfilename=/dev/null\nioengine=io_uring\niodepth=${KB_TEST_QD}\n"
         "numjobs=$ncpus*2\n"
@@ -422,3 +426,17 @@ def test_percentages_of_a_device_as_fio(loop_device, pct):
     span = int(job["size"]) if "size" in job else (size - offset) // 4096 * 4096
     assert "%" not in p.stdout and span == fio_bytes, (job, fio_bytes)
     assert offset % 4096 == 0 and offset + span <= size
+
+
+@needs_fio
+def test_kb_base_on_the_command_line_goes_in_order(tmp_path):
+    """fio parses its command line in order: kb_base applies to what follows."""
+    (tmp_path / "a.fio").write_text("[a]\nfilename=/dev/null\n")
+    for args, bs in ((["--kb_base=1000", "--bs=512KiB"], 524288),
+                     (["--bs=512KiB", "--kb_base=1000"], 512000)):
+        p = fio("--parse-only", "--debug=parse", *args, "--name=x", "--ioengine=null",
+                "--size=1m")
+        assert f"handle_option=bs, ptr=512KiB" in p.stdout and f"out={bs}" in p.stdout
+        p = kb("run", "--parse-only", *args, "a.fio", cwd=tmp_path)
+        assert p.returncode == 0, p.stderr
+        assert parsed(p.stdout)["a"]["bs"] == str(bs)
