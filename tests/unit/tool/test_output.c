@@ -52,6 +52,9 @@ static void t_output_normal(void)
 	s = capture(kb_print_normal, &r);
 	CHECK(strstr(s, "numjobs=1\n  Description  : [hello world]\n  read: IOPS="));
 	free(s);
+	s = capture(kb_print_terse, &r);
+	CHECK(strlen(s) > 13 && !strcmp(s + strlen(s) - 13, ";hello world\n"));
+	free(s);
 	s = kb_json_report(&r, 1, 1700000000123LL);
 	CHECK(strstr(s, "\"desc\":\"hello world\"") || strstr(s, "\"desc\": \"hello world\""));
 	free(s);
