@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "fio_opts.h"
+#include "jobfile.h"
 #include "nl.h"
 #include "options.h"
 #include "values.h"
@@ -164,6 +166,26 @@ static const char *lo_name(const struct option *lo, int val)
 	return "?";
 }
 
+/* --NAME[=V] that no command takes: fio's and refused, or unknown. */
+static int unknown_long(char **argv)
+{
+	const char *arg = argv[optind - 1], *name = arg + strspn(arg, "-"), *why, *near;
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
+	why = kb_fio_refusal(key);
+	near = why ? NULL : kb_closest_option(key);
+	if (why)
+		msg("--%s: option '%s' is refused: %s", key, key, why);
+	else if (near)
+		msg("%s: unknown option '%.*s' (did you mean '--%s'? see 'kiobench %s --help')",
+		    argv[0], (int)strcspn(arg, "="), arg, near, argv[0]);
+	else
+		msg("%s: unknown option '%.*s' (see 'kiobench %s --help')", argv[0],
+		    (int)strcspn(arg, "="), arg, argv[0]);
+	return KB_EXIT_USAGE;
+}
+
 /* getopt_long returned c, not an option of ours: say what was wrong. */
 static int bad_option(int c, char **argv, const struct option *lo)
 {
@@ -178,8 +200,7 @@ static int bad_option(int c, char **argv, const struct option *lo)
 	} else if (optopt >= KB_OPT_BASE) {
 		msg("--%s: takes no value", lo_name(lo, optopt));
 	} else {
-		msg("%s: unknown option '%.*s' (see 'kiobench %s --help')", argv[0],
-		    (int)strcspn(argv[optind - 1], "="), argv[optind - 1], argv[0]);
+		return unknown_long(argv);
 	}
 	return KB_EXIT_USAGE;
 }
@@ -188,25 +209,30 @@ static int bad_option(int c, char **argv, const struct option *lo)
 static int one_option(const struct kb_opt *o, const char *val, struct kb_job *scratch,
 		      struct kb_global *g, struct kb_assign_list *cli)
 {
-	struct kb_assign a = { .opt = o, .val = (char *)val };
-	char err[KB_ERRLEN];
+	struct kb_assign a = { .opt = o };
+	char err[KB_ERRLEN], *exp = NULL;
+	int ret = -1;
 
-	if (o->scope == KB_SCOPE_JOB && o->list_var && (g->cmd & KB_CMD_METHODS)) {
-		if (kb_set_list(g, o->list_var, val)) {
-			msg("out of memory");
-			return KB_EXIT_SYSTEM;
-		}
-		return -1;
-	}
-	if (kb_apply(scratch, g, &a, err, sizeof(err))) {
-		msg("%s", err);
+	/* fio expands $ncpus, $pagesize, $mb_memory on the command line too */
+	if (val && !(exp = kb_expand_value(val, err, sizeof(err)))) {
+		msg("--%s: %s", o->name, err);
 		return KB_EXIT_USAGE;
 	}
-	if (o->scope == KB_SCOPE_JOB && kb_assign_add(cli, o, val, NULL, 0)) {
+	a.val = exp;
+	if (o->scope == KB_SCOPE_JOB && o->list_var && (g->cmd & KB_CMD_METHODS)) {
+		if (kb_set_list(g, o->list_var, exp)) {
+			msg("out of memory");
+			ret = KB_EXIT_SYSTEM;
+		}
+	} else if (kb_apply(scratch, g, &a, err, sizeof(err))) {
+		msg("%s", err);
+		ret = KB_EXIT_USAGE;
+	} else if (o->scope == KB_SCOPE_JOB && kb_assign_add(cli, o, exp, NULL, 0)) {
 		msg("out of memory");
-		return KB_EXIT_SYSTEM;
+		ret = KB_EXIT_SYSTEM;
 	}
-	return -1;
+	free(exp);
+	return ret;
 }
 
 int parse_cli(int argc, char **argv, void (*usage)(FILE *), struct kb_job *scratch,

@@ -30,15 +30,19 @@
 static void usage_run(FILE *f)
 {
 	fprintf(f,
-		"Usage: kiobench run [OPTIONS] [JOBFILE]\n"
-		"Run jobs configured by fio-style options and/or an fio-style job file\n"
-		"(command-line options act as [global] options of the file).\n"
+		"Usage: kiobench run [OPTIONS] [JOBFILE...]\n"
+		"Run jobs configured by fio-style options and/or fio job files.  As fio's,\n"
+		"command-line options are the globals the first job file starts from (its\n"
+		"[global] sections override them); a further file starts from the defaults.\n"
 		"\n"
 		"Options:\n");
 	usage_options(f, KB_CMD_RUN, true);
 	fprintf(f,
 		"\n"
-		"SIZE: bytes or k/m/g/t/p with optional b, i or ib (powers of 1024).\n"
+		"SIZE: bytes or k/m/g/t/p with optional b, i or ib; as fio's kb_base=1024,\n"
+		"k and kb are powers of 1024, ki and kib of 1000 (kb_base=1000: the reverse).\n"
+		"size and offset take N%% of the device too.\n"
+		"fio's other options are refused with the reason (Documentation/fio-options.rst).\n"
 		"TIME: seconds, or a number with us, ms, s, m, h or d.\n"
 		"json+ is fio's: json with each latency bucket in clat_ns.bins.\n"
 		"Exit status: 0 ok, 1 bad usage, 2 kernel/system error, 3 a job failed,\n"
@@ -113,38 +117,109 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 	return rret ? rret : ret;
 }
 
-/* The job of section i of jf (none: the command line's), finalized and checked. */
-static int build_job(struct kb_job *job, const char *jobfile, const struct kb_jobfile *jf,
-		     size_t i, const struct kb_assign_list *cli, struct kb_global *g)
+/*
+ * Where a job came from: section i of a job file, or (jf NULL) the command
+ * line: its global options, then those of [from, to).
+ */
+struct job_src {
+	const struct kb_jobfile *jf;
+	size_t i;
+	size_t from, to;
+};
+
+/* fio's note on a synchronous engine, and the job checked (finalized unless parse-only). */
+static int check_job(struct kb_job *job, const struct job_src *src, const struct kb_global *g)
 {
-	char err[KB_ERRLEN], what[KB_ERRLEN];
+	char err[KB_ERRLEN];
+	int ret;
+
+	if (job->sync_engine && job->iodepth > 1)
+		msg("%s%s%sioengine=%s is synchronous: one I/O in flight per worker, as fio "
+		    "(iodepth=%u capped at 1)", src->jf ? "job '" : "",
+		    src->jf ? job->name : "", src->jf ? "': " : "", job->ioengine, job->iodepth);
+	if (!g->parse_only) {
+		ret = kb_job_finalize(job, err, sizeof(err));
+	} else {
+		bool unreadable;
+
+		/* --parse-only: N% of a device whose size is unknown stays N% */
+		ret = kb_job_check(job, err, sizeof(err));
+		if (!ret && kb_job_resolve_pct(job, &unreadable, err, sizeof(err)))
+			ret = unreadable ? 0 : -1;
+	}
+	if (!ret)
+		return 0;
+	if (src->jf)
+		msg("%s: job '%s': %s", src->jf->path, job->name[0] ? job->name :
+		    src->jf->sec[src->i].name, err);
+	else
+		msg("%s", err);
+	return KB_EXIT_USAGE;
+}
+
+/* fio: the command-line options before the first --name are global. */
+static size_t kb_cli_globals(const struct kb_assign_list *cli)
+{
 	size_t k;
 
-	if (jobfile && kb_jobfile_build(jf, i, cli, job, err, sizeof(err))) {
+	for (k = 0; k < cli->n; k++)
+		if (cli->v[k].opt->id == KB_OPT_NAME)
+			return k;
+	return cli->n;
+}
+
+/*
+ * fio: each --name on the command line starts a job of its own, made of
+ * the global options and those up to the next --name.  Their sources into
+ * src (room for cli->n), their count returned.
+ */
+static size_t cli_jobs(const struct kb_assign_list *cli, struct job_src *src)
+{
+	size_t k, n = 0;
+
+	for (k = kb_cli_globals(cli); k < cli->n; k++) {
+		if (cli->v[k].opt->id != KB_OPT_NAME)
+			continue;
+		if (n)
+			src[n - 1].to = k;
+		src[n++] = (struct job_src){ .from = k, .to = cli->n };
+	}
+	return n;
+}
+
+/* The job of src, finalized and checked. */
+static int build_job(struct kb_job *job, const struct job_src *src,
+		     const struct kb_assign_list *cli, struct kb_global *g)
+{
+	/* a job file's jobs get the command line's global options only */
+	struct kb_assign_list globals = { cli ? cli->v : NULL, cli ? kb_cli_globals(cli) : 0, 0 };
+	char err[KB_ERRLEN], what[KB_ERRLEN];
+	size_t k;
+	int ret;
+
+	if (src->jf && kb_jobfile_build(src->jf, src->i, cli ? &globals : NULL, job, err,
+					sizeof(err))) {
 		msg("%s", err);
 		return KB_EXIT_USAGE;
 	}
-	if (!jobfile) {
+	if (!src->jf) {
 		kb_job_init(job);
 		for (k = 0; k < cli->n; k++) {
+			if (k >= kb_cli_globals(cli) && (k < src->from || k >= src->to))
+				continue;
 			if (kb_apply(job, g, &cli->v[k], err, sizeof(err))) {
 				msg("%s", err);
 				return KB_EXIT_USAGE;
 			}
 		}
 	}
-	if (kb_job_finalize(job, err, sizeof(err))) {
-		if (jobfile)
-			msg("%s: job '%s': %s", jobfile, job->name[0] ? job->name :
-			    jf->sec[i].name, err);
-		else
-			msg("%s", err);
-		return KB_EXIT_USAGE;
-	}
-	if (kb_job_has_writes(job) && !g->allow_writes) {
+	ret = check_job(job, src, g);
+	if (ret)
+		return ret;
+	if (kb_job_has_writes(job) && !g->allow_writes && !g->parse_only) {
 		what[0] = '\0';
-		if (jobfile)
-			snprintf(what, sizeof(what), "%s: job '%s': ", jobfile, job->name);
+		if (src->jf)
+			snprintf(what, sizeof(what), "%s: job '%s': ", src->jf->path, job->name);
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), "rw=%s writes to",
 			 job->rw_str);
 		return refuse_writes(what, job->devices[0], job->nr_devices > 1 ? " ..." : "");
@@ -152,58 +227,183 @@ static int build_job(struct kb_job *job, const char *jobfile, const struct kb_jo
 	return 0;
 }
 
-/* The jobs of the command line and job file (NULL: none) into r. */
-static int build_jobs(struct run *r, const char *jobfile, struct kb_jobfile *jf,
-		      const struct kb_assign_list *cli, struct kb_global *g)
+/* fio's --section: a job section runs if none is given or it is one of them. */
+static bool section_runs(const struct kb_global *g, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < g->nr_sections; i++)
+		if (!strcmp(g->sections[i], name))
+			return true;
+	return !g->nr_sections;
+}
+
+/* Every --section names a section of some job file. */
+static int sections_found(const struct kb_global *g, const struct kb_jobfile *jf, int nr_jf)
+{
+	unsigned int s;
+	size_t i;
+	int f;
+
+	for (s = 0; s < g->nr_sections; s++) {
+		bool found = false;
+
+		for (f = 0; f < nr_jf && !found; f++)
+			for (i = 0; i < jf[f].nr_sec && !found; i++)
+				found = !strcmp(jf[f].sec[i].name, g->sections[s]);
+		if (!found) {
+			msg("--section=%s: no such job section in the job file%s", g->sections[s],
+			    nr_jf > 1 ? "s" : "");
+			return KB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/* The job files, read; the sources of the jobs that run into src[] (*n of them). */
+static int load_files(char **files, int nr_jf, struct kb_jobfile *jf,
+		      const struct kb_global *g, const struct kb_assign_list *cli,
+		      struct job_src **src, size_t *n)
 {
 	char err[KB_ERRLEN];
 	size_t i;
-	int ret;
+	int f;
 
-	if (jobfile && kb_jobfile_load(jobfile, jf, err, sizeof(err))) {
-		msg("%s", err);
-		return KB_EXIT_USAGE;
+	*n = 0;
+	for (f = 0; f < nr_jf; f++) {
+		if (kb_jobfile_load(files[f], &jf[f], err, sizeof(err))) {
+			msg("%s", err);
+			return KB_EXIT_USAGE;
+		}
+		*n += jf[f].nr_sec;
 	}
-	r->n = jobfile ? jf->nr_sec : 1;
-	r->rj = calloc(r->n, sizeof(*r->rj));
-	if (!r->rj) {
+	if (sections_found(g, jf, nr_jf))
+		return KB_EXIT_USAGE;
+	*src = calloc(*n + cli->n + 1, sizeof(**src));
+	if (!*src) {
 		msg("out of memory");
 		return KB_EXIT_SYSTEM;
 	}
-	for (i = 0; i < r->n; i++) {
-		ret = build_job(&r->rj[i].job, jobfile, jf, i, cli, g);
-		if (ret)
-			return ret;
-	}
+	*n = cli_jobs(cli, *src);	/* fio: the command line's jobs first */
+	for (f = 0; f < nr_jf; f++)
+		for (i = 0; i < jf[f].nr_sec; i++)
+			if (section_runs(g, jf[f].sec[i].name))
+				(*src)[(*n)++] = (struct job_src){ .jf = &jf[f], .i = i };
 	return 0;
+}
+
+/* The engines named: kiobench issues the I/O itself, in the kernel (said once). */
+static void engine_note(const struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		const char *e = r->rj[i].job.ioengine;
+
+		if (e) {
+			msg("ioengine=%s: kiobench issues the I/O in the kernel, as bios from its "
+			    "worker threads, not through %s", e, e);
+			return;
+		}
+	}
+}
+
+/*
+ * The jobs of the job files (none: the command line's) into r.  As fio's,
+ * the command-line job options are the globals the first job file starts
+ * from; a further file starts from the defaults.
+ */
+static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile *jf,
+		      const struct kb_assign_list *cli, struct kb_global *g)
+{
+	struct job_src *src = NULL;
+	size_t i;
+	int ret;
+
+	if (nr_jf) {
+		ret = load_files(files, nr_jf, jf, g, cli, &src, &r->n);
+		if (ret)
+			goto out;
+	} else {
+		src = calloc(cli->n + 1, sizeof(*src));
+		if (!src)
+			goto oom;
+		r->n = cli_jobs(cli, src);
+		if (!r->n)	/* no --name: one job of every option */
+			src[r->n++] = (struct job_src){ .from = cli->n, .to = cli->n };
+	}
+	r->rj = calloc(r->n ? r->n : 1, sizeof(*r->rj));
+	if (!r->rj)
+		goto oom;
+	for (i = 0; i < r->n && !ret; i++)
+		ret = build_job(&r->rj[i].job, &src[i],
+				!src[i].jf || src[i].jf == &jf[0] ? cli : NULL, g);
+	if (!ret)
+		engine_note(r);
+out:
+	free(src);
+	return ret;
+oom:
+	msg("out of memory");
+	ret = KB_EXIT_SYSTEM;
+	goto out;
+}
+
+/* --parse-only: the jobs as a job file, every option resolved, one section each. */
+static void print_jobs(FILE *out, const struct run *r)
+{
+	char val[4096];
+	size_t i;
+	int k;
+
+	for (i = 0; i < r->n; i++) {
+		const struct kb_job *job = &r->rj[i].job;
+
+		fprintf(out, "%s[%s]\n", i ? "\n" : "", job->name);
+		for (k = 0; k < KB_NR_OPTS; k++) {
+			const struct kb_opt *o = &kb_opts[k];
+
+			if (o->scope != KB_SCOPE_JOB || o->id == KB_OPT_NAME ||
+			    o->mark != o->id || !kb_job_isset(job, o->id))
+				continue;
+			kb_opt_format(o, job, val, sizeof(val));
+			fprintf(out, "%s=%s\n", o->name, val);
+		}
+	}
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct kb_assign_list cli = { 0 };
-	struct kb_jobfile jf = { 0 };
+	struct kb_jobfile *jf = NULL;
 	struct run r = { 0 };
 	struct kb_global g;
 	struct kb_job scratch;
-	const char *jobfile = NULL;
 	FILE *out = stdout;
-	int ret;
+	int ret, nr_jf = 0, f;
 
 	kb_job_init(&scratch);
 	kb_global_init(&g, KB_CMD_RUN);
 	ret = parse_cli(argc, argv, usage_run, &scratch, &g, &cli);
 	if (ret >= 0)
 		goto out;
+	nr_jf = argc - optind;
+	jf = calloc(nr_jf ? nr_jf : 1, sizeof(*jf));
+	ret = KB_EXIT_SYSTEM;
+	if (!jf)
+		goto out;
 	ret = KB_EXIT_USAGE;
-	if (optind < argc)
-		jobfile = argv[optind++];
-	if (optind < argc) {
-		msg("run: unexpected argument '%s' (one job file at most)", argv[optind]);
+	if (g.nr_sections && !nr_jf) {
+		msg("--section: needs a job file");
 		goto out;
 	}
-	ret = build_jobs(&r, jobfile, &jf, &cli, &g);
+	ret = build_jobs(&r, argv + optind, nr_jf, jf, &cli, &g);
 	if (ret)
 		goto out;
+	if (g.parse_only) {
+		print_jobs(stdout, &r);
+		goto out;
+	}
 	if (g.output) {
 		out = fopen(g.output, "w");
 		if (!out) {
@@ -220,7 +420,9 @@ out:
 		ret = KB_EXIT_SYSTEM;
 	}
 	free_run(&r);
-	kb_jobfile_free(&jf);
+	for (f = 0; jf && f < nr_jf; f++)
+		kb_jobfile_free(&jf[f]);
+	free(jf);
 	kb_assign_list_free(&cli);
 	kb_job_free(&scratch);
 	kb_global_free(&g);

@@ -428,6 +428,8 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "groupid", json_object_new_int(0));
 	kb_jadd(o, "error", json_object_new_int(-r->st.error));
 	kb_jadd(o, "elapsed", kb_ju64(r->st.elapsed_ns / 1000000000ULL));
+	if (r->job->description)	/* fio's key */
+		kb_jadd(o, "desc", kb_jstr(r->job->description));
 	opts = json_object_new_object();
 	for (i = 0; i < r->job->applied.n; i++) {
 		const struct kb_assign *a = &r->job->applied.v[i];

@@ -28,6 +28,7 @@
  *   cli.c        messages, long options and usage from the option table
  *   jobfile.c    fio-style ini job files
  *   options.c    the option table of every command
+ *   fio_opts.c   fio's options kiobench refuses (with why), fio's engines
  *   plan.c       value lists, depth splitting, duty cycle, suite scaling
  *   suite.c      the named suites (data)
  *   values.c     value syntax: sizes, times, lists; reading a file
@@ -161,6 +162,11 @@ struct kb_job {
 	enum kb_randgen random_generator;	/* as asked; the kernel has its own */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
+	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
+	uint8_t size_pct, offset_pct;	/* size=N%, offset=N%: of the device; 0: bytes */
+	const char *ioengine;	/* as given (fio_opts.c), NULL: none */
+	bool sync_engine;	/* a synchronous ioengine: one I/O in flight */
+	char *description;
 	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */
 	const char *rw_str;	/* "randread" ... for display */
 	/* every assignment applied, for "job options" in JSON */
@@ -173,6 +179,9 @@ struct kb_global {
 	bool allow_writes;
 	bool keep;		/* implies detach */
 	bool detach;
+	bool parse_only;	/* run --parse-only: print the jobs as read, run none */
+	char **sections;	/* run --section: the job sections to run (NULL: all) */
+	unsigned int nr_sections;
 	unsigned int formats;	/* KB_FMT_* */
 	char *output;
 	/* sweep, precondition, suite */

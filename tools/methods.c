@@ -87,6 +87,13 @@ static int method_init(struct method *m, unsigned int cmd, int argc, char **argv
 	ret = parse_cli(argc, argv, usage, &m->tmpl, &m->g, &m->cli);
 	if (ret >= 0 || m->g.list_suites)
 		return ret;
+	/* fio's one I/O in flight would silently undo the depths of the steps */
+	if (m->tmpl.sync_engine) {
+		msg("--ioengine=%s: a synchronous engine keeps one I/O in flight; the steps "
+		    "of %s set their own depths (give an asynchronous engine or none)",
+		    m->tmpl.ioengine, argv[0]);
+		return KB_EXIT_USAGE;
+	}
 	if (need_dev && kb_job_finalize(&m->tmpl, err, sizeof(err))) {
 		msg("%s", err);
 		return KB_EXIT_USAGE;

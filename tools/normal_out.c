@@ -146,6 +146,8 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	}
 	fprintf(f, " iodepth=%u numjobs=%u\n", job->iodepth ? job->iodepth : 1,
 		job->numjobs ? job->numjobs : 1);
+	if (job->description)	/* as fio prints it */
+		fprintf(f, "  Description  : [%s]\n", job->description);
 	if (r->st.state != KIOBENCH_STATE_DONE) {
 		fprintf(f, "  state: %s", kb_state_name(r->st.state));
 		if (r->st.error)

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "fio_opts.h"
 #include "kiobench.h"
 #include "options.h"
 #include "values.h"
@@ -219,7 +220,7 @@ static int p_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 	if (strchr(val, ','))
 		return kb_errf(err, errlen,
 			    "per-direction block sizes (',') are not supported: '%s'", val);
-	if (kb_parse_size(val, &v, err, errlen)) {
+	if (kb_parse_size_base(val, job->kb_base, &v, err, errlen)) {
 		if (isdigit((unsigned char)val[0]) && strpbrk(val, "-:"))
 			return kb_errf(err, errlen, "block size ranges are not supported: '%s'",
 				    val);
@@ -239,7 +240,7 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 	unsigned int n;
 
 	(void)o; (void)g;
-	if (kb_parse_bssplit(val, &v, &n, err, errlen))
+	if (kb_parse_bssplit_base(val, job->kb_base, &v, &n, err, errlen))
 		return -1;
 	free(job->bss);
 	job->bss = v;
@@ -286,17 +287,55 @@ static int p_u64(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
-/* Sizes: zero only where the minimum is 0. */
+/* The kb_base sizes are read with: the job's, else fio's default. */
+static unsigned int kb_base_of(const struct kb_job *job)
+{
+	return job && job->kb_base ? job->kb_base : 1024;
+}
+
+/* size=N% or offset=N%: of the device, resolved when its size is known. */
+static int size_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    char *err, size_t errlen)
+{
+	uint64_t v;
+	char num[8];
+	size_t len = strlen(val) - 1;
+
+	if (!len || len >= sizeof(num))
+		return kb_errf(err, errlen, "invalid percentage '%s'", val);
+	memcpy(num, val, len);
+	num[len] = '\0';
+	if (kb_parse_u64(num, &v, err, errlen) || v < o->min || v > 100)
+		return kb_errf(err, errlen, "invalid percentage '%s' (must be %llu%%..100%%)",
+			       val, (unsigned long long)o->min);
+	if (o->id == KB_OPT_SIZE)
+		job->size_pct = v;
+	else
+		job->offset_pct = v;
+	job->size = o->id == KB_OPT_SIZE ? 0 : job->size;
+	job->offset = o->id == KB_OPT_OFFSET ? 0 : job->offset;
+	return 0;
+}
+
+/* Sizes: zero only where the minimum is 0; size and offset take N% too. */
 static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
+	bool span = o->scope == KB_SCOPE_JOB &&
+		    (o->id == KB_OPT_SIZE || o->id == KB_OPT_OFFSET);
 	uint64_t v;
 
-	if (kb_parse_size(val, &v, err, errlen))
+	if (span && *val && val[strlen(val) - 1] == '%')
+		return size_pct(o, val, job, err, errlen);
+	if (kb_parse_size_base(val, kb_base_of(job), &v, err, errlen))
 		return -1;
 	if (v < o->min)
 		return kb_errf(err, errlen, "invalid size '%s' (must not be zero)", val);
 	*(uint64_t *)field(o, job, g) = v;
+	if (span && o->id == KB_OPT_SIZE)
+		job->size_pct = 0;
+	else if (span)
+		job->offset_pct = 0;
 	return 0;
 }
 
@@ -320,7 +359,8 @@ static int p_cmd_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 {
 	uint64_t v;
 
-	if (kb_parse_size(val, &v, err, errlen) || kb_check_bs(val, v, err, errlen))
+	if (kb_parse_size_base(val, kb_base_of(job), &v, err, errlen) ||
+	    kb_check_bs(val, v, err, errlen))
 		return -1;
 	*(uint32_t *)field(o, job, g) = v;
 	return 0;
@@ -355,6 +395,84 @@ static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return kb_parse_plist(val, job->plist, &job->nr_plist, err, errlen);
 }
 
+/*
+ * direct=1 and buffered=0: what kiobench always does (its bios bypass the
+ * page cache); direct=0 and buffered=1 ask for the page cache: refused.
+ */
+static int p_direct(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	bool on;
+
+	(void)job; (void)g;
+	if (kb_parse_bool(val, &on, err, errlen))
+		return -1;
+	if (on == (o->id == KB_OPT_BUFFERED))
+		return kb_errf(err, errlen, "%s=%s is refused: buffered I/O: kiobench always "
+			       "bypasses the page cache (direct=1)", o->name, val);
+	return 0;
+}
+
+/*
+ * fixedbufs, registerfiles, zero_buffers: fio asks its engine for what
+ * kiobench always does (the table's help says why); =0 is refused.
+ */
+static int p_always(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	bool on;
+
+	(void)job; (void)g;
+	if (kb_parse_bool(val, &on, err, errlen))
+		return -1;
+	if (!on)
+		return kb_errf(err, errlen, "%s=%s is refused: kiobench always does it: %s",
+			       o->name, val, o->help);
+	return 0;
+}
+
+/* A way of submitting block I/O: kiobench's workers issue it in the kernel. */
+static int p_ioengine(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	const struct kb_fio_engine *e = kb_fio_engine(val);
+
+	(void)o; (void)g;
+	if (!e)
+		return kb_errf(err, errlen, "unknown ioengine '%s'", val);
+	if (!e->accepted)
+		return kb_errf(err, errlen, "ioengine '%s' is refused: %s", val, e->what);
+	job->ioengine = e->name;
+	job->sync_engine = e->sync;
+	return 0;
+}
+
+static int p_kb_base(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (strcmp(val, "1024") && strcmp(val, "1000"))
+		return kb_errf(err, errlen, "invalid kb_base '%s' (1024 or 1000)", val);
+	job->kb_base = atoi(val);
+	return 0;
+}
+
+static int p_description(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	char *s;
+
+	(void)o; (void)g;
+	if (!*val)
+		return kb_errf(err, errlen, "empty description");
+	s = strdup(val);
+	if (!s)
+		return kb_errf(err, errlen, "out of memory");
+	free(job->description);
+	job->description = s;
+	return 0;
+}
+
 /* run writes fio's formats; sweeps, preconditioning and suites their table's. */
 unsigned int kb_cmd_formats(unsigned int cmd)
 {
@@ -374,6 +492,26 @@ static int p_outfmt(const struct kb_opt *o, const char *val, struct kb_job *job,
 			       "write them in two runs");
 	if (g->formats & KB_FMT_JSONPLUS)
 		g->formats &= ~KB_FMT_JSON;	/* one document, with the bins */
+	return 0;
+}
+
+/* --section=NAME, repeatable: the job sections that run. */
+static int p_section(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	char **ns;
+
+	(void)o; (void)job;
+	if (!*val)
+		return kb_errf(err, errlen, "empty section name");
+	ns = realloc(g->sections, (g->nr_sections + 1) * sizeof(*ns));
+	if (!ns)
+		return kb_errf(err, errlen, "out of memory");
+	g->sections = ns;
+	ns[g->nr_sections] = strdup(val);
+	if (!ns[g->nr_sections])
+		return kb_errf(err, errlen, "out of memory");
+	g->nr_sections++;
 	return 0;
 }
 
@@ -490,13 +628,13 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SIZE, "size", "SIZE", p_size, "span length (to the end of the device)",
 	    .off = JOBF(size), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_OFFSET, "offset", "SIZE", p_size, "span start (0)",
-	    .off = JOBF(offset), BOUNDS(0, UINT64_MAX)),
+	    .alias = "fileoffset", .off = JOBF(offset), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_IO_SIZE, "io_size", "SIZE", p_size, "bytes to transfer, all workers",
 	    .alias = "io_limit", .off = JOBF(io_size), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_NUMBER_IOS, "number_ios", "N", p_u64, "I/Os to issue, all workers",
 	    .off = JOBF(number_ios), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_RUNTIME, "runtime", "TIME", p_time, "measured run time (after ramp_time)",
-	    .off = JOBF(runtime_ns), BOUNDS(1, UINT64_MAX)),
+	    .alias = "timeout", .off = JOBF(runtime_ns), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_TIME_BASED, "time_based", NULL, p_flag, "run for runtime, ignoring size",
 	    .off = JOBF(time_based), FLAG),
 	JOB(KB_OPT_RAMP, "ramp_time", "TIME", p_time, "warm-up excluded from the statistics",
@@ -541,6 +679,27 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
+	JOB(KB_OPT_DIRECT, "direct", "1", p_direct,
+	    "bypass the page cache: kiobench always does (direct=0 is refused)"),
+	JOB(KB_OPT_BUFFERED, "buffered", "0", p_direct,
+	    "the page cache: kiobench never uses it (buffered=1 is refused)"),
+	JOB(KB_OPT_IOENGINE, "ioengine", "ENGINE", p_ioengine,
+	    "fio's engines that submit block I/O (libaio, io_uring, posixaio, sync, psync, "
+	    "pvsync, pvsync2): kiobench issues the I/O in the kernel; the synchronous ones "
+	    "keep one I/O in flight per worker"),
+	JOB(KB_OPT_KB_BASE, "kb_base", "1024|1000", p_kb_base,
+	    "what k and ki mean in sizes: 1024: k=1024, ki=1000 (fio's old-script "
+	    "compatibility); 1000: k=1000, ki=1024", .def = "1024"),
+	JOB(KB_OPT_DESCRIPTION, "description", "TEXT", p_description,
+	    "text printed with the job's report"),
+	JOB(KB_OPT_FIXEDBUFS, "fixedbufs", NULL, p_always,
+	    "I/O buffers mapped once, not per I/O: kiobench's are kernel pages allocated "
+	    "once per I/O slot", FLAG),
+	JOB(KB_OPT_REGISTERFILES, "registerfiles", NULL, p_always,
+	    "files opened once, not looked up per I/O: kiobench holds each device open for "
+	    "the whole job", FLAG),
+	JOB(KB_OPT_ZERO_BUFFERS, "zero_buffers", NULL, p_always,
+	    "write buffers filled with zeroes: kiobench's write pages are zero-filled", FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -555,6 +714,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	CMD(KB_OPT_DETACH, "detach", KB_CMD_RUN, NULL, p_flag,
 	    "jobs outlive a killed kiobench (else they end with it)",
 	    .off = CMDF(detach), FLAG),
+	CMD(KB_OPT_SECTION, "section", KB_CMD_RUN, "NAME", p_section,
+	    "run only job section NAME of the job files (repeatable), as fio's --section"),
+	CMD(KB_OPT_PARSE_ONLY, "parse-only", KB_CMD_RUN, NULL, p_flag,
+	    "print the jobs as read, every option resolved, as a job file; run nothing "
+	    "(the kernel is not needed)", .off = CMDF(parse_only), FLAG),
 	CMD(KB_OPT_CSV, "csv", KB_CMD_METHODS, "FILE", p_str, "also write the CSV rows to FILE",
 	    .off = CMDF(csv)),
 	/* not the suites': 004 sweeps its own device count */
@@ -673,6 +837,7 @@ void kb_job_free(struct kb_job *job)
 	free(job->bss);
 	free(job->cpus);
 	free(job->lat_log);
+	free(job->description);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
 }
@@ -690,6 +855,9 @@ void kb_global_free(struct kb_global *g)
 
 	free(g->output);
 	free(g->csv);
+	for (v = 0; v < (int)g->nr_sections; v++)
+		free(g->sections[v]);
+	free(g->sections);
 	for (v = 0; v < KB_VAR_NR; v++)
 		free(g->list[v]);
 	memset(g, 0, sizeof(*g));
@@ -789,7 +957,7 @@ uint64_t kb_job_io_bytes(const struct kb_job *job)
 	return 0;
 }
 
-int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
+int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
 		return kb_errf(err, errlen, "no device given (--filename=DEV)");
@@ -809,6 +977,9 @@ int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 		job->bss = b;
 		job->nr_bss = 1;
 	}
+	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
+	if (job->sync_engine)
+		job->iodepth = 1;
 	if (!job->name[0])
 		strcpy(job->name, "kiobench");
 	/* fio: a seed of its own each run unless randrepeat, allrandrepeat or randseed */
@@ -829,4 +1000,160 @@ int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
+}
+
+uint32_t kb_job_min_bs(const struct kb_job *job)
+{
+	uint32_t m = job->bs;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_bss; i++)
+		if (job->bss[i].size < m)
+			m = job->bss[i].size;
+	return m;
+}
+
+/*
+ * fio's percentages of a device of dev bytes: offset=N% aligned up to the
+ * smallest block size, size=N% of the device, both within the device.
+ */
+int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
+{
+	uint64_t align = kb_job_min_bs(job), off = job->offset;
+
+	if (job->offset_pct) {
+		off = dev / 100 * job->offset_pct + dev % 100 * job->offset_pct / 100;
+		off = (off + align - 1) / align * align;
+		if (off >= dev)
+			return kb_errf(err, errlen, "offset=%u%%: beyond the end of the device "
+				       "(%llu bytes)", job->offset_pct, (unsigned long long)dev);
+		job->offset = off;
+		job->offset_pct = 0;
+	}
+	if (job->size_pct) {
+		uint64_t sz = dev / 100 * job->size_pct + dev % 100 * job->size_pct / 100;
+
+		if (off >= dev)
+			return kb_errf(err, errlen, "offset %llu: beyond the end of the device "
+				       "(%llu bytes)", (unsigned long long)off,
+				       (unsigned long long)dev);
+		if (sz > dev - off)
+			sz = dev - off;
+		sz = sz / align * align;
+		if (!sz)
+			return kb_errf(err, errlen, "size=%u%%: less than one block of the device",
+				       job->size_pct);
+		job->size = sz;
+		job->size_pct = 0;
+	}
+	return 0;
+}
+
+/* Percentages of the devices' size: all of them must give the same bytes. */
+int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t errlen)
+{
+	uint64_t dev, first = 0;
+	unsigned int i;
+
+	*unreadable = false;
+	if (!job->size_pct && !job->offset_pct)
+		return 0;
+	for (i = 0; i < job->nr_devices; i++) {
+		*unreadable = kb_dev_bytes(job->devices[i], &dev);
+		if (*unreadable)
+			return kb_errf(err, errlen, "%s=%u%%: %s: cannot read its size (%s)",
+				       job->size_pct ? "size" : "offset",
+				       job->size_pct ? job->size_pct : job->offset_pct,
+				       job->devices[i], strerror(errno));
+		if (i && dev != first)
+			return kb_errf(err, errlen, "percentages of devices of different sizes "
+				       "(%s, %s): give size and offset in bytes",
+				       job->devices[0], job->devices[i]);
+		first = dev;
+	}
+	return kb_job_span_pct(job, first, err, errlen);
+}
+
+int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
+{
+	bool unreadable;
+
+	if (kb_job_check(job, err, errlen))
+		return -1;
+	return kb_job_resolve_pct(job, &unreadable, err, errlen);
+}
+
+/* ---- a job as a job file (--parse-only) -------------------------------------- */
+
+static void format_list(const struct kb_opt *o, const struct kb_job *job, char *buf,
+			size_t len)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	if (o->id == KB_OPT_FILENAME)
+		for (i = 0; i < job->nr_devices && at < len; i++)
+			at += snprintf(buf + at, len - at, "%s%s", i ? ":" : "", job->devices[i]);
+	else if (o->id == KB_OPT_BSSPLIT)
+		for (i = 0; i < job->nr_bss && at < len; i++)
+			at += snprintf(buf + at, len - at, "%s%u/%u", i ? ":" : "",
+				       job->bss[i].size, job->bss[i].weight);
+	else if (o->id == KB_OPT_CPUS)
+		for (i = 0; i < job->nr_cpus && at < len; i++)
+			at += snprintf(buf + at, len - at, "%s%u", i ? "," : "", job->cpus[i]);
+	else
+		for (i = 0; i < job->nr_plist && at < len; i++) {
+			char pct[32];
+
+			kb_pct_str(job->plist[i], pct, sizeof(pct));
+			at += snprintf(buf + at, len - at, "%s%s", i ? ":" : "", pct);
+		}
+}
+
+void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
+{
+	const void *f = (const char *)job + o->off;
+	uint8_t pct = o->id == KB_OPT_SIZE ? job->size_pct :
+		      o->id == KB_OPT_OFFSET ? job->offset_pct : 0;
+
+	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
+	    o->id == KB_OPT_PLIST)
+		format_list(o, job, buf, len);
+	else if (o->id == KB_OPT_NAME)
+		snprintf(buf, len, "%s", job->name);
+	else if (o->id == KB_OPT_RW)
+		snprintf(buf, len, "%s", job->rw_str);
+	else if (o->id == KB_OPT_RWMIXREAD || o->id == KB_OPT_RWMIXWRITE)
+		snprintf(buf, len, "%u", o->id == KB_OPT_RWMIXREAD ? job->rwmixread :
+			 100 - job->rwmixread);
+	else if (o->id == KB_OPT_BS)
+		snprintf(buf, len, "%u", job->bs);
+	else if (o->id == KB_OPT_RATE_PROCESS)
+		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
+			 "poisson" : "linear");
+	else if (o->id == KB_OPT_IOENGINE)
+		snprintf(buf, len, "%s", job->ioengine);
+	else if (o->id == KB_OPT_KB_BASE)
+		snprintf(buf, len, "%u", job->kb_base);
+	else if (o->id == KB_OPT_DESCRIPTION)
+		snprintf(buf, len, "%s", job->description);
+	else if (o->id == KB_OPT_BUFFERED)
+		snprintf(buf, len, "0");
+	else if (o->id == KB_OPT_RANDGEN)
+		snprintf(buf, len, "%s", kb_randgen_name(job->random_generator));
+	else if (o->parse == p_direct || o->parse == p_always)
+		snprintf(buf, len, "1");
+	else if (pct)
+		snprintf(buf, len, "%u%%", pct);
+	else if (o->parse == p_u32)
+		snprintf(buf, len, "%u", *(const uint32_t *)f);
+	else if (o->parse == p_u64 || o->parse == p_size)
+		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
+	else if (o->parse == p_time)
+		snprintf(buf, len, "%lluns", (unsigned long long)*(const uint64_t *)f);
+	else if (o->parse == p_flag)
+		snprintf(buf, len, "%d", *(const bool *)f);
+	else
+		snprintf(buf, len, "%s", *(char *const *)f ? *(char *const *)f : "");
 }

@@ -42,12 +42,23 @@ enum kb_opt_id {
 	KB_OPT_ALLRANDREPEAT,
 	KB_OPT_RANDGEN,
 	KB_OPT_SOFTRANDOMMAP,
+	/* fio's, for job files that run unchanged (fio_opts.c lists the others) */
+	KB_OPT_DIRECT,
+	KB_OPT_BUFFERED,
+	KB_OPT_IOENGINE,
+	KB_OPT_KB_BASE,
+	KB_OPT_DESCRIPTION,
+	KB_OPT_FIXEDBUFS,
+	KB_OPT_REGISTERFILES,
+	KB_OPT_ZERO_BUFFERS,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
 	KB_OPT_OUTPUT,
 	KB_OPT_KEEP,
 	KB_OPT_DETACH,
+	KB_OPT_SECTION,
+	KB_OPT_PARSE_ONLY,
 	/* sweep, precondition, suite */
 	KB_OPT_CSV,
 	KB_OPT_DEVICES,
@@ -124,8 +135,26 @@ bool kb_job_has_writes(const struct kb_job *job);
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
-/* Cross-option checks after every assignment; fills derived fields. */
+/*
+ * Cross-option checks after every assignment; fills derived fields.
+ * kb_job_finalize also turns size=N% and offset=N% into bytes of the
+ * devices' size (BLKGETSIZE64); kb_job_check leaves them.
+ */
 int kb_job_finalize(struct kb_job *job, char *err, size_t errlen);
+int kb_job_check(struct kb_job *job, char *err, size_t errlen);
+/*
+ * size=N% and offset=N% into bytes of the devices' size; *unreadable: a
+ * device's size could not be read (not a block device...).
+ */
+int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t errlen);
+/* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
+int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
+uint32_t kb_job_min_bs(const struct kb_job *job);
+/*
+ * Option o's value in job, resolved, as a job file line takes it (sizes in
+ * bytes, times in ns): what --parse-only prints.
+ */
+void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len);
 /* Limits sent to the kernel (fio semantics); 0 = not sent. */
 uint64_t kb_job_io_bytes(const struct kb_job *job);
 uint32_t kb_job_rwmix_read(const struct kb_job *job);

@@ -80,6 +80,8 @@ void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 		if (r[i].job->continue_on_error)
 			fprintf(f, ";%" PRIu64 ";%d",
 				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+		if (r[i].job->description)	/* fio's last field, when there is one */
+			fprintf(f, ";%s", r[i].job->description);
 		fprintf(f, "\n");
 	}
 }

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 
 #include "kiobench.h"
 #include "options.h"
@@ -76,16 +78,19 @@ int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen)
 }
 
 /*
- * fio sizes: bytes, or k/m/g/t/p/e with optional "b", "i" or "ib", any case;
- * every prefix is a power of 1024.
+ * fio sizes: bytes, or a prefix k/m/g/t/p/e with an optional "b", "i" or
+ * "ib", any case.  As fio: with kb_base=1024 (its default) "k" and "kb" are
+ * powers of 1024 and "ki" and "kib" powers of 1000, for old scripts; with
+ * kb_base=1000 it is the other way round, as the standards have it.
  */
-int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+int kb_parse_size_base(const char *s, unsigned int kb_base, uint64_t *out,
+		       char *err, size_t errlen)
 {
 	static const char prefixes[] = "kmgtpe";
 	const char *end, *pp;
 	uint64_t v, mult = 1;
 	char suf[4] = "";
-	int ret, i;
+	int ret, i, k;
 
 	ret = parse_uint(s, &v, &end);
 	if (ret == -ERANGE)
@@ -97,10 +102,14 @@ int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
 	pp = suf[0] ? strchr(prefixes, suf[0]) : NULL;
 	if (pp) {
 		const char *rest = suf + 1;
+		bool iec = *rest == 'i';
+		unsigned int base;
 
 		if (*rest && strcmp(rest, "b") && strcmp(rest, "i") && strcmp(rest, "ib"))
 			return kb_errf(err, errlen, "invalid size '%s'", s);
-		mult = 1ULL << (10 * (pp - prefixes + 1));
+		base = (kb_base == 1000) == iec ? 1024 : 1000;
+		for (k = 0; k <= pp - prefixes; k++)
+			mult *= base;
 	} else if (suf[0] && strcmp(suf, "b")) {
 		return kb_errf(err, errlen, "invalid size '%s'", s);
 	}
@@ -108,6 +117,11 @@ int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
 		return kb_errf(err, errlen, "invalid size '%s' (too large)", s);
 	*out = v * mult;
 	return 0;
+}
+
+int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	return kb_parse_size_base(s, 1024, out, err, errlen);
 }
 
 /* fio times: plain number = seconds; d h m s sec ms msec us usec ns nsec. */
@@ -172,6 +186,10 @@ int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen)
 		return kb_errf(err, errlen, "invalid block size '%s' (must not be zero)", s);
 	if (v > UINT32_MAX)
 		return kb_errf(err, errlen, "invalid block size '%s' (too large)", s);
+	if (v % KB_SECTOR && strpbrk(s, "iI"))
+		return kb_errf(err, errlen, "invalid block size '%s' (must be a multiple of 512; "
+			       "with fio's kb_base=1024, its default, KiB means 1000: write "
+			       "k, or set kb_base=1000)", s);
 	if (v % KB_SECTOR)
 		return kb_errf(err, errlen,
 			    "invalid block size '%s' (must be a multiple of 512)", s);
@@ -179,7 +197,8 @@ int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen)
 }
 
 /* One bssplit entry, "SIZE" or "SIZE/PCT" (tok is modified); pct 0: none given. */
-static int bss_entry(char *tok, struct kb_bss *b, char *err, size_t errlen)
+static int bss_entry(char *tok, unsigned int kb_base, struct kb_bss *b,
+		     char *err, size_t errlen)
 {
 	char *slash = strchr(tok, '/');
 	uint64_t size, pct = 0;
@@ -187,7 +206,8 @@ static int bss_entry(char *tok, struct kb_bss *b, char *err, size_t errlen)
 
 	if (slash)
 		*slash++ = '\0';
-	if (kb_parse_size(tok, &size, err, errlen) || kb_check_bs(tok, size, err, errlen))
+	if (kb_parse_size_base(tok, kb_base, &size, err, errlen) ||
+	    kb_check_bs(tok, size, err, errlen))
 		return -1;
 	if (slash) {
 		if (parse_uint(slash, &pct, &end) || *end ||
@@ -236,9 +256,15 @@ static int bss_share(struct kb_bss *v, unsigned int n, char *err, size_t errlen)
 	return 0;
 }
 
-/* fio bssplit: SIZE/PCT:SIZE/PCT...  (like fio). */
 int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 		     char *err, size_t errlen)
+{
+	return kb_parse_bssplit_base(s, 1024, out, nr, err, errlen);
+}
+
+/* fio bssplit: SIZE/PCT:SIZE/PCT...  (like fio). */
+int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **out,
+			  unsigned int *nr, char *err, size_t errlen)
 {
 	struct kb_bss *v = NULL, *nv;
 	char *copy, *tok, *save = NULL;
@@ -264,7 +290,7 @@ int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 			goto out;
 		}
 		v = nv;
-		if (bss_entry(tok, &v[n], err, errlen))
+		if (bss_entry(tok, kb_base, &v[n], err, errlen))
 			goto out;
 		n++;
 	}
@@ -535,4 +561,220 @@ err:
 	free(buf);
 	errno = e;
 	return NULL;
+}
+
+int kb_dev_bytes(const char *path, uint64_t *bytes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret, e;
+
+	if (fd < 0)
+		return -1;
+	ret = ioctl(fd, BLKGETSIZE64, bytes);
+	e = errno;
+	close(fd);
+	errno = e;
+	return ret ? -1 : 0;
+}
+
+/* ---- fio's ${VAR} and $keywords in values -------------------------------------- */
+
+struct kb_buf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void buf_add(struct kb_buf *b, const char *s, size_t n)
+{
+	if (b->oom)
+		return;
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *ns = realloc(b->s, cap);
+
+		if (!ns) {
+			b->oom = true;
+			return;
+		}
+		b->s = ns;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+/* fio's reserved keywords: $ncpus, $pagesize, $mb_memory. */
+static bool keyword(const char *p, size_t *len, uint64_t *v)
+{
+	static const char *const names[] = { "ncpus", "pagesize", "mb_memory" };
+	size_t i, n;
+
+	for (i = 0; i < 3; i++) {
+		n = strlen(names[i]);
+		if (strncmp(p, names[i], n) || isalnum((unsigned char)p[n]) || p[n] == '_')
+			continue;
+		*len = n;
+		if (i == 0)
+			*v = sysconf(_SC_NPROCESSORS_ONLN);
+		else if (i == 1)
+			*v = sysconf(_SC_PAGESIZE);
+		else
+			*v = (uint64_t)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE) >> 20;
+		return true;
+	}
+	return false;
+}
+
+/* Integer arithmetic: + - * / and parentheses, as fio evaluates keywords. */
+struct expr {
+	const char *p;
+	bool bad;
+};
+
+static int64_t expr_sum(struct expr *e);
+
+static void expr_space(struct expr *e)
+{
+	while (isspace((unsigned char)*e->p))
+		e->p++;
+}
+
+static int64_t expr_atom(struct expr *e)
+{
+	int64_t v = 0;
+
+	expr_space(e);
+	if (*e->p == '(') {
+		e->p++;
+		v = expr_sum(e);
+		expr_space(e);
+		if (*e->p++ != ')')
+			e->bad = true;
+		return v;
+	}
+	if (*e->p == '-') {
+		e->p++;
+		return -expr_atom(e);
+	}
+	if (!isdigit((unsigned char)*e->p)) {
+		e->bad = true;
+		return 0;
+	}
+	while (isdigit((unsigned char)*e->p))
+		v = v * 10 + (*e->p++ - '0');
+	return v;
+}
+
+static int64_t expr_product(struct expr *e)
+{
+	int64_t v = expr_atom(e), r;
+
+	for (;;) {
+		char op;
+
+		expr_space(e);
+		op = *e->p;
+		if (op != '*' && op != '/')
+			return v;
+		e->p++;
+		r = expr_atom(e);
+		if (op == '/' && !r) {
+			e->bad = true;
+			return 0;
+		}
+		v = op == '*' ? v * r : v / r;
+	}
+}
+
+static int64_t expr_sum(struct expr *e)
+{
+	int64_t v = expr_product(e);
+
+	for (;;) {
+		char op;
+
+		expr_space(e);
+		op = *e->p;
+		if (op != '+' && op != '-')
+			return v;
+		e->p++;
+		v = op == '+' ? v + expr_product(e) : v - expr_product(e);
+	}
+}
+
+/* ${NAME} of the environment (unset: empty), then the keywords. */
+static void expand_into(struct kb_buf *b, const char *val, bool *kw)
+{
+	const char *p = val;
+
+	while (*p) {
+		size_t n = strcspn(p, "$");
+		uint64_t v;
+		char num[32];
+
+		buf_add(b, p, n);
+		p += n;
+		if (!*p)
+			break;
+		if (p[1] == '{' && strchr(p, '}')) {
+			const char *end = strchr(p, '}');
+			char *name = strndup(p + 2, end - p - 2);
+			const char *env = name ? getenv(name) : NULL;
+
+			b->oom |= !name;
+			if (env)
+				buf_add(b, env, strlen(env));
+			free(name);
+			p = end + 1;
+		} else if (keyword(p + 1, &n, &v)) {
+			buf_add(b, num, snprintf(num, sizeof(num), "%llu", (unsigned long long)v));
+			*kw = true;
+			p += 1 + n;
+		} else {
+			buf_add(b, p, 1);
+			p++;
+		}
+	}
+}
+
+/*
+ * fio's expansion of an option's value: ${NAME} from the environment (an
+ * unset one is empty), $ncpus, $pagesize and $mb_memory; a value with a
+ * keyword is evaluated as integer arithmetic (size=8*$mb_memory), as fio
+ * does.  A malloc'ed string, or NULL and a message.
+ */
+char *kb_expand_value(const char *val, char *err, size_t errlen)
+{
+	struct kb_buf b = { 0 };
+	bool kw = false;
+
+	if (strstr(val, "$(")) {
+		kb_errf(err, errlen, "invalid value '%s' (fio takes no $(...) arithmetic; "
+			"arithmetic goes with $ncpus, $pagesize or $mb_memory, e.g. 2*$ncpus)",
+			val);
+		return NULL;
+	}
+	buf_add(&b, "", 0);
+	expand_into(&b, val, &kw);
+	if (!b.oom && kw && strpbrk(b.s, "+-*/()")) {
+		struct expr e = { .p = b.s };
+		int64_t v = expr_sum(&e);
+		char num[32];
+
+		expr_space(&e);
+		if (e.bad || *e.p || v < 0) {
+			kb_errf(err, errlen, "invalid expression '%s' (%s)", val, b.s);
+			free(b.s);
+			return NULL;
+		}
+		b.len = 0;
+		buf_add(&b, num, snprintf(num, sizeof(num), "%lld", (long long)v));
+	}
+	if (b.oom) {
+		free(b.s);
+		kb_errf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return b.s;
 }

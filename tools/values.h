@@ -9,12 +9,17 @@
 #include "kiobench.h"
 
 /* values.c: 0 on success, else -1 and a message in err. */
+/* kb_parse_size: fio's default kb_base=1024; kb_parse_size_base: 1000 or 1024. */
 int kb_parse_size(const char *s, uint64_t *out, char *err, size_t errlen);
+int kb_parse_size_base(const char *s, unsigned int kb_base, uint64_t *out,
+		       char *err, size_t errlen);
 int kb_parse_time_ns(const char *s, uint64_t *out, char *err, size_t errlen);
 int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen);
 int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen);
 int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 		     char *err, size_t errlen);
+int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **out,
+			  unsigned int *nr, char *err, size_t errlen);
 int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen);
 int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,
@@ -26,6 +31,14 @@ int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen);
 void kb_fmt_names(unsigned int mask, char *buf, size_t len);
 /* Read a whole (debugfs, sysfs, job) file; NULL and errno on error. */
 char *kb_read_file(const char *path);
+
+/*
+ * fio's expansion of a value: ${NAME}, $ncpus, $pagesize, $mb_memory and
+ * arithmetic with them.  malloc'ed; NULL and a message in err.
+ */
+char *kb_expand_value(const char *val, char *err, size_t errlen);
+/* A block device's size in bytes (BLKGETSIZE64); -1 and errno if not one. */
+int kb_dev_bytes(const char *path, uint64_t *bytes);
 
 /* values.c: formats an error message into err; returns -1 */
 int kb_errf(char *err, size_t errlen, const char *fmt, ...)

@@ -125,7 +125,7 @@ BASE = {"run": ["--filename=/dev/null"], "sweep": ["--filename=/dev/null"],
 def bad_value(opt: str, metavar: str | None) -> str:
     if metavar is None:
         return "banana"  # a flag: not a boolean
-    if metavar == "FILE" or metavar.startswith("DEV"):
+    if metavar in ("FILE", "TEXT") or metavar.startswith("DEV"):
         return ""        # any name but the empty one
     if metavar == "NAME":
         return "two words"

@@ -82,7 +82,7 @@ BAD_OPTIONS = [
     (["-x", DEV], "run: unknown option '-x'"),
     (["--time_based", DEV], "time_based needs runtime"),
     ([], "no device given (--filename=DEV)"),
-    ([DEV, "a.fio", "b.fio"], "run: unexpected argument 'b.fio'"),
+    ([DEV, "a.fio", "b.fio"], "kiobench: a.fio: No such file or directory"),
 ]
 
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of job files (tools/jobfile.c). */
+#include "fio_opts.h"
 #include "jobfile.h"
 #include "options.h"
 #include "tool_test.h"
+#include "values.h"
 
 static const char jobfile_text[] =
 	"; a comment\n"
@@ -43,7 +45,7 @@ static void t_jobfile(void)
 	CHECK(kb_job_finalize(&a, err, sizeof(err)) == 0);
 	CHECK_STR(a.name, "first");
 	CHECK(a.nr_devices == 1 && !strcmp(a.devices[0], "/dev/nullb0"));
-	CHECK(a.bs == 16384);			/* command line beats [global] */
+	CHECK(a.bs == 8192);			/* fio: [global] beats the command line */
 	CHECK(a.iodepth == 32);			/* section beats the command line */
 	CHECK(a.time_based && a.runtime_ns == 10000000000ULL && a.random);
 	CHECK(kb_job_rwmix_read(&a) == 100);
@@ -51,7 +53,7 @@ static void t_jobfile(void)
 	CHECK(kb_jobfile_build(&jf, 1, &cli, &b, err, sizeof(err)) == 0);
 	CHECK(kb_job_finalize(&b, err, sizeof(err)) == 0);
 	CHECK_STR(b.name, "renamed");
-	CHECK(b.iodepth == 2);			/* later [global] iodepth=4, then CLI 2 */
+	CHECK(b.iodepth == 4);			/* CLI 2, then the later [global] iodepth=4 */
 	CHECK(kb_job_rwmix_read(&b) == 70 && b.random && kb_job_has_writes(&b));
 	CHECK(b.applied.n > 0);
 	kb_job_free(&a);
@@ -110,8 +112,190 @@ static void t_jobfile_errors(void)
 			  "job.fio:3: rwmixread: invalid number ''"));
 }
 
+/* fio: comments from the first ';' or '#'; kb_base before a section's other options. */
+static void t_jobfile_fio_format(void)
+{
+	static const char text[] =
+		"[global]\n"
+		"filename=/dev/x ; the device\n"
+		"bs=8k;no space\n"
+		"size=1g # hash\n"
+		"[a]\n"
+		"bs=4KiB\n"		/* before kb_base=1000, read with it (fio) */
+		"kb_base=1000\n"
+		"description=two words # and a comment\n"
+		"[b]\n"
+		"bs=512KiB\n";	/* kb_base=1024: KiB is 1000 */
+	struct kb_jobfile jf;
+	struct kb_job a, b;
+
+	CHECK(kb_jobfile_parse_text("job.fio", text, &jf, err, sizeof(err)) == 0);
+	if (case_failed) {
+		printf("    %s\n", err);
+		return;
+	}
+	CHECK(kb_jobfile_build(&jf, 0, NULL, &a, err, sizeof(err)) == 0);
+	CHECK(a.bs == 4096 && a.kb_base == 1000 && a.size == 1ULL << 30);
+	CHECK(a.description && !strcmp(a.description, "two words"));
+	CHECK(a.nr_devices == 1 && !strcmp(a.devices[0], "/dev/x"));
+	CHECK(kb_jobfile_build(&jf, 1, NULL, &b, err, sizeof(err)) == 0);
+	CHECK(b.bs == 512000 && b.kb_base == 1024);
+	kb_job_free(&a);
+	kb_job_free(&b);
+	kb_jobfile_free(&jf);
+}
+
+/* Refused options and engines by name, with their reason; unknown ones near a name. */
+static void t_jobfile_refused(void)
+{
+	CHECK(jobfile_bad("[a]\nfilename=/dev/x\nthread\n",
+			  "job.fio:3: option 'thread' is refused: fio's own processes: "
+			  "kiobench's workers are kernel threads"));
+	CHECK(jobfile_bad("[a]\nwait_for_previous=1\n",
+			  "job.fio:2: option 'wait_for_previous' is refused: not implemented "
+			  "yet: fio's job ordering and groups (kiobench starts all jobs together)"));
+	CHECK(jobfile_bad("[a]\nioengine=mmap\n",
+			  "job.fio:2: ioengine: ioengine 'mmap' is refused: memory-mapped file "
+			  "I/O: buffered I/O: kiobench always bypasses the page cache"));
+	CHECK(jobfile_bad("[a]\ndirect=0\n",
+			  "job.fio:2: direct: direct=0 is refused: buffered I/O: kiobench always "
+			  "bypasses the page cache (direct=1)"));
+	CHECK(jobfile_bad("[a]\niodeph=2\n",
+			  "job.fio:2: unknown option 'iodeph' (did you mean 'iodepth'?)"));
+	CHECK(jobfile_bad("[a]\nwhatever=2\n", "job.fio:2: unknown option 'whatever'"));
+	CHECK(jobfile_bad("[a]\niodepth=$((2*2))\n",
+			  "job.fio:2: iodepth: invalid value '$((2*2))' (fio takes no $(...) "
+			  "arithmetic; arithmetic goes with $ncpus, $pagesize or $mb_memory, "
+			  "e.g. 2*$ncpus)"));
+}
+
+/* Honored and refused are two disjoint sets of names. */
+static void t_catalogue_disjoint(void)
+{
+	size_t i;
+
+	for (i = 0; i < KB_NR_OPTS; i++) {
+		CHECK(!kb_fio_refusal(kb_opts[i].name));
+		if (kb_opts[i].alias)
+			CHECK(!kb_fio_refusal(kb_opts[i].alias));
+	}
+	for (i = 0; i < kb_nr_fio_refused; i++) {
+		CHECK(!kb_opt_find(kb_fio_refused[i].name));
+		CHECK(!kb_fio_refused[i].alias || !kb_opt_find(kb_fio_refused[i].alias));
+		CHECK(kb_fio_refusal(kb_fio_refused[i].name) == kb_fio_refused[i].reason);
+	}
+	CHECK(kb_fio_engine("psync")->sync && !kb_fio_engine("libaio")->sync);
+	CHECK(!kb_fio_engine("null")->accepted && kb_fio_engine("io_uring")->accepted);
+	CHECK(kb_fio_engine("external:/x.so") && !kb_fio_engine("nonsense"));
+}
+
+/* ${VAR}, fio's keywords and their arithmetic. */
+static void t_expand(void)
+{
+	char *v, want[64];
+
+	setenv("KB_T_QD", "16", 1);
+	unsetenv("KB_T_UNSET");
+	v = kb_expand_value("${KB_T_QD}k", err, sizeof(err));
+	CHECK(v && !strcmp(v, "16k"));
+	free(v);
+	v = kb_expand_value("a${KB_T_UNSET}b", err, sizeof(err));
+	CHECK(v && !strcmp(v, "ab"));
+	free(v);
+	v = kb_expand_value("($ncpus+1)*3", err, sizeof(err));
+	snprintf(want, sizeof(want), "%ld", (sysconf(_SC_NPROCESSORS_ONLN) + 1) * 3);
+	CHECK(v && !strcmp(v, want));
+	free(v);
+	v = kb_expand_value("$pagesize", err, sizeof(err));
+	snprintf(want, sizeof(want), "%ld", sysconf(_SC_PAGESIZE));
+	CHECK(v && !strcmp(v, want));
+	free(v);
+	v = kb_expand_value("10-$pagesize/$pagesize*2", err, sizeof(err));
+	CHECK(v && !strcmp(v, "8"));
+	free(v);
+	/* no keyword: no arithmetic (fio), the value is judged as it is */
+	v = kb_expand_value("1k-4k", err, sizeof(err));
+	CHECK(v && !strcmp(v, "1k-4k"));
+	free(v);
+	CHECK(!kb_expand_value("$ncpus/0", err, sizeof(err)));
+	CHECK(!kb_expand_value("$((1+1))", err, sizeof(err)));
+}
+
+/* size=N% and offset=N% of a device as fio resolves them. */
+static void t_span_pct(void)
+{
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "bs", "4k") == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0 && job.size_pct == 50);
+	CHECK(apply(&job, NULL, "offset", "25%") == 0 && job.offset_pct == 25);
+	CHECK(kb_job_span_pct(&job, 1000000 * 4096ULL + 1000, err, sizeof(err)) == 0);
+	CHECK(job.offset == 250000 * 4096ULL + 4096);	/* 25 % + 250, aligned up */
+	CHECK(job.size == 500000 * 4096ULL);		/* 50 %, down to a block */
+	CHECK(!job.size_pct && !job.offset_pct);
+	CHECK(apply(&job, NULL, "size", "100%") == 0);
+	CHECK(kb_job_span_pct(&job, 1 << 20, err, sizeof(err)) == -1);	/* offset beyond */
+	CHECK(apply(&job, NULL, "offset", "4k") == 0 && !job.offset_pct);
+	CHECK(kb_job_span_pct(&job, 1 << 20, err, sizeof(err)) == 0);
+	CHECK(job.size == (1 << 20) - 4096);		/* capped at the device's end */
+	CHECK(apply(&job, NULL, "size", "0%") == -1);
+	CHECK(apply(&job, NULL, "offset", "101%") == -1);
+	kb_job_free(&job);
+}
+
+/* A readable block device of this host with a size, and its bytes; false if none. */
+static bool some_block_device(char *dev, size_t len, uint64_t *bytes)
+{
+	static const char *const names[] = { "vda", "sda", "nvme0n1", "zram0", "loop0" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(dev, len, "/dev/%s", names[i]);
+		if (!kb_dev_bytes(dev, bytes) && *bytes >= (1 << 20))
+			return true;
+	}
+	return false;
+}
+
+/* kb_job_finalize turns N% into bytes of the device's own size. */
+static void t_span_pct_device(void)
+{
+	struct kb_job job;
+	uint64_t bytes;
+	char dev[64];
+
+	if (!some_block_device(dev, sizeof(dev), &bytes)) {
+		printf("    skipped: no readable block device on this host\n");
+		return;
+	}
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", dev) == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0);
+	CHECK(apply(&job, NULL, "offset", "10%") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.offset >= bytes / 10 && job.offset < bytes / 10 + 4096 && job.offset % 4096 == 0);
+	CHECK(job.size <= bytes / 2 && job.size > bytes / 2 - 4096 && job.size % 4096 == 0);
+	CHECK(!job.size_pct && !job.offset_pct);
+	kb_job_free(&job);
+	/* not a block device: said, not guessed */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "size=50%: /dev/null: cannot read its size"));
+	kb_job_free(&job);
+}
+
 void jobfile_tests(void)
 {
+	run_case("size=N%, offset=N% of a host block device", t_span_pct_device);
+	run_case("job file: fio's comments, kb_base first", t_jobfile_fio_format);
+	run_case("job file: refused with the reason, unknown with a near name",
+		 t_jobfile_refused);
+	run_case("fio options: honored and refused are disjoint", t_catalogue_disjoint);
+	run_case("values: ${VAR}, $ncpus, $pagesize and arithmetic", t_expand);
+	run_case("size=N%, offset=N% of a device", t_span_pct);
 	run_case("job file: sections, precedence", t_jobfile);
 	run_case("job file: errors with file:line", t_jobfile_errors);
 }

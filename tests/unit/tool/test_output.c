@@ -44,6 +44,22 @@ static void t_output_normal(void)
 	free(s);
 	free_result(&r, &job);
 
+	/* fio's description line, under the header */
+	make_result(&r, &job, 1000);
+	CHECK(!strstr(s = capture(kb_print_normal, &r), "Description"));
+	free(s);
+	job.description = strdup("hello world");
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "numjobs=1\n  Description  : [hello world]\n  read: IOPS="));
+	free(s);
+	s = capture(kb_print_terse, &r);
+	CHECK(strlen(s) > 13 && !strcmp(s + strlen(s) - 13, ";hello world\n"));
+	free(s);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	CHECK(strstr(s, "\"desc\":\"hello world\"") || strstr(s, "\"desc\": \"hello world\""));
+	free(s);
+	free_result(&r, &job);
+
 	/* no samples: no percentiles at all */
 	make_result(&r, &job, 0);
 	r.st.dir[0].all_ios = 5;

@@ -31,19 +31,34 @@ static void t_size_valid(void)
 	CHECK(size_of("4K") == 4096);
 	CHECK(size_of("4kb") == 4096);
 	CHECK(size_of("4KB") == 4096);
-	CHECK(size_of("4KiB") == 4096);
-	CHECK(size_of("4kib") == 4096);
-	CHECK(size_of("4ki") == 4096);
+	/* fio's kb_base=1024 (its default): "KiB" is 1000 for old scripts */
+	CHECK(size_of("4KiB") == 4000);
+	CHECK(size_of("4kib") == 4000);
+	CHECK(size_of("4ki") == 4000);
 	CHECK(size_of("1m") == 1048576);
-	CHECK(size_of("1MiB") == 1048576);
+	CHECK(size_of("1MiB") == 1000000);
 	CHECK(size_of("2g") == 2ULL << 30);
 	CHECK(size_of("2G") == 2ULL << 30);
 	CHECK(size_of("1t") == 1ULL << 40);
-	CHECK(size_of("1TiB") == 1ULL << 40);
+	CHECK(size_of("1TiB") == 1000000000000ULL);
 	CHECK(size_of("1p") == 1ULL << 50);
 	CHECK(size_of("0x1000") == 4096);
 	CHECK(size_of("15e") == 15ULL << 60);
 	CHECK(size_of("18446744073709551615") == UINT64_MAX);
+}
+
+/* fio's kb_base=1000: SI prefixes are powers of 1000, IEC ones of 1024. */
+static void t_size_kb_base(void)
+{
+	uint64_t v = 0;
+
+	CHECK(kb_parse_size_base("4k", 1000, &v, err, sizeof(err)) == 0 && v == 4000);
+	CHECK(kb_parse_size_base("4kB", 1000, &v, err, sizeof(err)) == 0 && v == 4000);
+	CHECK(kb_parse_size_base("4KiB", 1000, &v, err, sizeof(err)) == 0 && v == 4096);
+	CHECK(kb_parse_size_base("1Ti", 1000, &v, err, sizeof(err)) == 0 && v == 1ULL << 40);
+	CHECK(kb_parse_size_base("1t", 1000, &v, err, sizeof(err)) == 0 && v == 1000000000000ULL);
+	CHECK(kb_parse_size_base("4KiB", 1024, &v, err, sizeof(err)) == 0 && v == 4000);
+	CHECK(kb_parse_size_base("4KB", 1024, &v, err, sizeof(err)) == 0 && v == 4096);
 }
 
 static void t_size_invalid(void)
@@ -255,6 +270,7 @@ static void t_plist(void)
 void values_tests(void)
 {
 	run_case("size: valid forms and units", t_size_valid);
+	run_case("size: kb_base=1000 and 1024 as fio", t_size_kb_base);
 	run_case("size: garbage and overflow", t_size_invalid);
 	run_case("time: units, garbage, overflow", t_time);
 	run_case("numbers, booleans, output formats", t_numbers_bools_formats);

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The catalogue of fio's options that kiobench does not take, each with the
+ * reason, and of fio's I/O engines.  kiobench issues bios to block devices
+ * from kernel threads and times them in bi_end_io: options about files,
+ * the page cache, fio's own processes or its user-space submission have no
+ * meaning there and are refused for good; options with a block meaning that
+ * kiobench lacks today say "not implemented yet".  A job file or command
+ * line naming one fails with the reason; nothing is ever ignored.
+ * Documentation/fio-options.rst is generated from this table and the option
+ * table (tools/gen-fio-opts.py).
+ */
+#include <string.h>
+
+#include "fio_opts.h"
+
+/* Refused for good: no meaning for an in-kernel block engine. */
+#define BUFFERED	"buffered I/O: kiobench always bypasses the page cache"
+#define FILES		"files and directories: kiobench drives block devices"
+#define FS_SYNC		"file syncs: kiobench drives block devices without a file system; " \
+			"cache flushes are not implemented yet"
+#define PROCESS		"fio's own processes: kiobench's workers are kernel threads"
+#define USERMEM		"I/O buffer memory: kiobench's buffers are kernel pages it allocates " \
+			"once per I/O slot"
+#define CLOCK		"fio's clock: kiobench times every I/O in the kernel (ktime)"
+#define ALWAYS_MEASURED	"kiobench measures every I/O's latency in the kernel; " \
+			"it cannot be turned off"
+#define CGROUP		"cgroups: kiobench's I/O is issued by kernel threads, not by a " \
+			"process fio could place"
+#define URING_SQ	"io_uring's submission queue: kiobench submits bios from its " \
+			"kernel workers, there is no ring"
+#define LIBAIO_REAP	"libaio's completion ring: kiobench completes I/O in the kernel " \
+			"(bi_end_io), nothing is reaped in user space"
+/* Refused until kiobench has it: a block meaning it lacks today. */
+#define EXEC_MODEL	"not implemented yet: fio's job ordering and groups " \
+			"(kiobench starts all jobs together)"
+#define DISTRIB		"not implemented yet: kiobench draws offsets uniformly over the span"
+#define ZONES		"not implemented yet: zoned block devices and zone modes"
+#define RATES		"not implemented yet: kiobench paces I/O by rate_iops only"
+#define THINK		"not implemented yet: think time between I/Os"
+#define LATTARGET	"not implemented yet: latency-target depth search"
+#define STEADY		"not implemented yet in job files: steady state is " \
+			"'kiobench precondition --steady-state'"
+#define PRIO		"not implemented yet: kiobench does not set the bio's I/O priority"
+#define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
+#define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
+#define LOGS		"not implemented yet: fio's log files (kiobench writes write_lat_log " \
+			"only)"
+#define VERIFY		"not implemented yet: kiobench does not verify the data it reads"
+#define TRIM		"not implemented yet: kiobench issues no discards"
+#define DATA		"not implemented yet: kiobench writes zero-filled pages; their " \
+			"contents cannot be chosen"
+#define IOLOG		"not implemented yet: I/O logs and their replay"
+#define BATCH		"not implemented yet: fio's submission and completion batches"
+#define PCTS		"not implemented yet: kiobench reports one latency (submission to " \
+			"bi_end_io) with its percentiles, always"
+#define REPORT		"not implemented yet: this part of fio's report"
+#define ERRORS		"not implemented yet: kiobench counts errors with continue_on_error " \
+			"only"
+#define FLOW		"not implemented yet: flow control between jobs"
+
+const struct kb_fio_refused kb_fio_refused[] = {
+	/* files, file systems, buffered I/O */
+	{ "directory", NULL, FILES },
+	{ "filename_format", NULL, FILES },
+	{ "unique_filename", NULL, FILES },
+	{ "opendir", NULL, FILES },
+	{ "lockfile", NULL, FILES },
+	{ "nrfiles", "nr_files", FILES },
+	{ "openfiles", NULL, FILES },
+	{ "file_service_type", NULL, FILES },
+	{ "filesize", NULL, FILES },
+	{ "file_append", NULL, FILES },
+	{ "allow_file_create", NULL, FILES },
+	{ "create_fsync", NULL, FILES },
+	{ "create_on_open", NULL, FILES },
+	{ "create_only", NULL, FILES },
+	{ "create_serialize", NULL, FILES },
+	{ "unlink", NULL, FILES },
+	{ "unlink_each_loop", NULL, FILES },
+	{ "fallocate", NULL, FILES },
+	{ "overwrite", NULL, FILES },
+	{ "fill_device", "fill_fs", "fills a file system until it is full: kiobench drives "
+	  "block devices (a job without size spans the whole device)" },
+	{ "allow_mounted_write", NULL, "kiobench's guard against writing is --allow-writes "
+	  "on the command line" },
+	{ "invalidate", NULL, BUFFERED },
+	{ "fadvise_hint", NULL, BUFFERED },
+	{ "pre_read", NULL, BUFFERED },
+	{ "sync_file_range", NULL, BUFFERED },
+	{ "uncached", NULL, BUFFERED },
+	{ "fsync", NULL, FS_SYNC },
+	{ "fdatasync", NULL, FS_SYNC },
+	{ "end_fsync", NULL, FS_SYNC },
+	{ "fsync_on_close", NULL, FS_SYNC },
+	{ "write_barrier", NULL, "not implemented yet: kiobench issues no flush or FUA writes" },
+	{ "sync", NULL, "not implemented yet: O_SYNC/O_DSYNC writes (FUA); kiobench issues "
+	  "plain writes" },
+	{ "atomic", NULL, "not implemented yet: atomic writes (fio 3.33 asks for O_ATOMIC, "
+	  "an open flag mainline Linux never had; kernels from 6.11 have REQ_ATOMIC)" },
+	{ "write_hint", NULL, "not implemented yet: kiobench sets no write lifetime hint" },
+	/* fio's processes, memory, clocks */
+	{ "thread", NULL, PROCESS },
+	{ "uid", NULL, PROCESS },
+	{ "gid", NULL, PROCESS },
+	{ "nice", NULL, "not implemented yet: the scheduling priority of kiobench's workers" },
+	{ "cgroup", NULL, CGROUP },
+	{ "cgroup_weight", NULL, CGROUP },
+	{ "cgroup_nodelete", NULL, CGROUP },
+	{ "exec_prerun", NULL, "runs a command before the job: kiobench runs no commands" },
+	{ "exec_postrun", NULL, "runs a command after the job: kiobench runs no commands" },
+	{ "ioscheduler", NULL, "switches the device's I/O scheduler: kiobench does not change "
+	  "the device's settings (set queue/scheduler in sysfs)" },
+	{ "profile", NULL, "fio's built-in profiles: kiobench has its own suites "
+	  "('kiobench suite --list')" },
+	{ "mem", "iomem", USERMEM },
+	{ "hugepage-size", NULL, USERMEM },
+	{ "lockmem", NULL, "pins memory to leave less for the page cache: kiobench never "
+	  "uses the page cache" },
+	{ "bs_unaligned", "blocksize_unaligned", "block devices take sector-aligned I/O: "
+	  "kiobench's sizes are multiples of 512" },
+	{ "clocksource", NULL, CLOCK },
+	{ "gtod_reduce", NULL, CLOCK },
+	{ "gtod_cpu", NULL, CLOCK },
+	{ "io_submit_mode", NULL, "fio's submission threads (offload): kiobench's workers are "
+	  "kernel threads that submit their own bios" },
+	/* execution model */
+	{ "wait_for", NULL, EXEC_MODEL },
+	{ "stonewall", "wait_for_previous", EXEC_MODEL },
+	{ "new_group", NULL, EXEC_MODEL },
+	{ "group_reporting", NULL, EXEC_MODEL },
+	{ "startdelay", NULL, EXEC_MODEL },
+	{ "loops", NULL, EXEC_MODEL },
+	{ "offset_increment", NULL, EXEC_MODEL },
+	{ "exitall", NULL, EXEC_MODEL },
+	{ "exit_what", NULL, EXEC_MODEL },
+	{ "exitall_on_error", NULL, EXEC_MODEL },
+	/* offsets */
+	{ "random_distribution", NULL, DISTRIB },
+	{ "percentage_random", NULL, DISTRIB },
+	{ "rw_sequencer", NULL, DISTRIB },
+	{ "offset_align", NULL, "not implemented yet: offset=N% is aligned to the smallest "
+	  "block size (fio's default)" },
+	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
+	  "block size (fio's default)" },
+	{ "bsrange", "blocksize_range", "not implemented yet: block size ranges "
+	  "(bssplit gives a mix of sizes)" },
+	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
+	  "overlaps" },
+	{ "zonemode", NULL, ZONES },
+	{ "zonerange", NULL, ZONES },
+	{ "zonesize", NULL, ZONES },
+	{ "zoneskip", NULL, ZONES },
+	{ "zonecapacity", NULL, ZONES },
+	{ "max_open_zones", NULL, ZONES },
+	{ "job_max_open_zones", NULL, ZONES },
+	{ "ignore_zone_limits", NULL, ZONES },
+	{ "read_beyond_wp", NULL, ZONES },
+	{ "zone_reset_frequency", NULL, ZONES },
+	{ "zone_reset_threshold", NULL, ZONES },
+	/* rates, waits, latency target, steady state */
+	{ "rate", NULL, RATES },
+	{ "rate_min", "ratemin", RATES },
+	{ "rate_iops_min", NULL, RATES },
+	{ "rate_cycle", "ratecycle", RATES },
+	{ "rate_ignore_thinktime", NULL, RATES },
+	{ "thinktime", NULL, THINK },
+	{ "thinktime_blocks", NULL, THINK },
+	{ "thinktime_blocks_type", NULL, THINK },
+	{ "thinktime_spin", NULL, THINK },
+	{ "thinktime_iotime", NULL, THINK },
+	{ "max_latency", NULL, "not implemented yet: ending a job whose latency exceeds a "
+	  "bound" },
+	{ "latency_target", NULL, LATTARGET },
+	{ "latency_window", NULL, LATTARGET },
+	{ "latency_percentile", NULL, LATTARGET },
+	{ "latency_run", NULL, LATTARGET },
+	{ "steadystate", "ss", STEADY },
+	{ "steadystate_duration", "ss_dur", STEADY },
+	{ "steadystate_ramp_time", "ss_ramp", STEADY },
+	{ "flow", NULL, FLOW },
+	{ "flow_id", NULL, FLOW },
+	{ "flow_sleep", NULL, FLOW },
+	/* priority, CPUs */
+	{ "prio", NULL, PRIO },
+	{ "prioclass", NULL, PRIO },
+	{ "cmdprio_percentage", NULL, PRIO },
+	{ "cmdprio_class", NULL, PRIO },
+	{ "cmdprio", NULL, PRIO },
+	{ "cmdprio_bssplit", NULL, PRIO },
+	{ "cpumask", NULL, CPUS },
+	{ "cpus_allowed_policy", NULL, CPUS },
+	{ "numa_cpu_nodes", NULL, NUMA },
+	{ "numa_mem_policy", NULL, NUMA },
+	/* data */
+	{ "buffer_pattern", NULL, DATA },
+	{ "buffer_compress_chunk", NULL, DATA },
+	{ "buffer_compress_percentage", NULL, DATA },
+	{ "refill_buffers", NULL, DATA },
+	{ "scramble_buffers", NULL, DATA },
+	{ "dedupe_percentage", NULL, DATA },
+	{ "dedupe_mode", NULL, DATA },
+	{ "dedupe_working_set_percentage", NULL, DATA },
+	{ "dedupe_global", NULL, DATA },
+	{ "verify", NULL, VERIFY },
+	{ "do_verify", NULL, VERIFY },
+	{ "verify_async", NULL, VERIFY },
+	{ "verify_backlog", NULL, VERIFY },
+	{ "verify_backlog_batch", NULL, VERIFY },
+	{ "verify_dump", NULL, VERIFY },
+	{ "verify_fatal", NULL, VERIFY },
+	{ "verify_interval", NULL, VERIFY },
+	{ "verify_offset", NULL, VERIFY },
+	{ "verify_only", NULL, VERIFY },
+	{ "verify_pattern", NULL, VERIFY },
+	{ "verify_state_load", NULL, VERIFY },
+	{ "verify_state_save", NULL, VERIFY },
+	{ "experimental_verify", NULL, VERIFY },
+	{ "trim_verify_zero", NULL, VERIFY },
+	{ "trim_percentage", NULL, TRIM },
+	{ "trim_backlog", NULL, TRIM },
+	{ "trim_backlog_batch", NULL, TRIM },
+	/* submission and completion */
+	{ "iodepth_batch", "iodepth_batch_submit", BATCH },
+	{ "iodepth_batch_complete_min", "iodepth_batch_complete", BATCH },
+	{ "iodepth_batch_complete_max", NULL, BATCH },
+	{ "iodepth_low", NULL, BATCH },
+	{ "ignore_error", NULL, ERRORS },
+	{ "error_dump", NULL, ERRORS },
+	/* I/O logs */
+	{ "read_iolog", NULL, IOLOG },
+	{ "read_iolog_chunked", NULL, IOLOG },
+	{ "write_iolog", NULL, IOLOG },
+	{ "replay_align", NULL, IOLOG },
+	{ "replay_no_stall", NULL, IOLOG },
+	{ "replay_redirect", NULL, IOLOG },
+	{ "replay_scale", NULL, IOLOG },
+	{ "replay_skip", NULL, IOLOG },
+	{ "replay_time_scale", NULL, IOLOG },
+	{ "merge_blktrace_file", NULL, IOLOG },
+	{ "merge_blktrace_iters", NULL, IOLOG },
+	{ "merge_blktrace_scalars", NULL, IOLOG },
+	/* logs and reports */
+	{ "write_bw_log", NULL, LOGS },
+	{ "write_iops_log", NULL, LOGS },
+	{ "write_hist_log", NULL, LOGS },
+	{ "log_avg_msec", NULL, LOGS },
+	{ "log_hist_msec", NULL, LOGS },
+	{ "log_hist_coarseness", NULL, LOGS },
+	{ "log_max_value", NULL, LOGS },
+	{ "log_offset", NULL, LOGS },
+	{ "log_prio", NULL, LOGS },
+	{ "log_entries", NULL, LOGS },
+	{ "log_compression", NULL, LOGS },
+	{ "log_compression_cpus", NULL, LOGS },
+	{ "log_store_compressed", NULL, LOGS },
+	{ "log_alternate_epoch", NULL, LOGS },
+	{ "log_alternate_epoch_clock_id", NULL, LOGS },
+	{ "log_unix_epoch", NULL, LOGS },
+	{ "per_job_logs", NULL, LOGS },
+	{ "disable_lat", NULL, ALWAYS_MEASURED },
+	{ "disable_clat", NULL, ALWAYS_MEASURED },
+	{ "disable_slat", NULL, ALWAYS_MEASURED },
+	{ "disable_bw_measurement", "disable_bw", ALWAYS_MEASURED },
+	{ "stats", NULL, ALWAYS_MEASURED },
+	{ "clat_percentiles", NULL, PCTS },
+	{ "lat_percentiles", NULL, PCTS },
+	{ "slat_percentiles", NULL, PCTS },
+	{ "block_error_percentiles", NULL, REPORT },
+	{ "significant_figures", NULL, REPORT },
+	{ "unified_rw_reporting", NULL, REPORT },
+	{ "bwavgtime", NULL, REPORT },
+	{ "iopsavgtime", NULL, REPORT },
+	{ "disk_util", NULL, REPORT },
+	{ "unit_base", NULL, REPORT },
+	/* io_uring and libaio engine options */
+	{ "sqthread_poll", NULL, URING_SQ },
+	{ "sqthread_poll_cpu", NULL, URING_SQ },
+	{ "force_async", NULL, URING_SQ },
+	{ "nonvectored", NULL, "chooses io_uring's read/write opcode: kiobench issues bios, "
+	  "which have no such choice" },
+	{ "cmd_type", NULL, "io_uring passthrough commands (uring_cmd): kiobench issues bios "
+	  "through the block layer" },
+	{ "nowait", NULL, "not implemented yet: I/O that fails rather than waits for a "
+	  "request (RWF_NOWAIT); kiobench waits, except on its polled path" },
+	{ "userspace_reap", NULL, LIBAIO_REAP },
+};
+
+const size_t kb_nr_fio_refused = sizeof(kb_fio_refused) / sizeof(kb_fio_refused[0]);
+
+/* As kb_opt_name_eq (options.c, which calls this file): '-' and '_' alike. */
+static bool name_eq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
+			return false;
+	return *a == *b;
+}
+
+const char *kb_fio_refusal(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < kb_nr_fio_refused; i++)
+		if (name_eq(kb_fio_refused[i].name, name) ||
+		    (kb_fio_refused[i].alias && name_eq(kb_fio_refused[i].alias, name)))
+			return kb_fio_refused[i].reason;
+	return NULL;
+}
+
+#define NOT_BLOCK	"does not submit block I/O to a device"
+
+const struct kb_fio_engine kb_fio_engines[] = {
+	{ "libaio", true, false, "Linux native asynchronous I/O" },
+	{ "io_uring", true, false, "Linux io_uring" },
+	{ "posixaio", true, false, "POSIX asynchronous I/O (aio_read, aio_write)" },
+	{ "sync", true, true, "read(2)/write(2), one I/O at a time" },
+	{ "psync", true, true, "pread(2)/pwrite(2), one I/O at a time" },
+	{ "pvsync", true, true, "preadv(2)/pwritev(2), one I/O at a time" },
+	{ "pvsync2", true, true, "preadv2(2)/pwritev2(2), one I/O at a time" },
+	{ "vsync", false, true, "not implemented yet: vsync merges adjacent I/Os into one "
+	  "submission; kiobench submits each I/O as drawn" },
+	{ "io_uring_cmd", false, false, "passthrough commands to the device (uring_cmd): "
+	  "kiobench issues bios through the block layer" },
+	{ "sg", false, false, "SCSI generic commands: kiobench issues bios through the block "
+	  "layer" },
+	{ "mmap", false, false, "memory-mapped file I/O: " BUFFERED },
+	{ "splice", false, false, "splice(2) through a pipe: " BUFFERED },
+	{ "null", false, false, "fio's null engine " NOT_BLOCK " (use a null_blk device)" },
+	{ "cpuio", false, false, "burns CPU, " NOT_BLOCK },
+	{ "net", false, false, "network I/O " NOT_BLOCK },
+	{ "netsplice", false, false, "network I/O " NOT_BLOCK },
+	{ "rdma", false, false, "RDMA " NOT_BLOCK },
+	{ "nbd", false, false, "an NBD server in fio " NOT_BLOCK },
+	{ "rados", false, false, "Ceph RADOS objects: " NOT_BLOCK },
+	{ "rbd", false, false, "Ceph RBD through librbd " NOT_BLOCK " of this host (map it "
+	  "with the kernel rbd driver)" },
+	{ "gfapi", false, false, "GlusterFS files: " FILES },
+	{ "gfapi_async", false, false, "GlusterFS files: " FILES },
+	{ "nfs", false, false, "NFS files through libnfs: " FILES },
+	{ "http", false, false, "HTTP/S3/Swift objects " NOT_BLOCK },
+	{ "ftruncate", false, false, "file operations: " FILES },
+	{ "filecreate", false, false, "file operations: " FILES },
+	{ "filestat", false, false, "file operations: " FILES },
+	{ "filedelete", false, false, "file operations: " FILES },
+	{ "dircreate", false, false, "file operations: " FILES },
+	{ "dirstat", false, false, "file operations: " FILES },
+	{ "dirdelete", false, false, "file operations: " FILES },
+	{ "falloc", false, false, "file operations: " FILES },
+	{ "e4defrag", false, false, "ext4 defragmentation: " FILES },
+	{ "exec", false, false, "runs a program " NOT_BLOCK },
+	{ "mtd", false, false, "raw flash (MTD) devices, not block devices" },
+	{ "pmemblk", false, false, "persistent memory through libpmemblk " NOT_BLOCK },
+	{ "dev-dax", false, false, "DAX character devices, not block devices" },
+	{ "libpmem", false, false, "persistent memory through libpmem " NOT_BLOCK },
+	{ "libzbc", false, false, "zoned devices through libzbc passthrough: " ZONES },
+	{ "xnvme", false, false, "NVMe through xNVMe in user space: kiobench issues bios "
+	  "through the block layer" },
+	{ "spdk", false, false, "NVMe through SPDK in user space: kiobench issues bios "
+	  "through the block layer" },
+	{ "libcufile", false, false, "GPUDirect storage files: " FILES },
+	{ "dfs", false, false, "DAOS files: " FILES },
+	{ "windowsaio", false, false, "Windows asynchronous I/O: kiobench runs on Linux" },
+	{ "solarisaio", false, false, "Solaris asynchronous I/O: kiobench runs on Linux" },
+	{ "guasi", false, false, "GUASI user-space asynchronous I/O " NOT_BLOCK },
+	{ "external", false, false, "an engine fio loads from a library: kiobench issues the "
+	  "I/O itself" },
+};
+
+const size_t kb_nr_fio_engines = sizeof(kb_fio_engines) / sizeof(kb_fio_engines[0]);
+
+const struct kb_fio_engine *kb_fio_engine(const char *name)
+{
+	size_t i;
+
+	if (!strncmp(name, "external:", 9))
+		name = "external";
+	for (i = 0; i < kb_nr_fio_engines; i++)
+		if (!strcmp(kb_fio_engines[i].name, name))
+			return &kb_fio_engines[i];
+	return NULL;
+}
