@@ -19,8 +19,12 @@
 #include <string.h>
 
 #include "fiolog.h"
-#include "result.h"
 #include "values.h"
+
+/* The directions as debugfs names them. */
+static const char *const dir_names[KIOBENCH_NR_DIRS] = {
+	[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+};
 
 bool kb_job_wants_io_log(const struct kb_job *job)
 {
@@ -83,7 +87,7 @@ int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
 		}
 		if (sscanf(buf, "%llu %llu %15s %llu %u", &a, &b, dir, &c, &sz) != 5)
 			goto bad;
-		for (d = 0; d < KIOBENCH_NR_DIRS && strcmp(dir, kb_dir_names[d]); d++)
+		for (d = 0; d < KIOBENCH_NR_DIRS && strcmp(dir, dir_names[d]); d++)
 			;
 		if (d == KIOBENCH_NR_DIRS)
 			goto bad;
@@ -285,7 +289,8 @@ static FILE *open_log(const char *prefix, const char *type, unsigned int index, 
 	if (!prefix)
 		return NULL;
 	kb_fio_log_name(name, len, prefix, type, index, per_job);
-	f = fopen(name, "w");
+	/* fio: without per_job_logs, jobs of one name append to one file */
+	f = fopen(name, per_job ? "w" : "a");
 	if (!f)
 		kb_errf(err, errlen, "%s: %s", name, strerror(errno));
 	return f;

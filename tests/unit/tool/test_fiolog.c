@@ -46,6 +46,14 @@ static char *slurp(const char *dir, const char *name)
 	return kb_read_file(path);
 }
 
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
 static void t_parse(void)
 {
 	struct kb_io_entry *e;
@@ -84,8 +92,9 @@ static void write_logs(struct kb_job *job, const char *dir, unsigned int index)
 
 static void t_per_io(void)
 {
-	char dir[] = "/tmp/kb-fiolog-XXXXXX", *s;
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", *s, *p;
 	struct kb_job job;
+	unsigned int lines;
 
 	CHECK(mkdtemp(dir) != NULL);
 	kb_job_init(&job);
@@ -116,8 +125,15 @@ static void t_per_io(void)
 	s = slurp(dir, "k_lat.log");
 	CHECK(s && !strncmp(s, "1, 200000, 0, 4096, 0, 0\n1, 1000, 1, 8192, 4096, 0\n", 50));
 	free(s);
+	/* ... and a second job of that name appends, as fio's */
+	write_logs(&job, dir, 4);
+	s = slurp(dir, "k_iops.log");
+	for (p = s, lines = 0; p && *p; p++)
+		lines += *p == '\n';
+	CHECK(lines == 2 * 4);
+	free(s);
 	kb_job_free(&job);
-	CHECK(system("rm -rf /tmp/kb-fiolog-*") == 0);
+	rm_dir(dir);
 }
 
 static void t_windows(void)
@@ -153,7 +169,7 @@ static void t_windows(void)
 	CHECK(commas == 2 + 464 - 1 + 1);
 	free(s);
 	kb_job_free(&job);
-	CHECK(system("rm -rf /tmp/kb-fiolog-*") == 0);
+	rm_dir(dir);
 }
 
 static void t_options(void)
