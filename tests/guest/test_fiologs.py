@@ -21,10 +21,13 @@ from kb import run_job
 DOC = Path("/usr/share/doc/fio")
 PY = "/usr/bin/python3"
 # fio's bins: above 128 ns each power of two is cut into 64, so a bin is at
-# most 1/64 of its value wide and a script's interpolated percentile is
-# within one bin of the true one; kiobench's own percentile is within 1/128
-# (Documentation/kiobench.rst, "Histogram").
-PCT_TOL = 1 / 64 + 1 / 128
+# most 1/64 of its value wide.  fiologparser_hist.py puts a bin's count at
+# its upper edge (plat_idx_to_val_coarse() spans the bin and the next) and
+# interpolates linearly between the bins around the percentile's rank:
+# within two bins of the true percentile.  kiobench's own is within 1/128
+# (Documentation/kiobench.rst, "Histogram").  A run measured p99 2.7 % apart
+# (11767 ns against 11455), p50 1.0 %.
+PCT_TOL = 2 / 64 + 1 / 128
 TYPES = ("lat", "clat", "bw", "iops", "clat_hist")
 
 
