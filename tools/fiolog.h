@@ -21,7 +21,8 @@
 
 /* One I/O of the kernel's per-I/O log. */
 struct kb_io_entry {
-	uint64_t end_ns;	/* completion, since the job's start */
+	uint64_t end_ns;	/* completion: since the job's start (debugfs), since
+				 * the warm-up's end (results.c, for fio's logs) */
 	uint64_t lat_ns;
 	uint64_t offset;	/* bytes */
 	uint32_t len;

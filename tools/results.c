@@ -503,8 +503,8 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 	const struct kb_job *job = res->job;
 	char err[KB_ERRLEN + 4200];
 	struct kb_io_entry *e = NULL;
-	uint64_t dropped;
-	size_t n;
+	uint64_t dropped, ramp;
+	size_t n, i;
 	bool ok;
 
 	if (!job->lat_log && !job->bw_log && !job->iops_log && !job->hist_log)
@@ -516,6 +516,14 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 	if (dropped)
 		msg("warning: job %s: the logs hold its first %zu I/Os; %" PRIu64 " more "
 		    "were not logged (lat_log_entries)", job->name, n, dropped);
+	/*
+	 * fio's log times start where its statistics do, after ramp_time
+	 * (reset_all_stats() resets the epoch); the kernel's are since the job's
+	 * start, and every logged I/O was submitted after the warm-up.
+	 */
+	ramp = res->st.cfg.present ? res->st.cfg.ramp_ns : job->ramp_ns;
+	for (i = 0; i < n; i++)
+		e[i].end_ns = e[i].end_ns > ramp ? e[i].end_ns - ramp : 0;
 	ok = !kb_fio_logs_write(job, res->index ? res->index : 1, e, n, err, sizeof(err));
 	if (!ok)
 		msg("%s", err);
