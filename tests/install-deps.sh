@@ -53,6 +53,8 @@ pkgs=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
 	blktrace
 	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
+	# tests/guest/test_fiologs.py: fio's fiologparser_hist.py reads logs with them
+	python3-numpy python3-pandas
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)
 	dkms openssl strace

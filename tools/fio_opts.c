@@ -44,8 +44,8 @@
 #define PRIO		"not implemented yet: kiobench does not set the bio's I/O priority"
 #define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
 #define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
-#define LOGS		"not implemented yet: fio's log files (kiobench writes write_lat_log " \
-			"only)"
+#define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
+			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench does not verify the data it reads"
 #define TRIM		"not implemented yet: kiobench issues no discards"
 #define DATA		"not implemented yet: kiobench writes zero-filled pages; their " \
@@ -241,15 +241,7 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "merge_blktrace_iters", NULL, IOLOG },
 	{ "merge_blktrace_scalars", NULL, IOLOG },
 	/* logs and reports */
-	{ "write_bw_log", NULL, LOGS },
-	{ "write_iops_log", NULL, LOGS },
-	{ "write_hist_log", NULL, LOGS },
-	{ "log_avg_msec", NULL, LOGS },
-	{ "log_hist_msec", NULL, LOGS },
-	{ "log_hist_coarseness", NULL, LOGS },
 	{ "log_max_value", NULL, LOGS },
-	{ "log_offset", NULL, LOGS },
-	{ "log_prio", NULL, LOGS },
 	{ "log_entries", NULL, LOGS },
 	{ "log_compression", NULL, LOGS },
 	{ "log_compression_cpus", NULL, LOGS },
@@ -257,7 +249,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "log_alternate_epoch", NULL, LOGS },
 	{ "log_alternate_epoch_clock_id", NULL, LOGS },
 	{ "log_unix_epoch", NULL, LOGS },
-	{ "per_job_logs", NULL, LOGS },
 	{ "disable_lat", NULL, ALWAYS_MEASURED },
 	{ "disable_clat", NULL, ALWAYS_MEASURED },
 	{ "disable_slat", NULL, ALWAYS_MEASURED },

@@ -386,8 +386,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	if (stages)
 		kb_jadd(o, "stages", stages);
 	kb_json_measures(o, r);
-	if (r->job->lat_log)
-		kb_jadd(o, "lat_log", kb_jstr(r->job->lat_log));
+	if (r->job->raw_lat_log)
+		kb_jadd(o, "raw_lat_log", kb_jstr(r->job->raw_lat_log));
 	pct_objs(o, r);
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		if (r->has_hist[d]) {

@@ -152,8 +152,13 @@ struct kb_job {
 	uint64_t size, offset, io_size, number_ios;
 	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
 	bool time_based, continue_on_error;
-	char *lat_log;		/* write_lat_log: file for the per-I/O log */
+	char *lat_log;		/* write_lat_log: fio's lat and clat logs, PREFIX */
 	uint32_t lat_log_entries;
+	/* fio's other logs (fiolog.c), made from the per-I/O log */
+	char *raw_lat_log;	/* raw_lat_log: the per-I/O log in kiobench's format */
+	char *bw_log, *iops_log, *hist_log;	/* write_{bw,iops,hist}_log: PREFIX */
+	uint32_t log_avg_msec, log_hist_msec, log_hist_coarseness;
+	bool log_offset, per_job_logs;
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;

@@ -21,6 +21,7 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "fiolog.h"
 #include "kiobench.h"
 #include "nl-names.h"
 #include "nl.h"
@@ -502,7 +503,8 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 	if ((job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
 	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
 		return -1;
-	if (job->lat_log && nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
+	if (kb_job_wants_io_log(job) &&
+	    nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
 		return -1;
 	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
 		return -1;

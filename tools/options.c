@@ -388,6 +388,22 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* fio's log_prio: the priority column would hold bi_ioprio, never set yet. */
+static int p_log_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	bool on;
+
+	(void)o; (void)job; (void)g;
+	if (kb_parse_bool(val, &on, err, errlen))
+		return -1;
+	if (on)
+		return kb_errf(err, errlen, "refused: kiobench sets no I/O priority "
+			       "(prio, cmdprio_*: not yet), so the logs' priority column "
+			       "is always 0");
+	return 0;
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -648,9 +664,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_CONT_ERR, "continue_on_error", NULL, p_flag, "count I/O errors and go on",
 	    .off = JOBF(continue_on_error), FLAG),
 	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_str,
-	    "write every measured I/O's latency to FILE", .off = JOBF(lat_log)),
+	    "fio's latency logs FILE_lat.N.log and FILE_clat.N.log", .off = JOBF(lat_log)),
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
-	    "most I/Os in the latency log", .off = JOBF(lat_log_entries),
+	    "most I/Os in the per-I/O log (every log's source)", .off = JOBF(lat_log_entries),
 	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
 	JOB(KB_OPT_RATE_IOPS, "rate_iops", "N", p_u32,
 	    "open loop: I/Os per second per worker, on a schedule", .off = JOBF(rate_iops),
@@ -700,6 +716,31 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "the whole job", FLAG),
 	JOB(KB_OPT_ZERO_BUFFERS, "zero_buffers", NULL, p_always,
 	    "write buffers filled with zeroes: kiobench's write pages are zero-filled", FLAG),
+	JOB(KB_OPT_RAW_LAT_LOG, "raw_lat_log", "FILE", p_str,
+	    "the kernel's per-I/O log to FILE, in kiobench's format (ns times)",
+	    .off = JOBF(raw_lat_log)),
+	JOB(KB_OPT_BW_LOG, "write_bw_log", "FILE", p_str, "fio's bandwidth log FILE_bw.N.log",
+	    .off = JOBF(bw_log)),
+	JOB(KB_OPT_IOPS_LOG, "write_iops_log", "FILE", p_str, "fio's IOPS log FILE_iops.N.log",
+	    .off = JOBF(iops_log)),
+	JOB(KB_OPT_HIST_LOG, "write_hist_log", "FILE", p_str,
+	    "fio's latency histogram log FILE_clat_hist.N.log (with log_hist_msec)",
+	    .off = JOBF(hist_log)),
+	JOB(KB_OPT_LOG_AVG_MSEC, "log_avg_msec", "N", p_u32,
+	    "bw, iops and latency logs: a line per N ms window, not per I/O (0)",
+	    .off = JOBF(log_avg_msec), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_LOG_OFFSET, "log_offset", NULL, p_flag, "logs give each I/O's offset",
+	    .off = JOBF(log_offset), FLAG),
+	JOB(KB_OPT_LOG_PRIO, "log_prio", NULL, p_log_prio,
+	    "refused: kiobench sets no I/O priority", FLAG),
+	JOB(KB_OPT_LOG_HIST_MSEC, "log_hist_msec", "N", p_u32,
+	    "write_hist_log: a histogram per N ms window", .off = JOBF(log_hist_msec),
+	    BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_LOG_HIST_COARSENESS, "log_hist_coarseness", "N", p_u32,
+	    "write_hist_log: 2^N of fio's 1856 bins summed into one (0)",
+	    .off = JOBF(log_hist_coarseness), BOUNDS(0, 6)),
+	JOB(KB_OPT_PER_JOB_LOGS, "per_job_logs", NULL, p_flag,
+	    "log names carry the job's number", .off = JOBF(per_job_logs), FLAG, .def = "1"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -838,6 +879,10 @@ void kb_job_free(struct kb_job *job)
 	free(job->cpus);
 	free(job->lat_log);
 	free(job->description);
+	free(job->raw_lat_log);
+	free(job->bw_log);
+	free(job->iops_log);
+	free(job->hist_log);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
 }

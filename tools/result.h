@@ -119,6 +119,7 @@ extern const char *const kb_metric_names[KB_NR_MET];
 
 struct kb_result {
 	const struct kb_job *job;
+	unsigned int index;		/* the job's number in the run, from 1 (fio's logs) */
 	struct kb_status st;
 	struct kb_hist hist[KIOBENCH_NR_DIRS];
 	bool has_hist[KIOBENCH_NR_DIRS];

@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
+#include "fiolog.h"
 #include "kiobench.h"
 #include "result.h"
 #include "values.h"
@@ -470,26 +471,22 @@ static bool read_timeline(const char *dir, struct kb_result *res)
 }
 
 /*
- * write_lat_log: the job's per-I/O log from debugfs into the user's file
- * (FILE.NAME when the run has several jobs).  false: not written.
+ * raw_lat_log: the job's per-I/O log from debugfs, as it is, into the
+ * user's file (FILE.NAME when the run has several jobs).  false: not written.
  */
-static bool save_lat_log(const char *dir, const struct kb_job *job, bool several)
+static bool save_raw_lat_log(const char *text, const struct kb_job *job, bool several)
 {
-	char path[512], dst[4096], *text;
+	char dst[4096];
 	FILE *f;
 	bool ok;
 
 	if (several)
-		snprintf(dst, sizeof(dst), "%s.%s", job->lat_log, job->name);
+		snprintf(dst, sizeof(dst), "%s.%s", job->raw_lat_log, job->name);
 	else
-		snprintf(dst, sizeof(dst), "%s", job->lat_log);
-	text = read_debugfs(dir, "lat_log", path, sizeof(path));
-	if (!text)
-		return false;
+		snprintf(dst, sizeof(dst), "%s", job->raw_lat_log);
 	f = fopen(dst, "w");
 	if (!f) {
 		msg("%s: %s", dst, strerror(errno));
-		free(text);
 		return false;
 	}
 	fputs(text, f);
@@ -497,6 +494,57 @@ static bool save_lat_log(const char *dir, const struct kb_job *job, bool several
 	ok &= !fclose(f);
 	if (!ok)
 		msg("%s: %s", dst, strerror(errno));
+	return ok;
+}
+
+/* fio's logs of the job (fiolog.c), made from its per-I/O log. */
+static bool save_fio_logs(const char *text, const char *path, const struct kb_result *res)
+{
+	const struct kb_job *job = res->job;
+	char err[KB_ERRLEN + 4200];
+	struct kb_io_entry *e = NULL;
+	uint64_t dropped, ramp;
+	size_t n, i;
+	bool ok;
+
+	if (!job->lat_log && !job->bw_log && !job->iops_log && !job->hist_log)
+		return true;
+	if (kb_io_log_parse(text, &e, &n, &dropped, err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		return false;
+	}
+	if (dropped)
+		msg("warning: job %s: the logs hold its first %zu I/Os; %" PRIu64 " more "
+		    "were not logged (lat_log_entries)", job->name, n, dropped);
+	/*
+	 * fio's log times start where its statistics do, after ramp_time
+	 * (reset_all_stats() resets the epoch); the kernel's are since the job's
+	 * start, and every logged I/O was submitted after the warm-up.
+	 */
+	ramp = res->st.cfg.present ? res->st.cfg.ramp_ns : job->ramp_ns;
+	for (i = 0; i < n; i++)
+		e[i].end_ns = e[i].end_ns > ramp ? e[i].end_ns - ramp : 0;
+	ok = !kb_fio_logs_write(job, res->index ? res->index : 1, e, n, err, sizeof(err));
+	if (!ok)
+		msg("%s", err);
+	free(e);
+	return ok;
+}
+
+/* The per-I/O log, for raw_lat_log and fio's logs.  false: not all written. */
+static bool save_logs(const char *dir, bool several, const struct kb_result *res)
+{
+	char path[512], *text;
+	bool ok = true;
+
+	if (!kb_job_wants_io_log(res->job))
+		return true;
+	text = read_debugfs(dir, "lat_log", path, sizeof(path));
+	if (!text)
+		return false;
+	if (res->job->raw_lat_log)
+		ok &= save_raw_lat_log(text, res->job, several);
+	ok &= save_fio_logs(text, path, res);
 	free(text);
 	return ok;
 }
@@ -542,8 +590,7 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 	}
 	ok &= read_timeline(dir, res);
 	kb_read_versions(res);
-	if (res->job->lat_log)
-		ok &= save_lat_log(dir, res->job, several);
+	ok &= save_logs(dir, several, res);
 	return ok;
 }
 

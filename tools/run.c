@@ -303,6 +303,7 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->job = &j->job;
+	res->index = j - r->rj + 1;
 	if (kb_nl_job_get(&r->nl, j->id, &j->st, &e)) {
 		char what[64];
 

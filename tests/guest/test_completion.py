@@ -70,7 +70,7 @@ def test_open_loop_holds_the_rate(guest, kiobench_module, make_nullb, process, t
     dev = make_nullb("nullb0", size_mb=64)
     job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --rate_iops=1000 "
                          f"--rate_process={process} --runtime=4s --lat_log_entries=8000 "
-                         "--write_lat_log=/tmp/ol.log", timeout=120)
+                         "--raw_lat_log=/tmp/ol.log", timeout=120)
     kb = job["kiobench"]
     got = achieved_per_worker(job)
     assert abs(got / 1000 - 1) <= tol, f"{process}: {got:.1f} IOPS for 1000 asked"

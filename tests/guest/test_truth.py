@@ -69,10 +69,10 @@ def test_lat_log_is_the_histogram(guest, kiobench_module, make_nullb):
     plist = "1:10:50:90:99:99.9:99.99:100"
     job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=70 --allow-writes "
                          f"--bs=4k --iodepth=4 --number_ios=20000 --ramp_time=0 "
-                         f"--percentile_list={plist} --write_lat_log=/tmp/lat.log",
+                         f"--percentile_list={plist} --raw_lat_log=/tmp/lat.log",
                   keep=True, timeout=600)
     header, rows = read_lat_log(guest, "/tmp/lat.log")
-    assert job["kiobench"]["lat_log"] == "/tmp/lat.log"
+    assert job["kiobench"]["raw_lat_log"] == "/tmp/lat.log"
     assert int(header["entries"]) == len(rows) == 20000
     assert int(header["dropped"]) == 0
     for d in ("read", "write"):
@@ -104,7 +104,7 @@ def test_lat_log_is_the_histogram(guest, kiobench_module, make_nullb):
 def test_lat_log_is_capped(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=2 --number_ios=1000 "
-                         f"--lat_log_entries=100 --write_lat_log=/tmp/cap.log")
+                         f"--lat_log_entries=100 --raw_lat_log=/tmp/cap.log")
     header, rows = read_lat_log(guest, "/tmp/cap.log")
     assert len(rows) == int(header["entries"]) == 100
     assert int(header["dropped"]) == 900 == job["read"]["total_ios"] - 100
@@ -113,7 +113,7 @@ def test_lat_log_is_capped(guest, kiobench_module, make_nullb):
 def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 "
-                f"--write_lat_log=/tmp/x.log --keep >/dev/null 2>&1 &)")
+                f"--raw_lat_log=/tmp/x.log --keep >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 100); do kiobench list | grep -q RUNNING && exit; "
                 "sleep 0.1; done; exit 1")
     d = "/sys/kernel/debug/kiobench"
@@ -130,10 +130,10 @@ def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_
     assert guest.check("kiobench list | awk '$1 ~ /^[0-9]+$/' | wc -l").strip() == "0"
     # above the entry limit, and above max_job_mem: refused, naming why
     res = guest.run(f"kiobench run --filename={dev} --number_ios=10 --lat_log_entries=16777217 "
-                    f"--write_lat_log=/tmp/y.log")
+                    f"--raw_lat_log=/tmp/y.log")
     assert res.rc != 0 and "lat_log_entries" in res.out and "16777216" in res.out, res.out
     res = guest.run(f"kiobench run --filename={dev} --number_ios=10 --lat_log_entries=16000000 "
-                    f"--write_lat_log=/tmp/y.log")
+                    f"--raw_lat_log=/tmp/y.log")
     assert res.rc != 0 and "lat-log" in res.out and "max_job_mem" in res.out, res.out
     assert guest.check("kiobench list | awk '$1 ~ /^[0-9]+$/' | wc -l").strip() == "0"
 

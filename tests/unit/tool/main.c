@@ -30,6 +30,7 @@ int main(void)
 	stages_out_tests();
 	compare_stats_tests();
 	compare_load_tests();
+	fiolog_tests();
 	sensors_tests();
 	sensors_cleanup();
 	printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -68,6 +68,7 @@ void steps_out_tests(void);
 void stages_out_tests(void);
 void compare_stats_tests(void);
 void compare_load_tests(void);
+void fiolog_tests(void);
 void sensors_cleanup(void);
 
 #endif /* KIOBENCH_TOOL_TEST_H */

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of fio's log files (tools/fiolog.c). */
+#include "fiolog.h"
+#include "options.h"
+#include "tool_test.h"
+#include "values.h"
+
+/* fio's layout: bins 0-127 one ns each, then 64 per power of two. */
+static uint64_t bin_low(unsigned int i)
+{
+	unsigned int g = i >> KB_FIO_PLAT_BITS;
+
+	if (g < 2)
+		return i;
+	return (uint64_t)(KB_FIO_PLAT_VAL + (i & (KB_FIO_PLAT_VAL - 1))) << (g - 1);
+}
+
+static void t_plat_idx(void)
+{
+	unsigned int i, bad = 0;
+
+	for (i = 0; i < KB_FIO_PLAT_NR; i++)
+		bad += kb_fio_plat_idx(bin_low(i)) != i ||
+		       (i && kb_fio_plat_idx(bin_low(i) - 1) != i - 1);
+	CHECK(bad == 0);
+	CHECK(KB_FIO_PLAT_NR == 1856);
+	CHECK(kb_fio_plat_idx(129) == 128 && kb_fio_plat_idx(130) == 129);
+	/* beyond the last bin's start (~17 s): the last bin */
+	CHECK(kb_fio_plat_idx(UINT64_MAX) == KB_FIO_PLAT_NR - 1);
+}
+
+/* Four I/Os, out of completion order as CPUs may claim them. */
+static const char raw[] =
+	"# kiobench-lat-log 1\n# entries 4\n# dropped 7\n"
+	"# columns end_ns lat_ns dir offset bytes\n"
+	"2500000 500000 read 8192 4096\n"
+	"1200000 200000 read 0 4096\n"
+	"1900000 1000 write 4096 8192\n"
+	"12000000 1000000 read 12288 4096\n";
+
+static char *slurp(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return kb_read_file(path);
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK(system(cmd) == 0);
+}
+
+static void t_parse(void)
+{
+	struct kb_io_entry *e;
+	uint64_t dropped;
+	size_t n;
+
+	CHECK(kb_io_log_parse(raw, &e, &n, &dropped, err, sizeof(err)) == 0);
+	CHECK(n == 4 && dropped == 7);
+	CHECK(e[0].end_ns == 1200000 && e[1].dir == KIOBENCH_DIR_WRITE &&
+	      e[1].len == 8192 && e[3].end_ns == 12000000 && e[3].offset == 12288);
+	free(e);
+	CHECK(kb_io_log_parse("1 2 sideways 3 4\n", &e, &n, &dropped, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "line 1") != NULL);
+}
+
+static void write_logs(struct kb_job *job, const char *dir, unsigned int index)
+{
+	struct kb_io_entry *e;
+	uint64_t dropped;
+	size_t n;
+	char prefix[256];
+
+	snprintf(prefix, sizeof(prefix), "%s/k", dir);
+	free(job->lat_log);
+	free(job->bw_log);
+	free(job->iops_log);
+	free(job->hist_log);
+	job->lat_log = strdup(prefix);
+	job->bw_log = strdup(prefix);
+	job->iops_log = strdup(prefix);
+	job->hist_log = strdup(prefix);
+	CHECK(kb_io_log_parse(raw, &e, &n, &dropped, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(job, index, e, n, err, sizeof(err)) == 0);
+	free(e);
+}
+
+static void t_per_io(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", *s, *p;
+	struct kb_job job;
+	unsigned int lines;
+
+	CHECK(mkdtemp(dir) != NULL);
+	kb_job_init(&job);
+	write_logs(&job, dir, 3);
+	/* in completion order; time in ms; fio's direction numbers */
+	s = slurp(dir, "k_lat.3.log");
+	CHECK_STR(s, "1, 200000, 0, 4096, 0\n1, 1000, 1, 8192, 0\n"
+		     "2, 500000, 0, 4096, 0\n12, 1000000, 0, 4096, 0\n");
+	free(s);
+	s = slurp(dir, "k_clat.3.log");
+	CHECK(s && !strncmp(s, "1, 200000, 0, 4096, 0\n", 22));
+	free(s);
+	/* fio's per-I/O bandwidth: bytes x 10^6 / latency (ns) */
+	s = slurp(dir, "k_bw.3.log");
+	CHECK(s && !strncmp(s, "1, 20480, 0, 4096, 0\n1, 8192000, 1, 8192, 0\n", 44));
+	free(s);
+	s = slurp(dir, "k_iops.3.log");
+	CHECK(s && !strncmp(s, "1, 1, 0, 4096, 0\n", 17));
+	free(s);
+	/* fio: empty without log_hist_msec */
+	s = slurp(dir, "k_clat_hist.3.log");
+	CHECK_STR(s ? s : "(none)", "");
+	free(s);
+	/* log_offset: the offset before the priority; per_job_logs=0: no number */
+	CHECK(apply(&job, NULL, "log_offset", "1") == 0);
+	CHECK(apply(&job, NULL, "per_job_logs", "0") == 0);
+	write_logs(&job, dir, 3);
+	s = slurp(dir, "k_lat.log");
+	CHECK(s && !strncmp(s, "1, 200000, 0, 4096, 0, 0\n1, 1000, 1, 8192, 4096, 0\n", 50));
+	free(s);
+	/* ... and a second job of that name appends, as fio's */
+	write_logs(&job, dir, 4);
+	s = slurp(dir, "k_iops.log");
+	for (p = s, lines = 0; p && *p; p++)
+		lines += *p == '\n';
+	CHECK(lines == 2 * 4);
+	free(s);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
+static void t_windows(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", *s, *p;
+	struct kb_job job;
+	unsigned int commas = 0;
+
+	CHECK(mkdtemp(dir) != NULL);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "log_avg_msec", "10") == 0);
+	CHECK(apply(&job, NULL, "log_hist_msec", "10") == 0);
+	CHECK(apply(&job, NULL, "log_hist_coarseness", "2") == 0);
+	write_logs(&job, dir, 1);
+	/* window 0-10 ms: reads 200 and 500 us, a write of 1 us; 10-12 ms: one read */
+	s = slurp(dir, "k_lat.1.log");
+	CHECK_STR(s, "10, 350000, 0, 0, 0\n10, 1000, 1, 0, 0\n12, 1000000, 0, 0, 0\n");
+	free(s);
+	/* KiB/s and IOPS over each window; the last ends at its last completion */
+	s = slurp(dir, "k_bw.1.log");
+	CHECK_STR(s, "10, 800, 0, 0, 0\n10, 800, 1, 0, 0\n12, 2000, 0, 0, 0\n"
+		     "12, 0, 1, 0, 0\n");
+	free(s);
+	s = slurp(dir, "k_iops.1.log");
+	CHECK_STR(s, "10, 200, 0, 0, 0\n10, 100, 1, 0, 0\n12, 500, 0, 0, 0\n"
+		     "12, 0, 1, 0, 0\n");
+	free(s);
+	/* 1856 >> 2 bins a line, after time, direction and size */
+	s = slurp(dir, "k_clat_hist.1.log");
+	CHECK(s && !strncmp(s, "10, 0, 4096, ", 13));
+	for (p = s; p && *p && *p != '\n'; p++)
+		commas += *p == ',';
+	CHECK(commas == 2 + 464 - 1 + 1);
+	free(s);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
+static void t_options(void)
+{
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(job.per_job_logs && !kb_job_wants_io_log(&job));
+	CHECK(apply(&job, NULL, "write_iops_log", "x") == 0 && kb_job_wants_io_log(&job));
+	CHECK(apply(&job, NULL, "log_prio", "0") == 0);
+	CHECK(apply(&job, NULL, "log_prio", "1") == -1 && strstr(err, "refused") != NULL);
+	CHECK(apply(&job, NULL, "log_hist_coarseness", "7") == -1);
+	kb_job_free(&job);
+}
+
+void fiolog_tests(void)
+{
+	run_case("fiolog: fio's histogram bins", t_plat_idx);
+	run_case("fiolog: per-I/O log parsed, sorted", t_parse);
+	run_case("fiolog: a line per I/O", t_per_io);
+	run_case("fiolog: windows of log_avg_msec, log_hist_msec", t_windows);
+	run_case("fiolog: options", t_options);
+}

@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio's log files, from the kernel's per-I/O log (Documentation/
+ * kiobench.rst, "Logs in fio's formats").  The kernel logs each measured
+ * I/O's completion time, latency, direction, offset and size; every line
+ * written here is those figures, one per I/O, or their sums over a window
+ * of log_avg_msec or log_hist_msec: nothing is estimated.
+ *
+ * A line is "time (ms), value, direction, size, [offset,] priority", as
+ * fio 3.33 writes it.  kiobench's latency runs from just before
+ * submit_bio() to bi_end_io(), fio's "lat"; its JSON reports it as clat
+ * too, and the _clat log holds the same figure.  There is no _slat log: the
+ * per-I/O log has no stamp at the return from submit_bio().
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fiolog.h"
+#include "values.h"
+
+/* The directions as debugfs names them. */
+static const char *const dir_names[KIOBENCH_NR_DIRS] = {
+	[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+};
+
+bool kb_job_wants_io_log(const struct kb_job *job)
+{
+	return job->raw_lat_log || job->lat_log || job->bw_log || job->iops_log ||
+	       job->hist_log;
+}
+
+/*
+ * fio's bins: below 2^(bits+1) ns one bin per ns; above, each power of two
+ * [2^m, 2^(m+1)) is cut into 2^bits equal bins; the last bin takes all
+ * that is larger.
+ */
+unsigned int kb_fio_plat_idx(uint64_t ns)
+{
+	unsigned int msb = ns ? 63 - __builtin_clzll(ns) : 0, shift, idx;
+
+	if (msb <= KB_FIO_PLAT_BITS)
+		return ns;
+	shift = msb - KB_FIO_PLAT_BITS;
+	idx = ((shift + 1) << KB_FIO_PLAT_BITS) + ((ns >> shift) & (KB_FIO_PLAT_VAL - 1));
+	return idx < KB_FIO_PLAT_NR ? idx : KB_FIO_PLAT_NR - 1;
+}
+
+static int cmp_end(const void *a, const void *b)
+{
+	const struct kb_io_entry *x = a, *y = b;
+
+	if (x->end_ns != y->end_ns)
+		return x->end_ns < y->end_ns ? -1 : 1;
+	return x->lat_ns < y->lat_ns ? 1 : x->lat_ns > y->lat_ns ? -1 : 0;
+}
+
+int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
+		    uint64_t *dropped, char *err, size_t errlen)
+{
+	struct kb_io_entry *v = NULL;
+	size_t cap = 0, nr = 0, line = 0;
+	const char *p = text;
+
+	*dropped = 0;
+	while (*p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+		char buf[160], dir[16];
+		struct kb_io_entry e;
+		unsigned long long a, b, c;
+		unsigned int sz, d;
+
+		line++;
+		if (len >= sizeof(buf))
+			goto bad;
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		p += len + !!eol;
+		if (!len)
+			continue;
+		if (buf[0] == '#') {
+			sscanf(buf, "# dropped %" SCNu64, dropped);
+			continue;
+		}
+		if (sscanf(buf, "%llu %llu %15s %llu %u", &a, &b, dir, &c, &sz) != 5)
+			goto bad;
+		for (d = 0; d < KIOBENCH_NR_DIRS && strcmp(dir, dir_names[d]); d++)
+			;
+		if (d == KIOBENCH_NR_DIRS)
+			goto bad;
+		e = (struct kb_io_entry){ .end_ns = a, .lat_ns = b, .offset = c, .len = sz,
+					  .dir = d };
+		if (nr == cap) {
+			struct kb_io_entry *nv;
+
+			cap = cap ? 2 * cap : 1024;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				free(v);
+				return kb_errf(err, errlen, "out of memory");
+			}
+			v = nv;
+		}
+		v[nr++] = e;
+	}
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_end);
+	*out = v;
+	*n = nr;
+	return 0;
+bad:
+	free(v);
+	return kb_errf(err, errlen, "line %zu: not a latency log entry", line);
+}
+
+void kb_fio_log_name(char *buf, size_t len, const char *prefix, const char *type,
+		     unsigned int index, bool per_job)
+{
+	if (per_job)
+		snprintf(buf, len, "%s_%s.%u.log", prefix, type, index);
+	else
+		snprintf(buf, len, "%s_%s.log", prefix, type);
+}
+
+/* The logs of one job being written; a NULL FILE: not asked for. */
+struct fio_logs {
+	FILE *lat, *clat, *bw, *iops, *hist;
+	bool offset;
+};
+
+/* "time, value, direction, size, [offset, ]priority": fio's log line. */
+static void line(FILE *f, bool with_offset, uint64_t ms, uint64_t val, unsigned int dir,
+		 uint64_t size, uint64_t offset)
+{
+	if (!f)
+		return;
+	fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", ", ms, val, dir, size);
+	if (with_offset)
+		fprintf(f, "%" PRIu64 ", ", offset);
+	fputs("0\n", f);	/* priority: none is set (log_prio is refused) */
+}
+
+/* Without log_avg_msec: a line per I/O, as fio's. */
+static void per_io(const struct fio_logs *l, const struct kb_io_entry *e, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t ms = e[i].end_ns / 1000000;
+
+		line(l->lat, l->offset, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset);
+		line(l->clat, l->offset, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset);
+		/* fio's per-I/O bandwidth: bytes x 10^6 / latency in ns */
+		line(l->bw, l->offset, ms, e[i].lat_ns ? (uint64_t)e[i].len * 1000000 / e[i].lat_ns : 0,
+		     e[i].dir, e[i].len, e[i].offset);
+		line(l->iops, l->offset, ms, 1, e[i].dir, e[i].len, e[i].offset);
+	}
+}
+
+/*
+ * Window k of w_ns: [k w, (k + 1) w), and the last one ends at its last
+ * completion, rounded up to the ms.  *ms: the time its lines carry, *dur_ns:
+ * its length.
+ */
+static void window_end(uint64_t k, uint64_t w_ns, bool last, uint64_t last_end_ns,
+		       uint64_t *ms, uint64_t *dur_ns)
+{
+	uint64_t t0 = k * w_ns, t1 = (k + 1) * w_ns;
+
+	if (last) {
+		uint64_t up = (last_end_ns + 999999) / 1000000 * 1000000;
+
+		if (up <= t0)
+			up = t0 + 1000000;
+		if (up < t1)
+			t1 = up;
+	}
+	*ms = t1 / 1000000;
+	*dur_ns = t1 - t0;
+}
+
+struct win {
+	uint64_t n, bytes, lat_sum;
+	uint32_t last_len;
+};
+
+/*
+ * log_avg_msec: per window and direction the mean latency of its
+ * completions, its bandwidth (KiB/s) and IOPS; a direction of the job
+ * with no completion in a window has bandwidth and IOPS 0 there.
+ */
+static void averaged(const struct fio_logs *l, const struct kb_io_entry *e, size_t n,
+		     uint32_t avg_ms)
+{
+	uint64_t w_ns = (uint64_t)avg_ms * 1000000, k, last_k;
+	bool seen[KIOBENCH_NR_DIRS] = { false };
+	size_t i = 0;
+	unsigned int d;
+
+	if (!n)
+		return;
+	for (i = 0; i < n; i++)
+		seen[e[i].dir] = true;
+	last_k = e[n - 1].end_ns / w_ns;
+	for (i = 0, k = e[0].end_ns / w_ns; k <= last_k; k++) {
+		struct win w[KIOBENCH_NR_DIRS] = { { 0 } };
+		uint64_t ms, dur;
+
+		for (; i < n && e[i].end_ns / w_ns == k; i++) {
+			w[e[i].dir].n++;
+			w[e[i].dir].bytes += e[i].len;
+			w[e[i].dir].lat_sum += e[i].lat_ns;
+		}
+		window_end(k, w_ns, k == last_k, e[n - 1].end_ns, &ms, &dur);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			if (w[d].n) {
+				line(l->lat, l->offset, ms, w[d].lat_sum / w[d].n, d, 0, 0);
+				line(l->clat, l->offset, ms, w[d].lat_sum / w[d].n, d, 0, 0);
+			}
+			if (!seen[d])
+				continue;
+			line(l->bw, l->offset, ms,
+			     (uint64_t)((unsigned __int128)w[d].bytes * 1000000000 / dur / 1024),
+			     d, 0, 0);
+			line(l->iops, l->offset, ms,
+			     (uint64_t)((unsigned __int128)w[d].n * 1000000000 / dur), d, 0, 0);
+		}
+	}
+}
+
+/*
+ * log_hist_msec: per window and direction with completions, fio's
+ * histogram of their latencies, 2^coarseness bins summed into one:
+ * "time, direction, size, bin0, bin1, ...".
+ */
+static int histograms(FILE *f, const struct kb_io_entry *e, size_t n, uint32_t hist_ms,
+		      unsigned int coarse)
+{
+	uint64_t w_ns = (uint64_t)hist_ms * 1000000, k, last_k, *bins;
+	size_t i;
+	unsigned int d, b, nr = KB_FIO_PLAT_NR >> coarse;
+
+	if (!n)
+		return 0;
+	bins = malloc(KIOBENCH_NR_DIRS * KB_FIO_PLAT_NR * sizeof(*bins));
+	if (!bins)
+		return -1;
+	last_k = e[n - 1].end_ns / w_ns;
+	for (i = 0, k = e[0].end_ns / w_ns; k <= last_k; k++) {
+		struct win w[KIOBENCH_NR_DIRS] = { { 0 } };
+		uint64_t ms, dur;
+
+		memset(bins, 0, KIOBENCH_NR_DIRS * KB_FIO_PLAT_NR * sizeof(*bins));
+		for (; i < n && e[i].end_ns / w_ns == k; i++) {
+			w[e[i].dir].n++;
+			w[e[i].dir].last_len = e[i].len;
+			bins[e[i].dir * KB_FIO_PLAT_NR + kb_fio_plat_idx(e[i].lat_ns)]++;
+		}
+		window_end(k, w_ns, k == last_k, e[n - 1].end_ns, &ms, &dur);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			const uint64_t *h = bins + d * KB_FIO_PLAT_NR;
+
+			if (!w[d].n)
+				continue;
+			fprintf(f, "%" PRIu64 ", %u, %u", ms, d, w[d].last_len);
+			for (b = 0; b < nr; b++) {
+				uint64_t sum = 0;
+				unsigned int j;
+
+				for (j = b << coarse; j < (b + 1) << coarse; j++)
+					sum += h[j];
+				fprintf(f, ", %" PRIu64, sum);
+			}
+			fputc('\n', f);
+		}
+	}
+	free(bins);
+	return 0;
+}
+
+static FILE *open_log(const char *prefix, const char *type, unsigned int index, bool per_job,
+		      char *name, size_t len, char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (!prefix)
+		return NULL;
+	kb_fio_log_name(name, len, prefix, type, index, per_job);
+	/* fio: without per_job_logs, jobs of one name append to one file */
+	f = fopen(name, per_job ? "w" : "a");
+	if (!f)
+		kb_errf(err, errlen, "%s: %s", name, strerror(errno));
+	return f;
+}
+
+static int close_log(FILE *f, const char *name, char *err, size_t errlen)
+{
+	bool ok;
+
+	if (!f)
+		return 0;
+	ok = !ferror(f);
+	ok &= !fclose(f);
+	if (!ok)
+		return kb_errf(err, errlen, "%s: %s", name, strerror(errno));
+	return 0;
+}
+
+int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
+		      const struct kb_io_entry *e, size_t n, char *err, size_t errlen)
+{
+	char names[5][4096];
+	struct fio_logs l = { .offset = job->log_offset };
+	FILE **files[5] = { &l.lat, &l.clat, &l.bw, &l.iops, &l.hist };
+	static const char *const types[5] = { "lat", "clat", "bw", "iops", "clat_hist" };
+	const char *prefix[5] = { job->lat_log, job->lat_log, job->bw_log, job->iops_log,
+				  job->hist_log };
+	int i, ret = 0;
+
+	for (i = 0; i < 5; i++) {
+		*files[i] = open_log(prefix[i], types[i], index, job->per_job_logs, names[i],
+				     sizeof(names[i]), err, errlen);
+		if (prefix[i] && !*files[i]) {
+			ret = -1;
+			goto out;
+		}
+	}
+	if (job->log_avg_msec)
+		averaged(&l, e, n, job->log_avg_msec);
+	else
+		per_io(&l, e, n);
+	/* fio: the histogram log stays empty without log_hist_msec */
+	if (l.hist && job->log_hist_msec &&
+	    histograms(l.hist, e, n, job->log_hist_msec, job->log_hist_coarseness))
+		ret = kb_errf(err, errlen, "out of memory");
+out:
+	for (i = 0; i < 5; i++)
+		if (close_log(*files[i], names[i], err, errlen))
+			ret = -1;
+	return ret;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fio's log files (write_lat_log, write_bw_log, write_iops_log,
+ * write_hist_log) made from the job's per-I/O log, which the kernel keeps
+ * (debugfs lat_log): every figure in them is a kernel measurement, the
+ * latency and completion time of each logged I/O.
+ */
+#ifndef KIOBENCH_FIOLOG_H
+#define KIOBENCH_FIOLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kiobench.h"
+
+/* fio's histogram layout (FIO_IO_U_PLAT_*, fio 3.x, values in ns). */
+#define KB_FIO_PLAT_BITS	6
+#define KB_FIO_PLAT_VAL		(1u << KB_FIO_PLAT_BITS)
+#define KB_FIO_PLAT_GROUPS	29
+#define KB_FIO_PLAT_NR		(KB_FIO_PLAT_GROUPS * KB_FIO_PLAT_VAL)	/* 1856 */
+
+/* One I/O of the kernel's per-I/O log. */
+struct kb_io_entry {
+	uint64_t end_ns;	/* completion: since the job's start (debugfs), since
+				 * the warm-up's end (results.c, for fio's logs) */
+	uint64_t lat_ns;
+	uint64_t offset;	/* bytes */
+	uint32_t len;
+	uint32_t dir;		/* KIOBENCH_DIR_*: fio's 0 read, 1 write */
+};
+
+/* The job needs the kernel's per-I/O log: one of the logs is asked for. */
+bool kb_job_wants_io_log(const struct kb_job *job);
+/* fio's histogram bin of a latency of ns nanoseconds. */
+unsigned int kb_fio_plat_idx(uint64_t ns);
+/*
+ * The debugfs lat_log text into *e (malloc'ed, n entries, sorted by
+ * completion time), *dropped: measured I/Os past the log's end.
+ */
+int kb_io_log_parse(const char *text, struct kb_io_entry **e, size_t *n,
+		    uint64_t *dropped, char *err, size_t errlen);
+/* "PREFIX_TYPE.INDEX.log", or "PREFIX_TYPE.log" without per_job_logs. */
+void kb_fio_log_name(char *buf, size_t len, const char *prefix, const char *type,
+		     unsigned int index, bool per_job);
+/*
+ * Every fio log the job asks for, from its n logged I/Os (sorted); index:
+ * the job's number in the run, from 1.  -1 with err: a file not written.
+ */
+int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
+		      const struct kb_io_entry *e, size_t n, char *err, size_t errlen);
+
+#endif /* KIOBENCH_FIOLOG_H */
