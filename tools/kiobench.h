@@ -94,6 +94,13 @@ enum kb_var {
 	KB_VAR_NR
 };
 
+/* exit_what: the jobs that exitall ends (fio's). */
+enum kb_exit_what {
+	KB_EXIT_WHAT_GROUP,	/* the running jobs of the finished job's group */
+	KB_EXIT_WHAT_STONEWALL,	/* every running job; the next group still starts */
+	KB_EXIT_WHAT_ALL,	/* every job, started or not */
+};
+
 enum kb_rw {
 	KB_RW_READ,
 	KB_RW_WRITE,
@@ -153,6 +160,16 @@ struct kb_job {
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;
+	/* fio's execution model: run.c sequences the jobs, output.c groups them */
+	bool stonewall, new_group, group_reporting, exitall;
+	char *wait_for;		/* name of the job this one waits for */
+	uint64_t startdelay_ns, startdelay_hi_ns;	/* hi > lo: a range */
+	uint32_t loops;
+	uint8_t exit_what;	/* enum kb_exit_what */
+	uint64_t offset_increment;
+	/* run: set by the command, not by an option */
+	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
+	uint64_t span_bytes;	/* the devices' span from offset, when needed; 0: unknown */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */

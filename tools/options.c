@@ -280,6 +280,71 @@ static int p_time(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* startdelay: a time, or a range LO-HI from which each clone draws its own. */
+static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	const char *dash = strchr(val, '-');
+	uint64_t lo, hi;
+	char buf[64];
+
+	(void)o; (void)g;
+	if (!dash) {
+		if (kb_parse_time_ns(val, &lo, err, errlen))
+			return -1;
+		job->startdelay_ns = job->startdelay_hi_ns = lo;
+		return 0;
+	}
+	if ((size_t)(dash - val) >= sizeof(buf))
+		return kb_errf(err, errlen, "invalid startdelay '%s'", val);
+	memcpy(buf, val, dash - val);
+	buf[dash - val] = '\0';
+	if (kb_parse_time_ns(buf, &lo, err, errlen) ||
+	    kb_parse_time_ns(dash + 1, &hi, err, errlen))
+		return -1;
+	if (hi < lo)
+		return kb_errf(err, errlen, "invalid startdelay '%s' (the range's end is "
+			       "below its start)", val);
+	job->startdelay_ns = lo;
+	job->startdelay_hi_ns = hi;
+	return 0;
+}
+
+static int p_exit_what(const struct kb_opt *o, const char *val, struct kb_job *job,
+		       struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "group"))
+		job->exit_what = KB_EXIT_WHAT_GROUP;
+	else if (!strcmp(val, "stonewall"))
+		job->exit_what = KB_EXIT_WHAT_STONEWALL;
+	else if (!strcmp(val, "all"))
+		job->exit_what = KB_EXIT_WHAT_ALL;
+	else
+		return kb_errf(err, errlen, "invalid exit_what '%s' (group, stonewall or all)",
+			       val);
+	return 0;
+}
+
+/* wait_for: a job name, checked as name is. */
+static int p_wait_for(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	struct kb_job tmp;
+	char *s;
+
+	(void)o;
+	memset(&tmp, 0, sizeof(tmp));
+	if (p_name(o, val, &tmp, g, err, errlen))
+		return -1;
+	s = strdup(val);
+	if (!s)
+		return kb_errf(err, errlen, "out of memory");
+	free(job->wait_for);
+	job->wait_for = s;
+	return 0;
+}
+
 /* A block size of the command (preconditioning's fill). */
 static int p_cmd_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
@@ -449,7 +514,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_IODEPTH, "iodepth", "N", p_u32, "I/Os in flight per worker (1)",
 	    .off = JOBF(iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
 	    .list_help = "depths per worker (total with --split-qd), e.g. 1-16,18,20,24-64:4"),
-	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32, "workers per device (1)",
+	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32,
+	    "run: clones of the job (fio's); sweeps: workers per device (1)",
 	    .off = JOBF(numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
 	    .list_help = "workers per device"),
 	JOB(KB_OPT_CPUS, "cpus_allowed", "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
@@ -492,6 +558,29 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "polled completion (REQ_POLLED, bio_poll); needs poll queues", .off = JOBF(hipri), FLAG),
 	JOB(KB_OPT_SPIN, "spin", NULL, p_flag,
 	    "workers busy-wait for completions instead of sleeping", .off = JOBF(spin), FLAG),
+	/* fio's execution model: the tool sequences the jobs (run.c) */
+	JOB(KB_OPT_STONEWALL, "stonewall", NULL, p_flag,
+	    "start after every job above has ended; starts a new group",
+	    .alias = "wait_for_previous", .off = JOBF(stonewall), FLAG),
+	JOB(KB_OPT_NEW_GROUP, "new_group", NULL, p_flag,
+	    "start a new reporting group (the jobs still start together)",
+	    .off = JOBF(new_group), FLAG),
+	JOB(KB_OPT_WAIT_FOR, "wait_for", "NAME", p_wait_for,
+	    "start after every clone of job NAME (above this one) has ended"),
+	JOB(KB_OPT_GROUP_REPORTING, "group_reporting", NULL, p_flag,
+	    "report the group's jobs that set it as one", .off = JOBF(group_reporting),
+	    FLAG),
+	JOB(KB_OPT_STARTDELAY, "startdelay", "TIME[-TIME]", p_startdelay,
+	    "start TIME after the run starts (a range: each clone draws its own)"),
+	JOB(KB_OPT_LOOPS, "loops", "N", p_u32, "repeat the job's I/O N times (1)",
+	    .off = JOBF(loops), BOUNDS(1, UINT32_MAX), .def = "1"),
+	JOB(KB_OPT_EXITALL, "exitall", NULL, p_flag,
+	    "when this job ends, stop the jobs exit_what names", .off = JOBF(exitall), FLAG),
+	JOB(KB_OPT_EXIT_WHAT, "exit_what", "group|stonewall|all", p_exit_what,
+	    "what exitall stops (group)"),
+	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
+	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
+	    BOUNDS(0, UINT64_MAX)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -624,6 +713,7 @@ void kb_job_free(struct kb_job *job)
 	free(job->bss);
 	free(job->cpus);
 	free(job->lat_log);
+	free(job->wait_for);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
 }
@@ -730,14 +820,23 @@ bool kb_job_has_writes(const struct kb_job *job)
 	return kb_job_rwmix_read(job) < 100;
 }
 
-/* fio: io_size if given, else size unless time_based. */
+/*
+ * fio: none with time_based (the job loops over its span until runtime);
+ * else io_size if given, else size, loops times.
+ */
 uint64_t kb_job_io_bytes(const struct kb_job *job)
 {
+	uint64_t loops = job->loops ? job->loops : 1, b = 0;
+
+	if (job->time_based)
+		return 0;
 	if (kb_job_isset(job, KB_OPT_IO_SIZE))
-		return job->io_size;
-	if (kb_job_isset(job, KB_OPT_SIZE) && !job->time_based)
-		return job->size;
-	return 0;
+		b = job->io_size;
+	else if (kb_job_isset(job, KB_OPT_SIZE))
+		b = job->size;
+	else if (job->span_bytes)
+		b = job->span_bytes;
+	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
 }
 
 int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
