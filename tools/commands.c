@@ -249,7 +249,7 @@ static uint64_t devices_span(const struct kb_job *job)
 
 /*
  * Clone k of numjobs (fio's numjobs): one kernel job with one worker per
- * device, at offset + k x offset_increment.  Without size or io_size, and
+ * device (workers: that many), at offset + k x offset_increment.  Without size or io_size, and
  * unless time_based, fio ends a job after one pass over its span even when
  * runtime, number_ios or loops would let it go on: the kernel is told that
  * span as its byte budget.
@@ -258,8 +258,10 @@ static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
 {
 	job->clone = k;
 	job->clones = clones;
-	job->numjobs = 1;
+	job->numjobs = job->workers ? job->workers : 1;
 	job->set &= ~(1ULL << KB_OPT_NUMJOBS);
+	if (kb_job_isset(job, KB_OPT_WORKERS))
+		job->set |= 1ULL << KB_OPT_NUMJOBS;
 	if (k && job->offset_increment) {
 		job->offset += k * job->offset_increment;
 		job->set |= 1ULL << KB_OPT_OFFSET;

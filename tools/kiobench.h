@@ -167,6 +167,7 @@ struct kb_job {
 	uint32_t loops;
 	uint8_t exit_what;	/* enum kb_exit_what */
 	uint64_t offset_increment;
+	uint32_t workers;	/* run: kernel workers per device of each clone */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	uint64_t span_bytes;	/* the devices' span from offset, when needed; 0: unknown */

@@ -147,6 +147,8 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 		fprintf(f, " numjobs=%u", job->numjobs ? job->numjobs : 1);
 	else if (job->clones > 1 && r->nr_jobs <= 1)	/* run: fio's clones */
 		fprintf(f, " clone=%u/%u", job->clone, job->clones);
+	if (job->clones && job->workers > 1)
+		fprintf(f, " workers=%u", job->workers);
 	fprintf(f, "\n");
 	if (r->st.state != KIOBENCH_STATE_DONE) {
 		fprintf(f, "  state: %s", kb_state_name(r->st.state));

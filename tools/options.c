@@ -581,6 +581,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
 	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
 	    BOUNDS(0, UINT64_MAX)),
+	/* kiobench's own: run's numjobs are fio's clones, each a job of its own */
+	[KB_OPT_WORKERS] = { .name = "workers", .id = KB_OPT_WORKERS, .mark = KB_OPT_WORKERS,
+		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "N", .parse = p_u32,
+		.help = "kiobench's own: workers per device in each job, reported as one (1)",
+		.off = JOBF(workers), BOUNDS(1, UINT32_MAX) },
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

@@ -47,6 +47,7 @@ enum kb_opt_id {
 	KB_OPT_EXITALL,
 	KB_OPT_EXIT_WHAT,
 	KB_OPT_OFFSET_INCREMENT,
+	KB_OPT_WORKERS,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

@@ -471,7 +471,8 @@ static bool read_timeline(const char *dir, struct kb_result *res)
 
 /*
  * write_lat_log: the job's per-I/O log from debugfs into the user's file
- * (FILE.NAME when the run has several jobs).  false: not written.
+ * (FILE.NAME when the run has several jobs, FILE.NAME.K for clone K of
+ * numjobs).  false: not written.
  */
 static bool save_lat_log(const char *dir, const struct kb_job *job, bool several)
 {
@@ -479,7 +480,9 @@ static bool save_lat_log(const char *dir, const struct kb_job *job, bool several
 	FILE *f;
 	bool ok;
 
-	if (several)
+	if (several && job->clones > 1)	/* numjobs' clones share their name */
+		snprintf(dst, sizeof(dst), "%s.%s.%u", job->lat_log, job->name, job->clone);
+	else if (several)
 		snprintf(dst, sizeof(dst), "%s.%s", job->lat_log, job->name);
 	else
 		snprintf(dst, sizeof(dst), "%s", job->lat_log);

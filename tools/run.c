@@ -255,16 +255,20 @@ static bool may_start(const struct run *r, size_t i, uint64_t t)
 	return t >= r->t0 + j->delay_ns;
 }
 
-/* The earliest start delay still to expire; UINT64_MAX: none. */
+/*
+ * The earliest start delay still to expire; UINT64_MAX: none (a job whose
+ * delay has passed waits for an end, which an event or a tick brings).
+ */
 static uint64_t next_start(const struct run *r)
 {
-	uint64_t next = UINT64_MAX;
+	uint64_t next = UINT64_MAX, t = now_ns(), at;
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
-		if (!r->rj[i].started && !r->rj[i].cancelled &&
-		    r->t0 + r->rj[i].delay_ns < next)
-			next = r->t0 + r->rj[i].delay_ns;
+	for (i = 0; i < r->n; i++) {
+		at = r->t0 + r->rj[i].delay_ns;
+		if (!r->rj[i].started && !r->rj[i].cancelled && at > t && at < next)
+			next = at;
+	}
 	return next;
 }
 
@@ -336,6 +340,25 @@ static int sequence(struct run *r)
 	return 0;
 }
 
+/* A signal: stop the running jobs; those not started never will. */
+static void stop_on_signal(struct run *r)
+{
+	struct kb_nlerr e;
+	size_t i;
+
+	msg("stopped by user");
+	for (i = 0; i < r->n; i++) {
+		if (!r->rj[i].started)
+			r->rj[i].cancelled = true;
+		if (r->rj[i].ended || !r->rj[i].started)
+			continue;
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
+		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+			msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
+			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+	}
+}
+
 /* Wait until every job is in a terminal state.  0 or an exit code. */
 static int wait_jobs(struct run *r)
 {
@@ -357,24 +380,18 @@ static int wait_jobs(struct run *r)
 		if (!running)
 			break;
 		if (got_signal && !stop_sent) {
-			msg("stopped by user");
-			for (i = 0; i < r->n; i++) {
-				if (!r->rj[i].started)	/* never will */
-					r->rj[i].cancelled = true;
-				if (r->rj[i].ended || !r->rj[i].started)
-					continue;
-				if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
-				    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-					msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
-					    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
-			}
+			stop_on_signal(r);
 			stop_sent = true;
 		}
 		wake = sample_sensors(r, false);
 		if (wake > next_tick)
 			wake = next_tick;
-		if (r->sequenced && next_start(r) < wake)
-			wake = next_start(r);
+		if (r->sequenced) {
+			uint64_t at = next_start(r);
+
+			if (at < wake)
+				wake = at;
+		}
 		t = now_ns();
 		timeout = wake > t ? (int)((wake - t + 999999) / 1000000) : 0;
 		ret = poll(&pfd, 1, timeout);

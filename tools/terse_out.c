@@ -60,8 +60,8 @@ void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 	int d, k;
 
 	for (i = 0; i < n; i++) {
-		fprintf(f, "3;kiobench-%s;%s;0;%d", KB_TOOL_VERSION, r[i].job->name,
-			-r[i].st.error);
+		fprintf(f, "3;kiobench-%s;%s;%u;%d", KB_TOOL_VERSION, r[i].job->name,
+			r[i].groupid, -r[i].st.error);
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 			terse_dir(f, &r[i], d);
 		/* CPU usage: the workers' system time; context switches not counted */

@@ -296,7 +296,7 @@ def polled_past_and_within(guest, dev: str, tags: int, ios_each: int, least: flo
     mark = guest.dmesg_mark(f"polled past {tags} tags")
     for qd, jobs in ((tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)):
         n = ios_each * jobs
-        common = f"--filename={dev} --rw=randread --numjobs={jobs} --number_ios={n}"
+        common = f"--filename={dev} --rw=randread --workers={jobs} --number_ios={n}"
         polled, within = best_polled_and(guest, f"{common} --iodepth={qd}",
                                          f"{common} --iodepth={tags // jobs} --hipri", n)
         assert polled >= least * within, \

@@ -154,7 +154,7 @@ def test_two_devices_two_workers_each(guest, kiobench_module, make_nullb):
     (`&job->devs[0]`): red."""
     a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
     before = [dev_bios(guest, d) for d in (a, b)]
-    job = run_job(guest, f"--filename={a}:{b} --rw=randread --numjobs=2 --iodepth=2 "
+    job = run_job(guest, f"--filename={a}:{b} --rw=randread --workers=2 --iodepth=2 "
                          f"--number_ios=1000")
     served = [dev_bios(guest, d) - n for d, n in zip((a, b), before)]
     kb = job["kiobench"]
@@ -241,13 +241,13 @@ def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, test_dev):
     dev = test_dev
     # 2 MiB transfers are split by the block layer; sizes follow the weights
     job = run_job(guest, f"--filename={dev} --rw=randread --bssplit=4k/50:2m/50 --iodepth=4 "
-                         f"--numjobs=2 --cpus_allowed=1 --number_ios=400", keep=True)
+                         f"--workers=2 --cpus_allowed=1 --number_ios=400", keep=True)
     r = job["read"]
     assert r["total_ios"] == 400
     big = (r["io_bytes"] - 400 * 4096) // (2048 * 1024 - 4096)
     assert 150 <= big <= 250, f"{big} of 400 transfers were 2 MiB (expected 200 +- 50)"
     destroy_job(guest, job)
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=4 --numjobs=2 "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=4 --workers=2 "
                 "--cpus_allowed=1 --runtime=8 >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
                 "done; exit 1")

@@ -175,7 +175,7 @@ def test_read_jobs_change_nothing(guest, kiobench_module, make_nullb):
     want = fill_pattern(guest, dev, size)
     assert device_sha256(guest, dev) == want
     # a count, not a time: what matters is that reads of every size ran
-    for args in ("--rw=randread --bssplit=4k/50:64k/30:1m/20 --iodepth=8 --numjobs=2 "
+    for args in ("--rw=randread --bssplit=4k/50:64k/30:1m/20 --iodepth=8 --workers=2 "
                  "--number_ios=1000",
                  "--rw=read --bs=128k --iodepth=4"):  # one whole pass
         job = run_job(guest, f"--filename={dev} {args}", timeout=SLOW)
@@ -786,7 +786,7 @@ def test_many_concurrent_jobs_on_several_devices(guest, kiobench_module, make_nu
     for i, dev in enumerate(devs):
         for rw in ("randread", "read"):
             sections.append(f"[{rw}{i}]\nfilename={dev}\nrw={rw}\niodepth={1 + i}\n"
-                            f"numjobs=2\nnumber_ios={n}\n")
+                            f"workers=2\nnumber_ios={n}\n")
     # one writer, exclusive on its device; readers share theirs
     sections.append(f"[writer]\nfilename={devs[3]}\nrw=randwrite\niodepth=8\nnumber_ios={n}\n")
     guest.check(f"cat >/tmp/many.fio <<'EOF'\n{''.join(sections)}EOF")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of reports of jobs (tools/output.c): normal, terse, JSON. */
+#include "options.h"
 #include "report.h"
 #include "result.h"
 #include "tool_test.h"
@@ -142,10 +143,65 @@ static void t_output_json(void)
 	free_result(&r, &job);
 }
 
+/*
+ * fio's groups: three jobs of group 0, two of them with group_reporting,
+ * and one of group 1.  The two are one entry with their sums (I/Os,
+ * bytes, histogram, the longest runtime, jobs=2); the others stay.
+ * Mutation: merge_result() without `s->ios += t->ios`: red.
+ */
+static void t_groups(void)
+{
+	struct kb_result r[4], *g;
+	struct kb_job job[4];
+	size_t i, n;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (i = 0; i < 4; i++) {
+		make_result(&r[i], &job[i], 100 * (i + 1));
+		job[i].group_reporting = i < 2;
+		r[i].groupid = i == 3;
+		r[i].st.measured_ns = 1000000000ULL * (i + 1);
+	}
+	f = open_memstream(&s, &len);
+	kb_print_run_status(f, r, 4);
+	fclose(f);
+	/* group 0: 600 I/Os x 4 KiB over the longest, 3 s; jobs 40-100 KiB/s */
+	CHECK(strstr(s, "\nRun status group 0 (all jobs):\n   READ: bw=800KiB/s (819kB/s), "
+		      "400KiB/s-400KiB/s (410kB/s-410kB/s), io=2400KiB (2458kB), "
+		      "run=1000-3000msec\n"));
+	CHECK(strstr(s, "\nRun status group 1 (all jobs):\n"));
+	free(s);
+	g = kb_group_results(r, 4, &n);
+	CHECK(g && n == 3);
+	CHECK(g[0].job == &job[0] && g[0].nr_jobs == 2 && g[0].groupid == 0);
+	CHECK(g[0].st.dir[0].ios == 300 && g[0].st.dir[0].bytes == 300 * 4096);
+	CHECK(g[0].hist[0].samples == 300);
+	CHECK(g[0].hist[0].b[0].count + g[0].hist[0].b[1].count == 300);
+	CHECK(g[0].st.measured_ns == 2000000000ULL && !g[0].has_tl);
+	CHECK(g[1].job == &job[2] && g[1].nr_jobs == 1 && g[1].st.dir[0].ios == 300);
+	CHECK(g[2].job == &job[3] && g[2].groupid == 1);
+	s = capture(kb_print_normal, &g[0]);
+	CHECK(strstr(s, "kiobench: (groupid=0, jobs=2): err= 0:"));
+	free(s);
+	for (i = 0; i < n; i++) {
+		kb_hist_free(&g[i].hist[0]);
+		kb_timeline_free(&g[i].tl);
+	}
+	for (i = 0; i < 4; i++) {
+		kb_hist_free(&r[i].hist[0]);
+		kb_timeline_free(&r[i].tl);
+		kb_job_free(&job[i]);
+	}
+	free(g);
+}
+
 void output_tests(void)
 {
 	run_case("num2str like fio", t_num2str);
 	run_case("normal output", t_output_normal);
 	run_case("terse output (fio v3)", t_output_terse);
 	run_case("json output (fio schema)", t_output_json);
+	run_case("fio's groups: group_reporting, run status", t_groups);
 }
