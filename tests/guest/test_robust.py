@@ -84,7 +84,7 @@ def running_ids(guest, count: int) -> list[int]:
 
 # ---- 1. access -----------------------------------------------------------------
 
-TOOL_COMMANDS = ["list", "features", "run --filename={dev} --rw=randread --runtime=1",
+TOOL_COMMANDS = ["list", "features", "run --filename={dev} --rw=randread --runtime=1 --time_based",
                  "stop {id}", "destroy {id}"]
 
 
@@ -682,7 +682,7 @@ def test_continue_on_error_counts_errors_per_direction(guest, kiobench_module, m
 
 
 def removal_job(guest, dev: str, extra: str = "") -> int:
-    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=300 --keep "
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=300 --time_based --keep "
                     f"--output-format=json --output=/tmp/rm.json {extra}", "rm")
     [job] = running_ids(guest, 1)
     return job
@@ -752,8 +752,8 @@ def test_tool_killed_leaves_job_running(guest, kiobench_module, make_nullb):
     a = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
     b = make_nullb("nullb1", size_mb=16, completion_nsec=1_000_000)
     runtime = 10  # long enough to be running at the kill (this runs on Debian's 6.12)
-    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime} --detach", "short")
-    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600 --detach", "long")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime} --time_based --detach", "short")
+    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600 --time_based --detach", "long")
     running_ids(guest, 2)
     guest.check("kill -9 $(pidof kiobench)")
     jobs = list_jobs(guest)
@@ -804,7 +804,7 @@ def test_many_concurrent_jobs_on_several_devices(guest, kiobench_module, make_nu
 
 def test_stop_during_warmup(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
-    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 "
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 --time_based "
                     f"--keep --output-format=json --output=/tmp/warm.json", "warm")
     [job] = running_ids(guest, 1)
     wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", 120,

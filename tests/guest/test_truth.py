@@ -39,7 +39,7 @@ def test_littles_law_and_injected_floor(guest, kiobench_module, make_nullb, qd):
     runtime_s = max(3.0, 20 * injected / 1e9)
     dev = make_nullb("nullb0", completion_nsec=injected, size_mb=64, hw_queue_depth=128)
     job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth={qd} "
-                         f"--runtime={int(runtime_s * 1000)}ms", timeout=120 + 3 * runtime_s)
+                         f"--runtime={int(runtime_s * 1000)}ms --time_based", timeout=120 + 3 * runtime_s)
     r = job["read"]
     # every sample took at least the injected time
     assert r["clat_ns"]["min"] >= injected
@@ -112,7 +112,7 @@ def test_lat_log_is_capped(guest, kiobench_module, make_nullb):
 
 def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 --time_based "
                 f"--write_lat_log=/tmp/x.log --keep >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 100); do kiobench list | grep -q RUNNING && exit; "
                 "sleep 0.1; done; exit 1")
