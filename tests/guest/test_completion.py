@@ -296,7 +296,9 @@ def polled_past_and_within(guest, dev: str, tags: int, ios_each: int, least: flo
     mark = guest.dmesg_mark(f"polled past {tags} tags")
     for qd, jobs in ((tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)):
         n = ios_each * jobs
-        common = f"--filename={dev} --rw=randread --workers={jobs} --number_ios={n}"
+        # io_size: more than one pass over the device (fio's number_ios alone ends at one)
+        common = (f"--filename={dev} --rw=randread --workers={jobs} --number_ios={n} "
+                  f"--io_size={n * 4096}")
         polled, within = best_polled_and(guest, f"{common} --iodepth={qd}",
                                          f"{common} --iodepth={tags // jobs} --hipri", n)
         assert polled >= least * within, \

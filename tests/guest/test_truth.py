@@ -68,7 +68,7 @@ def test_lat_log_is_the_histogram(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     plist = "1:10:50:90:99:99.9:99.99:100"
     job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=70 --allow-writes "
-                         f"--bs=4k --iodepth=4 --number_ios=20000 --ramp_time=0 "
+                         f"--bs=4k --iodepth=4 --number_ios=20000 --io_size=80000k --ramp_time=0 "
                          f"--percentile_list={plist} --write_lat_log=/tmp/lat.log",
                   keep=True, timeout=600)
     header, rows = read_lat_log(guest, "/tmp/lat.log")
@@ -161,7 +161,9 @@ def test_cpu_time_is_reported(guest, kiobench_module, make_nullb):
     when each I/O costs the worker more (a 64 KiB copy against 4 KiB)."""
     mem = make_nullb("nullb0", size_mb=64)
     small = run_job(guest, f"--filename={mem} --rw=randread --bs=4k --number_ios=4000")
-    big = run_job(guest, f"--filename={mem} --rw=randread --bs=64k --number_ios=4000")
+    # io_size: 4000 x 64 KiB go over the 64 MiB span more than once
+    big = run_job(guest, f"--filename={mem} --rw=randread --bs=64k --number_ios=4000 "
+                         f"--io_size=256000k")
     for job in (small, big):
         kb = job["kiobench"]
         assert kb["cpu_ns"] >= 0.5 * kb["elapsed_ns"], kb
