@@ -227,3 +227,27 @@ def test_exitall_stops_the_group(guest, kiobench_module, make_nullb):
     assert short["kiobench"]["state"] == "DONE"
     assert long_["kiobench"]["state"] == "STOPPED"
     assert long_["kiobench"]["elapsed_ns"] < 30e9
+
+
+def test_exit_what_all_cancels_what_has_not_started(guest, kiobench_module, make_nullb):
+    """exitall with exit_what=all: [long] is stopped and [later], behind a
+    stonewall, never starts: its device sees no I/O and its report says
+    the kernel's NEW, with none; with exit_what=stonewall [later] still
+    runs after the stop.  Mutation: exit_all() not cancelling the jobs not
+    yet started (`j->cancelled = true` removed): red."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    c = make_nullb("nullb2", size_mb=16, completion_nsec=100_000)
+    for what, later_ios in (("all", 0), ("stonewall", 100)):
+        text = (f"[short]\nfilename={a}\nrw=randread\nnumber_ios=100\nexitall\n"
+                f"exit_what={what}\n"
+                f"[long]\nfilename={b}\nrw=randread\ntime_based\nruntime=60\n"
+                f"[later]\nstonewall\nfilename={c}\nrw=randread\nnumber_ios=100\n")
+        before = dev_bios(guest, c)
+        doc = json.loads(run_file(guest, text))
+        short, long_, later = doc["jobs"]
+        assert long_["kiobench"]["state"] == "STOPPED", what
+        assert long_["kiobench"]["elapsed_ns"] < 30e9, what
+        assert dev_bios(guest, c) - before == later_ios, what
+        assert later["read"]["total_ios"] == later_ios, what
+        assert later["kiobench"]["state"] == ("NEW" if what == "all" else "DONE"), what
