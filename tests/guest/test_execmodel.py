@@ -186,6 +186,9 @@ def test_group_reporting_sums(guest, kiobench_module, make_nullb):
     assert g["read"]["clat_ns"]["N"] == 600
     [disk] = doc["disk_util"]
     assert disk["name"] == "nullb0" and disk["read_ios"] == 600, disk
+    # Debian's fio on the same file: one group entry of the same count
+    [f] = run_fio(guest, text)["jobs"]
+    assert f["read"]["total_ios"] == 600
     out = run_file(guest, text, fmt="normal")
     assert "g: (groupid=0, jobs=3)" in out, out
     assert re.search(r"^  read: IOPS=.*\(2400KiB/", out, re.M), out
@@ -203,14 +206,21 @@ def test_loops_and_one_pass(guest, kiobench_module, make_nullb):
     60 s)."""
     dev = make_nullb("nullb0", size_mb=4, completion_nsec=10_000)
     nodev(guest, dev)
+    loops = f"[l]\nfilename={dev}\nrw=read\nsize=1m\nloops=3\n"
+    one_pass = f"[p]\nfilename={dev}\nrw=read\nruntime=60\n"
     before = dev_bios(guest, dev)
-    doc = json.loads(run_file(guest, f"[l]\nfilename={dev}\nrw=read\nsize=1m\nloops=3\n"))
+    doc = json.loads(run_file(guest, loops))
     assert dev_bios(guest, dev) - before == 768
     assert doc["jobs"][0]["read"]["total_ios"] == 768
     before = dev_bios(guest, dev)
-    doc = json.loads(run_file(guest, f"[p]\nfilename={dev}\nrw=read\nruntime=60\n"))
+    doc = json.loads(run_file(guest, one_pass))
     assert dev_bios(guest, dev) - before == 1024
     assert doc["jobs"][0]["kiobench"]["elapsed_ns"] < 30e9
+    # Debian's fio on the same files: the same counts on the device
+    for text, want in ((loops, 768), (one_pass, 1024)):
+        before = dev_bios(guest, dev)
+        run_fio(guest, text)
+        assert dev_bios(guest, dev) - before == want, text
 
 
 def test_exitall_stops_the_group(guest, kiobench_module, make_nullb):
