@@ -84,7 +84,7 @@ static int print_results(const struct kb_global *g, FILE *out,
 			 const struct run *r)
 {
 	if (g->formats & KB_FMT_TERSE)
-		kb_print_terse(out, res, n);
+		kb_print_terse_disks(out, res, n, r->disks, r->nr_disks);
 	if (g->formats & KB_FMT_NORMAL) {
 		kb_print_normal(out, res, n);
 		if (status)

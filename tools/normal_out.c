@@ -293,7 +293,7 @@ void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
 }
 
 /* util: the share of the run the disk was busy (io_ticks), as fio's. */
-static double disk_util(const struct kb_disk *d)
+double kb_disk_util(const struct kb_disk *d)
 {
 	uint64_t wall_ms = (d->t_after_ns - d->t_before_ns) / 1000000;
 	double u;
@@ -319,7 +319,7 @@ void kb_print_disk_stats(FILE *f, const struct kb_disk *d, size_t n)
 			kb_disk_delta(&d[i], KB_DS_WIOS), kb_disk_delta(&d[i], KB_DS_RMERGE),
 			kb_disk_delta(&d[i], KB_DS_WMERGE), kb_disk_delta(&d[i], KB_DS_RTICKS),
 			kb_disk_delta(&d[i], KB_DS_WTICKS), kb_disk_delta(&d[i], KB_DS_INQUEUE),
-			disk_util(&d[i]));
+			kb_disk_util(&d[i]));
 	}
 }
 
@@ -342,7 +342,7 @@ struct json_object *kb_json_disk_util(const struct kb_disk *d, size_t n)
 		kb_jadd(o, "read_ticks", kb_ju64(kb_disk_delta(&d[i], KB_DS_RTICKS)));
 		kb_jadd(o, "write_ticks", kb_ju64(kb_disk_delta(&d[i], KB_DS_WTICKS)));
 		kb_jadd(o, "in_queue", kb_ju64(kb_disk_delta(&d[i], KB_DS_INQUEUE)));
-		kb_jadd(o, "util", kb_jdbl(disk_util(&d[i])));
+		kb_jadd(o, "util", kb_jdbl(kb_disk_util(&d[i])));
 		json_object_array_add(a, o);
 	}
 	return a;

@@ -34,6 +34,12 @@ char *kb_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
 		 const char *unit);
 void kb_print_normal(FILE *f, const struct kb_result *r, size_t n);
 void kb_print_terse(FILE *f, const struct kb_result *r, size_t n);
+struct kb_disk;
+/* The same with fio's disk utilization of d[0..nd) at the end of each line. */
+void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
+			  const struct kb_disk *d, size_t nd);
+/* A disk's busy share of the run, percent (fio's util). */
+double kb_disk_util(const struct kb_disk *d);
 /* Returns a newly allocated string. */
 char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms);
 /* plus: fio's json+ (clat_ns.bins); json otherwise. */

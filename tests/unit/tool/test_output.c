@@ -3,6 +3,7 @@
 #include "options.h"
 #include "report.h"
 #include "result.h"
+#include "sensors.h"
 #include "tool_test.h"
 
 static void t_num2str(void)
@@ -197,6 +198,56 @@ static void t_groups(void)
 	free(g);
 }
 
+/*
+ * fio's disk stats: after minus before of the device's stat, util the
+ * busy share of the wall time; in normal, terse (appended to each line)
+ * and JSON ("disk_util").  Mutation: kb_disk_delta() returning the after
+ * value (`d->after[k] - d->before[k]` -> `d->after[k]`): red.
+ */
+static void t_disks(void)
+{
+	struct kb_disk d;
+	struct kb_result r;
+	struct kb_job job;
+	struct json_object *a;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+	int k;
+
+	memset(&d, 0, sizeof(d));
+	strcpy(d.name, "nullb0");
+	for (k = 0; k < KB_DS_NR; k++) {
+		d.before[k] = 1000 + k;
+		d.after[k] = 1000 + k + 10 * (k + 1);
+	}
+	d.t_before_ns = 1000000000ULL;
+	d.t_after_ns = 1000000000ULL + 1000 * 1000000ULL;	/* 1000 ms */
+	d.ok = true;
+	f = open_memstream(&s, &len);
+	kb_print_disk_stats(f, &d, 1);
+	fclose(f);
+	/* rios 10, wios 50, rmerge 20, wmerge 60, rticks 40, wticks 80, in_queue 110,
+	 * io_ticks 100 of 1000 ms */
+	CHECK_STR(s, "\nDisk stats (read/write):\n  nullb0: ios=10/50, merge=20/60, "
+		  "ticks=40/80, in_queue=110, util=10.00%\n");
+	free(s);
+	make_result(&r, &job, 10);
+	s = NULL;
+	f = open_memstream(&s, &len);
+	kb_print_terse_disks(f, &r, 1, &d, 1);
+	fclose(f);
+	CHECK(strstr(s, ";nullb0;10;50;20;60;40;80;110;10.00%\n"));
+	free(s);
+	free_result(&r, &job);
+	a = kb_json_disk_util(&d, 1);
+	CHECK_STR(json_object_to_json_string(json_object_array_get_idx(a, 0)),
+		  "{ \"name\": \"nullb0\", \"read_ios\": 10, \"write_ios\": 50, "
+		  "\"read_merges\": 20, \"write_merges\": 60, \"read_ticks\": 40, "
+		  "\"write_ticks\": 80, \"in_queue\": 110, \"util\": 10.000000 }");
+	json_object_put(a);
+}
+
 void output_tests(void)
 {
 	run_case("num2str like fio", t_num2str);
@@ -204,4 +255,5 @@ void output_tests(void)
 	run_case("terse output (fio v3)", t_output_terse);
 	run_case("json output (fio schema)", t_output_json);
 	run_case("fio's groups: group_reporting, run status", t_groups);
+	run_case("fio's disk stats: normal, terse, JSON", t_disks);
 }
