@@ -195,6 +195,8 @@ def test_group_reporting_sums(guest, kiobench_module, make_nullb):
     assert re.search(r"^Run status group 0 \(all jobs\):\n   READ: bw=.*io=2400KiB", out,
                      re.M), out
     assert re.search(r"^Disk stats \(read/write\):\n  nullb0: ios=600/0,", out, re.M), out
+    [line] = run_file(guest, text, fmt="terse").splitlines()
+    assert re.search(r";nullb0;600;0;\d+;\d+;\d+;\d+;\d+;[\d.]+%$", line), line
 
 
 def test_loops_and_one_pass(guest, kiobench_module, make_nullb):
