@@ -7,7 +7,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -75,20 +78,30 @@ static void usage_destroy(FILE *f)
 
 /* ---- run -------------------------------------------------------------------- */
 
+/*
+ * fio's report of a run: the jobs or groups (res, n), then (normal) the
+ * run status of each group (status: written from the jobs before they
+ * were grouped) and the disks' own counts.
+ */
 static int print_results(const struct kb_global *g, FILE *out,
-			 const struct kb_result *res, size_t n)
+			 const struct kb_result *res, size_t n, const char *status,
+			 const struct run *r)
 {
 	if (g->formats & KB_FMT_TERSE)
-		kb_print_terse(out, res, n);
-	if (g->formats & KB_FMT_NORMAL)
+		kb_print_terse_disks(out, res, n, r->disks, r->nr_disks);
+	if (g->formats & KB_FMT_NORMAL) {
 		kb_print_normal(out, res, n);
+		if (status)
+			fputs(status, out);
+		kb_print_disk_stats(out, r->disks, r->nr_disks);
+	}
 	if (g->formats & (KB_FMT_JSON | KB_FMT_JSONPLUS)) {
 		struct timespec ts;
 		char *s;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		s = kb_json_report_ext(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000,
-				       g->formats & KB_FMT_JSONPLUS);
+		s = kb_json_report_disks(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000,
+					 g->formats & KB_FMT_JSONPLUS, r->disks, r->nr_disks);
 		if (!s) {
 			msg("out of memory");
 			return KB_EXIT_SYSTEM;
@@ -102,17 +115,74 @@ static int print_results(const struct kb_global *g, FILE *out,
 	}
 	return 0;
 }
+
+/* The run status lines of the jobs res[0..n), as a string (NULL: none). */
+static char *run_status(const struct kb_result *res, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	kb_print_run_status(f, res, n);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static int execute(struct run *r, const struct kb_global *g, FILE *out)
 {
-	struct kb_result *res;
+	struct kb_result *res, *grp;
+	char *status;
+	size_t i, ng;
 	int ret, rret;
 
 	install_signals();
 	r->detach = g->detach || g->keep;	/* kept jobs must outlive us */
+	r->nr_disks = 0;
+	for (i = 0; i < r->n; i++) {	/* every device of the run, once */
+		struct kb_disk *d = NULL;
+		size_t k, nd = kb_disks_of(sysfs_dir(), r->rj[i].job.devices,
+					   r->rj[i].job.nr_devices, &d);
+
+		for (k = 0; k < nd; k++) {
+			size_t m;
+			bool dup = false;
+
+			for (m = 0; m < r->nr_disks; m++)
+				dup |= r->disks[m].major == d[k].major &&
+				       r->disks[m].minor == d[k].minor;
+			if (!dup) {
+				struct kb_disk *nv = realloc(r->disks, (r->nr_disks + 1) *
+							     sizeof(*nv));
+
+				if (!nv)
+					break;
+				r->disks = nv;
+				r->disks[r->nr_disks++] = d[k];
+			}
+		}
+		free(d);
+	}
 	rret = run_jobs(r, g->keep, 0, &res, NULL, NULL);
 	if (!res)
 		return rret;
-	ret = print_results(g, out, res, r->n);
+	for (i = 0; i < r->n; i++)
+		res[i].groupid = r->rj[i].groupid;
+	status = run_status(res, r->n);
+	grp = kb_group_results(res, r->n, &ng);
+	if (!grp) {
+		msg("out of memory");
+		free(status);
+		free_results(res, r->n);
+		return KB_EXIT_SYSTEM;
+	}
+	ret = print_results(g, out, grp, ng, status, r);
+	free(status);
+	free_results(grp, ng);
 	free_results(res, r->n);
 	return rret ? rret : ret;
 }
@@ -260,6 +330,96 @@ static int sections_found(const struct kb_global *g, const struct kb_jobfile *jf
 	return 0;
 }
 
+/*
+ * The span of job's devices from its offset, summed (BLKGETSIZE64 on a
+ * read-only open); 0 if one cannot be read (the kernel then says why).
+ */
+static uint64_t devices_span(const struct kb_job *job)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_devices; i++) {
+		uint64_t sz = 0;
+		int fd = open(job->devices[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return 0;
+		if (ioctl(fd, BLKGETSIZE64, &sz) || sz <= job->offset) {
+			close(fd);
+			return 0;
+		}
+		close(fd);
+		sum += sz - job->offset;
+	}
+	return sum;
+}
+
+/*
+ * Clone k of numjobs (fio's numjobs): one kernel job with one worker per
+ * device (workers: that many), at offset + k x offset_increment.  Without size or io_size, and
+ * unless time_based, fio ends a job after one pass over its span even when
+ * runtime, number_ios or loops would let it go on: the kernel is told that
+ * span as its byte budget.
+ */
+static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
+{
+	job->clone = k;
+	job->clones = clones;
+	job->numjobs = job->workers ? job->workers : 1;
+	job->clones_given = kb_job_isset(job, KB_OPT_NUMJOBS);
+	kb_job_mark(job, KB_OPT_NUMJOBS, kb_job_isset(job, KB_OPT_WORKERS));
+	if (k && job->offset_increment) {
+		job->offset += k * job->offset_increment;
+		kb_job_mark(job, KB_OPT_OFFSET, true);
+	}
+	if (!job->time_based && !kb_job_isset(job, KB_OPT_IO_SIZE) &&
+	    !kb_job_isset(job, KB_OPT_SIZE) &&
+	    (kb_job_isset(job, KB_OPT_RUNTIME) || kb_job_isset(job, KB_OPT_NUMBER_IOS) ||
+	     job->loops > 1))
+		job->span_bytes = devices_span(job);
+}
+
+/* A start delay of startdelay's range, the same for a given seed and clone. */
+static uint64_t draw_delay(const struct kb_job *job)
+{
+	uint64_t x = job->seed ^ (0x9e3779b97f4a7c15ULL * (job->clone + 1));
+
+	if (job->startdelay_hi_ns <= job->startdelay_ns)
+		return job->startdelay_ns;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return job->startdelay_ns + x % (job->startdelay_hi_ns - job->startdelay_ns + 1);
+}
+
+/*
+ * wait_for: the clones [lo, hi) of the one section above first (the jobs
+ * of sections [0, sec)) named name.  0, or an error reported.
+ */
+static int find_waitee(const struct run *r, size_t first, const char *who, const char *name,
+		       size_t *lo, size_t *hi)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < first; i++) {
+		if (strcmp(r->rj[i].job.name, name) || r->rj[i].job.clone)
+			continue;
+		if (found++) {
+			msg("job '%s': wait_for=%s: several jobs above are named so "
+			    "(fio: the job waited for must have a unique name)", who, name);
+			return KB_EXIT_USAGE;
+		}
+		*lo = i;
+		*hi = i + r->rj[i].job.clones;
+	}
+	if (!found) {
+		msg("job '%s': wait_for=%s: no job of that name above this one", who, name);
+		return KB_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* The job files, read; the sources of the jobs that run into src[] (*n of them). */
 static int load_files(char **files, int nr_jf, struct kb_jobfile *jf,
 		      const struct kb_global *g, const struct kb_assign_list *cli,
@@ -309,37 +469,78 @@ static void engine_note(const struct run *r)
 }
 
 /*
- * The jobs of the job files (none: the command line's) into r.  As fio's,
- * the command-line job options are the globals the first job file starts
+ * The jobs of the job files (none: the command line's) into r, in fio's
+ * order: each job section (or command-line job) numjobs clones, grouped
+ * and sequenced as stonewall, new_group and wait_for say.  As fio's, the
+ * command-line job options are the globals the first job file starts
  * from; a further file starts from the defaults.
  */
 static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile *jf,
 		      const struct kb_assign_list *cli, struct kb_global *g)
 {
+	size_t i, nsrc, first, barrier = 0;
 	struct job_src *src = NULL;
-	size_t i;
-	int ret;
+	unsigned int groupid = 0;
+	struct kb_job probe;
+	uint32_t k, clones;
+	int ret = 0;
 
 	if (nr_jf) {
-		ret = load_files(files, nr_jf, jf, g, cli, &src, &r->n);
+		ret = load_files(files, nr_jf, jf, g, cli, &src, &nsrc);
 		if (ret)
 			goto out;
 	} else {
 		src = calloc(cli->n + 1, sizeof(*src));
 		if (!src)
 			goto oom;
-		r->n = cli_jobs(cli, src);
-		if (!r->n)	/* no --name: one job of every option */
-			src[r->n++] = (struct job_src){ .from = cli->n, .to = cli->n };
+		nsrc = cli_jobs(cli, src);
+		if (!nsrc)	/* no --name: one job of every option */
+			src[nsrc++] = (struct job_src){ .from = cli->n, .to = cli->n };
 	}
-	r->rj = calloc(r->n ? r->n : 1, sizeof(*r->rj));
+	r->sequenced = true;
+	r->rj = calloc(1, sizeof(*r->rj));
 	if (!r->rj)
 		goto oom;
-	for (i = 0; i < r->n && !ret; i++)
-		ret = build_job(&r->rj[i].job, &src[i],
-				!src[i].jf || src[i].jf == &jf[0] ? cli : NULL, g);
-	if (!ret)
-		engine_note(r);
+	for (i = 0; i < nsrc; i++) {
+		const struct kb_assign_list *c = !src[i].jf || src[i].jf == &jf[0] ? cli : NULL;
+		struct run_job *nv;
+
+		ret = build_job(&probe, &src[i], c, g);
+		clones = probe.numjobs ? probe.numjobs : 1;
+		kb_job_free(&probe);
+		if (ret)
+			goto out;
+		nv = realloc(r->rj, (r->n + clones) * sizeof(*nv));
+		if (!nv)
+			goto oom;
+		r->rj = nv;
+		memset(&r->rj[r->n], 0, clones * sizeof(*nv));
+		first = r->n;
+		for (k = 0; k < clones; k++) {
+			struct run_job *j = &r->rj[r->n];
+
+			r->n++;
+			ret = build_job(&j->job, &src[i], c, g);
+			if (ret)
+				goto out;
+			make_clone(&j->job, k, clones);
+			/* fio: a stonewall or new_group below the first job starts a group */
+			if (!k && first && (j->job.stonewall || j->job.new_group))
+				groupid++;
+			if (!k && j->job.stonewall)
+				barrier = first;
+			j->groupid = groupid;
+			j->after = barrier;
+			j->delay_ns = draw_delay(&j->job);
+			if (j->job.wait_for) {
+				ret = find_waitee(r, first, j->job.name, j->job.wait_for,
+						  &j->wait_lo, &j->wait_hi);
+				if (ret)
+					goto out;
+			}
+		}
+	}
+	engine_note(r);
 out:
 	free(src);
 	return ret;
@@ -359,16 +560,21 @@ static void print_jobs(FILE *out, const struct run *r)
 	for (i = 0; i < r->n; i++) {
 		const struct kb_job *job = &r->rj[i].job;
 
+		if (job->clone)	/* a section once, as its file has it */
+			continue;
 		fprintf(out, "%s[%s]\n", i ? "\n" : "", job->name);
 		for (k = 0; k < KB_NR_OPTS; k++) {
 			const struct kb_opt *o = &kb_opts[k];
 
 			if (o->scope != KB_SCOPE_JOB || o->id == KB_OPT_NAME ||
-			    o->mark != o->id || !kb_job_isset(job, o->id))
+			    o->id == KB_OPT_NUMJOBS || o->mark != o->id ||
+			    !kb_job_isset(job, o->id))
 				continue;
 			kb_opt_format(o, job, val, sizeof(val));
 			fprintf(out, "%s=%s\n", o->name, val);
 		}
+		if (job->clones_given)
+			fprintf(out, "numjobs=%u\n", job->clones);
 	}
 }
 

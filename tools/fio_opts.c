@@ -32,8 +32,8 @@
 #define LIBAIO_REAP	"libaio's completion ring: kiobench completes I/O in the kernel " \
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
-#define EXEC_MODEL	"not implemented yet: fio's job ordering and groups " \
-			"(kiobench starts all jobs together)"
+#define EXEC_MODEL	"not implemented yet: a job ending in error stops only itself " \
+			"(exitall stops the others whatever the outcome)"
 #define DISTRIB		"not implemented yet: kiobench draws offsets uniformly over the span"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
 #define RATES		"not implemented yet: kiobench paces I/O by rate_iops only"
@@ -125,15 +125,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "io_submit_mode", NULL, "fio's submission threads (offload): kiobench's workers are "
 	  "kernel threads that submit their own bios" },
 	/* execution model */
-	{ "wait_for", NULL, EXEC_MODEL },
-	{ "stonewall", "wait_for_previous", EXEC_MODEL },
-	{ "new_group", NULL, EXEC_MODEL },
-	{ "group_reporting", NULL, EXEC_MODEL },
-	{ "startdelay", NULL, EXEC_MODEL },
-	{ "loops", NULL, EXEC_MODEL },
-	{ "offset_increment", NULL, EXEC_MODEL },
-	{ "exitall", NULL, EXEC_MODEL },
-	{ "exit_what", NULL, EXEC_MODEL },
 	{ "exitall_on_error", NULL, EXEC_MODEL },
 	/* offsets */
 	{ "random_distribution", NULL, DISTRIB },

@@ -359,6 +359,9 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "module_version", r->module_version[0] ? kb_jstr(r->module_version) : NULL);
 	kb_jadd(o, "kernel", r->kernel[0] ? kb_jstr(r->kernel) : NULL);
 	kb_jadd(o, "job_id", kb_ju64(r->st.id));
+	kb_jadd(o, "jobs", kb_ju64(r->nr_jobs ? r->nr_jobs : 1));
+	if (r->job->clones)
+		kb_jadd(o, "clone", kb_ju64(r->job->clone));
 	kb_jadd(o, "state", kb_jstr(kb_state_name(r->st.state)));
 	a = json_object_new_array();
 	if (r->st.cfg.present) {	/* the kernel's, ':'-separated as --filename */
@@ -425,7 +428,7 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	size_t i;
 
 	kb_jadd(o, "jobname", kb_jstr(r->job->name));
-	kb_jadd(o, "groupid", json_object_new_int(0));
+	kb_jadd(o, "groupid", json_object_new_int(r->groupid));
 	kb_jadd(o, "error", json_object_new_int(-r->st.error));
 	kb_jadd(o, "elapsed", kb_ju64(r->st.elapsed_ns / 1000000000ULL));
 	if (r->job->description)	/* fio's key */
@@ -463,6 +466,12 @@ char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms)
 
 char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, bool plus)
 {
+	return kb_json_report_disks(r, n, now_ms, plus, NULL, 0);
+}
+
+char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms, bool plus,
+			   const struct kb_disk *disks, size_t nd)
+{
 	struct json_object *root = json_object_new_object(), *jobs;
 	time_t t = now_ms / 1000;
 	char tbuf[64] = "";
@@ -480,6 +489,8 @@ char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, 
 	for (i = 0; i < n; i++)
 		json_object_array_add(jobs, json_job(&r[i], plus));
 	kb_jadd(root, "jobs", jobs);
+	if (disks)
+		kb_jadd(root, "disk_util", kb_json_disk_util(disks, nd));
 	s = strdup(json_object_to_json_string_ext(root, KB_JSON_FLAGS));
 	json_object_put(root);
 	return s;

@@ -47,6 +47,8 @@
 #define KB_TOOL_VERSION		"0.1"
 #endif
 #define KB_ERRLEN		256
+/* words of struct kb_job's "set" bits: one per option (options.c checks) */
+#define KB_OPT_SET_WORDS	2
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -93,6 +95,13 @@ enum kb_var {
 	KB_VAR_BURST,		/* burst number */
 	KB_VAR_ROUND,		/* preconditioning round */
 	KB_VAR_NR
+};
+
+/* exit_what: the jobs that exitall ends (fio's). */
+enum kb_exit_what {
+	KB_EXIT_WHAT_GROUP,	/* the running jobs of the finished job's group */
+	KB_EXIT_WHAT_STONEWALL,	/* every running job; the next group still starts */
+	KB_EXIT_WHAT_ALL,	/* every job, started or not */
 };
 
 enum kb_rw {
@@ -165,6 +174,18 @@ struct kb_job {
 	bool norandommap;	/* random offsets with replacement */
 	bool randrepeat, allrandrepeat, softrandommap;
 	enum kb_randgen random_generator;	/* as asked; the kernel has its own */
+	/* fio's execution model: run.c sequences the jobs, output.c groups them */
+	bool stonewall, new_group, group_reporting, exitall;
+	char *wait_for;		/* name of the job this one waits for */
+	uint64_t startdelay_ns, startdelay_hi_ns;	/* hi > lo: a range */
+	uint32_t loops;
+	uint8_t exit_what;	/* enum kb_exit_what */
+	uint64_t offset_increment;
+	uint32_t workers;	/* run: kernel workers per device of each clone */
+	/* run: set by the command, not by an option */
+	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
+	bool clones_given;	/* numjobs was given (--parse-only prints it) */
+	uint64_t span_bytes;	/* the devices' span from offset, when needed; 0: unknown */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
@@ -172,7 +193,7 @@ struct kb_job {
 	const char *ioengine;	/* as given (fio_opts.c), NULL: none */
 	bool sync_engine;	/* a synchronous ioengine: one I/O in flight */
 	char *description;
-	uint64_t set;		/* bit (1 << enum kb_opt_id): given by the user */
+	uint64_t set[KB_OPT_SET_WORDS];	/* bit enum kb_opt_id: given by the user */
 	const char *rw_str;	/* "randread" ... for display */
 	/* every assignment applied, for "job options" in JSON */
 	struct kb_assign_list applied;

@@ -125,12 +125,10 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 static void print_job_header(FILE *f, const struct kb_result *r)
 {
 	const struct kb_job *job = r->job;
-	unsigned int i, workers = r->st.nr_workers;
+	unsigned int i;
 
-	if (!workers)
-		workers = (job->numjobs ? job->numjobs : 1) * job->nr_devices;
-	fprintf(f, "%s: (groupid=0, jobs=%u): err=%2d: devices=", job->name, workers,
-		-r->st.error);
+	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: devices=", job->name, r->groupid,
+		r->nr_jobs ? r->nr_jobs : 1, -r->st.error);
 	for (i = 0; i < job->nr_devices; i++)
 		fprintf(f, "%s%s", i ? ":" : "", job->devices[i]);
 	fprintf(f, " rw=%s", job->rw_str);
@@ -144,8 +142,14 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	} else {
 		fprintf(f, " bs=%u", job->bs);
 	}
-	fprintf(f, " iodepth=%u numjobs=%u\n", job->iodepth ? job->iodepth : 1,
-		job->numjobs ? job->numjobs : 1);
+	fprintf(f, " iodepth=%u", job->iodepth ? job->iodepth : 1);
+	if (!job->clones)	/* a sweep's step: numjobs is its workers per device */
+		fprintf(f, " numjobs=%u", job->numjobs ? job->numjobs : 1);
+	else if (job->clones > 1 && r->nr_jobs <= 1)	/* run: fio's clones */
+		fprintf(f, " clone=%u/%u", job->clone, job->clones);
+	if (job->clones && job->workers > 1)
+		fprintf(f, " workers=%u", job->workers);
+	fprintf(f, "\n");
 	if (job->description)	/* as fio prints it */
 		fprintf(f, "  Description  : [%s]\n", job->description);
 	if (r->st.state != KIOBENCH_STATE_DONE) {
@@ -226,4 +230,122 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 		if (i + 1 < n)
 			fprintf(f, "\n");
 	}
+}
+
+/* ---- fio's closing lines ---------------------------------------------------- */
+
+void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
+{
+	static const char *const up[KIOBENCH_NR_DIRS] = { "READ", "WRITE" };
+	unsigned int g, last = 0;
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++)
+		if (res[i].job && res[i].groupid > last)
+			last = res[i].groupid;
+	for (g = 0; g <= last && n; g++) {
+		bool any_job = false;
+
+		for (i = 0; i < n; i++)
+			any_job |= res[i].job && res[i].groupid == g;
+		if (!any_job)
+			continue;
+		fprintf(f, "\nRun status group %u (all jobs):\n", g);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			uint64_t bytes = 0, tmax = 0, rmin = UINT64_MAX, rmax = 0;
+			uint64_t bmin = UINT64_MAX, bmax = 0, agg;
+			char a[32], b[32], c[32], e[32], h[32], k[32], io[32], io2[32];
+			bool any = false;
+
+			for (i = 0; i < n; i++) {
+				struct dir_calc dc;
+
+				if (!res[i].job || res[i].groupid != g || !res[i].st.dir[d].ios)
+					continue;
+				kb_calc_rates(&res[i], d, &dc);
+				any = true;
+				bytes += res[i].st.dir[d].bytes;
+				if (res[i].st.measured_ns > tmax)
+					tmax = res[i].st.measured_ns;
+				if (dc.runtime_ms < rmin)
+					rmin = dc.runtime_ms;
+				if (dc.runtime_ms > rmax)
+					rmax = dc.runtime_ms;
+				if (dc.bw_bytes < bmin)
+					bmin = dc.bw_bytes;
+				if (dc.bw_bytes > bmax)
+					bmax = dc.bw_bytes;
+			}
+			if (!any)
+				continue;
+			agg = tmax ? (uint64_t)((u128)bytes * 1000000000u / tmax) : 0;
+			fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%"
+				PRIu64 "msec\n", up[d],
+				kb_num2str(a, sizeof(a), agg, 4, true, "B/s"),
+				kb_num2str(b, sizeof(b), agg, 4, false, "B/s"),
+				kb_num2str(c, sizeof(c), bmin, 4, true, "B/s"),
+				kb_num2str(e, sizeof(e), bmax, 4, true, "B/s"),
+				kb_num2str(h, sizeof(h), bmin, 4, false, "B/s"),
+				kb_num2str(k, sizeof(k), bmax, 4, false, "B/s"),
+				kb_num2str(io, sizeof(io), bytes, 4, true, "B"),
+				kb_num2str(io2, sizeof(io2), bytes, 4, false, "B"), rmin, rmax);
+		}
+	}
+}
+
+/* util: the share of the run the disk was busy (io_ticks), as fio's. */
+double kb_disk_util(const struct kb_disk *d)
+{
+	uint64_t wall_ms = (d->t_after_ns - d->t_before_ns) / 1000000;
+	double u;
+
+	if (!wall_ms)
+		return 0;
+	u = 100.0 * kb_disk_delta(d, KB_DS_IOTICKS) / wall_ms;
+	return u > 100 ? 100 : u;
+}
+
+void kb_print_disk_stats(FILE *f, const struct kb_disk *d, size_t n)
+{
+	size_t i, shown = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!d[i].ok)
+			continue;
+		if (!shown++)
+			fprintf(f, "\nDisk stats (read/write):\n");
+		fprintf(f, "  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64
+			", ticks=%" PRIu64 "/%" PRIu64 ", in_queue=%" PRIu64 ", util=%3.2f%%\n",
+			d[i].name, kb_disk_delta(&d[i], KB_DS_RIOS),
+			kb_disk_delta(&d[i], KB_DS_WIOS), kb_disk_delta(&d[i], KB_DS_RMERGE),
+			kb_disk_delta(&d[i], KB_DS_WMERGE), kb_disk_delta(&d[i], KB_DS_RTICKS),
+			kb_disk_delta(&d[i], KB_DS_WTICKS), kb_disk_delta(&d[i], KB_DS_INQUEUE),
+			kb_disk_util(&d[i]));
+	}
+}
+
+struct json_object *kb_json_disk_util(const struct kb_disk *d, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct json_object *o;
+
+		if (!d[i].ok)
+			continue;
+		o = json_object_new_object();
+		kb_jadd(o, "name", kb_jstr(d[i].name));
+		kb_jadd(o, "read_ios", kb_ju64(kb_disk_delta(&d[i], KB_DS_RIOS)));
+		kb_jadd(o, "write_ios", kb_ju64(kb_disk_delta(&d[i], KB_DS_WIOS)));
+		kb_jadd(o, "read_merges", kb_ju64(kb_disk_delta(&d[i], KB_DS_RMERGE)));
+		kb_jadd(o, "write_merges", kb_ju64(kb_disk_delta(&d[i], KB_DS_WMERGE)));
+		kb_jadd(o, "read_ticks", kb_ju64(kb_disk_delta(&d[i], KB_DS_RTICKS)));
+		kb_jadd(o, "write_ticks", kb_ju64(kb_disk_delta(&d[i], KB_DS_WTICKS)));
+		kb_jadd(o, "in_queue", kb_ju64(kb_disk_delta(&d[i], KB_DS_INQUEUE)));
+		kb_jadd(o, "util", kb_jdbl(kb_disk_util(&d[i])));
+		json_object_array_add(a, o);
+	}
+	return a;
 }

@@ -353,6 +353,71 @@ static int p_time(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* startdelay: a time, or a range LO-HI from which each clone draws its own. */
+static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	const char *dash = strchr(val, '-');
+	uint64_t lo, hi;
+	char buf[64];
+
+	(void)o; (void)g;
+	if (!dash) {
+		if (kb_parse_time_ns(val, &lo, err, errlen))
+			return -1;
+		job->startdelay_ns = job->startdelay_hi_ns = lo;
+		return 0;
+	}
+	if ((size_t)(dash - val) >= sizeof(buf))
+		return kb_errf(err, errlen, "invalid startdelay '%s'", val);
+	memcpy(buf, val, dash - val);
+	buf[dash - val] = '\0';
+	if (kb_parse_time_ns(buf, &lo, err, errlen) ||
+	    kb_parse_time_ns(dash + 1, &hi, err, errlen))
+		return -1;
+	if (hi < lo)
+		return kb_errf(err, errlen, "invalid startdelay '%s' (the range's end is "
+			       "below its start)", val);
+	job->startdelay_ns = lo;
+	job->startdelay_hi_ns = hi;
+	return 0;
+}
+
+static int p_exit_what(const struct kb_opt *o, const char *val, struct kb_job *job,
+		       struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "group"))
+		job->exit_what = KB_EXIT_WHAT_GROUP;
+	else if (!strcmp(val, "stonewall"))
+		job->exit_what = KB_EXIT_WHAT_STONEWALL;
+	else if (!strcmp(val, "all"))
+		job->exit_what = KB_EXIT_WHAT_ALL;
+	else
+		return kb_errf(err, errlen, "invalid exit_what '%s' (group, stonewall or all)",
+			       val);
+	return 0;
+}
+
+/* wait_for: a job name, checked as name is. */
+static int p_wait_for(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	struct kb_job tmp;
+	char *s;
+
+	(void)o;
+	memset(&tmp, 0, sizeof(tmp));
+	if (p_name(o, val, &tmp, g, err, errlen))
+		return -1;
+	s = strdup(val);
+	if (!s)
+		return kb_errf(err, errlen, "out of memory");
+	free(job->wait_for);
+	job->wait_for = s;
+	return 0;
+}
+
 /* A block size of the command (preconditioning's fill). */
 static int p_cmd_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
@@ -637,7 +702,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_IODEPTH, "iodepth", "N", p_u32, "I/Os in flight per worker (1)",
 	    .off = JOBF(iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
 	    .list_help = "depths per worker (total with --split-qd), e.g. 1-16,18,20,24-64:4"),
-	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32, "workers per device (1)",
+	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32,
+	    "run: clones of the job (fio's); sweeps: workers per device (1)",
 	    .off = JOBF(numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
 	    .list_help = "workers per device"),
 	JOB(KB_OPT_CPUS, "cpus_allowed", "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
@@ -741,6 +807,34 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(log_hist_coarseness), BOUNDS(0, 6)),
 	JOB(KB_OPT_PER_JOB_LOGS, "per_job_logs", NULL, p_flag,
 	    "log names carry the job's number", .off = JOBF(per_job_logs), FLAG, .def = "1"),
+	/* fio's execution model: the tool sequences the jobs (run.c) */
+	JOB(KB_OPT_STONEWALL, "stonewall", NULL, p_flag,
+	    "start after every job above has ended; starts a new group",
+	    .alias = "wait_for_previous", .off = JOBF(stonewall), FLAG),
+	JOB(KB_OPT_NEW_GROUP, "new_group", NULL, p_flag,
+	    "start a new reporting group (the jobs still start together)",
+	    .off = JOBF(new_group), FLAG),
+	JOB(KB_OPT_WAIT_FOR, "wait_for", "NAME", p_wait_for,
+	    "start after every clone of job NAME (above this one) has ended"),
+	JOB(KB_OPT_GROUP_REPORTING, "group_reporting", NULL, p_flag,
+	    "report the group's jobs that set it as one", .off = JOBF(group_reporting),
+	    FLAG),
+	JOB(KB_OPT_STARTDELAY, "startdelay", "TIME[-TIME]", p_startdelay,
+	    "start TIME after the run starts (a range: each clone draws its own)"),
+	JOB(KB_OPT_LOOPS, "loops", "N", p_u32, "repeat the job's I/O N times (1)",
+	    .off = JOBF(loops), BOUNDS(1, UINT32_MAX), .def = "1"),
+	JOB(KB_OPT_EXITALL, "exitall", NULL, p_flag,
+	    "when this job ends, stop the jobs exit_what names", .off = JOBF(exitall), FLAG),
+	JOB(KB_OPT_EXIT_WHAT, "exit_what", "group|stonewall|all", p_exit_what,
+	    "what exitall stops (group)"),
+	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
+	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
+	    BOUNDS(0, UINT64_MAX)),
+	/* kiobench's own: run's numjobs are fio's clones, each a job of its own */
+	[KB_OPT_WORKERS] = { .name = "workers", .id = KB_OPT_WORKERS, .mark = KB_OPT_WORKERS,
+		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "N", .parse = p_u32,
+		.help = "kiobench's own: workers per device in each job, reported as one (1)",
+		.off = JOBF(workers), BOUNDS(1, UINT32_MAX) },
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -883,6 +977,7 @@ void kb_job_free(struct kb_job *job)
 	free(job->bw_log);
 	free(job->iops_log);
 	free(job->hist_log);
+	free(job->wait_for);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
 }
@@ -966,16 +1061,26 @@ int kb_apply(struct kb_job *job, struct kb_global *g, const struct kb_assign *a,
 	if (o->parse(o, a->val, job, g, msg, sizeof(msg)))
 		return kb_errf(err, errlen, "%s: %s", where, msg);
 	if (o->scope == KB_SCOPE_JOB) {
-		job->set |= 1ULL << o->mark;
+		kb_job_mark(job, o->mark, true);
 		if (kb_assign_add(&job->applied, o, a->val, a->file, a->line))
 			return kb_errf(err, errlen, "out of memory");
 	}
 	return 0;
 }
 
+_Static_assert(KB_NR_OPTS <= 64 * KB_OPT_SET_WORDS, "struct kb_job's set bits: raise KB_OPT_SET_WORDS");
+
+void kb_job_mark(struct kb_job *job, enum kb_opt_id id, bool given)
+{
+	if (given)
+		job->set[id / 64] |= 1ULL << (id % 64);
+	else
+		job->set[id / 64] &= ~(1ULL << (id % 64));
+}
+
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id)
 {
-	return job->set & (1ULL << id);
+	return job->set[id / 64] & (1ULL << (id % 64));
 }
 
 uint32_t kb_job_rwmix_read(const struct kb_job *job)
@@ -992,14 +1097,23 @@ bool kb_job_has_writes(const struct kb_job *job)
 	return kb_job_rwmix_read(job) < 100;
 }
 
-/* fio: io_size if given, else size unless time_based. */
+/*
+ * fio: none with time_based (the job loops over its span until runtime);
+ * else io_size if given, else size, loops times.
+ */
 uint64_t kb_job_io_bytes(const struct kb_job *job)
 {
+	uint64_t loops = job->loops ? job->loops : 1, b = 0;
+
+	if (job->time_based)
+		return 0;
 	if (kb_job_isset(job, KB_OPT_IO_SIZE))
-		return job->io_size;
-	if (kb_job_isset(job, KB_OPT_SIZE) && !job->time_based)
-		return job->size;
-	return 0;
+		b = job->io_size;
+	else if (kb_job_isset(job, KB_OPT_SIZE))
+		b = job->size;
+	else if (job->span_bytes)
+		b = job->span_bytes;
+	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
 }
 
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
@@ -1032,7 +1146,7 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		if (getrandom(&job->seed, sizeof(job->seed), 0) != sizeof(job->seed))
 			return kb_errf(err, errlen, "randrepeat=0: getrandom: %s",
 				       strerror(errno));
-		job->set |= 1ULL << KB_OPT_SEED;
+		kb_job_mark(job, KB_OPT_SEED, true);
 	}
 	return 0;
 }

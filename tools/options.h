@@ -61,6 +61,17 @@ enum kb_opt_id {
 	KB_OPT_LOG_HIST_MSEC,
 	KB_OPT_LOG_HIST_COARSENESS,
 	KB_OPT_PER_JOB_LOGS,
+	/* fio's execution model */
+	KB_OPT_STONEWALL,
+	KB_OPT_NEW_GROUP,
+	KB_OPT_WAIT_FOR,
+	KB_OPT_GROUP_REPORTING,
+	KB_OPT_STARTDELAY,
+	KB_OPT_LOOPS,
+	KB_OPT_EXITALL,
+	KB_OPT_EXIT_WHAT,
+	KB_OPT_OFFSET_INCREMENT,
+	KB_OPT_WORKERS,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -145,6 +156,8 @@ bool kb_job_has_writes(const struct kb_job *job);
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
+/* Mark option id as given by the user (or not). */
+void kb_job_mark(struct kb_job *job, enum kb_opt_id id, bool given);
 /*
  * Cross-option checks after every assignment; fills derived fields.
  * kb_job_finalize also turns size=N% and offset=N% into bytes of the

@@ -191,3 +191,150 @@ void kb_result_lat_dist(const struct kb_result *r, double *pn, double *pu, doubl
 		h[d] = r->has_hist[d] ? &r->hist[d] : NULL;
 	kb_lat_dist(h, KIOBENCH_NR_DIRS, pn, pu, pm);
 }
+
+/* ---- fio's groups ---------------------------------------------------------- */
+
+static int worse_state(int a, int b)
+{
+	static const int rank[] = { [KIOBENCH_STATE_DONE] = 1, [KIOBENCH_STATE_STOPPED] = 2,
+				    [KIOBENCH_STATE_FAILED] = 3 };
+	int ra = a >= 0 && a <= KIOBENCH_STATE_FAILED ? rank[a] : 0;
+	int rb = b >= 0 && b <= KIOBENCH_STATE_FAILED ? rank[b] : 0;
+
+	return rb > ra ? b : a;
+}
+
+/* Histogram h += x (both of the module's layout: buckets sorted by lo). */
+static bool merge_hist(struct kb_hist *h, const struct kb_hist *x)
+{
+	struct kb_bucket *b = malloc((h->nr + x->nr + 1) * sizeof(*b));
+	size_t i = 0, k = 0, n = 0;
+
+	if (!b)
+		return false;
+	while (i < h->nr || k < x->nr) {
+		if (k >= x->nr || (i < h->nr && h->b[i].lo < x->b[k].lo)) {
+			b[n++] = h->b[i++];
+		} else if (i >= h->nr || x->b[k].lo < h->b[i].lo) {
+			b[n++] = x->b[k++];
+		} else {
+			b[n] = h->b[i++];
+			b[n++].count += x->b[k++].count;
+		}
+	}
+	free(h->b);
+	h->b = b;
+	h->nr = n;
+	if (x->samples && (!h->samples || x->min < h->min))
+		h->min = x->min;
+	if (x->max > h->max)
+		h->max = x->max;
+	h->samples += x->samples;
+	h->sum += x->sum;
+	if (!h->bits)
+		h->bits = x->bits;
+	return true;
+}
+
+/* Entry a += job x (x's histograms are merged, the rest stays x's). */
+static bool merge_result(struct kb_result *a, const struct kb_result *x)
+{
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		struct kb_dirstat *s = &a->st.dir[d];
+		const struct kb_dirstat *t = &x->st.dir[d];
+		uint64_t lo = s->sumsq_lo + t->sumsq_lo;
+
+		if (t->ios && (!s->ios || t->lat_min < s->lat_min))
+			s->lat_min = t->lat_min;
+		if (t->lat_max > s->lat_max)
+			s->lat_max = t->lat_max;
+		s->present |= t->present;
+		s->ios += t->ios;
+		s->bytes += t->bytes;
+		s->errors += t->errors;
+		s->lat_sum += t->lat_sum;
+		s->sumsq_hi += t->sumsq_hi + (lo < s->sumsq_lo);
+		s->sumsq_lo = lo;
+		s->all_ios += t->all_ios;
+		s->all_bytes += t->all_bytes;
+		if (x->has_hist[d]) {
+			if (!a->has_hist[d]) {
+				a->hist[d].dir = d;
+				a->has_hist[d] = true;
+			}
+			if (!merge_hist(&a->hist[d], &x->hist[d]))
+				return false;
+		}
+	}
+	if (x->st.elapsed_ns > a->st.elapsed_ns)
+		a->st.elapsed_ns = x->st.elapsed_ns;
+	if (x->st.measured_ns > a->st.measured_ns)	/* fio: the longest runtime */
+		a->st.measured_ns = x->st.measured_ns;
+	a->st.nr_workers += x->st.nr_workers;
+	a->st.cpu_ns += x->st.cpu_ns;
+	a->st.zero_reads += x->st.zero_reads;
+	a->st.retries += x->st.retries;
+	if (!a->st.error)
+		a->st.error = x->st.error;
+	a->st.state = worse_state(a->st.state, x->st.state);
+	a->nr_jobs++;
+	return true;
+}
+
+/* The merged entry's parts that no longer say one job's: timeline, measures. */
+static void drop_per_job(struct kb_result *a)
+{
+	int d, m;
+
+	kb_timeline_free(&a->tl);
+	a->has_tl = false;
+	for (m = 0; m < KB_NR_MET; m++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			kb_hist_free(&a->met[m][d]);
+			a->has_met[m][d] = false;
+		}
+}
+
+struct kb_result *kb_group_results(struct kb_result *res, size_t n, size_t *nout)
+{
+	struct kb_result *out = calloc(n ? n : 1, sizeof(*out));
+	size_t i, k, no = 0;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		struct kb_result *x = &res[i];
+		bool merged = false;
+
+		if (!x->job)
+			continue;
+		if (x->job->group_reporting) {
+			for (k = 0; k < no && !merged; k++) {
+				struct kb_result *a = &out[k];
+
+				if (a->groupid != x->groupid || !a->job->group_reporting)
+					continue;
+				if (a->nr_jobs <= 1)
+					drop_per_job(a);
+				if (!merge_result(a, x)) {
+					free(out);
+					return NULL;
+				}
+				merged = true;
+			}
+		}
+		if (!merged) {
+			out[no] = *x;
+			if (!out[no].nr_jobs)
+				out[no].nr_jobs = 1;
+			memset(x, 0, sizeof(*x));	/* moved */
+			no++;
+		} else {
+			/* what was not merged stays x's and is freed with res */
+		}
+	}
+	*nout = no;
+	return out;
+}

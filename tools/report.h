@@ -15,14 +15,38 @@
 	"read unrealistically fast; write the span first (precondition)"
 
 const char *kb_state_name(int state);
+/*
+ * fio's reports of the jobs res[0..n) (each with its groupid): in each
+ * group, the jobs that set group_reporting as one entry (at the place of
+ * the first of them; sums of I/Os, bytes, histograms; the longest
+ * runtime), the others each on their own.  The entries move out of res
+ * (free_results() both); *nout gets their count.  NULL: out of memory.
+ */
+struct kb_result *kb_group_results(struct kb_result *res, size_t n, size_t *nout);
+struct kb_disk;
+/* fio's "Run status group N (all jobs):" lines of the jobs res[0..n). */
+void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n);
+/* fio's "Disk stats (read/write):" lines, and its JSON "disk_util" array. */
+void kb_print_disk_stats(FILE *f, const struct kb_disk *d, size_t n);
+struct json_object;
+struct json_object *kb_json_disk_util(const struct kb_disk *d, size_t n);
 char *kb_num2str(char *buf, size_t len, uint64_t num, int maxlen, bool pow2,
 		 const char *unit);
 void kb_print_normal(FILE *f, const struct kb_result *r, size_t n);
 void kb_print_terse(FILE *f, const struct kb_result *r, size_t n);
+struct kb_disk;
+/* The same with fio's disk utilization of d[0..nd) at the end of each line. */
+void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
+			  const struct kb_disk *d, size_t nd);
+/* A disk's busy share of the run, percent (fio's util). */
+double kb_disk_util(const struct kb_disk *d);
 /* Returns a newly allocated string. */
 char *kb_json_report(const struct kb_result *r, size_t n, long long now_ms);
 /* plus: fio's json+ (clat_ns.bins); json otherwise. */
 char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, bool plus);
+/* The same with fio's "disk_util" of the disks d[0..nd). */
+char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms, bool plus,
+			   const struct kb_disk *d, size_t nd);
 struct json_object;
 /* The fio-compatible object of one job (as in "jobs" of kb_json_report). */
 struct json_object *kb_json_job(const struct kb_result *r);

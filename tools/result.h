@@ -130,6 +130,8 @@ struct kb_result {
 	bool has_tl;
 	struct kb_hwmon *hw;		/* devices of the job that have sensors */
 	unsigned int nr_hw;
+	unsigned int groupid;		/* fio's reporting group */
+	unsigned int nr_jobs;		/* jobs reported as one (group_reporting); 0: 1 */
 	char kernel[65];		/* uname -r of the run, "" unknown */
 	char module_version[64];	/* kiobench.ko's, "" unknown */
 };

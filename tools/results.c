@@ -471,8 +471,9 @@ static bool read_timeline(const char *dir, struct kb_result *res)
 }
 
 /*
- * raw_lat_log: the job's per-I/O log from debugfs, as it is, into the
- * user's file (FILE.NAME when the run has several jobs).  false: not written.
+ * raw_lat_log: the job's per-I/O log from debugfs, as it is, into the user's file
+ * (FILE.NAME when the run has several jobs, FILE.NAME.K for clone K of
+ * numjobs).  false: not written.
  */
 static bool save_raw_lat_log(const char *text, const struct kb_job *job, bool several)
 {
@@ -480,7 +481,9 @@ static bool save_raw_lat_log(const char *text, const struct kb_job *job, bool se
 	FILE *f;
 	bool ok;
 
-	if (several)
+	if (several && job->clones > 1)	/* numjobs' clones share their name */
+		snprintf(dst, sizeof(dst), "%s.%s.%u", job->raw_lat_log, job->name, job->clone);
+	else if (several)
 		snprintf(dst, sizeof(dst), "%s.%s", job->raw_lat_log, job->name);
 	else
 		snprintf(dst, sizeof(dst), "%s", job->raw_lat_log);

@@ -46,6 +46,11 @@ static const char *sysfs_root(void)
 	return root && *root ? root : "/sys";
 }
 
+const char *sysfs_dir(void)
+{
+	return sysfs_root();
+}
+
 static bool terminal(int state)
 {
 	return state == KIOBENCH_STATE_DONE || state == KIOBENCH_STATE_STOPPED ||
@@ -69,6 +74,8 @@ static void on_event(uint32_t id, int state, int32_t error, void *arg)
 
 	for (i = 0; i < r->n; i++) {
 		if (r->rj[i].created && r->rj[i].id == id && terminal(state)) {
+			if (!r->rj[i].ended)
+				r->rj[i].end_ns = now_ns();
 			r->rj[i].ended = true;	/* collect() reads the final status */
 			r->rj[i].st.state = state;
 			r->rj[i].st.error = error;
@@ -224,6 +231,134 @@ static void show_progress(struct run *r, uint64_t t)
 	progress("%.0fs elapsed%s, IOPS=%s, BW=%s", elapsed / 1e9, left, iops, bw);
 }
 
+/* ---- fio's execution model: which job starts when -------------------------- */
+
+static bool done(const struct run_job *j)
+{
+	return j->ended || j->cancelled;
+}
+
+/* Job i may start now: what it waits for has ended and its delay has passed. */
+static bool may_start(const struct run *r, size_t i, uint64_t t)
+{
+	const struct run_job *j = &r->rj[i];
+	size_t k;
+
+	if (j->started || j->cancelled)
+		return false;
+	for (k = 0; k < j->after; k++)
+		if (!done(&r->rj[k]))
+			return false;
+	for (k = j->wait_lo; k < j->wait_hi; k++)
+		if (!done(&r->rj[k]))
+			return false;
+	return t >= r->t0 + j->delay_ns;
+}
+
+/*
+ * The earliest start delay still to expire; UINT64_MAX: none (a job whose
+ * delay has passed waits for an end, which an event or a tick brings).
+ */
+static uint64_t next_start(const struct run *r)
+{
+	uint64_t next = UINT64_MAX, t = now_ns(), at;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		at = r->t0 + r->rj[i].delay_ns;
+		if (!r->rj[i].started && !r->rj[i].cancelled && at > t && at < next)
+			next = at;
+	}
+	return next;
+}
+
+static int start_one(struct run *r, struct run_job *j)
+{
+	struct kb_nlerr e;
+	char what[KB_ERRLEN];
+
+	j->start_ns = j->next_sample_ns = now_ns();
+	if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
+		snprintf(what, sizeof(what), "cannot start job '%s'", j->job.name);
+		return nl_fail(what, &e);
+	}
+	j->started = true;
+	return 0;
+}
+
+/*
+ * exitall of job x, which has just ended: stop the running jobs exit_what
+ * names (its group, or all), and cancel those of them that have not started
+ * (its group's, or all; exit_what=stonewall lets the next groups start).
+ */
+static void exit_all(struct run *r, const struct run_job *x)
+{
+	struct kb_nlerr e;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+		bool mine = x->job.exit_what != KB_EXIT_WHAT_GROUP || j->groupid == x->groupid;
+
+		if (!mine || done(j))
+			continue;
+		if (!j->started) {
+			if (x->job.exit_what != KB_EXIT_WHAT_STONEWALL)
+				j->cancelled = true;
+			continue;
+		}
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, j->id, &e) &&
+		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+			msg("job %u: JOB_STOP: %s (%s)", j->id,
+			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+	}
+}
+
+/* The ends seen so far acted upon (exitall), then every job whose turn it is started. */
+static int sequence(struct run *r)
+{
+	uint64_t t = now_ns();
+	size_t i;
+	int ret;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+
+		if (j->ended && !j->end_seen) {
+			j->end_seen = true;
+			if (j->job.exitall)
+				exit_all(r, j);
+		}
+	}
+	for (i = 0; i < r->n; i++) {
+		if (!may_start(r, i, t))
+			continue;
+		ret = start_one(r, &r->rj[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A signal: stop the running jobs; those not started never will. */
+static void stop_on_signal(struct run *r)
+{
+	struct kb_nlerr e;
+	size_t i;
+
+	msg("stopped by user");
+	for (i = 0; i < r->n; i++) {
+		if (!r->rj[i].started)
+			r->rj[i].cancelled = true;
+		if (r->rj[i].ended || !r->rj[i].started)
+			continue;
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
+		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+			msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
+			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+	}
+}
+
 /* Wait until every job is in a terminal state.  0 or an exit code. */
 static int wait_jobs(struct run *r)
 {
@@ -241,24 +376,22 @@ static int wait_jobs(struct run *r)
 
 		running = 0;
 		for (i = 0; i < r->n; i++)
-			running += !r->rj[i].ended;
+			running += !r->rj[i].ended && !r->rj[i].cancelled;
 		if (!running)
 			break;
 		if (got_signal && !stop_sent) {
-			msg("stopped by user");
-			for (i = 0; i < r->n; i++) {
-				if (r->rj[i].ended)
-					continue;
-				if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
-				    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-					msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
-					    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
-			}
+			stop_on_signal(r);
 			stop_sent = true;
 		}
 		wake = sample_sensors(r, false);
 		if (wake > next_tick)
 			wake = next_tick;
+		if (r->sequenced) {
+			uint64_t at = next_start(r);
+
+			if (at < wake)
+				wake = at;
+		}
 		t = now_ns();
 		timeout = wake > t ? (int)((wake - t + 999999) / 1000000) : 0;
 		ret = poll(&pfd, 1, timeout);
@@ -269,6 +402,11 @@ static int wait_jobs(struct run *r)
 		/* on failure JOB_GET polling below still sees the end */
 		if (ret > 0 && kb_nl_events(&r->nl, on_event, r, &e) < 0)
 			msg("warning: reading job events: %s", e.msg);
+		if (r->sequenced && !got_signal) {
+			ret = sequence(r);
+			if (ret)
+				return ret;
+		}
 		t = now_ns();
 		if (t < next_tick)
 			continue;
@@ -284,8 +422,15 @@ static int wait_jobs(struct run *r)
 				snprintf(what, sizeof(what), "job %u: JOB_GET", j->id);
 				return nl_fail(what, &e);
 			}
-			if (terminal(j->st.state))
+			if (terminal(j->st.state) && !j->ended) {
 				j->ended = true;
+				j->end_ns = t;
+			}
+		}
+		if (r->sequenced) {
+			ret = sequence(r);
+			if (ret)
+				return ret;
 		}
 		if (live)
 			show_progress(r, t);
@@ -398,25 +543,24 @@ static int create_jobs(struct run *r)
 /* At start_at (0: now), start every job back to back.  0 or an exit code. */
 static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
 {
-	struct kb_nlerr e;
-	char what[KB_ERRLEN];
 	size_t i;
+	int ret;
 
 	if ((start_at && !sleep_until(start_at)) || got_signal) {
 		msg("interrupted before the jobs started");
 		return KB_EXIT_SYSTEM;
 	}
+	r->t0 = now_ns();
 	if (t_start)
-		*t_start = now_ns();
+		*t_start = r->t0;
+	for (i = 0; i < r->nr_disks; i++)
+		kb_disk_read(sysfs_root(), &r->disks[i], false, r->t0);
+	if (r->sequenced)
+		return sequence(r);
 	for (i = 0; i < r->n; i++) {
-		struct run_job *j = &r->rj[i];
-
-		j->start_ns = j->next_sample_ns = now_ns();
-		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
-			snprintf(what, sizeof(what), "cannot start job '%s'", j->job.name);
-			return nl_fail(what, &e);
-		}
-		j->started = true;
+		ret = start_one(r, &r->rj[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }
@@ -496,6 +640,8 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 		ret = wait_jobs(r);
 		if (t_end)
 			*t_end = now_ns();
+		for (size_t i = 0; i < r->nr_disks; i++)
+			kb_disk_read(sysfs_root(), &r->disks[i], true, now_ns());
 	}
 	if (!ret)
 		ret = finish_jobs(r, keep, resp);
@@ -514,4 +660,7 @@ void free_run(struct run *r)
 		kb_job_free(&r->rj[i].job);
 	free(r->rj);
 	r->rj = NULL;
+	free(r->disks);
+	r->disks = NULL;
+	r->nr_disks = 0;
 }

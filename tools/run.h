@@ -22,6 +22,14 @@ struct run_job {
 	struct kb_hwmon *hw;
 	unsigned int nr_hw;
 	uint64_t start_ns, next_sample_ns;
+	/* fio's execution model (commands.c fills it; 0 everywhere: start together) */
+	unsigned int groupid;	/* fio's reporting group */
+	size_t after;		/* jobs [0, after) end before this one starts (stonewall) */
+	size_t wait_lo, wait_hi;	/* and jobs [wait_lo, wait_hi) (wait_for) */
+	uint64_t delay_ns;	/* startdelay, from the start of the run */
+	bool cancelled;		/* never to start: exitall or a signal came first */
+	bool end_seen;		/* its end acted upon (exitall) */
+	uint64_t end_ns;	/* when it was seen ended */
 };
 
 struct run {
@@ -29,6 +37,10 @@ struct run {
 	struct run_job *rj;
 	size_t n;
 	bool detach;		/* the jobs outlive this process */
+	bool sequenced;		/* start each job when its turn comes (run_job's fields) */
+	uint64_t t0;		/* CLOCK_MONOTONIC ns: the start of the run */
+	struct kb_disk *disks;	/* the devices' own counts over the run */
+	size_t nr_disks;
 	uint64_t prev_ios, prev_bytes, prev_t;	/* of the progress line */
 };
 
@@ -36,6 +48,8 @@ struct run {
 extern volatile sig_atomic_t got_signal;
 
 uint64_t now_ns(void);
+/* sysfs's root: $KIOBENCH_SYSFS, else /sys. */
+const char *sysfs_dir(void);
 /*
  * The first SIGINT, SIGTERM or SIGHUP stops the jobs, which are then
  * reported and destroyed; a second one kills us.  SIGPIPE is ignored, so

@@ -16,6 +16,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "kiobench.h"
@@ -322,4 +324,78 @@ void kb_hwmon_summarize(const struct kb_result *r, size_t n, struct kb_hw_sum *s
 			}
 		}
 	}
+}
+
+/* ---- the disks' own counts ------------------------------------------------ */
+
+size_t kb_disks_of(const char *sysfs, char *const *devs, size_t n, struct kb_disk **disks)
+{
+	struct kb_disk *v = NULL;
+	size_t nr = 0, i, k;
+
+	for (i = 0; i < n; i++) {
+		char link[PATH_MAX], real[PATH_MAX], *base;
+		struct kb_disk *nv;
+		struct stat sb;
+		bool dup = false;
+
+		if (stat(devs[i], &sb) || !S_ISBLK(sb.st_mode))
+			continue;
+		for (k = 0; k < nr; k++)
+			dup |= v[k].major == major(sb.st_rdev) && v[k].minor == minor(sb.st_rdev);
+		if (dup)
+			continue;
+		nv = realloc(v, (nr + 1) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		memset(&v[nr], 0, sizeof(v[nr]));
+		v[nr].major = major(sb.st_rdev);
+		v[nr].minor = minor(sb.st_rdev);
+		snprintf(link, sizeof(link), "%s/dev/block/%u:%u", sysfs, v[nr].major,
+			 v[nr].minor);
+		base = realpath(link, real) ? strrchr(real, '/') : NULL;
+		snprintf(v[nr].name, sizeof(v[nr].name), "%s", base ? base + 1 :
+			 strrchr(devs[i], '/') ? strrchr(devs[i], '/') + 1 : devs[i]);
+		nr++;
+	}
+	*disks = v;
+	return nr;
+}
+
+bool kb_disk_read(const char *sysfs, struct kb_disk *d, bool after, uint64_t t_ns)
+{
+	uint64_t *v = after ? d->after : d->before;
+	unsigned long long x[KB_DS_NR];
+	char path[PATH_MAX], *text;
+	int k, got;
+
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u/stat", sysfs, d->major, d->minor);
+	text = kb_read_file(path);
+	if (!text) {
+		d->ok = false;
+		return false;
+	}
+	got = sscanf(text, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
+		     &x[0], &x[1], &x[2], &x[3], &x[4], &x[5], &x[6], &x[7], &x[8], &x[9],
+		     &x[10]);
+	free(text);
+	if (got != KB_DS_NR) {
+		d->ok = false;
+		return false;
+	}
+	for (k = 0; k < KB_DS_NR; k++)
+		v[k] = x[k];
+	if (after) {
+		d->t_after_ns = t_ns;
+		d->ok = d->t_before_ns != 0;
+	} else {
+		d->t_before_ns = t_ns;
+	}
+	return true;
+}
+
+uint64_t kb_disk_delta(const struct kb_disk *d, int k)
+{
+	return d->after[k] >= d->before[k] ? d->after[k] - d->before[k] : 0;
 }

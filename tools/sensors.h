@@ -74,4 +74,30 @@ const struct kb_hw_sample *kb_hwmon_nearest(const struct kb_hwmon *h, uint64_t t
  */
 void kb_hwmon_summarize(const struct kb_result *r, size_t n, struct kb_hw_sum *s);
 
+/*
+ * A block device's own counts (its sysfs "stat"), read before and after a
+ * run: fio's "Disk stats" and "disk_util".
+ */
+enum { KB_DS_RIOS, KB_DS_RMERGE, KB_DS_RSECT, KB_DS_RTICKS, KB_DS_WIOS, KB_DS_WMERGE,
+       KB_DS_WSECT, KB_DS_WTICKS, KB_DS_INFLIGHT, KB_DS_IOTICKS, KB_DS_INQUEUE,
+       KB_DS_NR };
+
+struct kb_disk {
+	char name[64];			/* the disk's sysfs name: "nullb0" */
+	unsigned int major, minor;
+	uint64_t before[KB_DS_NR], after[KB_DS_NR];
+	uint64_t t_before_ns, t_after_ns;
+	bool ok;			/* both readings taken */
+};
+
+/*
+ * The disks of device paths devs[0..n) (duplicates once) into *disks
+ * (malloc'ed): the block devices only.  Returns their count.
+ */
+size_t kb_disks_of(const char *sysfs, char *const *devs, size_t n, struct kb_disk **disks);
+/* Read disk d's stat at t_ns: before (first) or after; false if unreadable. */
+bool kb_disk_read(const char *sysfs, struct kb_disk *d, bool after, uint64_t t_ns);
+/* After minus before of field k (KB_DS_*). */
+uint64_t kb_disk_delta(const struct kb_disk *d, int k);
+
 #endif /* KIOBENCH_SENSORS_H */

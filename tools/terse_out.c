@@ -16,6 +16,7 @@
 #include "output.h"
 #include "report.h"
 #include "result.h"
+#include "sensors.h"
 #include "stats.h"
 
 /* ---- terse (fio version 3) ------------------------------------------------- */
@@ -55,13 +56,36 @@ static void terse_dir(FILE *f, const struct kb_result *r, int d)
 
 void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 {
+	kb_print_terse_disks(f, r, n, NULL, 0);
+}
+
+/* fio's terse disk utilization, appended to each line: name and 8 figures. */
+static void terse_disks(FILE *f, const struct kb_disk *dk, size_t nd)
+{
+	size_t k;
+
+	for (k = 0; k < nd; k++) {
+		if (!dk[k].ok)
+			continue;
+		fprintf(f, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
+			";%" PRIu64 ";%" PRIu64 ";%3.2f%%", dk[k].name,
+			kb_disk_delta(&dk[k], KB_DS_RIOS), kb_disk_delta(&dk[k], KB_DS_WIOS),
+			kb_disk_delta(&dk[k], KB_DS_RMERGE), kb_disk_delta(&dk[k], KB_DS_WMERGE),
+			kb_disk_delta(&dk[k], KB_DS_RTICKS), kb_disk_delta(&dk[k], KB_DS_WTICKS),
+			kb_disk_delta(&dk[k], KB_DS_INQUEUE), kb_disk_util(&dk[k]));
+	}
+}
+
+void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
+			  const struct kb_disk *dk, size_t nd)
+{
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
 	size_t i;
 	int d, k;
 
 	for (i = 0; i < n; i++) {
-		fprintf(f, "3;kiobench-%s;%s;0;%d", KB_TOOL_VERSION, r[i].job->name,
-			-r[i].st.error);
+		fprintf(f, "3;kiobench-%s;%s;%u;%d", KB_TOOL_VERSION, r[i].job->name,
+			r[i].groupid, -r[i].st.error);
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 			terse_dir(f, &r[i], d);
 		/* CPU usage: the workers' system time; context switches not counted */
@@ -80,6 +104,7 @@ void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
 		if (r[i].job->continue_on_error)
 			fprintf(f, ";%" PRIu64 ";%d",
 				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+		terse_disks(f, dk, nd);
 		if (r[i].job->description)	/* fio's last field, when there is one */
 			fprintf(f, ";%s", r[i].job->description);
 		fprintf(f, "\n");

@@ -69,7 +69,7 @@ def test_open_loop_holds_the_rate(guest, kiobench_module, make_nullb, process, t
     (each process gets the other's gaps): both parameters red."""
     dev = make_nullb("nullb0", size_mb=64)
     job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --rate_iops=1000 "
-                         f"--rate_process={process} --runtime=4s --lat_log_entries=8000 "
+                         f"--rate_process={process} --runtime=4s --time_based --lat_log_entries=8000 "
                          "--raw_lat_log=/tmp/ol.log", timeout=120)
     kb = job["kiobench"]
     got = achieved_per_worker(job)
@@ -108,7 +108,7 @@ def test_lag_grows_when_the_device_cannot_keep_up(guest, kiobench_module, make_n
     which a closed-loop benchmark would report alone."""
     dev = make_nullb("nullb0", completion_nsec=1_000_000, size_mb=16)
     job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=1 --rate_iops=2000 "
-                         "--runtime=2s", timeout=120)
+                         "--runtime=2s --time_based", timeout=120)
     kb, clat = job["kiobench"], job["read"]["clat_ns"]
     assert achieved_per_worker(job) < 1000
     # half the arrivals are left behind: the last I/Os wait about a second
@@ -145,7 +145,7 @@ def depth(guest, dev: str, extra: str, runtime: str) -> float:
     every I/O's submission and completion cost more of it).  Mutation:
     kb_wait_spin() calling usleep_range(200, 300) instead of cpu_relax()
     (a "spin" that sleeps): red."""
-    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime={runtime} {extra}",
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime={runtime} --time_based {extra}",
                   timeout=120)
     kb = job["kiobench"]
     spin = "--spin" in extra
@@ -216,12 +216,12 @@ def test_spin_on_a_device_that_stops_answering(guest, kiobench_module, make_null
     soft-lockup, RCU-stall or hung-task report), the job ends when its
     I/O does, and rmmod during such a job waits for it and unloads."""
     dev = make_nullb("nullb0", completion_nsec=4_000_000_000, size_mb=16)
-    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=1 --spin --runtime=500ms",
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=1 --spin --runtime=500ms --time_based",
                   timeout=120)
     assert job["kiobench"]["state"] == "DONE" and ios(job) == 1
     assert job["read"]["clat_ns"]["min"] >= 4_000_000_000
     guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=1 --spin "
-                "--runtime=600 >/dev/null 2>&1 &)")
+                "--runtime=600 --time_based >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
                 "done; exit 1")
     guest.check("sleep 1; rmmod kiobench", timeout=60)
@@ -303,7 +303,9 @@ def polled_past_and_within(guest, dev: str, tags: int, ios_each: int, least: flo
     mark = guest.dmesg_mark(f"polled past {tags} tags")
     for qd, jobs in ((tags + 1, 1), (2 * tags, 1), (tags * 3 // 4, 2)):
         n = ios_each * jobs
-        common = f"--filename={dev} --rw=randread --numjobs={jobs} --number_ios={n}"
+        # io_size: more than one pass over the device (fio's number_ios alone ends at one)
+        common = (f"--filename={dev} --rw=randread --workers={jobs} --number_ios={n} "
+                  f"--io_size={n * 4096}")
         polled, within = best_polled_and(guest, f"{common} --iodepth={qd}",
                                          f"{common} --iodepth={tags // jobs} --hipri", n)
         assert polled >= least * within, \
@@ -378,7 +380,7 @@ def test_polled_job_whose_nvme_controller_is_removed(own_guest):
     name = dev.rsplit("/", 1)[1]
     assert g.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
     pci = g.check(f"readlink -f /sys/block/{name}/device/device").strip()
-    g.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=8 --hipri --runtime=600 "
+    g.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=8 --hipri --runtime=600 --time_based "
             "--output-format=json --output=/tmp/o.json; echo $? >/tmp/rc) >/dev/null 2>&1 &")
     g.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
             "done; exit 1")

@@ -20,7 +20,7 @@ GUEST_ARGS = {"nvme_size": 256 << 20}
 
 RWS = ["read", "write", "randread", "randwrite", "randrw"]
 LIMITS = {
-    "time": "--runtime=1",
+    "time": "--runtime=1 --time_based",
     "bytes": "--io_size=2M",
     "count": "--number_ios=500",
 }
@@ -133,7 +133,7 @@ def test_warmup_is_excluded(guest, kiobench_module, test_dev):
     the measured ones only.  Mutation: kb_account() measuring from the
     start (`slot->submit_ns >= job->start_ns`): red."""
     before = dev_bios(guest, test_dev)
-    job = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1",
+    job = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1 --time_based",
                   keep=True)
     served = dev_bios(guest, test_dev) - before
     kb, r = job["kiobench"], job["read"]
@@ -154,7 +154,7 @@ def test_two_devices_two_workers_each(guest, kiobench_module, make_nullb):
     (`&job->devs[0]`): red."""
     a, b = make_nullb("nullb0", size_mb=32), make_nullb("nullb1", size_mb=32)
     before = [dev_bios(guest, d) for d in (a, b)]
-    job = run_job(guest, f"--filename={a}:{b} --rw=randread --numjobs=2 --iodepth=2 "
+    job = run_job(guest, f"--filename={a}:{b} --rw=randread --workers=2 --iodepth=2 "
                          f"--number_ios=1000")
     served = [dev_bios(guest, d) - n for d, n in zip((a, b), before)]
     kb = job["kiobench"]
@@ -170,7 +170,7 @@ def test_sigint_stops_and_reports(guest, kiobench_module, test_dev):
     """The first SIGINT stops the job long before its runtime: the job
     drains and ends STOPPED, and the tool still writes what it measured and
     exits 0, so an interrupted run is a result, not a failure."""
-    r = guest.run(f"timeout -s INT 2 kiobench run --filename={test_dev} --rw=randread --runtime=60 "
+    r = guest.run(f"timeout -s INT 2 kiobench run --filename={test_dev} --rw=randread --runtime=60 --time_based "
                   f"--output-format=json --output=/tmp/stop.json; echo rc=$?", timeout=60)
     rc = re.findall(r"^rc=(\d+)$", r.out, re.M)
     assert rc == ["0"], r.out
@@ -206,7 +206,7 @@ def test_rmmod_stops_running_jobs(guest, kiobench_module, make_nullb):
     names = [d.rsplit("/", 1)[1] for d in (a, b)]
     # one job owned by its (running) tool, one detached
     for dev, opt in ((a, ""), (b, " --detach")):
-        guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600"
+        guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 --time_based"
                     f"{opt} >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 50); do [ $(kiobench list | grep -c RUNNING) = 2 ] && exit; "
                 "sleep 0.2; done; exit 1")
@@ -241,14 +241,15 @@ def test_bssplit_large_bs_and_cpu_pinning(guest, kiobench_module, test_dev):
     dev = test_dev
     # 2 MiB transfers are split by the block layer; sizes follow the weights
     job = run_job(guest, f"--filename={dev} --rw=randread --bssplit=4k/50:2m/50 --iodepth=4 "
-                         f"--numjobs=2 --cpus_allowed=1 --number_ios=400", keep=True)
+                         f"--workers=2 --cpus_allowed=1 --number_ios=400 --io_size=1g",
+                   keep=True)
     r = job["read"]
     assert r["total_ios"] == 400
     big = (r["io_bytes"] - 400 * 4096) // (2048 * 1024 - 4096)
     assert 150 <= big <= 250, f"{big} of 400 transfers were 2 MiB (expected 200 +- 50)"
     destroy_job(guest, job)
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=4 --numjobs=2 "
-                "--cpus_allowed=1 --runtime=8 >/dev/null 2>&1 &)")
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=4 --workers=2 "
+                "--cpus_allowed=1 --runtime=8 --time_based >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 50); do kiobench list | grep -q RUNNING && exit; sleep 0.2; "
                 "done; exit 1")
     # each worker kthread (kb_create_threads(): "kiobench<job>/<worker>"):

@@ -77,7 +77,7 @@ def running_ids(guest, count: int) -> list[int]:
 
 # ---- 1. access -----------------------------------------------------------------
 
-TOOL_COMMANDS = ["list", "features", "run --filename={dev} --rw=randread --runtime=1",
+TOOL_COMMANDS = ["list", "features", "run --filename={dev} --rw=randread --runtime=1 --time_based",
                  "stop {id}", "destroy {id}"]
 
 
@@ -179,7 +179,7 @@ def test_read_jobs_change_nothing(guest, kiobench_module, make_nullb):
     want = fill_pattern(guest, dev, size)
     assert device_sha256(guest, dev) == want
     # a count, not a time: what matters is that reads of every size ran
-    for args in ("--rw=randread --bssplit=4k/50:64k/30:1m/20 --iodepth=8 --numjobs=2 "
+    for args in ("--rw=randread --bssplit=4k/50:64k/30:1m/20 --iodepth=8 --workers=2 "
                  "--number_ios=1000",
                  "--rw=read --bs=128k --iodepth=4"):  # one whole pass
         job = run_job(guest, f"--filename={dev} {args}", timeout=SLOW)
@@ -678,7 +678,7 @@ def test_continue_on_error_counts_errors_per_direction(guest, kiobench_module, m
 
 
 def removal_job(guest, dev: str, extra: str = "") -> int:
-    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=300 --keep "
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=300 --time_based --keep "
                     f"--output-format=json --output=/tmp/rm.json {extra}", "rm")
     [job] = running_ids(guest, 1)
     return job
@@ -748,8 +748,8 @@ def test_tool_killed_leaves_job_running(guest, kiobench_module, make_nullb):
     a = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
     b = make_nullb("nullb1", size_mb=16, completion_nsec=1_000_000)
     runtime = 10  # long enough to be running at the kill (this runs on Debian's 6.12)
-    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime} --detach", "short")
-    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600 --detach", "long")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime={runtime} --time_based --detach", "short")
+    start_bg(guest, f"--filename={b} --rw=randread --runtime=3600 --time_based --detach", "long")
     running_ids(guest, 2)
     guest.check("kill -9 $(pidof kiobench)")
     jobs = list_jobs(guest)
@@ -782,7 +782,7 @@ def test_many_concurrent_jobs_on_several_devices(guest, kiobench_module, make_nu
     for i, dev in enumerate(devs):
         for rw in ("randread", "read"):
             sections.append(f"[{rw}{i}]\nfilename={dev}\nrw={rw}\niodepth={1 + i}\n"
-                            f"numjobs=2\nnumber_ios={n}\n")
+                            f"workers=2\nnumber_ios={n}\n")
     # one writer, exclusive on its device; readers share theirs
     sections.append(f"[writer]\nfilename={devs[3]}\nrw=randwrite\niodepth=8\nnumber_ios={n}\n")
     guest.check(f"cat >/tmp/many.fio <<'EOF'\n{''.join(sections)}EOF")
@@ -800,7 +800,7 @@ def test_many_concurrent_jobs_on_several_devices(guest, kiobench_module, make_nu
 
 def test_stop_during_warmup(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
-    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 "
+    start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --ramp_time=600 --runtime=600 --time_based "
                     f"--keep --output-format=json --output=/tmp/warm.json", "warm")
     [job] = running_ids(guest, 1)
     wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'",

@@ -35,7 +35,7 @@ def test_nvme_temperature_timeline(guest, kiobench_module, nvme):
     hwmon = guest.check(f"ls -d /sys/block/{name}/device/hwmon*").split()
     assert len(hwmon) == 1, hwmon
     sysfs_mc = int(guest.check(f"cat {hwmon[0]}/temp1_input"))
-    job = run_job(guest, f"--filename={nvme} --rw=randread --bs=4k --iodepth=4 --runtime=4 "
+    job = run_job(guest, f"--filename={nvme} --rw=randread --bs=4k --iodepth=4 --runtime=4 --time_based "
                          f"--time_based", timeout=60)
     kb = job["kiobench"]
     assert "sensors_note" not in kb, kb.get("sensors_note")
@@ -91,7 +91,7 @@ for start in $disk/device $disk/multipath/*/device; do
         d=${{d%/*}}
     done
 done; true""").split()
-    kb = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --runtime=3 "
+    kb = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --runtime=3 --time_based "
                         f"--time_based", timeout=60)["kiobench"]
     if not nearest:
         assert kb["sensors"] is None and kb["sensors_note"] == f"no hwmon sensor: {test_dev}"
@@ -109,7 +109,7 @@ done; true""").split()
 
 def test_null_blk_has_no_sensors(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
-    kb = run_job(guest, f"--filename={dev} --rw=randread --runtime=1")["kiobench"]
+    kb = run_job(guest, f"--filename={dev} --rw=randread --runtime=1 --time_based")["kiobench"]
     assert kb["sensors"] is None and kb["sensors_summary"] is None
     assert kb["sensors_note"] == f"no hwmon sensor: {dev}"
     assert all("temp_mc" not in e for e in kb["timeline"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from kb import nlreq
 
-RUN = "kiobench run --filename={dev} --rw=randread --runtime=60 --output-format=json"
+RUN = "kiobench run --filename={dev} --rw=randread --runtime=60 --time_based --output-format=json"
 
 
 def stopped_job(guest, path: str) -> dict:
@@ -84,7 +84,7 @@ def test_killed_tool_takes_its_jobs_along(guest, kiobench_module, make_nullb):
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     dev = make_nullb("nullb0", size_mb=32)
     name = dev.split("/")[-1]
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 --time_based "
                 f">/dev/null 2>&1 &)")
     listing = wait_running(guest, 1)
     # owned: the list shows the owner's port id, not "detached"
@@ -112,7 +112,7 @@ def test_detached_job_survives_the_tool(guest, kiobench_module, make_nullb):
     """A --detach job outlives its tool's SIGKILL, is listed "detached", and
     `kiobench stop` and `destroy` end it."""
     dev = make_nullb("nullb0", size_mb=32)
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 --detach "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 --time_based --detach "
                 f">/dev/null 2>&1 &)")
     wait_running(guest, 1)
     guest.check("kill -9 $(pidof kiobench); sleep 1")
@@ -128,7 +128,7 @@ def test_detached_job_survives_the_tool(guest, kiobench_module, make_nullb):
 
 
 SIGNALLED = """
-kiobench run --filename={dev} --rw=randread --iodepth=4 --runtime=600 {extra} \
+kiobench run --filename={dev} --rw=randread --iodepth=4 --runtime=600 --time_based {extra} \
     >/tmp/sig.out 2>&1 &
 pid=$!
 for i in $(seq 100); do kiobench list | grep -q RUNNING && break; sleep 0.1; done
@@ -171,7 +171,7 @@ def test_detached_runtime_is_bounded(guest, kiobench_module, make_nullb):
     at the cap (here 2 s, where its one pass over the device takes 80 s)."""
     dev = make_nullb("nullb0", size_mb=32, completion_nsec=10_000_000)
     guest.check("rmmod kiobench && modprobe kiobench max_detached_runtime=2")
-    r = guest.run(f"kiobench run --filename={dev} --rw=randread --runtime=3 --detach 2>&1")
+    r = guest.run(f"kiobench run --filename={dev} --rw=randread --runtime=3 --time_based --detach 2>&1")
     assert r.rc != 0 and "max_detached_runtime" in r.out, r.out
     ack = nlreq(guest, "new", f"dev={dev}")  # nlfuzz req detaches its jobs
     assert ack.errno == 0, ack.out

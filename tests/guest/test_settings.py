@@ -90,9 +90,9 @@ def test_report_settings_come_from_the_kernel(guest, kiobench_module, make_nullb
     for SPIN, or kb_json_measures() reading rate_process from r->job
     with a kernel that ignores it: red."""
     dev = make_nullb("nullb0", size_mb=64)
-    args = (f"--filename={dev} --rw=randread --bssplit=4k/25:8k/75 --iodepth=4 --numjobs=2 "
+    args = (f"--filename={dev} --rw=randread --bssplit=4k/25:8k/75 --iodepth=4 --workers=2 "
             "--cpus_allowed=0-1 --offset=1m --size=8m --spin --rate_iops=700 "
-            "--rate_process=poisson --runtime=1s --randseed=7")
+            "--rate_process=poisson --runtime=1s --time_based --randseed=7")
     guest.check(f"kiobench run {args} --output-format=json --output=/tmp/r.json", timeout=120)
     doc = json.loads(guest.check("cat /tmp/r.json"))
     kb = doc["jobs"][0]["kiobench"]

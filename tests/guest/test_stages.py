@@ -160,7 +160,7 @@ def test_nvme_takes_nvme_sq(guest, kiobench_module):
     assert tp_stamps(guest)["nvme_sq"][0] == "no"  # detached again
     nvme_kind = "builtin" if builtin else "module"
     # while a stages job runs, nvme_sq is attached, from where it lives
-    start_bg(guest, f"--filename={dev} --rw=randread --runtime=60 --stages", "nv")
+    start_bg(guest, f"--filename={dev} --rw=randread --runtime=60 --time_based --stages", "nv")
     wait_for(guest, f"grep -q '^nvme_sq {nvme_kind} ' {DEBUGFS}/stages", "nvme_sq attached")
     guest.check("kill -INT $(pidof kiobench)")
     assert bg_result(guest, "nv")[0] == 0
@@ -203,7 +203,7 @@ def test_nvme_core_unloaded_and_loaded_during_a_stages_job(guest, kiobench_modul
     if guest.run("grep -qw nvme_core /proc/modules").rc != 0:
         pytest.skip("nvme-core is built in")
     dev = make_nullb("nullb0", size_mb=64, completion_nsec=1_000_000)
-    start_bg(guest, f"--filename={dev} --rw=randread --runtime=120 --stages", "nb")
+    start_bg(guest, f"--filename={dev} --rw=randread --runtime=120 --time_based --stages", "nb")
     wait_for(guest, f"grep -q '^nvme_sq module ' {DEBUGFS}/stages", "nvme_sq attached")
     guest.check("rmmod nvme nvme_core", timeout=SLOW)
     assert tp_stamps(guest)["nvme_sq"][0] == "no"
@@ -297,8 +297,8 @@ def test_probes_only_while_a_stages_job_runs(guest, kiobench_module, make_nullb)
     assert tp_stamps(guest)["block_rq_issue"][0] == "no"
     run_job(guest, f"--filename={b} --number_ios=500")
     assert tp_stamps(guest)["block_rq_issue"][0] == "no"
-    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --stages", "s1")
-    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --stages", "s2")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --time_based --stages", "s1")
+    start_bg(guest, f"--filename={a} --rw=randread --runtime=600 --time_based --stages", "s2")
     wait_for(guest, f"grep -q '^# jobs 2$' {DEBUGFS}/stages", "two stages jobs")
     before = tp_stamps(guest)
     job = run_job(guest, f"--filename={b} --rw=randread --number_ios=2000")
@@ -329,7 +329,7 @@ def test_rmmod_during_a_stages_job(guest, kiobench_module, make_nullb):
     calls into freed module text: red."""
     dev = make_nullb("nullb0", size_mb=64, queue_mode=2)
     name = dev.rsplit("/", 1)[1]
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=16 --runtime=600 --time_based "
                 f"--stages --detach >/dev/null 2>&1 &)")
     wait_for(guest, f"grep -q '^# jobs 1$' {DEBUGFS}/stages", "the stages job")
     mark = guest.dmesg_mark("rmmod during a stages job")
@@ -356,14 +356,14 @@ def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb
     devs = [make_nullb(f"nullb{i}", size_mb=32, queue_mode=2) for i in range(2)]
     devs.append(nvme_dev(guest))
     for i, dev in enumerate(devs):
-        start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --runtime=600", f"bg{i}")
+        start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --runtime=600 --time_based", f"bg{i}")
     for rnd in range(ROUNDS):
         dev = devs[rnd % len(devs)]
         job = run_job(guest, f"--filename={dev} --rw=randread --iodepth={1 + rnd} "
                              f"--number_ios={200 * (1 + rnd)} --stages", timeout=SLOW)
         st = job["kiobench"]["stages"]["read"]
         assert st["queue"]["N"] + st["unsplit"] == job["read"]["total_ios"], st
-        start_bg(guest, f"--filename={dev} --rw=randread --runtime=600 --stages", f"st{rnd}")
+        start_bg(guest, f"--filename={dev} --rw=randread --runtime=600 --time_based --stages", f"st{rnd}")
         if rnd % 2:
             guest.check("kill -INT $(pidof kiobench | tr ' ' '\\n' | tail -1)")
     guest.check("kill -INT $(pidof kiobench)")

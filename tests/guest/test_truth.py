@@ -39,7 +39,7 @@ def test_littles_law_and_injected_floor(guest, kiobench_module, make_nullb, qd):
     runtime_s = max(3.0, 20 * injected / 1e9)
     dev = make_nullb("nullb0", completion_nsec=injected, size_mb=64, hw_queue_depth=128)
     job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth={qd} "
-                         f"--runtime={int(runtime_s * 1000)}ms", timeout=120 + 3 * runtime_s)
+                         f"--runtime={int(runtime_s * 1000)}ms --time_based", timeout=120 + 3 * runtime_s)
     r = job["read"]
     # every sample took at least the injected time
     assert r["clat_ns"]["min"] >= injected
@@ -68,7 +68,7 @@ def test_lat_log_is_the_histogram(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=64)
     plist = "1:10:50:90:99:99.9:99.99:100"
     job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=70 --allow-writes "
-                         f"--bs=4k --iodepth=4 --number_ios=20000 --ramp_time=0 "
+                         f"--bs=4k --iodepth=4 --number_ios=20000 --io_size=80000k --ramp_time=0 "
                          f"--percentile_list={plist} --raw_lat_log=/tmp/lat.log",
                   keep=True, timeout=600)
     header, rows = read_lat_log(guest, "/tmp/lat.log")
@@ -112,7 +112,7 @@ def test_lat_log_is_capped(guest, kiobench_module, make_nullb):
 
 def test_lat_log_refused_while_running_and_bounded(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
-    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 "
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --runtime=600 --time_based "
                 f"--raw_lat_log=/tmp/x.log --keep >/dev/null 2>&1 &)")
     guest.check("for i in $(seq 100); do kiobench list | grep -q RUNNING && exit; "
                 "sleep 0.1; done; exit 1")
@@ -161,7 +161,9 @@ def test_cpu_time_is_reported(guest, kiobench_module, make_nullb):
     when each I/O costs the worker more (a 64 KiB copy against 4 KiB)."""
     mem = make_nullb("nullb0", size_mb=64)
     small = run_job(guest, f"--filename={mem} --rw=randread --bs=4k --number_ios=4000")
-    big = run_job(guest, f"--filename={mem} --rw=randread --bs=64k --number_ios=4000")
+    # io_size: 4000 x 64 KiB go over the 64 MiB span more than once
+    big = run_job(guest, f"--filename={mem} --rw=randread --bs=64k --number_ios=4000 "
+                         f"--io_size=256000k")
     for job in (small, big):
         kb = job["kiobench"]
         assert kb["cpu_ns"] >= 0.5 * kb["elapsed_ns"], kb

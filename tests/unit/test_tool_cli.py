@@ -86,6 +86,46 @@ BAD_OPTIONS = [
 ]
 
 
+# fio's execution model: its options' values, and wait_for's target, which
+# fio wants above the waiting job and unique.  Mutations: find_waitee()
+# searching the waiting job's own clones too (`i < first` -> `i < r->n`):
+# "self" red; not refusing a second job of the name (`found++` ->
+# `found++ && 0`): "twice" red.
+EXEC_MODEL_REFUSED = {
+    "delay-range": (["--startdelay=2-1", DEV],
+                    "--startdelay: invalid startdelay '2-1' (the range's end is below"),
+    "delay-unit": (["--startdelay=1x", DEV], "--startdelay: invalid time '1x'"),
+    "exit-what": (["--exit_what=some", DEV],
+                  "--exit_what: invalid exit_what 'some' (group, stonewall or all)"),
+    "loops-0": (["--loops=0", DEV], "--loops: invalid value '0' (must be at least 1)"),
+    "offset-inc": (["--offset_increment=1q", DEV], "--offset_increment: invalid size '1q'"),
+    "wait-for-name": (["--wait_for=a b", DEV], "--wait_for: invalid name 'a b'"),
+    "self": ("[a]\nfilename=/dev/null\nwait_for=a\n",
+             "job 'a': wait_for=a: no job of that name above this one"),
+    "forward": ("[a]\nfilename=/dev/null\nwait_for=b\n[b]\nfilename=/dev/null\n",
+                "job 'a': wait_for=b: no job of that name above this one"),
+    "twice": ("[global]\nfilename=/dev/null\n[x]\n[x]\n[y]\nwait_for=x\n",
+              "job 'y': wait_for=x: several jobs above are named so"),
+}
+
+
+@pytest.mark.parametrize("case", EXEC_MODEL_REFUSED)
+def test_exec_model_refusals(case, tmp_path):
+    args, expect = EXEC_MODEL_REFUSED[case]
+    if isinstance(args, str):
+        (tmp_path / "job.fio").write_text(args)
+        args = ["job.fio"]
+    assert_usage_error(run("run", *args, cwd=tmp_path), expect)
+
+
+def test_exec_model_options_in_help():
+    out = run("run", "--help").stdout
+    for name in ["stonewall", "new_group", "wait_for",
+                 "group_reporting", "startdelay", "loops", "exitall", "exit_what",
+                 "offset_increment"]:
+        assert "--" + name in out, name
+
+
 @pytest.mark.parametrize("args,expect", BAD_OPTIONS,
                          ids=[" ".join(a) or "none" for a, _ in BAD_OPTIONS])
 def test_bad_run_option(args, expect):

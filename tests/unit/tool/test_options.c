@@ -76,7 +76,12 @@ static void t_limits(void)
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);	/* time_based needs runtime */
 	CHECK(apply(&job, &g, "runtime", "10") == 0);
 	CHECK(apply(&job, &g, "io_size", "4m") == 0);
+	CHECK(kb_job_io_bytes(&job) == 0);			/* fio: time_based ignores it */
+	job.time_based = false;
 	CHECK(kb_job_io_bytes(&job) == 4ULL << 20);		/* io_size wins */
+	CHECK(apply(&job, &g, "loops", "3") == 0);
+	CHECK(kb_job_io_bytes(&job) == 12ULL << 20);		/* loops times */
+	job.time_based = true;
 	CHECK(apply(&job, &g, "bssplit", "4k/50:64k/50") == 0);
 	CHECK(apply(&job, &g, "bs", "8k") == 0);
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);

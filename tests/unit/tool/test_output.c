@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of reports of jobs (tools/output.c): normal, terse, JSON. */
+#include "options.h"
 #include "report.h"
 #include "result.h"
+#include "sensors.h"
 #include "tool_test.h"
 
 static void t_num2str(void)
@@ -158,10 +160,116 @@ static void t_output_json(void)
 	free_result(&r, &job);
 }
 
+/*
+ * fio's groups: three jobs of group 0, two of them with group_reporting,
+ * and one of group 1.  The two are one entry with their sums (I/Os,
+ * bytes, histogram, the longest runtime, jobs=2); the others stay.
+ * Mutation: merge_result() without `s->ios += t->ios`: red.
+ */
+static void t_groups(void)
+{
+	struct kb_result r[4], *g;
+	struct kb_job job[4];
+	size_t i, n;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (i = 0; i < 4; i++) {
+		make_result(&r[i], &job[i], 100 * (i + 1));
+		job[i].group_reporting = i < 2;
+		r[i].groupid = i == 3;
+		r[i].st.measured_ns = 1000000000ULL * (i + 1);
+	}
+	f = open_memstream(&s, &len);
+	kb_print_run_status(f, r, 4);
+	fclose(f);
+	/* group 0: 600 I/Os x 4 KiB over the longest, 3 s; jobs 40-100 KiB/s */
+	CHECK(strstr(s, "\nRun status group 0 (all jobs):\n   READ: bw=800KiB/s (819kB/s), "
+		      "400KiB/s-400KiB/s (410kB/s-410kB/s), io=2400KiB (2458kB), "
+		      "run=1000-3000msec\n"));
+	CHECK(strstr(s, "\nRun status group 1 (all jobs):\n"));
+	free(s);
+	g = kb_group_results(r, 4, &n);
+	CHECK(g && n == 3);
+	CHECK(g[0].job == &job[0] && g[0].nr_jobs == 2 && g[0].groupid == 0);
+	CHECK(g[0].st.dir[0].ios == 300 && g[0].st.dir[0].bytes == 300 * 4096);
+	CHECK(g[0].hist[0].samples == 300);
+	CHECK(g[0].hist[0].b[0].count + g[0].hist[0].b[1].count == 300);
+	CHECK(g[0].st.measured_ns == 2000000000ULL && !g[0].has_tl);
+	CHECK(g[1].job == &job[2] && g[1].nr_jobs == 1 && g[1].st.dir[0].ios == 300);
+	CHECK(g[2].job == &job[3] && g[2].groupid == 1);
+	s = capture(kb_print_normal, &g[0]);
+	CHECK(strstr(s, "kiobench: (groupid=0, jobs=2): err= 0:"));
+	free(s);
+	for (i = 0; i < n; i++) {
+		kb_hist_free(&g[i].hist[0]);
+		kb_timeline_free(&g[i].tl);
+	}
+	for (i = 0; i < 4; i++) {
+		kb_hist_free(&r[i].hist[0]);
+		kb_timeline_free(&r[i].tl);
+		kb_job_free(&job[i]);
+	}
+	free(g);
+}
+
+/*
+ * fio's disk stats: after minus before of the device's stat, util the
+ * busy share of the wall time; in normal, terse (appended to each line)
+ * and JSON ("disk_util").  Mutation: kb_disk_delta() returning the after
+ * value (`d->after[k] - d->before[k]` -> `d->after[k]`): red.
+ */
+static void t_disks(void)
+{
+	struct kb_disk d;
+	struct kb_result r;
+	struct kb_job job;
+	struct json_object *a;
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f;
+	int k;
+
+	memset(&d, 0, sizeof(d));
+	strcpy(d.name, "nullb0");
+	for (k = 0; k < KB_DS_NR; k++) {
+		d.before[k] = 1000 + k;
+		d.after[k] = 1000 + k + 10 * (k + 1);
+	}
+	d.t_before_ns = 1000000000ULL;
+	d.t_after_ns = 1000000000ULL + 1000 * 1000000ULL;	/* 1000 ms */
+	d.ok = true;
+	f = open_memstream(&s, &len);
+	kb_print_disk_stats(f, &d, 1);
+	fclose(f);
+	/* rios 10, wios 50, rmerge 20, wmerge 60, rticks 40, wticks 80, in_queue 110,
+	 * io_ticks 100 of 1000 ms */
+	CHECK_STR(s, "\nDisk stats (read/write):\n  nullb0: ios=10/50, merge=20/60, "
+		  "ticks=40/80, in_queue=110, util=10.00%\n");
+	free(s);
+	make_result(&r, &job, 10);
+	s = NULL;
+	f = open_memstream(&s, &len);
+	kb_print_terse_disks(f, &r, 1, &d, 1);
+	fclose(f);
+	CHECK(strstr(s, ";nullb0;10;50;20;60;40;80;110;10.00%\n"));
+	free(s);
+	free_result(&r, &job);
+	a = kb_json_disk_util(&d, 1);
+	CHECK_STR(json_object_to_json_string(json_object_array_get_idx(a, 0)),
+		  "{ \"name\": \"nullb0\", \"read_ios\": 10, \"write_ios\": 50, "
+		  "\"read_merges\": 20, \"write_merges\": 60, \"read_ticks\": 40, "
+		  "\"write_ticks\": 80, \"in_queue\": 110, \"util\": 10.000000 }");
+	json_object_put(a);
+}
+
 void output_tests(void)
 {
 	run_case("num2str like fio", t_num2str);
 	run_case("normal output", t_output_normal);
 	run_case("terse output (fio v3)", t_output_terse);
 	run_case("json output (fio schema)", t_output_json);
+	run_case("fio's groups: group_reporting, run status", t_groups);
+	run_case("fio's disk stats: normal, terse, JSON", t_disks);
 }

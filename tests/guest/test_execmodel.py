@@ -1,0 +1,265 @@
+"""fio's execution model, from the block layer's view.
+
+A job file's jobs start together unless stonewall, wait_for or startdelay
+say otherwise; numjobs makes clones, offset_increment apart; group_reporting
+sums a group; loops, size and runtime end a job where fio's would.  Each
+test reads what blktrace saw on null_blk (every bio queued, with the
+kiobench<job>/<n> thread that queued it, and every completion) or the
+device's own stat counts, never the tool's echo of its options.  The
+meanings were checked against Debian's fio 3.33 (see
+Documentation/kiobench.rst, "Job files: fio's execution model").
+"""
+import json
+import re
+from collections import defaultdict
+
+import pytest
+
+from kb import dev_bios
+
+SLOW = 300
+
+
+def wait_for(guest, cond: str, what: str, timeout: float = 60) -> None:
+    n = int(timeout / 0.2)
+    r = guest.run(f"for i in $(seq {n}); do {cond} && exit 0; sleep 0.2; done; exit 1",
+                  timeout=timeout + 30)
+    assert r.rc == 0, f"timed out waiting for {what}"
+
+
+def traced(guest, devs: list[str], run) -> dict[str, list[tuple[str, float, int, int, str]]]:
+    """blktrace of devs during run(): {dev name: [(action, t_s, sector,
+    sectors, command), ...]} for the Q (queued) and C (completed) events."""
+    if guest.run("command -v blktrace && command -v blkparse").rc:
+        pytest.skip("blktrace and blkparse are not in the guest image")
+    names = [d.rsplit("/", 1)[-1] for d in devs]
+    guest.check("rm -rf /tmp/bt && mkdir /tmp/bt")
+    guest.check(f"(cd /tmp/bt && blktrace {' '.join('-d ' + d for d in devs)} "
+                ">/tmp/bt/blktrace.out 2>&1 &)")
+    for n in names:
+        wait_for(guest, f"test -e /sys/kernel/debug/block/{n}/trace0", "blktrace")
+    guest.check("sleep 1")     # its relay files come before it traces
+    try:
+        run()
+    finally:
+        guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
+                    "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")
+    # one blkparse for all: its times count from one start (per input, each
+    # would count from its own first event)
+    devno = {guest.check(f"cat /sys/block/{n}/dev").strip().replace(":", ","): n
+             for n in names}
+    out = guest.check(f"cd /tmp/bt && blkparse -q {' '.join('-i ' + n for n in names)} "
+                      "-f '%D %a %T.%9t %S %n %C\\n'", timeout=SLOW)
+    ev = {n: [] for n in names}
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) >= 5 and f[1] in ("Q", "C") and f[0] in devno:
+            ev[devno[f[0]]].append((f[1], float(f[2]), int(f[3]), int(f[4]),
+                                    f[5] if len(f) > 5 else ""))
+    return ev
+
+
+def run_file(guest, text: str, fmt: str = "json", extra: str = "") -> str:
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    r = guest.run(f"kiobench run --output-format={fmt} --output=/tmp/x.out {extra} /tmp/x.fio",
+                  timeout=SLOW)
+    assert r.rc == 0, r.out
+    return guest.check("cat /tmp/x.out")
+
+
+def first_q(ev) -> float:
+    return min(t for a, t, *_ in ev if a == "Q")
+
+
+def last_c(ev) -> float:
+    return max(t for a, t, *_ in ev if a == "C")
+
+
+def nodev(guest, *devs: str) -> None:
+    for d in devs:
+        guest.check(f"echo 2 >/sys/block/{d.rsplit('/', 1)[-1]}/queue/nomerges")
+
+
+def run_fio(guest, text: str) -> dict:
+    """Debian's fio on the same job file (direct I/O, its default engine)."""
+    if guest.run("command -v fio").rc:
+        pytest.skip("fio is not in the guest image")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    guest.check("fio --direct=1 --output-format=json --output=/tmp/fio.json /tmp/x.fio",
+                timeout=SLOW)
+    return json.loads(guest.check("cat /tmp/fio.json"))
+
+
+@pytest.mark.parametrize("tool", ["kiobench", "fio"])
+@pytest.mark.parametrize("how", ["stonewall", "wait_for", "together"])
+def test_order_from_the_trace(guest, kiobench_module, make_nullb, how, tool):
+    """[a] on nullb0, [b] on nullb1.  stonewall and wait_for=a: nullb1's
+    first bio is queued after nullb0's last completion; without either,
+    the two start together (nullb1's first bio before nullb0's last
+    completion).  Debian's fio on the same file shows the same order and
+    groups.  Mutations: may_start() not waiting for the jobs above a
+    stonewall (`k < j->after` -> `k < (size_t)got_signal`): stonewall red;
+    nor for wait_for's (`k < j->wait_hi` -> `k < j->wait_lo`): wait_for
+    red; build_jobs() making every job a barrier (`if (!k &&
+    j->job.stonewall)` -> `if (!k)`): together red."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=200_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=200_000)
+    nodev(guest, a, b)
+    line = {"stonewall": "stonewall\n", "wait_for": "wait_for=a\n", "together": ""}[how]
+    text = (f"[global]\nrw=randread\nbs=4k\niodepth=4\nnumber_ios=400\n"
+            f"[a]\nfilename={a}\n[b]\nfilename={b}\n{line}")
+    res = {}
+    if tool == "fio":
+        ev = traced(guest, [a, b], lambda: res.update(doc=run_fio(guest, text)))
+    else:
+        ev = traced(guest, [a, b], lambda: res.update(doc=json.loads(run_file(guest, text))))
+    jobs = res["doc"]["jobs"]
+    assert [j["read"]["total_ios"] for j in jobs] == [400, 400]
+    assert sum(1 for e in ev["nullb0"] if e[0] == "C") == 400
+    assert sum(1 for e in ev["nullb1"] if e[0] == "Q") == 400
+    gap = first_q(ev["nullb1"]) - last_c(ev["nullb0"])
+    if how == "together":
+        assert gap < 0, gap
+        assert [j["groupid"] for j in jobs] == [0, 0]
+    else:
+        assert gap > 0, gap
+        assert [j["groupid"] for j in jobs] == ([0, 1] if how == "stonewall" else [0, 0])
+
+
+def test_startdelay_from_the_trace(guest, kiobench_module, make_nullb):
+    """[b] startdelay=1: its first bio is queued about 1 s after [a]'s
+    first (they are otherwise started together).  Mutation: may_start()
+    ignoring the delay (`t >= r->t0 + j->delay_ns` -> `t >= r->t0`): red."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    text = (f"[global]\nrw=randread\nnumber_ios=100\n"
+            f"[a]\nfilename={a}\n[b]\nfilename={b}\nstartdelay=1\n")
+    ev = traced(guest, [a, b], lambda: run_file(guest, text))
+    # the delay runs from the run's start, a little before [a]'s first bio
+    d = first_q(ev["nullb1"]) - first_q(ev["nullb0"])
+    assert 0.9 <= d < 2.5, d
+
+
+def test_clones_offset_increment_from_the_trace(guest, kiobench_module, make_nullb):
+    """numjobs=3 offset_increment=8m size=4m rw=read: three kernel jobs
+    (three reports), and the bios each one's thread queued lie in its own
+    range [k x 8 MiB, k x 8 MiB + 4 MiB), one pass of 1024 x 4 KiB each.
+    Mutation: make_clone() without the clone number
+    (`k * job->offset_increment` -> `job->offset_increment`): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=20_000)
+    nodev(guest, dev)
+    text = (f"[c]\nfilename={dev}\nrw=read\nbs=4k\nsize=4m\nnumjobs=3\n"
+            f"offset_increment=8m\n")
+    res = {}
+    ev = traced(guest, [dev], lambda: res.update(doc=json.loads(run_file(guest, text))))
+    jobs = res["doc"]["jobs"]
+    assert len(jobs) == 3, [j["jobname"] for j in jobs]
+    clone_of = {j["kiobench"]["job_id"]: j["kiobench"]["clone"] for j in jobs}
+    assert sorted(clone_of.values()) == [0, 1, 2]
+    by = defaultdict(list)
+    for a, _t, sector, n, comm in ev["nullb0"]:
+        m = re.match(r"kiobench(\d+)/", comm)
+        if a == "Q" and m:
+            by[clone_of[int(m.group(1))]].append((sector * 512, (sector + n) * 512))
+    for k in range(3):
+        lo, hi = k * (8 << 20), k * (8 << 20) + (4 << 20)
+        assert len(by[k]) == 1024, (k, len(by[k]))
+        assert all(lo <= s and e <= hi for s, e in by[k]), (k, min(by[k]), max(by[k]))
+
+
+def test_group_reporting_sums(guest, kiobench_module, make_nullb):
+    """numjobs=3 group_reporting: one entry of jobs=3 whose I/O count is the
+    sum of the clones' and the device's own count, in JSON and in the
+    normal output (which ends with fio's run status and disk stats).
+    Mutation: merge_result() not adding the clones' I/Os
+    (`s->ios += t->ios` removed): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=20_000)
+    text = (f"[g]\nfilename={dev}\nrw=randread\nnumber_ios=200\nnumjobs=3\n"
+            f"offset_increment=16m\ngroup_reporting\n")
+    before = dev_bios(guest, dev)
+    doc = json.loads(run_file(guest, text))
+    done = dev_bios(guest, dev) - before
+    [g] = doc["jobs"]
+    assert g["kiobench"]["jobs"] == 3
+    assert g["read"]["total_ios"] == 600 == done, (g["read"]["total_ios"], done)
+    assert g["read"]["io_bytes"] == 600 * 4096
+    assert g["read"]["clat_ns"]["N"] == 600
+    [disk] = doc["disk_util"]
+    assert disk["name"] == "nullb0" and disk["read_ios"] == 600, disk
+    # Debian's fio on the same file: one group entry of the same count
+    [f] = run_fio(guest, text)["jobs"]
+    assert f["read"]["total_ios"] == 600
+    out = run_file(guest, text, fmt="normal")
+    assert "g: (groupid=0, jobs=3)" in out, out
+    assert re.search(r"^  read: IOPS=.*\(2400KiB/", out, re.M), out
+    assert re.search(r"^Run status group 0 \(all jobs\):\n   READ: bw=.*io=2400KiB", out,
+                     re.M), out
+    assert re.search(r"^Disk stats \(read/write\):\n  nullb0: ios=600/0,", out, re.M), out
+    [line] = run_file(guest, text, fmt="terse").splitlines()
+    assert re.search(r";nullb0;600;0;\d+;\d+;\d+;\d+;\d+;[\d.]+%$", line), line
+
+
+def test_loops_and_one_pass(guest, kiobench_module, make_nullb):
+    """loops=3 over size=1m reads every block 3 times (the device's count:
+    768); without size, runtime=60 still ends after one pass over the
+    device (fio without time_based), long before the runtime.  Mutations:
+    kb_job_io_bytes() without loops (`b * loops` -> `b`): red (256);
+    make_clone() not learning the span (`job->span_bytes = 0`): red (runs
+    60 s)."""
+    dev = make_nullb("nullb0", size_mb=4, completion_nsec=10_000)
+    nodev(guest, dev)
+    loops = f"[l]\nfilename={dev}\nrw=read\nsize=1m\nloops=3\n"
+    one_pass = f"[p]\nfilename={dev}\nrw=read\nruntime=60\n"
+    before = dev_bios(guest, dev)
+    doc = json.loads(run_file(guest, loops))
+    assert dev_bios(guest, dev) - before == 768
+    assert doc["jobs"][0]["read"]["total_ios"] == 768
+    before = dev_bios(guest, dev)
+    doc = json.loads(run_file(guest, one_pass))
+    assert dev_bios(guest, dev) - before == 1024
+    assert doc["jobs"][0]["kiobench"]["elapsed_ns"] < 30e9
+    # Debian's fio on the same files: the same counts on the device
+    for text, want in ((loops, 768), (one_pass, 1024)):
+        before = dev_bios(guest, dev)
+        run_fio(guest, text)
+        assert dev_bios(guest, dev) - before == want, text
+
+
+def test_exitall_stops_the_group(guest, kiobench_module, make_nullb):
+    """[short] exitall ends after 100 I/Os; [long] (time_based, 60 s) is
+    then stopped: the device's count of nullb1 stops growing long before
+    60 s and its job ends STOPPED.  Mutation: sequence() not acting on
+    exitall (`if (j->job.exitall)` -> `if (0)`): red (runs 60 s)."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    text = (f"[short]\nfilename={a}\nrw=randread\nnumber_ios=100\nexitall\n"
+            f"[long]\nfilename={b}\nrw=randread\ntime_based\nruntime=60\n")
+    doc = json.loads(run_file(guest, text))
+    short, long_ = doc["jobs"]
+    assert short["kiobench"]["state"] == "DONE"
+    assert long_["kiobench"]["state"] == "STOPPED"
+    assert long_["kiobench"]["elapsed_ns"] < 30e9
+
+
+def test_exit_what_all_cancels_what_has_not_started(guest, kiobench_module, make_nullb):
+    """exitall with exit_what=all: [long] is stopped and [later], behind a
+    stonewall, never starts: its device sees no I/O and its report says
+    the kernel's NEW, with none; with exit_what=stonewall [later] still
+    runs after the stop.  Mutation: exit_all() not cancelling the jobs not
+    yet started (`j->cancelled = true` removed): red."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    c = make_nullb("nullb2", size_mb=16, completion_nsec=100_000)
+    for what, later_ios in (("all", 0), ("stonewall", 100)):
+        text = (f"[short]\nfilename={a}\nrw=randread\nnumber_ios=100\nexitall\n"
+                f"exit_what={what}\n"
+                f"[long]\nfilename={b}\nrw=randread\ntime_based\nruntime=60\n"
+                f"[later]\nstonewall\nfilename={c}\nrw=randread\nnumber_ios=100\n")
+        before = dev_bios(guest, c)
+        doc = json.loads(run_file(guest, text))
+        short, long_, later = doc["jobs"]
+        assert long_["kiobench"]["state"] == "STOPPED", what
+        assert long_["kiobench"]["elapsed_ns"] < 30e9, what
+        assert dev_bios(guest, c) - before == later_ios, what
+        assert later["read"]["total_ios"] == later_ios, what
+        assert later["kiobench"]["state"] == ("NEW" if what == "all" else "DONE"), what
