@@ -45,6 +45,7 @@
 #define KB_TIMELINE_DEF		3600	/* entries when the run has no time limit */
 #define KB_TIMELINE_MAX		65536
 #define KB_MAX_TIME_NS		(1000000ULL * NSEC_PER_SEC)	/* runtime, ramp */
+#define KB_MAX_THINK_NS		(3600 * NSEC_PER_SEC)	/* thinktime and its parts */
 #define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
 #define KB_MAX_RATE_IOPS	KIOBENCH_MAX_RATE_IOPS	/* per worker: 100 ns apart */
 
@@ -86,6 +87,10 @@ struct kb_config {
 	u8 rate_process;	/* enum kiobench_rate_process */
 	u8 completion;		/* enum kiobench_completion */
 	bool stages;		/* per-stage latency split */
+	u64 think_ns;		/* fio's thinktime; 0: none */
+	u64 think_spin_ns;	/* of it spinning */
+	u64 think_iotime_ns;	/* I/O time between pauses; 0: none */
+	u32 think_blocks;	/* completions between pauses; 0: none */
 };
 
 struct kb_counters {
@@ -245,7 +250,10 @@ struct kb_worker {
 	struct kb_rng rng;
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_sched sched;	/* open loop */
-	struct llist_node *idle;	/* open loop: free slots, a stack */
+	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
+	bool thinking;		/* thinktime: draining before a pause */
+	u32 think_count;	/* thinktime: completions since the last pause */
+	u64 think_last_ns;	/* thinktime: end of the last pause */
 	unsigned int poll_next;	/* poll: the slot to poll next */
 	u32 nowait_max;		/* poll: longest bio submitted with REQ_NOWAIT */
 	unsigned int tag_cap;	/* poll: in flight at the last refusal; 0: none */

@@ -61,6 +61,15 @@ static struct netlink_range_validation kb_rate_range = {
 	.max = KB_MAX_RATE_IOPS,
 };
 
+static struct netlink_range_validation kb_think_range = {
+	.min = 1,
+	.max = KB_MAX_THINK_NS,
+};
+
+static struct netlink_range_validation kb_think_spin_range = {
+	.max = KB_MAX_THINK_NS,
+};
+
 static struct netlink_range_validation kb_lat_log_range = {
 	.max = KB_MAX_LAT_LOG,
 };
@@ -108,6 +117,12 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
 						 KIOBENCH_COMPLETION_POLL),
 	[KIOBENCH_A_NORANDOMMAP] = { .type = NLA_FLAG },
+	[KIOBENCH_A_THINKTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_think_range),
+	[KIOBENCH_A_THINKTIME_SPIN_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+							       &kb_think_spin_range),
+	[KIOBENCH_A_THINKTIME_BLOCKS] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_THINKTIME_IOTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
+								 &kb_think_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -273,6 +288,42 @@ static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
 	return tb[type] ? nla_get_u64(tb[type]) : def;
 }
 
+/*
+ * fio's thinktime: a pause after every thinktime-blocks completions (1
+ * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O.
+ */
+static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
+{
+	static const int parts[] = { KIOBENCH_A_THINKTIME_SPIN_NS,
+				     KIOBENCH_A_THINKTIME_BLOCKS,
+				     KIOBENCH_A_THINKTIME_IOTIME_NS };
+	struct nlattr **tb = info->attrs;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (tb[parts[i]] && !tb[KIOBENCH_A_THINKTIME_NS]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[parts[i]],
+					    "thinktime: needs thinktime-ns");
+			return -EINVAL;
+		}
+	}
+	if (!tb[KIOBENCH_A_THINKTIME_NS])
+		return 0;
+	if (cfg->rate_iops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_THINKTIME_NS],
+				    "thinktime-ns: not with rate-iops");
+		return -EINVAL;
+	}
+	cfg->think_ns = nla_get_u64(tb[KIOBENCH_A_THINKTIME_NS]);
+	cfg->think_spin_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_SPIN_NS, 0);
+	cfg->think_iotime_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_IOTIME_NS, 0);
+	if (tb[KIOBENCH_A_THINKTIME_BLOCKS])
+		cfg->think_blocks = nla_get_u32(tb[KIOBENCH_A_THINKTIME_BLOCKS]);
+	else if (!cfg->think_iotime_ns)
+		cfg->think_blocks = 1;
+	return 0;
+}
+
 /* How the workers submit and wait, and what they measure. */
 static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 {
@@ -291,7 +342,7 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
 	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
-	return 0;
+	return kb_parse_think(info, cfg);
 }
 
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
@@ -419,6 +470,24 @@ static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/* The thinktime settings the workers use; all absent without a thinktime. */
+static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	if (!cfg->think_ns)
+		return 0;
+	if (nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_NS, cfg->think_ns,
+			      KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_SPIN_NS,
+			      cfg->think_spin_ns, KIOBENCH_A_PAD) ||
+	    (cfg->think_blocks &&
+	     nla_put_u32(msg, KIOBENCH_A_THINKTIME_BLOCKS, cfg->think_blocks)) ||
+	    (cfg->think_iotime_ns &&
+	     nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_IOTIME_NS,
+			       cfg->think_iotime_ns, KIOBENCH_A_PAD)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * The job's settings, from the kernel's own struct kb_config, in the
  * request's attributes: what a reply says is what the workers do, whoever
@@ -487,7 +556,7 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion) ||
 	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)))
 		return -EMSGSIZE;
-	return 0;
+	return kb_put_think(msg, cfg);
 }
 
 /* Room for a job's status: its settings may hold long paths and many CPUs. */

@@ -430,6 +430,78 @@ static void kb_retry(struct kb_worker *w, u64 now)
 	}
 }
 
+/* ---- thinktime ----------------------------------------------------------- */
+
+/*
+ * Counts a completion, and starts the drain before a pause when one is due:
+ * after thinktime_blocks completions or thinktime_iotime of I/O since the
+ * last pause, if more I/O may follow it.  The count restarts at the
+ * trigger: the completions that drain before the pause count toward the
+ * next one, as fio's do.
+ */
+static void kb_think_count(struct kb_worker *w, u64 now)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+
+	w->think_count++;
+	if (w->thinking || !kb_may_submit(w, now))
+		return;
+	if ((cfg->think_blocks && w->think_count >= cfg->think_blocks) ||
+	    (cfg->think_iotime_ns &&
+	     now - w->think_last_ns >= cfg->think_iotime_ns)) {
+		w->thinking = true;
+		w->think_count = 0;
+	}
+}
+
+/*
+ * The pause, with nothing in flight: spins thinktime_spin, then sleeps the
+ * rest of thinktime, both cut short by the job's end or a stop (which wakes
+ * the worker).  No bio of the worker's is in flight meanwhile, so a polled
+ * or spinning worker leaves no completion unreaped.
+ */
+static void kb_think(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 start = ktime_get_ns();
+	u64 spin_end = min(start + cfg->think_spin_ns, w->job->deadline_ns);
+	u64 end = min(start + max(cfg->think_ns, cfg->think_spin_ns),
+		      w->job->deadline_ns);
+	ktime_t until = ns_to_ktime(end);
+
+	while (ktime_get_ns() < spin_end && kb_may_go_on(w, 0)) {
+		cpu_relax();
+		cond_resched();
+	}
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (ktime_get_ns() >= end || !kb_may_go_on(w, 0))
+			break;
+		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
+/* After the drain, the pause; then the parked slots fill the depth again. */
+static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
+{
+	struct kb_slot *slot;
+	struct blk_plug plug;
+	u64 now;
+
+	kb_think(w);
+	w->thinking = false;
+	now = ktime_get_ns();
+	w->think_last_ns = now;
+	kb_start_plug(&plug, batch);
+	while (w->idle && kb_may_submit(w, now)) {
+		slot = container_of(w->idle, struct kb_slot, node);
+		w->idle = w->idle->next;
+		kb_submit(w, slot);
+	}
+	blk_finish_plug(&plug);
+}
+
 /*
  * Takes the completed slots back: resubmitted (closed loop) or freed; and
  * the refused ones, to wait at the head of the queue for a tag, which the
@@ -454,8 +526,10 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
-		if (kb_open_loop(w)) {
-			slot->node.next = w->idle;
+		if (unlikely(w->job->cfg.think_ns))
+			kb_think_count(w, now);
+		if (kb_open_loop(w) || unlikely(w->thinking)) {
+			slot->node.next = w->idle;	/* parked */
 			w->idle = &slot->node;
 		} else if (kb_may_submit(w, now)) {
 			kb_pick_io(w, slot);
@@ -472,6 +546,7 @@ static void kb_worker_start(struct kb_worker *w)
 	u64 now = ktime_get_ns();
 	unsigned int i;
 
+	w->think_last_ns = now;
 	if (!kb_open_loop(w)) {
 		for (i = 0; i < w->nr_slots && kb_may_submit(w, now); i++)
 			kb_submit(w, w->slots[i]);
@@ -523,6 +598,8 @@ void kb_worker_run(struct kb_worker *w)
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
 		blk_finish_plug(&plug);
+		if (unlikely(w->thinking) && !w->inflight && !w->deferred)
+			kb_think_and_resume(w, min(batch, w->nr_slots));
 		/*
 		 * A device that completes inside submit_bio() (null_blk with
 		 * irqmode=0, a polled queue) refills the list before we look

@@ -51,6 +51,10 @@ TOOL_OPTIONS = {
     "stages": "stages",
     "completion": "hipri/spin",
     "norandommap": "norandommap",
+    "thinktime-ns": "thinktime",
+    "thinktime-spin-ns": "thinktime_spin",
+    "thinktime-blocks": "thinktime_blocks",
+    "thinktime-iotime-ns": "thinktime_iotime",
     "job-id": "job id",
 }
 

@@ -104,6 +104,10 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_SPAN_LEN] = { "job-span-len", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_JOB_RETRIES] = { "job-retries", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_NORANDOMMAP] = { "norandommap", KB_NLT_FLAG, true, "norandommap" },
+	[KIOBENCH_A_THINKTIME_NS] = { "thinktime-ns", KB_NLT_U64, true, "thinktime" },
+	[KIOBENCH_A_THINKTIME_SPIN_NS] = { "thinktime-spin-ns", KB_NLT_U64, true, "thinktime_spin" },
+	[KIOBENCH_A_THINKTIME_BLOCKS] = { "thinktime-blocks", KB_NLT_U32, true, "thinktime_blocks" },
+	[KIOBENCH_A_THINKTIME_IOTIME_NS] = { "thinktime-iotime-ns", KB_NLT_U64, true, "thinktime_iotime" },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
