@@ -37,7 +37,6 @@
 #define DISTRIB		"not implemented yet: kiobench draws offsets uniformly over the span"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
 #define RATES		"not implemented yet: kiobench paces I/O by rate_iops only"
-#define THINK		"not implemented yet: think time between I/Os"
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define STEADY		"not implemented yet in job files: steady state is " \
 			"'kiobench precondition --steady-state'"
@@ -155,11 +154,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "rate_iops_min", NULL, RATES },
 	{ "rate_cycle", "ratecycle", RATES },
 	{ "rate_ignore_thinktime", NULL, RATES },
-	{ "thinktime", NULL, THINK },
-	{ "thinktime_blocks", NULL, THINK },
-	{ "thinktime_blocks_type", NULL, THINK },
-	{ "thinktime_spin", NULL, THINK },
-	{ "thinktime_iotime", NULL, THINK },
 	{ "max_latency", NULL, "not implemented yet: ending a job whose latency exceeds a "
 	  "bound" },
 	{ "latency_target", NULL, LATTARGET },

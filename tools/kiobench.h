@@ -182,6 +182,9 @@ struct kb_job {
 	uint8_t exit_what;	/* enum kb_exit_what */
 	uint64_t offset_increment;
 	uint32_t workers;	/* run: kernel workers per device of each clone */
+	/* fio's thinktime, done by the kernel's workers; 0: none */
+	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
+	uint32_t thinktime_blocks;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

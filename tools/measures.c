@@ -183,6 +183,10 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
+	if (c->think_ns)
+		KCFG_ADD(" thinktime=%" PRIu64 "ns thinktime_spin=%" PRIu64
+			 "ns thinktime_blocks=%u thinktime_iotime=%" PRIu64 "ns",
+			 c->think_ns, c->think_spin_ns, c->think_blocks, c->think_iotime_ns);
 	if (c->lat_log)
 		KCFG_ADD(" lat_log_entries=%u", c->lat_log);
 	KCFG_ADD("%s%s%s%s", c->allow_writes ? " allow_writes" : "",
@@ -243,6 +247,10 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
 	kb_jadd(o, "rate_iops", kb_ju64(c->rate_iops));
 	kb_jadd(o, "rate_process", c->rate_iops ? kb_jstr(kcfg_process(c)) : NULL);
+	kb_jadd(o, "thinktime_ns", kb_ju64(c->think_ns));
+	kb_jadd(o, "thinktime_spin_ns", kb_ju64(c->think_spin_ns));
+	kb_jadd(o, "thinktime_blocks", kb_ju64(c->think_blocks));
+	kb_jadd(o, "thinktime_iotime_ns", kb_ju64(c->think_iotime_ns));
 	kb_jadd(o, "allow_writes", json_object_new_boolean(c->allow_writes));
 	kb_jadd(o, "continue_on_error", json_object_new_boolean(c->continue_on_error));
 	kb_jadd(o, "stages", json_object_new_boolean(c->stages));

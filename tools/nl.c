@@ -86,7 +86,8 @@ static const char *attr_name(unsigned int type)
 static bool attr_in_ns(unsigned int type)
 {
 	return type == KIOBENCH_A_RUNTIME_NS || type == KIOBENCH_A_RAMP_NS ||
-	       type == KIOBENCH_A_INTERVAL_NS;
+	       type == KIOBENCH_A_INTERVAL_NS || type == KIOBENCH_A_THINKTIME_NS ||
+	       type == KIOBENCH_A_THINKTIME_SPIN_NS || type == KIOBENCH_A_THINKTIME_IOTIME_NS;
 }
 
 static void set_err(struct kb_nlerr *e, int err, const char *msg)
@@ -517,6 +518,16 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
+	if (!job->thinktime_ns)
+		return 0;
+	if (nla_put_u64(msg, KIOBENCH_A_THINKTIME_NS, job->thinktime_ns) ||
+	    (job->thinktime_spin_ns &&
+	     nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns)) ||
+	    (kb_job_isset(job, KB_OPT_THINKTIME_BLOCKS) &&
+	     nla_put_u32(msg, KIOBENCH_A_THINKTIME_BLOCKS, job->thinktime_blocks)) ||
+	    (job->thinktime_iotime_ns &&
+	     nla_put_u64(msg, KIOBENCH_A_THINKTIME_IOTIME_NS, job->thinktime_iotime_ns)))
+		return -1;
 	return 0;
 }
 
@@ -691,6 +702,10 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 	U64(KIOBENCH_A_INTERVAL_NS, interval_ns);
 	U32(KIOBENCH_A_LAT_LOG, lat_log);
 	U32(KIOBENCH_A_RATE_IOPS, rate_iops);
+	U64(KIOBENCH_A_THINKTIME_NS, think_ns);
+	U64(KIOBENCH_A_THINKTIME_SPIN_NS, think_spin_ns);
+	U64(KIOBENCH_A_THINKTIME_IOTIME_NS, think_iotime_ns);
+	U32(KIOBENCH_A_THINKTIME_BLOCKS, think_blocks);
 #undef U32
 #undef U64
 	if (tb[KIOBENCH_A_RATE_PROCESS])

@@ -349,8 +349,42 @@ static int p_time(const struct kb_opt *o, const char *val, struct kb_job *job,
 		return -1;
 	if (v < o->min)
 		return kb_errf(err, errlen, "invalid time '%s' (must not be zero)", val);
+	if (o->max && v > o->max)
+		return kb_errf(err, errlen, "invalid time '%s' (at most %llus)", val,
+			       (unsigned long long)(o->max / 1000000000ULL));
 	*(uint64_t *)field(o, job, g) = v;
 	return 0;
+}
+
+/* The kernel's bound on thinktime and its parts (KB_MAX_THINK_NS): 3600 s. */
+#define KB_MAX_THINK_NS	(3600ULL * 1000000000ULL)
+
+/* fio's thinktime and thinktime_spin: a bare number is in microseconds. */
+static int p_time_us(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	size_t n = strspn(val, "0123456789");
+	char buf[64];
+
+	if (n && !val[n] && n < sizeof(buf) - 2) {
+		snprintf(buf, sizeof(buf), "%sus", val);
+		return p_time(o, buf, job, g, err, errlen);
+	}
+	return p_time(o, val, job, g, err, errlen);
+}
+
+/* thinktime_blocks_type: complete (fio's default) is what the kernel counts. */
+static int p_think_type(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)job; (void)g;
+	if (!strcmp(val, "complete"))
+		return 0;
+	if (!strcmp(val, "issue"))
+		return kb_errf(err, errlen, "thinktime_blocks_type=issue: not implemented yet "
+			       "(the workers count completions, fio's complete)");
+	return kb_errf(err, errlen, "invalid thinktime_blocks_type '%s' (complete or issue)",
+		       val);
 }
 
 /* startdelay: a time, or a range LO-HI from which each clone draws its own. */
@@ -835,6 +869,21 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "N", .parse = p_u32,
 		.help = "kiobench's own: workers per device in each job, reported as one (1)",
 		.off = JOBF(workers), BOUNDS(1, UINT32_MAX) },
+	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
+	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
+	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
+	    "flight drained first", .off = JOBF(thinktime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
+	JOB(KB_OPT_THINKTIME_SPIN, "thinktime_spin", "TIME", p_time_us,
+	    "spin TIME (bare number: us) of each pause, sleep the rest",
+	    .off = JOBF(thinktime_spin_ns), BOUNDS(0, KB_MAX_THINK_NS)),
+	JOB(KB_OPT_THINKTIME_BLOCKS, "thinktime_blocks", "N", p_u32,
+	    "completions between pauses (1)", .off = JOBF(thinktime_blocks),
+	    BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_THINKTIME_BLOCKS_TYPE, "thinktime_blocks_type", "complete", p_think_type,
+	    "what thinktime_blocks counts: completions (issue is refused)"),
+	JOB(KB_OPT_THINKTIME_IOTIME, "thinktime_iotime", "TIME", p_time,
+	    "also pause after TIME (bare number: s) of I/O since the last pause",
+	    .off = JOBF(thinktime_iotime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1126,6 +1175,16 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
 	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) && !kb_job_isset(job, KB_OPT_RATE_IOPS))
 		return kb_errf(err, errlen, "rate_process needs rate_iops");
+	if (!kb_job_isset(job, KB_OPT_THINKTIME) &&
+	    (kb_job_isset(job, KB_OPT_THINKTIME_SPIN) ||
+	     kb_job_isset(job, KB_OPT_THINKTIME_BLOCKS) ||
+	     kb_job_isset(job, KB_OPT_THINKTIME_BLOCKS_TYPE) ||
+	     kb_job_isset(job, KB_OPT_THINKTIME_IOTIME)))
+		return kb_errf(err, errlen, "thinktime_spin, thinktime_blocks, "
+			       "thinktime_blocks_type and thinktime_iotime need thinktime");
+	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
+		return kb_errf(err, errlen, "thinktime with rate_iops: not implemented yet "
+			       "(the pause is done in the closed loop only)");
 	if (!kb_job_isset(job, KB_OPT_BSSPLIT)) {
 		struct kb_bss *b = realloc(job->bss, sizeof(*b));
 
@@ -1309,8 +1368,10 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%u", *(const uint32_t *)f);
 	else if (o->parse == p_u64 || o->parse == p_size)
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
-	else if (o->parse == p_time)
+	else if (o->parse == p_time || o->parse == p_time_us)
 		snprintf(buf, len, "%lluns", (unsigned long long)*(const uint64_t *)f);
+	else if (o->id == KB_OPT_THINKTIME_BLOCKS_TYPE)
+		snprintf(buf, len, "complete");
 	else if (o->parse == p_flag)
 		snprintf(buf, len, "%d", *(const bool *)f);
 	else

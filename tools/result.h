@@ -86,6 +86,8 @@ struct kb_kcfg {
 	uint32_t rate_iops;		/* 0: closed loop */
 	int rate_process;		/* enum kiobench_rate_process */
 	int completion;			/* enum kiobench_completion, -1: not said */
+	uint64_t think_ns, think_spin_ns, think_iotime_ns;	/* 0: none */
+	uint32_t think_blocks;		/* 0: the time alone */
 };
 
 struct kb_status {
