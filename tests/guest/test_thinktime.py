@@ -1,0 +1,192 @@
+"""fio's thinktime, done by the kernel's workers, seen by the block layer.
+
+A worker with thinktime pauses after thinktime_blocks completions, with
+nothing in flight (the I/O in flight drains first, as fio's io_u_quiesce()
+does), for thinktime (spinning thinktime_spin of it); thinktime_iotime adds a
+pause after that much I/O time.  The proof is blktrace's timestamps of the
+I/Os a null_blk device was given (D: dispatched to the driver, C:
+completed), not the tool's echo; Debian's fio 3.33 runs the same job file
+in the same guest under the same trace.
+
+Tolerances: a pause is an hrtimer sleep, which never ends early, so a
+pause's gap between two dispatches is at least thinktime (9.5 ms is asked
+of a 10 ms pause, for blktrace's per-CPU clocks); in TCG a wake-up adds
+0.05-0.1 ms and a loaded host a few ms, so the pauses' median must stay
+under 15 ms, and an I/O's own gap (tens of microseconds on null_blk) may
+reach 9.5 ms in at most 2 % of the other gaps (a host preemption).  Core:
+the sleeping, spinning and draining are the kernel's, whose timers and
+scheduling differ between 6.1, 6.12, 6.12-rt and the debug kernel.
+"""
+from __future__ import annotations
+
+import statistics
+
+import pytest
+
+from kb import blktraced, run_job
+
+PAUSE_NS = 10_000_000
+GAP_NS = 9_500_000  # a pause's gap is at least this (see above)
+SLOW = 300
+
+
+def trace(guest, dev: str, cmd: str) -> list[tuple[str, int]]:
+    """(event, ns) of the D and C events of dev while cmd runs, in time order."""
+    with blktraced(guest, dev, "-a issue -a complete"):
+        r = guest.run(cmd, timeout=SLOW)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    out = guest.check("cd /tmp/bt && blkparse -q -i trace -f '%a %T %t %N\\n'", timeout=SLOW)
+    ev = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[0] in ("D", "C") and int(f[3]) > 0:
+            ev.append((f[0], int(f[1]) * 1_000_000_000 + int(f[2])))
+    ev.sort(key=lambda e: e[1])
+    assert ev, guest.check("cat /tmp/bt/blktrace.out; ls -l /tmp/bt")
+    return ev
+
+
+def pauses(ev: list[tuple[str, int]], gap_ns: int = GAP_NS) \
+        -> tuple[list[int], list[int], list[int]]:
+    """Of the gaps between consecutive dispatches: the indexes k of the
+    pauses (the gaps of at least gap_ns, after the k-th I/O, from 1), their
+    lengths, and the other gaps' lengths."""
+    d = [t for e, t in ev if e == "D"]
+    at, lens, others = [], [], []
+    for k in range(1, len(d)):
+        g = d[k] - d[k - 1]
+        if g >= gap_ns:
+            at.append(k)
+            lens.append(g)
+        else:
+            others.append(g)
+    return at, lens, others
+
+
+def in_flight_at_pauses(ev: list[tuple[str, int]]) -> dict[int, int]:
+    """{k: I/Os dispatched but not completed at the end of the gap after the
+    k-th I/O}, for each gap of at least GAP_NS."""
+    out, inflight, last_d, k = {}, 0, None, 0
+    for e, t in ev:
+        if e == "D":
+            if last_d is not None and t - last_d >= GAP_NS:
+                out[k] = inflight
+            inflight += 1
+            k += 1
+            last_d = t
+        else:
+            inflight -= 1
+    return out
+
+
+def jobfile(guest, dev: str, body: str) -> str:
+    guest.check(f"cat >/tmp/think.fio <<'EOF'\n[global]\nfilename={dev}\ndirect=1\n"
+                f"ioengine=libaio\nrw=randread\nbs=4k\n[think]\n{body}\nEOF")
+    return "/tmp/think.fio"
+
+
+def check_pauses(what: str, at: list[int], lens: list[int], want: list[int],
+                 nr_ios: int, pause_ns: int = PAUSE_NS) -> None:
+    """Every pause wanted is there, and lasts under 1.5 times thinktime in
+    the median; any other gap as long is a host stall, in at most 2 % of
+    the other gaps."""
+    got = dict(zip(at, lens))
+    assert set(want) <= set(got), (what, sorted(set(want) - set(got)), at)
+    assert statistics.median(got[k] for k in want) < 1.5 * pause_ns, (what, lens)
+    stray = len(set(got) - set(want))
+    assert stray <= 0.02 * (nr_ios - len(want)), (what, sorted(set(got) - set(want)))
+
+
+@pytest.mark.core
+@pytest.mark.budget(120)
+def test_thinktime_pauses_after_every_blocks_ios(guest, kiobench_module, make_nullb):
+    """thinktime=10ms thinktime_blocks=4 at iodepth=1, 200 I/Os: a gap of at
+    least 10 ms after the 4th, 8th, ... I/O and after no other, 49 pauses
+    (none follows the last I/O; fio's follows it, unseen by the trace):
+    the same as Debian's fio on the same file.  The kernel's status holds
+    the settings.  Mutations: kb_think_count() ignoring thinktime_blocks
+    (a pause after every I/O); the count not restarted at the trigger (a
+    pause after the 4th I/O only); kb_think() not sleeping: red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    f = jobfile(guest, dev, "iodepth=1\nnumber_ios=200\nthinktime=10ms\nthinktime_blocks=4")
+    want = list(range(4, 200, 4))
+    job = run_job(guest, f)
+    s = job["kiobench"]["settings"]
+    assert (s["thinktime_ns"], s["thinktime_spin_ns"], s["thinktime_blocks"],
+            s["thinktime_iotime_ns"]) == (PAUSE_NS, 0, 4, 0), s
+    for name, cmd in (("kiobench", f"kiobench run {f} --output=/dev/null"),
+                      ("fio", f"fio --output=/dev/null {f}")):
+        at, lens, _ = pauses(trace(guest, dev, cmd))
+        check_pauses(name, at, lens, want, 200)
+
+
+@pytest.mark.core
+@pytest.mark.budget(120)
+def test_thinktime_drains_the_depth_first(guest, kiobench_module, make_nullb):
+    """iodepth=4 thinktime_blocks=8, on a 1 ms timer-mode null_blk (so
+    that four I/Os really are in flight): at every pause nothing is in
+    flight, for kiobench as for fio; kiobench's pauses come after the 11th
+    I/O (4 + 7 resubmitted before the 8th completion; 3 drain) and then
+    every 8 (the drained completions count toward the next pause), and its
+    windows between pauses hold 8 I/Os on average as fio's do.  Mutation:
+    kb_think_and_resume() called with I/O still in flight (the !w->inflight
+    test dropped): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=1_000_000)
+    f = jobfile(guest, dev, "iodepth=4\nnumber_ios=200\nthinktime=10ms\nthinktime_blocks=8")
+    for name, cmd in (("kiobench", f"kiobench run {f} --output=/dev/null"),
+                      ("fio", f"fio --output=/dev/null {f}")):
+        ev = trace(guest, dev, cmd)
+        at, lens, _ = pauses(ev)
+        inflight = in_flight_at_pauses(ev)
+        drained = [k for k in at if inflight[k] == 0]
+        # a gap with I/O in flight is no pause: a host stall (2 % at most)
+        assert len(at) - len(drained) <= 4, (name, inflight)
+        assert 22 <= len(drained) <= 25, (name, inflight)
+        windows = [b - a for a, b in zip(drained, drained[1:])]
+        assert 7 <= statistics.mean(windows) <= 9, (name, drained)
+        if name == "kiobench":
+            check_pauses(name, drained, [dict(zip(at, lens))[k] for k in drained],
+                         list(range(11, 200, 8)), 200)
+
+
+@pytest.mark.core
+@pytest.mark.budget(120)
+def test_thinktime_spin_spins_the_pause(guest, kiobench_module, make_nullb):
+    """thinktime_spin=20ms of thinktime=20ms: the worker is on its CPU
+    through the pauses (the kernel's cpu_ns, the kthread's run time, at
+    least 80 % of the 24 pauses' 480 ms), while without it the same job
+    sleeps them (cpu_ns under a third of that).  The gaps are the pauses
+    either way.  Mutation: kb_think()'s spin loop ending at once: red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    base = f"--filename={dev} --rw=randread --iodepth=1 --number_ios=100 --thinktime=20ms " \
+           "--thinktime_blocks=4"
+    spun = run_job(guest, f"{base} --thinktime_spin=20ms")["kiobench"]
+    slept = run_job(guest, base)["kiobench"]
+    assert spun["settings"]["thinktime_spin_ns"] == 20_000_000, spun["settings"]
+    total = 24 * 20_000_000
+    assert spun["cpu_ns"] >= 0.8 * total, spun
+    assert slept["cpu_ns"] < total / 3, slept
+    assert spun["elapsed_ns"] >= total and slept["elapsed_ns"] >= total
+
+
+@pytest.mark.core
+@pytest.mark.budget(120)
+def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
+    """thinktime=100ms thinktime_iotime=100ms (no thinktime_blocks), on a
+    0.1 ms timer-mode null_blk: a pause after each 100 ms of I/O, whatever
+    the count: from the end of one pause to the start of the next, 99 ms
+    (one I/O short of 100 ms, the trigger being a completion) to 130 ms (a
+    resubmission in a loaded TCG guest), over a 2 s run.  Pauses this long
+    stand out of the host's stalls (up to 30 ms were seen in a 10 ms
+    version of this test).  Mutation: the iotime test of kb_think_count()
+    dropped (no pause at all): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=100_000)
+    cmd = (f"kiobench run --filename={dev} --rw=randread --iodepth=1 --runtime=2s "
+           "--time_based --thinktime=100ms --thinktime_iotime=100ms --output=/dev/null")
+    ev = trace(guest, dev, cmd)
+    d = [t for e, t in ev if e == "D"]
+    at, lens, _ = pauses(ev, 95_000_000)
+    assert len(at) >= 8, (at, lens)
+    spans = [d[b - 1] - d[a] for a, b in zip(at, at[1:])]
+    assert all(99_000_000 <= s <= 130_000_000 for s in spans), (spans, at, lens)
+    assert statistics.median(lens) < 150_000_000, lens
