@@ -63,19 +63,22 @@ def pauses(ev: list[tuple[str, int]], gap_ns: int = GAP_NS) \
     return at, lens, others
 
 
-def in_flight_at_pauses(ev: list[tuple[str, int]]) -> dict[int, int]:
-    """{k: I/Os dispatched but not completed at the end of the gap after the
-    k-th I/O}, for each gap of at least GAP_NS."""
-    out, inflight, last_d, k = {}, 0, None, 0
+def idle_before(ev: list[tuple[str, int]]) -> dict[int, int]:
+    """{k: how long nothing had been in flight when the (k+1)-th I/O was
+    dispatched}, for each gap of at least GAP_NS after the k-th dispatch
+    (0: something was in flight)."""
+    out, inflight, last_d, zero_at, k = {}, 0, None, 0, 0
     for e, t in ev:
         if e == "D":
             if last_d is not None and t - last_d >= GAP_NS:
-                out[k] = inflight
+                out[k] = t - zero_at if inflight == 0 else 0
             inflight += 1
             k += 1
             last_d = t
         else:
             inflight -= 1
+            if inflight == 0:
+                zero_at = t
     return out
 
 
@@ -123,30 +126,34 @@ def test_thinktime_pauses_after_every_blocks_ios(guest, kiobench_module, make_nu
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_thinktime_drains_the_depth_first(guest, kiobench_module, make_nullb):
-    """iodepth=4 thinktime_blocks=8, on a 1 ms timer-mode null_blk (so
-    that four I/Os really are in flight): at every pause nothing is in
-    flight, for kiobench as for fio; kiobench's pauses come after the 11th
-    I/O (4 + 7 resubmitted before the 8th completion; 3 drain) and then
-    every 8 (the drained completions count toward the next pause), and its
-    windows between pauses hold 8 I/Os on average as fio's do.  Mutation:
-    kb_think_and_resume() called with I/O still in flight (the !w->inflight
-    test dropped): red."""
-    dev = make_nullb("nullb0", size_mb=64, completion_nsec=1_000_000)
+    """iodepth=4 thinktime_blocks=8, on a 2 ms timer-mode null_blk (so
+    that four I/Os really are in flight): each pause starts when the last
+    I/O in flight has completed, i.e. the device has nothing in flight for
+    at least thinktime before the next dispatch, for kiobench as for fio.
+    kiobench's pauses come after the 11th I/O (4 + 7 resubmitted before
+    the 8th completion; 3 drain) and then every 8 (the drained completions
+    count toward the next pause); fio's windows hold 8 I/Os on average
+    too.  Mutation: kb_think_and_resume() called with I/O still in flight
+    (the !w->inflight test dropped; the three in flight then complete 2 ms
+    into the pause, leaving the device idle 8 ms): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=2_000_000)
     f = jobfile(guest, dev, "iodepth=4\nnumber_ios=200\nthinktime=10ms\nthinktime_blocks=8")
     for name, cmd in (("kiobench", f"kiobench run {f} --output=/dev/null"),
                       ("fio", f"fio --output=/dev/null {f}")):
         ev = trace(guest, dev, cmd)
-        at, lens, _ = pauses(ev)
-        inflight = in_flight_at_pauses(ev)
-        drained = [k for k in at if inflight[k] == 0]
-        # a gap with I/O in flight is no pause: a host stall (2 % at most)
-        assert len(at) - len(drained) <= 4, (name, inflight)
-        assert 22 <= len(drained) <= 25, (name, inflight)
+        idle = idle_before(ev)
+        drained = sorted(k for k, ns in idle.items() if ns >= GAP_NS)
+        if name == "kiobench":
+            want = list(range(11, 200, 8))
+            assert set(want) <= set(drained), (name, idle)
+            assert statistics.median(idle[k] for k in want) < 15_000_000, (name, idle)
+        # a gap without such an idle time is a host stall, rare
+        assert len(idle) - len(drained) <= 4, (name, idle)
+        # fio 3.33 on 6.1 paused after its 4th I/O too (its first
+        # window differs): 26 pauses
+        assert 22 <= len(drained) <= 27, (name, idle)
         windows = [b - a for a, b in zip(drained, drained[1:])]
         assert 7 <= statistics.mean(windows) <= 9, (name, drained)
-        if name == "kiobench":
-            check_pauses(name, drained, [dict(zip(at, lens))[k] for k in drained],
-                         list(range(11, 200, 8)), 200)
 
 
 @pytest.mark.core
@@ -174,9 +181,10 @@ def test_thinktime_spin_spins_the_pause(guest, kiobench_module, make_nullb):
 def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
     """thinktime=100ms thinktime_iotime=100ms (no thinktime_blocks), on a
     0.1 ms timer-mode null_blk: a pause after each 100 ms of I/O, whatever
-    the count: from the end of one pause to the start of the next, 99 ms
-    (one I/O short of 100 ms, the trigger being a completion) to 130 ms (a
-    resubmission in a loaded TCG guest), over a 2 s run.  Pauses this long
+    the count: from the first dispatch after one pause to the completion
+    that triggers the next, 99 ms (the resubmission after a pause comes a
+    little after the clock restarts) to 130 ms (an I/O and a wake-up in a
+    loaded TCG guest), over a 2 s run.  Pauses this long
     stand out of the host's stalls (up to 30 ms were seen in a 10 ms
     version of this test).  Mutation: the iotime test of kb_think_count()
     dropped (no pause at all): red."""
@@ -185,8 +193,11 @@ def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
            "--time_based --thinktime=100ms --thinktime_iotime=100ms --output=/dev/null")
     ev = trace(guest, dev, cmd)
     d = [t for e, t in ev if e == "D"]
+    c = [t for e, t in ev if e == "C"]
     at, lens, _ = pauses(ev, 95_000_000)
-    assert len(at) >= 8, (at, lens)
-    spans = [d[b - 1] - d[a] for a, b in zip(at, at[1:])]
+    # from the first dispatch after a pause to the completion (depth 1: of
+    # the I/O dispatched last) that triggered the next
+    spans = [max(x for x in c if x < d[b]) - d[a] for a, b in zip(at, at[1:])]
+    assert len(at) >= 8, (at, lens, spans, len(d), (d[-1] - d[0]) / 1e9)
     assert all(99_000_000 <= s <= 130_000_000 for s in spans), (spans, at, lens)
     assert statistics.median(lens) < 150_000_000, lens
