@@ -36,7 +36,8 @@
 			"(exitall stops the others whatever the outcome)"
 #define DISTRIB		"not implemented yet: kiobench draws offsets uniformly over the span"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
-#define RATES		"not implemented yet: kiobench paces I/O by rate_iops only"
+#define RATES_MIN	"not implemented yet: failing a job whose rate falls below a minimum " \
+			"(checked each rate_cycle)"
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define STEADY		"not implemented yet in job files: steady state is " \
 			"'kiobench precondition --steady-state'"
@@ -149,11 +150,10 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "zone_reset_frequency", NULL, ZONES },
 	{ "zone_reset_threshold", NULL, ZONES },
 	/* rates, waits, latency target, steady state */
-	{ "rate", NULL, RATES },
-	{ "rate_min", "ratemin", RATES },
-	{ "rate_iops_min", NULL, RATES },
-	{ "rate_cycle", "ratecycle", RATES },
-	{ "rate_ignore_thinktime", NULL, RATES },
+	{ "rate_min", "ratemin", RATES_MIN },
+	{ "rate_iops_min", NULL, RATES_MIN },
+	{ "rate_cycle", "ratecycle", "not implemented yet: the period of rate_min's check" },
+	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "max_latency", NULL, "not implemented yet: ending a job whose latency exceeds a "
 	  "bound" },
 	{ "latency_target", NULL, LATTARGET },

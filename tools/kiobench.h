@@ -185,6 +185,7 @@ struct kb_job {
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;
+	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -387,6 +387,74 @@ static int p_think_type(const struct kb_opt *o, const char *val, struct kb_job *
 		       val);
 }
 
+/*
+ * fio's rate: bytes/s, "R[,W[,T]]" per direction as fio's bs; one value caps
+ * each direction, an empty one none.  Trims: kiobench issues none.
+ */
+static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	const char *p = val;
+	uint64_t v[3] = { 0, 0, 0 };
+	unsigned int n = 0;
+	char buf[64];
+
+	(void)o; (void)g;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (n == 3 || len >= sizeof(buf))
+			return kb_errf(err, errlen, "invalid rate '%s' (R[,W[,T]] bytes/s)", val);
+		memcpy(buf, p, len);
+		buf[len] = '\0';
+		if (len && kb_parse_size_base(buf, kb_base_of(job), &v[n], err, errlen))
+			return -1;
+		n++;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	job->rate_bps[0] = v[0];
+	job->rate_bps[1] = n == 1 ? v[0] : v[1];
+	if (!job->rate_bps[0] && !job->rate_bps[1] && !v[2])
+		return kb_errf(err, errlen, "invalid rate '%s' (no direction capped)", val);
+	return 0;
+}
+
+/*
+ * rate as the kernel's open loop: arrivals of the one block size at the
+ * capped direction's rate.  Only for a job of one direction, one block
+ * size and one worker, where that is fio's meaning exactly.  A mixed job
+ * is refused: fio paces each direction on its own schedule and issues the
+ * one that is due, which overrides rwmixread (fio 3.33, rwmixread=75
+ * rate=1m: 1 MiB/s of reads and 1 MiB/s of writes).
+ */
+static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
+{
+	uint64_t cap = job->rate_bps[job->rw == KB_RW_WRITE];
+	double iops;
+
+	if (kb_job_isset(job, KB_OPT_RATE_IOPS))
+		return kb_errf(err, errlen, "rate and rate_iops: give one");
+	if (job->rw == KB_RW_MIXED)
+		return kb_errf(err, errlen, "rate with reads and writes: not implemented yet (fio "
+			       "paces each direction on its own, whatever rwmixread says)");
+	if (job->nr_bss != 1)
+		return kb_errf(err, errlen, "rate with several block sizes: not implemented yet "
+			       "(the kernel paces I/Os, not bytes: give rate_iops)");
+	if (job->nr_devices * job->workers > 1)
+		return kb_errf(err, errlen, "rate with more than one worker (devices x "
+			       "workers): not implemented yet");
+	if (!cap)
+		return 0;	/* the job's direction is not capped */
+	iops = cap / (double)job->bss[0].size;
+	if (iops < 1 || iops > KIOBENCH_MAX_RATE_IOPS)
+		return kb_errf(err, errlen, "rate: %.1f I/Os a second of %u bytes (1 to %u)",
+			       iops, job->bss[0].size, KIOBENCH_MAX_RATE_IOPS);
+	job->rate_iops = (uint32_t)(iops + 0.5);
+	return 0;
+}
+
 /* startdelay: a time, or a range LO-HI from which each clone draws its own. */
 static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
@@ -884,6 +952,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_THINKTIME_IOTIME, "thinktime_iotime", "TIME", p_time,
 	    "also pause after TIME (bare number: s) of I/O since the last pause",
 	    .off = JOBF(thinktime_iotime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
+	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
+	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
+	    "run as rate_iops"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1173,8 +1244,9 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
-	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) && !kb_job_isset(job, KB_OPT_RATE_IOPS))
-		return kb_errf(err, errlen, "rate_process needs rate_iops");
+	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) && !kb_job_isset(job, KB_OPT_RATE_IOPS) &&
+	    !kb_job_isset(job, KB_OPT_RATE))
+		return kb_errf(err, errlen, "rate_process needs rate_iops or rate");
 	if (!kb_job_isset(job, KB_OPT_THINKTIME) &&
 	    (kb_job_isset(job, KB_OPT_THINKTIME_SPIN) ||
 	     kb_job_isset(job, KB_OPT_THINKTIME_BLOCKS) ||
@@ -1182,9 +1254,6 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	     kb_job_isset(job, KB_OPT_THINKTIME_IOTIME)))
 		return kb_errf(err, errlen, "thinktime_spin, thinktime_blocks, "
 			       "thinktime_blocks_type and thinktime_iotime need thinktime");
-	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
-		return kb_errf(err, errlen, "thinktime with rate_iops: not implemented yet "
-			       "(the pause is done in the closed loop only)");
 	if (!kb_job_isset(job, KB_OPT_BSSPLIT)) {
 		struct kb_bss *b = realloc(job->bss, sizeof(*b));
 
@@ -1195,6 +1264,11 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		job->bss = b;
 		job->nr_bss = 1;
 	}
+	if (kb_job_isset(job, KB_OPT_RATE) && rate_to_iops(job, err, errlen))
+		return -1;
+	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
+		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
+			       "(the pause is done in the closed loop only)");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;
@@ -1372,6 +1446,9 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%lluns", (unsigned long long)*(const uint64_t *)f);
 	else if (o->id == KB_OPT_THINKTIME_BLOCKS_TYPE)
 		snprintf(buf, len, "complete");
+	else if (o->id == KB_OPT_RATE)
+		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
+			 (unsigned long long)job->rate_bps[1]);
 	else if (o->parse == p_flag)
 		snprintf(buf, len, "%d", *(const bool *)f);
 	else

@@ -78,6 +78,8 @@ enum kb_opt_id {
 	KB_OPT_THINKTIME_BLOCKS,
 	KB_OPT_THINKTIME_BLOCKS_TYPE,
 	KB_OPT_THINKTIME_IOTIME,
+	/* fio's rate, paced by the kernel's open loop */
+	KB_OPT_RATE,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
