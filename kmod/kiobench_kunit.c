@@ -934,6 +934,17 @@ static const struct cfg_case cfg_cases[] = {
 	  0 },
 	{ "completion 3", KIOBENCH_A_COMPLETION, 1, 3, -ERANGE },
 	{ "stages flag", KIOBENCH_A_STAGES, 0, 1, 0 },
+	{ "thinktime 0", KIOBENCH_A_THINKTIME_NS, 8, 0, -ERANGE },
+	{ "thinktime 1", KIOBENCH_A_THINKTIME_NS, 8, 1, 0 },
+	{ "thinktime max", KIOBENCH_A_THINKTIME_NS, 8, KB_MAX_THINK_NS, 0 },
+	{ "thinktime max+1", KIOBENCH_A_THINKTIME_NS, 8, KB_MAX_THINK_NS + 1,
+	  -ERANGE },
+	{ "thinktime-spin without thinktime", KIOBENCH_A_THINKTIME_SPIN_NS, 8,
+	  1000, -EINVAL, "needs thinktime-ns" },
+	{ "thinktime-blocks without thinktime", KIOBENCH_A_THINKTIME_BLOCKS, 4,
+	  4, -EINVAL, "needs thinktime-ns" },
+	{ "thinktime-blocks 0", KIOBENCH_A_THINKTIME_BLOCKS, 4, 0, -ERANGE },
+	{ "thinktime-iotime 0", KIOBENCH_A_THINKTIME_IOTIME_NS, 8, 0, -ERANGE },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
 };
 
@@ -987,6 +998,8 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 		return cfg->completion;
 	case KIOBENCH_A_STAGES:
 		return cfg->stages;
+	case KIOBENCH_A_THINKTIME_NS:
+		return cfg->think_ns;
 	default:
 		return 0;
 	}
