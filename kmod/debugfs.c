@@ -56,6 +56,9 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
 	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
+	seq_printf(m, "ioprio=%u/%u\ncmdprio_percentage=%u\ncmdprio=%u/%u\n",
+		   cfg->prioclass, cfg->prio, cfg->cmdprio_pct,
+		   cfg->cmdprio_class, cfg->cmdprio);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_config);
@@ -66,6 +69,8 @@ static const char *const kb_metric_names[KB_NR_METRICS] = {
 	[KB_M_STAGE_QUEUE] = "stage_queue",
 	[KB_M_STAGE_DEVICE] = "stage_device",
 	[KB_M_STAGE_COMPLETE] = "stage_complete",
+	[KB_M_CLAT_PRIO_DEF] = "clat_prio_default",
+	[KB_M_CLAT_PRIO_CMD] = "clat_prio_cmd",
 };
 
 /*

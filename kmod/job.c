@@ -414,7 +414,9 @@ static void kb_pick_metrics(struct kb_job *job)
 	unsigned int id;
 
 	for (id = 0; id < KB_NR_METRICS; id++) {
-		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops : cfg->stages;
+		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops :
+			    id <= KB_M_STAGE_COMPLETE ? cfg->stages :
+			    cfg->cmdprio_pct;
 
 		job->metric_idx[id] = keep ? job->nr_metrics++ : -1;
 	}

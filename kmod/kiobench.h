@@ -86,6 +86,11 @@ struct kb_config {
 	u8 rate_process;	/* enum kiobench_rate_process */
 	u8 completion;		/* enum kiobench_completion */
 	bool stages;		/* per-stage latency split */
+	u8 prioclass, prio;	/* every bio's bi_ioprio ... */
+	u8 cmdprio_pct;		/* ... but this share's, in percent */
+	u8 cmdprio_class, cmdprio;
+	u16 ioprio;		/* IOPRIO_PRIO_VALUE(prioclass, prio) */
+	u16 cmdprio_ioprio;	/* IOPRIO_PRIO_VALUE(cmdprio_class, cmdprio) */
 };
 
 struct kb_counters {
@@ -109,7 +114,8 @@ struct kb_dir_stats {
 
 /*
  * Secondary latency measures of measured I/Os, recorded only by the jobs
- * that ask for them: the open-loop schedule (rate_iops) and the stages.
+ * that ask for them: the open-loop schedule (rate_iops), the stages and
+ * the latency per priority (cmdprio_pct).
  */
 enum kb_metric_id {
 	KB_M_SCHED_LAG,		/* submission - scheduled arrival */
@@ -117,6 +123,8 @@ enum kb_metric_id {
 	KB_M_STAGE_QUEUE,	/* driver issue - submission */
 	KB_M_STAGE_DEVICE,	/* driver completion - driver issue */
 	KB_M_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_M_CLAT_PRIO_DEF,	/* latency of the I/Os with the job's priority */
+	KB_M_CLAT_PRIO_CMD,	/* latency of the cmdprio_pct share */
 	KB_NR_METRICS
 };
 
@@ -221,6 +229,7 @@ struct kb_slot {
 	u8 stage_flags;		/* stages.c */
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
+	bool cmdprio;		/* carries cfg.cmdprio_ioprio */
 	u64 off;
 	u32 len;
 	u8 dir;

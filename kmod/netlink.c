@@ -14,6 +14,7 @@
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/ioprio.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -108,6 +109,11 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
 						 KIOBENCH_COMPLETION_POLL),
 	[KIOBENCH_A_NORANDOMMAP] = { .type = NLA_FLAG },
+	[KIOBENCH_A_PRIOCLASS] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_PRIO] = NLA_POLICY_MAX(NLA_U8, 7),
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_CMDPRIO_CLASS] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_CMDPRIO] = NLA_POLICY_MAX(NLA_U8, 7),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -273,6 +279,28 @@ static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
 	return tb[type] ? nla_get_u64(tb[type]) : def;
 }
 
+static u8 kb_get_u8(struct nlattr **tb, int type, u8 def)
+{
+	return tb[type] ? nla_get_u8(tb[type]) : def;
+}
+
+/*
+ * fio's prioclass and prio for every bio, and its cmdprio_percentage share
+ * with cmdprio_class (realtime unless given) and cmdprio: bi_ioprio values
+ * composed once here, so that a worker only copies one (worker.c).
+ */
+static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
+{
+	cfg->prioclass = kb_get_u8(tb, KIOBENCH_A_PRIOCLASS, IOPRIO_CLASS_NONE);
+	cfg->prio = kb_get_u8(tb, KIOBENCH_A_PRIO, 0);
+	cfg->cmdprio_pct = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE, 0);
+	cfg->cmdprio_class = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS,
+				       IOPRIO_CLASS_RT);
+	cfg->cmdprio = kb_get_u8(tb, KIOBENCH_A_CMDPRIO, 0);
+	cfg->ioprio = IOPRIO_PRIO_VALUE(cfg->prioclass, cfg->prio);
+	cfg->cmdprio_ioprio = IOPRIO_PRIO_VALUE(cfg->cmdprio_class, cfg->cmdprio);
+}
+
 /* How the workers submit and wait, and what they measure. */
 static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 {
@@ -291,6 +319,7 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
 	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
+	kb_parse_prio(tb, cfg);
 	return 0;
 }
 
@@ -485,7 +514,13 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	      nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process))) ||
 	    (cfg->stages && nla_put_flag(msg, KIOBENCH_A_STAGES)) ||
 	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion) ||
-	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)))
+	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)) ||
+	    nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, cfg->prioclass) ||
+	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
+	    (cfg->cmdprio_pct &&
+	     (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, cfg->cmdprio_pct) ||
+	      nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, cfg->cmdprio_class) ||
+	      nla_put_u8(msg, KIOBENCH_A_CMDPRIO, cfg->cmdprio))))
 		return -EMSGSIZE;
 	return 0;
 }

@@ -41,7 +41,8 @@
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define STEADY		"not implemented yet in job files: steady state is " \
 			"'kiobench precondition --steady-state'"
-#define PRIO		"not implemented yet: kiobench does not set the bio's I/O priority"
+#define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
+			"not one per block size"
 #define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
 #define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
@@ -173,11 +174,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
-	{ "prio", NULL, PRIO },
-	{ "prioclass", NULL, PRIO },
-	{ "cmdprio_percentage", NULL, PRIO },
-	{ "cmdprio_class", NULL, PRIO },
-	{ "cmdprio", NULL, PRIO },
 	{ "cmdprio_bssplit", NULL, PRIO },
 	{ "cpumask", NULL, CPUS },
 	{ "cpus_allowed_policy", NULL, CPUS },

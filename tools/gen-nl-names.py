@@ -51,6 +51,11 @@ TOOL_OPTIONS = {
     "stages": "stages",
     "completion": "hipri/spin",
     "norandommap": "norandommap",
+    "prioclass": "prioclass",
+    "prio": "prio",
+    "cmdprio-percentage": "cmdprio_percentage",
+    "cmdprio-class": "cmdprio_class",
+    "cmdprio": "cmdprio",
     "job-id": "job id",
 }
 

@@ -182,6 +182,8 @@ struct kb_job {
 	uint8_t exit_what;	/* enum kb_exit_what */
 	uint64_t offset_increment;
 	uint32_t workers;	/* run: kernel workers per device of each clone */
+	/* fio's I/O priorities: every bio's, and the cmdprio_percentage share's */
+	uint32_t prioclass, prio, cmdprio_pct, cmdprio_class, cmdprio;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

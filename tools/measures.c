@@ -183,6 +183,11 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
+	if (c->has_prio)
+		KCFG_ADD(" prioclass=%u prio=%u", c->prioclass, c->prio);
+	if (c->cmdprio_pct)
+		KCFG_ADD(" cmdprio_percentage=%u cmdprio_class=%u cmdprio=%u",
+			 c->cmdprio_pct, c->cmdprio_class, c->cmdprio);
 	if (c->lat_log)
 		KCFG_ADD(" lat_log_entries=%u", c->lat_log);
 	KCFG_ADD("%s%s%s%s", c->allow_writes ? " allow_writes" : "",
@@ -237,6 +242,13 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
 	kb_jadd(o, "randseed", kb_ju64(c->seed));
 	kb_jadd(o, "norandommap", json_object_new_boolean(c->norandommap));
+	if (c->has_prio) {
+		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
+		kb_jadd(o, "prio", kb_ju64(c->prio));
+		kb_jadd(o, "cmdprio_percentage", kb_ju64(c->cmdprio_pct));
+		kb_jadd(o, "cmdprio_class", c->cmdprio_pct ? kb_ju64(c->cmdprio_class) : NULL);
+		kb_jadd(o, "cmdprio", c->cmdprio_pct ? kb_ju64(c->cmdprio) : NULL);
+	}
 	kb_jadd(o, "offset_generator", c->random ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));
 	kb_jadd(o, "lat_log_entries", kb_ju64(c->lat_log));

@@ -104,6 +104,11 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_SPAN_LEN] = { "job-span-len", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_JOB_RETRIES] = { "job-retries", KB_NLT_U64, false, NULL },
 	[KIOBENCH_A_NORANDOMMAP] = { "norandommap", KB_NLT_FLAG, true, "norandommap" },
+	[KIOBENCH_A_PRIOCLASS] = { "prioclass", KB_NLT_U8, true, "prioclass" },
+	[KIOBENCH_A_PRIO] = { "prio", KB_NLT_U8, true, "prio" },
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = { "cmdprio-percentage", KB_NLT_U8, true, "cmdprio_percentage" },
+	[KIOBENCH_A_CMDPRIO_CLASS] = { "cmdprio-class", KB_NLT_U8, true, "cmdprio_class" },
+	[KIOBENCH_A_CMDPRIO] = { "cmdprio", KB_NLT_U8, true, "cmdprio" },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -494,6 +494,28 @@ static int parse_new(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+/*
+ * fio's priorities: prio without prioclass is best-effort (class none would
+ * drop the level: the block layer gives such a bio its task's priority).
+ */
+static int put_prio(struct nl_msg *msg, const struct kb_job *job)
+{
+	uint8_t class = job->prioclass;
+
+	if (!kb_job_isset(job, KB_OPT_PRIOCLASS) && kb_job_isset(job, KB_OPT_PRIO))
+		class = 2;	/* IOPRIO_CLASS_BE */
+	if ((class && nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, class)) ||
+	    (job->prio && nla_put_u8(msg, KIOBENCH_A_PRIO, job->prio)))
+		return -1;
+	if (!job->cmdprio_pct)
+		return 0;
+	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, job->cmdprio_pct) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, job->cmdprio_class) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, job->cmdprio))
+		return -1;
+	return 0;
+}
+
 /* Flags, the latency log, open loop, completion mode and stages: what is not the default. */
 static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 {
@@ -517,7 +539,7 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
-	return 0;
+	return put_prio(msg, job);
 }
 
 int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
@@ -676,6 +698,17 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 	c->detach = tb[KIOBENCH_A_DETACH];
 	c->stages = tb[KIOBENCH_A_STAGES];
 	c->norandommap = tb[KIOBENCH_A_NORANDOMMAP];
+	c->has_prio = tb[KIOBENCH_A_PRIOCLASS] && tb[KIOBENCH_A_PRIO];
+	if (c->has_prio) {
+		c->prioclass = nla_get_u8(tb[KIOBENCH_A_PRIOCLASS]);
+		c->prio = nla_get_u8(tb[KIOBENCH_A_PRIO]);
+	}
+	if (tb[KIOBENCH_A_CMDPRIO_PERCENTAGE] && tb[KIOBENCH_A_CMDPRIO_CLASS] &&
+	    tb[KIOBENCH_A_CMDPRIO]) {
+		c->cmdprio_pct = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE]);
+		c->cmdprio_class = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS]);
+		c->cmdprio = nla_get_u8(tb[KIOBENCH_A_CMDPRIO]);
+	}
 	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
 #define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])
 #define U64(a, field) if (tb[a]) c->field = nla_get_u64(tb[a])

@@ -453,6 +453,21 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * fio's prioclass, prio and cmdprio_*: one value for both directions.
+ * fio's "read,write" pair is refused: the kernel keeps one priority and
+ * one share for the job.
+ */
+static int p_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	if (val && strchr(val, ','))
+		return kb_errf(err, errlen, "refused: '%s': kiobench applies one %s to "
+			       "reads and writes alike (fio's read,write pair is not "
+			       "supported)", val, o->name);
+	return p_u32(o, val, job, g, err, errlen);
+}
+
 /* fio's log_prio: the priority column would hold bi_ioprio, never set yet. */
 static int p_log_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
 		      struct kb_global *g, char *err, size_t errlen)
@@ -835,6 +850,23 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "N", .parse = p_u32,
 		.help = "kiobench's own: workers per device in each job, reported as one (1)",
 		.off = JOBF(workers), BOUNDS(1, UINT32_MAX) },
+	/* fio's I/O priorities: the kernel sets them on each bio's bi_ioprio */
+	JOB(KB_OPT_PRIOCLASS, "prioclass", "0-3", p_prio,
+	    "I/O priority class of every I/O: 1 realtime, 2 best-effort, 3 idle, "
+	    "0 none (the worker's own)", .off = JOBF(prioclass), BOUNDS(0, 3)),
+	JOB(KB_OPT_PRIO, "prio", "0-7", p_prio,
+	    "I/O priority level within prioclass (0: highest)", .off = JOBF(prio),
+	    BOUNDS(0, 7)),
+	JOB(KB_OPT_CMDPRIO_PCT, "cmdprio_percentage", "PCT", p_prio,
+	    "share of the I/Os issued with cmdprio_class/cmdprio instead; latency "
+	    "is then reported per priority (clat prio)", .off = JOBF(cmdprio_pct),
+	    BOUNDS(0, 100)),
+	JOB(KB_OPT_CMDPRIO_CLASS, "cmdprio_class", "0-3", p_prio,
+	    "priority class of the cmdprio_percentage share (1: realtime)",
+	    .off = JOBF(cmdprio_class), BOUNDS(0, 3), .def = "1"),
+	JOB(KB_OPT_CMDPRIO, "cmdprio", "0-7", p_prio,
+	    "priority level of the cmdprio_percentage share (0)", .off = JOBF(cmdprio),
+	    BOUNDS(0, 7)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

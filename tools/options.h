@@ -72,6 +72,12 @@ enum kb_opt_id {
 	KB_OPT_EXIT_WHAT,
 	KB_OPT_OFFSET_INCREMENT,
 	KB_OPT_WORKERS,
+	/* fio's I/O priorities (bi_ioprio) */
+	KB_OPT_PRIOCLASS,
+	KB_OPT_PRIO,
+	KB_OPT_CMDPRIO_PCT,
+	KB_OPT_CMDPRIO_CLASS,
+	KB_OPT_CMDPRIO,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
