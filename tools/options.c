@@ -1337,7 +1337,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "1");
 	else if (pct)
 		snprintf(buf, len, "%u%%", pct);
-	else if (o->parse == p_u32)
+	else if (o->parse == p_u32 || o->parse == p_prio)
 		snprintf(buf, len, "%u", *(const uint32_t *)f);
 	else if (o->parse == p_u64 || o->parse == p_size)
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
