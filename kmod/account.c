@@ -46,6 +46,7 @@ static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
 	e->offset = slot->off;
 	e->len = slot->len;
 	e->dir = slot->dir;
+	e->ioprio = slot->cmdprio ? job->cfg.cmdprio_ioprio : job->cfg.ioprio;
 }
 
 /* Counts a successful I/O; measured: submitted after the warm-up. */

@@ -211,7 +211,7 @@ static void *kb_lat_log_start(struct seq_file *m, loff_t *pos)
 		}
 		seq_printf(m, "# kiobench-lat-log 1\n# entries %llu\n# dropped %llu\n",
 			   kb_lat_log_len(job), ios - kb_lat_log_len(job));
-		seq_puts(m, "# columns end_ns lat_ns dir offset bytes\n");
+		seq_puts(m, "# columns end_ns lat_ns dir offset bytes ioprio\n");
 	}
 	return *pos < kb_lat_log_len(job) ? &job->lat_log[*pos] : NULL;
 }
@@ -232,8 +232,8 @@ static int kb_lat_log_show(struct seq_file *m, void *v)
 {
 	const struct kb_lat_entry *e = v;
 
-	seq_printf(m, "%llu %llu %s %llu %u\n", e->end_ns, e->lat_ns,
-		   kb_dir_names[e->dir], e->offset, e->len);
+	seq_printf(m, "%llu %llu %s %llu %u %u\n", e->end_ns, e->lat_ns,
+		   kb_dir_names[e->dir], e->offset, e->len, e->ioprio);
 	return 0;
 }
 

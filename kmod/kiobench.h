@@ -170,7 +170,8 @@ struct kb_lat_entry {
 	u64 lat_ns;
 	u64 offset;		/* bytes, on the device */
 	u32 len;
-	u32 dir;
+	u16 dir;
+	u16 ioprio;		/* the bi_ioprio the I/O was sent with */
 };
 
 struct kb_rng {

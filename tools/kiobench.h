@@ -168,6 +168,7 @@ struct kb_job {
 	char *bw_log, *iops_log, *hist_log;	/* write_{bw,iops,hist}_log: PREFIX */
 	uint32_t log_avg_msec, log_hist_msec, log_hist_coarseness;
 	bool log_offset, per_job_logs;
+	bool log_prio;		/* the logs' priority column: the value, not the RT flag */
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;

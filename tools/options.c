@@ -468,22 +468,6 @@ static int p_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return p_u32(o, val, job, g, err, errlen);
 }
 
-/* fio's log_prio: the priority column would hold bi_ioprio, never set yet. */
-static int p_log_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
-		      struct kb_global *g, char *err, size_t errlen)
-{
-	bool on;
-
-	(void)o; (void)job; (void)g;
-	if (kb_parse_bool(val, &on, err, errlen))
-		return -1;
-	if (on)
-		return kb_errf(err, errlen, "refused: kiobench sets no I/O priority "
-			       "(prio, cmdprio_*: not yet), so the logs' priority column "
-			       "is always 0");
-	return 0;
-}
-
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -812,8 +796,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(log_avg_msec), BOUNDS(0, UINT32_MAX)),
 	JOB(KB_OPT_LOG_OFFSET, "log_offset", NULL, p_flag, "logs give each I/O's offset",
 	    .off = JOBF(log_offset), FLAG),
-	JOB(KB_OPT_LOG_PRIO, "log_prio", NULL, p_log_prio,
-	    "refused: kiobench sets no I/O priority", FLAG),
+	JOB(KB_OPT_LOG_PRIO, "log_prio", NULL, p_flag,
+	    "logs give each I/O's priority value (0x4005), not 1 for realtime",
+	    .off = JOBF(log_prio), FLAG),
 	JOB(KB_OPT_LOG_HIST_MSEC, "log_hist_msec", "N", p_u32,
 	    "write_hist_log: a histogram per N ms window", .off = JOBF(log_hist_msec),
 	    BOUNDS(1, UINT32_MAX)),

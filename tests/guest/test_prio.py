@@ -62,15 +62,18 @@ def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_null
     the trace sees be/5 and rt/3 only, a 4 KiB block per I/O, rt/3 on
     1200 +- 145 of 4000 (5 sd, sd = sqrt(4000 x 0.3 x 0.7) = 29); the
     per-priority histograms hold the trace's counts exactly and sum to the
-    job's total.  Mutations: the worker ignoring the share (`bio->bi_ioprio
+    job's total; log_prio's column holds the same counts per value, and
+    without it the 1s (realtime) are the cmdprio share's.  Mutations: the worker ignoring the share (`bio->bi_ioprio
     = cfg->ioprio;`): no rt/3 in the trace, red; the share drawn as
     `>= cfg->cmdprio_pct` (70 %): red; every completion counted in the
-    default histogram (`KB_M_CLAT_PRIO_DEF` for both): red."""
+    default histogram (`KB_M_CLAT_PRIO_DEF` for both): red; the lat log
+    entry's priority always the job's (`e->ioprio = job->cfg.ioprio`): red."""
     dev = make_nullb("nullb0", size_mb=64, blocksize=4096)
     job, prios = traced_prios(guest, dev,
                               f"--rw=randread --bs=4k --iodepth=8 --number_ios={NR_IOS} "
                               f"--prioclass=2 --prio=5 --cmdprio_percentage={PCT} "
-                              f"--cmdprio_class=1 --cmdprio=3")
+                              f"--cmdprio_class=1 --cmdprio=3 --write_lat_log=/tmp/pl "
+                              f"--log_prio=1")
     assert job["read"]["total_ios"] == NR_IOS
     assert set(prios) == {("be", 5), ("rt", 3)}, prios
     assert sum(prios.values()) == NR_IOS, prios
@@ -84,13 +87,24 @@ def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_null
     assert got == {(2, 5): prios[("be", 5)], (1, 3): prios[("rt", 3)]}, (got, prios)
     assert sum(got.values()) == job["read"]["total_ios"]
 
+    # log_prio: fio's clat log gives each I/O's priority value, as the trace
+    col = Counter(line.rsplit(",", 1)[1].strip()
+                  for line in guest.check("cat /tmp/pl_clat.1.log").splitlines())
+    assert col == {"0x4005": prios[("be", 5)], "0x2003": prios[("rt", 3)]}, (col, prios)
+
     # the normal output has fio's per-priority lines, with the share
     out = guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=1000 "
-                      f"--prioclass=2 --prio=5 --cmdprio_percentage={PCT} --cmdprio=3")
+                      f"--prioclass=2 --prio=5 --cmdprio_percentage={PCT} --cmdprio=3 "
+                      f"--write_lat_log=/tmp/pm")
+    # without log_prio the column is fio's: 1 for a realtime I/O, else 0
+    col = Counter(line.rsplit(",", 1)[1].strip()
+                  for line in guest.check("cat /tmp/pm_clat.1.log").splitlines())
     share = {int(c): float(p) for c, p in
              re.findall(r"clat prio (\d)/\d \(([\d.]+)% of IOs\) percentiles", out)}
     assert set(share) == {1, 2} and abs(sum(share.values()) - 100) < 0.02, out
     assert re.search(r"clat prio 1/3 \(usec\): min=.*samples=\d+", out), out
+    rt = int(re.search(r"clat prio 1/3 \(usec\): .*samples=(\d+)", out).group(1))
+    assert col == {"1": rt, "0": 1000 - rt}, (col, rt)
 
 
 def test_prioclass_alone_and_pair_refused(guest, kiobench_module, make_nullb):
