@@ -56,9 +56,11 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
 	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
-	seq_printf(m, "ioprio=%u/%u\ncmdprio_percentage=%u\ncmdprio=%u/%u\n",
-		   cfg->prioclass, cfg->prio, cfg->cmdprio_pct,
-		   cfg->cmdprio_class, cfg->cmdprio);
+	seq_printf(m, "ioprio=%u/%u\n", cfg->prioclass, cfg->prio);
+	for (i = 0; i < KIOBENCH_NR_DIRS; i++)
+		seq_printf(m, "cmdprio_%s=%u%% %u/%u\n", kb_dir_names[i],
+			   cfg->cmdprio_pct[i], cfg->cmdprio_class[i],
+			   cfg->cmdprio[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_config);

@@ -416,7 +416,7 @@ static void kb_pick_metrics(struct kb_job *job)
 	for (id = 0; id < KB_NR_METRICS; id++) {
 		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops :
 			    id <= KB_M_STAGE_COMPLETE ? cfg->stages :
-			    cfg->cmdprio_pct;
+			    cfg->cmdprio_any;
 
 		job->metric_idx[id] = keep ? job->nr_metrics++ : -1;
 	}

@@ -87,10 +87,13 @@ struct kb_config {
 	u8 completion;		/* enum kiobench_completion */
 	bool stages;		/* per-stage latency split */
 	u8 prioclass, prio;	/* every bio's bi_ioprio ... */
-	u8 cmdprio_pct;		/* ... but this share's, in percent */
-	u8 cmdprio_class, cmdprio;
+	bool cmdprio_any;	/* a cmdprio_pct of either direction */
+	/* ... but this share of each direction's, in percent */
+	u8 cmdprio_pct[KIOBENCH_NR_DIRS];
+	u8 cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	u16 ioprio;		/* IOPRIO_PRIO_VALUE(prioclass, prio) */
-	u16 cmdprio_ioprio;	/* IOPRIO_PRIO_VALUE(cmdprio_class, cmdprio) */
+	/* IOPRIO_PRIO_VALUE(cmdprio_class, cmdprio) of each direction */
+	u16 cmdprio_ioprio[KIOBENCH_NR_DIRS];
 };
 
 struct kb_counters {
@@ -230,7 +233,7 @@ struct kb_slot {
 	u8 stage_flags;		/* stages.c */
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
-	bool cmdprio;		/* carries cfg.cmdprio_ioprio */
+	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
 	u64 off;
 	u32 len;
 	u8 dir;

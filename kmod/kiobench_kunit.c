@@ -684,7 +684,8 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 	job->start_ns = 100;
 	job->ramp_end_ns = 1000;
 	job->cfg.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 5);
-	job->cfg.cmdprio_ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3);
+	job->cfg.cmdprio_ioprio[KIOBENCH_DIR_WRITE] =
+		IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3);
 
 	/* Act: warm-up, failed, then three measured I/Os into a 2-entry log */
 	slot.submit_ns = 500;

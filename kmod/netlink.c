@@ -114,6 +114,9 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
 	[KIOBENCH_A_CMDPRIO_CLASS] = NLA_POLICY_MAX(NLA_U8, 3),
 	[KIOBENCH_A_CMDPRIO] = NLA_POLICY_MAX(NLA_U8, 7),
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_CMDPRIO_CLASS_WRITE] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_CMDPRIO_WRITE] = NLA_POLICY_MAX(NLA_U8, 7),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -286,19 +289,33 @@ static u8 kb_get_u8(struct nlattr **tb, int type, u8 def)
 
 /*
  * fio's prioclass and prio for every bio, and its cmdprio_percentage share
- * with cmdprio_class (realtime unless given) and cmdprio: bi_ioprio values
- * composed once here, so that a worker only copies one (worker.c).
+ * of each direction with cmdprio_class (realtime unless given) and cmdprio,
+ * the writes' as the reads' unless their -write attributes say otherwise:
+ * bi_ioprio values composed once here, so that a worker only copies one
+ * (worker.c).
  */
 static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
 {
+	const u8 w = KIOBENCH_DIR_WRITE, r = KIOBENCH_DIR_READ;
+	unsigned int d;
+
 	cfg->prioclass = kb_get_u8(tb, KIOBENCH_A_PRIOCLASS, IOPRIO_CLASS_NONE);
 	cfg->prio = kb_get_u8(tb, KIOBENCH_A_PRIO, 0);
-	cfg->cmdprio_pct = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE, 0);
-	cfg->cmdprio_class = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS,
-				       IOPRIO_CLASS_RT);
-	cfg->cmdprio = kb_get_u8(tb, KIOBENCH_A_CMDPRIO, 0);
 	cfg->ioprio = IOPRIO_PRIO_VALUE(cfg->prioclass, cfg->prio);
-	cfg->cmdprio_ioprio = IOPRIO_PRIO_VALUE(cfg->cmdprio_class, cfg->cmdprio);
+	cfg->cmdprio_pct[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE, 0);
+	cfg->cmdprio_class[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS,
+					  IOPRIO_CLASS_RT);
+	cfg->cmdprio[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO, 0);
+	cfg->cmdprio_pct[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
+					cfg->cmdprio_pct[r]);
+	cfg->cmdprio_class[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
+					  cfg->cmdprio_class[r]);
+	cfg->cmdprio[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_WRITE,
+				    cfg->cmdprio[r]);
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		cfg->cmdprio_ioprio[d] = IOPRIO_PRIO_VALUE(cfg->cmdprio_class[d],
+							   cfg->cmdprio[d]);
+	cfg->cmdprio_any = cfg->cmdprio_pct[r] || cfg->cmdprio_pct[w];
 }
 
 /* How the workers submit and wait, and what they measure. */
@@ -448,6 +465,23 @@ static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/* The cmdprio settings of both directions, the writes' in their own. */
+static int kb_put_cmdprio(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	const u8 w = KIOBENCH_DIR_WRITE, r = KIOBENCH_DIR_READ;
+
+	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, cfg->cmdprio_pct[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, cfg->cmdprio_class[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, cfg->cmdprio[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
+		       cfg->cmdprio_pct[w]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
+		       cfg->cmdprio_class[w]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_WRITE, cfg->cmdprio[w]))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /*
  * The job's settings, from the kernel's own struct kb_config, in the
  * request's attributes: what a reply says is what the workers do, whoever
@@ -517,10 +551,7 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)) ||
 	    nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, cfg->prioclass) ||
 	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
-	    (cfg->cmdprio_pct &&
-	     (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, cfg->cmdprio_pct) ||
-	      nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, cfg->cmdprio_class) ||
-	      nla_put_u8(msg, KIOBENCH_A_CMDPRIO, cfg->cmdprio))))
+	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
 	return 0;
 }

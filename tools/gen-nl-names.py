@@ -56,6 +56,9 @@ TOOL_OPTIONS = {
     "cmdprio-percentage": "cmdprio_percentage",
     "cmdprio-class": "cmdprio_class",
     "cmdprio": "cmdprio",
+    "cmdprio-percentage-write": "cmdprio_percentage",
+    "cmdprio-class-write": "cmdprio_class",
+    "cmdprio-write": "cmdprio",
     "job-id": "job id",
 }
 

@@ -184,7 +184,9 @@ struct kb_job {
 	uint64_t offset_increment;
 	uint32_t workers;	/* run: kernel workers per device of each clone */
 	/* fio's I/O priorities: every bio's, and the cmdprio_percentage share's */
-	uint32_t prioclass, prio, cmdprio_pct, cmdprio_class, cmdprio;
+	uint32_t prioclass, prio;
+	uint32_t cmdprio_pct[KIOBENCH_NR_DIRS];	/* fio's read,write pairs */
+	uint32_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -185,9 +185,10 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
 	if (c->has_prio)
 		KCFG_ADD(" prioclass=%u prio=%u", c->prioclass, c->prio);
-	if (c->cmdprio_pct)
-		KCFG_ADD(" cmdprio_percentage=%u cmdprio_class=%u cmdprio=%u",
-			 c->cmdprio_pct, c->cmdprio_class, c->cmdprio);
+	if (c->cmdprio_pct[0] || c->cmdprio_pct[1])
+		KCFG_ADD(" cmdprio_percentage=%u,%u cmdprio_class=%u,%u cmdprio=%u,%u",
+			 c->cmdprio_pct[0], c->cmdprio_pct[1], c->cmdprio_class[0],
+			 c->cmdprio_class[1], c->cmdprio[0], c->cmdprio[1]);
 	if (c->lat_log)
 		KCFG_ADD(" lat_log_entries=%u", c->lat_log);
 	KCFG_ADD("%s%s%s%s", c->allow_writes ? " allow_writes" : "",
@@ -201,6 +202,20 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
 	return c->norandommap ? "xoshiro256**" : "feistel-permutation";
+}
+
+/* {"read": v[0], "write": v[1]}, or JSON null unless present. */
+static struct json_object *per_dir_u8(const uint8_t *v, bool present)
+{
+	struct json_object *o;
+	int d;
+
+	if (!present)
+		return NULL;
+	o = json_object_new_object();
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		kb_jadd(o, kb_dir_names[d], kb_ju64(v[d]));
+	return o;
 }
 
 /* The same as a JSON object (JSON null when the module did not report them). */
@@ -245,9 +260,10 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	if (c->has_prio) {
 		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
 		kb_jadd(o, "prio", kb_ju64(c->prio));
-		kb_jadd(o, "cmdprio_percentage", kb_ju64(c->cmdprio_pct));
-		kb_jadd(o, "cmdprio_class", c->cmdprio_pct ? kb_ju64(c->cmdprio_class) : NULL);
-		kb_jadd(o, "cmdprio", c->cmdprio_pct ? kb_ju64(c->cmdprio) : NULL);
+		kb_jadd(o, "cmdprio_percentage", per_dir_u8(c->cmdprio_pct, true));
+		kb_jadd(o, "cmdprio_class", per_dir_u8(c->cmdprio_class, c->cmdprio_pct[0] ||
+						       c->cmdprio_pct[1]));
+		kb_jadd(o, "cmdprio", per_dir_u8(c->cmdprio, c->cmdprio_pct[0] || c->cmdprio_pct[1]));
 	}
 	kb_jadd(o, "offset_generator", c->random ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));

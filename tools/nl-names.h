@@ -109,6 +109,9 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = { "cmdprio-percentage", KB_NLT_U8, true, "cmdprio_percentage" },
 	[KIOBENCH_A_CMDPRIO_CLASS] = { "cmdprio-class", KB_NLT_U8, true, "cmdprio_class" },
 	[KIOBENCH_A_CMDPRIO] = { "cmdprio", KB_NLT_U8, true, "cmdprio" },
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] = { "cmdprio-percentage-write", KB_NLT_U8, true, "cmdprio_percentage" },
+	[KIOBENCH_A_CMDPRIO_CLASS_WRITE] = { "cmdprio-class-write", KB_NLT_U8, true, "cmdprio_class" },
+	[KIOBENCH_A_CMDPRIO_WRITE] = { "cmdprio-write", KB_NLT_U8, true, "cmdprio" },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

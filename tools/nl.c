@@ -500,6 +500,7 @@ static int parse_new(struct nl_msg *msg, void *arg)
  */
 static int put_prio(struct nl_msg *msg, const struct kb_job *job)
 {
+	const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
 	uint8_t class = job->prioclass;
 
 	if (!kb_job_isset(job, KB_OPT_PRIOCLASS) && kb_job_isset(job, KB_OPT_PRIO))
@@ -507,11 +508,19 @@ static int put_prio(struct nl_msg *msg, const struct kb_job *job)
 	if ((class && nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, class)) ||
 	    (job->prio && nla_put_u8(msg, KIOBENCH_A_PRIO, job->prio)))
 		return -1;
-	if (!job->cmdprio_pct)
+	if (!kb_job_cmdprio(job))
 		return 0;
-	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, job->cmdprio_pct) ||
-	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, job->cmdprio_class) ||
-	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, job->cmdprio))
+	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, job->cmdprio_pct[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, job->cmdprio_class[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, job->cmdprio[r]))
+		return -1;
+	/* the writes' own only when they differ: a 0.6 module without them */
+	if ((job->cmdprio_pct[w] != job->cmdprio_pct[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE, job->cmdprio_pct[w])) ||
+	    (job->cmdprio_class[w] != job->cmdprio_class[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS_WRITE, job->cmdprio_class[w])) ||
+	    (job->cmdprio[w] != job->cmdprio[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_WRITE, job->cmdprio[w])))
 		return -1;
 	return 0;
 }
@@ -705,9 +714,18 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 	}
 	if (tb[KIOBENCH_A_CMDPRIO_PERCENTAGE] && tb[KIOBENCH_A_CMDPRIO_CLASS] &&
 	    tb[KIOBENCH_A_CMDPRIO]) {
-		c->cmdprio_pct = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE]);
-		c->cmdprio_class = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS]);
-		c->cmdprio = nla_get_u8(tb[KIOBENCH_A_CMDPRIO]);
+		const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
+
+		c->cmdprio_pct[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE]);
+		c->cmdprio_class[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS]);
+		c->cmdprio[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO]);
+		/* the writes' own; a module without them applies the reads' */
+		c->cmdprio_pct[w] = tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE]) : c->cmdprio_pct[r];
+		c->cmdprio_class[w] = tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE]) : c->cmdprio_class[r];
+		c->cmdprio[w] = tb[KIOBENCH_A_CMDPRIO_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_WRITE]) : c->cmdprio[r];
 	}
 	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
 #define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])

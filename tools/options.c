@@ -453,19 +453,44 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
-/*
- * fio's prioclass, prio and cmdprio_*: one value for both directions.
- * fio's "read,write" pair is refused: the kernel keeps one priority and
- * one share for the job.
- */
+/* fio's prioclass and prio: one value (fio takes no read,write pair there). */
 static int p_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
 	if (val && strchr(val, ','))
-		return kb_errf(err, errlen, "refused: '%s': kiobench applies one %s to "
-			       "reads and writes alike (fio's read,write pair is not "
-			       "supported)", val, o->name);
+		return kb_errf(err, errlen, "refused: '%s': %s is one value for reads and "
+			       "writes alike, as in fio", val, o->name);
 	return p_u32(o, val, job, g, err, errlen);
+}
+
+/*
+ * fio's cmdprio_percentage, cmdprio_class and cmdprio: N for both
+ * directions, or fio's "R,W" pair, the reads' then the writes'.
+ */
+static int p_cmdprio(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	uint32_t *f = field(o, job, g);
+	const char *comma = val ? strchr(val, ',') : NULL;
+	char rd[32];
+	uint64_t v[KIOBENCH_NR_DIRS];
+
+	if (!comma) {
+		if (get_range(o, val, &v[0], err, errlen))
+			return -1;
+		f[KIOBENCH_DIR_READ] = f[KIOBENCH_DIR_WRITE] = v[0];
+		return 0;
+	}
+	if ((size_t)(comma - val) >= sizeof(rd) || strchr(comma + 1, ','))
+		return kb_errf(err, errlen, "invalid value '%s' (N, or fio's read,write "
+			       "pair R,W)", val);
+	memcpy(rd, val, comma - val);
+	rd[comma - val] = '\0';
+	if (get_range(o, rd, &v[0], err, errlen) || get_range(o, comma + 1, &v[1], err, errlen))
+		return -1;
+	f[KIOBENCH_DIR_READ] = v[0];
+	f[KIOBENCH_DIR_WRITE] = v[1];
+	return 0;
 }
 
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -842,14 +867,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_PRIO, "prio", "0-7", p_prio,
 	    "I/O priority level within prioclass (0: highest)", .off = JOBF(prio),
 	    BOUNDS(0, 7)),
-	JOB(KB_OPT_CMDPRIO_PCT, "cmdprio_percentage", "PCT", p_prio,
-	    "share of the I/Os issued with cmdprio_class/cmdprio instead; latency "
-	    "is then reported per priority (clat prio)", .off = JOBF(cmdprio_pct),
+	JOB(KB_OPT_CMDPRIO_PCT, "cmdprio_percentage", "PCT[,PCT]", p_cmdprio,
+	    "share of the I/Os (reads,writes) issued with cmdprio_class/cmdprio instead; "
+	    "latency is then reported per priority (clat prio)", .off = JOBF(cmdprio_pct),
 	    BOUNDS(0, 100)),
-	JOB(KB_OPT_CMDPRIO_CLASS, "cmdprio_class", "0-3", p_prio,
+	JOB(KB_OPT_CMDPRIO_CLASS, "cmdprio_class", "0-3[,0-3]", p_cmdprio,
 	    "priority class of the cmdprio_percentage share (1: realtime)",
 	    .off = JOBF(cmdprio_class), BOUNDS(0, 3), .def = "1"),
-	JOB(KB_OPT_CMDPRIO, "cmdprio", "0-7", p_prio,
+	JOB(KB_OPT_CMDPRIO, "cmdprio", "0-7[,0-7]", p_cmdprio,
 	    "priority level of the cmdprio_percentage share (0)", .off = JOBF(cmdprio),
 	    BOUNDS(0, 7)),
 
@@ -1173,6 +1198,11 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
  * lfsr never repeats a block in a pass, even with norandommap, and the map
  * is what keeps that guarantee here.
  */
+bool kb_job_cmdprio(const struct kb_job *job)
+{
+	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE];
+}
+
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
@@ -1324,6 +1354,10 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%u%%", pct);
 	else if (o->parse == p_u32 || o->parse == p_prio)
 		snprintf(buf, len, "%u", *(const uint32_t *)f);
+	else if (o->parse == p_cmdprio && ((const uint32_t *)f)[0] == ((const uint32_t *)f)[1])
+		snprintf(buf, len, "%u", ((const uint32_t *)f)[0]);
+	else if (o->parse == p_cmdprio)
+		snprintf(buf, len, "%u,%u", ((const uint32_t *)f)[0], ((const uint32_t *)f)[1]);
 	else if (o->parse == p_u64 || o->parse == p_size)
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
 	else if (o->parse == p_time)

@@ -158,6 +158,8 @@ int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
 void kb_assign_list_free(struct kb_assign_list *l);
 
 bool kb_job_has_writes(const struct kb_job *job);
+/* A cmdprio_percentage share in either direction: per-priority latency. */
+bool kb_job_cmdprio(const struct kb_job *job);
 /* Whether the kernel draws offsets with replacement (norandommap, not lfsr). */
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);

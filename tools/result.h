@@ -75,8 +75,9 @@ struct kb_kcfg {
 	bool norandommap;		/* random offsets with replacement */
 	bool has_prio;			/* a module that sets bi_ioprio (0.6) */
 	uint8_t prioclass, prio;	/* every bio's priority ... */
-	uint8_t cmdprio_pct;		/* ... but this share's (0: none) */
-	uint8_t cmdprio_class, cmdprio;
+	/* ... but this share's of each direction (0: none) */
+	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
+	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	uint8_t rwmix_read;
 	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
 	unsigned int nr_bss;

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "fiolog.h"
 #include "kiobench.h"
+#include "options.h"
 #include "result.h"
 #include "values.h"
 
@@ -569,7 +570,7 @@ static bool read_metric(const char *dir, enum kb_metric m, int d, struct kb_resu
 	bool ok;
 
 	if (m <= KB_MET_LAT_SCHED ? !res->job->rate_iops :
-	    m <= KB_MET_STAGE_COMPLETE ? !res->job->stages : !res->job->cmdprio_pct)
+	    m <= KB_MET_STAGE_COMPLETE ? !res->job->stages : !kb_job_cmdprio(res->job))
 		return true;
 	snprintf(file, sizeof(file), "%s_%s", kb_metric_names[m], kb_dir_names[d]);
 	text = read_debugfs(dir, file, path, sizeof(path));

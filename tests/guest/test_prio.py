@@ -26,11 +26,12 @@ NR_IOS = 4000
 PCT = 30
 
 
-def traced_prios(guest, dev: str, args: str) -> tuple[dict, Counter]:
+def traced_prios(guest, dev: str, args: str) -> tuple[dict, Counter, Counter]:
     """Run a kiobench job on dev under the block_rq_complete event; its JSON
-    and the 4 KiB blocks completed on dev per (class, level): blocks, not
-    requests, since two adjacent I/Os of one priority may merge (the block
-    layer merges no bios of different priorities)."""
+    and the 4 KiB blocks completed on dev per (class, level), and per
+    (op, class, level) with op "R" or "W": blocks, not requests, since two
+    adjacent I/Os of one priority may merge (the block layer merges no bios
+    of different priorities)."""
     guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
     fmt = guest.check(f"cat {TRACING}/events/block/block_rq_complete/format")
     if "ioprio" not in fmt:
@@ -47,14 +48,16 @@ def traced_prios(guest, dev: str, args: str) -> tuple[dict, Counter]:
     finally:
         guest.run(f"echo 0 >{INST}/events/block/block_rq_complete/enable; rmdir {INST}")
     assert "LOST" not in out, "trace buffer overran"
-    prios = Counter()
+    prios, ops = Counter(), Counter()
     # "... block_rq_complete: 251,0 R () 1234 + 8 be,0,5 [0]"
-    for m in re.finditer(rf"block_rq_complete: {major},{minor} \S+ \(\S*\) \d+ \+ (\d+) "
+    for m in re.finditer(rf"block_rq_complete: {major},{minor} (\S+) \(\S*\) \d+ \+ (\d+) "
                          r"(\w+),\d+,(\d+) \[", out):
-        if int(m.group(1)):
-            prios[(m.group(2), int(m.group(3)))] += int(m.group(1)) // 8
+        if int(m.group(2)):
+            prios[(m.group(3), int(m.group(4)))] += int(m.group(2)) // 8
+            op = "W" if "W" in m.group(1) else "R"
+            ops[(op, m.group(3), int(m.group(4)))] += int(m.group(2)) // 8
     assert sum(prios.values()), out[-2000:]
-    return job, prios
+    return job, prios, ops
 
 
 def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_nullb):
@@ -69,7 +72,7 @@ def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_null
     default histogram (`KB_M_CLAT_PRIO_DEF` for both): red; the lat log
     entry's priority always the job's (`e->ioprio = job->cfg.ioprio`): red."""
     dev = make_nullb("nullb0", size_mb=64, blocksize=4096)
-    job, prios = traced_prios(guest, dev,
+    job, prios, _ = traced_prios(guest, dev,
                               f"--rw=randread --bs=4k --iodepth=8 --number_ios={NR_IOS} "
                               f"--prioclass=2 --prio=5 --cmdprio_percentage={PCT} "
                               f"--cmdprio_class=1 --cmdprio=3 --write_lat_log=/tmp/pl "
@@ -82,7 +85,8 @@ def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_null
 
     s = job["kiobench"]["settings"]
     assert (s["prioclass"], s["prio"], s["cmdprio_percentage"], s["cmdprio_class"],
-            s["cmdprio"]) == (2, 5, PCT, 1, 3), s
+            s["cmdprio"]) == (2, 5, {"read": PCT, "write": PCT}, {"read": 1, "write": 1},
+                              {"read": 3, "write": 3}), s
     got = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"] for p in job["read"]["prios"]}
     assert got == {(2, 5): prios[("be", 5)], (1, 3): prios[("rt", 3)]}, (got, prios)
     assert sum(got.values()) == job["read"]["total_ios"]
@@ -107,18 +111,42 @@ def test_cmdprio_share_reaches_the_block_layer(guest, kiobench_module, make_null
     assert col == {"1": rt, "0": 1000 - rt}, (col, rt)
 
 
-def test_prioclass_alone_and_pair_refused(guest, kiobench_module, make_nullb):
+def test_prioclass_alone(guest, kiobench_module, make_nullb):
     """prioclass=3 alone: every request idle, and no per-priority split
-    (no cmdprio_percentage: no "prios", as fio).  fio's read,write pair of
-    cmdprio_percentage is refused by name.  Mutation: the worker leaving
+    (no cmdprio_percentage: no "prios", as fio).  Mutation: the worker leaving
     bi_ioprio at 0 (`bio->bi_ioprio = 0;`): the trace shows the worker's
     own best-effort priority: red."""
     dev = make_nullb("nullb0", size_mb=64, blocksize=4096)
-    job, prios = traced_prios(guest, dev, "--rw=randread --bs=4k --number_ios=500 "
+    job, prios, _ = traced_prios(guest, dev, "--rw=randread --bs=4k --number_ios=500 "
                                           "--prioclass=3")
     assert set(prios) == {("idle", 0)}, prios
     assert sum(prios.values()) == 500
     assert "prios" not in job["read"]
-    r = guest.run(f"kiobench run --filename={dev} --rw=randread --number_ios=10 "
-                  f"--cmdprio_percentage=30,60")
-    assert r.rc != 0 and "cmdprio_percentage" in r.out and "read,write" in r.out, r.out
+
+
+def test_cmdprio_read_write_pairs(guest, kiobench_module, make_nullb):
+    """fio's read,write pairs: cmdprio_percentage=20,70 cmdprio_class=1,3
+    cmdprio=3,0 on a 50/50 random mix: the trace sees reads be/5 and rt/3,
+    writes be/5 and idle/0, each direction's share within 5 binomial sd of
+    its own percentage, and each direction's "prios" hold the trace's
+    counts.  Mutations: the worker drawing the reads' share for both
+    (`cfg->cmdprio_pct[KIOBENCH_DIR_READ]` in kb_pick_io): red; the writes'
+    priority from the reads' (`cfg->cmdprio_ioprio[KIOBENCH_DIR_READ]` in
+    kb_issue): red."""
+    dev = make_nullb("nullb0", size_mb=64, blocksize=4096)
+    job, _, ops = traced_prios(guest, dev,
+                               f"--rw=randrw --rwmixread=50 --bs=4k --iodepth=8 "
+                               f"--number_ios={NR_IOS} --allow-writes --prioclass=2 --prio=5 "
+                               f"--cmdprio_percentage=20,70 --cmdprio_class=1,3 "
+                               f"--cmdprio=3,0")
+    assert set(ops) == {("R", "be", 5), ("R", "rt", 3), ("W", "be", 5), ("W", "idle", 0)}, ops
+    for op, d, cmd, pct in (("R", "read", ("rt", 3), 20), ("W", "write", ("idle", 0), 70)):
+        n = ops[(op, "be", 5)] + ops[(op, *cmd)]
+        assert n == job[d]["total_ios"], (d, ops, job[d]["total_ios"])
+        sd = math.sqrt(n * pct / 100 * (1 - pct / 100))
+        assert abs(ops[(op, *cmd)] - n * pct / 100) < 5 * sd, (d, ops)
+        got = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"] for p in job[d]["prios"]}
+        klass = {"rt": 1, "be": 2, "idle": 3}[cmd[0]]
+        assert got == {(2, 5): ops[(op, "be", 5)], (klass, cmd[1]): ops[(op, *cmd)]}, (d, got)
+    s = job["kiobench"]["settings"]
+    assert s["cmdprio_percentage"] == {"read": 20, "write": 70}, s
