@@ -150,3 +150,20 @@ def test_cmdprio_read_write_pairs(guest, kiobench_module, make_nullb):
         assert got == {(2, 5): ops[(op, "be", 5)], (klass, cmd[1]): ops[(op, *cmd)]}, (d, got)
     s = job["kiobench"]["settings"]
     assert s["cmdprio_percentage"] == {"read": 20, "write": 70}, s
+
+
+def test_group_reporting_keeps_the_split(guest, kiobench_module, make_nullb):
+    """numjobs=2 with group_reporting: one entry whose prios (the members'
+    histograms merged, same priorities) add up to the group's I/Os, and the
+    cmdprio share is near 30 % of them.  Mutation: drop_per_job() dropping
+    the per-priority measures too: no "prios", red."""
+    dev = make_nullb("nullb0", size_mb=64, blocksize=4096)
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --number_ios=2000 "
+                         f"--numjobs=2 --group_reporting --prioclass=2 --prio=5 "
+                         f"--cmdprio_percentage={PCT} --cmdprio=3")
+    n = job["read"]["total_ios"]
+    assert n == 4000, n   # number_ios per clone, as fio's
+    got = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"] for p in job["read"]["prios"]}
+    assert set(got) == {(2, 5), (1, 3)} and sum(got.values()) == n, got
+    sd = math.sqrt(n * PCT / 100 * (1 - PCT / 100))
+    assert abs(got[(1, 3)] - n * PCT / 100) < 5 * sd, got
