@@ -279,6 +279,7 @@ struct kb_metric_file {
 struct kb_job {
 	u32 id;
 	u32 owner_portid;		/* the creating socket; 0: detached */
+	struct kb_holder *holder;	/* its socket's claims (job.c); NULL: none */
 	const struct net *owner_net;	/* compared, never dereferenced */
 	struct kb_config cfg;
 	struct kb_dev devs[KB_MAX_DEVICES];
@@ -338,8 +339,8 @@ unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
 
 /* job.c: one job's life */
-struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
-			     struct netlink_ext_ack *extack);
+struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *net,
+			     u32 owner_portid, struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
 void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);

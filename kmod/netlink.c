@@ -711,7 +711,9 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 	err = kb_job_reserve_id(&id, extack);
 	if (err)
 		return ERR_PTR(err);
-	job = kb_job_create(id, cfg, extack);	/* takes cfg's allocations */
+	/* takes cfg's allocations */
+	job = kb_job_create(id, cfg, genl_info_net(info), detach ? 0 : info->snd_portid,
+			    extack);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
 		goto out_release_id;
@@ -724,8 +726,6 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 			   job->dbg_name, ERR_PTR(err));
 		goto out_destroy_job;
 	}
-	job->owner_portid = detach ? 0 : info->snd_portid;
-	job->owner_net = genl_info_net(info);
 	kb_job_register(job);
 	return job;
 

@@ -49,8 +49,9 @@
 			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench does not verify the data it reads"
 #define TRIM		"not implemented yet: kiobench issues no discards"
-#define DATA		"not implemented yet: kiobench writes zero-filled pages; their " \
-			"contents cannot be chosen"
+#define DATA		"not implemented yet: kiobench's write buffers hold pseudo-random " \
+			"data from the job's seed (fio's default); their contents cannot " \
+			"be chosen"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
 #define PCTS		"not implemented yet: kiobench reports one latency (submission to " \
@@ -180,6 +181,7 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "numa_cpu_nodes", NULL, NUMA },
 	{ "numa_mem_policy", NULL, NUMA },
 	/* data */
+	{ "zero_buffers", NULL, DATA },
 	{ "buffer_pattern", NULL, DATA },
 	{ "buffer_compress_chunk", NULL, DATA },
 	{ "buffer_compress_percentage", NULL, DATA },

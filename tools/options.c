@@ -519,7 +519,7 @@ static int p_direct(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
- * fixedbufs, registerfiles, zero_buffers: fio asks its engine for what
+ * fixedbufs, registerfiles: fio asks its engine for what
  * kiobench always does (the table's help says why); =0 is refused.
  */
 static int p_always(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -804,8 +804,6 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_REGISTERFILES, "registerfiles", NULL, p_always,
 	    "files opened once, not looked up per I/O: kiobench holds each device open for "
 	    "the whole job", FLAG),
-	JOB(KB_OPT_ZERO_BUFFERS, "zero_buffers", NULL, p_always,
-	    "write buffers filled with zeroes: kiobench's write pages are zero-filled", FLAG),
 	JOB(KB_OPT_RAW_LAT_LOG, "raw_lat_log", "FILE", p_str,
 	    "the kernel's per-I/O log to FILE, in kiobench's format (ns times)",
 	    .off = JOBF(raw_lat_log)),
