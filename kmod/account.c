@@ -46,6 +46,8 @@ static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
 	e->offset = slot->off;
 	e->len = slot->len;
 	e->dir = slot->dir;
+	e->ioprio = slot->cmdprio ? job->cfg.cmdprio_ioprio[slot->dir] :
+				    job->cfg.ioprio;
 }
 
 /* Counts a successful I/O; measured: submitted after the warm-up. */
@@ -94,6 +96,9 @@ static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
 	unsigned int dir = slot->dir;
 	u64 st[3];
 
+	if (job->cfg.cmdprio_any)
+		kb_metric_add(job, s, slot->cmdprio ? KB_M_CLAT_PRIO_CMD :
+			      KB_M_CLAT_PRIO_DEF, dir, now - slot->submit_ns);
 	if (job->cfg.rate_iops) {
 		kb_metric_add(job, s, KB_M_SCHED_LAG, dir,
 			      slot->submit_ns - slot->sched_ns);

@@ -56,6 +56,11 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
 	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
+	seq_printf(m, "ioprio=%u/%u\n", cfg->prioclass, cfg->prio);
+	for (i = 0; i < KIOBENCH_NR_DIRS; i++)
+		seq_printf(m, "cmdprio_%s=%u%% %u/%u\n", kb_dir_names[i],
+			   cfg->cmdprio_pct[i], cfg->cmdprio_class[i],
+			   cfg->cmdprio[i]);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(kb_config);
@@ -66,6 +71,8 @@ static const char *const kb_metric_names[KB_NR_METRICS] = {
 	[KB_M_STAGE_QUEUE] = "stage_queue",
 	[KB_M_STAGE_DEVICE] = "stage_device",
 	[KB_M_STAGE_COMPLETE] = "stage_complete",
+	[KB_M_CLAT_PRIO_DEF] = "clat_prio_default",
+	[KB_M_CLAT_PRIO_CMD] = "clat_prio_cmd",
 };
 
 /*
@@ -206,7 +213,7 @@ static void *kb_lat_log_start(struct seq_file *m, loff_t *pos)
 		}
 		seq_printf(m, "# kiobench-lat-log 1\n# entries %llu\n# dropped %llu\n",
 			   kb_lat_log_len(job), ios - kb_lat_log_len(job));
-		seq_puts(m, "# columns end_ns lat_ns dir offset bytes\n");
+		seq_puts(m, "# columns end_ns lat_ns dir offset bytes ioprio\n");
 	}
 	return *pos < kb_lat_log_len(job) ? &job->lat_log[*pos] : NULL;
 }
@@ -227,8 +234,8 @@ static int kb_lat_log_show(struct seq_file *m, void *v)
 {
 	const struct kb_lat_entry *e = v;
 
-	seq_printf(m, "%llu %llu %s %llu %u\n", e->end_ns, e->lat_ns,
-		   kb_dir_names[e->dir], e->offset, e->len);
+	seq_printf(m, "%llu %llu %s %llu %u %u\n", e->end_ns, e->lat_ns,
+		   kb_dir_names[e->dir], e->offset, e->len, e->ioprio);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
 #include <linux/kthread.h>
+#include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/mutex.h>
@@ -271,20 +272,76 @@ static const char *kb_open_error(int err)
 }
 
 /*
+ * The holder of a socket's exclusive claims.  The jobs one socket owns
+ * share it, so that they may write one device at the same time (fio's
+ * numjobs clones, the phases of a job file, all created before the first
+ * starts); another socket's jobs, a detached job (its own holder) and any
+ * other opener are refused as before.
+ */
+struct kb_holder {
+	struct list_head node;
+	const struct net *net;	/* compared, never dereferenced */
+	u32 portid;
+	unsigned int users;	/* jobs holding claims through it */
+};
+
+static LIST_HEAD(kb_holders);
+static DEFINE_MUTEX(kb_holders_mutex);
+
+static struct kb_holder *kb_holder_get(const struct net *net, u32 portid)
+{
+	struct kb_holder *h;
+
+	mutex_lock(&kb_holders_mutex);
+	list_for_each_entry(h, &kb_holders, node)
+		if (h->net == net && h->portid == portid)
+			goto out_use;
+	h = kzalloc(sizeof(*h), GFP_KERNEL);
+	if (!h)
+		goto out_unlock;
+	h->net = net;
+	h->portid = portid;
+	list_add(&h->node, &kb_holders);
+out_use:
+	h->users++;
+out_unlock:
+	mutex_unlock(&kb_holders_mutex);
+	return h;
+}
+
+static void kb_holder_put(struct kb_holder *h)
+{
+	mutex_lock(&kb_holders_mutex);
+	if (!--h->users) {
+		list_del(&h->node);
+		kfree(h);
+	}
+	mutex_unlock(&kb_holders_mutex);
+}
+
+/*
  * allow-writes opens for writing and exclusively, as the spec says, even if
- * rwmix-read is 100: the flag, not the mix, claims the devices.
+ * rwmix-read is 100: the flag, not the mix, claims the devices, for the
+ * job's socket (a detached job: for itself).
  */
 static int kb_open_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 {
 	struct kb_config *cfg = &job->cfg;
 	bool write = cfg->allow_writes;
+	void *holder = job;
 	unsigned int i, j;
 	int err;
 
+	if (write && job->owner_portid) {
+		job->holder = kb_holder_get(job->owner_net, job->owner_portid);
+		if (!job->holder)
+			return -ENOMEM;
+		holder = job->holder;
+	}
 	for (i = 0; i < cfg->nr_devs; i++) {
 		struct kb_dev *dev = &job->devs[i];
 
-		err = kb_bdev_open(&dev->bdev, cfg->paths[i], write, job);
+		err = kb_bdev_open(&dev->bdev, cfg->paths[i], write, holder);
 		if (err) {
 			KB_ERR_FMT(extack, NULL, kb_open_error(err), "%s: %s",
 				   kb_open_error(err), cfg->paths[i]);
@@ -307,6 +364,10 @@ static int kb_open_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 out_close_devices:
 	while (i--)
 		kb_bdev_close(&job->devs[i].bdev);
+	if (job->holder) {
+		kb_holder_put(job->holder);
+		job->holder = NULL;
+	}
 	return err;
 }
 
@@ -316,6 +377,10 @@ static void kb_close_devices(struct kb_job *job)
 
 	for (i = 0; i < job->cfg.nr_devs; i++)
 		kb_bdev_close(&job->devs[i].bdev);
+	if (job->holder) {
+		kb_holder_put(job->holder);
+		job->holder = NULL;
+	}
 }
 
 /* Checks the configuration against one device's size and block size. */
@@ -414,7 +479,9 @@ static void kb_pick_metrics(struct kb_job *job)
 	unsigned int id;
 
 	for (id = 0; id < KB_NR_METRICS; id++) {
-		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops : cfg->stages;
+		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops :
+			    id <= KB_M_STAGE_COMPLETE ? cfg->stages :
+			    cfg->cmdprio_any;
 
 		job->metric_idx[id] = keep ? job->nr_metrics++ : -1;
 	}
@@ -667,6 +734,9 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
  * @id: the job's id
  * @cfg: validated configuration; the job takes over its allocations, and
  *	 @cfg is left empty whatever the outcome
+ * @net: the network namespace of the creating socket
+ * @owner_portid: the creating socket, whose jobs share their claims; 0:
+ *		  detached, the job claims its devices for itself
  * @extack: where to say what is wrong
  *
  * Opens the devices (exclusively with allow-writes), checks the
@@ -675,8 +745,8 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
  *
  * Return: the job, or an ERR_PTR.
  */
-struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
-			     struct netlink_ext_ack *extack)
+struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *net,
+			     u32 owner_portid, struct netlink_ext_ack *extack)
 {
 	struct kb_job *job;
 	unsigned int tl_cap = KB_TIMELINE_DEF;
@@ -688,6 +758,8 @@ struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
 		return ERR_PTR(-ENOMEM);
 	}
 	job->id = id;
+	job->owner_portid = owner_portid;
+	job->owner_net = net;
 	job->cfg = *cfg;
 	memset(cfg, 0, sizeof(*cfg));
 	cfg = &job->cfg;

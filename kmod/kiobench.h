@@ -87,6 +87,14 @@ struct kb_config {
 	u8 rate_process;	/* enum kiobench_rate_process */
 	u8 completion;		/* enum kiobench_completion */
 	bool stages;		/* per-stage latency split */
+	u8 prioclass, prio;	/* every bio's bi_ioprio ... */
+	bool cmdprio_any;	/* a cmdprio_pct of either direction */
+	/* ... but this share of each direction's, in percent */
+	u8 cmdprio_pct[KIOBENCH_NR_DIRS];
+	u8 cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
+	u16 ioprio;		/* IOPRIO_PRIO_VALUE(prioclass, prio) */
+	/* IOPRIO_PRIO_VALUE(cmdprio_class, cmdprio) of each direction */
+	u16 cmdprio_ioprio[KIOBENCH_NR_DIRS];
 	u64 think_ns;		/* fio's thinktime; 0: none */
 	u64 think_spin_ns;	/* of it spinning */
 	u64 think_iotime_ns;	/* I/O time between pauses; 0: none */
@@ -114,7 +122,8 @@ struct kb_dir_stats {
 
 /*
  * Secondary latency measures of measured I/Os, recorded only by the jobs
- * that ask for them: the open-loop schedule (rate_iops) and the stages.
+ * that ask for them: the open-loop schedule (rate_iops), the stages and
+ * the latency per priority (cmdprio_pct).
  */
 enum kb_metric_id {
 	KB_M_SCHED_LAG,		/* submission - scheduled arrival */
@@ -122,6 +131,8 @@ enum kb_metric_id {
 	KB_M_STAGE_QUEUE,	/* driver issue - submission */
 	KB_M_STAGE_DEVICE,	/* driver completion - driver issue */
 	KB_M_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_M_CLAT_PRIO_DEF,	/* latency of the I/Os with the job's priority */
+	KB_M_CLAT_PRIO_CMD,	/* latency of the cmdprio_pct share */
 	KB_NR_METRICS
 };
 
@@ -167,7 +178,8 @@ struct kb_lat_entry {
 	u64 lat_ns;
 	u64 offset;		/* bytes, on the device */
 	u32 len;
-	u32 dir;
+	u16 dir;
+	u16 ioprio;		/* the bi_ioprio the I/O was sent with */
 };
 
 struct kb_rng {
@@ -226,6 +238,7 @@ struct kb_slot {
 	u8 stage_flags;		/* stages.c */
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
+	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -274,6 +287,7 @@ struct kb_metric_file {
 struct kb_job {
 	u32 id;
 	u32 owner_portid;		/* the creating socket; 0: detached */
+	struct kb_holder *holder;	/* its socket's claims (job.c); NULL: none */
 	const struct net *owner_net;	/* compared, never dereferenced */
 	struct kb_config cfg;
 	struct kb_dev devs[KB_MAX_DEVICES];
@@ -333,8 +347,8 @@ unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
 
 /* job.c: one job's life */
-struct kb_job *kb_job_create(u32 id, struct kb_config *cfg,
-			     struct netlink_ext_ack *extack);
+struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *net,
+			     u32 owner_portid, struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
 void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);

@@ -8,6 +8,7 @@
  * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.
  */
 #include <kunit/test.h>
+#include <linux/ioprio.h>
 #include <linux/kthread.h>
 #include <linux/slab.h>
 #include <net/netlink.h>
@@ -682,6 +683,9 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, job->lat_log);
 	job->start_ns = 100;
 	job->ramp_end_ns = 1000;
+	job->cfg.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 5);
+	job->cfg.cmdprio_ioprio[KIOBENCH_DIR_WRITE] =
+		IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3);
 
 	/* Act: warm-up, failed, then three measured I/Os into a 2-entry log */
 	slot.submit_ns = 500;
@@ -690,6 +694,7 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 	kb_account(job, &slot, 2100, BLK_STS_IOERR);
 	kb_account(job, &slot, 2200, BLK_STS_OK);
 	slot.off = SZ_2M;
+	slot.cmdprio = true;
 	kb_account(job, &slot, 2300, BLK_STS_OK);
 	kb_account(job, &slot, 2400, BLK_STS_OK);
 
@@ -702,6 +707,9 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e[0].dir, KIOBENCH_DIR_WRITE);
 	KUNIT_EXPECT_EQ(test, e[1].lat_ns, 300);
 	KUNIT_EXPECT_EQ(test, e[1].offset, SZ_2M);
+	/* each with the priority it was sent with: the job's, the cmdprio's */
+	KUNIT_EXPECT_EQ(test, e[0].ioprio, 0x4005);
+	KUNIT_EXPECT_EQ(test, e[1].ioprio, 0x2003);
 	KUNIT_EXPECT_GE(test, atomic64_read(&job->lat_log_next), 2);
 }
 

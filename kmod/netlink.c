@@ -12,8 +12,10 @@
  * and a work item stops and destroys them.  A job created with "detach"
  * belongs to no socket, and runs at most max_detached_runtime.
  */
+#include <linux/bitmap.h>
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/ioprio.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -117,6 +119,14 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
 						 KIOBENCH_COMPLETION_POLL),
 	[KIOBENCH_A_NORANDOMMAP] = { .type = NLA_FLAG },
+	[KIOBENCH_A_PRIOCLASS] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_PRIO] = NLA_POLICY_MAX(NLA_U8, 7),
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_CMDPRIO_CLASS] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_CMDPRIO] = NLA_POLICY_MAX(NLA_U8, 7),
+	[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_CMDPRIO_CLASS_WRITE] = NLA_POLICY_MAX(NLA_U8, 3),
+	[KIOBENCH_A_CMDPRIO_WRITE] = NLA_POLICY_MAX(NLA_U8, 7),
 	[KIOBENCH_A_THINKTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_think_range),
 	[KIOBENCH_A_THINKTIME_SPIN_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
 							       &kb_think_spin_range),
@@ -148,21 +158,19 @@ static int kb_check_admin(struct sk_buff *skb, struct netlink_ext_ack *extack)
 static int kb_reject_dups(const struct nlattr *head, int len, int maxtype,
 			  int multi, struct netlink_ext_ack *extack)
 {
+	DECLARE_BITMAP(seen, KIOBENCH_A_MAX + 1) = {};
 	const struct nlattr *a;
-	u64 seen = 0;
 	int rem;
 
-	BUILD_BUG_ON(KIOBENCH_A_MAX >= 64);
 	nla_for_each_attr(a, head, len, rem) {
 		int type = nla_type(a);
 
-		if (type > maxtype || type == multi)
+		if (type > maxtype || type > KIOBENCH_A_MAX || type == multi)
 			continue;
-		if (seen & BIT_ULL(type)) {
+		if (__test_and_set_bit(type, seen)) {
 			NL_SET_ERR_MSG_ATTR(extack, a, "attribute given twice");
 			return -EINVAL;
 		}
-		seen |= BIT_ULL(type);
 	}
 	return 0;
 }
@@ -288,6 +296,42 @@ static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
 	return tb[type] ? nla_get_u64(tb[type]) : def;
 }
 
+static u8 kb_get_u8(struct nlattr **tb, int type, u8 def)
+{
+	return tb[type] ? nla_get_u8(tb[type]) : def;
+}
+
+/*
+ * fio's prioclass and prio for every bio, and its cmdprio_percentage share
+ * of each direction with cmdprio_class (realtime unless given) and cmdprio,
+ * the writes' as the reads' unless their -write attributes say otherwise:
+ * bi_ioprio values composed once here, so that a worker only copies one
+ * (worker.c).
+ */
+static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
+{
+	const u8 w = KIOBENCH_DIR_WRITE, r = KIOBENCH_DIR_READ;
+	unsigned int d;
+
+	cfg->prioclass = kb_get_u8(tb, KIOBENCH_A_PRIOCLASS, IOPRIO_CLASS_NONE);
+	cfg->prio = kb_get_u8(tb, KIOBENCH_A_PRIO, 0);
+	cfg->ioprio = IOPRIO_PRIO_VALUE(cfg->prioclass, cfg->prio);
+	cfg->cmdprio_pct[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE, 0);
+	cfg->cmdprio_class[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS,
+					  IOPRIO_CLASS_RT);
+	cfg->cmdprio[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO, 0);
+	cfg->cmdprio_pct[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
+					cfg->cmdprio_pct[r]);
+	cfg->cmdprio_class[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
+					  cfg->cmdprio_class[r]);
+	cfg->cmdprio[w] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_WRITE,
+				    cfg->cmdprio[r]);
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		cfg->cmdprio_ioprio[d] = IOPRIO_PRIO_VALUE(cfg->cmdprio_class[d],
+							   cfg->cmdprio[d]);
+	cfg->cmdprio_any = cfg->cmdprio_pct[r] || cfg->cmdprio_pct[w];
+}
+
 /*
  * fio's thinktime: a pause after every thinktime-blocks completions (1
  * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O.
@@ -342,6 +386,7 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
 	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
+	kb_parse_prio(tb, cfg);
 	return kb_parse_think(info, cfg);
 }
 
@@ -470,6 +515,23 @@ static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/* The cmdprio settings of both directions, the writes' in their own. */
+static int kb_put_cmdprio(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	const u8 w = KIOBENCH_DIR_WRITE, r = KIOBENCH_DIR_READ;
+
+	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, cfg->cmdprio_pct[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, cfg->cmdprio_class[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, cfg->cmdprio[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
+		       cfg->cmdprio_pct[w]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
+		       cfg->cmdprio_class[w]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_WRITE, cfg->cmdprio[w]))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* The thinktime settings the workers use; all absent without a thinktime. */
 static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
 {
@@ -554,7 +616,10 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	      nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process))) ||
 	    (cfg->stages && nla_put_flag(msg, KIOBENCH_A_STAGES)) ||
 	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion) ||
-	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)))
+	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)) ||
+	    nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, cfg->prioclass) ||
+	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
+	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
 	return kb_put_think(msg, cfg);
 }
@@ -714,7 +779,9 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 	err = kb_job_reserve_id(&id, extack);
 	if (err)
 		return ERR_PTR(err);
-	job = kb_job_create(id, cfg, extack);	/* takes cfg's allocations */
+	/* takes cfg's allocations */
+	job = kb_job_create(id, cfg, genl_info_net(info), detach ? 0 : info->snd_portid,
+			    extack);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
 		goto out_release_id;
@@ -727,8 +794,6 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 			   job->dbg_name, ERR_PTR(err));
 		goto out_destroy_job;
 	}
-	job->owner_portid = detach ? 0 : info->snd_portid;
-	job->owner_net = genl_info_net(info);
 	kb_job_register(job);
 	return job;
 

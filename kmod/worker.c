@@ -64,6 +64,8 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
+	slot->cmdprio = cfg->cmdprio_pct[slot->dir] &&
+			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[slot->dir];
 	slot->submit_ns = 0;	/* not tried yet */
 }
 
@@ -106,6 +108,9 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	}
 	bio_reset(bio, w->dev->bdev.bdev, opf);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
+	/* 0 (IOPRIO_CLASS_NONE): the block layer gives the worker's own */
+	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
+					 cfg->ioprio;
 	bio->bi_end_io = kb_end_io;
 	for (i = 0, rem = slot->len; rem; i++, rem -= n) {
 		n = min_t(u32, rem, PAGE_SIZE);

@@ -673,13 +673,13 @@ int cmd_features(int argc, char **argv)
 	       f.job_mem, kb_num2str(b2, sizeof(b2), f.job_mem, 4, true, "B"));
 	printf("  memory, all jobs:      %" PRIu64 " (%s)\n", f.total_mem,
 	       kb_num2str(b3, sizeof(b3), f.total_mem, 4, true, "B"));
-	if (f.present & (1ULL << KIOBENCH_A_LIMIT_LAT_LOG))
+	if (f.present[KIOBENCH_A_LIMIT_LAT_LOG])
 		printf("  latency log entries:   %u\n", f.lat_log);
-	if (f.present & (1ULL << KIOBENCH_A_LIMIT_RATE_IOPS))
+	if (f.present[KIOBENCH_A_LIMIT_RATE_IOPS])
 		printf("  rate_iops per worker:  %u\n", f.rate_iops);
-	if (f.present & (1ULL << KIOBENCH_A_LIMIT_SOCKET_JOBS))
+	if (f.present[KIOBENCH_A_LIMIT_SOCKET_JOBS])
 		printf("  jobs per socket:       %u\n", f.socket_jobs);
-	if (f.present & (1ULL << KIOBENCH_A_LIMIT_DETACHED_NS))
+	if (f.present[KIOBENCH_A_LIMIT_DETACHED_NS])
 		printf("  detached job runtime:  %" PRIu64 " s\n", (uint64_t)(f.detached_ns / 1000000000u));
 	printf("histogram: %u sub-bucket bits (relative error <= 1/%llu), %u buckets\n",
 	       f.hist_bits, f.hist_bits < 63 ? 1ULL << (f.hist_bits + 1) : 0ULL,

@@ -41,15 +41,17 @@
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define STEADY		"not implemented yet in job files: steady state is " \
 			"'kiobench precondition --steady-state'"
-#define PRIO		"not implemented yet: kiobench does not set the bio's I/O priority"
+#define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
+			"not one per block size"
 #define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
 #define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench does not verify the data it reads"
 #define TRIM		"not implemented yet: kiobench issues no discards"
-#define DATA		"not implemented yet: kiobench writes zero-filled pages; their " \
-			"contents cannot be chosen"
+#define DATA		"not implemented yet: kiobench's write buffers hold pseudo-random " \
+			"data from the job's seed (fio's default); their contents cannot " \
+			"be chosen"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
 #define PCTS		"not implemented yet: kiobench reports one latency (submission to " \
@@ -167,17 +169,13 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
-	{ "prio", NULL, PRIO },
-	{ "prioclass", NULL, PRIO },
-	{ "cmdprio_percentage", NULL, PRIO },
-	{ "cmdprio_class", NULL, PRIO },
-	{ "cmdprio", NULL, PRIO },
 	{ "cmdprio_bssplit", NULL, PRIO },
 	{ "cpumask", NULL, CPUS },
 	{ "cpus_allowed_policy", NULL, CPUS },
 	{ "numa_cpu_nodes", NULL, NUMA },
 	{ "numa_mem_policy", NULL, NUMA },
 	/* data */
+	{ "zero_buffers", NULL, DATA },
 	{ "buffer_pattern", NULL, DATA },
 	{ "buffer_compress_chunk", NULL, DATA },
 	{ "buffer_compress_percentage", NULL, DATA },

@@ -71,7 +71,8 @@ int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
 		char buf[160], dir[16];
 		struct kb_io_entry e;
 		unsigned long long a, b, c;
-		unsigned int sz, d;
+		unsigned int sz, d, prio = 0;
+		int got;
 
 		line++;
 		if (len >= sizeof(buf))
@@ -85,14 +86,16 @@ int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
 			sscanf(buf, "# dropped %" SCNu64, dropped);
 			continue;
 		}
-		if (sscanf(buf, "%llu %llu %15s %llu %u", &a, &b, dir, &c, &sz) != 5)
+		/* a module before 0.6 has no ioprio column */
+		got = sscanf(buf, "%llu %llu %15s %llu %u %u", &a, &b, dir, &c, &sz, &prio);
+		if (got != 5 && got != 6)
 			goto bad;
 		for (d = 0; d < KIOBENCH_NR_DIRS && strcmp(dir, dir_names[d]); d++)
 			;
 		if (d == KIOBENCH_NR_DIRS)
 			goto bad;
 		e = (struct kb_io_entry){ .end_ns = a, .lat_ns = b, .offset = c, .len = sz,
-					  .dir = d };
+					  .dir = d, .ioprio = prio };
 		if (nr == cap) {
 			struct kb_io_entry *nv;
 
@@ -129,18 +132,26 @@ void kb_fio_log_name(char *buf, size_t len, const char *prefix, const char *type
 struct fio_logs {
 	FILE *lat, *clat, *bw, *iops, *hist;
 	bool offset;
+	bool prio;		/* log_prio: the priority's value, not its high flag */
 };
 
-/* "time, value, direction, size, [offset, ]priority": fio's log line. */
-static void line(FILE *f, bool with_offset, uint64_t ms, uint64_t val, unsigned int dir,
-		 uint64_t size, uint64_t offset)
+/*
+ * "time, value, direction, size, [offset, ]priority": fio's log line.  The
+ * priority as fio 3.33 writes it: 1 for a realtime-class I/O, else 0, or
+ * with log_prio the bi_ioprio value itself, in hex (0x4005: class 2, level 5).
+ */
+static void line(const struct fio_logs *l, FILE *f, uint64_t ms, uint64_t val,
+		 unsigned int dir, uint64_t size, uint64_t offset, uint32_t ioprio)
 {
 	if (!f)
 		return;
 	fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", ", ms, val, dir, size);
-	if (with_offset)
+	if (l->offset)
 		fprintf(f, "%" PRIu64 ", ", offset);
-	fputs("0\n", f);	/* priority: none is set (log_prio is refused) */
+	if (l->prio)
+		fprintf(f, "0x%04x\n", ioprio);
+	else
+		fprintf(f, "%u\n", ioprio >> 13 == 1);	/* IOPRIO_CLASS_RT */
 }
 
 /* Without log_avg_msec: a line per I/O, as fio's. */
@@ -151,12 +162,12 @@ static void per_io(const struct fio_logs *l, const struct kb_io_entry *e, size_t
 	for (i = 0; i < n; i++) {
 		uint64_t ms = e[i].end_ns / 1000000;
 
-		line(l->lat, l->offset, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset);
-		line(l->clat, l->offset, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset);
+		line(l, l->lat, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset, e[i].ioprio);
+		line(l, l->clat, ms, e[i].lat_ns, e[i].dir, e[i].len, e[i].offset, e[i].ioprio);
 		/* fio's per-I/O bandwidth: bytes x 10^6 / latency in ns */
-		line(l->bw, l->offset, ms, e[i].lat_ns ? (uint64_t)e[i].len * 1000000 / e[i].lat_ns : 0,
-		     e[i].dir, e[i].len, e[i].offset);
-		line(l->iops, l->offset, ms, 1, e[i].dir, e[i].len, e[i].offset);
+		line(l, l->bw, ms, e[i].lat_ns ? (uint64_t)e[i].len * 1000000 / e[i].lat_ns : 0,
+		     e[i].dir, e[i].len, e[i].offset, e[i].ioprio);
+		line(l, l->iops, ms, 1, e[i].dir, e[i].len, e[i].offset, e[i].ioprio);
 	}
 }
 
@@ -217,16 +228,17 @@ static void averaged(const struct fio_logs *l, const struct kb_io_entry *e, size
 		window_end(k, w_ns, k == last_k, e[n - 1].end_ns, &ms, &dur);
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 			if (w[d].n) {
-				line(l->lat, l->offset, ms, w[d].lat_sum / w[d].n, d, 0, 0);
-				line(l->clat, l->offset, ms, w[d].lat_sum / w[d].n, d, 0, 0);
+				/* fio's windows carry no priority: 0 (0x0000) */
+				line(l, l->lat, ms, w[d].lat_sum / w[d].n, d, 0, 0, 0);
+				line(l, l->clat, ms, w[d].lat_sum / w[d].n, d, 0, 0, 0);
 			}
 			if (!seen[d])
 				continue;
-			line(l->bw, l->offset, ms,
+			line(l, l->bw, ms,
 			     (uint64_t)((unsigned __int128)w[d].bytes * 1000000000 / dur / 1024),
-			     d, 0, 0);
-			line(l->iops, l->offset, ms,
-			     (uint64_t)((unsigned __int128)w[d].n * 1000000000 / dur), d, 0, 0);
+			     d, 0, 0, 0);
+			line(l, l->iops, ms,
+			     (uint64_t)((unsigned __int128)w[d].n * 1000000000 / dur), d, 0, 0, 0);
 		}
 	}
 }
@@ -313,7 +325,7 @@ int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
 		      const struct kb_io_entry *e, size_t n, char *err, size_t errlen)
 {
 	char names[5][4096];
-	struct fio_logs l = { .offset = job->log_offset };
+	struct fio_logs l = { .offset = job->log_offset, .prio = job->log_prio };
 	FILE **files[5] = { &l.lat, &l.clat, &l.bw, &l.iops, &l.hist };
 	static const char *const types[5] = { "lat", "clat", "bw", "iops", "clat_hist" };
 	const char *prefix[5] = { job->lat_log, job->lat_log, job->bw_log, job->iops_log,

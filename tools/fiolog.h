@@ -27,6 +27,7 @@ struct kb_io_entry {
 	uint64_t offset;	/* bytes */
 	uint32_t len;
 	uint32_t dir;		/* KIOBENCH_DIR_*: fio's 0 read, 1 write */
+	uint32_t ioprio;	/* the bi_ioprio it was sent with (0: a module before 0.6) */
 };
 
 /* The job needs the kernel's per-I/O log: one of the logs is asked for. */

@@ -77,6 +77,30 @@ static struct json_object *lat_obj(const struct kb_result *r, const struct dir_c
 /* d < 0: an empty direction (trim).  plus: json+, with the bins (if any I/O). */
 static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus);
 
+/*
+ * fio's "prios": the latency of each priority's I/Os, from the kernel's
+ * histograms of the two (cmdprio_percentage), the job's own first.
+ */
+static struct json_object *prios_obj(const struct kb_result *r, int d)
+{
+	const struct kb_kcfg *k = &r->st.cfg;
+	struct json_object *a = json_object_new_array(), *e;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		enum kb_metric m = i ? KB_MET_CLAT_PRIO_CMD : KB_MET_CLAT_PRIO_DEF;
+
+		if (!r->has_met[m][d])
+			continue;
+		e = json_object_new_object();
+		kb_jadd(e, "prioclass", kb_ju64(i ? k->cmdprio_class[d] : k->prioclass));
+		kb_jadd(e, "prio", kb_ju64(i ? k->cmdprio[d] : k->prio));
+		kb_jadd(e, "clat_ns", kb_json_metric(&r->met[m][d], r->job));
+		json_object_array_add(a, e);
+	}
+	return a;
+}
+
 static struct json_object *dir_obj(const struct kb_result *r, int d)
 {
 	return dir_obj_ext(r, d, false);
@@ -107,6 +131,8 @@ static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool pl
 		kb_jadd(clat, "bins", bins_obj(&r->hist[d]));
 	kb_jadd(o, "clat_ns", clat);
 	kb_jadd(o, "lat_ns", lat_obj(r, cp, false));
+	if (cp && r->has_met[KB_MET_CLAT_PRIO_DEF][d])
+		kb_jadd(o, "prios", prios_obj(r, d));
 	return o;
 }
 

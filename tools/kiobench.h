@@ -168,6 +168,7 @@ struct kb_job {
 	char *bw_log, *iops_log, *hist_log;	/* write_{bw,iops,hist}_log: PREFIX */
 	uint32_t log_avg_msec, log_hist_msec, log_hist_coarseness;
 	bool log_offset, per_job_logs;
+	bool log_prio;		/* the logs' priority column: the value, not the RT flag */
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;
@@ -182,6 +183,10 @@ struct kb_job {
 	uint8_t exit_what;	/* enum kb_exit_what */
 	uint64_t offset_increment;
 	uint32_t workers;	/* run: kernel workers per device of each clone */
+	/* fio's I/O priorities: every bio's, and the cmdprio_percentage share's */
+	uint32_t prioclass, prio;
+	uint32_t cmdprio_pct[KIOBENCH_NR_DIRS];	/* fio's read,write pairs */
+	uint32_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;

@@ -183,6 +183,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
+	if (c->has_prio)
+		KCFG_ADD(" prioclass=%u prio=%u", c->prioclass, c->prio);
+	if (c->cmdprio_pct[0] || c->cmdprio_pct[1])
+		KCFG_ADD(" cmdprio_percentage=%u,%u cmdprio_class=%u,%u cmdprio=%u,%u",
+			 c->cmdprio_pct[0], c->cmdprio_pct[1], c->cmdprio_class[0],
+			 c->cmdprio_class[1], c->cmdprio[0], c->cmdprio[1]);
 	if (c->think_ns)
 		KCFG_ADD(" thinktime=%" PRIu64 "ns thinktime_spin=%" PRIu64
 			 "ns thinktime_blocks=%u thinktime_iotime=%" PRIu64 "ns",
@@ -200,6 +206,20 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
 	return c->norandommap ? "xoshiro256**" : "feistel-permutation";
+}
+
+/* {"read": v[0], "write": v[1]}, or JSON null unless present. */
+static struct json_object *per_dir_u8(const uint8_t *v, bool present)
+{
+	struct json_object *o;
+	int d;
+
+	if (!present)
+		return NULL;
+	o = json_object_new_object();
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		kb_jadd(o, kb_dir_names[d], kb_ju64(v[d]));
+	return o;
 }
 
 /* The same as a JSON object (JSON null when the module did not report them). */
@@ -241,6 +261,14 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
 	kb_jadd(o, "randseed", kb_ju64(c->seed));
 	kb_jadd(o, "norandommap", json_object_new_boolean(c->norandommap));
+	if (c->has_prio) {
+		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
+		kb_jadd(o, "prio", kb_ju64(c->prio));
+		kb_jadd(o, "cmdprio_percentage", per_dir_u8(c->cmdprio_pct, true));
+		kb_jadd(o, "cmdprio_class", per_dir_u8(c->cmdprio_class, c->cmdprio_pct[0] ||
+						       c->cmdprio_pct[1]));
+		kb_jadd(o, "cmdprio", per_dir_u8(c->cmdprio, c->cmdprio_pct[0] || c->cmdprio_pct[1]));
+	}
 	kb_jadd(o, "offset_generator", c->random ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));
 	kb_jadd(o, "lat_log_entries", kb_ju64(c->lat_log));

@@ -440,7 +440,7 @@ static int parse_features(struct nl_msg *msg, void *arg)
 	memset(f, 0, sizeof(*f));
 	for (i = 0; i <= KIOBENCH_A_MAX; i++)
 		if (tb[i])
-			f->present |= 1ULL << i;
+			f->present[i] = true;
 #define U32(a, field) if (tb[a]) f->field = nla_get_u32(tb[a])
 #define U64(a, field) if (tb[a]) f->field = nla_get_u64(tb[a])
 	U32(KIOBENCH_A_VERSION, version);
@@ -495,6 +495,37 @@ static int parse_new(struct nl_msg *msg, void *arg)
 	return 0;
 }
 
+/*
+ * fio's priorities: prio without prioclass is best-effort (class none would
+ * drop the level: the block layer gives such a bio its task's priority).
+ */
+static int put_prio(struct nl_msg *msg, const struct kb_job *job)
+{
+	const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
+	uint8_t class = job->prioclass;
+
+	if (!kb_job_isset(job, KB_OPT_PRIOCLASS) && kb_job_isset(job, KB_OPT_PRIO))
+		class = 2;	/* IOPRIO_CLASS_BE */
+	if ((class && nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, class)) ||
+	    (job->prio && nla_put_u8(msg, KIOBENCH_A_PRIO, job->prio)))
+		return -1;
+	if (!kb_job_cmdprio(job))
+		return 0;
+	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, job->cmdprio_pct[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS, job->cmdprio_class[r]) ||
+	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO, job->cmdprio[r]))
+		return -1;
+	/* the writes' own only when they differ: a 0.6 module without them */
+	if ((job->cmdprio_pct[w] != job->cmdprio_pct[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE, job->cmdprio_pct[w])) ||
+	    (job->cmdprio_class[w] != job->cmdprio_class[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS_WRITE, job->cmdprio_class[w])) ||
+	    (job->cmdprio[w] != job->cmdprio[r] &&
+	     nla_put_u8(msg, KIOBENCH_A_CMDPRIO_WRITE, job->cmdprio[w])))
+		return -1;
+	return 0;
+}
+
 /* Flags, the latency log, open loop, completion mode and stages: what is not the default. */
 static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 {
@@ -517,6 +548,8 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 	if (job->stages && nla_put_flag(msg, KIOBENCH_A_STAGES))
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
+		return -1;
+	if (put_prio(msg, job))
 		return -1;
 	if (!job->thinktime_ns)
 		return 0;
@@ -687,6 +720,26 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 	c->detach = tb[KIOBENCH_A_DETACH];
 	c->stages = tb[KIOBENCH_A_STAGES];
 	c->norandommap = tb[KIOBENCH_A_NORANDOMMAP];
+	c->has_prio = tb[KIOBENCH_A_PRIOCLASS] && tb[KIOBENCH_A_PRIO];
+	if (c->has_prio) {
+		c->prioclass = nla_get_u8(tb[KIOBENCH_A_PRIOCLASS]);
+		c->prio = nla_get_u8(tb[KIOBENCH_A_PRIO]);
+	}
+	if (tb[KIOBENCH_A_CMDPRIO_PERCENTAGE] && tb[KIOBENCH_A_CMDPRIO_CLASS] &&
+	    tb[KIOBENCH_A_CMDPRIO]) {
+		const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
+
+		c->cmdprio_pct[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE]);
+		c->cmdprio_class[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS]);
+		c->cmdprio[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO]);
+		/* the writes' own; a module without them applies the reads' */
+		c->cmdprio_pct[w] = tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE]) : c->cmdprio_pct[r];
+		c->cmdprio_class[w] = tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE]) : c->cmdprio_class[r];
+		c->cmdprio[w] = tb[KIOBENCH_A_CMDPRIO_WRITE] ?
+			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_WRITE]) : c->cmdprio[r];
+	}
 	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
 #define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])
 #define U64(a, field) if (tb[a]) c->field = nla_get_u64(tb[a])

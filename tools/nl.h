@@ -23,7 +23,7 @@ struct kb_nlerr {
 };
 
 struct kb_features {
-	uint64_t present;	/* bit (1 << KIOBENCH_A_*) */
+	bool present[KIOBENCH_A_MAX + 1];	/* the attributes the module sent */
 	uint32_t version, jobs, devices, workers, iodepth, bs, bssplit;
 	uint32_t hist_bits, hist_buckets, lat_log, rate_iops, socket_jobs;
 	uint64_t job_mem, total_mem, detached_ns;

@@ -21,10 +21,13 @@
 #include "result.h"
 #include "sensors.h"
 #include "stages_out.h"
+#include "stats.h"
 
 /* ---- normal --------------------------------------------------------------- */
 
-static void print_percentiles(FILE *f, const struct kb_result *r, const struct dir_calc *c)
+/* "<what> percentiles (unit, N=n):" and fio's rows of percentiles. */
+static void print_percentiles(FILE *f, const struct kb_result *r, const struct dir_calc *c,
+			      const char *what, uint64_t nr)
 {
 	unsigned int n = r->job->nr_plist, prec = kb_plist_precision(r->job->plist, n);
 	uint64_t minv = UINT64_MAX, maxv = 0, divisor = 1, v;
@@ -53,7 +56,7 @@ static void print_percentiles(FILE *f, const struct kb_result *r, const struct d
 	per_line = (80 - 7) / (prec + 10 + width);
 	if (!per_line)
 		per_line = 1;
-	fprintf(f, "    lat percentiles (%s, N=%" PRIu64 "):\n", unit, c->ds->ios);
+	fprintf(f, "    %s percentiles (%s, N=%" PRIu64 "):\n", what, unit, nr);
 	for (i = 0; i < n; i++) {
 		if (i % per_line == 0)
 			fprintf(f, "     |");
@@ -68,6 +71,42 @@ static void print_percentiles(FILE *f, const struct kb_result *r, const struct d
 	}
 	if (c->any_lowconf)
 		fprintf(f, "     * fewer than 1/(1-p) samples: tail not resolved\n");
+}
+
+/*
+ * fio's clat prio lines: the latency of the I/Os of one priority, from the
+ * kernel's histogram of that priority (cmdprio_percentage), and its share.
+ */
+static void print_prio(FILE *f, const struct kb_result *r, int d, enum kb_metric m)
+{
+	const struct kb_kcfg *k = &r->st.cfg;
+	const struct kb_hist *h = &r->met[m][d];
+	bool cmd = m == KB_MET_CLAT_PRIO_CMD;
+	unsigned int class = cmd ? k->cmdprio_class[d] : k->prioclass;
+	unsigned int level = cmd ? k->cmdprio[d] : k->prio;
+	uint64_t all = r->met[KB_MET_CLAT_PRIO_DEF][d].samples +
+		       r->met[KB_MET_CLAT_PRIO_CMD][d].samples;
+	struct dir_calc c = { 0 };
+	char what[64];
+	unsigned int i;
+
+	if (!r->has_met[m][d])
+		return;
+	if (!h->samples) {
+		fprintf(f, "    clat prio %u/%u: no sample\n", class, level);
+		return;
+	}
+	fprintf(f, "    clat prio %u/%u (usec): min=%.1f, max=%.1f, avg=%.2f, stdev=%.2f, "
+		"samples=%" PRIu64 "\n", class, level, h->min / 1e3, h->max / 1e3,
+		kb_lat_mean(h->samples, h->sum) / 1e3,
+		kb_lat_stddev(h->samples, h->sum, h->sumsq_hi, h->sumsq_lo) / 1e3, h->samples);
+	if (kb_hist_percentiles(h, r->job->plist, r->job->nr_plist, c.pv, c.lowconf))
+		return;
+	for (i = 0; i < r->job->nr_plist; i++)
+		c.any_lowconf |= c.lowconf[i];
+	snprintf(what, sizeof(what), "clat prio %u/%u (%.2f%% of IOs)", class, level,
+		 all ? 100.0 * h->samples / all : 0.0);
+	print_percentiles(f, r, &c, what, h->samples);
 }
 
 static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
@@ -110,7 +149,9 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 			kb_num2str(smax, sizeof(smax), max, 6, false, ""),
 			mean, dev, c.ds->ios);
 		if (c.has_pct)
-			print_percentiles(f, r, &c);
+			print_percentiles(f, r, &c, "lat", c.ds->ios);
+		print_prio(f, r, d, KB_MET_CLAT_PRIO_DEF);
+		print_prio(f, r, d, KB_MET_CLAT_PRIO_CMD);
 	}
 	if (r->job->ramp_ns) {
 		kb_fmt_duration(ramp, sizeof(ramp), r->job->ramp_ns);

@@ -555,19 +555,43 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
-/* fio's log_prio: the priority column would hold bi_ioprio, never set yet. */
-static int p_log_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
-		      struct kb_global *g, char *err, size_t errlen)
+/* fio's prioclass and prio: one value (fio takes no read,write pair there). */
+static int p_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
 {
-	bool on;
+	if (val && strchr(val, ','))
+		return kb_errf(err, errlen, "refused: '%s': %s is one value for reads and "
+			       "writes alike, as in fio", val, o->name);
+	return p_u32(o, val, job, g, err, errlen);
+}
 
-	(void)o; (void)job; (void)g;
-	if (kb_parse_bool(val, &on, err, errlen))
+/*
+ * fio's cmdprio_percentage, cmdprio_class and cmdprio: N for both
+ * directions, or fio's "R,W" pair, the reads' then the writes'.
+ */
+static int p_cmdprio(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	uint32_t *f = field(o, job, g);
+	const char *comma = val ? strchr(val, ',') : NULL;
+	char rd[32];
+	uint64_t v[KIOBENCH_NR_DIRS];
+
+	if (!comma) {
+		if (get_range(o, val, &v[0], err, errlen))
+			return -1;
+		f[KIOBENCH_DIR_READ] = f[KIOBENCH_DIR_WRITE] = v[0];
+		return 0;
+	}
+	if ((size_t)(comma - val) >= sizeof(rd) || strchr(comma + 1, ','))
+		return kb_errf(err, errlen, "invalid value '%s' (N, or fio's read,write "
+			       "pair R,W)", val);
+	memcpy(rd, val, comma - val);
+	rd[comma - val] = '\0';
+	if (get_range(o, rd, &v[0], err, errlen) || get_range(o, comma + 1, &v[1], err, errlen))
 		return -1;
-	if (on)
-		return kb_errf(err, errlen, "refused: kiobench sets no I/O priority "
-			       "(prio, cmdprio_*: not yet), so the logs' priority column "
-			       "is always 0");
+	f[KIOBENCH_DIR_READ] = v[0];
+	f[KIOBENCH_DIR_WRITE] = v[1];
 	return 0;
 }
 
@@ -597,7 +621,7 @@ static int p_direct(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
- * fixedbufs, registerfiles, zero_buffers: fio asks its engine for what
+ * fixedbufs, registerfiles: fio asks its engine for what
  * kiobench always does (the table's help says why); =0 is refused.
  */
 static int p_always(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -882,8 +906,6 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_REGISTERFILES, "registerfiles", NULL, p_always,
 	    "files opened once, not looked up per I/O: kiobench holds each device open for "
 	    "the whole job", FLAG),
-	JOB(KB_OPT_ZERO_BUFFERS, "zero_buffers", NULL, p_always,
-	    "write buffers filled with zeroes: kiobench's write pages are zero-filled", FLAG),
 	JOB(KB_OPT_RAW_LAT_LOG, "raw_lat_log", "FILE", p_str,
 	    "the kernel's per-I/O log to FILE, in kiobench's format (ns times)",
 	    .off = JOBF(raw_lat_log)),
@@ -899,8 +921,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(log_avg_msec), BOUNDS(0, UINT32_MAX)),
 	JOB(KB_OPT_LOG_OFFSET, "log_offset", NULL, p_flag, "logs give each I/O's offset",
 	    .off = JOBF(log_offset), FLAG),
-	JOB(KB_OPT_LOG_PRIO, "log_prio", NULL, p_log_prio,
-	    "refused: kiobench sets no I/O priority", FLAG),
+	JOB(KB_OPT_LOG_PRIO, "log_prio", NULL, p_flag,
+	    "logs give each I/O's priority value (0x4005), not 1 for realtime",
+	    .off = JOBF(log_prio), FLAG),
 	JOB(KB_OPT_LOG_HIST_MSEC, "log_hist_msec", "N", p_u32,
 	    "write_hist_log: a histogram per N ms window", .off = JOBF(log_hist_msec),
 	    BOUNDS(1, UINT32_MAX)),
@@ -937,6 +960,23 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "N", .parse = p_u32,
 		.help = "kiobench's own: workers per device in each job, reported as one (1)",
 		.off = JOBF(workers), BOUNDS(1, UINT32_MAX) },
+	/* fio's I/O priorities: the kernel sets them on each bio's bi_ioprio */
+	JOB(KB_OPT_PRIOCLASS, "prioclass", "0-3", p_prio,
+	    "I/O priority class of every I/O: 1 realtime, 2 best-effort, 3 idle, "
+	    "0 none (the worker's own)", .off = JOBF(prioclass), BOUNDS(0, 3)),
+	JOB(KB_OPT_PRIO, "prio", "0-7", p_prio,
+	    "I/O priority level within prioclass (0: highest)", .off = JOBF(prio),
+	    BOUNDS(0, 7)),
+	JOB(KB_OPT_CMDPRIO_PCT, "cmdprio_percentage", "PCT[,PCT]", p_cmdprio,
+	    "share of the I/Os (reads,writes) issued with cmdprio_class/cmdprio instead; "
+	    "latency is then reported per priority (clat prio)", .off = JOBF(cmdprio_pct),
+	    BOUNDS(0, 100)),
+	JOB(KB_OPT_CMDPRIO_CLASS, "cmdprio_class", "0-3[,0-3]", p_cmdprio,
+	    "priority class of the cmdprio_percentage share (1: realtime)",
+	    .off = JOBF(cmdprio_class), BOUNDS(0, 3), .def = "1"),
+	JOB(KB_OPT_CMDPRIO, "cmdprio", "0-7[,0-7]", p_cmdprio,
+	    "priority level of the cmdprio_percentage share (0)", .off = JOBF(cmdprio),
+	    BOUNDS(0, 7)),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
@@ -1289,6 +1329,11 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
  * lfsr never repeats a block in a pass, even with norandommap, and the map
  * is what keeps that guarantee here.
  */
+bool kb_job_cmdprio(const struct kb_job *job)
+{
+	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE];
+}
+
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
@@ -1438,8 +1483,12 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "1");
 	else if (pct)
 		snprintf(buf, len, "%u%%", pct);
-	else if (o->parse == p_u32)
+	else if (o->parse == p_u32 || o->parse == p_prio)
 		snprintf(buf, len, "%u", *(const uint32_t *)f);
+	else if (o->parse == p_cmdprio && ((const uint32_t *)f)[0] == ((const uint32_t *)f)[1])
+		snprintf(buf, len, "%u", ((const uint32_t *)f)[0]);
+	else if (o->parse == p_cmdprio)
+		snprintf(buf, len, "%u,%u", ((const uint32_t *)f)[0], ((const uint32_t *)f)[1]);
 	else if (o->parse == p_u64 || o->parse == p_size)
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
 	else if (o->parse == p_time || o->parse == p_time_us)

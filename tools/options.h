@@ -50,7 +50,6 @@ enum kb_opt_id {
 	KB_OPT_DESCRIPTION,
 	KB_OPT_FIXEDBUFS,
 	KB_OPT_REGISTERFILES,
-	KB_OPT_ZERO_BUFFERS,
 	KB_OPT_RAW_LAT_LOG,
 	KB_OPT_BW_LOG,
 	KB_OPT_IOPS_LOG,
@@ -72,6 +71,12 @@ enum kb_opt_id {
 	KB_OPT_EXIT_WHAT,
 	KB_OPT_OFFSET_INCREMENT,
 	KB_OPT_WORKERS,
+	/* fio's I/O priorities (bi_ioprio) */
+	KB_OPT_PRIOCLASS,
+	KB_OPT_PRIO,
+	KB_OPT_CMDPRIO_PCT,
+	KB_OPT_CMDPRIO_CLASS,
+	KB_OPT_CMDPRIO,
 	/* fio's thinktime */
 	KB_OPT_THINKTIME,
 	KB_OPT_THINKTIME_SPIN,
@@ -160,6 +165,8 @@ int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
 void kb_assign_list_free(struct kb_assign_list *l);
 
 bool kb_job_has_writes(const struct kb_job *job);
+/* A cmdprio_percentage share in either direction: per-priority latency. */
+bool kb_job_cmdprio(const struct kb_job *job);
 /* Whether the kernel draws offsets with replacement (norandommap, not lfsr). */
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);

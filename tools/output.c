@@ -236,6 +236,59 @@ static bool merge_hist(struct kb_hist *h, const struct kb_hist *x)
 	return true;
 }
 
+static bool is_prio_metric(int m)
+{
+	return m == KB_MET_CLAT_PRIO_DEF || m == KB_MET_CLAT_PRIO_CMD;
+}
+
+/* The same priorities in both jobs' per-priority latency (the kernel's). */
+static bool same_prios(const struct kb_result *a, const struct kb_result *x)
+{
+	const struct kb_kcfg *p = &a->st.cfg, *q = &x->st.cfg;
+
+	return a->has_met[KB_MET_CLAT_PRIO_DEF][KIOBENCH_DIR_READ] &&
+	       x->has_met[KB_MET_CLAT_PRIO_DEF][KIOBENCH_DIR_READ] &&
+	       p->prioclass == q->prioclass && p->prio == q->prio &&
+	       !memcmp(p->cmdprio_class, q->cmdprio_class, sizeof(p->cmdprio_class)) &&
+	       !memcmp(p->cmdprio, q->cmdprio, sizeof(p->cmdprio));
+}
+
+/*
+ * fio's clat_prio of a group: each priority's latency over the group's
+ * jobs when they all kept it with the same priorities; else none, since a
+ * split of some of the group's I/Os would not add up to its total.
+ */
+static bool merge_prios(struct kb_result *a, const struct kb_result *x)
+{
+	bool same = same_prios(a, x);
+	int m, d;
+
+	for (m = KB_MET_CLAT_PRIO_DEF; m <= KB_MET_CLAT_PRIO_CMD; m++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			struct kb_hist *h = &a->met[m][d];
+			const struct kb_hist *y = &x->met[m][d];
+			uint64_t lo;
+
+			if (!same) {
+				kb_hist_free(h);
+				a->has_met[m][d] = false;
+				continue;
+			}
+			if (!x->has_met[m][d])
+				continue;
+			if (!a->has_met[m][d]) {
+				h->dir = d;
+				a->has_met[m][d] = true;
+			}
+			if (!merge_hist(h, y))
+				return false;
+			lo = h->sumsq_lo + y->sumsq_lo;
+			h->sumsq_hi += y->sumsq_hi + (lo < h->sumsq_lo);
+			h->sumsq_lo = lo;
+		}
+	return true;
+}
+
 /* Entry a += job x (x's histograms are merged, the rest stays x's). */
 static bool merge_result(struct kb_result *a, const struct kb_result *x)
 {
@@ -280,10 +333,13 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 		a->st.error = x->st.error;
 	a->st.state = worse_state(a->st.state, x->st.state);
 	a->nr_jobs++;
-	return true;
+	return merge_prios(a, x);
 }
 
-/* The merged entry's parts that no longer say one job's: timeline, measures. */
+/*
+ * The merged entry's parts that no longer say one job's: timeline,
+ * measures (but the per-priority latency, merged with the group's).
+ */
 static void drop_per_job(struct kb_result *a)
 {
 	int d, m;
@@ -291,7 +347,7 @@ static void drop_per_job(struct kb_result *a)
 	kb_timeline_free(&a->tl);
 	a->has_tl = false;
 	for (m = 0; m < KB_NR_MET; m++)
-		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		for (d = 0; d < KIOBENCH_NR_DIRS && !is_prio_metric(m); d++) {
 			kb_hist_free(&a->met[m][d]);
 			a->has_met[m][d] = false;
 		}

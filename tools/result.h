@@ -73,6 +73,11 @@ struct kb_kcfg {
 	unsigned int nr_spans;
 	bool random, allow_writes, continue_on_error, detach, stages;
 	bool norandommap;		/* random offsets with replacement */
+	bool has_prio;			/* a module that sets bi_ioprio (0.6) */
+	uint8_t prioclass, prio;	/* every bio's priority ... */
+	/* ... but this share's of each direction (0: none) */
+	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
+	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	uint8_t rwmix_read;
 	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
 	unsigned int nr_bss;
@@ -114,6 +119,8 @@ enum kb_metric {
 	KB_MET_STAGE_QUEUE,	/* stages: driver issue - submission */
 	KB_MET_STAGE_DEVICE,	/* driver completion - driver issue */
 	KB_MET_STAGE_COMPLETE,	/* bi_end_io - driver completion */
+	KB_MET_CLAT_PRIO_DEF,	/* cmdprio_percentage: the job's priority's I/Os */
+	KB_MET_CLAT_PRIO_CMD,	/* the cmdprio share's I/Os */
 	KB_NR_MET
 };
 

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "fiolog.h"
 #include "kiobench.h"
+#include "options.h"
 #include "result.h"
 #include "values.h"
 
@@ -558,6 +559,8 @@ const char *const kb_metric_names[KB_NR_MET] = {
 	[KB_MET_STAGE_QUEUE] = "stage_queue",
 	[KB_MET_STAGE_DEVICE] = "stage_device",
 	[KB_MET_STAGE_COMPLETE] = "stage_complete",
+	[KB_MET_CLAT_PRIO_DEF] = "clat_prio_default",
+	[KB_MET_CLAT_PRIO_CMD] = "clat_prio_cmd",
 };
 
 /* Secondary measure m of direction d, when the job asked for it. */
@@ -566,7 +569,8 @@ static bool read_metric(const char *dir, enum kb_metric m, int d, struct kb_resu
 	char file[64], path[512], err[KB_ERRLEN], *text;
 	bool ok;
 
-	if (m <= KB_MET_LAT_SCHED ? !res->job->rate_iops : !res->job->stages)
+	if (m <= KB_MET_LAT_SCHED ? !res->job->rate_iops :
+	    m <= KB_MET_STAGE_COMPLETE ? !res->job->stages : !kb_job_cmdprio(res->job))
 		return true;
 	snprintf(file, sizeof(file), "%s_%s", kb_metric_names[m], kb_dir_names[d]);
 	text = read_debugfs(dir, file, path, sizeof(path));

@@ -80,7 +80,7 @@ def test_fio_scripts_read_kiobench_logs(guest, kiobench_module, make_nullb, tmp_
     dev = make_nullb("nullb0", size_mb=64)
     guest.check("rm -rf /tmp/kl /tmp/fl && mkdir /tmp/kl /tmp/fl")
     # a warm-up: fio's log times start after it, as its statistics do
-    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 --runtime=2s "
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 --runtime=2s --time_based "
                          f"--ramp_time=1s --percentile_list=50:99 " + LOGS.format(p="/tmp/kl/k"),
                   timeout=300)
     # fio on the same device with the same log options: its own files

@@ -54,7 +54,7 @@ def test_random_pass_covers_every_block(guest, kiobench_module, make_nullb):
 
     # seven workers share the map: 15360 = 2 x 2195 + 5 x 2194 blocks
     dev = make_nullb("nullb1", size_mb=SPAN_MB, blocksize=BS)
-    job = write_pass(guest, dev, "--numjobs=7")
+    job = write_pass(guest, dev, "--workers=7")
     assert job["write"]["total_ios"] == BLOCKS
     assert zero_blocks(guest, dev, BLOCKS) == 0
 

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import DEBUGFS, destroy_job, fault_attr, hist, job_ids, nlreq, run_job, wait_for
+from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq, run_job,
+                wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -493,6 +494,46 @@ def test_every_op_refuses_repeated_and_unknown_attributes(guest, kiobench_module
     assert not failures, "\n".join(failures)
     assert job_ids(guest) == [job] and job_state(guest, job) == "NEW"
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+@pytest.mark.core
+def test_one_sockets_jobs_write_one_device_together(guest, kiobench_module, make_nullb):
+    """The jobs one socket owns share their claim on a device: fio's
+    numjobs=3 clones write it at the same time, and a job file's two write
+    phases (all jobs are created before the first starts) run one after
+    the other; while they hold it, another socket's writer is refused.
+    Counts are the device's own.  Mutation: the job itself as its holder
+    again (kb_open_devices(): `void *holder = job` kept for socket-owned
+    jobs): the second clone is refused with EBUSY: red."""
+    dev = make_nullb("nullb0", size_mb=16, memory_backed=True)
+    blocks = (16 << 20) // 4096
+    before = dev_bios(guest, dev)
+    r = guest.run(f"kiobench run --filename={dev} --rw=randwrite --bs=4k --numjobs=3 "
+                  f"--allow-writes --output-format=json", timeout=SLOW)
+    assert r.rc == 0, r.out
+    jobs = json.loads(r.out)["jobs"]
+    assert [j["write"]["total_ios"] for j in jobs] == [blocks] * 3, r.out[-2000:]
+    assert dev_bios(guest, dev) - before == 3 * blocks
+    # two phases of one file, both writing
+    guest.check(f"printf '[global]\\nfilename={dev}\\nbs=4k\\n[fill]\\nrw=write\\n"
+                f"[rand]\\nstonewall\\nrw=randwrite\\n' >/tmp/phases.fio")
+    before = dev_bios(guest, dev)
+    r = guest.run("kiobench run --allow-writes --output-format=json /tmp/phases.fio",
+                  timeout=SLOW)
+    assert r.rc == 0, r.out
+    assert dev_bios(guest, dev) - before == 2 * blocks
+    # another socket's writer, while a run's two clones hold the device
+    guest.check(f"(kiobench run --filename={dev} --rw=randwrite --bs=4k --numjobs=2 "
+                f"--allow-writes --time_based --runtime=60 >/tmp/clones.out 2>&1 &)")
+    wait_for(guest, "[ $(kiobench list | grep -c RUNNING) -ge 2 ]", "the two clones")
+    try:
+        ack = nlreq(guest, "new", f"dev={dev}", "rwmix-read=0", "allow-writes", "number-ios=10")
+        assert ack.name == "EBUSY" and "held exclusively" in ack.msg, ack.out
+    finally:
+        guest.check("kill -INT $(pidof kiobench); "
+                    "for i in $(seq 100); do pidof kiobench >/dev/null || exit 0; sleep 0.1; "
+                    "done; exit 1", timeout=SLOW)
+    assert job_ids(guest) == []
 
 
 @pytest.mark.core

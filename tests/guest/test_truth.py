@@ -55,7 +55,7 @@ def read_lat_log(guest, path: str) -> tuple[dict[str, str], list[tuple[int, int,
             key, _, val = line[1:].strip().partition(" ")
             header[key] = val
         elif line:
-            end, lat, d, off, n = line.split()
+            end, lat, d, off, n, *_ = line.split()   # then ioprio (0.6)
             rows.append((int(end), int(lat), d, int(off), int(n)))
     return header, rows
 

@@ -440,3 +440,31 @@ def test_kb_base_on_the_command_line_goes_in_order(tmp_path):
         p = kb("run", "--parse-only", *args, "a.fio", cwd=tmp_path)
         assert p.returncode == 0, p.stderr
         assert parsed(p.stdout)["a"]["bs"] == str(bs)
+
+
+# ---- I/O priority ------------------------------------------------------------------------
+
+def test_priority_options_parse_with_fios_pairs(tmp_path):
+    """prioclass, prio and the cmdprio options are read from a job file
+    (cmdprio_class defaults to 1, fio's highest class); the cmdprio options
+    take fio's read,write pair, prio and prioclass do not (nor does fio),
+    and cmdprio_bssplit is refused by name with the reason.  Mutation:
+    p_cmdprio() giving the writes the reads' value (`f[KIOBENCH_DIR_WRITE]
+    = v[0];`): the pair prints as one value: red."""
+    (tmp_path / "p.fio").write_text("[a]\nfilename=/dev/null\nprioclass=2\nprio=5\n"
+                                    "cmdprio_percentage=30,60\ncmdprio=3\n"
+                                    "cmdprio_class=1,2\n")
+    p = kb("run", "--parse-only", "p.fio", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    a = parsed(p.stdout)["a"]
+    assert (a["prioclass"], a["prio"], a["cmdprio_percentage"], a["cmdprio"],
+            a["cmdprio_class"]) == ("2", "5", "30,60", "3", "1,2"), a
+    for line, expect in (("prio=1,3", "prio is one value"),
+                         ("prioclass=1,2", "prioclass is one value"),
+                         ("cmdprio_percentage=30,101", "must be 0..100"),
+                         ("cmdprio=1,3,4", "read,write pair"),
+                         ("cmdprio_bssplit=4k/50", "per block size")):
+        (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\n{line}\n")
+        p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
+        assert p.returncode == 1 and line.split("=")[0] in p.stderr and expect in p.stderr, \
+            p.stderr

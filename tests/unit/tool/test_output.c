@@ -214,6 +214,87 @@ static void t_groups(void)
 	free(g);
 }
 
+/* A job of n reads with cmdprio: def I/Os of the job's priority 2/5, the rest 1/3. */
+static void prio_result(struct kb_result *r, struct kb_job *job, uint64_t n, uint64_t def,
+			uint8_t cmd_class)
+{
+	static const struct kb_bucket b[] = { { 1016, 1024, 0 } };
+	int m, d;
+
+	make_result(r, job, n);
+	job->group_reporting = true;
+	r->st.cfg.has_prio = true;
+	r->st.cfg.prioclass = 2;
+	r->st.cfg.prio = 5;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		r->st.cfg.cmdprio_pct[d] = 30;
+		r->st.cfg.cmdprio_class[d] = cmd_class;
+		r->st.cfg.cmdprio[d] = 3;
+		for (m = KB_MET_CLAT_PRIO_DEF; m <= KB_MET_CLAT_PRIO_CMD; m++) {
+			mkhist(&r->met[m][d], b, 1, 1020, 1020);
+			r->met[m][d].dir = d;
+			r->met[m][d].b[0].count = d ? 0 : m == KB_MET_CLAT_PRIO_DEF ? def : n - def;
+			r->met[m][d].samples = r->met[m][d].b[0].count;
+			r->has_met[m][d] = true;
+		}
+	}
+}
+
+/*
+ * group_reporting keeps fio's clat_prio: the members' per-priority
+ * latency merged when they share the priorities (the counts add up to the
+ * group's), dropped when one differs.  Mutation: drop_per_job() dropping
+ * every measure (no `!is_prio_metric(m)`): red.
+ */
+static void t_group_prios(void)
+{
+	struct kb_result r[3], *g;
+	struct kb_job job[3];
+	size_t i, n;
+	int m, d;
+
+	prio_result(&r[0], &job[0], 100, 70, 1);
+	prio_result(&r[1], &job[1], 200, 150, 1);
+	g = kb_group_results(r, 2, &n);
+	CHECK(g && n == 1 && g[0].nr_jobs == 2 && g[0].st.dir[0].ios == 300);
+	CHECK(g[0].has_met[KB_MET_CLAT_PRIO_DEF][0] && g[0].has_met[KB_MET_CLAT_PRIO_CMD][0]);
+	CHECK(g[0].met[KB_MET_CLAT_PRIO_DEF][0].samples == 220);
+	CHECK(g[0].met[KB_MET_CLAT_PRIO_CMD][0].samples == 80);
+	for (m = 0; m < KB_NR_MET; m++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			kb_hist_free(&g[0].met[m][d]);
+	kb_hist_free(&g[0].hist[0]);
+	free(g);
+	for (i = 0; i < 2; i++) {
+		kb_hist_free(&r[i].hist[0]);
+		kb_timeline_free(&r[i].tl);
+		for (m = 0; m < KB_NR_MET; m++)
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+				kb_hist_free(&r[i].met[m][d]);
+		kb_job_free(&job[i]);
+	}
+	/* a member whose share has another class: no split for the group */
+	prio_result(&r[0], &job[0], 100, 70, 1);
+	prio_result(&r[1], &job[1], 200, 150, 1);
+	prio_result(&r[2], &job[2], 100, 70, 3);
+	g = kb_group_results(r, 3, &n);
+	CHECK(g && n == 1 && g[0].nr_jobs == 3);
+	CHECK(!g[0].has_met[KB_MET_CLAT_PRIO_DEF][0] && !g[0].has_met[KB_MET_CLAT_PRIO_CMD][0]);
+	for (m = 0; m < KB_NR_MET; m++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			kb_hist_free(&g[0].met[m][d]);
+	kb_hist_free(&g[0].hist[0]);
+	free(g);
+	for (i = 0; i < 3; i++) {
+		kb_hist_free(&r[i].hist[0]);
+		kb_timeline_free(&r[i].tl);
+		for (m = 0; m < KB_NR_MET; m++)
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+				kb_hist_free(&r[i].met[m][d]);
+		kb_job_free(&job[i]);
+	}
+}
+
 /*
  * fio's disk stats: after minus before of the device's stat, util the
  * busy share of the wall time; in normal, terse (appended to each line)
@@ -271,5 +352,6 @@ void output_tests(void)
 	run_case("terse output (fio v3)", t_output_terse);
 	run_case("json output (fio schema)", t_output_json);
 	run_case("fio's groups: group_reporting, run status", t_groups);
+	run_case("output: group_reporting keeps the per-priority latency", t_group_prios);
 	run_case("fio's disk stats: normal, terse, JSON", t_disks);
 }
