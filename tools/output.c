@@ -24,6 +24,7 @@
 #include "result.h"
 #include "sensors.h"
 #include "stats.h"
+#include "steps.h"
 
 const char *kb_state_name(int state)
 {
@@ -204,38 +205,6 @@ static int worse_state(int a, int b)
 	return rb > ra ? b : a;
 }
 
-/* Histogram h += x (both of the module's layout: buckets sorted by lo). */
-static bool merge_hist(struct kb_hist *h, const struct kb_hist *x)
-{
-	struct kb_bucket *b = malloc((h->nr + x->nr + 1) * sizeof(*b));
-	size_t i = 0, k = 0, n = 0;
-
-	if (!b)
-		return false;
-	while (i < h->nr || k < x->nr) {
-		if (k >= x->nr || (i < h->nr && h->b[i].lo < x->b[k].lo)) {
-			b[n++] = h->b[i++];
-		} else if (i >= h->nr || x->b[k].lo < h->b[i].lo) {
-			b[n++] = x->b[k++];
-		} else {
-			b[n] = h->b[i++];
-			b[n++].count += x->b[k++].count;
-		}
-	}
-	free(h->b);
-	h->b = b;
-	h->nr = n;
-	if (x->samples && (!h->samples || x->min < h->min))
-		h->min = x->min;
-	if (x->max > h->max)
-		h->max = x->max;
-	h->samples += x->samples;
-	h->sum += x->sum;
-	if (!h->bits)
-		h->bits = x->bits;
-	return true;
-}
-
 static bool is_prio_metric(int m)
 {
 	return m == KB_MET_CLAT_PRIO_DEF || m == KB_MET_CLAT_PRIO_CMD;
@@ -280,7 +249,7 @@ static bool merge_prios(struct kb_result *a, const struct kb_result *x)
 				h->dir = d;
 				a->has_met[m][d] = true;
 			}
-			if (!merge_hist(h, y))
+			if (kb_hist_merge(h, y))
 				return false;
 			lo = h->sumsq_lo + y->sumsq_lo;
 			h->sumsq_hi += y->sumsq_hi + (lo < h->sumsq_lo);
@@ -317,7 +286,7 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 				a->hist[d].dir = d;
 				a->has_hist[d] = true;
 			}
-			if (!merge_hist(&a->hist[d], &x->hist[d]))
+			if (kb_hist_merge(&a->hist[d], &x->hist[d]))
 				return false;
 		}
 	}
