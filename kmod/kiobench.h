@@ -95,10 +95,10 @@ struct kb_config {
 	u16 ioprio;		/* IOPRIO_PRIO_VALUE(prioclass, prio) */
 	/* IOPRIO_PRIO_VALUE(cmdprio_class, cmdprio) of each direction */
 	u16 cmdprio_ioprio[KIOBENCH_NR_DIRS];
-	u64 think_ns;		/* fio's thinktime; 0: none */
-	u64 think_spin_ns;	/* of it spinning */
-	u64 think_iotime_ns;	/* I/O time between pauses; 0: none */
-	u32 think_blocks;	/* completions between pauses; 0: none */
+	u64 thinktime_ns;		/* fio's thinktime; 0: none */
+	u64 thinktime_spin_ns;	/* of it spinning */
+	u64 thinktime_iotime_ns;	/* I/O time between pauses; 0: none */
+	u32 thinktime_blocks;	/* completions between pauses; 0: none */
 };
 
 struct kb_counters {

@@ -1007,7 +1007,7 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 	case KIOBENCH_A_STAGES:
 		return cfg->stages;
 	case KIOBENCH_A_THINKTIME_NS:
-		return cfg->think_ns;
+		return cfg->thinktime_ns;
 	default:
 		return 0;
 	}

@@ -30,115 +30,31 @@
 
 static struct genl_family kb_family;
 
-/* ---- policies ------------------------------------------------------------ */
+/* ---- policies and plain settings ---------------------------------------- */
 
-/* Not const: 6.1's struct nla_policy points to a mutable range. */
-
-static struct netlink_range_validation kb_bs_range = {
-	.min = KB_MIN_BS,
-	.max = KB_MAX_BS,
+/*
+ * A job setting that a request attribute sets one to one and the job's
+ * status puts back: the kb_config field @off, named as the attribute, of
+ * the attribute's @type; @zero_absent: a zero (a flag that is off, a limit
+ * that is not set) is absent from the status.  A field that is missing, or
+ * whose C type is not the attribute's, fails the build (netlink-gen.h).
+ */
+struct kb_scalar {
+	u16 attr;
+	u8 type;		/* NLA_FLAG, NLA_U8, NLA_U32 or NLA_U64 */
+	bool zero_absent;
+	size_t off;
 };
 
-static struct netlink_range_validation kb_time_range = {
-	.min = 1,
-	.max = KB_MAX_TIME_NS,
-};
+#define KB_SCALAR(_attr, _field, _type, _zero_absent) {			\
+	.attr = _attr,							\
+	.type = _type,							\
+	.zero_absent = _zero_absent,					\
+	.off = offsetof(struct kb_config, _field),			\
+}
 
-static struct netlink_range_validation kb_ramp_range = {
-	.max = KB_MAX_TIME_NS,
-};
-
-static struct netlink_range_validation kb_interval_range = {
-	.min = KB_MIN_INTERVAL_NS,
-	.max = KB_MAX_INTERVAL_NS,
-};
-
-static struct netlink_range_validation kb_count_range = {
-	.min = 1,
-	.max = U64_MAX,
-};
-
-static struct netlink_range_validation kb_rate_range = {
-	.min = 1,
-	.max = KB_MAX_RATE_IOPS,
-};
-
-static struct netlink_range_validation kb_think_range = {
-	.min = 1,
-	.max = KB_MAX_THINK_NS,
-};
-
-static struct netlink_range_validation kb_think_spin_range = {
-	.max = KB_MAX_THINK_NS,
-};
-
-static struct netlink_range_validation kb_lat_log_range = {
-	.max = KB_MAX_LAT_LOG,
-};
-
-static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
-	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = PATH_MAX - 1 },
-};
-
-static const struct nla_policy kb_bss_entry_policy[KIOBENCH_BSS_A_MAX + 1] = {
-	[KIOBENCH_BSS_A_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_bs_range),
-	[KIOBENCH_BSS_A_WEIGHT] = NLA_POLICY_RANGE(NLA_U32, 1, 100),
-};
-
-static const struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1] = {
-	[KIOBENCH_BSS_A_ENTRY] = NLA_POLICY_NESTED(kb_bss_entry_policy),
-};
-
-VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
-	[KIOBENCH_A_JOB_NAME] = { .type = NLA_NUL_STRING,
-				  .len = KIOBENCH_NAME_LEN - 1 },
-	[KIOBENCH_A_DEVICES] = NLA_POLICY_NESTED(kb_dev_policy),
-	[KIOBENCH_A_RANDOM] = { .type = NLA_FLAG },
-	[KIOBENCH_A_RWMIX_READ] = NLA_POLICY_MAX(NLA_U8, 100),
-	[KIOBENCH_A_ALLOW_WRITES] = { .type = NLA_FLAG },
-	[KIOBENCH_A_BSSPLIT] = NLA_POLICY_NESTED(kb_bss_policy),
-	[KIOBENCH_A_IODEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, KB_MAX_IODEPTH),
-	[KIOBENCH_A_NUMJOBS] = NLA_POLICY_RANGE(NLA_U32, 1, KB_MAX_WORKERS),
-	[KIOBENCH_A_CPUS] = { .type = NLA_BINARY,
-			      .len = KB_MAX_CPUS * sizeof(u32) },
-	[KIOBENCH_A_OFFSET] = { .type = NLA_U64 },
-	[KIOBENCH_A_SIZE] = { .type = NLA_U64 },
-	[KIOBENCH_A_RUNTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_time_range),
-	[KIOBENCH_A_IO_BYTES] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_count_range),
-	[KIOBENCH_A_NUMBER_IOS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_count_range),
-	[KIOBENCH_A_RAMP_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_ramp_range),
-	[KIOBENCH_A_SEED] = { .type = NLA_U64 },
-	[KIOBENCH_A_INTERVAL_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
-							 &kb_interval_range),
-	[KIOBENCH_A_CONTINUE_ON_ERROR] = { .type = NLA_FLAG },
-	[KIOBENCH_A_LAT_LOG] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_lat_log_range),
-	[KIOBENCH_A_DETACH] = { .type = NLA_FLAG },
-	[KIOBENCH_A_RATE_IOPS] = NLA_POLICY_FULL_RANGE(NLA_U32, &kb_rate_range),
-	[KIOBENCH_A_RATE_PROCESS] = NLA_POLICY_MAX(NLA_U8, KIOBENCH_RATE_POISSON),
-	[KIOBENCH_A_STAGES] = { .type = NLA_FLAG },
-	[KIOBENCH_A_COMPLETION] = NLA_POLICY_MAX(NLA_U8,
-						 KIOBENCH_COMPLETION_POLL),
-	[KIOBENCH_A_NORANDOMMAP] = { .type = NLA_FLAG },
-	[KIOBENCH_A_PRIOCLASS] = NLA_POLICY_MAX(NLA_U8, 3),
-	[KIOBENCH_A_PRIO] = NLA_POLICY_MAX(NLA_U8, 7),
-	[KIOBENCH_A_CMDPRIO_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
-	[KIOBENCH_A_CMDPRIO_CLASS] = NLA_POLICY_MAX(NLA_U8, 3),
-	[KIOBENCH_A_CMDPRIO] = NLA_POLICY_MAX(NLA_U8, 7),
-	[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] = NLA_POLICY_MAX(NLA_U8, 100),
-	[KIOBENCH_A_CMDPRIO_CLASS_WRITE] = NLA_POLICY_MAX(NLA_U8, 3),
-	[KIOBENCH_A_CMDPRIO_WRITE] = NLA_POLICY_MAX(NLA_U8, 7),
-	[KIOBENCH_A_THINKTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_think_range),
-	[KIOBENCH_A_THINKTIME_SPIN_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
-							       &kb_think_spin_range),
-	[KIOBENCH_A_THINKTIME_BLOCKS] = NLA_POLICY_MIN(NLA_U32, 1),
-	[KIOBENCH_A_THINKTIME_IOTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
-								 &kb_think_range),
-};
-EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
-
-static const struct nla_policy kb_id_policy[KIOBENCH_A_MAX + 1] = {
-	[KIOBENCH_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
-};
+/* The policies and kb_scalars, from the spec: tools/gen-kmod-nl.py. */
+#include "netlink-gen.h"
 
 /* ---- request checks ------------------------------------------------------ */
 
@@ -291,6 +207,44 @@ static int kb_parse_cpus(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
+/* The plain settings the request gives; the others keep their defaults. */
+static void kb_parse_scalars(struct nlattr **tb, struct kb_config *cfg)
+{
+	const struct kb_scalar *sc;
+
+	for (sc = kb_scalars; sc < kb_scalars + ARRAY_SIZE(kb_scalars); sc++) {
+		const struct nlattr *a = tb[sc->attr];
+		void *field = (void *)cfg + sc->off;
+
+		if (!a)
+			continue;
+		switch (sc->type) {
+		case NLA_FLAG:
+			*(bool *)field = true;
+			break;
+		case NLA_U8:
+			*(u8 *)field = nla_get_u8(a);
+			break;
+		case NLA_U32:
+			*(u32 *)field = nla_get_u32(a);
+			break;
+		case NLA_U64:
+			*(u64 *)field = nla_get_u64(a);
+			break;
+		}
+	}
+}
+
+/* What a setting is when the request does not give it: 0 unless here. */
+static void kb_config_defaults(struct kb_config *cfg)
+{
+	cfg->rwmix_read = 100;
+	cfg->iodepth = 1;
+	cfg->numjobs = 1;
+	cfg->seed = KB_DEF_SEED;
+	cfg->interval_ns = KB_DEF_INTERVAL_NS;
+}
+
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
 {
 	return tb[type] ? nla_get_u64(tb[type]) : def;
@@ -313,8 +267,6 @@ static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
 	const u8 w = KIOBENCH_DIR_WRITE, r = KIOBENCH_DIR_READ;
 	unsigned int d;
 
-	cfg->prioclass = kb_get_u8(tb, KIOBENCH_A_PRIOCLASS, IOPRIO_CLASS_NONE);
-	cfg->prio = kb_get_u8(tb, KIOBENCH_A_PRIO, 0);
 	cfg->ioprio = IOPRIO_PRIO_VALUE(cfg->prioclass, cfg->prio);
 	cfg->cmdprio_pct[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_PERCENTAGE, 0);
 	cfg->cmdprio_class[r] = kb_get_u8(tb, KIOBENCH_A_CMDPRIO_CLASS,
@@ -358,13 +310,13 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 				    "thinktime-ns: not with rate-iops");
 		return -EINVAL;
 	}
-	cfg->think_ns = nla_get_u64(tb[KIOBENCH_A_THINKTIME_NS]);
-	cfg->think_spin_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_SPIN_NS, 0);
-	cfg->think_iotime_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_IOTIME_NS, 0);
+	cfg->thinktime_ns = nla_get_u64(tb[KIOBENCH_A_THINKTIME_NS]);
+	cfg->thinktime_spin_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_SPIN_NS, 0);
+	cfg->thinktime_iotime_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_IOTIME_NS, 0);
 	if (tb[KIOBENCH_A_THINKTIME_BLOCKS])
-		cfg->think_blocks = nla_get_u32(tb[KIOBENCH_A_THINKTIME_BLOCKS]);
-	else if (!cfg->think_iotime_ns)
-		cfg->think_blocks = 1;
+		cfg->thinktime_blocks = nla_get_u32(tb[KIOBENCH_A_THINKTIME_BLOCKS]);
+	else if (!cfg->thinktime_iotime_ns)
+		cfg->thinktime_blocks = 1;
 	return 0;
 }
 
@@ -378,14 +330,8 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 				    "rate-process: needs rate-iops");
 		return -EINVAL;
 	}
-	if (tb[KIOBENCH_A_RATE_IOPS])
-		cfg->rate_iops = nla_get_u32(tb[KIOBENCH_A_RATE_IOPS]);
 	if (tb[KIOBENCH_A_RATE_PROCESS])
 		cfg->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
-	if (tb[KIOBENCH_A_COMPLETION])
-		cfg->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
-	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
-	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
 	kb_parse_prio(tb, cfg);
 	return kb_parse_think(info, cfg);
 }
@@ -401,13 +347,10 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	err = kb_parse_devices(info, cfg);
 	if (err)
 		return err;
+	kb_config_defaults(cfg);
+	kb_parse_scalars(tb, cfg);
 	if (tb[KIOBENCH_A_JOB_NAME])
 		nla_strscpy(cfg->name, tb[KIOBENCH_A_JOB_NAME], sizeof(cfg->name));
-	cfg->random = nla_get_flag(tb[KIOBENCH_A_RANDOM]);
-	cfg->allow_writes = nla_get_flag(tb[KIOBENCH_A_ALLOW_WRITES]);
-	cfg->continue_on_error = nla_get_flag(tb[KIOBENCH_A_CONTINUE_ON_ERROR]);
-	cfg->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ?
-			  nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
 	if (cfg->rwmix_read < 100 && !cfg->allow_writes) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RWMIX_READ],
 				    "rwmix-read: below 100 writes to the device; the request must set allow-writes");
@@ -424,10 +367,6 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		cfg->min_bs = KB_DEF_BS;
 		cfg->max_bs = KB_DEF_BS;
 	}
-	cfg->iodepth = tb[KIOBENCH_A_IODEPTH] ?
-		       nla_get_u32(tb[KIOBENCH_A_IODEPTH]) : 1;
-	cfg->numjobs = tb[KIOBENCH_A_NUMJOBS] ?
-		       nla_get_u32(tb[KIOBENCH_A_NUMJOBS]) : 1;
 	if (cfg->numjobs * cfg->nr_devs > KB_MAX_WORKERS) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_NUMJOBS],
 				    "numjobs: numjobs x devices must be at most "
@@ -439,22 +378,11 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		if (err)
 			return err;
 	}
-	cfg->offset = kb_get_u64(tb, KIOBENCH_A_OFFSET, 0);
-	cfg->size = kb_get_u64(tb, KIOBENCH_A_SIZE, 0);
 	if (cfg->offset % SECTOR_SIZE || cfg->size % SECTOR_SIZE) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_OFFSET] ?: tb[KIOBENCH_A_SIZE],
 				    "offset/size: must be multiples of 512");
 		return -EINVAL;
 	}
-	cfg->runtime_ns = kb_get_u64(tb, KIOBENCH_A_RUNTIME_NS, 0);
-	cfg->io_bytes = kb_get_u64(tb, KIOBENCH_A_IO_BYTES, 0);
-	cfg->number_ios = kb_get_u64(tb, KIOBENCH_A_NUMBER_IOS, 0);
-	cfg->ramp_ns = kb_get_u64(tb, KIOBENCH_A_RAMP_NS, 0);
-	cfg->seed = kb_get_u64(tb, KIOBENCH_A_SEED, KB_DEF_SEED);
-	cfg->interval_ns = kb_get_u64(tb, KIOBENCH_A_INTERVAL_NS,
-				      KB_DEF_INTERVAL_NS);
-	if (tb[KIOBENCH_A_LAT_LOG])
-		cfg->lat_log = nla_get_u32(tb[KIOBENCH_A_LAT_LOG]);
 	return kb_parse_modes(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
@@ -515,6 +443,52 @@ static int kb_put_stats(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/* The plain settings (kb_scalars); a zero_absent one only when not zero. */
+static int kb_put_scalars(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	const struct kb_scalar *sc;
+
+	for (sc = kb_scalars; sc < kb_scalars + ARRAY_SIZE(kb_scalars); sc++) {
+		const void *field = (const void *)cfg + sc->off;
+		int err = 0;
+		u64 v = 0;
+
+		switch (sc->type) {
+		case NLA_FLAG:
+			v = *(const bool *)field;
+			break;
+		case NLA_U8:
+			v = *(const u8 *)field;
+			break;
+		case NLA_U32:
+			v = *(const u32 *)field;
+			break;
+		case NLA_U64:
+			v = *(const u64 *)field;
+			break;
+		}
+		if (!v && sc->zero_absent)
+			continue;
+		switch (sc->type) {
+		case NLA_FLAG:
+			err = nla_put_flag(msg, sc->attr);
+			break;
+		case NLA_U8:
+			err = nla_put_u8(msg, sc->attr, v);
+			break;
+		case NLA_U32:
+			err = nla_put_u32(msg, sc->attr, v);
+			break;
+		case NLA_U64:
+			err = nla_put_u64_64bit(msg, sc->attr, v, KIOBENCH_A_PAD);
+			break;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* The cmdprio settings of both directions, the writes' in their own. */
 static int kb_put_cmdprio(struct sk_buff *msg, const struct kb_config *cfg)
 {
@@ -535,17 +509,17 @@ static int kb_put_cmdprio(struct sk_buff *msg, const struct kb_config *cfg)
 /* The thinktime settings the workers use; all absent without a thinktime. */
 static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
 {
-	if (!cfg->think_ns)
+	if (!cfg->thinktime_ns)
 		return 0;
-	if (nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_NS, cfg->think_ns,
+	if (nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_NS, cfg->thinktime_ns,
 			      KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_SPIN_NS,
-			      cfg->think_spin_ns, KIOBENCH_A_PAD) ||
-	    (cfg->think_blocks &&
-	     nla_put_u32(msg, KIOBENCH_A_THINKTIME_BLOCKS, cfg->think_blocks)) ||
-	    (cfg->think_iotime_ns &&
+			      cfg->thinktime_spin_ns, KIOBENCH_A_PAD) ||
+	    (cfg->thinktime_blocks &&
+	     nla_put_u32(msg, KIOBENCH_A_THINKTIME_BLOCKS, cfg->thinktime_blocks)) ||
+	    (cfg->thinktime_iotime_ns &&
 	     nla_put_u64_64bit(msg, KIOBENCH_A_THINKTIME_IOTIME_NS,
-			       cfg->think_iotime_ns, KIOBENCH_A_PAD)))
+			       cfg->thinktime_iotime_ns, KIOBENCH_A_PAD)))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -587,38 +561,12 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 		nla_nest_end(msg, ent);
 	}
 	nla_nest_end(msg, nest);
-	if ((cfg->random && nla_put_flag(msg, KIOBENCH_A_RANDOM)) ||
-	    nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, cfg->rwmix_read) ||
-	    (cfg->allow_writes && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES)) ||
-	    nla_put_u32(msg, KIOBENCH_A_IODEPTH, cfg->iodepth) ||
-	    nla_put_u32(msg, KIOBENCH_A_NUMJOBS, cfg->numjobs) ||
-	    (cfg->nr_cpus && nla_put(msg, KIOBENCH_A_CPUS,
+	if ((cfg->nr_cpus && nla_put(msg, KIOBENCH_A_CPUS,
 				     cfg->nr_cpus * sizeof(u32), cfg->cpus)) ||
-	    nla_put_u64_64bit(msg, KIOBENCH_A_OFFSET, cfg->offset, KIOBENCH_A_PAD) ||
-	    nla_put_u64_64bit(msg, KIOBENCH_A_SIZE, cfg->size, KIOBENCH_A_PAD))
-		return -EMSGSIZE;
-	if ((cfg->runtime_ns && nla_put_u64_64bit(msg, KIOBENCH_A_RUNTIME_NS,
-						  cfg->runtime_ns, KIOBENCH_A_PAD)) ||
-	    (cfg->io_bytes && nla_put_u64_64bit(msg, KIOBENCH_A_IO_BYTES,
-						cfg->io_bytes, KIOBENCH_A_PAD)) ||
-	    (cfg->number_ios && nla_put_u64_64bit(msg, KIOBENCH_A_NUMBER_IOS,
-						  cfg->number_ios, KIOBENCH_A_PAD)) ||
-	    nla_put_u64_64bit(msg, KIOBENCH_A_RAMP_NS, cfg->ramp_ns, KIOBENCH_A_PAD) ||
-	    nla_put_u64_64bit(msg, KIOBENCH_A_SEED, cfg->seed, KIOBENCH_A_PAD) ||
-	    nla_put_u64_64bit(msg, KIOBENCH_A_INTERVAL_NS, cfg->interval_ns,
-			      KIOBENCH_A_PAD) ||
-	    (cfg->continue_on_error &&
-	     nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
-	    nla_put_u32(msg, KIOBENCH_A_LAT_LOG, cfg->lat_log) ||
+	    kb_put_scalars(msg, cfg) ||
 	    (cfg->detach && nla_put_flag(msg, KIOBENCH_A_DETACH)) ||
 	    (cfg->rate_iops &&
-	     (nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, cfg->rate_iops) ||
-	      nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process))) ||
-	    (cfg->stages && nla_put_flag(msg, KIOBENCH_A_STAGES)) ||
-	    nla_put_u8(msg, KIOBENCH_A_COMPLETION, cfg->completion) ||
-	    (cfg->norandommap && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP)) ||
-	    nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, cfg->prioclass) ||
-	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
+	     nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process)) ||
 	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
 	return kb_put_think(msg, cfg);

@@ -451,9 +451,9 @@ static void kb_think_count(struct kb_worker *w, u64 now)
 	w->think_count++;
 	if (w->thinking || !kb_may_submit(w, now))
 		return;
-	if ((cfg->think_blocks && w->think_count >= cfg->think_blocks) ||
-	    (cfg->think_iotime_ns &&
-	     now - w->think_last_ns >= cfg->think_iotime_ns)) {
+	if ((cfg->thinktime_blocks && w->think_count >= cfg->thinktime_blocks) ||
+	    (cfg->thinktime_iotime_ns &&
+	     now - w->think_last_ns >= cfg->thinktime_iotime_ns)) {
 		w->thinking = true;
 		w->think_count = 0;
 	}
@@ -469,8 +469,8 @@ static void kb_think(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	u64 start = ktime_get_ns();
-	u64 spin_end = min(start + cfg->think_spin_ns, w->job->deadline_ns);
-	u64 end = min(start + max(cfg->think_ns, cfg->think_spin_ns),
+	u64 spin_end = min(start + cfg->thinktime_spin_ns, w->job->deadline_ns);
+	u64 end = min(start + max(cfg->thinktime_ns, cfg->thinktime_spin_ns),
 		      w->job->deadline_ns);
 	ktime_t until = ns_to_ktime(end);
 
@@ -531,7 +531,7 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
-		if (unlikely(w->job->cfg.think_ns))
+		if (unlikely(w->job->cfg.thinktime_ns))
 			kb_think_count(w, now);
 		if (kb_open_loop(w) || unlikely(w->thinking)) {
 			slot->node.next = w->idle;	/* parked */

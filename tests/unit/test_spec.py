@@ -2,8 +2,9 @@
 """The YAML netlink spec, the uapi header and the kernel's code agree.
 
 The spec (Documentation/netlink/specs/kiobench.yaml) is the normative
-description of the family; the header and netlink.c are written by hand, so
-this test keeps them from drifting:
+description of the family; tools/gen-kmod-nl.py generates the header and
+netlink.c's policies from it, and the rest of netlink.c is written by hand,
+so this test keeps them from drifting:
   - every enum of the header matches the spec's names and values in order,
     and the type each attribute's comment names is the spec's;
   - per operation, the attributes the spec lists for the request are the
@@ -28,7 +29,10 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = (REPO / "kmod/uapi/linux/kiobench.h").read_text()
-NETLINK_C = (REPO / "kmod/netlink.c").read_text()
+# netlink.c with the policies and the settings table it includes (generated
+# by tools/gen-kmod-nl.py: tests/unit/test_kmod_nl_gen.py)
+NETLINK_GEN = (REPO / "kmod/netlink-gen.h").read_text()
+NETLINK_C = (REPO / "kmod/netlink.c").read_text() + "\n" + NETLINK_GEN
 KIOBENCH_H = (REPO / "kmod/kiobench.h").read_text()
 SPEC = yaml.safe_load((REPO / "Documentation/netlink/specs/kiobench.yaml").read_text())
 
@@ -287,13 +291,20 @@ def drop_other_cmds(body: str, cmd: str | None) -> str:
     return out + body[pos:]
 
 
+# The plain settings of kb_scalars, which a loop puts: {attribute}.
+SCALARS = set(re.findall(r"^\tKB_SCALAR\((\w+),", NETLINK_GEN, re.M))
+
+
 def puts(fn: str, cmd: str | None = None, depth: int = 0) -> set[str]:
     """Attributes (all sets) that fn and the netlink.c builders it calls put
-    in the message.  A function that multicasts sends an event, not part of
-    the caller's reply, and is not followed."""
+    in the message; a loop over kb_scalars that puts, all of the table's.
+    A function that multicasts sends an event, not part of the caller's
+    reply, and is not followed."""
     assert depth < 8, fn
     body = drop_other_cmds(FUNCS[fn], cmd)
     out = set()
+    if re.search(r"\bkb_scalars\b", body) and re.search(r"\bnla_put", body):
+        out |= SCALARS
     for callee, args in calls(body):
         if re.match(r"nla_put|nla_nest_start", callee):
             out.add(args[1])
@@ -443,7 +454,7 @@ def c_int(expr: str) -> int:
 
 def value(v: str | None, consts: dict[str, int]) -> int | None:
     """A bound as an integer; None for no bound (absent or the type's max)."""
-    if v is None or v == "U64_MAX":
+    if v is None or re.fullmatch(r"U(8|16|32|64)_MAX", v):
         return None
     return consts[v] if v in consts else int(v)
 
@@ -458,7 +469,7 @@ def policy_bounds(policy: str) -> dict[str, tuple]:
         ranges[m.group(1)] = (lo.group(1) if lo else "0", hi.group(1) if hi else None)
     body = re.search(r"%s\[.*?\] = \{(.*?)\n\};" % policy, NETLINK_C, re.S).group(1)
     out = {}
-    for m in re.finditer(r"\[(\w+)\] = (NLA_POLICY_\w+)\(([^;]*?)\),?\s*(?:\n|$)", body):
+    for m in re.finditer(r"\[(\w+)\] =\s+(NLA_POLICY_\w+)\(([^;]*?)\),?\s*(?:\n|$)", body):
         attr, kind, args = m.group(1), m.group(2), [a.strip() for a in m.group(3).split(",")]
         if kind == "NLA_POLICY_RANGE":
             lo, hi = args[1], args[2]
