@@ -611,3 +611,38 @@ def test_hand_checks_are_in_the_spec():
                 assert re.search(rf"\b{re.escape(w)}\b", doc), \
                     f"{fn}: {msg!r}: {w} is not in the spec of {a['name']}: {doc!r}"
     assert found >= 8, hand_checks()
+
+
+# ---- the kernel's limits are the spec's bounds ----------------------------------------
+
+# The policies take their bounds from the spec (tools/gen-kmod-nl.py); the
+# limits the kernel states (get-features) and checks by hand are constants
+# of kmod/kiobench.h and the uapi header.  Each is the spec's bound of the
+# attributes it limits: {constant: [(set, attribute, check, offset)]},
+# the check's value being the constant + offset.
+LIMITS = {
+    "KB_MAX_IODEPTH": [("kiobench", "iodepth", "max", 0)],
+    "KB_MAX_WORKERS": [("kiobench", "numjobs", "max", 0)],
+    "KB_MAX_BS": [("bssplit", "size", "max", 0)],
+    "KB_MIN_BS": [("bssplit", "size", "min", 0)],
+    "KB_MAX_CPUS": [("kiobench", "cpus", "max-len", None)],
+    "KB_MAX_TIME_NS": [("kiobench", "runtime-ns", "max", 0), ("kiobench", "ramp-ns", "max", 0)],
+    "KB_MIN_INTERVAL_NS": [("kiobench", "interval-ns", "min", 0)],
+    "KB_MAX_INTERVAL_NS": [("kiobench", "interval-ns", "max", 0)],
+    "KB_MAX_LAT_LOG": [("kiobench", "lat-log", "max", 0)],
+    "KB_MAX_THINK_NS": [("kiobench", n, "max", 0) for n in
+                        ("thinktime-ns", "thinktime-spin-ns", "thinktime-iotime-ns")],
+    "KIOBENCH_MAX_RATE_IOPS": [("kiobench", "rate-iops", "max", 0)],
+    "KIOBENCH_NAME_LEN": [("kiobench", "job-name", "max-len", -1)],
+}
+
+
+@pytest.mark.parametrize("const", sorted(LIMITS))
+def test_kernel_limits_are_the_spec_bounds(const):
+    """Mutation: KB_MAX_IODEPTH 4095 (kmod/kiobench.h): get-features would
+    state a limit the policy does not enforce: red."""
+    value = c_constants()[const]
+    for set_name, attr, check, offset in LIMITS[const]:
+        a = next(a for a in full_set(set_name)["attributes"] if a["name"] == attr)
+        want = value * 4 if offset is None else value + offset  # cpus: u32 each
+        assert a["checks"][check] == want, f"{const} = {value}: {attr} {check}"
