@@ -529,7 +529,9 @@ static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
  * request's attributes: what a reply says is what the workers do, whoever
  * made the job.  A flag or a limit that is off is absent, as in a request;
  * every other value is put, defaults included.  After the devices, the span
- * the kernel uses on each of them (job-span-len, one per device, in order).
+ * the kernel uses on each of them (job-span-len, one per device, in order);
+ * then the nests and arrays, the plain settings (kb_scalars) and those put
+ * by rules of their own.
  */
 static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 {
