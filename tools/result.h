@@ -75,8 +75,7 @@ struct kb_kcfg {
 	bool has[KIOBENCH_A_MAX + 1];	/* in the reply */
 	/* rules: rwmix-read absent is 100 (val[] has it so) */
 	bool has_prio;			/* prioclass and prio: a module that sets bi_ioprio (0.6) */
-	/* the cmdprio_percentage share of each direction (0: none); a module
-	 * without the writes' own applies the reads' */
+	/* each direction's cmdprio_percentage share (0: none), the reads' when alone */
 	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
 	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	/* lists */
@@ -90,7 +89,7 @@ struct kb_kcfg {
 	unsigned int nr_cpus;		/* 0: not pinned */
 };
 
-/* The kernel's value of attribute attr (enum kiobench_attr): 0 when absent. */
+/* The kernel's value of attribute attr (enum kiobench_attr): 0 when absent (rwmix-read 100). */
 static inline uint64_t kb_kcfg_u64(const struct kb_kcfg *c, unsigned int attr)
 {
 	return attr <= KIOBENCH_A_MAX ? c->val[attr] : 0;
