@@ -7,7 +7,10 @@ spells them, for the programs that print them (tools/nl.c, tests/fuzz/nlfuzz.c)
 and tools/nl.c's parse policies, so that no list of names or types is kept
 by hand beside the spec.  The header is committed
 (as the kernel commits its generated netlink files);
-tests/unit/test_ynl_names.py fails when it is stale.
+tests/unit/test_ynl_names.py fails when it is stale.  Which tool option
+sets a request attribute is said where the option is, in kb_opts[]
+(tools/options.c: .attr), or for an attribute that code sets, in
+kb_nl_by_code[] (tools/nl.c); tool_test fails on one that neither names.
 
     tools/gen-nl-names.py [-o tools/nl-names.h]	(default: stdout)
 """
@@ -20,51 +23,6 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 SPEC = "Documentation/netlink/specs/kiobench.yaml"
 OUT = "tools/nl-names.h"
-
-# The kiobench tool names a refused request attribute by the option that set
-# it (its user interface, fio's names), not by the spec's name.  Every
-# attribute a request takes needs one; a name the spec does not know is an
-# error.
-TOOL_OPTIONS = {
-    "job-name": "name",
-    "devices": "filename",
-    "random": "rw",
-    "rwmix-read": "rwmixread",
-    "allow-writes": "allow-writes",
-    "bssplit": "bs/bssplit",
-    "iodepth": "iodepth",
-    "numjobs": "numjobs",
-    "cpus": "cpus_allowed",
-    "offset": "offset",
-    "size": "size",
-    "runtime-ns": "runtime",
-    "io-bytes": "io_size/size",
-    "number-ios": "number_ios",
-    "ramp-ns": "ramp_time",
-    "seed": "randseed",
-    "interval-ns": "interval",
-    "continue-on-error": "continue_on_error",
-    "lat-log": "lat_log_entries",
-    "detach": "detach/keep",
-    "rate-iops": "rate_iops",
-    "rate-process": "rate_process",
-    "stages": "stages",
-    "completion": "hipri/spin",
-    "norandommap": "norandommap",
-    "prioclass": "prioclass",
-    "prio": "prio",
-    "cmdprio-percentage": "cmdprio_percentage",
-    "cmdprio-class": "cmdprio_class",
-    "cmdprio": "cmdprio",
-    "cmdprio-percentage-write": "cmdprio_percentage",
-    "cmdprio-class-write": "cmdprio_class",
-    "cmdprio-write": "cmdprio",
-    "thinktime-ns": "thinktime",
-    "thinktime-spin-ns": "thinktime_spin",
-    "thinktime-blocks": "thinktime_blocks",
-    "thinktime-iotime-ns": "thinktime_iotime",
-    "job-id": "job id",
-}
 
 TYPES = ["unused", "pad", "flag", "u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64",
          "string", "binary", "nest"]
@@ -88,19 +46,12 @@ def request_attrs(spec: dict, set_name: str) -> set[str]:
 def attr_table(spec: dict, s: dict, var: str) -> list[str]:
     prefix = s["name-prefix"]
     request = request_attrs(spec, s["name"])
-    if s["name"] == "kiobench":
-        unknown = set(TOOL_OPTIONS) - request
-        missing = request - set(TOOL_OPTIONS)
-        if unknown or missing:
-            sys.exit(f"gen-nl-names: TOOL_OPTIONS: not request attributes: {sorted(unknown)}, "
-                     f"request attributes without an option: {sorted(missing)}")
     lines = [f"static const struct kb_nl_attr {var}[{c_name(prefix, 'max')} + 1] = {{"]
     for a in s["attributes"]:
         if a["type"] not in TYPES:
             sys.exit(f"gen-nl-names: {a['name']}: type {a['type']} unknown here")
-        opt = TOOL_OPTIONS.get(a["name"]) if s["name"] == "kiobench" else None
         fields = [f'"{a["name"]}"', c_name("kb-nlt-", a["type"]),
-                  "true" if a["name"] in request else "false", f'"{opt}"' if opt else "NULL"]
+                  "true" if a["name"] in request else "false"]
         lines.append(f"\t[{c_name(prefix, a['name'])}] = {{ {', '.join(fields)} }},")
     return lines + ["};", ""]
 
@@ -114,7 +65,10 @@ def generate(spec_text: str) -> str:
         "/*",
         " * The kiobench family's commands and attributes as the spec names and",
         " * types them, indexed by value (a value the spec does not define: all",
-        " * zero).  tools/nl.c fills its parse policies from these tables.",
+        " * zero).  tools/nl.c fills its parse policies from these tables; the",
+        " * option that sets a request attribute is its kb_opts[] entry's .attr",
+        " * (tools/options.c) or, if code sets it, kb_nl_by_code[] (tools/nl.c):",
+        " * tool_test fails on a request attribute that neither names.",
         " */",
         "#ifndef KIOBENCH_NL_NAMES_H",
         "#define KIOBENCH_NL_NAMES_H",
@@ -131,7 +85,6 @@ def generate(spec_text: str) -> str:
             "\tconst char *name;\t/* the spec's */",
             "\tenum kb_nl_type type;",
             "\tbool request;\t\t/* some command's request takes it */",
-            "\tconst char *option;\t/* the kiobench option that sets it */",
             "};", ""]
     ops = spec["operations"]
     out.append(f"static const char *const kb_nl_cmds[{c_name(ops['name-prefix'], 'max')} + 1] = {{")

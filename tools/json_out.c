@@ -93,8 +93,9 @@ static struct json_object *prios_obj(const struct kb_result *r, int d)
 		if (!r->has_met[m][d])
 			continue;
 		e = json_object_new_object();
-		kb_jadd(e, "prioclass", kb_ju64(i ? k->cmdprio_class[d] : k->prioclass));
-		kb_jadd(e, "prio", kb_ju64(i ? k->cmdprio[d] : k->prio));
+		kb_jadd(e, "prioclass", kb_ju64(i ? k->cmdprio_class[d] :
+						kb_kcfg_u64(k, KIOBENCH_A_PRIOCLASS)));
+		kb_jadd(e, "prio", kb_ju64(i ? k->cmdprio[d] : kb_kcfg_u64(k, KIOBENCH_A_PRIO)));
 		kb_jadd(e, "clat_ns", kb_json_metric(&r->met[m][d], r->job));
 		json_object_array_add(a, e);
 	}

@@ -115,7 +115,7 @@ static struct json_object *both_dirs(const struct kb_result *r, enum kb_metric m
 /* The kernel's completion mode, or NULL when its reply did not say. */
 const char *kb_kcfg_completion(const struct kb_kcfg *c)
 {
-	switch (c->present ? c->completion : -1) {
+	switch (c->present ? (int)kb_kcfg_u64(c, KIOBENCH_A_COMPLETION) : -1) {
 	case KIOBENCH_COMPLETION_SLEEP: return "sleep";
 	case KIOBENCH_COMPLETION_SPIN: return "spin";
 	case KIOBENCH_COMPLETION_POLL: return "poll";
@@ -123,18 +123,22 @@ const char *kb_kcfg_completion(const struct kb_kcfg *c)
 	}
 }
 
+/* The kernel's value of attribute KIOBENCH_A_<a>. */
+#define K(a)		kb_kcfg_u64(c, KIOBENCH_A_##a)
+#define K_HAS(a)	kb_kcfg_has(c, KIOBENCH_A_##a)
+
 static const char *kcfg_rw(const struct kb_kcfg *c)
 {
-	if (c->rwmix_read >= 100)
-		return c->random ? "randread" : "read";
-	if (!c->rwmix_read)
-		return c->random ? "randwrite" : "write";
-	return c->random ? "randrw" : "rw";
+	if (K(RWMIX_READ) >= 100)
+		return K_HAS(RANDOM) ? "randread" : "read";
+	if (!K(RWMIX_READ))
+		return K_HAS(RANDOM) ? "randwrite" : "write";
+	return K_HAS(RANDOM) ? "randrw" : "rw";
 }
 
 static const char *kcfg_process(const struct kb_kcfg *c)
 {
-	return c->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
+	return K(RATE_PROCESS) == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
 }
 
 #define KCFG_ADD(...) do { \
@@ -157,47 +161,50 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		return;
 	}
 	KCFG_ADD("rw=%s", kcfg_rw(c));
-	if (c->rwmix_read && c->rwmix_read < 100)
-		KCFG_ADD(" rwmixread=%u", c->rwmix_read);
+	if (K(RWMIX_READ) && K(RWMIX_READ) < 100)
+		KCFG_ADD(" rwmixread=%" PRIu64, K(RWMIX_READ));
 	KCFG_ADD(" bssplit=");
 	for (i = 0; i < c->nr_bss; i++)
 		KCFG_ADD("%s%u/%u", i ? ":" : "", c->bss[i].size, c->bss[i].weight);
-	KCFG_ADD(" iodepth=%u numjobs=%u cpus_allowed=", c->iodepth, c->numjobs);
+	KCFG_ADD(" iodepth=%" PRIu64 " numjobs=%" PRIu64 " cpus_allowed=", K(IODEPTH),
+		 K(NUMJOBS));
 	for (i = 0; i < c->nr_cpus; i++)
 		KCFG_ADD("%s%u", i ? "," : "", c->cpus[i]);
 	if (!c->nr_cpus)
 		KCFG_ADD("any");
-	KCFG_ADD(" offset=%" PRIu64 " size=%" PRIu64 " span=", c->offset, c->size);
+	KCFG_ADD(" offset=%" PRIu64 " size=%" PRIu64 " span=", K(OFFSET), K(SIZE));
 	for (i = 0; i < c->nr_spans && i < KB_KCFG_DEVS; i++)
 		KCFG_ADD("%s%" PRIu64, i ? ":" : "", c->span_len[i]);
-	if (c->runtime_ns)
-		KCFG_ADD(" runtime=%" PRIu64 "ns", c->runtime_ns);
-	if (c->io_bytes)
-		KCFG_ADD(" io_size=%" PRIu64, c->io_bytes);
-	if (c->number_ios)
-		KCFG_ADD(" number_ios=%" PRIu64, c->number_ios);
-	KCFG_ADD(" ramp_time=%" PRIu64 "ns completion=%s", c->ramp_ns,
+	if (K(RUNTIME_NS))
+		KCFG_ADD(" runtime=%" PRIu64 "ns", K(RUNTIME_NS));
+	if (K(IO_BYTES))
+		KCFG_ADD(" io_size=%" PRIu64, K(IO_BYTES));
+	if (K(NUMBER_IOS))
+		KCFG_ADD(" number_ios=%" PRIu64, K(NUMBER_IOS));
+	KCFG_ADD(" ramp_time=%" PRIu64 "ns completion=%s", K(RAMP_NS),
 		 kb_kcfg_completion(c) ? kb_kcfg_completion(c) : "?");
-	KCFG_ADD(" randseed=%" PRIu64, c->seed);
-	if (c->random)
-		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
-	if (c->rate_iops)
-		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
+	KCFG_ADD(" randseed=%" PRIu64, K(SEED));
+	if (K_HAS(RANDOM))
+		KCFG_ADD(" %s", K_HAS(NORANDOMMAP) ? "norandommap" : "randommap");
+	if (K(RATE_IOPS))
+		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
+			 kcfg_process(c));
 	if (c->has_prio)
-		KCFG_ADD(" prioclass=%u prio=%u", c->prioclass, c->prio);
+		KCFG_ADD(" prioclass=%" PRIu64 " prio=%" PRIu64, K(PRIOCLASS), K(PRIO));
 	if (c->cmdprio_pct[0] || c->cmdprio_pct[1])
 		KCFG_ADD(" cmdprio_percentage=%u,%u cmdprio_class=%u,%u cmdprio=%u,%u",
 			 c->cmdprio_pct[0], c->cmdprio_pct[1], c->cmdprio_class[0],
 			 c->cmdprio_class[1], c->cmdprio[0], c->cmdprio[1]);
-	if (c->think_ns)
+	if (K(THINKTIME_NS))
 		KCFG_ADD(" thinktime=%" PRIu64 "ns thinktime_spin=%" PRIu64
-			 "ns thinktime_blocks=%u thinktime_iotime=%" PRIu64 "ns",
-			 c->think_ns, c->think_spin_ns, c->think_blocks, c->think_iotime_ns);
-	if (c->lat_log)
-		KCFG_ADD(" lat_log_entries=%u", c->lat_log);
-	KCFG_ADD("%s%s%s%s", c->allow_writes ? " allow_writes" : "",
-		 c->continue_on_error ? " continue_on_error" : "",
-		 c->stages ? " stages" : "", c->detach ? " detach" : "");
+			 "ns thinktime_blocks=%" PRIu64 " thinktime_iotime=%" PRIu64 "ns",
+			 K(THINKTIME_NS), K(THINKTIME_SPIN_NS), K(THINKTIME_BLOCKS),
+			 K(THINKTIME_IOTIME_NS));
+	if (K(LAT_LOG))
+		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
+	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
+		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
+		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
 }
 
 #undef KCFG_ADD
@@ -205,7 +212,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 /* The kernel's generator of random offsets, from what it reports. */
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
-	return c->norandommap ? "xoshiro256**" : "feistel-permutation";
+	return K_HAS(NORANDOMMAP) ? "xoshiro256**" : "feistel-permutation";
 }
 
 /* {"read": v[0], "write": v[1]}, or JSON null unless present. */
@@ -237,8 +244,8 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		json_object_array_add(a, kb_ju64(c->span_len[i]));
 	kb_jadd(o, "span_len", a);
 	kb_jadd(o, "rw", kb_jstr(kcfg_rw(c)));
-	kb_jadd(o, "random", json_object_new_boolean(c->random));
-	kb_jadd(o, "rwmixread", kb_ju64(c->rwmix_read));
+	kb_jadd(o, "random", json_object_new_boolean(K_HAS(RANDOM)));
+	kb_jadd(o, "rwmixread", kb_ju64(K(RWMIX_READ)));
 	a = json_object_new_array();
 	for (i = 0; i < c->nr_bss; i++) {
 		e = json_object_new_object();
@@ -247,42 +254,42 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		json_object_array_add(a, e);
 	}
 	kb_jadd(o, "bssplit", a);
-	kb_jadd(o, "iodepth", kb_ju64(c->iodepth));
-	kb_jadd(o, "numjobs", kb_ju64(c->numjobs));
+	kb_jadd(o, "iodepth", kb_ju64(K(IODEPTH)));
+	kb_jadd(o, "numjobs", kb_ju64(K(NUMJOBS)));
 	a = json_object_new_array();
 	for (i = 0; i < c->nr_cpus; i++)
 		json_object_array_add(a, kb_ju64(c->cpus[i]));
 	kb_jadd(o, "cpus", a);
-	kb_jadd(o, "offset", kb_ju64(c->offset));
-	kb_jadd(o, "size", kb_ju64(c->size));
-	kb_jadd(o, "runtime_ns", kb_ju64(c->runtime_ns));
-	kb_jadd(o, "io_size", kb_ju64(c->io_bytes));
-	kb_jadd(o, "number_ios", kb_ju64(c->number_ios));
-	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
-	kb_jadd(o, "randseed", kb_ju64(c->seed));
-	kb_jadd(o, "norandommap", json_object_new_boolean(c->norandommap));
+	kb_jadd(o, "offset", kb_ju64(K(OFFSET)));
+	kb_jadd(o, "size", kb_ju64(K(SIZE)));
+	kb_jadd(o, "runtime_ns", kb_ju64(K(RUNTIME_NS)));
+	kb_jadd(o, "io_size", kb_ju64(K(IO_BYTES)));
+	kb_jadd(o, "number_ios", kb_ju64(K(NUMBER_IOS)));
+	kb_jadd(o, "ramp_ns", kb_ju64(K(RAMP_NS)));
+	kb_jadd(o, "randseed", kb_ju64(K(SEED)));
+	kb_jadd(o, "norandommap", json_object_new_boolean(K_HAS(NORANDOMMAP)));
 	if (c->has_prio) {
-		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
-		kb_jadd(o, "prio", kb_ju64(c->prio));
+		kb_jadd(o, "prioclass", kb_ju64(K(PRIOCLASS)));
+		kb_jadd(o, "prio", kb_ju64(K(PRIO)));
 		kb_jadd(o, "cmdprio_percentage", per_dir_u8(c->cmdprio_pct, true));
 		kb_jadd(o, "cmdprio_class", per_dir_u8(c->cmdprio_class, c->cmdprio_pct[0] ||
 						       c->cmdprio_pct[1]));
 		kb_jadd(o, "cmdprio", per_dir_u8(c->cmdprio, c->cmdprio_pct[0] || c->cmdprio_pct[1]));
 	}
-	kb_jadd(o, "offset_generator", c->random ? kb_jstr(kb_kcfg_generator(c)) : NULL);
-	kb_jadd(o, "interval_ns", kb_ju64(c->interval_ns));
-	kb_jadd(o, "lat_log_entries", kb_ju64(c->lat_log));
+	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
+	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
+	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));
 	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
-	kb_jadd(o, "rate_iops", kb_ju64(c->rate_iops));
-	kb_jadd(o, "rate_process", c->rate_iops ? kb_jstr(kcfg_process(c)) : NULL);
-	kb_jadd(o, "thinktime_ns", kb_ju64(c->think_ns));
-	kb_jadd(o, "thinktime_spin_ns", kb_ju64(c->think_spin_ns));
-	kb_jadd(o, "thinktime_blocks", kb_ju64(c->think_blocks));
-	kb_jadd(o, "thinktime_iotime_ns", kb_ju64(c->think_iotime_ns));
-	kb_jadd(o, "allow_writes", json_object_new_boolean(c->allow_writes));
-	kb_jadd(o, "continue_on_error", json_object_new_boolean(c->continue_on_error));
-	kb_jadd(o, "stages", json_object_new_boolean(c->stages));
-	kb_jadd(o, "detach", json_object_new_boolean(c->detach));
+	kb_jadd(o, "rate_iops", kb_ju64(K(RATE_IOPS)));
+	kb_jadd(o, "rate_process", K(RATE_IOPS) ? kb_jstr(kcfg_process(c)) : NULL);
+	kb_jadd(o, "thinktime_ns", kb_ju64(K(THINKTIME_NS)));
+	kb_jadd(o, "thinktime_spin_ns", kb_ju64(K(THINKTIME_SPIN_NS)));
+	kb_jadd(o, "thinktime_blocks", kb_ju64(K(THINKTIME_BLOCKS)));
+	kb_jadd(o, "thinktime_iotime_ns", kb_ju64(K(THINKTIME_IOTIME_NS)));
+	kb_jadd(o, "allow_writes", json_object_new_boolean(K_HAS(ALLOW_WRITES)));
+	kb_jadd(o, "continue_on_error", json_object_new_boolean(K_HAS(CONTINUE_ON_ERROR)));
+	kb_jadd(o, "stages", json_object_new_boolean(K_HAS(STAGES)));
+	kb_jadd(o, "detach", json_object_new_boolean(K_HAS(DETACH)));
 	return o;
 }
 
@@ -300,9 +307,9 @@ void kb_json_measures(struct json_object *o, const struct kb_result *r)
 	kb_jadd(o, "completion", mode ? kb_jstr(mode) : NULL);
 	kb_jadd(o, "effective_iodepth", kb_jdbl(kb_effective_iodepth(r)));
 	kb_jadd(o, "retries", kb_ju64(r->st.retries));
-	if (!c->rate_iops)
+	if (!K(RATE_IOPS))
 		return;
-	kb_jadd(o, "rate_iops", kb_ju64(c->rate_iops));
+	kb_jadd(o, "rate_iops", kb_ju64(K(RATE_IOPS)));
 	kb_jadd(o, "rate_process", kb_jstr(kcfg_process(c)));
 	kb_jadd(o, "schedule_lag_ns", both_dirs(r, KB_MET_SCHED_LAG));
 	kb_jadd(o, "lat_from_schedule_ns", both_dirs(r, KB_MET_LAT_SCHED));
@@ -327,14 +334,14 @@ static void print_metric_line(FILE *f, const char *what, const struct kb_hist *h
 
 static void print_open_loop(FILE *f, const struct kb_result *r)
 {
+	const struct kb_kcfg *c = &r->st.cfg;
 	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
 	double got = r->st.measured_ns && r->st.nr_workers ?
 		     ios * 1e9 / r->st.measured_ns / r->st.nr_workers : 0.0;
 	struct kb_hist h;
 
-	fprintf(f, "  open loop    : rate_iops=%u per worker (%s), achieved %.0f (%.1f %%)\n",
-		r->st.cfg.rate_iops, kcfg_process(&r->st.cfg), got,
-		100.0 * got / r->st.cfg.rate_iops);
+	fprintf(f, "  open loop    : rate_iops=%" PRIu64 " per worker (%s), achieved %.0f "
+		"(%.1f %%)\n", K(RATE_IOPS), kcfg_process(c), got, 100.0 * got / K(RATE_IOPS));
 	if (!kb_metric_merged(r, 1, KB_MET_SCHED_LAG, -1, &h)) {
 		print_metric_line(f, "schedule lag", &h);
 		kb_hist_free(&h);
@@ -358,13 +365,13 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 	for (i = 0; i < c->nr_bss; i++)
 		if (!blk || c->bss[i].size < blk)
 			blk = c->bss[i].size;
-	if (c->norandommap)
+	if (K_HAS(NORANDOMMAP))
 		fprintf(f, "  offsets      : norandommap: %s, with replacement "
-			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), c->seed);
+			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), K(SEED));
 	else
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
-			kb_kcfg_generator(c), blk, c->seed);
+			kb_kcfg_generator(c), blk, K(SEED));
 	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
 			"its %s, which keeps that generator's guarantee\n",
@@ -376,7 +383,7 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
 	double depth = kb_effective_iodepth(r);
-	unsigned int qd = c->present ? c->iodepth : r->job->iodepth ? r->job->iodepth : 1;
+	unsigned int qd = c->present ? K(IODEPTH) : r->job->iodepth ? r->job->iodepth : 1;
 	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
 	char line[16384];
 
@@ -388,9 +395,9 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 		fprintf(f, "; %" PRIu64 " submissions refused for want of a tag, retried",
 			r->st.retries);
 	fputc('\n', f);
-	if (c->present && c->random)
+	if (c->present && K_HAS(RANDOM))
 		print_offsets(f, r);
-	if (c->rate_iops)
+	if (K(RATE_IOPS))
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)
 		fprintf(f, "  warning: the workers kept %.2f of iodepth=%u in flight (below "

@@ -75,12 +75,61 @@ static void init_policies(void)
 }
 
 /*
- * The option behind a request attribute, to name it in kernel errors
- * (nl-names.h, generated from the spec: .option of the request attributes).
+ * The request attributes that no option's .attr names (tools/options.c):
+ * kb_nl_job_new() and kb_nl_job_cmd() put them by code, for the reason
+ * given.  tool_test fails on a request attribute of the spec that is in
+ * neither.  label: the options that set it, to name it in kernel errors.
  */
+const struct kb_nl_by_code kb_nl_by_code[] = {
+	{ KIOBENCH_A_JOB_NAME, "name", "a string: the name, else kiobench" },
+	{ KIOBENCH_A_DEVICES, "filename", "a nest of the devices' paths" },
+	{ KIOBENCH_A_RANDOM, "rw", "from rw: its random offsets" },
+	{ KIOBENCH_A_RWMIX_READ, "rwmixread", "always, from rw and rwmixread: 100 for "
+	  "read, 0 for write (kb_job_rwmix_read)" },
+	{ KIOBENCH_A_ALLOW_WRITES, "allow-writes", "from rw: a job that writes (the command "
+	  "checked --allow-writes)" },
+	{ KIOBENCH_A_BSSPLIT, "bs/bssplit", "a nest of sizes and weights: bssplit, else bs" },
+	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
+	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
+	  "else the span, times loops; none when time_based (kb_job_io_bytes)" },
+	{ KIOBENCH_A_LAT_LOG, "lat_log_entries", "only when a log wants the per-I/O log "
+	  "(kb_job_wants_io_log); the option has a default" },
+	{ KIOBENCH_A_DETACH, "detach/keep", "the command's --detach or --keep, not a job's" },
+	{ KIOBENCH_A_RATE_IOPS, "rate_iops", "when not zero: rate sets it too, unmarked "
+	  "(kb_job_check)" },
+	{ KIOBENCH_A_COMPLETION, "hipri/spin", "the mode of hipri or spin, when not sleep" },
+	{ KIOBENCH_A_NORANDOMMAP, "norandommap", "with random offsets only, and not with "
+	  "random_generator=lfsr (kb_job_norandommap)" },
+	{ KIOBENCH_A_PRIOCLASS, "prioclass", "when not 0; best-effort when prio is given "
+	  "alone (fio)" },
+	{ KIOBENCH_A_PRIO, "prio", "when not 0: the kernel's default, and a module older "
+	  "than 0.6 refuses it" },
+	{ KIOBENCH_A_CMDPRIO_PERCENTAGE, "cmdprio_percentage", "the reads' of fio's R,W "
+	  "pair; all three when either direction has a share (kb_job_cmdprio)" },
+	{ KIOBENCH_A_CMDPRIO_CLASS, "cmdprio_class", "as cmdprio-percentage" },
+	{ KIOBENCH_A_CMDPRIO, "cmdprio", "as cmdprio-percentage" },
+	{ KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE, "cmdprio_percentage", "the writes' of the "
+	  "pair, only when they differ from the reads' (a 0.6 module has none)" },
+	{ KIOBENCH_A_CMDPRIO_CLASS_WRITE, "cmdprio_class", "as cmdprio-percentage-write" },
+	{ KIOBENCH_A_CMDPRIO_WRITE, "cmdprio", "as cmdprio-percentage-write" },
+	{ KIOBENCH_A_THINKTIME_SPIN_NS, "thinktime_spin", "when not zero, the kernel's "
+	  "default: thinktime_spin=0 is given, not sent" },
+	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
+};
+const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
+
+/* The options behind a request attribute, to name it in kernel errors. */
 static const char *attr_name(unsigned int type)
 {
-	return type <= KIOBENCH_A_MAX ? kb_nl_attrs[type].option : NULL;
+	const struct kb_opt *o = kb_opt_of_attr(type);
+	unsigned int i;
+
+	if (o)
+		return o->name;
+	for (i = 0; i < kb_nl_nr_by_code; i++)
+		if (kb_nl_by_code[i].attr == type)
+			return kb_nl_by_code[i].label;
+	return NULL;
 }
 
 static bool attr_in_ns(unsigned int type)
@@ -526,13 +575,49 @@ static int put_prio(struct nl_msg *msg, const struct kb_job *job)
 	return 0;
 }
 
-/* Flags, the latency log, open loop, completion mode and stages: what is not the default. */
-static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
+/*
+ * Every option that names its attribute (kb_opts[].attr) and was given:
+ * its field, as the spec types the attribute (nl-names.h); a flag only
+ * when true (it cannot say false).  The attributes whose rule is another
+ * are put by put_by_code().
+ */
+static int put_options(struct nl_msg *msg, const struct kb_job *job)
+{
+	int i, ret;
+
+	for (i = 0; i < KB_NR_OPTS; i++) {
+		const struct kb_opt *o = &kb_opts[i];
+		uint64_t v;
+
+		if (!o->attr || !kb_job_isset(job, o->id))
+			continue;
+		v = kb_opt_value(o, job);
+		switch (kb_nl_attrs[o->attr].type) {
+		case KB_NLT_FLAG:	ret = v ? nla_put_flag(msg, o->attr) : 0; break;
+		case KB_NLT_U8:		ret = nla_put_u8(msg, o->attr, v); break;
+		case KB_NLT_U16:	ret = nla_put_u16(msg, o->attr, v); break;
+		case KB_NLT_U32:	ret = nla_put_u32(msg, o->attr, v); break;
+		case KB_NLT_U64:	ret = nla_put_u64(msg, o->attr, v); break;
+		default:		ret = -1;	/* tool_test: a scalar */
+		}
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * What code sets, by rules other than "put when given" (kb_nl_by_code[]
+ * says each one's): the command's detach, the latency log, the rate,
+ * the completion mode, norandommap, the priorities, the thinktime's spin.
+ */
+static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach)
 {
 	uint8_t mode = job->hipri ? KIOBENCH_COMPLETION_POLL :
 		       job->spin ? KIOBENCH_COMPLETION_SPIN : KIOBENCH_COMPLETION_SLEEP;
+	uint64_t io_bytes = kb_job_io_bytes(job);
 
-	if ((job->continue_on_error && nla_put_flag(msg, KIOBENCH_A_CONTINUE_ON_ERROR)) ||
+	if ((io_bytes && nla_put_u64(msg, KIOBENCH_A_IO_BYTES, io_bytes)) ||
 	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
 		return -1;
 	if (kb_job_wants_io_log(job) &&
@@ -540,27 +625,75 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 		return -1;
 	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
 		return -1;
-	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) &&
-	    nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, job->rate_process))
-		return -1;
 	if (mode != KIOBENCH_COMPLETION_SLEEP && nla_put_u8(msg, KIOBENCH_A_COMPLETION, mode))
-		return -1;
-	if (job->stages && nla_put_flag(msg, KIOBENCH_A_STAGES))
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
 	if (put_prio(msg, job))
 		return -1;
-	if (!job->thinktime_ns)
-		return 0;
-	if (nla_put_u64(msg, KIOBENCH_A_THINKTIME_NS, job->thinktime_ns) ||
-	    (job->thinktime_spin_ns &&
-	     nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns)) ||
-	    (kb_job_isset(job, KB_OPT_THINKTIME_BLOCKS) &&
-	     nla_put_u32(msg, KIOBENCH_A_THINKTIME_BLOCKS, job->thinktime_blocks)) ||
-	    (job->thinktime_iotime_ns &&
-	     nla_put_u64(msg, KIOBENCH_A_THINKTIME_IOTIME_NS, job->thinktime_iotime_ns)))
+	if (job->thinktime_spin_ns &&
+	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))
 		return -1;
+	return 0;
+}
+
+/* The lists: name, devices, the direction, the transfer sizes, the CPUs. */
+static int put_lists(struct nl_msg *msg, const struct kb_job *job)
+{
+	struct nlattr *nest, *ent;
+	unsigned int i;
+
+	if (nla_put_string(msg, KIOBENCH_A_JOB_NAME, job->name))
+		return -1;
+	nest = nla_nest_start(msg, KIOBENCH_A_DEVICES | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	for (i = 0; i < job->nr_devices; i++)
+		if (nla_put_string(msg, KIOBENCH_DEV_A_PATH, job->devices[i]))
+			return -1;
+	nla_nest_end(msg, nest);
+	if ((job->random && nla_put_flag(msg, KIOBENCH_A_RANDOM)) ||
+	    nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, kb_job_rwmix_read(job)) ||
+	    (kb_job_has_writes(job) && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES)))
+		return -1;
+	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	for (i = 0; i < job->nr_bss; i++) {
+		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY | NLA_F_NESTED);
+		if (!ent || nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, job->bss[i].size) ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, job->bss[i].weight))
+			return -1;
+		nla_nest_end(msg, ent);
+	}
+	nla_nest_end(msg, nest);
+	if (job->nr_cpus &&
+	    nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus))
+		return -1;
+	return 0;
+}
+
+int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_msg **msgp)
+{
+	struct nl_msg *msg;
+	size_t size = 4096;
+	unsigned int i;
+
+	init_policies();
+	for (i = 0; i < job->nr_devices; i++)
+		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
+	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	msg = nlmsg_alloc_size(size);
+	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, 0,
+				 KIOBENCH_CMD_JOB_NEW, KIOBENCH_GENL_VERSION)) {
+		nlmsg_free(msg);
+		return -ENOMEM;
+	}
+	if (put_lists(msg, job) || put_options(msg, job) || put_by_code(msg, job, detach)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	*msgp = msg;
 	return 0;
 }
 
@@ -568,77 +701,17 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 		  char *dir, size_t dirlen, struct kb_nlerr *e)
 {
 	struct new_reply r = { .dir = dir, .dirlen = dirlen };
-	struct nlattr *nest, *ent;
 	struct nl_msg *msg;
-	size_t size = 4096;
-	uint64_t io_bytes = kb_job_io_bytes(job);
-	unsigned int i;
-	int ret;
+	int ret = kb_nl_job_msg(nl->family, job, detach, &msg);
 
-	for (i = 0; i < job->nr_devices; i++)
-		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
-	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
-	msg = new_msg(nl, KIOBENCH_CMD_JOB_NEW, 0, size);
-	if (!msg) {
-		set_err(e, -ENOMEM, NULL);
+	if (ret) {
+		set_err(e, ret, ret == -EMSGSIZE ? "request too large" : NULL);
 		return e->err;
 	}
-	if (nla_put_string(msg, KIOBENCH_A_JOB_NAME, job->name))
-		goto too_big;
-	nest = nla_nest_start(msg, KIOBENCH_A_DEVICES | NLA_F_NESTED);
-	if (!nest)
-		goto too_big;
-	for (i = 0; i < job->nr_devices; i++)
-		if (nla_put_string(msg, KIOBENCH_DEV_A_PATH, job->devices[i]))
-			goto too_big;
-	nla_nest_end(msg, nest);
-	if (job->random && nla_put_flag(msg, KIOBENCH_A_RANDOM))
-		goto too_big;
-	if (nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, kb_job_rwmix_read(job)))
-		goto too_big;
-	if (kb_job_has_writes(job) && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES))
-		goto too_big;
-	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
-	if (!nest)
-		goto too_big;
-	for (i = 0; i < job->nr_bss; i++) {
-		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY | NLA_F_NESTED);
-		if (!ent || nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, job->bss[i].size) ||
-		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, job->bss[i].weight))
-			goto too_big;
-		nla_nest_end(msg, ent);
-	}
-	nla_nest_end(msg, nest);
-#define PUT_U32(opt, a, v) \
-	if (kb_job_isset(job, opt) && nla_put_u32(msg, a, v)) goto too_big
-#define PUT_U64(opt, a, v) \
-	if (kb_job_isset(job, opt) && nla_put_u64(msg, a, v)) goto too_big
-	PUT_U32(KB_OPT_IODEPTH, KIOBENCH_A_IODEPTH, job->iodepth);
-	PUT_U32(KB_OPT_NUMJOBS, KIOBENCH_A_NUMJOBS, job->numjobs);
-	if (job->nr_cpus &&
-	    nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus))
-		goto too_big;
-	PUT_U64(KB_OPT_OFFSET, KIOBENCH_A_OFFSET, job->offset);
-	PUT_U64(KB_OPT_SIZE, KIOBENCH_A_SIZE, job->size);
-	PUT_U64(KB_OPT_RUNTIME, KIOBENCH_A_RUNTIME_NS, job->runtime_ns);
-	if (io_bytes && nla_put_u64(msg, KIOBENCH_A_IO_BYTES, io_bytes))
-		goto too_big;
-	PUT_U64(KB_OPT_NUMBER_IOS, KIOBENCH_A_NUMBER_IOS, job->number_ios);
-	PUT_U64(KB_OPT_RAMP, KIOBENCH_A_RAMP_NS, job->ramp_ns);
-	PUT_U64(KB_OPT_SEED, KIOBENCH_A_SEED, job->seed);
-	PUT_U64(KB_OPT_INTERVAL, KIOBENCH_A_INTERVAL_NS, job->interval_ns);
-#undef PUT_U32
-#undef PUT_U64
-	if (put_modes(msg, job, detach))
-		goto too_big;
 	ret = request(nl, msg, parse_new, &r, e);
 	if (!ret && !r.has_id)
 		set_err(e, -EINVAL, "JOB_NEW reply without a job id");
 	*id = r.id;
-	return e->err;
-too_big:
-	nlmsg_free(msg);
-	set_err(e, -EMSGSIZE, "request too large");
 	return e->err;
 }
 
@@ -702,67 +775,59 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 	return 0;
 }
 
+/* A flag's or an unsigned number's value into *v; false: another type. */
+static bool scalar_value(const struct nlattr *a, enum kb_nl_type t, uint64_t *v)
+{
+	switch (t) {
+	case KB_NLT_FLAG:	*v = 1; return true;
+	case KB_NLT_U8:		*v = nla_get_u8(a); return true;
+	case KB_NLT_U16:	*v = nla_get_u16(a); return true;
+	case KB_NLT_U32:	*v = nla_get_u32(a); return true;
+	case KB_NLT_U64:	*v = nla_get_u64(a); return true;
+	default:		return false;
+	}
+}
+
+/* cmdprio: all three or none; the writes' own, else (a 0.6 module) the reads'. */
+static void parse_kcfg_cmdprio(struct kb_kcfg *c)
+{
+	static const unsigned int attr[3][KIOBENCH_NR_DIRS] = {
+		{ KIOBENCH_A_CMDPRIO_PERCENTAGE, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE },
+		{ KIOBENCH_A_CMDPRIO_CLASS, KIOBENCH_A_CMDPRIO_CLASS_WRITE },
+		{ KIOBENCH_A_CMDPRIO, KIOBENCH_A_CMDPRIO_WRITE },
+	};
+	uint8_t *dst[3] = { c->cmdprio_pct, c->cmdprio_class, c->cmdprio };
+	const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (!c->has[attr[i][r]])
+			return;
+	for (i = 0; i < 3; i++) {
+		dst[i][r] = c->val[attr[i][r]];
+		dst[i][w] = c->has[attr[i][w]] ? c->val[attr[i][w]] : dst[i][r];
+	}
+}
+
 /*
  * The job's settings in a status reply (a module older than 0.5 sends none:
- * present stays false).  A flag or a limit the kernel leaves out is off.
+ * present stays false): every flag and unsigned number by its attribute (a
+ * flag or a limit the kernel leaves out is off), then the rules and lists.
  */
 static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *c)
 {
+	unsigned int a;
+
 	memset(c, 0, sizeof(*c));
-	c->completion = -1;
 	if (!tb[KIOBENCH_A_COMPLETION] || !tb[KIOBENCH_A_IODEPTH])
 		return 0;
 	c->present = true;
-	c->completion = nla_get_u8(tb[KIOBENCH_A_COMPLETION]);
-	c->random = tb[KIOBENCH_A_RANDOM];
-	c->allow_writes = tb[KIOBENCH_A_ALLOW_WRITES];
-	c->continue_on_error = tb[KIOBENCH_A_CONTINUE_ON_ERROR];
-	c->detach = tb[KIOBENCH_A_DETACH];
-	c->stages = tb[KIOBENCH_A_STAGES];
-	c->norandommap = tb[KIOBENCH_A_NORANDOMMAP];
-	c->has_prio = tb[KIOBENCH_A_PRIOCLASS] && tb[KIOBENCH_A_PRIO];
-	if (c->has_prio) {
-		c->prioclass = nla_get_u8(tb[KIOBENCH_A_PRIOCLASS]);
-		c->prio = nla_get_u8(tb[KIOBENCH_A_PRIO]);
-	}
-	if (tb[KIOBENCH_A_CMDPRIO_PERCENTAGE] && tb[KIOBENCH_A_CMDPRIO_CLASS] &&
-	    tb[KIOBENCH_A_CMDPRIO]) {
-		const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
-
-		c->cmdprio_pct[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE]);
-		c->cmdprio_class[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS]);
-		c->cmdprio[r] = nla_get_u8(tb[KIOBENCH_A_CMDPRIO]);
-		/* the writes' own; a module without them applies the reads' */
-		c->cmdprio_pct[w] = tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE] ?
-			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE]) : c->cmdprio_pct[r];
-		c->cmdprio_class[w] = tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE] ?
-			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_CLASS_WRITE]) : c->cmdprio_class[r];
-		c->cmdprio[w] = tb[KIOBENCH_A_CMDPRIO_WRITE] ?
-			nla_get_u8(tb[KIOBENCH_A_CMDPRIO_WRITE]) : c->cmdprio[r];
-	}
-	c->rwmix_read = tb[KIOBENCH_A_RWMIX_READ] ? nla_get_u8(tb[KIOBENCH_A_RWMIX_READ]) : 100;
-#define U32(a, field) if (tb[a]) c->field = nla_get_u32(tb[a])
-#define U64(a, field) if (tb[a]) c->field = nla_get_u64(tb[a])
-	U32(KIOBENCH_A_IODEPTH, iodepth);
-	U32(KIOBENCH_A_NUMJOBS, numjobs);
-	U64(KIOBENCH_A_OFFSET, offset);
-	U64(KIOBENCH_A_SIZE, size);
-	U64(KIOBENCH_A_RUNTIME_NS, runtime_ns);
-	U64(KIOBENCH_A_IO_BYTES, io_bytes);
-	U64(KIOBENCH_A_NUMBER_IOS, number_ios);
-	U64(KIOBENCH_A_RAMP_NS, ramp_ns);
-	U64(KIOBENCH_A_SEED, seed);
-	U64(KIOBENCH_A_INTERVAL_NS, interval_ns);
-	U32(KIOBENCH_A_LAT_LOG, lat_log);
-	U32(KIOBENCH_A_RATE_IOPS, rate_iops);
-	U64(KIOBENCH_A_THINKTIME_NS, think_ns);
-	U64(KIOBENCH_A_THINKTIME_SPIN_NS, think_spin_ns);
-	U64(KIOBENCH_A_THINKTIME_IOTIME_NS, think_iotime_ns);
-	U32(KIOBENCH_A_THINKTIME_BLOCKS, think_blocks);
-#undef U32
-#undef U64
-	if (tb[KIOBENCH_A_RATE_PROCESS])
-		c->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
+	for (a = 0; a <= KIOBENCH_A_MAX; a++)
+		c->has[a] = tb[a] && scalar_value(tb[a], kb_nl_attrs[a].type, &c->val[a]);
+	if (!c->has[KIOBENCH_A_RWMIX_READ])
+		c->val[KIOBENCH_A_RWMIX_READ] = 100;	/* a module without it reads */
+	c->has_prio = c->has[KIOBENCH_A_PRIOCLASS] && c->has[KIOBENCH_A_PRIO];
+	parse_kcfg_cmdprio(c);
 	if (tb[KIOBENCH_A_CPUS]) {
 		int len = nla_len(tb[KIOBENCH_A_CPUS]);
 
@@ -842,6 +907,12 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 #undef G
 	}
 	return parse_kcfg(nlh, tb, &st->cfg);
+}
+
+int kb_nl_parse_status(struct nl_msg *msg, struct kb_status *st)
+{
+	init_policies();
+	return parse_status(msg, st);
 }
 
 struct get_ctx {

@@ -7,6 +7,7 @@
 
 #include "result.h"
 
+struct nl_msg;
 struct nl_sock;
 
 struct kb_nl {
@@ -32,6 +33,22 @@ struct kb_features {
 int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e);
 void kb_nl_close(struct kb_nl *nl);
 int kb_nl_features(struct kb_nl *nl, struct kb_features *f, struct kb_nlerr *e);
+/*
+ * The request attributes that code puts, not an option's .attr (tool_test
+ * checks that every request attribute of the spec is one or the other).
+ */
+struct kb_nl_by_code {
+	unsigned int attr;	/* enum kiobench_attr */
+	const char *label;	/* the options that set it, for messages */
+	const char *why;	/* the rule that is not "put when given" */
+};
+extern const struct kb_nl_by_code kb_nl_by_code[];
+extern const unsigned int kb_nl_nr_by_code;
+
+/* The JOB_NEW request of job into *msg: 0, -ENOMEM or -EMSGSIZE. */
+int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_msg **msg);
+/* A JOB_GET reply or JOB_NTF into st: 0 or -EINVAL. */
+int kb_nl_parse_status(struct nl_msg *msg, struct kb_status *st);
 int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
 		  char *dir, size_t dirlen, struct kb_nlerr *e);
 /* JOB_START, JOB_STOP, JOB_DEL */

@@ -82,8 +82,8 @@ static void print_prio(FILE *f, const struct kb_result *r, int d, enum kb_metric
 	const struct kb_kcfg *k = &r->st.cfg;
 	const struct kb_hist *h = &r->met[m][d];
 	bool cmd = m == KB_MET_CLAT_PRIO_CMD;
-	unsigned int class = cmd ? k->cmdprio_class[d] : k->prioclass;
-	unsigned int level = cmd ? k->cmdprio[d] : k->prio;
+	unsigned int class = cmd ? k->cmdprio_class[d] : kb_kcfg_u64(k, KIOBENCH_A_PRIOCLASS);
+	unsigned int level = cmd ? k->cmdprio[d] : kb_kcfg_u64(k, KIOBENCH_A_PRIO);
 	uint64_t all = r->met[KB_MET_CLAT_PRIO_DEF][d].samples +
 		       r->met[KB_MET_CLAT_PRIO_CMD][d].samples;
 	struct dir_calc c = { 0 };

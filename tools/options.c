@@ -806,6 +806,8 @@ static int p_quick(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  .cmds = _cmds, .metavar = _metavar, .parse = _parse,		\
 		  .help = _help, __VA_ARGS__ }
 #define BOUNDS(lo, hi)	.min = (lo), .max = (hi)
+/* The job's field f goes to the kernel as netlink attribute a when set. */
+#define ATTR(a, f)	.attr = (a), .off = JOBF(f), .size = sizeof(((struct kb_job *)0)->f)
 #define FLAG		.flag = true
 
 const struct kb_opt kb_opts[KB_NR_OPTS] = {
@@ -826,35 +828,35 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .list_help = "transfer sizes, e.g. 512-1m:x2 or 4k,8k,128k"),
 	JOB(KB_OPT_BSSPLIT, "bssplit", "SIZE/PCT:...", p_bssplit, "block size mix (overrides bs)"),
 	JOB(KB_OPT_IODEPTH, "iodepth", "N", p_u32, "I/Os in flight per worker (1)",
-	    .off = JOBF(iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
+	    ATTR(KIOBENCH_A_IODEPTH, iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
 	    .list_help = "depths per worker (total with --split-qd), e.g. 1-16,18,20,24-64:4"),
 	JOB(KB_OPT_NUMJOBS, "numjobs", "N", p_u32,
 	    "run: clones of the job (fio's); sweeps: workers per device (1)",
-	    .off = JOBF(numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
+	    ATTR(KIOBENCH_A_NUMJOBS, numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
 	    .list_help = "workers per device"),
 	JOB(KB_OPT_CPUS, "cpus_allowed", "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
 	JOB(KB_OPT_SIZE, "size", "SIZE", p_size, "span length (to the end of the device)",
-	    .off = JOBF(size), BOUNDS(1, UINT64_MAX)),
+	    ATTR(KIOBENCH_A_SIZE, size), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_OFFSET, "offset", "SIZE", p_size, "span start (0)",
-	    .alias = "fileoffset", .off = JOBF(offset), BOUNDS(0, UINT64_MAX)),
+	    .alias = "fileoffset", ATTR(KIOBENCH_A_OFFSET, offset), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_IO_SIZE, "io_size", "SIZE", p_size, "bytes to transfer, all workers",
 	    .alias = "io_limit", .off = JOBF(io_size), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_NUMBER_IOS, "number_ios", "N", p_u64, "I/Os to issue, all workers",
-	    .off = JOBF(number_ios), BOUNDS(1, UINT64_MAX)),
+	    ATTR(KIOBENCH_A_NUMBER_IOS, number_ios), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_RUNTIME, "runtime", "TIME", p_time, "measured run time (after ramp_time)",
-	    .alias = "timeout", .off = JOBF(runtime_ns), BOUNDS(1, UINT64_MAX)),
+	    .alias = "timeout", ATTR(KIOBENCH_A_RUNTIME_NS, runtime_ns), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_TIME_BASED, "time_based", NULL, p_flag, "run for runtime, ignoring size",
 	    .off = JOBF(time_based), FLAG),
 	JOB(KB_OPT_RAMP, "ramp_time", "TIME", p_time, "warm-up excluded from the statistics",
-	    .off = JOBF(ramp_ns), BOUNDS(0, UINT64_MAX)),
+	    ATTR(KIOBENCH_A_RAMP_NS, ramp_ns), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_SEED, "randseed", "N", p_u64, "random seed",
-	    .off = JOBF(seed), BOUNDS(0, UINT64_MAX)),
+	    ATTR(KIOBENCH_A_SEED, seed), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_PLIST, "percentile_list", "P:P:...", p_plist, "latency percentiles to report",
 	    .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99:99.999"),
 	JOB(KB_OPT_INTERVAL, "interval", "TIME", p_time, "timeline interval (1s)",
-	    .off = JOBF(interval_ns), BOUNDS(1, UINT64_MAX)),
+	    ATTR(KIOBENCH_A_INTERVAL_NS, interval_ns), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_CONT_ERR, "continue_on_error", NULL, p_flag, "count I/O errors and go on",
-	    .off = JOBF(continue_on_error), FLAG),
+	    ATTR(KIOBENCH_A_CONTINUE_ON_ERROR, continue_on_error), FLAG),
 	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_str,
 	    "fio's latency logs FILE_lat.N.log and FILE_clat.N.log", .off = JOBF(lat_log)),
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
@@ -865,9 +867,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    BOUNDS(1, KIOBENCH_MAX_RATE_IOPS), .list_var = KB_VAR_RATE,
 	    .list_help = "rates per worker, e.g. 1000-8000:x2 (latency against load)"),
 	JOB(KB_OPT_RATE_PROCESS, "rate_process", "linear|poisson", p_rate_process,
-	    "arrivals of rate_iops (linear)"),
+	    "arrivals of rate_iops (linear)", ATTR(KIOBENCH_A_RATE_PROCESS, rate_process)),
 	JOB(KB_OPT_STAGES, "stages", NULL, p_flag,
-	    "split latency into queue, device and complete stages", .off = JOBF(stages), FLAG),
+	    "split latency into queue, device and complete stages",
+	    ATTR(KIOBENCH_A_STAGES, stages), FLAG),
 	JOB(KB_OPT_HIPRI, "hipri", NULL, p_flag,
 	    "polled completion (REQ_POLLED, bio_poll); needs poll queues", .off = JOBF(hipri), FLAG),
 	JOB(KB_OPT_SPIN, "spin", NULL, p_flag,
@@ -980,18 +983,19 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
-	    "flight drained first", .off = JOBF(thinktime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
+	    "flight drained first", ATTR(KIOBENCH_A_THINKTIME_NS, thinktime_ns),
+	    BOUNDS(1, KB_MAX_THINK_NS)),
 	JOB(KB_OPT_THINKTIME_SPIN, "thinktime_spin", "TIME", p_time_us,
 	    "spin TIME (bare number: us) of each pause, sleep the rest",
 	    .off = JOBF(thinktime_spin_ns), BOUNDS(0, KB_MAX_THINK_NS)),
 	JOB(KB_OPT_THINKTIME_BLOCKS, "thinktime_blocks", "N", p_u32,
-	    "completions between pauses (1)", .off = JOBF(thinktime_blocks),
+	    "completions between pauses (1)", ATTR(KIOBENCH_A_THINKTIME_BLOCKS, thinktime_blocks),
 	    BOUNDS(1, UINT32_MAX)),
 	JOB(KB_OPT_THINKTIME_BLOCKS_TYPE, "thinktime_blocks_type", "complete", p_think_type,
 	    "what thinktime_blocks counts: completions (issue is refused)"),
 	JOB(KB_OPT_THINKTIME_IOTIME, "thinktime_iotime", "TIME", p_time,
 	    "also pause after TIME (bare number: s) of I/O since the last pause",
-	    .off = JOBF(thinktime_iotime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
+	    ATTR(KIOBENCH_A_THINKTIME_IOTIME_NS, thinktime_iotime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
 	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
 	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
 	    "run as rate_iops"),
@@ -1098,6 +1102,28 @@ const struct kb_opt *kb_opt_of_var(enum kb_var v)
 		if (kb_opts[i].list_var == v)
 			return &kb_opts[i];
 	return NULL;
+}
+
+const struct kb_opt *kb_opt_of_attr(unsigned int attr)
+{
+	int i;
+
+	for (i = 0; attr && i < KB_NR_OPTS; i++)
+		if (kb_opts[i].attr == attr)
+			return &kb_opts[i];
+	return NULL;
+}
+
+uint64_t kb_opt_value(const struct kb_opt *o, const struct kb_job *job)
+{
+	const void *f = (const char *)job + o->off;
+
+	switch (o->size) {
+	case 1: return *(const uint8_t *)f;
+	case 2: return *(const uint16_t *)f;
+	case 4: return *(const uint32_t *)f;
+	default: return *(const uint64_t *)f;
+	}
 }
 
 /* ---- jobs and assignments ------------------------------------------------ */

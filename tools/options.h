@@ -131,6 +131,13 @@ struct kb_opt {
 	unsigned int cmds;	/* KB_CMD_*: the commands that take it */
 	bool flag;		/* boolean: value optional */
 	size_t off;		/* its field in struct kb_job (JOB) or kb_global (CLI) */
+	/*
+	 * The netlink attribute (enum kiobench_attr) that kb_nl_job_new() puts
+	 * with the field's value (of size bytes) when the option is set; 0:
+	 * none, or code puts it (tools/nl.c's kb_nl_by_code[] says why).
+	 */
+	unsigned int attr;
+	unsigned int size;
 	uint64_t min, max;	/* bounds of a number */
 	const char *def;	/* default, parsed like a value given */
 	enum kb_var list_var;	/* sweeps take a value list of this variable */
@@ -145,6 +152,10 @@ extern const struct kb_opt kb_opts[KB_NR_OPTS];
 
 const struct kb_opt *kb_opt_find(const char *name);	/* a user's name */
 const struct kb_opt *kb_opt_of_var(enum kb_var v);
+/* The option whose .attr is netlink attribute attr, or NULL. */
+const struct kb_opt *kb_opt_of_attr(unsigned int attr);
+/* The value of an option with an .attr in job: its field, widened. */
+uint64_t kb_opt_value(const struct kb_opt *o, const struct kb_job *job);
 /* The output formats command cmd writes (KB_FMT_*). */
 unsigned int kb_cmd_formats(unsigned int cmd);
 bool kb_opt_name_eq(const char *a, const char *b);

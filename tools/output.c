@@ -217,7 +217,8 @@ static bool same_prios(const struct kb_result *a, const struct kb_result *x)
 
 	return a->has_met[KB_MET_CLAT_PRIO_DEF][KIOBENCH_DIR_READ] &&
 	       x->has_met[KB_MET_CLAT_PRIO_DEF][KIOBENCH_DIR_READ] &&
-	       p->prioclass == q->prioclass && p->prio == q->prio &&
+	       kb_kcfg_u64(p, KIOBENCH_A_PRIOCLASS) == kb_kcfg_u64(q, KIOBENCH_A_PRIOCLASS) &&
+	       kb_kcfg_u64(p, KIOBENCH_A_PRIO) == kb_kcfg_u64(q, KIOBENCH_A_PRIO) &&
 	       !memcmp(p->cmdprio_class, q->cmdprio_class, sizeof(p->cmdprio_class)) &&
 	       !memcmp(p->cmdprio, q->cmdprio, sizeof(p->cmdprio));
 }

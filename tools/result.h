@@ -60,40 +60,46 @@ struct kb_dirstat {
 /*
  * A job's settings as the kernel states them in its status (JOB_GET,
  * JOB_NTF): what the workers do, whoever created the job.  Absent from the
- * reply of a module older than 0.5 (present false).
+ * reply of a module older than 0.5 (present false).  Every flag and
+ * unsigned number of the status is kept by its attribute (kb_kcfg_u64(),
+ * kb_kcfg_has()): a new one needs no parse code.  The lists, and the
+ * values that follow a rule, have fields of their own.
  */
 #define KB_KCFG_DEVS	16		/* the module's limit-devices */
 #define KB_KCFG_BSS	16		/* the module's limit-bssplit */
 #define KB_KCFG_CPUS	1024		/* entries of the module's cpus */
 struct kb_kcfg {
 	bool present;
+	/* by attribute (enum kiobench_attr): a flag is 1 */
+	uint64_t val[KIOBENCH_A_MAX + 1];
+	bool has[KIOBENCH_A_MAX + 1];	/* in the reply */
+	/* rules: rwmix-read absent is 100 (val[] has it so) */
+	bool has_prio;			/* prioclass and prio: a module that sets bi_ioprio (0.6) */
+	/* each direction's cmdprio_percentage share (0: none), the reads' when alone */
+	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
+	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
+	/* lists */
 	char devices[1024];		/* the paths, ':'-separated */
 	unsigned int nr_devs;
 	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
 	unsigned int nr_spans;
-	bool random, allow_writes, continue_on_error, detach, stages;
-	bool norandommap;		/* random offsets with replacement */
-	bool has_prio;			/* a module that sets bi_ioprio (0.6) */
-	uint8_t prioclass, prio;	/* every bio's priority ... */
-	/* ... but this share's of each direction (0: none) */
-	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
-	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
-	uint8_t rwmix_read;
 	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
 	unsigned int nr_bss;
-	uint32_t iodepth, numjobs;
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
-	uint64_t offset, size;		/* size 0: each device to its end */
-	uint64_t runtime_ns, io_bytes, number_ios;	/* 0: no such limit */
-	uint64_t ramp_ns, seed, interval_ns;
-	uint32_t lat_log;
-	uint32_t rate_iops;		/* 0: closed loop */
-	int rate_process;		/* enum kiobench_rate_process */
-	int completion;			/* enum kiobench_completion, -1: not said */
-	uint64_t think_ns, think_spin_ns, think_iotime_ns;	/* 0: none */
-	uint32_t think_blocks;		/* 0: the time alone */
 };
+
+/* The kernel's value of attribute attr (enum kiobench_attr): 0 when absent (rwmix-read 100). */
+static inline uint64_t kb_kcfg_u64(const struct kb_kcfg *c, unsigned int attr)
+{
+	return attr <= KIOBENCH_A_MAX ? c->val[attr] : 0;
+}
+
+/* Whether the status had attribute attr: a flag's value. */
+static inline bool kb_kcfg_has(const struct kb_kcfg *c, unsigned int attr)
+{
+	return attr <= KIOBENCH_A_MAX && c->has[attr];
+}
 
 struct kb_status {
 	uint32_t id;

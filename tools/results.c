@@ -525,7 +525,7 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 	 * (reset_all_stats() resets the epoch); the kernel's are since the job's
 	 * start, and every logged I/O was submitted after the warm-up.
 	 */
-	ramp = res->st.cfg.present ? res->st.cfg.ramp_ns : job->ramp_ns;
+	ramp = res->st.cfg.present ? kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_RAMP_NS) : job->ramp_ns;
 	for (i = 0; i < n; i++)
 		e[i].end_ns = e[i].end_ns > ramp ? e[i].end_ns - ramp : 0;
 	ok = !kb_fio_logs_write(job, res->index ? res->index : 1, e, n, err, sizeof(err));

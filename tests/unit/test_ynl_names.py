@@ -39,25 +39,15 @@ def test_a_spec_change_changes_the_header():
     """The comparison above can fail: a renamed attribute shows up."""
     gen = load_generator()
     text = SPEC.read_text().replace("name: iodepth\n", "name: queue-depth\n", 1)
-    gen.TOOL_OPTIONS = {("queue-depth" if k == "iodepth" else k): v
-                        for k, v in gen.TOOL_OPTIONS.items()}
     text = text.replace("bssplit, iodepth, numjobs", "bssplit, queue-depth, numjobs", 1)
     out = gen.generate(text)
     assert out != HEADER.read_text()
-    assert '[KIOBENCH_A_QUEUE_DEPTH] = { "queue-depth", KB_NLT_U32, true, "iodepth" },' in out
+    assert '[KIOBENCH_A_QUEUE_DEPTH] = { "queue-depth", KB_NLT_U32, true },' in out
 
 
-def test_every_request_attribute_needs_a_tool_option():
-    gen = load_generator()
-    text = SPEC.read_text().replace("interval-ns, continue-on-error, lat-log, detach,",
-                                    "interval-ns, continue-on-error, lat-log, detach, seed2,",
-                                    1)
-    text = text.replace("      -\n        name: seed\n        type: u64\n",
-                        "      -\n        name: seed\n        type: u64\n"
-                        "      -\n        name: seed2\n        type: u64\n", 1)
-    assert "seed2" in text
-    with pytest.raises(SystemExit, match="without an option: \\['seed2'\\]"):
-        gen.generate(text)
+# Which option sets each request attribute is tools/options.c's (kb_opts[].attr)
+# or tools/nl.c's (kb_nl_by_code[]): tests/unit/tool/test_nl.c checks that
+# every request attribute of the header is set by one of them.
 
 
 def test_header_matches_the_spec():

@@ -31,6 +31,7 @@ int main(void)
 	compare_stats_tests();
 	compare_load_tests();
 	fiolog_tests();
+	nl_tests();
 	sensors_tests();
 	sensors_cleanup();
 	printf("%d passed, %d failed\n", n_pass, n_fail);

@@ -224,8 +224,9 @@ static void prio_result(struct kb_result *r, struct kb_job *job, uint64_t n, uin
 	make_result(r, job, n);
 	job->group_reporting = true;
 	r->st.cfg.has_prio = true;
-	r->st.cfg.prioclass = 2;
-	r->st.cfg.prio = 5;
+	r->st.cfg.has[KIOBENCH_A_PRIOCLASS] = r->st.cfg.has[KIOBENCH_A_PRIO] = true;
+	r->st.cfg.val[KIOBENCH_A_PRIOCLASS] = 2;
+	r->st.cfg.val[KIOBENCH_A_PRIO] = 5;
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		r->st.cfg.cmdprio_pct[d] = 30;
 		r->st.cfg.cmdprio_class[d] = cmd_class;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Unit tests of the kiobench tool's layers under netlink, one file per
- * file of tools/ (test_values.c tests values.c...).  Built and run by
+ * Unit tests of the kiobench tool's layers under netlink, and of the
+ * netlink client's messages without a socket, one file per file of
+ * tools/ (test_values.c tests values.c...).  Built and run by
  * "make -C tools test": one line per case, then "N passed, M failed";
  * the exit status is non-zero on any failure.
  */
@@ -69,6 +70,7 @@ void stages_out_tests(void);
 void compare_stats_tests(void);
 void compare_load_tests(void);
 void fiolog_tests(void);
+void nl_tests(void);
 void sensors_cleanup(void);
 
 #endif /* KIOBENCH_TOOL_TEST_H */
