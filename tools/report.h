@@ -60,4 +60,16 @@ uint64_t kb_bin_value(const struct kb_bucket *b);
 struct json_object *kb_json_sensors(const struct kb_result *r, size_t n, double iops,
 				    double bw);
 
+/*
+ * The job's sensors into its JSON object o: "sensors" (one object per
+ * device that has any, or null), "sensors_note", "sensors_summary".
+ */
+void kb_json_job_sensors(struct json_object *o, const struct kb_result *r);
+/*
+ * The sensor readings nearest timeline entry t_ns (within half an
+ * interval) into pt; hint[i]: where device i's search resumes.
+ */
+void kb_json_point_sensors(struct json_object *pt, const struct kb_result *r, uint64_t t_ns,
+			   size_t *hint);
+
 #endif /* KIOBENCH_REPORT_H */

@@ -172,3 +172,20 @@ def blktraced(guest: Guest, dev: str, args: str = "") -> Iterator[str]:
     finally:
         guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
                     "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")
+
+
+def traced_events(guest: Guest, dev: str, cmd: str, actions: str, fmt: str,
+                  timeout: int = 300) -> list[list[str]]:
+    """Run cmd in the guest while blktrace (its `actions`, e.g. "-a issue")
+    traces dev; blkparse's lines in `fmt` (fields separated by blanks, the
+    action first, the sectors last), split, for the I/Os that moved data
+    (a flush has no sectors)."""
+    with blktraced(guest, dev, actions):
+        r = guest.run(cmd, timeout=timeout)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    out = guest.check(f"cd /tmp/bt && blkparse -q -i trace -f '{fmt}\\n'", timeout=timeout)
+    nf = len(fmt.split())
+    ev = [f for f in (line.split() for line in out.splitlines())
+          if len(f) == nf and f[-1].isdigit() and int(f[-1]) > 0]
+    assert ev, guest.check("cat /tmp/bt/blktrace.out; ls -l /tmp/bt")
+    return ev

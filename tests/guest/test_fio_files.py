@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from kb import blktraced
+from kb import traced_events
 
 SLOW = 300
 BANDS = 20  # 5 % of the device each
@@ -53,18 +53,9 @@ def tv(a: dict, b: dict) -> float:
 
 def traced(guest, dev: str, cmd: str) -> Stream:
     """Run cmd in the guest under blktrace on dev; the I/Os dispatched."""
-    with blktraced(guest, dev, "-a issue"):
-        r = guest.run(cmd, timeout=SLOW)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    out = guest.check("cd /tmp/bt && blkparse -q -i trace -f '%a %d %S %N\\n'", timeout=SLOW)
-    ios = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 4 and f[0] == "D" and int(f[3]) > 0:
-            op = "R" if "R" in f[1] else "W" if "W" in f[1] else f[1]
-            ios.append((op, int(f[2]) * 512, int(f[3])))
-    assert ios, guest.check("cat /tmp/bt/blktrace.out; ls -l /tmp/bt")
-    return Stream(ios)
+    ev = traced_events(guest, dev, cmd, "-a issue", "%a %d %S %N", SLOW)
+    return Stream([("R" if "R" in rwbs else "W" if "W" in rwbs else rwbs, int(sec) * 512, int(n))
+                   for a, rwbs, sec, n in ev if a == "D"])
 
 
 def streams(guest, dev: str, jobfile: str, kb_args: str = "") -> tuple[Stream, list[Stream]]:

@@ -23,7 +23,7 @@ import statistics
 
 import pytest
 
-from kb import blktraced, run_job
+from kb import run_job, traced_events
 
 PAUSE_NS = 10_000_000
 GAP_NS = 9_500_000  # a pause's gap is at least this (see above)
@@ -32,18 +32,9 @@ SLOW = 300
 
 def trace(guest, dev: str, cmd: str) -> list[tuple[str, int]]:
     """(event, ns) of the D and C events of dev while cmd runs, in time order."""
-    with blktraced(guest, dev, "-a issue -a complete"):
-        r = guest.run(cmd, timeout=SLOW)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    out = guest.check("cd /tmp/bt && blkparse -q -i trace -f '%a %T %t %N\\n'", timeout=SLOW)
-    ev = []
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 4 and f[0] in ("D", "C") and int(f[3]) > 0:
-            ev.append((f[0], int(f[1]) * 1_000_000_000 + int(f[2])))
-    ev.sort(key=lambda e: e[1])
-    assert ev, guest.check("cat /tmp/bt/blktrace.out; ls -l /tmp/bt")
-    return ev
+    ev = traced_events(guest, dev, cmd, "-a issue -a complete", "%a %T %t %N", SLOW)
+    return sorted(((a, int(s) * 1_000_000_000 + int(ns)) for a, s, ns, _ in ev
+                   if a in ("D", "C")), key=lambda e: e[1])
 
 
 def pauses(ev: list[tuple[str, int]], gap_ns: int = GAP_NS) \

@@ -143,3 +143,28 @@ def test_kmod_graph_sees_a_circle(tmp_path):
     g = kmod_refs(sorted(tmp_path.glob("*.c")))
     assert g == {"a": {"b"}, "b": {"a"}, "c": set()}
     assert cycle(g) is not None
+
+
+def doc_layers():
+    """{file: row} of Documentation/kiobench.rst's table of tools/, top
+    row first; a row's other files (named in its text) share its row."""
+    doc = (ROOT / "Documentation/kiobench.rst").read_text()
+    table = doc[doc.index("``main.c``            the table"):]
+    table = table[:table.index("\n====")]
+    rows, row = {}, -1
+    for line in table.splitlines():
+        if line.startswith("``"):
+            row += 1
+        for name in re.findall(r"``(\w+)\.c``", line):
+            rows.setdefault(name, row)
+    return rows
+
+
+def test_tools_call_only_files_below_them_in_the_docs():
+    rows = doc_layers()
+    graph = calls()
+    missing = sorted(set(graph) - set(rows))
+    assert not missing, f"tools/ files not in Documentation's Source layout: {missing}"
+    up = [f"{f} -> {m}" for f, used in sorted(graph.items()) for m in sorted(used)
+          if rows[m] < rows[f]]
+    assert not up, "calls upward in Documentation's Source layout: " + ", ".join(up)
