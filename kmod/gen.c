@@ -84,6 +84,73 @@ u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align)
 EXPORT_SYMBOL_IF_KUNIT(kb_rand_offset);
 
 /*
+ * fio's zoned random distributions: direction @dir's zones in order from
+ * the start of the span, zone i taking z[i].access percent of the offsets,
+ * mapped to the 100 percents of the accesses as fio's zone index does.
+ * -EINVAL unless the accesses add up to exactly 100 and, for percentages
+ * of the span, the sizes to at most 100.
+ */
+int kb_zones_build(struct kb_zones *zs, unsigned int dir)
+{
+	unsigned int i, j, at = 0;
+	u64 lo = 0;
+
+	for (i = 0; i < zs->nr[dir]; i++) {
+		const struct kb_zone *z = &zs->z[dir][i];
+
+		if (at + z->access > KB_ZONE_PCTS)
+			return -EINVAL;
+		for (j = at; j < at + z->access; j++)
+			zs->at[dir][j] = (struct kb_zone_range){ lo, lo + z->size };
+		at += z->access;
+		lo += z->size;
+	}
+	if (at != KB_ZONE_PCTS || (!zs->abs && lo > KB_ZONE_PCTS))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zones_build);
+
+/* The bytes that zoned_abs zones of @dir cover (0 for percentages). */
+u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; zs->abs && i < zs->nr[dir]; i++)
+		sum += zs->z[dir][i].size;
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zones_bytes);
+
+/*
+ * A random offset of direction @dir, relative to the span: a percent of
+ * the accesses picks the zone, then a block of the zone, uniformly, as
+ * fio: the span's blocks of @align bytes, a zone of percentages starting
+ * at block lo * blocks / 100 and holding blocks * (hi - lo) / 100 of them,
+ * a zone of bytes at block lo / align with (hi - lo) / align.  An I/O
+ * longer than @align that would end past the span is moved back into it.
+ */
+u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
+		   struct kb_rng *rng, u64 span_len, u32 len, u32 align)
+{
+	const struct kb_zone_range *r;
+	u64 blocks = div_u64(span_len, align), first, n, off;
+
+	r = &zs->at[dir][kb_rng_below(rng, KB_ZONE_PCTS)];
+	if (zs->abs) {
+		first = div_u64(r->lo, align);
+		n = div_u64(r->hi, align) - first;
+	} else {
+		first = div_u64(r->lo * blocks, KB_ZONE_PCTS);
+		n = div_u64(blocks * (r->hi - r->lo), KB_ZONE_PCTS);
+	}
+	off = (first + kb_rng_below(rng, n ?: 1)) * align;
+	return min(off, rounddown(span_len - len, align));
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zone_offset);
+
+/*
  * The random map: a keyed pseudo-random permutation of the span's block
  * indices [0, n), so that a pass of n draws visits every block exactly
  * once, in constant memory whatever n (no bitmap).  A balanced Feistel

@@ -184,8 +184,10 @@ void kb_config_free(struct kb_config *cfg)
 	for (i = 0; i < cfg->nr_devs; i++)
 		kfree(cfg->paths[i]);
 	kfree(cfg->cpus);
+	kfree(cfg->zones);
 	cfg->nr_devs = 0;
 	cfg->cpus = NULL;
+	cfg->zones = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_config_free);
 
@@ -383,6 +385,26 @@ static void kb_close_devices(struct kb_job *job)
 	}
 }
 
+/* fio's zoned_abs: the zones must lie inside every device's span. */
+static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
+			  const char *path, struct netlink_ext_ack *extack)
+{
+	unsigned int d;
+
+	for (d = 0; cfg->zones && d < KIOBENCH_NR_DIRS; d++) {
+		u64 sum = kb_zones_bytes(cfg->zones, d);
+
+		if (sum > dev->span_len) {
+			KB_ERR_FMT(extack, NULL,
+				   "random-zones: zoned_abs sizes exceed the span of a device",
+				   "random-zones: zoned_abs sizes %llu > span %llu of %s",
+				   sum, dev->span_len, path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Checks the configuration against one device's size and block size. */
 static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   const char *path, struct netlink_ext_ack *extack)
@@ -423,7 +445,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   cfg->max_bs, dev->span_len, path);
 		return -EINVAL;
 	}
-	return 0;
+	return kb_check_zones(cfg, dev, path, extack);
 }
 
 static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)

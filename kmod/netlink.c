@@ -89,6 +89,22 @@ static const struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1] = {
 	[KIOBENCH_BSS_A_ENTRY] = NLA_POLICY_NESTED(kb_bss_entry_policy),
 };
 
+static struct netlink_range_validation kb_zone_size_range = {
+	.min = KB_MIN_BS,	/* a sector */
+	.max = U64_MAX,
+};
+
+static const struct nla_policy kb_zone_entry_policy[KIOBENCH_ZONE_A_MAX + 1] = {
+	[KIOBENCH_ZONE_A_DIR] = NLA_POLICY_MAX(NLA_U8, KIOBENCH_DIR_WRITE),
+	[KIOBENCH_ZONE_A_ACCESS_PCT] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_ZONE_A_SIZE_PCT] = NLA_POLICY_RANGE(NLA_U8, 1, 100),
+	[KIOBENCH_ZONE_A_SIZE] = NLA_POLICY_FULL_RANGE(NLA_U64, &kb_zone_size_range),
+};
+
+static const struct nla_policy kb_zone_policy[KIOBENCH_ZONE_A_MAX + 1] = {
+	[KIOBENCH_ZONE_A_ENTRY] = NLA_POLICY_NESTED(kb_zone_entry_policy),
+};
+
 VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_NAME] = { .type = NLA_NUL_STRING,
 				  .len = KIOBENCH_NAME_LEN - 1 },
@@ -133,6 +149,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_BLOCKS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
 								 &kb_think_range),
+	[KIOBENCH_A_RANDOM_ZONES] = NLA_POLICY_NESTED(kb_zone_policy),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -266,6 +283,98 @@ static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
+/* One zone of random-zones, appended to its direction's. */
+static int kb_parse_zone(const struct nlattr *a, struct kb_zones *zs,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[KIOBENCH_ZONE_A_MAX + 1];
+	struct kb_zone *z;
+	unsigned int d;
+	bool abs;
+	int err;
+
+	err = kb_reject_dups(nla_data(a), nla_len(a), KIOBENCH_ZONE_A_MAX, 0,
+			     extack);
+	if (!err)
+		err = nla_parse_nested(tb, KIOBENCH_ZONE_A_MAX, a,
+				       kb_zone_entry_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, a, tb, KIOBENCH_ZONE_A_DIR) ||
+	    NL_REQ_ATTR_CHECK(extack, a, tb, KIOBENCH_ZONE_A_ACCESS_PCT))
+		return -EINVAL;
+	abs = tb[KIOBENCH_ZONE_A_SIZE];
+	if (abs == !!tb[KIOBENCH_ZONE_A_SIZE_PCT]) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "random-zones: a zone needs size-pct or size, not both");
+		return -EINVAL;
+	}
+	d = nla_get_u8(tb[KIOBENCH_ZONE_A_DIR]);
+	if ((zs->nr[0] || zs->nr[1]) && zs->abs != abs) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "random-zones: zones are all size-pct or all size");
+		return -EINVAL;
+	}
+	if (zs->nr[d] == KB_MAX_ZONES) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "random-zones: at most "
+				    __stringify(KB_MAX_ZONES) " zones per direction");
+		return -E2BIG;
+	}
+	if (abs && nla_get_u64(tb[KIOBENCH_ZONE_A_SIZE]) % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_ZONE_A_SIZE],
+				    "random-zones size: must be a multiple of 512");
+		return -EINVAL;
+	}
+	zs->abs = abs;
+	z = &zs->z[d][zs->nr[d]++];
+	z->access = nla_get_u8(tb[KIOBENCH_ZONE_A_ACCESS_PCT]);
+	z->size = abs ? nla_get_u64(tb[KIOBENCH_ZONE_A_SIZE]) :
+			nla_get_u8(tb[KIOBENCH_ZONE_A_SIZE_PCT]);
+	return 0;
+}
+
+/*
+ * fio's random_distribution=zoned/zoned_abs: random offsets without the
+ * random map (fio turns its map off for any distribution but uniform).
+ */
+static int kb_parse_zones(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr *attr = info->attrs[KIOBENCH_A_RANDOM_ZONES];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *a;
+	unsigned int d;
+	int rem, err;
+
+	if (!attr)
+		return 0;
+	if (!cfg->random || !cfg->norandommap) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-zones: needs random and norandommap");
+		return -EINVAL;
+	}
+	cfg->zones = kzalloc(sizeof(*cfg->zones), GFP_KERNEL);
+	if (!cfg->zones)
+		return -ENOMEM;
+	nla_for_each_nested(a, attr, rem) {
+		err = kb_parse_zone(a, cfg->zones, extack);
+		if (err)
+			return err;
+	}
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		if (cfg->zones->nr[d] && kb_zones_build(cfg->zones, d)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "random-zones: a direction's access-pct must add up to 100, its size-pct to at most 100");
+			return -EINVAL;
+		}
+	}
+	if (!cfg->zones->nr[KIOBENCH_DIR_READ] &&
+	    !cfg->zones->nr[KIOBENCH_DIR_WRITE]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "random-zones: needs at least one entry");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int kb_parse_cpus(struct genl_info *info, struct kb_config *cfg)
 {
 	const struct nlattr *a = info->attrs[KIOBENCH_A_CPUS];
@@ -387,7 +496,7 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
 	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
 	kb_parse_prio(tb, cfg);
-	return kb_parse_think(info, cfg);
+	return kb_parse_think(info, cfg) ?: kb_parse_zones(info, cfg);
 }
 
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
@@ -550,6 +659,36 @@ static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
 	return 0;
 }
 
+/* random-zones, each direction's zones in order; absent without zones. */
+static int kb_put_zones(struct sk_buff *msg, const struct kb_zones *zs)
+{
+	struct nlattr *nest, *ent;
+	unsigned int d, i;
+
+	if (!zs)
+		return 0;
+	nest = nla_nest_start(msg, KIOBENCH_A_RANDOM_ZONES);
+	if (!nest)
+		return -EMSGSIZE;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		for (i = 0; i < zs->nr[d]; i++) {
+			const struct kb_zone *z = &zs->z[d][i];
+
+			ent = nla_nest_start(msg, KIOBENCH_ZONE_A_ENTRY);
+			if (!ent || nla_put_u8(msg, KIOBENCH_ZONE_A_DIR, d) ||
+			    nla_put_u8(msg, KIOBENCH_ZONE_A_ACCESS_PCT, z->access) ||
+			    (zs->abs ?
+			     nla_put_u64_64bit(msg, KIOBENCH_ZONE_A_SIZE, z->size,
+					       KIOBENCH_ZONE_A_PAD) :
+			     nla_put_u8(msg, KIOBENCH_ZONE_A_SIZE_PCT, z->size)))
+				return -EMSGSIZE;
+			nla_nest_end(msg, ent);
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 /*
  * The job's settings, from the kernel's own struct kb_config, in the
  * request's attributes: what a reply says is what the workers do, whoever
@@ -621,7 +760,7 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
 	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
-	return kb_put_think(msg, cfg);
+	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones);
 }
 
 /* Room for a job's status: its settings may hold long paths and many CPUs. */
@@ -631,6 +770,10 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	unsigned int i;
 
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
+	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
+		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
+			nla_total_size(2 * nla_total_size(1) +
+				       nla_total_size_64bit(8));
 	for (i = 0; i < cfg->nr_devs; i++)
 		size += nla_total_size(strlen(cfg->paths[i]) + 1) +
 			nla_total_size_64bit(sizeof(u64));
