@@ -63,6 +63,7 @@ TOOL_OPTIONS = {
     "thinktime-spin-ns": "thinktime_spin",
     "thinktime-blocks": "thinktime_blocks",
     "thinktime-iotime-ns": "thinktime_iotime",
+    "random-zones": "random_distribution",
     "job-id": "job id",
 }
 

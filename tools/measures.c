@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "distrib.h"
 #include "json.h"
 #include "kiobench.h"
 #include "measures.h"
@@ -112,6 +113,14 @@ static struct json_object *both_dirs(const struct kb_result *r, enum kb_metric m
 
 /* ---- the settings the kernel reports ---------------------------------------- */
 
+/* The kernel's zones in fio's random_distribution syntax ("random": none). */
+static void kcfg_zones(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	const struct kb_zone *z[KIOBENCH_NR_DIRS] = { c->zones[0], c->zones[1] };
+
+	kb_random_dist_str(z, c->nr_zones, c->zones_abs, buf, len);
+}
+
 /* The kernel's completion mode, or NULL when its reply did not say. */
 const char *kb_kcfg_completion(const struct kb_kcfg *c)
 {
@@ -181,6 +190,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	KCFG_ADD(" randseed=%" PRIu64, c->seed);
 	if (c->random)
 		KCFG_ADD(" %s", c->norandommap ? "norandommap" : "randommap");
+	if (c->nr_zones[0] || c->nr_zones[1]) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		KCFG_ADD(" random_distribution=%s", zones);
+	}
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
 	if (c->has_prio)
@@ -261,6 +276,12 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(c->ramp_ns));
 	kb_jadd(o, "randseed", kb_ju64(c->seed));
 	kb_jadd(o, "norandommap", json_object_new_boolean(c->norandommap));
+	if (c->random) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		kb_jadd(o, "random_distribution", kb_jstr(zones));
+	}
 	if (c->has_prio) {
 		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
 		kb_jadd(o, "prio", kb_ju64(c->prio));
@@ -358,7 +379,13 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 	for (i = 0; i < c->nr_bss; i++)
 		if (!blk || c->bss[i].size < blk)
 			blk = c->bss[i].size;
-	if (c->norandommap)
+	if (c->nr_zones[0] || c->nr_zones[1]) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		fprintf(f, "  offsets      : %s: uniform in each zone, %s, with replacement "
+			"(randseed=%" PRIu64 ")\n", zones, kb_kcfg_generator(c), c->seed);
+	} else if (c->norandommap)
 		fprintf(f, "  offsets      : norandommap: %s, with replacement "
 			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), c->seed);
 	else

@@ -40,6 +40,7 @@
 static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1];
 static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1];
 static struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1];
+static struct nla_policy kb_zone_policy[KIOBENCH_ZONE_A_MAX + 1];
 
 static uint16_t nla_type_of(enum kb_nl_type t)
 {
@@ -72,6 +73,7 @@ static void init_policies(void)
 	fill_policy(kb_policy, kb_nl_attrs, KIOBENCH_A_MAX);
 	fill_policy(kb_stat_policy, kb_nl_stats_attrs, KIOBENCH_STAT_A_MAX);
 	fill_policy(kb_bss_policy, kb_nl_bssplit_attrs, KIOBENCH_BSS_A_MAX);
+	fill_policy(kb_zone_policy, kb_nl_zone_attrs, KIOBENCH_ZONE_A_MAX);
 }
 
 /*
@@ -564,6 +566,34 @@ static int put_modes(struct nl_msg *msg, const struct kb_job *job, bool detach)
 	return 0;
 }
 
+/* random_distribution=zoned/zoned_abs: each direction's zones, a random job's only. */
+static int put_zones(struct nl_msg *msg, const struct kb_job *job)
+{
+	struct nlattr *nest, *ent;
+	unsigned int i;
+	int d;
+
+	if (!job->random || (!job->nr_zones[0] && !job->nr_zones[1]))
+		return 0;
+	nest = nla_nest_start(msg, KIOBENCH_A_RANDOM_ZONES | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		for (i = 0; i < job->nr_zones[d]; i++) {
+			const struct kb_zone *z = &job->zones[d][i];
+
+			ent = nla_nest_start(msg, KIOBENCH_ZONE_A_ENTRY | NLA_F_NESTED);
+			if (!ent || nla_put_u8(msg, KIOBENCH_ZONE_A_DIR, d) ||
+			    nla_put_u8(msg, KIOBENCH_ZONE_A_ACCESS_PCT, z->access) ||
+			    (job->zones_abs ? nla_put_u64(msg, KIOBENCH_ZONE_A_SIZE, z->size) :
+			     nla_put_u8(msg, KIOBENCH_ZONE_A_SIZE_PCT, z->size)))
+				return -1;
+			nla_nest_end(msg, ent);
+		}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
 		  char *dir, size_t dirlen, struct kb_nlerr *e)
 {
@@ -578,6 +608,7 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 	for (i = 0; i < job->nr_devices; i++)
 		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
 	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	size += (job->nr_zones[0] + job->nr_zones[1]) * 4 * (NLA_HDRLEN + 8);
 	msg = new_msg(nl, KIOBENCH_CMD_JOB_NEW, 0, size);
 	if (!msg) {
 		set_err(e, -ENOMEM, NULL);
@@ -629,7 +660,7 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 	PUT_U64(KB_OPT_INTERVAL, KIOBENCH_A_INTERVAL_NS, job->interval_ns);
 #undef PUT_U32
 #undef PUT_U64
-	if (put_modes(msg, job, detach))
+	if (put_modes(msg, job, detach) || put_zones(msg, job))
 		goto too_big;
 	ret = request(nl, msg, parse_new, &r, e);
 	if (!ret && !r.has_id)
@@ -652,6 +683,34 @@ int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e)
 		return e->err;
 	}
 	return request(nl, msg, NULL, NULL, e);
+}
+
+/* The kernel's random-zones, by direction in their order. */
+static int parse_kzones(struct nlattr *nest, struct kb_kcfg *c)
+{
+	struct nlattr *e;
+	int rem;
+
+	nla_for_each_nested(e, nest, rem) {
+		struct nlattr *zt[KIOBENCH_ZONE_A_MAX + 1];
+		struct kb_zone *z;
+		unsigned int d;
+
+		if (nla_type(e) != KIOBENCH_ZONE_A_ENTRY ||
+		    nla_parse_nested(zt, KIOBENCH_ZONE_A_MAX, e, kb_zone_policy) < 0 ||
+		    !zt[KIOBENCH_ZONE_A_DIR] || !zt[KIOBENCH_ZONE_A_ACCESS_PCT] ||
+		    (!zt[KIOBENCH_ZONE_A_SIZE] && !zt[KIOBENCH_ZONE_A_SIZE_PCT]))
+			return -EINVAL;
+		d = nla_get_u8(zt[KIOBENCH_ZONE_A_DIR]);
+		if (d >= KIOBENCH_NR_DIRS || c->nr_zones[d] == KB_KCFG_ZONES)
+			return -EINVAL;
+		z = &c->zones[d][c->nr_zones[d]++];
+		z->access = nla_get_u8(zt[KIOBENCH_ZONE_A_ACCESS_PCT]);
+		c->zones_abs = zt[KIOBENCH_ZONE_A_SIZE];
+		z->size = c->zones_abs ? nla_get_u64(zt[KIOBENCH_ZONE_A_SIZE]) :
+					 nla_get_u8(zt[KIOBENCH_ZONE_A_SIZE_PCT]);
+	}
+	return 0;
 }
 
 /* The devices, the span on each and the transfer sizes of a status reply. */
@@ -684,6 +743,8 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 			c->span_len[c->nr_spans] = nla_get_u64(a);
 		c->nr_spans++;
 	}
+	if (tb[KIOBENCH_A_RANDOM_ZONES] && parse_kzones(tb[KIOBENCH_A_RANDOM_ZONES], c))
+		return -EINVAL;
 	if (tb[KIOBENCH_A_BSSPLIT])
 		nla_for_each_nested(e, tb[KIOBENCH_A_BSSPLIT], erem) {
 			struct nlattr *bt[KIOBENCH_BSS_A_MAX + 1];

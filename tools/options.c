@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "distrib.h"
 #include "fio_opts.h"
 #include "kiobench.h"
 #include "options.h"
@@ -149,6 +150,13 @@ static int p_randgen(const struct kb_opt *o, const char *val, struct kb_job *job
 	}
 	return kb_errf(err, errlen, "invalid random_generator '%s' "
 		       "(tausworthe, lfsr or tausworthe64)", val);
+}
+
+static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	return kb_parse_random_dist(val, job->kb_base, job, err, errlen);
 }
 
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -887,6 +895,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
+	JOB(KB_OPT_RANDOM_DIST, "random_distribution", "random|zoned:A/S:...|zoned_abs:A/SIZE:...",
+	    p_random_dist, "random offsets in zones, each with its share of the accesses "
+	    "(fio's; zipf, pareto and normal are refused)", .def = "random"),
 	JOB(KB_OPT_DIRECT, "direct", "1", p_direct,
 	    "bypass the page cache: kiobench always does (direct=0 is refused)"),
 	JOB(KB_OPT_BUFFERED, "buffered", "0", p_direct,
@@ -1131,6 +1142,7 @@ void kb_job_free(struct kb_job *job)
 	free_devices(job);
 	free(job->bss);
 	free(job->cpus);
+	kb_zones_free(job);
 	free(job->lat_log);
 	free(job->description);
 	free(job->raw_lat_log);
@@ -1336,7 +1348,8 @@ bool kb_job_cmdprio(const struct kb_job *job)
 
 bool kb_job_norandommap(const struct kb_job *job)
 {
-	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
+	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
+	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE];
 }
 
 uint32_t kb_job_min_bs(const struct kb_job *job)
@@ -1479,6 +1492,9 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "0");
 	else if (o->id == KB_OPT_RANDGEN)
 		snprintf(buf, len, "%s", kb_randgen_name(job->random_generator));
+	else if (o->id == KB_OPT_RANDOM_DIST)
+		kb_random_dist_str((const struct kb_zone *const *)job->zones, job->nr_zones,
+				   job->zones_abs, buf, len);
 	else if (o->parse == p_direct || o->parse == p_always)
 		snprintf(buf, len, "1");
 	else if (pct)

@@ -63,6 +63,7 @@ struct kb_dirstat {
  * reply of a module older than 0.5 (present false).
  */
 #define KB_KCFG_DEVS	16		/* the module's limit-devices */
+#define KB_KCFG_ZONES	256
 #define KB_KCFG_BSS	16		/* the module's limit-bssplit */
 #define KB_KCFG_CPUS	1024		/* entries of the module's cpus */
 struct kb_kcfg {
@@ -93,6 +94,10 @@ struct kb_kcfg {
 	int completion;			/* enum kiobench_completion, -1: not said */
 	uint64_t think_ns, think_spin_ns, think_iotime_ns;	/* 0: none */
 	uint32_t think_blocks;		/* 0: the time alone */
+	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
+	struct kb_zone zones[KIOBENCH_NR_DIRS][KB_KCFG_ZONES];
+	unsigned int nr_zones[KIOBENCH_NR_DIRS];
+	bool zones_abs;
 };
 
 struct kb_status {
