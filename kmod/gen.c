@@ -151,6 +151,46 @@ u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
 EXPORT_SYMBOL_IF_KUNIT(kb_zone_offset);
 
 /*
+ * fio's skewed distributions as a table of the ranks' inverse
+ * distribution: -EINVAL unless rank increases strictly and cum does not
+ * fall, both from 0, and cum ends at 2^32 (a piece of ranks whose cum
+ * equals the next one's is never drawn).
+ */
+int kb_cdf_check(const struct kiobench_cdf_ent *t, unsigned int nr)
+{
+	unsigned int i;
+
+	if (nr < 2 || t[0].cum || t[0].rank || t[nr - 1].cum != BIT_ULL(32))
+		return -EINVAL;
+	for (i = 1; i < nr; i++)
+		if (t[i].cum < t[i - 1].cum || t[i].rank <= t[i - 1].rank)
+			return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_cdf_check);
+
+/*
+ * The rank of draw @x (32 bits): between the entries whose cum enclose it,
+ * interpolated, so that each piece's ranks are equally likely.
+ */
+u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x)
+{
+	unsigned int lo = 0, hi = nr - 1, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (t[mid].cum <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return t[lo].rank + mul_u64_u64_div_u64(x - t[lo].cum,
+						t[hi].rank - t[lo].rank,
+						t[hi].cum - t[lo].cum);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_cdf_rank);
+
+/*
  * The random map: a keyed pseudo-random permutation of the span's block
  * indices [0, n), so that a pass of n draws visits every block exactly
  * once, in constant memory whatever n (no bitmap).  A balanced Feistel

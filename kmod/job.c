@@ -185,9 +185,11 @@ void kb_config_free(struct kb_config *cfg)
 		kfree(cfg->paths[i]);
 	kfree(cfg->cpus);
 	kfree(cfg->zones);
+	kvfree(cfg->cdf);
 	cfg->nr_devs = 0;
 	cfg->cpus = NULL;
 	cfg->zones = NULL;
+	cfg->cdf = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_config_free);
 
@@ -385,12 +387,24 @@ static void kb_close_devices(struct kb_job *job)
 	}
 }
 
-/* fio's zoned_abs: the zones must lie inside every device's span. */
+/*
+ * fio's zoned_abs: the zones must lie inside every device's span; a
+ * random-cdf must be built for its number of blocks.
+ */
 static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
 			  const char *path, struct netlink_ext_ack *extack)
 {
 	unsigned int d;
 
+	u64 blocks = div_u64(dev->span_len, cfg->min_bs);
+
+	if (cfg->cdf && cfg->cdf[cfg->nr_cdf - 1].rank != blocks) {
+		KB_ERR_FMT(extack, NULL,
+			   "random-cdf: built for another number of blocks than a device's span",
+			   "random-cdf: built for %llu blocks; the span of %s has %llu",
+			   cfg->cdf[cfg->nr_cdf - 1].rank, path, blocks);
+		return -EINVAL;
+	}
 	for (d = 0; cfg->zones && d < KIOBENCH_NR_DIRS; d++) {
 		u64 sum = kb_zones_bytes(cfg->zones, d);
 
@@ -690,6 +704,9 @@ static int kb_alloc_workers(struct kb_job *job)
 		/* the workers of a device share its map, a share each */
 		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),
 			     cfg->seed + i / cfg->numjobs, cfg->numjobs, j);
+		/* the workers of a device share its hot blocks */
+		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
+			     ~cfg->seed + i / cfg->numjobs);
 		kb_init_budgets(job, w, j);
 		for (s = 0; s < cfg->iodepth; s++) {
 			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);

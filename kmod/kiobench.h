@@ -61,6 +61,7 @@ struct kb_bss {
  */
 #define KB_MAX_ZONES		256
 #define KB_ZONE_PCTS		100
+#define KB_MAX_CDF		2049
 
 struct kb_zone {
 	u64 size;		/* bytes (abs), or percent of the span */
@@ -124,6 +125,9 @@ struct kb_config {
 	u64 think_iotime_ns;	/* I/O time between pauses; 0: none */
 	u32 think_blocks;	/* completions between pauses; 0: none */
 	struct kb_zones *zones;	/* NULL: uniform random offsets */
+	/* fio's zipf, pareto: the ranks' inverse distribution, NULL: none */
+	struct kiobench_cdf_ent *cdf;
+	unsigned int nr_cdf;	/* entries, the last one's rank the blocks */
 };
 
 struct kb_counters {
@@ -287,6 +291,7 @@ struct kb_worker {
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
+	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
 	bool thinking;		/* thinktime: draining before a pause */
@@ -422,6 +427,8 @@ int kb_zones_build(struct kb_zones *zs, unsigned int dir);
 u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir);
 u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
 		   struct kb_rng *rng, u64 span_len, u32 len, u32 align);
+int kb_cdf_check(const struct kiobench_cdf_ent *t, unsigned int nr);
+u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x);
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
 void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
 u64 kb_perm_at(const struct kb_perm *p, u64 i);

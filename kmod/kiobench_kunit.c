@@ -398,9 +398,37 @@ static void kb_zones_abs_and_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
 	zs->z[w][1].access = 50;
 	zs->abs = false;	/* 2 + 8 percent: fine; 2 + 99: not */
+	zs->z[w][0].size = 2;
+	zs->z[w][1].size = 8;
 	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), 0);
 	zs->z[w][1].size = 99;
 	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
+}
+
+/*
+ * random-cdf: half the draws on rank 0, the other half spread over ranks
+ * 1..100; malformed tables refused.
+ */
+static void kb_cdf_ranks_follow_the_table(struct kunit *test)
+{
+	struct kiobench_cdf_ent t[3] = { { 0, 0 }, { BIT_ULL(31), 1 },
+					 { BIT_ULL(32), 101 } };
+
+	KUNIT_ASSERT_EQ(test, kb_cdf_check(t, 3), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31) - 1), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31)), 1);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31) + BIT_ULL(30)), 51);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(32) - 1), 100);
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 1), -EINVAL);
+	t[2].cum = BIT_ULL(32) - 1;	/* does not end at 2^32 */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
+	t[2].cum = BIT_ULL(32);
+	t[1].rank = 101;		/* rank does not rise */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
+	t[1].rank = 1;
+	t[0].cum = 1;			/* does not start at 0 */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
 }
 
 /* ---- budgets and accounting ---------------------------------------------- */
@@ -1148,6 +1176,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_pick_bs_follows_weights),
 	KUNIT_CASE(kb_zones_follow_their_shares),
 	KUNIT_CASE(kb_zones_abs_and_sums),
+	KUNIT_CASE(kb_cdf_ranks_follow_the_table),
 	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),
 	KUNIT_CASE(kb_budgets_split_limits),
 	KUNIT_CASE(kb_account_excludes_warmup),

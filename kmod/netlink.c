@@ -150,6 +150,8 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] = NLA_POLICY_FULL_RANGE(NLA_U64,
 								 &kb_think_range),
 	[KIOBENCH_A_RANDOM_ZONES] = NLA_POLICY_NESTED(kb_zone_policy),
+	[KIOBENCH_A_RANDOM_CDF] = { .type = NLA_BINARY,
+				    .len = KB_MAX_CDF * 16 },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -333,6 +335,40 @@ static int kb_parse_zone(const struct nlattr *a, struct kb_zones *zs,
 	return 0;
 }
 
+/* fio's zipf and pareto: the table of the ranks' inverse distribution. */
+static int kb_parse_cdf(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr *attr = info->attrs[KIOBENCH_A_RANDOM_CDF];
+	struct netlink_ext_ack *extack = info->extack;
+	int len;
+
+	if (!attr)
+		return 0;
+	len = nla_len(attr);
+	if (!cfg->random || !cfg->norandommap || cfg->zones) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: needs random and norandommap, not random-zones");
+		return -EINVAL;
+	}
+	BUILD_BUG_ON(sizeof(*cfg->cdf) != 16);
+	if (len % sizeof(*cfg->cdf) || len < 2 * sizeof(*cfg->cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: not an array of 2 or more struct kiobench_cdf_ent");
+		return -EINVAL;
+	}
+	cfg->cdf = kvmalloc(len, GFP_KERNEL);
+	if (!cfg->cdf)
+		return -ENOMEM;
+	memcpy(cfg->cdf, nla_data(attr), len);
+	cfg->nr_cdf = len / sizeof(*cfg->cdf);
+	if (kb_cdf_check(cfg->cdf, cfg->nr_cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: rank must rise and cum not fall from 0, cum to 2^32");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * fio's random_distribution=zoned/zoned_abs: random offsets without the
  * random map (fio turns its map off for any distribution but uniform).
@@ -496,7 +532,8 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	cfg->stages = nla_get_flag(tb[KIOBENCH_A_STAGES]);
 	cfg->norandommap = nla_get_flag(tb[KIOBENCH_A_NORANDOMMAP]);
 	kb_parse_prio(tb, cfg);
-	return kb_parse_think(info, cfg) ?: kb_parse_zones(info, cfg);
+	return kb_parse_think(info, cfg) ?: kb_parse_zones(info, cfg) ?:
+	       kb_parse_cdf(info, cfg);
 }
 
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
@@ -760,6 +797,9 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u8(msg, KIOBENCH_A_PRIO, cfg->prio) ||
 	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
+	if (cfg->cdf && nla_put(msg, KIOBENCH_A_RANDOM_CDF,
+				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
+		return -EMSGSIZE;
 	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones);
 }
 
@@ -770,6 +810,7 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	unsigned int i;
 
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
+	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
 	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
 		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
 			nla_total_size(2 * nla_total_size(1) +

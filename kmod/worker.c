@@ -55,7 +55,12 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	if (cfg->rwmix_read < 100 &&
 	    kb_rng_below(&w->rng, 100) >= cfg->rwmix_read)
 		dir = KIOBENCH_DIR_WRITE;
-	if (cfg->zones && cfg->zones->nr[dir])
+	if (cfg->cdf)
+		off = min(kb_perm_at(&w->scatter,
+				     kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
+						 kb_rng_next(&w->rng) >> 32)) *
+			  cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
+	else if (cfg->zones && cfg->zones->nr[dir])
 		off = kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
 				     len, cfg->min_bs);
 	else if (cfg->random && cfg->norandommap)

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fio's random_distribution.  The kernel draws zoned and zoned_abs
- * offsets (a percent of the accesses picks the zone, then a block of it,
- * uniformly); this file reads the option as fio 3.33 does:
+ * fio's random_distribution.  The kernel draws the offsets: zoned and
+ * zoned_abs from each direction's zones (a percent of the accesses picks
+ * the zone, then a block of it, uniformly), zipf and pareto from a table
+ * of the ranks' inverse distribution that this file computes with fio's
+ * own formulas (lib/zipf.c), the ranks scattered over the span by a keyed
+ * permutation.  The option is read as fio 3.33 reads it:
+ *   - zipf[:THETA] (1.1 when not given; not 1.0), pareto[:H] (0.2;
+ *     0 < H < 1); fio's center (a third field) is refused;
  *   - a zone is ACCESS/SIZE, ACCESS an integer percent of the accesses;
  *   - zoned: SIZE a percent of the span (above 100: 100); a zone without
  *     one (or 0) gets an equal part of what the others leave of 100;
@@ -13,10 +18,11 @@
  *     is every direction's; an empty set leaves that direction uniform.
  * Where fio would send a zone's accesses to one block (a zone whose size
  * comes out 0) it is refused, and so are more than 256 zones (fio keeps
- * the first 256 and then fails on the sum).
+ * the first 256 and then fails on the sum), and normal.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +33,7 @@
 #define KB_MAX_ZONES	256
 #define KB_ZONE_MISSING	UINT64_MAX
 
-static const char *const kb_dist_refused[] = { "zipf", "pareto", "normal" };
+static const char *const kb_dist_refused[] = { "normal" };
 
 /* One zone, "ACCESS[/SIZE]" (tok is modified). */
 static int zone_entry(char *tok, bool abs, unsigned int kb_base, struct kb_zone *z,
@@ -183,27 +189,68 @@ out:
 	return ret;
 }
 
+/*
+ * "zipf[:THETA]", "pareto[:H]": fio's defaults 1.1 and 0.2; theta not 1,
+ * 0 < H < 1.  fio's third field, the center, is refused: fio hashes the
+ * ranks after adding it, so it moves only where the hashed ranks land.
+ */
+static int parse_skew(const char *val, size_t len, struct kb_job *job, char *err,
+		      size_t errlen)
+{
+	bool zipf = len == 4;
+	double v = zipf ? 1.1 : 0.2;
+	char *end;
+
+	if (val[len] == ':') {
+		v = strtod(val + len + 1, &end);
+		if (end == val + len + 1 || (*end && *end != ':') || !isfinite(v))
+			return kb_errf(err, errlen, "invalid %.*s value '%s'", (int)len, val,
+				       val + len + 1);
+		if (*end == ':')
+			return kb_errf(err, errlen, "random_distribution center ('%s') is refused: "
+				       "not implemented yet", end + 1);
+	}
+	if (zipf && v == 1.0)
+		return kb_errf(err, errlen, "zipf theta must differ from 1.0 (fio's rule)");
+	if (!zipf && (v <= 0.0 || v >= 1.0))
+		return kb_errf(err, errlen, "pareto input %g out of range (0 < H < 1)", v);
+	kb_zones_free(job);
+	job->skew = zipf ? KB_SKEW_ZIPF : KB_SKEW_PARETO;
+	job->skew_val = v;
+	return 0;
+}
+
 int kb_parse_random_dist(const char *val, unsigned int kb_base, struct kb_job *job,
 			 char *err, size_t errlen)
 {
 	size_t len = strcspn(val, ":");
 	unsigned int i;
+	int ret;
 
 	if (!strcmp(val, "random")) {
 		kb_zones_free(job);
+		job->skew = KB_SKEW_NONE;
 		return 0;
 	}
+	if ((len == 4 && !strncmp(val, "zipf", 4)) || (len == 6 && !strncmp(val, "pareto", 6)))
+		return parse_skew(val, len, job, err, errlen);
+	ret = -2;
 	if (!strncmp(val, "zoned:", 6))
-		return parse_zoned(val + 6, false, kb_base, job, err, errlen);
+		ret = parse_zoned(val + 6, false, kb_base, job, err, errlen);
 	if (!strncmp(val, "zoned_abs:", 10))
-		return parse_zoned(val + 10, true, kb_base, job, err, errlen);
+		ret = parse_zoned(val + 10, true, kb_base, job, err, errlen);
+	if (ret == 0)
+		job->skew = KB_SKEW_NONE;
+	if (ret != -2)
+		return ret;
 	for (i = 0; i < sizeof(kb_dist_refused) / sizeof(kb_dist_refused[0]); i++)
 		if (len == strlen(kb_dist_refused[i]) && !strncmp(val, kb_dist_refused[i], len))
 			return kb_errf(err, errlen, "random_distribution=%s is refused: not "
-				       "implemented yet (random, zoned and zoned_abs are)",
+				       "implemented yet (random, zipf, pareto, zoned and zoned_abs are)",
 				       kb_dist_refused[i]);
 	return kb_errf(err, errlen, "invalid random_distribution '%s' (random, "
-		       "zoned:ACCESS/SIZE%%:... or zoned_abs:ACCESS/SIZE:...)", val);
+		       "zipf[:THETA], pareto[:H], zoned:ACCESS/SIZE%%:... or "
+		       "zoned_abs:ACCESS/SIZE:...)", val);
 }
 
 void kb_random_dist_str(const struct kb_zone *const zones[KIOBENCH_NR_DIRS],
@@ -226,4 +273,124 @@ void kb_random_dist_str(const struct kb_zone *const zones[KIOBENCH_NR_DIRS],
 			at += snprintf(buf + at, len - at, "%s%u/%" PRIu64, i ? ":" : "",
 				       zones[d][i].access, zones[d][i].size);
 	}
+}
+
+/* ---- zipf and pareto: the table of random-cdf ---------------------------------- */
+
+struct skew {
+	bool zipf;
+	double n, theta, zetan, alpha, eta, pareto_pow;
+};
+
+/*
+ * fio's rank (from 0) for a uniform draw u in [0, 1] (lib/zipf.c): zipf
+ * after Gray et al.'s approximation, with fio's zeta(n) summed over at
+ * most its 10M first terms; pareto (n - 1) u^(log h / log(1 - h)).
+ * Clamped to [0, n - 1].
+ */
+static double skew_rank(const struct skew *k, double u)
+{
+	double v, rz;
+
+	if (k->zipf) {
+		rz = u * k->zetan;
+		if (rz < 1.0)
+			return 0;
+		if (rz < 1.0 + pow(0.5, k->theta))
+			return 1;
+		v = floor(k->n * pow(k->eta * u - k->eta + 1.0, k->alpha));
+	} else {
+		v = floor((k->n - 1) * pow(u, k->pareto_pow));
+	}
+	if (!(v >= 0))
+		return 0;
+	return v > k->n - 1 ? k->n - 1 : v;
+}
+
+/* The fewest draws x (of 2^32) whose rank is at least r. */
+static uint64_t skew_cum(const struct skew *k, uint64_t r)
+{
+	uint64_t lo = 0, hi = KB_CDF_ONE;	/* rank(lo) < r <= rank(hi), or hi */
+
+	if (skew_rank(k, 0) >= (double)r)
+		return 0;
+	while (hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (skew_rank(k, (double)mid / (double)KB_CDF_ONE) >= (double)r)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+static void skew_init(struct skew *k, const struct kb_job *job, uint64_t n)
+{
+	uint64_t i, terms = n < 10000000 ? n : 10000000;
+
+	memset(k, 0, sizeof(*k));
+	k->zipf = job->skew == KB_SKEW_ZIPF;
+	k->n = (double)n;
+	k->theta = job->skew_val;
+	if (!k->zipf) {
+		k->pareto_pow = log(job->skew_val) / log(1.0 - job->skew_val);
+		return;
+	}
+	for (i = 0; i < terms; i++)
+		k->zetan += pow(1.0 / (double)(i + 1), k->theta);
+	k->alpha = 1.0 / (1.0 - k->theta);
+	k->eta = (1.0 - pow(2.0 / k->n, 1.0 - k->theta)) /
+		 (1.0 - (1.0 + pow(0.5, k->theta)) / k->zetan);
+}
+
+/*
+ * Entries at ranks 0, 1, ... 63, then growing by a factor that fits
+ * the rest in KB_CDF_MAX entries (1.3 % at 2^40 blocks): the ranks of a
+ * piece are taken as equally likely, off by that factor to the power
+ * theta at most.
+ */
+int kb_skew_table(const struct kb_job *job, uint64_t n, struct kiobench_cdf_ent **out,
+		  unsigned int *nr, char *err, size_t errlen)
+{
+	const uint64_t singles = 64;
+	struct kiobench_cdf_ent *t;
+	double grow = 1.0;
+	unsigned int k = 0;
+	struct skew sk;
+	uint64_t r = 0;
+
+	if (n < 2)
+		return kb_errf(err, errlen, "random_distribution: the span has %" PRIu64
+			       " block(s) of the smallest transfer size", n);
+	t = calloc(KB_CDF_MAX, sizeof(*t));
+	if (!t)
+		return kb_errf(err, errlen, "out of memory");
+	skew_init(&sk, job, n);
+	if (n > singles)	/* room too for the steps of 1 just past the singles */
+		grow = exp(log((double)n / singles) / (KB_CDF_MAX - 3 * singles));
+	while (r < n && k < KB_CDF_MAX - 1) {
+		t[k].rank = r;
+		t[k].cum = skew_cum(&sk, r);
+		k++;
+		r = r < singles ? r + 1 : (uint64_t)((double)r * grow) > r ?
+		    (uint64_t)((double)r * grow) : r + 1;
+	}
+	t[k].rank = n;
+	t[k].cum = KB_CDF_ONE;
+	*out = t;
+	*nr = k + 1;
+	return 0;
+}
+
+double kb_cdf_share(const struct kiobench_cdf_ent *t, unsigned int nr, uint64_t r)
+{
+	unsigned int i;
+
+	for (i = 1; i < nr; i++)
+		if (t[i].rank >= r)
+			return ((double)t[i - 1].cum + (double)(t[i].cum - t[i - 1].cum) *
+				(double)(r - t[i - 1].rank) / (double)(t[i].rank - t[i - 1].rank)) /
+			       (double)KB_CDF_ONE;
+	return 1.0;
 }

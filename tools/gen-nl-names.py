@@ -64,6 +64,7 @@ TOOL_OPTIONS = {
     "thinktime-blocks": "thinktime_blocks",
     "thinktime-iotime-ns": "thinktime_iotime",
     "random-zones": "random_distribution",
+    "random-cdf": "random_distribution",
     "job-id": "job id",
 }
 

@@ -196,6 +196,9 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		kcfg_zones(c, zones, sizeof(zones));
 		KCFG_ADD(" random_distribution=%s", zones);
 	}
+	if (c->nr_cdf)
+		KCFG_ADD(" random_cdf=%u/%" PRIu64 " hottest_1%%=%.4f",
+			 c->nr_cdf, c->cdf_blocks, c->cdf_hot[0]);
 	if (c->rate_iops)
 		KCFG_ADD(" rate_iops=%u rate_process=%s", c->rate_iops, kcfg_process(c));
 	if (c->has_prio)
@@ -234,6 +237,31 @@ static struct json_object *per_dir_u8(const uint8_t *v, bool present)
 	o = json_object_new_object();
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 		kb_jadd(o, kb_dir_names[d], kb_ju64(v[d]));
+	return o;
+}
+
+/*
+ * The kernel's random-cdf: its entries, the blocks it spreads over and the
+ * share of the I/Os it sends to the hottest 1, 10 and 50 % of them.
+ */
+static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
+{
+	static const double pct[KB_KCFG_HOT] = KB_KCFG_HOT_PCTS;
+	struct json_object *o, *h;
+	char key[16];
+	int i;
+
+	if (!c->nr_cdf)
+		return NULL;
+	o = json_object_new_object();
+	h = json_object_new_object();
+	kb_jadd(o, "entries", kb_ju64(c->nr_cdf));
+	kb_jadd(o, "blocks", kb_ju64(c->cdf_blocks));
+	for (i = 0; i < KB_KCFG_HOT; i++) {
+		snprintf(key, sizeof(key), "%g%%", pct[i]);
+		kb_jadd(h, key, kb_jdbl(c->cdf_hot[i]));
+	}
+	kb_jadd(o, "hottest_share", h);
 	return o;
 }
 
@@ -282,6 +310,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		kcfg_zones(c, zones, sizeof(zones));
 		kb_jadd(o, "random_distribution", kb_jstr(zones));
 	}
+	kb_jadd(o, "random_cdf", kcfg_cdf_json(c));
 	if (c->has_prio) {
 		kb_jadd(o, "prioclass", kb_ju64(c->prioclass));
 		kb_jadd(o, "prio", kb_ju64(c->prio));
@@ -385,13 +414,20 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 		kcfg_zones(c, zones, sizeof(zones));
 		fprintf(f, "  offsets      : %s: uniform in each zone, %s, with replacement "
 			"(randseed=%" PRIu64 ")\n", zones, kb_kcfg_generator(c), c->seed);
-	} else if (c->norandommap)
+	} else if (c->nr_cdf) {
+		fprintf(f, "  offsets      : skewed by the kernel's table of %u pieces over %"
+			PRIu64 " blocks, scattered by a keyed permutation (randseed=%" PRIu64
+			"): the hottest 1%% of the blocks take %.1f%% of the I/Os, 10%%: %.1f%%, "
+			"50%%: %.1f%%\n", c->nr_cdf, c->cdf_blocks, c->seed, 100 * c->cdf_hot[0],
+			100 * c->cdf_hot[1], 100 * c->cdf_hot[2]);
+	} else if (c->norandommap) {
 		fprintf(f, "  offsets      : norandommap: %s, with replacement "
 			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), c->seed);
-	else
+	} else {
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
 			kb_kcfg_generator(c), blk, c->seed);
+	}
 	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
 			"its %s, which keeps that generator's guarantee\n",

@@ -117,6 +117,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_BLOCKS] = { "thinktime-blocks", KB_NLT_U32, true, "thinktime_blocks" },
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] = { "thinktime-iotime-ns", KB_NLT_U64, true, "thinktime_iotime" },
 	[KIOBENCH_A_RANDOM_ZONES] = { "random-zones", KB_NLT_NEST, true, "random_distribution" },
+	[KIOBENCH_A_RANDOM_CDF] = { "random-cdf", KB_NLT_BINARY, true, "random_distribution" },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

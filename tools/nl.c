@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,12 +22,14 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "distrib.h"
 #include "fiolog.h"
 #include "kiobench.h"
 #include "nl-names.h"
 #include "nl.h"
 #include "options.h"
 #include "result.h"
+#include "values.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -594,22 +597,64 @@ static int put_zones(struct nl_msg *msg, const struct kb_job *job)
 	return 0;
 }
 
+/*
+ * random_distribution=zipf/pareto: the table for the first device's span
+ * (the kernel refuses a device whose span has another number of blocks).
+ */
+static int put_cdf(struct nl_msg *msg, const struct kb_job *job, struct kb_nlerr *e)
+{
+	struct kiobench_cdf_ent *t;
+	uint64_t bytes, n;
+	unsigned int nr;
+	int ret;
+
+	if (!job->random || !job->skew || !job->nr_devices)
+		return 0;
+	if (kb_dev_bytes(job->devices[0], &bytes) || bytes <= job->offset) {
+		set_err(e, -EINVAL, "random_distribution: cannot read the size of the device");
+		return -1;
+	}
+	bytes -= job->offset;
+	if (job->size && job->size < bytes)
+		bytes = job->size;
+	n = bytes / kb_job_min_bs(job);
+	if (kb_skew_table(job, n, &t, &nr, e->msg, sizeof(e->msg))) {
+		e->err = -EINVAL;
+		return -1;
+	}
+	ret = nla_put(msg, KIOBENCH_A_RANDOM_CDF, nr * sizeof(*t), t);
+	free(t);
+	if (ret)
+		set_err(e, -EMSGSIZE, "request too large");
+	return ret ? -1 : 0;
+}
+
+/* Room for a JOB_NEW: paths, bssplit, cpus, zones and a random-cdf. */
+static size_t job_new_size(const struct kb_job *job)
+{
+	size_t size = 4096;
+	unsigned int i;
+
+	for (i = 0; i < job->nr_devices; i++)
+		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
+	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	size += (job->nr_zones[0] + job->nr_zones[1]) * 4 * (NLA_HDRLEN + 8);
+	if (job->skew)
+		size += KB_CDF_MAX * sizeof(struct kiobench_cdf_ent) + NLA_HDRLEN;
+	return size;
+}
+
 int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint32_t *id,
 		  char *dir, size_t dirlen, struct kb_nlerr *e)
 {
 	struct new_reply r = { .dir = dir, .dirlen = dirlen };
 	struct nlattr *nest, *ent;
 	struct nl_msg *msg;
-	size_t size = 4096;
 	uint64_t io_bytes = kb_job_io_bytes(job);
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < job->nr_devices; i++)
-		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
-	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
-	size += (job->nr_zones[0] + job->nr_zones[1]) * 4 * (NLA_HDRLEN + 8);
-	msg = new_msg(nl, KIOBENCH_CMD_JOB_NEW, 0, size);
+	msg = new_msg(nl, KIOBENCH_CMD_JOB_NEW, 0, job_new_size(job));
 	if (!msg) {
 		set_err(e, -ENOMEM, NULL);
 		return e->err;
@@ -662,14 +707,17 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 #undef PUT_U64
 	if (put_modes(msg, job, detach) || put_zones(msg, job))
 		goto too_big;
+	if (put_cdf(msg, job, e))
+		goto out_free;
 	ret = request(nl, msg, parse_new, &r, e);
 	if (!ret && !r.has_id)
 		set_err(e, -EINVAL, "JOB_NEW reply without a job id");
 	*id = r.id;
 	return e->err;
 too_big:
-	nlmsg_free(msg);
 	set_err(e, -EMSGSIZE, "request too large");
+out_free:
+	nlmsg_free(msg);
 	return e->err;
 }
 
@@ -713,6 +761,22 @@ static int parse_kzones(struct nlattr *nest, struct kb_kcfg *c)
 	return 0;
 }
 
+/* The kernel's random-cdf: its blocks and the hottest ones' shares. */
+static int parse_kcdf(struct nlattr *a, struct kb_kcfg *c)
+{
+	const struct kiobench_cdf_ent *t = nla_data(a);
+	unsigned int nr = nla_len(a) / sizeof(*t), i;
+	static const double pct[KB_KCFG_HOT] = KB_KCFG_HOT_PCTS;
+
+	if (nla_len(a) % sizeof(*t) || nr < 2)
+		return -EINVAL;
+	c->nr_cdf = nr;
+	c->cdf_blocks = t[nr - 1].rank;
+	for (i = 0; i < KB_KCFG_HOT; i++)
+		c->cdf_hot[i] = kb_cdf_share(t, nr, (uint64_t)ceil(c->cdf_blocks * pct[i] / 100.0));
+	return 0;
+}
+
 /* The devices, the span on each and the transfer sizes of a status reply. */
 static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *c)
 {
@@ -744,6 +808,8 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 		c->nr_spans++;
 	}
 	if (tb[KIOBENCH_A_RANDOM_ZONES] && parse_kzones(tb[KIOBENCH_A_RANDOM_ZONES], c))
+		return -EINVAL;
+	if (tb[KIOBENCH_A_RANDOM_CDF] && parse_kcdf(tb[KIOBENCH_A_RANDOM_CDF], c))
 		return -EINVAL;
 	if (tb[KIOBENCH_A_BSSPLIT])
 		nla_for_each_nested(e, tb[KIOBENCH_A_BSSPLIT], erem) {

@@ -895,9 +895,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
-	JOB(KB_OPT_RANDOM_DIST, "random_distribution", "random|zoned:A/S:...|zoned_abs:A/SIZE:...",
-	    p_random_dist, "random offsets in zones, each with its share of the accesses "
-	    "(fio's; zipf, pareto and normal are refused)", .def = "random"),
+	JOB(KB_OPT_RANDOM_DIST, "random_distribution", "random|zipf[:T]|pareto[:H]|zoned:A/S:...|zoned_abs:A/SIZE:...",
+	    p_random_dist, "skewed random offsets: zipf, pareto, or zones with their share "
+	    "of the accesses (fio's; normal is refused)", .def = "random"),
 	JOB(KB_OPT_DIRECT, "direct", "1", p_direct,
 	    "bypass the page cache: kiobench always does (direct=0 is refused)"),
 	JOB(KB_OPT_BUFFERED, "buffered", "0", p_direct,
@@ -1349,7 +1349,8 @@ bool kb_job_cmdprio(const struct kb_job *job)
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
-	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE];
+	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE] ||
+	       job->skew;
 }
 
 uint32_t kb_job_min_bs(const struct kb_job *job)
@@ -1492,6 +1493,9 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "0");
 	else if (o->id == KB_OPT_RANDGEN)
 		snprintf(buf, len, "%s", kb_randgen_name(job->random_generator));
+	else if (o->id == KB_OPT_RANDOM_DIST && job->skew)
+		snprintf(buf, len, "%s:%g", job->skew == KB_SKEW_ZIPF ? "zipf" : "pareto",
+			 job->skew_val);
 	else if (o->id == KB_OPT_RANDOM_DIST)
 		kb_random_dist_str((const struct kb_zone *const *)job->zones, job->nr_zones,
 				   job->zones_abs, buf, len);

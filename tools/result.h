@@ -64,6 +64,8 @@ struct kb_dirstat {
  */
 #define KB_KCFG_DEVS	16		/* the module's limit-devices */
 #define KB_KCFG_ZONES	256
+#define KB_KCFG_HOT	3
+#define KB_KCFG_HOT_PCTS	{ 1, 10, 50 }
 #define KB_KCFG_BSS	16		/* the module's limit-bssplit */
 #define KB_KCFG_CPUS	1024		/* entries of the module's cpus */
 struct kb_kcfg {
@@ -98,6 +100,10 @@ struct kb_kcfg {
 	struct kb_zone zones[KIOBENCH_NR_DIRS][KB_KCFG_ZONES];
 	unsigned int nr_zones[KIOBENCH_NR_DIRS];
 	bool zones_abs;
+	/* random_distribution=zipf/pareto: the kernel's table, summed up */
+	unsigned int nr_cdf;		/* its entries; 0: none */
+	uint64_t cdf_blocks;		/* the ranks it spreads over */
+	double cdf_hot[KB_KCFG_HOT];	/* share of the I/Os on the hottest KB_KCFG_HOT_PCTS % */
 };
 
 struct kb_status {

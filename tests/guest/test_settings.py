@@ -230,3 +230,36 @@ def test_random_zones_need_norandommap(guest, kiobench_module, make_nullb):
     for extra in (["random"], ["norandommap"]):
         ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10", *extra, "zone=0/100/10")
         assert ack.name == "EINVAL" and "needs random and norandommap" in ack.msg, ack.out
+
+
+def cdf_hex(*ents: tuple[int, int]) -> str:
+    """A random-cdf of (cum, rank) entries as nlfuzz's hex."""
+    return "".join(c.to_bytes(8, "little").hex() + r.to_bytes(8, "little").hex()
+                   for c, r in ents)
+
+
+@pytest.mark.parametrize("ents,msg", [
+    (((0, 0), (1 << 31, 1), (1 << 32, 16384)), None),
+    (((0, 0), (1 << 31, 1), (1 << 32, 1)), "rank must rise"),
+    (((0, 0), (1 << 31, 1), ((1 << 32) - 1, 16384)), "cum to 2^32"),
+    (((0, 0), (1 << 32, 100)), "built for 100 blocks; the span of"),
+], ids=["valid", "rank-flat", "cum-short", "other-span"])
+def test_random_cdf_is_checked_by_the_kernel(guest, kiobench_module, make_nullb, ents, msg):
+    """random-cdf over raw netlink on a 64 MiB device (16384 blocks of
+    4 KiB): a table must rise from 0 to 2^32 and to the span's blocks.
+    Mutation: the blocks check dropped: other-span red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    ack = nlreq(guest, "new", f"dev={dev}", "random", "norandommap", "number-ios=10",
+                "bss=4096", f"random-cdf:hex={cdf_hex(*ents)}")
+    if msg:
+        assert ack.name == "EINVAL" and msg in ack.msg, ack.out
+        return
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        assert nlreq(guest, "start", f"job-id={job}").errno == 0
+        text = guest.check(f"for i in $(seq 100); do kiobench list | grep -q '^{job} .*DONE'"
+                           " && break; sleep 0.1; done; kiobench list")
+        assert " random_cdf=3/16384 hottest_1%=0.5" in text, text
+    finally:
+        guest.run(f"kiobench destroy {job}")

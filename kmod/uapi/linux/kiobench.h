@@ -40,7 +40,7 @@
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
- *	KIOBENCH_A_RANDOM_ZONES.
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF.
  *	The job belongs to the requesting socket: when that socket is closed
  *	(its process exits or is killed) the job is stopped and destroyed.
  *	With KIOBENCH_A_DETACH it belongs to no socket and runs at most the
@@ -66,7 +66,7 @@
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
- *	KIOBENCH_A_RANDOM_ZONES (a flag or a limit
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF (a flag or a limit
  *	that is off is absent; the span on each device follows the devices).
  * KIOBENCH_CMD_JOB_START (do)
  *	NEW -> RUNNING.
@@ -102,7 +102,7 @@
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
- *	KIOBENCH_A_RANDOM_ZONES.
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroys a job that is not RUNNING.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -129,10 +129,12 @@
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
- *	KIOBENCH_A_RANDOM_ZONES.
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
+
+#include <linux/types.h>
 
 #define KIOBENCH_GENL_NAME	"kiobench"
 #define KIOBENCH_GENL_VERSION	1
@@ -269,6 +271,7 @@ enum kiobench_attr {
 
 	/* added in kiobench 0.8: fio's random_distribution=zoned, zoned_abs */
 	KIOBENCH_A_RANDOM_ZONES,	/* nest: KIOBENCH_ZONE_A_ENTRY, 1+ */
+	KIOBENCH_A_RANDOM_CDF,		/* binary: struct kiobench_cdf_ent[] */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = __KIOBENCH_A_MAX - 1
@@ -334,5 +337,11 @@ enum kiobench_stat_attr {
 
 #define KIOBENCH_NAME_LEN	32
 #define KIOBENCH_MAX_RATE_IOPS	10000000
+
+/* One entry of KIOBENCH_A_RANDOM_CDF: the draws below cum reach rank. */
+struct kiobench_cdf_ent {
+	__u64 cum;		/* a fraction of 2^32 */
+	__u64 rank;		/* a block rank, from 0 */
+};
 
 #endif /* _UAPI_LINUX_KIOBENCH_H */
