@@ -84,6 +84,113 @@ u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align)
 EXPORT_SYMBOL_IF_KUNIT(kb_rand_offset);
 
 /*
+ * fio's zoned random distributions: direction @dir's zones in order from
+ * the start of the span, zone i taking z[i].access percent of the offsets,
+ * mapped to the 100 percents of the accesses as fio's zone index does.
+ * -EINVAL unless the accesses add up to exactly 100 and, for percentages
+ * of the span, the sizes to at most 100.
+ */
+int kb_zones_build(struct kb_zones *zs, unsigned int dir)
+{
+	unsigned int i, j, at = 0;
+	u64 lo = 0;
+
+	for (i = 0; i < zs->nr[dir]; i++) {
+		const struct kb_zone *z = &zs->z[dir][i];
+
+		if (at + z->access > KB_ZONE_PCTS)
+			return -EINVAL;
+		for (j = at; j < at + z->access; j++)
+			zs->at[dir][j] = (struct kb_zone_range){ lo, lo + z->size };
+		at += z->access;
+		lo += z->size;
+	}
+	if (at != KB_ZONE_PCTS || (!zs->abs && lo > KB_ZONE_PCTS))
+		return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zones_build);
+
+/* The bytes that zoned_abs zones of @dir cover (0 for percentages). */
+u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; zs->abs && i < zs->nr[dir]; i++)
+		sum += zs->z[dir][i].size;
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zones_bytes);
+
+/*
+ * A random offset of direction @dir, relative to the span: a percent of
+ * the accesses picks the zone, then a block of the zone, uniformly, as
+ * fio: the span's blocks of @align bytes, a zone of percentages starting
+ * at block lo * blocks / 100 and holding blocks * (hi - lo) / 100 of them,
+ * a zone of bytes at block lo / align with (hi - lo) / align.  An I/O
+ * longer than @align that would end past the span is moved back into it.
+ */
+u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
+		   struct kb_rng *rng, u64 span_len, u32 len, u32 align)
+{
+	const struct kb_zone_range *r;
+	u64 blocks = div_u64(span_len, align), first, n, off;
+
+	r = &zs->at[dir][kb_rng_below(rng, KB_ZONE_PCTS)];
+	if (zs->abs) {
+		first = div_u64(r->lo, align);
+		n = div_u64(r->hi, align) - first;
+	} else {
+		first = div_u64(r->lo * blocks, KB_ZONE_PCTS);
+		n = div_u64(blocks * (r->hi - r->lo), KB_ZONE_PCTS);
+	}
+	off = (first + kb_rng_below(rng, n ?: 1)) * align;
+	return min(off, rounddown(span_len - len, align));
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_zone_offset);
+
+/*
+ * fio's skewed distributions as a table of the ranks' inverse
+ * distribution: -EINVAL unless rank increases strictly and cum does not
+ * fall, both from 0, and cum ends at 2^32 (a piece of ranks whose cum
+ * equals the next one's is never drawn).
+ */
+int kb_cdf_check(const struct kiobench_cdf_ent *t, unsigned int nr)
+{
+	unsigned int i;
+
+	if (nr < 2 || t[0].cum || t[0].rank || t[nr - 1].cum != BIT_ULL(32))
+		return -EINVAL;
+	for (i = 1; i < nr; i++)
+		if (t[i].cum < t[i - 1].cum || t[i].rank <= t[i - 1].rank)
+			return -EINVAL;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_cdf_check);
+
+/*
+ * The rank of draw @x (32 bits): between the entries whose cum enclose it,
+ * interpolated, so that each piece's ranks are equally likely.
+ */
+u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x)
+{
+	unsigned int lo = 0, hi = nr - 1, mid;
+
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (t[mid].cum <= x)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return t[lo].rank + mul_u64_u64_div_u64(x - t[lo].cum,
+						t[hi].rank - t[lo].rank,
+						t[hi].cum - t[lo].cum);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_cdf_rank);
+
+/*
  * The random map: a keyed pseudo-random permutation of the span's block
  * indices [0, n), so that a pass of n draws visits every block exactly
  * once, in constant memory whatever n (no bitmap).  A balanced Feistel

@@ -184,8 +184,12 @@ void kb_config_free(struct kb_config *cfg)
 	for (i = 0; i < cfg->nr_devs; i++)
 		kfree(cfg->paths[i]);
 	kfree(cfg->cpus);
+	kfree(cfg->zones);
+	kvfree(cfg->cdf);
 	cfg->nr_devs = 0;
 	cfg->cpus = NULL;
+	cfg->zones = NULL;
+	cfg->cdf = NULL;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_config_free);
 
@@ -383,6 +387,38 @@ static void kb_close_devices(struct kb_job *job)
 	}
 }
 
+/*
+ * fio's zoned_abs: the zones must lie inside every device's span; a
+ * random-cdf must be built for its number of blocks.
+ */
+static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
+			  const char *path, struct netlink_ext_ack *extack)
+{
+	unsigned int d;
+
+	u64 blocks = div_u64(dev->span_len, cfg->min_bs);
+
+	if (cfg->cdf && cfg->cdf[cfg->nr_cdf - 1].rank != blocks) {
+		KB_ERR_FMT(extack, NULL,
+			   "random-cdf: built for another number of blocks than a device's span",
+			   "random-cdf: built for %llu blocks; the span of %s has %llu",
+			   cfg->cdf[cfg->nr_cdf - 1].rank, path, blocks);
+		return -EINVAL;
+	}
+	for (d = 0; cfg->zones && d < KIOBENCH_NR_DIRS; d++) {
+		u64 sum = kb_zones_bytes(cfg->zones, d);
+
+		if (sum > dev->span_len) {
+			KB_ERR_FMT(extack, NULL,
+				   "random-zones: zoned_abs sizes exceed the span of a device",
+				   "random-zones: zoned_abs sizes %llu > span %llu of %s",
+				   sum, dev->span_len, path);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Checks the configuration against one device's size and block size. */
 static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   const char *path, struct netlink_ext_ack *extack)
@@ -423,7 +459,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   cfg->max_bs, dev->span_len, path);
 		return -EINVAL;
 	}
-	return 0;
+	return kb_check_zones(cfg, dev, path, extack);
 }
 
 static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
@@ -668,6 +704,9 @@ static int kb_alloc_workers(struct kb_job *job)
 		/* the workers of a device share its map, a share each */
 		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),
 			     cfg->seed + i / cfg->numjobs, cfg->numjobs, j);
+		/* the workers of a device share its hot blocks */
+		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
+			     ~cfg->seed + i / cfg->numjobs);
 		kb_init_budgets(job, w, j);
 		for (s = 0; s < cfg->iodepth; s++) {
 			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);

@@ -54,6 +54,31 @@ struct kb_bss {
 	u32 cum_weight;		/* cumulative: entry chosen if r < cum_weight */
 };
 
+/*
+ * fio's random_distribution=zoned and zoned_abs: each direction's zones
+ * as the request gave them, and the zone of each percent of its accesses
+ * ([lo, hi): percent of the span, or bytes), built by kb_zones_build().
+ */
+#define KB_MAX_ZONES		256
+#define KB_ZONE_PCTS		100
+#define KB_MAX_CDF		2049
+
+struct kb_zone {
+	u64 size;		/* bytes (abs), or percent of the span */
+	u8 access;		/* percent of the direction's random offsets */
+};
+
+struct kb_zone_range {
+	u64 lo, hi;
+};
+
+struct kb_zones {
+	unsigned int nr[KIOBENCH_NR_DIRS];	/* 0: uniform */
+	bool abs;		/* sizes in bytes, not percent */
+	struct kb_zone z[KIOBENCH_NR_DIRS][KB_MAX_ZONES];
+	struct kb_zone_range at[KIOBENCH_NR_DIRS][KB_ZONE_PCTS];
+};
+
 /* Validated job configuration; see the uapi header for the meaning. */
 struct kb_config {
 	char name[KIOBENCH_NAME_LEN];
@@ -99,6 +124,10 @@ struct kb_config {
 	u64 thinktime_spin_ns;	/* of it spinning */
 	u64 thinktime_iotime_ns;	/* I/O time between pauses; 0: none */
 	u32 thinktime_blocks;	/* completions between pauses; 0: none */
+	struct kb_zones *zones;	/* NULL: uniform random offsets */
+	/* fio's zipf, pareto: the ranks' inverse distribution, NULL: none */
+	struct kiobench_cdf_ent *cdf;
+	unsigned int nr_cdf;	/* entries, the last one's rank the blocks */
 };
 
 struct kb_counters {
@@ -262,6 +291,7 @@ struct kb_worker {
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
+	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
 	bool thinking;		/* thinktime: draining before a pause */
@@ -393,6 +423,12 @@ u64 kb_rng_next(struct kb_rng *rng);
 u64 kb_rng_below(struct kb_rng *rng, u64 n);
 u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
 u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
+int kb_zones_build(struct kb_zones *zs, unsigned int dir);
+u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir);
+u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
+		   struct kb_rng *rng, u64 span_len, u32 len, u32 align);
+int kb_cdf_check(const struct kiobench_cdf_ent *t, unsigned int nr);
+u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x);
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
 void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
 u64 kb_perm_at(const struct kb_perm *p, u64 i);

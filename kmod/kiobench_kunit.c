@@ -334,6 +334,103 @@ static void kb_pick_bs_follows_weights(struct kunit *test)
 	KUNIT_EXPECT_LT(test, big, n * 76 / 100);
 }
 
+/*
+ * fio's example zoned:60/10:30/20:8/30:2/40 over a span of 1000 blocks:
+ * every offset lies in the zone its percent picked, and the zones get
+ * their shares (4 standard deviations of n = 100000 draws are below
+ * 0.7 points of the largest share).
+ */
+static void kb_zones_follow_their_shares(struct kunit *test)
+{
+	static const u8 access[] = { 60, 30, 8, 2 }, size[] = { 10, 20, 30, 40 };
+	struct kb_zones *zs = kunit_kzalloc(test, sizeof(*zs), GFP_KERNEL);
+	unsigned int i, z, hits[4] = { }, n = 100000;
+	const u64 span = 1000 * SZ_4K;
+	struct kb_rng rng;
+
+	KUNIT_ASSERT_NOT_NULL(test, zs);
+	for (i = 0; i < 4; i++)
+		zs->z[KIOBENCH_DIR_READ][i] = (struct kb_zone){ size[i], access[i] };
+	zs->nr[KIOBENCH_DIR_READ] = 4;
+	KUNIT_ASSERT_EQ(test, kb_zones_build(zs, KIOBENCH_DIR_READ), 0);
+	kb_rng_seed(&rng, 7);
+	for (i = 0; i < n; i++) {
+		u64 blk = div_u64(kb_zone_offset(zs, KIOBENCH_DIR_READ, &rng, span,
+						 SZ_4K, SZ_4K), SZ_4K);
+
+		/* zones: blocks [0, 100), [100, 300), [300, 600), [600, 1000) */
+		z = blk < 100 ? 0 : blk < 300 ? 1 : blk < 600 ? 2 : 3;
+		KUNIT_ASSERT_LT(test, blk, 1000);
+		hits[z]++;
+	}
+	for (z = 0; z < 4; z++) {
+		KUNIT_EXPECT_GT(test, hits[z] * 1000, n * (access[z] * 10 - 7));
+		KUNIT_EXPECT_LT(test, hits[z] * 1000, n * (access[z] * 10 + 7));
+	}
+}
+
+/* zoned_abs: zone bytes from the span's start; sums are checked. */
+static void kb_zones_abs_and_sums(struct kunit *test)
+{
+	struct kb_zones *zs = kunit_kzalloc(test, sizeof(*zs), GFP_KERNEL);
+	const unsigned int w = KIOBENCH_DIR_WRITE;
+	struct kb_rng rng;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, zs);
+	zs->abs = true;
+	zs->z[w][0] = (struct kb_zone){ 2 * SZ_4K, 50 };
+	zs->z[w][1] = (struct kb_zone){ 8 * SZ_4K, 50 };
+	zs->nr[w] = 2;
+	KUNIT_ASSERT_EQ(test, kb_zones_build(zs, w), 0);
+	KUNIT_EXPECT_EQ(test, kb_zones_bytes(zs, w), 10 * SZ_4K);
+	kb_rng_seed(&rng, 1);
+	for (i = 0; i < 1000; i++)
+		KUNIT_ASSERT_LT(test, kb_zone_offset(zs, w, &rng, SZ_1M, SZ_4K, SZ_4K),
+				10 * SZ_4K);
+	/* a 64k I/O near the end of a 40k span stays inside it */
+	for (i = 0; i < 1000; i++)
+		KUNIT_ASSERT_LE(test, kb_zone_offset(zs, w, &rng, 10 * SZ_4K, SZ_16K,
+						     SZ_4K) + SZ_16K, 10 * SZ_4K);
+	zs->z[w][1].access = 49;
+	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
+	zs->z[w][1].access = 51;
+	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
+	zs->z[w][1].access = 50;
+	zs->abs = false;	/* 2 + 8 percent: fine; 2 + 99: not */
+	zs->z[w][0].size = 2;
+	zs->z[w][1].size = 8;
+	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), 0);
+	zs->z[w][1].size = 99;
+	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
+}
+
+/*
+ * random-cdf: half the draws on rank 0, the other half spread over ranks
+ * 1..100; malformed tables refused.
+ */
+static void kb_cdf_ranks_follow_the_table(struct kunit *test)
+{
+	struct kiobench_cdf_ent t[3] = { { 0, 0 }, { BIT_ULL(31), 1 },
+					 { BIT_ULL(32), 101 } };
+
+	KUNIT_ASSERT_EQ(test, kb_cdf_check(t, 3), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, 0), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31) - 1), 0);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31)), 1);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(31) + BIT_ULL(30)), 51);
+	KUNIT_EXPECT_EQ(test, kb_cdf_rank(t, 3, BIT_ULL(32) - 1), 100);
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 1), -EINVAL);
+	t[2].cum = BIT_ULL(32) - 1;	/* does not end at 2^32 */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
+	t[2].cum = BIT_ULL(32);
+	t[1].rank = 101;		/* rank does not rise */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
+	t[1].rank = 1;
+	t[0].cum = 1;			/* does not start at 0 */
+	KUNIT_EXPECT_EQ(test, kb_cdf_check(t, 3), -EINVAL);
+}
+
 /* ---- budgets and accounting ---------------------------------------------- */
 
 struct split_case {
@@ -1077,6 +1174,9 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_rmap_offset_fits),
 	KUNIT_CASE(kb_seq_offset_wraps),
 	KUNIT_CASE(kb_pick_bs_follows_weights),
+	KUNIT_CASE(kb_zones_follow_their_shares),
+	KUNIT_CASE(kb_zones_abs_and_sums),
+	KUNIT_CASE(kb_cdf_ranks_follow_the_table),
 	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),
 	KUNIT_CASE(kb_budgets_split_limits),
 	KUNIT_CASE(kb_account_excludes_warmup),

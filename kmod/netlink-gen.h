@@ -74,6 +74,17 @@ static const struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1] = {
 	[KIOBENCH_BSS_A_ENTRY] = NLA_POLICY_NESTED(kb_bss_entry_policy),
 };
 
+static const struct nla_policy kb_zone_entry_policy[KIOBENCH_ZONE_A_MAX + 1] = {
+	[KIOBENCH_ZONE_A_DIR] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KIOBENCH_ZONE_A_ACCESS_PCT] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_ZONE_A_SIZE_PCT] = NLA_POLICY_RANGE(NLA_U8, 1, 100),
+	[KIOBENCH_ZONE_A_SIZE] = NLA_POLICY_MIN(NLA_U64, 512),
+};
+
+static const struct nla_policy kb_zone_policy[KIOBENCH_ZONE_A_MAX + 1] = {
+	[KIOBENCH_ZONE_A_ENTRY] = NLA_POLICY_NESTED(kb_zone_entry_policy),
+};
+
 VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_NAME] = { .type = NLA_NUL_STRING, .len = 31, },
 	[KIOBENCH_A_DEVICES] = NLA_POLICY_NESTED(kb_dev_policy),
@@ -122,6 +133,8 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_BLOCKS] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] =
 		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_thinktime_iotime_ns_range),
+	[KIOBENCH_A_RANDOM_ZONES] = NLA_POLICY_NESTED(kb_zone_policy),
+	[KIOBENCH_A_RANDOM_CDF] = { .type = NLA_BINARY, .len = 32784, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 

@@ -182,6 +182,132 @@ static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
+/* One zone of random-zones, appended to its direction's. */
+static int kb_parse_zone(const struct nlattr *a, struct kb_zones *zs,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[KIOBENCH_ZONE_A_MAX + 1];
+	struct kb_zone *z;
+	unsigned int d;
+	bool abs;
+	int err;
+
+	err = kb_reject_dups(nla_data(a), nla_len(a), KIOBENCH_ZONE_A_MAX, 0,
+			     extack);
+	if (!err)
+		err = nla_parse_nested(tb, KIOBENCH_ZONE_A_MAX, a,
+				       kb_zone_entry_policy, extack);
+	if (err)
+		return err;
+	if (NL_REQ_ATTR_CHECK(extack, a, tb, KIOBENCH_ZONE_A_DIR) ||
+	    NL_REQ_ATTR_CHECK(extack, a, tb, KIOBENCH_ZONE_A_ACCESS_PCT))
+		return -EINVAL;
+	abs = tb[KIOBENCH_ZONE_A_SIZE];
+	if (abs == !!tb[KIOBENCH_ZONE_A_SIZE_PCT]) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "random-zones: a zone needs size-pct or size, not both");
+		return -EINVAL;
+	}
+	d = nla_get_u8(tb[KIOBENCH_ZONE_A_DIR]);
+	if ((zs->nr[0] || zs->nr[1]) && zs->abs != abs) {
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "random-zones: zones are all size-pct or all size");
+		return -EINVAL;
+	}
+	if (zs->nr[d] == KB_MAX_ZONES) {
+		NL_SET_ERR_MSG_ATTR(extack, a, "random-zones: at most "
+				    __stringify(KB_MAX_ZONES) " zones per direction");
+		return -E2BIG;
+	}
+	if (abs && nla_get_u64(tb[KIOBENCH_ZONE_A_SIZE]) % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_ZONE_A_SIZE],
+				    "random-zones size: must be a multiple of 512");
+		return -EINVAL;
+	}
+	zs->abs = abs;
+	z = &zs->z[d][zs->nr[d]++];
+	z->access = nla_get_u8(tb[KIOBENCH_ZONE_A_ACCESS_PCT]);
+	z->size = abs ? nla_get_u64(tb[KIOBENCH_ZONE_A_SIZE]) :
+			nla_get_u8(tb[KIOBENCH_ZONE_A_SIZE_PCT]);
+	return 0;
+}
+
+/* fio's zipf and pareto: the table of the ranks' inverse distribution. */
+static int kb_parse_cdf(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr *attr = info->attrs[KIOBENCH_A_RANDOM_CDF];
+	struct netlink_ext_ack *extack = info->extack;
+	int len;
+
+	if (!attr)
+		return 0;
+	len = nla_len(attr);
+	if (!cfg->random || !cfg->norandommap || cfg->zones) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: needs random and norandommap, not random-zones");
+		return -EINVAL;
+	}
+	BUILD_BUG_ON(sizeof(*cfg->cdf) != 16);
+	if (len % sizeof(*cfg->cdf) || len < 2 * sizeof(*cfg->cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: not an array of 2 or more struct kiobench_cdf_ent");
+		return -EINVAL;
+	}
+	cfg->cdf = kvmalloc(len, GFP_KERNEL);
+	if (!cfg->cdf)
+		return -ENOMEM;
+	memcpy(cfg->cdf, nla_data(attr), len);
+	cfg->nr_cdf = len / sizeof(*cfg->cdf);
+	if (kb_cdf_check(cfg->cdf, cfg->nr_cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-cdf: rank must rise and cum not fall from 0, cum to 2^32");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * fio's random_distribution=zoned/zoned_abs: random offsets without the
+ * random map (fio turns its map off for any distribution but uniform).
+ */
+static int kb_parse_zones(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr *attr = info->attrs[KIOBENCH_A_RANDOM_ZONES];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct nlattr *a;
+	unsigned int d;
+	int rem, err;
+
+	if (!attr)
+		return 0;
+	if (!cfg->random || !cfg->norandommap) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "random-zones: needs random and norandommap");
+		return -EINVAL;
+	}
+	cfg->zones = kzalloc(sizeof(*cfg->zones), GFP_KERNEL);
+	if (!cfg->zones)
+		return -ENOMEM;
+	nla_for_each_nested(a, attr, rem) {
+		err = kb_parse_zone(a, cfg->zones, extack);
+		if (err)
+			return err;
+	}
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		if (cfg->zones->nr[d] && kb_zones_build(cfg->zones, d)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "random-zones: a direction's access-pct must add up to 100, its size-pct to at most 100");
+			return -EINVAL;
+		}
+	}
+	if (!cfg->zones->nr[KIOBENCH_DIR_READ] &&
+	    !cfg->zones->nr[KIOBENCH_DIR_WRITE]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "random-zones: needs at least one entry");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int kb_parse_cpus(struct genl_info *info, struct kb_config *cfg)
 {
 	const struct nlattr *a = info->attrs[KIOBENCH_A_CPUS];
@@ -333,7 +459,8 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	if (tb[KIOBENCH_A_RATE_PROCESS])
 		cfg->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
 	kb_parse_prio(tb, cfg);
-	return kb_parse_think(info, cfg);
+	return kb_parse_think(info, cfg) ?: kb_parse_zones(info, cfg) ?:
+	       kb_parse_cdf(info, cfg);
 }
 
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
@@ -524,6 +651,36 @@ static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
 	return 0;
 }
 
+/* random-zones, each direction's zones in order; absent without zones. */
+static int kb_put_zones(struct sk_buff *msg, const struct kb_zones *zs)
+{
+	struct nlattr *nest, *ent;
+	unsigned int d, i;
+
+	if (!zs)
+		return 0;
+	nest = nla_nest_start(msg, KIOBENCH_A_RANDOM_ZONES);
+	if (!nest)
+		return -EMSGSIZE;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		for (i = 0; i < zs->nr[d]; i++) {
+			const struct kb_zone *z = &zs->z[d][i];
+
+			ent = nla_nest_start(msg, KIOBENCH_ZONE_A_ENTRY);
+			if (!ent || nla_put_u8(msg, KIOBENCH_ZONE_A_DIR, d) ||
+			    nla_put_u8(msg, KIOBENCH_ZONE_A_ACCESS_PCT, z->access) ||
+			    (zs->abs ?
+			     nla_put_u64_64bit(msg, KIOBENCH_ZONE_A_SIZE, z->size,
+					       KIOBENCH_ZONE_A_PAD) :
+			     nla_put_u8(msg, KIOBENCH_ZONE_A_SIZE_PCT, z->size)))
+				return -EMSGSIZE;
+			nla_nest_end(msg, ent);
+		}
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 /*
  * The job's settings, from the kernel's own struct kb_config, in the
  * request's attributes: what a reply says is what the workers do, whoever
@@ -571,7 +728,10 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	     nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process)) ||
 	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
 		return -EMSGSIZE;
-	return kb_put_think(msg, cfg);
+	if (cfg->cdf && nla_put(msg, KIOBENCH_A_RANDOM_CDF,
+				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
+		return -EMSGSIZE;
+	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones);
 }
 
 /* Room for a job's status: its settings may hold long paths and many CPUs. */
@@ -581,6 +741,11 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	unsigned int i;
 
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
+	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
+	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
+		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
+			nla_total_size(2 * nla_total_size(1) +
+				       nla_total_size_64bit(8));
 	for (i = 0; i < cfg->nr_devs; i++)
 		size += nla_total_size(strlen(cfg->paths[i]) + 1) +
 			nla_total_size_64bit(sizeof(u64));

@@ -42,8 +42,8 @@ static bool kb_may_submit(struct kb_worker *w, u64 now)
 static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
 	const struct kb_config *cfg = &w->job->cfg;
+	unsigned int dir = KIOBENCH_DIR_READ;
 	struct kb_dev *dev = w->dev;
-	bool write = false;
 	u32 len;
 	u64 off;
 
@@ -52,9 +52,18 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;
 	w->ios_left--;
-	if (cfg->rwmix_read < 100)
-		write = kb_rng_below(&w->rng, 100) >= cfg->rwmix_read;
-	if (cfg->random && cfg->norandommap)
+	if (cfg->rwmix_read < 100 &&
+	    kb_rng_below(&w->rng, 100) >= cfg->rwmix_read)
+		dir = KIOBENCH_DIR_WRITE;
+	if (cfg->cdf)
+		off = min(kb_perm_at(&w->scatter,
+				     kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
+						 kb_rng_next(&w->rng) >> 32)) *
+			  cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
+	else if (cfg->zones && cfg->zones->nr[dir])
+		off = kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
+				     len, cfg->min_bs);
+	else if (cfg->random && cfg->norandommap)
 		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
 	else if (cfg->random)
 		off = kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
@@ -63,9 +72,9 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
 	slot->off = off + dev->span_start;
 	slot->len = len;
-	slot->dir = write ? KIOBENCH_DIR_WRITE : KIOBENCH_DIR_READ;
-	slot->cmdprio = cfg->cmdprio_pct[slot->dir] &&
-			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[slot->dir];
+	slot->dir = dir;
+	slot->cmdprio = cfg->cmdprio_pct[dir] &&
+			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
 	slot->submit_ns = 0;	/* not tried yet */
 }
 

@@ -34,7 +34,7 @@
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define EXEC_MODEL	"not implemented yet: a job ending in error stops only itself " \
 			"(exitall stops the others whatever the outcome)"
-#define DISTRIB		"not implemented yet: kiobench draws offsets uniformly over the span"
+#define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
 #define RATES_MIN	"not implemented yet: failing a job whose rate falls below a minimum " \
 			"(checked each rate_cycle)"
@@ -129,7 +129,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	/* execution model */
 	{ "exitall_on_error", NULL, EXEC_MODEL },
 	/* offsets */
-	{ "random_distribution", NULL, DISTRIB },
 	{ "percentage_random", NULL, DISTRIB },
 	{ "rw_sequencer", NULL, DISTRIB },
 	{ "offset_align", NULL, "not implemented yet: offset=N% is aligned to the smallest "

@@ -57,6 +57,8 @@ HAND = {
     "thinktime-spin-ns": "only with thinktime-ns",
     "thinktime-blocks": "only with thinktime-ns; its default depends on thinktime-iotime-ns",
     "thinktime-iotime-ns": "only with thinktime-ns",
+    "random-zones": "nested zones of each direction, built into a table of percents",
+    "random-cdf": "an array of entries, checked in order; not with random-zones",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the
@@ -65,7 +67,8 @@ OP_POLICY = {"job-new": "kb_new_policy", "job-start": "kb_id_policy",
              "job-stop": "kb_id_policy", "job-get": "kb_id_policy",
              "job-del": "kb_id_policy"}
 NEST_POLICY = {"device": "kb_dev_policy", "bssplit-list": "kb_bss_policy",
-               "bssplit-entry": "kb_bss_entry_policy"}
+               "bssplit-entry": "kb_bss_entry_policy", "zone-list": "kb_zone_policy",
+               "zone-entry": "kb_zone_entry_policy"}
 # Policies KUnit reads (kmod/kiobench_kunit.c): visible to it, static otherwise.
 KUNIT_VISIBLE = {"kb_new_policy"}
 
@@ -207,7 +210,10 @@ def uapi(sp: Spec) -> str:
         if o["name"] != "unspec":
             out += op_comment(sp, o)
     guard = f"_UAPI_LINUX_{c_name(fam)}_H"
-    out += [" */", f"#ifndef {guard}", f"#define {guard}", "",
+    out += [" */", f"#ifndef {guard}", f"#define {guard}", ""]
+    if any(d["type"] == "struct" for d in y["definitions"]):
+        out += ["#include <linux/types.h>", ""]
+    out += [
             f"#define {c_name(y['c-family-name'])}\t\"{fam}\"",
             f"#define {c_name(y['c-version-name'])}\t{y.get('version', 1)}", ""]
     consts = []
@@ -215,11 +221,14 @@ def uapi(sp: Spec) -> str:
         if d["type"] == "const":
             consts.append(d)
             continue
-        if d["type"] != "enum":
+        if d["type"] not in ("enum", "struct"):
             sys.exit(f"gen-kmod-nl: definition {d['name']}: type {d['type']} unknown here")
         if consts:
             out += const_defines(sp, consts)
             consts = []
+        if d["type"] == "struct":
+            out += struct_def(fam, d)
+            continue
         pfx = sp.def_prefix(d)
         ename = f"{fam}_{d['name'].replace('-', '_')}"
         ents = sp.entries(d)
@@ -269,6 +278,19 @@ def uapi(sp: Spec) -> str:
     out += ["", f"/* What the spec cannot say: {HAND_HEADER}, by hand. */",
             f'#include "{HAND_HEADER}"', "", f"#endif /* {guard} */", ""]
     return "\n".join(out)
+
+
+def struct_def(fam: str, d: dict) -> list[str]:
+    """A struct definition of the spec: its members, u8..u64 as __u8..__u64."""
+    name = f"{fam}_{d['name'].replace('-', '_')}"
+    out = kdoc(f"struct {name}", d.get("doc"),
+               [(m["name"].replace("-", "_"), m.get("doc")) for m in d["members"]])
+    out.append(f"struct {name} {{")
+    for m in d["members"]:
+        if m["type"] not in ("u8", "u16", "u32", "u64"):
+            sys.exit(f"gen-kmod-nl: struct {d['name']}: member type {m['type']} unknown here")
+        out.append(f"\t__{m['type']} {m['name'].replace('-', '_')};")
+    return out + ["};", ""]
 
 
 def const_defines(sp: Spec, consts: list[dict]) -> list[str]:

@@ -144,6 +144,15 @@ struct kb_assign_list {
 /* fio's random_generator values; kiobench's kernel runs its own (options.c). */
 enum kb_randgen { KB_RANDGEN_TAUSWORTHE, KB_RANDGEN_LFSR, KB_RANDGEN_TAUSWORTHE64 };
 
+/* fio's skewed random_distribution values (distrib.c). */
+enum kb_skew { KB_SKEW_NONE, KB_SKEW_ZIPF, KB_SKEW_PARETO };
+
+/* One zone of fio's random_distribution=zoned/zoned_abs (distrib.c). */
+struct kb_zone {
+	uint8_t access;		/* percent of the direction's random offsets */
+	uint64_t size;		/* percent of the span (zoned), bytes (zoned_abs) */
+};
+
 /* A job as configured by the user (defaults + assignments). */
 struct kb_job {
 	char name[KIOBENCH_NAME_LEN];
@@ -175,6 +184,13 @@ struct kb_job {
 	bool norandommap;	/* random offsets with replacement */
 	bool randrepeat, allrandrepeat, softrandommap;
 	enum kb_randgen random_generator;	/* as asked; the kernel has its own */
+	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
+	struct kb_zone *zones[KIOBENCH_NR_DIRS];
+	unsigned int nr_zones[KIOBENCH_NR_DIRS];
+	bool zones_abs;
+	/* random_distribution=zipf/pareto (enum kb_skew): the kernel gets the table */
+	uint8_t skew;
+	double skew_val;
 	/* fio's execution model: run.c sequences the jobs, output.c groups them */
 	bool stonewall, new_group, group_reporting, exitall;
 	char *wait_for;		/* name of the job this one waits for */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "distrib.h"
 #include "json.h"
 #include "kiobench.h"
 #include "measures.h"
@@ -112,6 +113,14 @@ static struct json_object *both_dirs(const struct kb_result *r, enum kb_metric m
 
 /* ---- the settings the kernel reports ---------------------------------------- */
 
+/* The kernel's zones in fio's random_distribution syntax ("random": none). */
+static void kcfg_zones(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	const struct kb_zone *z[KIOBENCH_NR_DIRS] = { c->zones[0], c->zones[1] };
+
+	kb_random_dist_str(z, c->nr_zones, c->zones_abs, buf, len);
+}
+
 /* The kernel's completion mode, or NULL when its reply did not say. */
 const char *kb_kcfg_completion(const struct kb_kcfg *c)
 {
@@ -186,6 +195,15 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	KCFG_ADD(" randseed=%" PRIu64, K(SEED));
 	if (K_HAS(RANDOM))
 		KCFG_ADD(" %s", K_HAS(NORANDOMMAP) ? "norandommap" : "randommap");
+	if (c->nr_zones[0] || c->nr_zones[1]) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		KCFG_ADD(" random_distribution=%s", zones);
+	}
+	if (c->nr_cdf)
+		KCFG_ADD(" random_cdf=%u/%" PRIu64 " hottest_1%%=%.4f",
+			 c->nr_cdf, c->cdf_blocks, c->cdf_hot[0]);
 	if (K(RATE_IOPS))
 		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
 			 kcfg_process(c));
@@ -229,6 +247,31 @@ static struct json_object *per_dir_u8(const uint8_t *v, bool present)
 	return o;
 }
 
+/*
+ * The kernel's random-cdf: its entries, the blocks it spreads over and the
+ * share of the I/Os it sends to the hottest 1, 10 and 50 % of them.
+ */
+static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
+{
+	static const double pct[KB_KCFG_HOT] = KB_KCFG_HOT_PCTS;
+	struct json_object *o, *h;
+	char key[16];
+	int i;
+
+	if (!c->nr_cdf)
+		return NULL;
+	o = json_object_new_object();
+	h = json_object_new_object();
+	kb_jadd(o, "entries", kb_ju64(c->nr_cdf));
+	kb_jadd(o, "blocks", kb_ju64(c->cdf_blocks));
+	for (i = 0; i < KB_KCFG_HOT; i++) {
+		snprintf(key, sizeof(key), "%g%%", pct[i]);
+		kb_jadd(h, key, kb_jdbl(c->cdf_hot[i]));
+	}
+	kb_jadd(o, "hottest_share", h);
+	return o;
+}
+
 /* The same as a JSON object (JSON null when the module did not report them). */
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 {
@@ -268,6 +311,13 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(K(RAMP_NS)));
 	kb_jadd(o, "randseed", kb_ju64(K(SEED)));
 	kb_jadd(o, "norandommap", json_object_new_boolean(K_HAS(NORANDOMMAP)));
+	if (K_HAS(RANDOM)) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		kb_jadd(o, "random_distribution", kb_jstr(zones));
+	}
+	kb_jadd(o, "random_cdf", kcfg_cdf_json(c));
 	if (c->has_prio) {
 		kb_jadd(o, "prioclass", kb_ju64(K(PRIOCLASS)));
 		kb_jadd(o, "prio", kb_ju64(K(PRIO)));
@@ -365,13 +415,26 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 	for (i = 0; i < c->nr_bss; i++)
 		if (!blk || c->bss[i].size < blk)
 			blk = c->bss[i].size;
-	if (K_HAS(NORANDOMMAP))
+	if (c->nr_zones[0] || c->nr_zones[1]) {
+		char zones[4096];
+
+		kcfg_zones(c, zones, sizeof(zones));
+		fprintf(f, "  offsets      : %s: uniform in each zone, %s, with replacement "
+			"(randseed=%" PRIu64 ")\n", zones, kb_kcfg_generator(c), K(SEED));
+	} else if (c->nr_cdf) {
+		fprintf(f, "  offsets      : skewed by the kernel's table of %u pieces over %"
+			PRIu64 " blocks, scattered by a keyed permutation (randseed=%" PRIu64
+			"): the hottest 1%% of the blocks take %.1f%% of the I/Os, 10%%: %.1f%%, "
+			"50%%: %.1f%%\n", c->nr_cdf, c->cdf_blocks, K(SEED), 100 * c->cdf_hot[0],
+			100 * c->cdf_hot[1], 100 * c->cdf_hot[2]);
+	} else if (K_HAS(NORANDOMMAP)) {
 		fprintf(f, "  offsets      : norandommap: %s, with replacement "
 			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), K(SEED));
-	else
+	} else {
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
 			kb_kcfg_generator(c), blk, K(SEED));
+	}
 	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
 			"its %s, which keeps that generator's guarantee\n",

@@ -118,6 +118,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_SPIN_NS] = { "thinktime-spin-ns", KB_NLT_U64, true },
 	[KIOBENCH_A_THINKTIME_BLOCKS] = { "thinktime-blocks", KB_NLT_U32, true },
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] = { "thinktime-iotime-ns", KB_NLT_U64, true },
+	[KIOBENCH_A_RANDOM_ZONES] = { "random-zones", KB_NLT_NEST, true },
+	[KIOBENCH_A_RANDOM_CDF] = { "random-cdf", KB_NLT_BINARY, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -130,6 +132,16 @@ static const struct kb_nl_attr kb_nl_bssplit_attrs[KIOBENCH_BSS_A_MAX + 1] = {
 	[KIOBENCH_BSS_A_ENTRY] = { "entry", KB_NLT_NEST, false },
 	[KIOBENCH_BSS_A_SIZE] = { "size", KB_NLT_U32, false },
 	[KIOBENCH_BSS_A_WEIGHT] = { "weight", KB_NLT_U32, false },
+};
+
+static const struct kb_nl_attr kb_nl_zone_attrs[KIOBENCH_ZONE_A_MAX + 1] = {
+	[KIOBENCH_ZONE_A_UNSPEC] = { "unspec", KB_NLT_UNUSED, false },
+	[KIOBENCH_ZONE_A_PAD] = { "pad", KB_NLT_PAD, false },
+	[KIOBENCH_ZONE_A_ENTRY] = { "entry", KB_NLT_NEST, false },
+	[KIOBENCH_ZONE_A_DIR] = { "dir", KB_NLT_U8, false },
+	[KIOBENCH_ZONE_A_ACCESS_PCT] = { "access-pct", KB_NLT_U8, false },
+	[KIOBENCH_ZONE_A_SIZE_PCT] = { "size-pct", KB_NLT_U8, false },
+	[KIOBENCH_ZONE_A_SIZE] = { "size", KB_NLT_U64, false },
 };
 
 static const struct kb_nl_attr kb_nl_stats_attrs[KIOBENCH_STAT_A_MAX + 1] = {

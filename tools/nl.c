@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -21,12 +22,14 @@
 #include <netlink/netlink.h>
 #include <netlink/socket.h>
 
+#include "distrib.h"
 #include "fiolog.h"
 #include "kiobench.h"
 #include "nl-names.h"
 #include "nl.h"
 #include "options.h"
 #include "result.h"
+#include "values.h"
 
 #ifndef SOL_NETLINK
 #define SOL_NETLINK 270
@@ -40,6 +43,7 @@
 static struct nla_policy kb_policy[KIOBENCH_A_MAX + 1];
 static struct nla_policy kb_stat_policy[KIOBENCH_STAT_A_MAX + 1];
 static struct nla_policy kb_bss_policy[KIOBENCH_BSS_A_MAX + 1];
+static struct nla_policy kb_zone_policy[KIOBENCH_ZONE_A_MAX + 1];
 
 static uint16_t nla_type_of(enum kb_nl_type t)
 {
@@ -72,6 +76,7 @@ static void init_policies(void)
 	fill_policy(kb_policy, kb_nl_attrs, KIOBENCH_A_MAX);
 	fill_policy(kb_stat_policy, kb_nl_stats_attrs, KIOBENCH_STAT_A_MAX);
 	fill_policy(kb_bss_policy, kb_nl_bssplit_attrs, KIOBENCH_BSS_A_MAX);
+	fill_policy(kb_zone_policy, kb_nl_zone_attrs, KIOBENCH_ZONE_A_MAX);
 }
 
 /*
@@ -114,6 +119,10 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_CMDPRIO_WRITE, "cmdprio", "as cmdprio-percentage-write" },
 	{ KIOBENCH_A_THINKTIME_SPIN_NS, "thinktime_spin", "when not zero, the kernel's "
 	  "default: thinktime_spin=0 is given, not sent" },
+	{ KIOBENCH_A_RANDOM_ZONES, "random_distribution", "zoned, zoned_abs: a nest of "
+	  "each direction's zones, a random job's only" },
+	{ KIOBENCH_A_RANDOM_CDF, "random_distribution", "zipf, pareto: a table computed "
+	  "for the first device's span (kb_skew_table)" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -637,6 +646,66 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	return 0;
 }
 
+/* random_distribution=zoned/zoned_abs: each direction's zones, a random job's only. */
+static int put_zones(struct nl_msg *msg, const struct kb_job *job)
+{
+	struct nlattr *nest, *ent;
+	unsigned int i;
+	int d;
+
+	if (!job->random || (!job->nr_zones[0] && !job->nr_zones[1]))
+		return 0;
+	nest = nla_nest_start(msg, KIOBENCH_A_RANDOM_ZONES | NLA_F_NESTED);
+	if (!nest)
+		return -1;
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		for (i = 0; i < job->nr_zones[d]; i++) {
+			const struct kb_zone *z = &job->zones[d][i];
+
+			ent = nla_nest_start(msg, KIOBENCH_ZONE_A_ENTRY | NLA_F_NESTED);
+			if (!ent || nla_put_u8(msg, KIOBENCH_ZONE_A_DIR, d) ||
+			    nla_put_u8(msg, KIOBENCH_ZONE_A_ACCESS_PCT, z->access) ||
+			    (job->zones_abs ? nla_put_u64(msg, KIOBENCH_ZONE_A_SIZE, z->size) :
+			     nla_put_u8(msg, KIOBENCH_ZONE_A_SIZE_PCT, z->size)))
+				return -1;
+			nla_nest_end(msg, ent);
+		}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
+/*
+ * random_distribution=zipf/pareto: the table for the first device's span
+ * (the kernel refuses a device whose span has another number of blocks).
+ */
+static int put_cdf(struct nl_msg *msg, const struct kb_job *job, struct kb_nlerr *e)
+{
+	struct kiobench_cdf_ent *t;
+	uint64_t bytes, n;
+	unsigned int nr;
+	int ret;
+
+	if (!job->random || !job->skew || !job->nr_devices)
+		return 0;
+	if (kb_dev_bytes(job->devices[0], &bytes) || bytes <= job->offset) {
+		set_err(e, -EINVAL, "random_distribution: cannot read the size of the device");
+		return -1;
+	}
+	bytes -= job->offset;
+	if (job->size && job->size < bytes)
+		bytes = job->size;
+	n = bytes / kb_job_min_bs(job);
+	if (kb_skew_table(job, n, &t, &nr, e->msg, sizeof(e->msg))) {
+		e->err = -EINVAL;
+		return -1;
+	}
+	ret = nla_put(msg, KIOBENCH_A_RANDOM_CDF, nr * sizeof(*t), t);
+	free(t);
+	if (ret)
+		set_err(e, -EMSGSIZE, "request too large");
+	return ret ? -1 : 0;
+}
+
 /* The lists: name, devices, the direction, the transfer sizes, the CPUs. */
 static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 {
@@ -683,13 +752,17 @@ int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_m
 	for (i = 0; i < job->nr_devices; i++)
 		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
 	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	size += (job->nr_zones[0] + job->nr_zones[1]) * 4 * (NLA_HDRLEN + 8);
+	if (job->skew)	/* kb_nl_job_new() puts it */
+		size += KB_CDF_MAX * sizeof(struct kiobench_cdf_ent) + NLA_HDRLEN;
 	msg = nlmsg_alloc_size(size);
 	if (!msg || !genlmsg_put(msg, NL_AUTO_PORT, NL_AUTO_SEQ, family, 0, 0,
 				 KIOBENCH_CMD_JOB_NEW, KIOBENCH_GENL_VERSION)) {
 		nlmsg_free(msg);
 		return -ENOMEM;
 	}
-	if (put_lists(msg, job) || put_options(msg, job) || put_by_code(msg, job, detach)) {
+	if (put_lists(msg, job) || put_options(msg, job) || put_by_code(msg, job, detach) ||
+	    put_zones(msg, job)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -706,6 +779,10 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 
 	if (ret) {
 		set_err(e, ret, ret == -EMSGSIZE ? "request too large" : NULL);
+		return e->err;
+	}
+	if (put_cdf(msg, job, e)) {
+		nlmsg_free(msg);
 		return e->err;
 	}
 	ret = request(nl, msg, parse_new, &r, e);
@@ -725,6 +802,50 @@ int kb_nl_job_cmd(struct kb_nl *nl, int cmd, uint32_t id, struct kb_nlerr *e)
 		return e->err;
 	}
 	return request(nl, msg, NULL, NULL, e);
+}
+
+/* The kernel's random-zones, by direction in their order. */
+static int parse_kzones(struct nlattr *nest, struct kb_kcfg *c)
+{
+	struct nlattr *e;
+	int rem;
+
+	nla_for_each_nested(e, nest, rem) {
+		struct nlattr *zt[KIOBENCH_ZONE_A_MAX + 1];
+		struct kb_zone *z;
+		unsigned int d;
+
+		if (nla_type(e) != KIOBENCH_ZONE_A_ENTRY ||
+		    nla_parse_nested(zt, KIOBENCH_ZONE_A_MAX, e, kb_zone_policy) < 0 ||
+		    !zt[KIOBENCH_ZONE_A_DIR] || !zt[KIOBENCH_ZONE_A_ACCESS_PCT] ||
+		    (!zt[KIOBENCH_ZONE_A_SIZE] && !zt[KIOBENCH_ZONE_A_SIZE_PCT]))
+			return -EINVAL;
+		d = nla_get_u8(zt[KIOBENCH_ZONE_A_DIR]);
+		if (d >= KIOBENCH_NR_DIRS || c->nr_zones[d] == KB_KCFG_ZONES)
+			return -EINVAL;
+		z = &c->zones[d][c->nr_zones[d]++];
+		z->access = nla_get_u8(zt[KIOBENCH_ZONE_A_ACCESS_PCT]);
+		c->zones_abs = zt[KIOBENCH_ZONE_A_SIZE];
+		z->size = c->zones_abs ? nla_get_u64(zt[KIOBENCH_ZONE_A_SIZE]) :
+					 nla_get_u8(zt[KIOBENCH_ZONE_A_SIZE_PCT]);
+	}
+	return 0;
+}
+
+/* The kernel's random-cdf: its blocks and the hottest ones' shares. */
+static int parse_kcdf(struct nlattr *a, struct kb_kcfg *c)
+{
+	const struct kiobench_cdf_ent *t = nla_data(a);
+	unsigned int nr = nla_len(a) / sizeof(*t), i;
+	static const double pct[KB_KCFG_HOT] = KB_KCFG_HOT_PCTS;
+
+	if (nla_len(a) % sizeof(*t) || nr < 2)
+		return -EINVAL;
+	c->nr_cdf = nr;
+	c->cdf_blocks = t[nr - 1].rank;
+	for (i = 0; i < KB_KCFG_HOT; i++)
+		c->cdf_hot[i] = kb_cdf_share(t, nr, (uint64_t)ceil(c->cdf_blocks * pct[i] / 100.0));
+	return 0;
 }
 
 /* The devices, the span on each and the transfer sizes of a status reply. */
@@ -757,6 +878,10 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 			c->span_len[c->nr_spans] = nla_get_u64(a);
 		c->nr_spans++;
 	}
+	if (tb[KIOBENCH_A_RANDOM_ZONES] && parse_kzones(tb[KIOBENCH_A_RANDOM_ZONES], c))
+		return -EINVAL;
+	if (tb[KIOBENCH_A_RANDOM_CDF] && parse_kcdf(tb[KIOBENCH_A_RANDOM_CDF], c))
+		return -EINVAL;
 	if (tb[KIOBENCH_A_BSSPLIT])
 		nla_for_each_nested(e, tb[KIOBENCH_A_BSSPLIT], erem) {
 			struct nlattr *bt[KIOBENCH_BSS_A_MAX + 1];

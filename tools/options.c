@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/random.h>
 
+#include "distrib.h"
 #include "fio_opts.h"
 #include "kiobench.h"
 #include "options.h"
@@ -149,6 +150,13 @@ static int p_randgen(const struct kb_opt *o, const char *val, struct kb_job *job
 	}
 	return kb_errf(err, errlen, "invalid random_generator '%s' "
 		       "(tausworthe, lfsr or tausworthe64)", val);
+}
+
+static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	return kb_parse_random_dist(val, job->kb_base, job, err, errlen);
 }
 
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -890,6 +898,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
+	JOB(KB_OPT_RANDOM_DIST, "random_distribution", "random|zipf[:T]|pareto[:H]|zoned:A/S:...|zoned_abs:A/SIZE:...",
+	    p_random_dist, "skewed random offsets: zipf, pareto, or zones with their share "
+	    "of the accesses (fio's; normal is refused)", .def = "random"),
 	JOB(KB_OPT_DIRECT, "direct", "1", p_direct,
 	    "bypass the page cache: kiobench always does (direct=0 is refused)"),
 	JOB(KB_OPT_BUFFERED, "buffered", "0", p_direct,
@@ -1157,6 +1168,7 @@ void kb_job_free(struct kb_job *job)
 	free_devices(job);
 	free(job->bss);
 	free(job->cpus);
+	kb_zones_free(job);
 	free(job->lat_log);
 	free(job->description);
 	free(job->raw_lat_log);
@@ -1362,7 +1374,9 @@ bool kb_job_cmdprio(const struct kb_job *job)
 
 bool kb_job_norandommap(const struct kb_job *job)
 {
-	return job->norandommap && job->random_generator != KB_RANDGEN_LFSR;
+	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
+	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE] ||
+	       job->skew;
 }
 
 uint32_t kb_job_min_bs(const struct kb_job *job)
@@ -1505,6 +1519,12 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "0");
 	else if (o->id == KB_OPT_RANDGEN)
 		snprintf(buf, len, "%s", kb_randgen_name(job->random_generator));
+	else if (o->id == KB_OPT_RANDOM_DIST && job->skew)
+		snprintf(buf, len, "%s:%g", job->skew == KB_SKEW_ZIPF ? "zipf" : "pareto",
+			 job->skew_val);
+	else if (o->id == KB_OPT_RANDOM_DIST)
+		kb_random_dist_str((const struct kb_zone *const *)job->zones, job->nr_zones,
+				   job->zones_abs, buf, len);
 	else if (o->parse == p_direct || o->parse == p_always)
 		snprintf(buf, len, "1");
 	else if (pct)

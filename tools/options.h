@@ -42,6 +42,7 @@ enum kb_opt_id {
 	KB_OPT_ALLRANDREPEAT,
 	KB_OPT_RANDGEN,
 	KB_OPT_SOFTRANDOMMAP,
+	KB_OPT_RANDOM_DIST,
 	/* fio's, for job files that run unchanged (fio_opts.c lists the others) */
 	KB_OPT_DIRECT,
 	KB_OPT_BUFFERED,
@@ -178,7 +179,10 @@ void kb_assign_list_free(struct kb_assign_list *l);
 bool kb_job_has_writes(const struct kb_job *job);
 /* A cmdprio_percentage share in either direction: per-priority latency. */
 bool kb_job_cmdprio(const struct kb_job *job);
-/* Whether the kernel draws offsets with replacement (norandommap, not lfsr). */
+/*
+ * Whether the kernel draws offsets with replacement: norandommap (not
+ * lfsr), or zones (fio turns its random map off for them).
+ */
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);

@@ -66,6 +66,9 @@ struct kb_dirstat {
  * values that follow a rule, have fields of their own.
  */
 #define KB_KCFG_DEVS	16		/* the module's limit-devices */
+#define KB_KCFG_ZONES	256
+#define KB_KCFG_HOT	3
+#define KB_KCFG_HOT_PCTS	{ 1, 10, 50 }
 #define KB_KCFG_BSS	16		/* the module's limit-bssplit */
 #define KB_KCFG_CPUS	1024		/* entries of the module's cpus */
 struct kb_kcfg {
@@ -87,6 +90,14 @@ struct kb_kcfg {
 	unsigned int nr_bss;
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
+	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
+	struct kb_zone zones[KIOBENCH_NR_DIRS][KB_KCFG_ZONES];
+	unsigned int nr_zones[KIOBENCH_NR_DIRS];
+	bool zones_abs;
+	/* random_distribution=zipf/pareto: the kernel's table, summed up */
+	unsigned int nr_cdf;		/* its entries; 0: none */
+	uint64_t cdf_blocks;		/* the ranks it spreads over */
+	double cdf_hot[KB_KCFG_HOT];	/* share of the I/Os on the hottest KB_KCFG_HOT_PCTS % */
 };
 
 /* The kernel's value of attribute attr (enum kiobench_attr): 0 when absent (rwmix-read 100). */

@@ -20,7 +20,9 @@
  *	(features, new, start, stop, get, del) or a number.  ATTR: a request
  *	attribute of the spec (job-id, iodepth, ...; "name" for job-name),
  *	"dev" (one path of the devices nest; repeat for more), "bss"
- *	(SIZE[/WEIGHT], one bssplit entry) or a number; the names come from
+ *	(SIZE[/WEIGHT], one bssplit entry), "zone" (DIR/ACCESS/SIZE, one
+ *	random-zones entry: SIZE a percent, or bytes with a "b" after it; an
+ *	empty field is left out) or a number; the names come from
  *	tools/nl-names.h, generated from the spec.  ":TYPE" after it
  *	overrides the width (u8, u16, u32, u64, flag, str (NUL-terminated),
  *	raw (no NUL), hex).  Exit status 0 when the ack says 0, 1 when it
@@ -804,27 +806,60 @@ static int req_repeat(struct msg *m, int fail_fd, unsigned long repeat)
 }
 
 /* The nest of the request the last ATTR=VALUE of `nlfuzz req` is in. */
-enum open_nest { NEST_NONE, NEST_DEVS, NEST_BSS };
+enum open_nest { NEST_NONE, NEST_DEVS, NEST_BSS, NEST_ZONES };
+
+/* One random-zones entry, "DIR/ACCESS/SIZE" (see the usage above). */
+static void put_zone_arg(struct msg *m, char *val)
+{
+	char *f[3] = { val, NULL, NULL }, *end;
+	int i;
+
+	for (i = 1; i < 3 && f[i - 1]; i++) {
+		f[i] = strchr(f[i - 1], '/');
+		if (f[i])
+			*f[i]++ = '\0';
+	}
+	nest_start(m, KIOBENCH_ZONE_A_ENTRY);
+	if (*f[0])
+		put_u8(m, KIOBENCH_ZONE_A_DIR, strtoul(f[0], NULL, 0));
+	if (f[1] && *f[1])
+		put_u8(m, KIOBENCH_ZONE_A_ACCESS_PCT, strtoul(f[1], NULL, 0));
+	if (f[2] && *f[2]) {
+		uint64_t v = strtoull(f[2], &end, 0);
+
+		if (*end == 'b')
+			put(m, KIOBENCH_ZONE_A_SIZE, &v, sizeof(v));
+		else
+			put_u8(m, KIOBENCH_ZONE_A_SIZE_PCT, v);
+	}
+	nest_end(m);
+}
 
 /*
- * "dev=PATH" (one path of the devices nest) or "bss=SIZE[/WEIGHT]" (one
- * entry of the bssplit nest): the nest is opened, and the other one closed,
- * as needed.
+ * "dev=PATH" (one path of the devices nest), "bss=SIZE[/WEIGHT]" (one
+ * entry of the bssplit nest) or "zone=..." (one of random-zones): the nest
+ * is opened, and another one closed, as needed.
  */
-static void put_nest_arg(struct msg *m, enum open_nest *open, bool dev, bool typed,
-			 enum vtype vt, char *val)
+static void put_nest_arg(struct msg *m, enum open_nest *open, enum open_nest want,
+			 bool typed, enum vtype vt, char *val)
 {
-	enum open_nest want = dev ? NEST_DEVS : NEST_BSS;
+	static const int nest_attr[] = { [NEST_DEVS] = KIOBENCH_A_DEVICES,
+					  [NEST_BSS] = KIOBENCH_A_BSSPLIT,
+					  [NEST_ZONES] = KIOBENCH_A_RANDOM_ZONES };
 	char *w;
 
 	if (*open != want) {
 		if (*open != NEST_NONE)
 			nest_end(m);
-		nest_start(m, dev ? KIOBENCH_A_DEVICES : KIOBENCH_A_BSSPLIT);
+		nest_start(m, nest_attr[want]);
 		*open = want;
 	}
-	if (dev) {
+	if (want == NEST_DEVS) {
 		put_value(m, KIOBENCH_DEV_A_PATH, typed ? vt : T_STR, val);
+		return;
+	}
+	if (want == NEST_ZONES) {
+		put_zone_arg(m, val);
 		return;
 	}
 	w = strchr(val, '/');
@@ -859,8 +894,10 @@ static int put_args(struct msg *m, int argc, char **argv)
 			vt = parse_vtype(ty);
 			typed = true;
 		}
-		if (!strcmp(arg, "dev") || !strcmp(arg, "bss")) {
-			put_nest_arg(m, &open, arg[0] == 'd', typed, vt, val);
+		if (!strcmp(arg, "dev") || !strcmp(arg, "bss") || !strcmp(arg, "zone")) {
+			put_nest_arg(m, &open, arg[0] == 'd' ? NEST_DEVS :
+					       arg[0] == 'b' ? NEST_BSS : NEST_ZONES,
+				     typed, vt, val);
 			free(arg);
 			continue;
 		}
@@ -1070,6 +1107,35 @@ static void gen_bssplit(struct msg *m, bool mutate)
 	nest_end(m);
 }
 
+/*
+ * The random-zones nest of a JOB_NEW with norandommap: a direction's zones
+ * adding up to 100 (two halves) or not (mutate: a size of the other kind,
+ * a missing direction, edge values).
+ */
+static void gen_zones(struct msg *m, bool mutate)
+{
+	int n = 1 + below(mutate ? 8 : 2);
+	bool abs = chance(50);
+
+	put(m, KIOBENCH_A_NORANDOMMAP, NULL, 0);
+	nest_start(m, KIOBENCH_A_RANDOM_ZONES);
+	for (int i = 0; i < n; i++) {
+		nest_start(m, KIOBENCH_ZONE_A_ENTRY);
+		if (!mutate || chance(90))
+			put_u8(m, KIOBENCH_ZONE_A_DIR, mutate ? below(3) : (unsigned int)i % 2);
+		put_u8(m, KIOBENCH_ZONE_A_ACCESS_PCT, mutate ? edge_u64(0, 101) : 100U / n);
+		if (abs != (mutate && chance(20))) {
+			uint64_t v = mutate ? edge_u64(0, 1ULL << 40) : 512ULL << below(12);
+
+			put(m, KIOBENCH_ZONE_A_SIZE, &v, sizeof(v));
+		} else {
+			put_u8(m, KIOBENCH_ZONE_A_SIZE_PCT, mutate ? edge_u64(0, 101) : 1 + below(50));
+		}
+		nest_end(m);
+	}
+	nest_end(m);
+}
+
 /* One mutation of a JOB_NEW: an out-of-range value, a wrong width, a dup. */
 static void gen_mutation(struct msg *m)
 {
@@ -1123,6 +1189,8 @@ static void gen_job_new(struct msg *m, bool mutate)
 	}
 	if (chance(30))
 		gen_bssplit(m, mutate);
+	if (chance(15))
+		gen_zones(m, mutate);
 	put_u32(m, KIOBENCH_A_IODEPTH, 1 + below(8));
 	if (chance(30))
 		put_u32(m, KIOBENCH_A_NUMJOBS, 1 + below(2));

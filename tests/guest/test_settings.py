@@ -182,3 +182,84 @@ def test_a_large_status_is_listed_whole(guest, kiobench_module, make_nullb):
         assert f"cpus_allowed={cpus} " in text, text[:300]
     finally:
         guest.run(f"kiobench destroy {job}")
+
+
+ZONES = ["dev={dev}", "random", "norandommap", "number-ios=10"]
+
+
+@pytest.mark.parametrize("args,errno,msg", [
+    (["zone=0/60/10", "zone=0/30/20"], "EINVAL", "access-pct must add up to 100"),
+    (["zone=0/60/10", "zone=0/40/95"], "EINVAL", "size-pct to at most 100"),
+    (["zone=0/60/10", "zone=0/40/4096b"], "EINVAL", "all size-pct or all size"),
+    (["zone=0/100/10", "zone=1/100/4096b"], "EINVAL", "all size-pct or all size"),
+    (["zone=0/100/10", "zone=1/70/30", "zone=1/30/70"], None, None),
+    (["zone=0/100"], "EINVAL", "needs size-pct or size"),
+    (["zone=/100/10"], "EINVAL", None),
+    (["zone=0/100/1000b"], "EINVAL", "multiple of 512"),
+    (["zone=2/100/10"], "ERANGE", None),
+    (["zone=0/101/10"], "ERANGE", None),
+], ids=["access-90", "size-105", "mixed-kinds", "mixed-dirs", "both-dirs", "no-size", "no-dir",
+        "size-1000", "dir-2", "access-101"])
+def test_random_zones_are_checked_by_the_kernel(guest, kiobench_module, make_nullb,
+                                                args, errno, msg):
+    """random-zones over raw netlink: the kernel's own checks (the tool
+    checks first, so only a raw request reaches them), each refusal naming
+    what is wrong; the valid request's job is listed with the zones the
+    kernel holds.  Mutation: kb_zones_build() not checking the sum of the
+    accesses: access-90 red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    ack = nlreq(guest, "new", *(a.format(dev=dev) for a in ZONES), *args)
+    if errno:
+        assert ack.name == errno, ack.out
+        assert msg is None or msg in ack.msg, ack.out
+        assert nlreq(guest, "get", dump=True).replies == []
+        return
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        text = guest.check("kiobench list")
+        assert re.search(r" random_distribution=zoned:100/10,70/30:30/70(\s|$)", text, re.M), text
+    finally:
+        guest.run(f"kiobench destroy {job}")
+
+
+def test_random_zones_need_norandommap(guest, kiobench_module, make_nullb):
+    """fio turns its random map off for zones: a request with zones and
+    the map on, or sequential, is refused.  Mutation: the check dropped: red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    for extra in (["random"], ["norandommap"]):
+        ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10", *extra, "zone=0/100/10")
+        assert ack.name == "EINVAL" and "needs random and norandommap" in ack.msg, ack.out
+
+
+def cdf_hex(*ents: tuple[int, int]) -> str:
+    """A random-cdf of (cum, rank) entries as nlfuzz's hex."""
+    return "".join(c.to_bytes(8, "little").hex() + r.to_bytes(8, "little").hex()
+                   for c, r in ents)
+
+
+@pytest.mark.parametrize("ents,msg", [
+    (((0, 0), (1 << 31, 1), (1 << 32, 16384)), None),
+    (((0, 0), (1 << 31, 1), (1 << 32, 1)), "rank must rise"),
+    (((0, 0), (1 << 31, 1), ((1 << 32) - 1, 16384)), "cum to 2^32"),
+    (((0, 0), (1 << 32, 100)), "built for 100 blocks; the span of"),
+], ids=["valid", "rank-flat", "cum-short", "other-span"])
+def test_random_cdf_is_checked_by_the_kernel(guest, kiobench_module, make_nullb, ents, msg):
+    """random-cdf over raw netlink on a 64 MiB device (16384 blocks of
+    4 KiB): a table must rise from 0 to 2^32 and to the span's blocks.
+    Mutation: the blocks check dropped: other-span red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    ack = nlreq(guest, "new", f"dev={dev}", "random", "norandommap", "number-ios=10",
+                "bss=4096", f"random-cdf:hex={cdf_hex(*ents)}")
+    if msg:
+        assert ack.name == "EINVAL" and msg in ack.msg, ack.out
+        return
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        assert nlreq(guest, "start", f"job-id={job}").errno == 0
+        text = guest.check(f"for i in $(seq 100); do kiobench list | grep -q '^{job} .*DONE'"
+                           " && break; sleep 0.1; done; kiobench list")
+        assert " random_cdf=3/16384 hottest_1%=0.5" in text, text
+    finally:
+        guest.run(f"kiobench destroy {job}")

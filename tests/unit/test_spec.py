@@ -102,7 +102,7 @@ def test_every_set_is_in_the_header():
     """A new full attribute set needs its enum in the header (and above)."""
     full = {s["enum-name"] for s in SPEC["attribute-sets"] if "subset-of" not in s}
     assert full == {"kiobench-attr", "kiobench-dev-attr", "kiobench-bss-attr",
-                    "kiobench-stat-attr"}
+                    "kiobench-zone-attr", "kiobench-stat-attr"}
 
 
 def test_header_comments_name_the_spec_types():

@@ -47,7 +47,8 @@
  *	KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
  *	KIOBENCH_A_CMDPRIO_WRITE, KIOBENCH_A_THINKTIME_NS,
  *	KIOBENCH_A_THINKTIME_SPIN_NS, KIOBENCH_A_THINKTIME_BLOCKS,
- *	KIOBENCH_A_THINKTIME_IOTIME_NS.
+ *	KIOBENCH_A_THINKTIME_IOTIME_NS, KIOBENCH_A_RANDOM_ZONES,
+ *	KIOBENCH_A_RANDOM_CDF.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -67,7 +68,8 @@
  *	KIOBENCH_A_CMDPRIO, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
- *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS.
+ *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -102,7 +104,8 @@
  *	KIOBENCH_A_CMDPRIO, KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE,
  *	KIOBENCH_A_CMDPRIO_CLASS_WRITE, KIOBENCH_A_CMDPRIO_WRITE,
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
- *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS.
+ *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
+ *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -129,10 +132,13 @@
  *	KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
  *	KIOBENCH_A_CMDPRIO_WRITE, KIOBENCH_A_THINKTIME_NS,
  *	KIOBENCH_A_THINKTIME_SPIN_NS, KIOBENCH_A_THINKTIME_BLOCKS,
- *	KIOBENCH_A_THINKTIME_IOTIME_NS.
+ *	KIOBENCH_A_THINKTIME_IOTIME_NS, KIOBENCH_A_RANDOM_ZONES,
+ *	KIOBENCH_A_RANDOM_CDF.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
+
+#include <linux/types.h>
 
 #define KIOBENCH_GENL_NAME	"kiobench"
 #define KIOBENCH_GENL_VERSION	1
@@ -189,6 +195,16 @@ enum kiobench_completion {
 enum kiobench_rate_process {
 	KIOBENCH_RATE_LINEAR,
 	KIOBENCH_RATE_POISSON,
+};
+
+/**
+ * struct kiobench_cdf_ent - One entry of random-cdf.
+ * @cum: A fraction of 2^32 of the draws, those below it.
+ * @rank: The block rank those draws reach.
+ */
+struct kiobench_cdf_ent {
+	__u64 cum;
+	__u64 rank;
 };
 
 /**
@@ -334,6 +350,23 @@ enum kiobench_rate_process {
  * @KIOBENCH_A_THINKTIME_IOTIME_NS: A pause also follows this much time doing
  *   I/O since the worker started or since its last pause ended. At most 3600 s;
  *   needs thinktime-ns.
+ * @KIOBENCH_A_RANDOM_ZONES: fio's random_distribution=zoned and zoned_abs: the
+ *   span in zones, each with its share of a direction's random offsets, uniform
+ *   inside a zone. 1 to 256 entry nests per direction; a direction given zones
+ *   has accesses adding up to exactly 100 and either percentages of the span
+ *   (size-pct, adding up to at most 100) or bytes (size, adding up to at most
+ *   each device's span) in every zone. Needs random and norandommap (fio
+ *   disables its random map for any distribution but the uniform one); a
+ *   direction without zones is uniform over the span.
+ * @KIOBENCH_A_RANDOM_CDF: fio's skewed random_distribution (zipf, pareto): the
+ *   inverse of the distribution of block ranks, as a table of struct
+ *   kiobench_cdf_ent {__u64 cum; __u64 rank;}, 2 to 2049 entries from 0, rank
+ *   increasing strictly and cum never falling, cum a fraction of 2^32 ending at
+ *   2^32, rank ending at the span's blocks of the smallest transfer size (each
+ *   device's must be that many). A draw u of 32 bits falls between two entries
+ *   and takes the rank interpolated between theirs; a keyed permutation of the
+ *   span's blocks then scatters the ranks over the span (fio hashes them).
+ *   Needs random and norandommap, not with random-zones.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -403,6 +436,8 @@ enum kiobench_attr {
 	KIOBENCH_A_THINKTIME_SPIN_NS,	/* u64 */
 	KIOBENCH_A_THINKTIME_BLOCKS,	/* u32 */
 	KIOBENCH_A_THINKTIME_IOTIME_NS,	/* u64 */
+	KIOBENCH_A_RANDOM_ZONES,	/* nest: enum kiobench_zone_attr */
+	KIOBENCH_A_RANDOM_CDF,		/* binary */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
@@ -435,6 +470,29 @@ enum kiobench_bss_attr {
 
 	__KIOBENCH_BSS_A_MAX,
 	KIOBENCH_BSS_A_MAX = (__KIOBENCH_BSS_A_MAX - 1)
+};
+
+/**
+ * enum kiobench_zone_attr - One space for both levels of random-zones;
+ *   zone-list and zone-entry say which attributes each level takes.
+ * @KIOBENCH_ZONE_A_DIR: The direction whose offsets the zone takes.
+ * @KIOBENCH_ZONE_A_ACCESS_PCT: Percent of the direction's random offsets that
+ *   fall in the zone.
+ * @KIOBENCH_ZONE_A_SIZE_PCT: The zone's length, percent of the span (zoned).
+ * @KIOBENCH_ZONE_A_SIZE: The zone's length, bytes (zoned_abs); a multiple of
+ *   512.
+ */
+enum kiobench_zone_attr {
+	KIOBENCH_ZONE_A_UNSPEC,
+	KIOBENCH_ZONE_A_PAD,
+	KIOBENCH_ZONE_A_ENTRY,		/* nest: enum kiobench_zone_attr, repeated */
+	KIOBENCH_ZONE_A_DIR,		/* u8: enum kiobench_dir */
+	KIOBENCH_ZONE_A_ACCESS_PCT,	/* u8 */
+	KIOBENCH_ZONE_A_SIZE_PCT,	/* u8 */
+	KIOBENCH_ZONE_A_SIZE,		/* u64 */
+
+	__KIOBENCH_ZONE_A_MAX,
+	KIOBENCH_ZONE_A_MAX = (__KIOBENCH_ZONE_A_MAX - 1)
 };
 
 /**

@@ -20,6 +20,7 @@ void run_case(const char *name, void (*fn)(void))
 int main(void)
 {
 	values_tests();
+	distrib_tests();
 	results_tests();
 	stats_tests();
 	options_tests();
