@@ -1,7 +1,9 @@
 """Build the guest initramfs of one kernel (an uncompressed newc cpio).
 
 Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio,
-e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt and
+e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt, util-linux's
+blkdiscard and blkzone, dropbear and
+dropbearkey (sshd of the guests booted with ssh=True) and
 tools/kiobench with every shared library they load,
 the harness' static helpers (tests/fuzz/nlfuzz: raw netlink client and
 fuzzer, privilege dropper), the block and
@@ -41,15 +43,19 @@ TOOL = REPO / "tools" / "kiobench"
 # Wanted in every guest; built-in ones (modules.builtin) need no file.
 GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
                  "nvme-core", "dm-mod", "dm-delay", "md-mod", "raid0", "loop", "ext4",
-                 "crc32c_generic")
+                 "crc32c_generic", "virtio_net")
 # Without these the guest cannot talk to the host or build null_blk devices.
 ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
 # Userspace: always fio, kmod, mke2fs, mdadm and dmsetup (stacked targets),
 # blktrace, blkparse and btt (test_stages.py checks --stages against them);
-# tools/kiobench when built.
+# util-linux's blkdiscard (-z: write zeroes, which busybox's lacks) and
+# blkzone (zone reports); dropbear and dropbearkey (Debian's dropbear-bin:
+# /init starts sshd only in a guest booted with ssh=True); tools/kiobench
+# when built.
 HOST_PROGRAMS = ("/usr/bin/fio", "/usr/bin/kmod", "/usr/sbin/mke2fs", "/usr/sbin/mdadm",
                  "/usr/sbin/dmsetup", "/usr/sbin/blktrace", "/usr/bin/blkparse",
-                 "/usr/bin/btt")
+                 "/usr/bin/btt", "/usr/sbin/blkdiscard", "/usr/sbin/blkzone",
+                 "/usr/sbin/dropbear", "/usr/bin/dropbearkey")
 # Further names of those programs.  busybox sh runs its own applets before
 # PATH, and its mke2fs makes no ext4: use mkfs.ext4.
 PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}

@@ -1,0 +1,33 @@
+"""The fleet lane's guests (tests/README.md, "Lanes to come"): two guests
+at once, each with sshd on a host port of 127.0.0.1 forwarded by QEMU's
+user network (Guest.boot(ssh=True), vm/ssh.py), for an Ansible controller
+on the host.  Runs in the `fleet` lane only."""
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.fleet
+
+BOOT_ID = "cat /proc/sys/kernel/random/boot_id"
+
+
+def test_two_guests_over_ssh(own_guest, kernel):
+    """From the host, ssh to each guest's port runs the command in that
+    guest: its kernel, its host name, and the boot ID its agent reads (two
+    distinct guests).  Once a guest's sshd is stopped, its port answers
+    no more.  Mutations: hostfwd to guest port 23 instead of 22: red;
+    /init without the authorized key: red."""
+    fleet = [own_guest(ssh=True, hostname=f"fleet{i}") for i in range(2)]
+    seen = []
+    for i, g in enumerate(fleet):
+        res = g.ssh(f"uname -r; hostname; {BOOT_ID}")
+        assert res.returncode == 0, res.stderr
+        release, name, boot_id = res.stdout.split()
+        assert (release, name) == (kernel.version, f"fleet{i}")
+        assert boot_id == g.check(BOOT_ID).strip()
+        seen.append(boot_id)
+    assert seen[0] != seen[1]
+    assert fleet[0].ssh_port != fleet[1].ssh_port
+    fleet[1].check("kill $(cat /run/dropbear.pid)")
+    assert fleet[1].ssh("true", timeout=30).returncode != 0
+    assert fleet[0].ssh("true").returncode == 0
