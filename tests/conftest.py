@@ -323,14 +323,16 @@ def pytest_runtest_call(item: pytest.Item):
 @pytest.fixture
 def own_guest(kernel: kernels.Kernel, _images, tmp_path) -> Iterator[Callable[..., Guest]]:
     """own_guest(**boot_args) -> a guest of this test alone (one it may
-    crash, say), without the splat checks of `guest`; shut down after."""
+    crash, say), without the splat checks of `guest`; shut down after.
+    boot_args may name another image (image=initramfs.build(...))."""
     if LOCAL:
         pytest.fail("own_guest on a real machine: only tests marked device run there",
                     pytrace=False)
     booted: list[Guest] = []
 
     def boot(**kw) -> Guest:
-        g = Guest.boot(kernel, image=_images(kernel), workdir=tmp_path / f"boot{len(booted)}", **kw)
+        kw.setdefault("image", _images(kernel))
+        g = Guest.boot(kernel, workdir=tmp_path / f"boot{len(booted)}", **kw)
         booted.append(g)
         return g
     yield boot
