@@ -25,13 +25,16 @@ def test_two_guests_over_ssh(own_guest, kernel):
     """From the host, ssh to each guest's port runs the command in that
     guest: its kernel, its host name, and the boot ID its agent reads (two
     distinct guests).  Once a guest's sshd is stopped, its port answers
-    no more.  Each runs Python with what Ansible's modules import.
+    no more.  Each runs Python with what Ansible's modules import.  The
+    host connects as soon as Guest.boot() returns: sshd must be listening.
     Mutations: hostfwd to guest port 23 instead of 22: red; /init without
-    the authorized key: red; FLEET_IMAGE without its extra_trees: red."""
+    the authorized key: red; FLEET_IMAGE without its extra_trees: red;
+    /init answering READY before dropbear listens: red."""
     image = initramfs.build(kernel, **initramfs.FLEET_IMAGE)
-    fleet = [own_guest(ssh=True, hostname=f"fleet{i}", image=image) for i in range(2)]
-    seen = []
-    for i, g in enumerate(fleet):
+    fleet, seen = [], []
+    for i in range(2):
+        g = own_guest(ssh=True, hostname=f"fleet{i}", image=image)
+        fleet.append(g)
         res = g.ssh(f"uname -r; hostname; {BOOT_ID}")
         assert res.returncode == 0, res.stderr
         release, name, boot_id = res.stdout.split()
