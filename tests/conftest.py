@@ -27,7 +27,8 @@ close, netlink, the engine, rmmod: run on every Debian kernel),
 @pytest.mark.debug for what needs the debug kernel's checkers (fuzzing,
 fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
 run there); a test may have both.  Everything else runs once, on
-Debian's 6.12.
+Debian's 6.12, but for @pytest.mark.fleet: tests of several guests
+reachable over SSH (own_guest(ssh=True)), in a lane of their own.
 
 Tests that only read their device take the `test_dev` fixture and are
 marked @pytest.mark.device: they also run on real devices, the way
@@ -98,6 +99,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        f"(default {DEFAULT_BUDGET} s, x{DEBUG_SLOWDOWN} on KASAN)")
     config.addinivalue_line("markers", "device: only reads its device (test_dev); also runs "
                                        "on real devices ($KIOBENCH_TEST_DEVS, make check-device)")
+    config.addinivalue_line("markers", "fleet: boots guests of its own reachable over SSH "
+                                       "(Guest.boot(ssh=True)); runs in the fleet lane only")
     if LOCAL and not TEST_DEVS:
         raise pytest.UsageError("KIOBENCH_LOCAL=1 needs KIOBENCH_TEST_DEVS: the devices to read")
     config.stash[_TIMES] = {}
@@ -320,14 +323,16 @@ def pytest_runtest_call(item: pytest.Item):
 @pytest.fixture
 def own_guest(kernel: kernels.Kernel, _images, tmp_path) -> Iterator[Callable[..., Guest]]:
     """own_guest(**boot_args) -> a guest of this test alone (one it may
-    crash, say), without the splat checks of `guest`; shut down after."""
+    crash, say), without the splat checks of `guest`; shut down after.
+    boot_args may name another image (image=initramfs.build(...))."""
     if LOCAL:
         pytest.fail("own_guest on a real machine: only tests marked device run there",
                     pytrace=False)
     booted: list[Guest] = []
 
     def boot(**kw) -> Guest:
-        g = Guest.boot(kernel, image=_images(kernel), workdir=tmp_path / f"boot{len(booted)}", **kw)
+        kw.setdefault("image", _images(kernel))
+        g = Guest.boot(kernel, workdir=tmp_path / f"boot{len(booted)}", **kw)
         booted.append(g)
         return g
     yield boot

@@ -52,6 +52,10 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev sparse
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
 	blktrace
+	# guests reachable over SSH (the fleet lane): dropbear in the guest,
+	# OpenSSH's client and ssh-keygen on the host; util-linux's blkdiscard
+	# (-z) and blkzone in every guest
+	dropbear-bin openssh-client util-linux
 	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
 	# tests/guest/test_fiologs.py: fio's fiologparser_hist.py reads logs with them
 	python3-numpy python3-pandas

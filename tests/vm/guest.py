@@ -3,6 +3,11 @@
     with Guest.boot(kernel, nvme_size=1 << 30) as g:
         print(g.check("uname -r"))
 
+Guest shapes beyond the default (see tests/README.md, "Lanes"): NVMe
+namespaces with the features a test needs (Nvme, Zoned: discard, a
+volatile write cache and FUA, ZNS, the number of I/O queues), more CPUs
+(smp), and SSH from the host (ssh=True, vm/ssh.py).
+
 The guest runs tests/vm/init, whose agent executes the host's commands on a
 virtio-serial port; the kernel log goes to the serial console, which QEMU
 writes to <workdir>/console.log.  Every wait is bounded: a command that
@@ -30,6 +35,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import initramfs as initramfs_mod
+from . import ssh as ssh_mod
 from .initramfs import Initramfs
 from .kernels import Kernel
 from .splat import Splat, scan_log
@@ -44,6 +50,51 @@ GRACE = 30
 # the tests use (virtio, NVMe) interrupt through MSI-X anyway.
 CMDLINE = ("console=ttyS0 loglevel=7 printk.devkmsg=on log_buf_len=8M panic=-1 "
            "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq")
+
+
+@dataclass(frozen=True)
+class Zoned:
+    """A zoned namespace (QEMU's ZNS, nvme-ns zoned.*).  Sizes in bytes;
+    0 is QEMU's default: capacity = zone size, no open or active limit."""
+    zone_size: int = 16 << 20
+    zone_capacity: int = 0
+    max_open: int = 0
+    max_active: int = 0
+
+
+@dataclass(frozen=True)
+class Nvme:
+    """One emulated NVMe controller with one namespace (nsid 1) on a sparse
+    raw image of `size` bytes, for Guest.boot(nvme=[...]).
+
+    QEMU 7.2's controller always offers DSM (discard), write zeroes and a
+    volatile write cache (hence flushes and FUA): its `write-cache`
+    property only changes how QEMU writes its image.  discard makes a
+    DSM deallocate in the image (drive discard=unmap,
+    detect-zeroes=unmap), so that discarded blocks read back as zeroes;
+    without it QEMU completes the DSM and keeps the data.  zoned: a ZNS
+    namespace.  max_ioqpairs: the controller's I/O queue pairs (default
+    QEMU's 64; the kernel uses one per CPU up to that)."""
+    size: int
+    discard: bool = False
+    zoned: Zoned | None = None
+    max_ioqpairs: int | None = None
+
+    def qemu_args(self, i: int, img: Path) -> list[str]:
+        drive = f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe"
+        if self.discard:
+            drive += ",discard=unmap,detect-zeroes=unmap"
+        ctrl = f"nvme,id=nvmec{i},serial=kiobench{i}"
+        if self.max_ioqpairs is not None:
+            ctrl += f",max_ioqpairs={self.max_ioqpairs}"
+        ns = f"nvme-ns,bus=nvmec{i},drive=nvme{i},nsid=1"
+        z = self.zoned
+        if z is not None:
+            ns += f",zoned=true,zoned.zone_size={z.zone_size}"
+            ns += "".join(f",zoned.{k}={v}" for k, v in (
+                ("zone_capacity", z.zone_capacity), ("max_open", z.max_open),
+                ("max_active", z.max_active)) if v)
+        return ["-drive", drive, "-device", ctrl, "-device", ns]
 
 
 class GuestError(Exception):
@@ -93,6 +144,7 @@ class Guest:
         self.qemu_log = workdir / "qemu.log"
         self.alive = False
         self.boot_seconds = 0.0
+        self.ssh_port: int | None = None  # host port forwarded to the guest's sshd
         self.grace = GRACE
         self._proc: subprocess.Popen | None = None
         self._sock: socket.socket | None = None
@@ -109,26 +161,45 @@ class Guest:
     @classmethod
     def boot(cls, kernel: Kernel, *, image: Initramfs | None = None, workdir: Path | None = None,
              mem: str = "2G", smp: int = 2, nvme_size: int | None = None,
-             nvme_sizes: Sequence[int] = (), extra_qemu_args: Sequence[str] = (),
+             nvme_sizes: Sequence[int] = (), nvme: Sequence[Nvme] = (),
+             ssh: bool = False, hostname: str | None = None,
+             extra_qemu_args: Sequence[str] = (),
              append: str = "", boot_timeout: float = 180, lifetime: int = 3600) -> "Guest":
         """Start QEMU and wait until the agent answers.
 
         nvme_size adds one emulated NVMe controller with a sparse raw image of
-        that many bytes; nvme_sizes adds one controller per entry (after it).
-        Controller i has serial kiobench<i> (see targets.nvme_dev).  The whole
-        QEMU process lives at most `lifetime` seconds."""
+        that many bytes; nvme_sizes adds one controller per entry (after it);
+        nvme adds one per Nvme (after those), with the features it names.
+        Controller i has serial kiobench<i> (see targets.nvme_dev).
+        ssh=True gives the guest a NIC on QEMU's user network, isolated,
+        with sshd reachable from the host on 127.0.0.1:<guest.ssh_port>
+        (vm/ssh.py); hostname names the guest (default kiobench-guest).
+        The whole QEMU process lives at most `lifetime` seconds."""
         image = image or initramfs_mod.build(kernel)
         own = workdir is None
         workdir = Path(workdir or tempfile.mkdtemp(prefix="kiobench-vm-"))
+        if hostname:
+            append = f"{append} kiobench_hostname={hostname}"
+        if ssh:
+            append = f"{append} kiobench_ssh={ssh_mod.public_blob()}"
         for attempt in (1, 2):
             workdir.mkdir(parents=True, exist_ok=True)
             g = cls(kernel, image, workdir)
             g._own_workdir = own
+            extra = list(extra_qemu_args)
+            if ssh:
+                g.ssh_port = ssh_mod.free_port()
+                extra += ["-netdev", f"user,id=net0,restrict=on,"
+                                     f"hostfwd=tcp:127.0.0.1:{g.ssh_port}-:22",
+                          "-device", "virtio-net-pci,netdev=net0"]
             try:
                 g._start(mem, smp, [*([nvme_size] if nvme_size else []), *nvme_sizes],
-                         extra_qemu_args, append, boot_timeout, lifetime)
+                         list(nvme), extra, append, boot_timeout, lifetime)
             except GuestDied as e:
                 g.shutdown()
+                # The free port was taken before QEMU bound it: another one.
+                if attempt == 1 and ssh and "hostfwd" in str(e):
+                    continue
                 # Debian's 6.12-rt once panicked in its own init under TCG
                 # (sched_clock_cpu, before any module of ours is loaded:
                 # modules load after the agent answers).  Boot again, once,
@@ -144,8 +215,8 @@ class Guest:
             return g
         raise AssertionError("unreachable")
 
-    def _start(self, mem: str, smp: int, nvme: list[int], extra: Sequence[str], append: str,
-               boot_timeout: float, lifetime: int) -> None:
+    def _start(self, mem: str, smp: int, nvme: list[int], spec: list[Nvme],
+               extra: Sequence[str], append: str, boot_timeout: float, lifetime: int) -> None:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         path = str(self._sockdir / "agent.sock")
         listener.bind(path)
@@ -169,6 +240,11 @@ class Guest:
                 f.truncate(size)
             args += ["-drive", f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe",
                      "-device", f"nvme,serial=kiobench{i},drive=nvme{i}"]
+        for i, ctrl in enumerate(spec, len(nvme)):
+            img = self.workdir / f"nvme{i}.img"
+            with open(img, "wb") as f:
+                f.truncate(ctrl.size)
+            args += ctrl.qemu_args(i, img)
         args += list(extra)
         (self.workdir / "qemu.cmd").write_text(shlex.join(args) + "\n")
         start = time.monotonic()
@@ -193,6 +269,14 @@ class Guest:
         if not line.startswith("READY "):
             raise self._hung(f"unexpected first line from the agent: {line!r}")
         self.boot_seconds = time.monotonic() - start
+
+    def ssh(self, cmd: str, timeout: float = 60) -> subprocess.CompletedProcess:
+        """Run `cmd` in the guest through its sshd (boot(ssh=True)), from
+        the host's ssh client; its exit status and output (text)."""
+        if self.ssh_port is None:
+            raise GuestError(f"guest of {self.kernel.name} was booted without ssh=True")
+        return subprocess.run(ssh_mod.argv(self.ssh_port, cmd), capture_output=True, text=True,
+                              timeout=timeout, stdin=subprocess.DEVNULL)
 
     def shutdown(self, timeout: float = 20) -> None:
         """Power the guest off; kill QEMU if it has not exited after `timeout` s.

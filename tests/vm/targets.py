@@ -47,6 +47,29 @@ def nullb(guest: Guest, name: str, *, memory_backed: bool = True,
     return dev
 
 
+def zoned(zone_size_mb: int, nr_zones: int, *, zone_capacity_mb: int | None = None,
+          max_open: int = 0, max_active: int = 0, nr_conv: int = 0) -> dict[str, int]:
+    """null_blk attributes of a host-managed zoned device, for nullb() or
+    make_nullb(): make_nullb("nullb0", **zoned(8, 16, max_open=4)).
+    nr_zones zones of zone_size_mb MiB (the first nr_conv conventional),
+    capacity zone_capacity_mb (default: the zone size); 0: no limit of
+    open or active zones."""
+    attrs = {"size_mb": zone_size_mb * nr_zones, "zoned": 1, "zone_size": zone_size_mb,
+             "zone_nr_conv": nr_conv, "zone_max_open": max_open,
+             "zone_max_active": max_active}
+    if zone_capacity_mb is not None:
+        attrs["zone_capacity"] = zone_capacity_mb
+    return attrs
+
+
+def queue_limits(guest: Guest, dev: str, *names: str) -> dict[str, str]:
+    """The named files of /sys/block/<dev>/queue (missing ones absent)."""
+    q = f"/sys/class/block/$(basename $(readlink -f {shlex.quote(dev)}))/queue"
+    out = guest.check(f"cd {q} && for f in {' '.join(map(shlex.quote, names))}; do "
+                      f"[ -e $f ] && echo \"$f=$(cat $f)\"; done; true")
+    return dict(line.split("=", 1) for line in out.splitlines())
+
+
 def wait_block(guest: Guest, dev: str) -> None:
     """Wait up to 5 s for block device node `dev` to appear."""
     guest.check(f"for i in $(seq 50); do test -b {dev} && exit; sleep 0.1; done; test -b {dev}")
