@@ -124,6 +124,8 @@ struct kb_config {
 	u64 thinktime_spin_ns;	/* of it spinning */
 	u64 thinktime_iotime_ns;	/* I/O time between pauses; 0: none */
 	u32 thinktime_blocks;	/* completions between pauses; 0: none */
+	/* fio's percentage_random of each direction: the rest sequential */
+	u8 percentage_random, percentage_random_write;
 	struct kb_zones *zones;	/* NULL: uniform random offsets */
 	/* fio's zipf, pareto: the ranks' inverse distribution, NULL: none */
 	struct kiobench_cdf_ent *cdf;
@@ -292,6 +294,7 @@ struct kb_worker {
 	struct kb_rng rng;
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
+	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
 	bool thinking;		/* thinktime: draining before a pause */

@@ -135,6 +135,8 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_thinktime_iotime_ns_range),
 	[KIOBENCH_A_RANDOM_ZONES] = NLA_POLICY_NESTED(kb_zone_policy),
 	[KIOBENCH_A_RANDOM_CDF] = { .type = NLA_BINARY, .len = 32784, },
+	[KIOBENCH_A_PERCENTAGE_RANDOM] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_PERCENTAGE_RANDOM_WRITE] = NLA_POLICY_MAX(NLA_U8, 100),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -164,6 +166,8 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_NORANDOMMAP, norandommap, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_PRIOCLASS, prioclass, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_PRIO, prio, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_PERCENTAGE_RANDOM, percentage_random, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, percentage_random_write, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -188,5 +192,7 @@ static_assert(__same_type(((struct kb_config *)0)->completion, u8));
 static_assert(__same_type(((struct kb_config *)0)->norandommap, bool));
 static_assert(__same_type(((struct kb_config *)0)->prioclass, u8));
 static_assert(__same_type(((struct kb_config *)0)->prio, u8));
+static_assert(__same_type(((struct kb_config *)0)->percentage_random, u8));
+static_assert(__same_type(((struct kb_config *)0)->percentage_random_write, u8));
 
 #endif /* KB_NETLINK_GEN_H */

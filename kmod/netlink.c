@@ -369,6 +369,8 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->numjobs = 1;
 	cfg->seed = KB_DEF_SEED;
 	cfg->interval_ns = KB_DEF_INTERVAL_NS;
+	cfg->percentage_random = 100;
+	cfg->percentage_random_write = 100;
 }
 
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)

@@ -38,6 +38,21 @@ static bool kb_may_submit(struct kb_worker *w, u64 now)
 	return w->ios_left && w->bytes_left && kb_may_go_on(w, now);
 }
 
+/*
+ * fio's percentage_random: whether a random job's I/O of @dir goes on from
+ * where the previous one of @dir ended (a random one when that would pass
+ * the span's end, as fio).
+ */
+static bool kb_go_on_sequentially(struct kb_worker *w, unsigned int dir, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u8 pct = dir == KIOBENCH_DIR_WRITE ? cfg->percentage_random_write :
+					     cfg->percentage_random;
+
+	return pct < 100 && kb_rng_below(&w->rng, 100) >= pct &&
+	       w->last_end[dir] + len <= w->dev->span_len;
+}
+
 /* Picks the slot's next I/O and takes it from the worker's budgets. */
 static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -55,7 +70,9 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	if (cfg->rwmix_read < 100 &&
 	    kb_rng_below(&w->rng, 100) >= cfg->rwmix_read)
 		dir = KIOBENCH_DIR_WRITE;
-	if (cfg->cdf)
+	if (cfg->random && kb_go_on_sequentially(w, dir, len))
+		off = w->last_end[dir];
+	else if (cfg->cdf)
 		off = min(kb_perm_at(&w->scatter,
 				     kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
 						 kb_rng_next(&w->rng) >> 32)) *
@@ -70,6 +87,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 				     cfg->min_bs);
 	else
 		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	w->last_end[dir] = off + len;
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = dir;

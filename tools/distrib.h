@@ -10,6 +10,15 @@
 
 #include "kiobench.h"
 
+/* fio's skewed random_distribution values (kb_job.skew). */
+enum kb_skew { KB_SKEW_NONE, KB_SKEW_ZIPF, KB_SKEW_PARETO };
+
+/* One zone of fio's random_distribution=zoned/zoned_abs. */
+struct kb_zone {
+	uint8_t access;		/* percent of the direction's random offsets */
+	uint64_t size;		/* percent of the span (zoned), bytes (zoned_abs) */
+};
+
 /*
  * val, as fio reads it: "random", "zipf[:THETA]", "pareto[:H]", or "zoned:A/S:A/S..." and
  * "zoned_abs:A/SIZE:..." with ',' between the reads', writes' and trims'

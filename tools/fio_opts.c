@@ -129,7 +129,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	/* execution model */
 	{ "exitall_on_error", NULL, EXEC_MODEL },
 	/* offsets */
-	{ "percentage_random", NULL, DISTRIB },
 	{ "rw_sequencer", NULL, DISTRIB },
 	{ "offset_align", NULL, "not implemented yet: offset=N% is aligned to the smallest "
 	  "block size (fio's default)" },

@@ -144,14 +144,7 @@ struct kb_assign_list {
 /* fio's random_generator values; kiobench's kernel runs its own (options.c). */
 enum kb_randgen { KB_RANDGEN_TAUSWORTHE, KB_RANDGEN_LFSR, KB_RANDGEN_TAUSWORTHE64 };
 
-/* fio's skewed random_distribution values (distrib.c). */
-enum kb_skew { KB_SKEW_NONE, KB_SKEW_ZIPF, KB_SKEW_PARETO };
-
-/* One zone of fio's random_distribution=zoned/zoned_abs (distrib.c). */
-struct kb_zone {
-	uint8_t access;		/* percent of the direction's random offsets */
-	uint64_t size;		/* percent of the span (zoned), bytes (zoned_abs) */
-};
+struct kb_zone;		/* distrib.h */
 
 /* A job as configured by the user (defaults + assignments). */
 struct kb_job {
@@ -203,6 +196,7 @@ struct kb_job {
 	uint32_t prioclass, prio;
 	uint32_t cmdprio_pct[KIOBENCH_NR_DIRS];	/* fio's read,write pairs */
 	uint32_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
+	uint32_t percentage_random[KIOBENCH_NR_DIRS];	/* fio's R,W pair; the rest sequential */
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;

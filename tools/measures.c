@@ -204,6 +204,10 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	if (c->nr_cdf)
 		KCFG_ADD(" random_cdf=%u/%" PRIu64 " hottest_1%%=%.4f",
 			 c->nr_cdf, c->cdf_blocks, c->cdf_hot[0]);
+	if (K_HAS(PERCENTAGE_RANDOM) &&
+	    (K(PERCENTAGE_RANDOM) < 100 || K(PERCENTAGE_RANDOM_WRITE) < 100))
+		KCFG_ADD(" percentage_random=%" PRIu64 ",%" PRIu64, K(PERCENTAGE_RANDOM),
+			 K(PERCENTAGE_RANDOM_WRITE));
 	if (K(RATE_IOPS))
 		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
 			 kcfg_process(c));
@@ -318,6 +322,12 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		kb_jadd(o, "random_distribution", kb_jstr(zones));
 	}
 	kb_jadd(o, "random_cdf", kcfg_cdf_json(c));
+	if (K_HAS(PERCENTAGE_RANDOM)) {
+		const uint8_t pr[KIOBENCH_NR_DIRS] = { K(PERCENTAGE_RANDOM),
+						       K(PERCENTAGE_RANDOM_WRITE) };
+
+		kb_jadd(o, "percentage_random", per_dir_u8(pr, true));
+	}
 	if (c->has_prio) {
 		kb_jadd(o, "prioclass", kb_ju64(K(PRIOCLASS)));
 		kb_jadd(o, "prio", kb_ju64(K(PRIO)));

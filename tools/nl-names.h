@@ -119,6 +119,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_THINKTIME_BLOCKS] = { "thinktime-blocks", KB_NLT_U32, true },
 	[KIOBENCH_A_THINKTIME_IOTIME_NS] = { "thinktime-iotime-ns", KB_NLT_U64, true },
 	[KIOBENCH_A_RANDOM_ZONES] = { "random-zones", KB_NLT_NEST, true },
+	[KIOBENCH_A_PERCENTAGE_RANDOM] = { "percentage-random", KB_NLT_U8, true },
+	[KIOBENCH_A_PERCENTAGE_RANDOM_WRITE] = { "percentage-random-write", KB_NLT_U8, true },
 	[KIOBENCH_A_RANDOM_CDF] = { "random-cdf", KB_NLT_BINARY, true },
 };
 

@@ -123,6 +123,9 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "each direction's zones, a random job's only" },
 	{ KIOBENCH_A_RANDOM_CDF, "random_distribution", "zipf, pareto: a table computed "
 	  "for the first device's span (kb_skew_table)" },
+	{ KIOBENCH_A_PERCENTAGE_RANDOM, "percentage_random", "the reads' of fio's R,W pair, "
+	  "a random job's only, both when given" },
+	{ KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, "percentage_random", "the writes' of the pair" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -642,6 +645,12 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (job->thinktime_spin_ns &&
 	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))
+		return -1;
+	if (job->random && kb_job_isset(job, KB_OPT_PERCENTAGE_RANDOM) &&
+	    (nla_put_u8(msg, KIOBENCH_A_PERCENTAGE_RANDOM,
+			job->percentage_random[KIOBENCH_DIR_READ]) ||
+	     nla_put_u8(msg, KIOBENCH_A_PERCENTAGE_RANDOM_WRITE,
+			job->percentage_random[KIOBENCH_DIR_WRITE])))
 		return -1;
 	return 0;
 }

@@ -991,6 +991,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_CMDPRIO, "cmdprio", "0-7[,0-7]", p_cmdprio,
 	    "priority level of the cmdprio_percentage share (0)", .off = JOBF(cmdprio),
 	    BOUNDS(0, 7)),
+	JOB(KB_OPT_PERCENTAGE_RANDOM, "percentage_random", "PCT[,PCT]", p_cmdprio,
+	    "share of a random job's I/Os (reads,writes) at random offsets; the others go "
+	    "on from where the previous one ended", .off = JOBF(percentage_random),
+	    BOUNDS(0, 100), .def = "100"),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "

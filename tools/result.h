@@ -7,6 +7,7 @@
 #ifndef KIOBENCH_RESULT_H
 #define KIOBENCH_RESULT_H
 
+#include "distrib.h"
 #include "kiobench.h"
 
 struct kb_hwmon;
