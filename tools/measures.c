@@ -315,7 +315,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(K(RAMP_NS)));
 	kb_jadd(o, "randseed", kb_ju64(K(SEED)));
 	kb_jadd(o, "norandommap", json_object_new_boolean(K_HAS(NORANDOMMAP)));
-	if (K_HAS(RANDOM)) {
+	if (K_HAS(RANDOM) && !c->nr_cdf) {	/* a table is random_cdf's */
 		char zones[4096];
 
 		kcfg_zones(c, zones, sizeof(zones));
