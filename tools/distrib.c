@@ -18,7 +18,7 @@
  *     is every direction's; an empty set leaves that direction uniform.
  * Where fio would send a zone's accesses to one block (a zone whose size
  * comes out 0) it is refused, and so are more than 256 zones (fio keeps
- * the first 256 and then fails on the sum), and normal.
+ * the first 256 and then fails on the sum).
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -32,8 +32,6 @@
 
 #define KB_MAX_ZONES	256
 #define KB_ZONE_MISSING	UINT64_MAX
-
-static const char *const kb_dist_refused[] = { "normal" };
 
 /* One zone, "ACCESS[/SIZE]" (tok is modified). */
 static int zone_entry(char *tok, bool abs, unsigned int kb_base, struct kb_zone *z,
@@ -190,15 +188,16 @@ out:
 }
 
 /*
- * "zipf[:THETA]", "pareto[:H]": fio's defaults 1.1 and 0.2; theta not 1,
- * 0 < H < 1.  fio's third field, the center, is refused: fio hashes the
- * ranks after adding it, so it moves only where the hashed ranks land.
+ * "zipf[:THETA]", "pareto[:H]", "normal[:DEV]": fio's defaults 1.1, 0.2
+ * and 0; theta not 1, 0 < H < 1, 0 <= DEV < 100.  fio's third field, the
+ * center, is refused: fio adds it to the hashed ranks, so it moves only
+ * which blocks are hot (kiobench's are its permutation's, by the seed).
  */
-static int parse_skew(const char *val, size_t len, struct kb_job *job, char *err,
-		      size_t errlen)
+static int parse_skew(const char *val, size_t len, enum kb_skew skew, struct kb_job *job,
+		      char *err, size_t errlen)
 {
-	bool zipf = len == 4;
-	double v = zipf ? 1.1 : 0.2;
+	bool zipf = skew == KB_SKEW_ZIPF;
+	double v = zipf ? 1.1 : skew == KB_SKEW_PARETO ? 0.2 : 0.0;
 	char *end;
 
 	if (val[len] == ':') {
@@ -212,10 +211,12 @@ static int parse_skew(const char *val, size_t len, struct kb_job *job, char *err
 	}
 	if (zipf && v == 1.0)
 		return kb_errf(err, errlen, "zipf theta must differ from 1.0 (fio's rule)");
-	if (!zipf && (v <= 0.0 || v >= 1.0))
+	if (skew == KB_SKEW_PARETO && (v <= 0.0 || v >= 1.0))
 		return kb_errf(err, errlen, "pareto input %g out of range (0 < H < 1)", v);
+	if (skew == KB_SKEW_NORMAL && (v < 0.0 || v >= 100.0))
+		return kb_errf(err, errlen, "normal deviation %g out of range (0 <= DEV < 100)", v);
 	kb_zones_free(job);
-	job->skew = zipf ? KB_SKEW_ZIPF : KB_SKEW_PARETO;
+	job->skew = skew;
 	job->skew_val = v;
 	return 0;
 }
@@ -224,7 +225,6 @@ int kb_parse_random_dist(const char *val, unsigned int kb_base, struct kb_job *j
 			 char *err, size_t errlen)
 {
 	size_t len = strcspn(val, ":");
-	unsigned int i;
 	int ret;
 
 	if (!strcmp(val, "random")) {
@@ -232,8 +232,12 @@ int kb_parse_random_dist(const char *val, unsigned int kb_base, struct kb_job *j
 		job->skew = KB_SKEW_NONE;
 		return 0;
 	}
-	if ((len == 4 && !strncmp(val, "zipf", 4)) || (len == 6 && !strncmp(val, "pareto", 6)))
-		return parse_skew(val, len, job, err, errlen);
+	if (len == 4 && !strncmp(val, "zipf", 4))
+		return parse_skew(val, len, KB_SKEW_ZIPF, job, err, errlen);
+	if (len == 6 && !strncmp(val, "pareto", 6))
+		return parse_skew(val, len, KB_SKEW_PARETO, job, err, errlen);
+	if (len == 6 && !strncmp(val, "normal", 6))
+		return parse_skew(val, len, KB_SKEW_NORMAL, job, err, errlen);
 	ret = -2;
 	if (!strncmp(val, "zoned:", 6))
 		ret = parse_zoned(val + 6, false, kb_base, job, err, errlen);
@@ -243,13 +247,8 @@ int kb_parse_random_dist(const char *val, unsigned int kb_base, struct kb_job *j
 		job->skew = KB_SKEW_NONE;
 	if (ret != -2)
 		return ret;
-	for (i = 0; i < sizeof(kb_dist_refused) / sizeof(kb_dist_refused[0]); i++)
-		if (len == strlen(kb_dist_refused[i]) && !strncmp(val, kb_dist_refused[i], len))
-			return kb_errf(err, errlen, "random_distribution=%s is refused: not "
-				       "implemented yet (random, zipf, pareto, zoned and zoned_abs are)",
-				       kb_dist_refused[i]);
 	return kb_errf(err, errlen, "invalid random_distribution '%s' (random, "
-		       "zipf[:THETA], pareto[:H], zoned:ACCESS/SIZE%%:... or "
+		       "zipf[:THETA], pareto[:H], normal[:DEV], zoned:ACCESS/SIZE%%:... or "
 		       "zoned_abs:ACCESS/SIZE:...)", val);
 }
 
@@ -275,7 +274,7 @@ void kb_random_dist_str(const struct kb_zone *const zones[KIOBENCH_NR_DIRS],
 	}
 }
 
-/* ---- zipf and pareto: the table of random-cdf ---------------------------------- */
+/* ---- zipf, pareto and normal: the table of random-cdf ----------------------------- */
 
 struct skew {
 	bool zipf;
@@ -345,7 +344,88 @@ static void skew_init(struct skew *k, const struct kb_job *job, uint64_t n)
 }
 
 /*
- * Entries at ranks 0, 1, ... 63, then growing by a factor that fits
+ * normal: fio's rank (lib/gauss.c) is the mean of 12 uniform draws in
+ * [0, n] (Irwin-Hall's distribution of 12 terms, scaled: sd n / 12),
+ * plus a uniform deviation in [-S/2, S/2), S = DEV % of n (at most n / 2),
+ * then hashed over the span.  As the ranks are scattered anyway, the table
+ * lists them by likelihood: rank k is the k-th nearest the middle, so that
+ * the first ranks are the hottest as zipf's are, and the share below k is
+ * the probability of a draw within k / 2 of the middle.  fio folds a
+ * deviation that would pass the end back in; here the draws past the span
+ * (under 1 in 10,000 at the largest DEV) go to the last piece.
+ */
+#define KB_IH_TERMS	12
+
+/* Irwin-Hall's CDF of 12 terms at y in [0, 12], and its integral from 0. */
+static double ih_sum(double y, int power, double scale)
+{
+	double c = 1, sum = 0;
+	int k;
+
+	for (k = 0; k <= KB_IH_TERMS && k < y; k++) {
+		sum += (k % 2 ? -c : c) * pow(y - k, power);
+		c = c * (KB_IH_TERMS - k) / (k + 1);
+	}
+	return sum / scale;
+}
+
+static double ih_cdf(double y)
+{
+	if (y <= 0)
+		return 0;
+	if (y >= KB_IH_TERMS)
+		return 1;
+	if (y > KB_IH_TERMS / 2)
+		return 1 - ih_cdf(KB_IH_TERMS - y);
+	return ih_sum(y, KB_IH_TERMS, tgamma(KB_IH_TERMS + 1));
+}
+
+static double ih_cdf_integral(double y)
+{
+	if (y <= 0)
+		return 0;
+	if (y >= KB_IH_TERMS)
+		return y - KB_IH_TERMS / 2;
+	if (y > KB_IH_TERMS / 2)
+		return y - KB_IH_TERMS / 2 + ih_cdf_integral(KB_IH_TERMS - y);
+	return ih_sum(y, KB_IH_TERMS + 1, tgamma(KB_IH_TERMS + 2));
+}
+
+/* The share of fio's normal ranks over n below x, with deviation width s. */
+static double normal_cdf(double n, double s, double x)
+{
+	double k = KB_IH_TERMS / n;
+
+	if (s < 1)
+		return ih_cdf(x * k);
+	return (ih_cdf_integral((x + s / 2) * k) - ih_cdf_integral((x - s / 2) * k)) /
+	       (s * k);
+}
+
+static void normal_table(const struct kb_job *job, uint64_t n, struct kiobench_cdf_ent *t,
+			 unsigned int *nr)
+{
+	double s = ceil((double)n * job->skew_val / 100.0), mid = (double)n / 2, share;
+	unsigned int steps = n < KB_CDF_MAX - 1 ? (unsigned int)n : KB_CDF_MAX - 1, i;
+	uint64_t cum = 0;
+
+	if (s > (double)(n / 2))
+		s = (double)(n / 2);
+	for (i = 0; i < steps; i++) {
+		t[i].rank = (uint64_t)((double)i * (double)n / steps);
+		share = normal_cdf((double)n, s, mid + t[i].rank / 2.0) -
+			normal_cdf((double)n, s, mid - t[i].rank / 2.0);
+		if ((uint64_t)llround(share * KB_CDF_ONE) > cum)
+			cum = (uint64_t)llround(share * KB_CDF_ONE);
+		t[i].cum = cum < KB_CDF_ONE ? cum : KB_CDF_ONE;
+	}
+	t[steps].rank = n;
+	t[steps].cum = KB_CDF_ONE;
+	*nr = steps + 1;
+}
+
+/*
+ * zipf and pareto: entries at ranks 0, 1, ... 63, then growing by a factor that fits
  * the rest in KB_CDF_MAX entries (1.3 % at 2^40 blocks): the ranks of a
  * piece are taken as equally likely, off by that factor to the power
  * theta at most.
@@ -366,6 +446,11 @@ int kb_skew_table(const struct kb_job *job, uint64_t n, struct kiobench_cdf_ent 
 	t = calloc(KB_CDF_MAX, sizeof(*t));
 	if (!t)
 		return kb_errf(err, errlen, "out of memory");
+	*out = t;
+	if (job->skew == KB_SKEW_NORMAL) {
+		normal_table(job, n, t, nr);
+		return 0;
+	}
 	skew_init(&sk, job, n);
 	if (n > singles)	/* room too for the steps of 1 just past the singles */
 		grow = exp(log((double)n / singles) / (KB_CDF_MAX - 3 * singles));
@@ -378,7 +463,6 @@ int kb_skew_table(const struct kb_job *job, uint64_t n, struct kiobench_cdf_ent 
 	}
 	t[k].rank = n;
 	t[k].cum = KB_CDF_ONE;
-	*out = t;
 	*nr = k + 1;
 	return 0;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fio's random_distribution (distrib.c): the uniform one, zipf, pareto,
- * zoned and zoned_abs; normal is refused with the reason.
+ * normal, zoned and zoned_abs.
  */
 #ifndef KIOBENCH_DISTRIB_H
 #define KIOBENCH_DISTRIB_H
@@ -11,7 +11,7 @@
 #include "kiobench.h"
 
 /* fio's skewed random_distribution values (kb_job.skew). */
-enum kb_skew { KB_SKEW_NONE, KB_SKEW_ZIPF, KB_SKEW_PARETO };
+enum kb_skew { KB_SKEW_NONE, KB_SKEW_ZIPF, KB_SKEW_PARETO, KB_SKEW_NORMAL };
 
 /* One zone of fio's random_distribution=zoned/zoned_abs. */
 struct kb_zone {
@@ -20,7 +20,8 @@ struct kb_zone {
 };
 
 /*
- * val, as fio reads it: "random", "zipf[:THETA]", "pareto[:H]", or "zoned:A/S:A/S..." and
+ * val, as fio reads it: "random", "zipf[:THETA]", "pareto[:H]", "normal[:DEV]", or
+ * "zoned:A/S:A/S..." and
  * "zoned_abs:A/SIZE:..." with ',' between the reads', writes' and trims'
  * sets (one set: every direction's).  Sets job->random_dist and each
  * direction's zones (a direction with none is uniform).  0, or -1 with a
@@ -38,8 +39,8 @@ void kb_zones_free(struct kb_job *job);
 #define KB_CDF_ONE	(1ULL << 32)
 
 /*
- * The table of random-cdf for job's zipf or pareto over n blocks: ranks
- * from 0 (the most likely) and the fraction of 2^32 of the draws below
+ * The table of random-cdf for job's zipf, pareto or normal over n blocks:
+ * ranks from 0 (the most likely) and the fraction of 2^32 of the draws below
  * each, from fio's own formulas; malloc'ed, *nr entries.  0, or -1 and err.
  */
 int kb_skew_table(const struct kb_job *job, uint64_t n, struct kiobench_cdf_ent **out,

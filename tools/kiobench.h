@@ -181,7 +181,7 @@ struct kb_job {
 	struct kb_zone *zones[KIOBENCH_NR_DIRS];
 	unsigned int nr_zones[KIOBENCH_NR_DIRS];
 	bool zones_abs;
-	/* random_distribution=zipf/pareto (enum kb_skew): the kernel gets the table */
+	/* random_distribution=zipf/pareto/normal (enum kb_skew): the kernel gets the table */
 	uint8_t skew;
 	double skew_val;
 	/* fio's execution model: run.c sequences the jobs, output.c groups them */

@@ -434,6 +434,12 @@ static int connect_sock(struct nl_sock **skp, struct kb_nlerr *e)
 	}
 	/* Extended ACK; older kernels refuse it, which is fine. */
 	setsockopt(nl_socket_get_fd(*skp), SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
+	/*
+	 * A job's request and status may carry a random-cdf table of 32 KiB:
+	 * past the 32 KiB socket buffers that libnl sets by default, with which
+	 * such a request fails (ENOMEM).
+	 */
+	nl_socket_set_buffer_size(*skp, 1 << 20, 1 << 20);
 	return 0;
 }
 
@@ -471,7 +477,6 @@ int kb_nl_open(struct kb_nl *nl, bool events, struct kb_nlerr *e)
 		set_err(e, nlerr_errno(ret), nl_geterror(ret));
 		goto fail;
 	}
-	nl_socket_set_buffer_size(nl->ev, 1 << 20, 0);
 	nl_socket_set_nonblocking(nl->ev);
 	return 0;
 fail:

@@ -898,9 +898,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
-	JOB(KB_OPT_RANDOM_DIST, "random_distribution", "random|zipf[:T]|pareto[:H]|zoned:A/S:...|zoned_abs:A/SIZE:...",
-	    p_random_dist, "skewed random offsets: zipf, pareto, or zones with their share "
-	    "of the accesses (fio's; normal is refused)", .def = "random"),
+	JOB(KB_OPT_RANDOM_DIST, "random_distribution",
+	    "random|zipf[:T]|pareto[:H]|normal[:DEV]|zoned:A/S:...|zoned_abs:A/SIZE:...",
+	    p_random_dist, "skewed random offsets: zipf, pareto, normal, or zones with their "
+	    "share of the accesses (fio's)", .def = "random"),
 	JOB(KB_OPT_DIRECT, "direct", "1", p_direct,
 	    "bypass the page cache: kiobench always does (direct=0 is refused)"),
 	JOB(KB_OPT_BUFFERED, "buffered", "0", p_direct,
@@ -1524,8 +1525,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_RANDGEN)
 		snprintf(buf, len, "%s", kb_randgen_name(job->random_generator));
 	else if (o->id == KB_OPT_RANDOM_DIST && job->skew)
-		snprintf(buf, len, "%s:%g", job->skew == KB_SKEW_ZIPF ? "zipf" : "pareto",
-			 job->skew_val);
+		snprintf(buf, len, "%s:%g", job->skew == KB_SKEW_ZIPF ? "zipf" :
+			 job->skew == KB_SKEW_PARETO ? "pareto" : "normal", job->skew_val);
 	else if (o->id == KB_OPT_RANDOM_DIST)
 		kb_random_dist_str((const struct kb_zone *const *)job->zones, job->nr_zones,
 				   job->zones_abs, buf, len);

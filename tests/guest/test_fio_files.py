@@ -224,18 +224,22 @@ def hot_shares(ios, blocks: int, fracs=(0.01, 0.1, 0.5)) -> dict[float, float]:
     return {f: sum(hits[:max(1, round(f * blocks))]) / len(ios) for f in fracs}
 
 
-@pytest.mark.parametrize("dist", ["zipf:1.2", "pareto:0.3"])
+@pytest.mark.parametrize("dist", ["zipf:1.2", "pareto:0.3", "normal", "normal:40"])
 def test_skewed_random_reads_hit_blocks_as_fios_do(guest, kiobench_module, make_nullb, dist):
-    """random_distribution=zipf:1.2 and pareto:0.3 over 4096 blocks (a
-    power of two, where fio's hash of the ranks is a permutation, as
+    """random_distribution=zipf:1.2, pareto:0.3 and normal over 4096 blocks
+    (a power of two, where fio's hash of the ranks is a permutation, as
     kiobench's scatter is): the share of the reads on the most-hit 1, 10
     and 50 % of the blocks, as close to fio's as fio's seeds are to each
-    other (floor 0.03), and the kernel's own table says the same of its
-    hottest 1 % of ranks (within 0.035: 4 standard deviations of 4000
-    draws at 0.3 are 0.029; the wider fractions are sampled too thinly by
-    4000 reads over 4096 blocks to compare with the table).
+    other (floor 0.03), and for zipf and pareto the kernel's own table
+    says the same of its hottest 1 % of ranks (within 0.035: 4 standard
+    deviations of 4000 draws at 0.3 are 0.029; the wider fractions are
+    sampled too thinly by 4000 reads over 4096 blocks to compare with the
+    table).  normal's hottest blocks are nearly equally likely, so which
+    of them 4000 reads hit most is noise: its table is checked against
+    fio's procedure by the tool's unit test instead.
     Mutations: the kernel drawing ranks uniformly (x ignored); the tool's
-    table built for theta 1.0 + 0.5: red."""
+    table built for theta 1.0 + 0.5; normal's standard deviation n / 10
+    instead of n / 12 (normal only): red."""
     dev = make_nullb("nullb0", size_mb=16)
     body = f"[skew]\nrw=randread\nbs=4k\niodepth=8\nrandom_distribution={dist}"
     guest.check(f"cat >/tmp/job.fio <<'EOF'\n{job(dev, body)}\nEOF")
@@ -252,7 +256,8 @@ def test_skewed_random_reads_hit_blocks_as_fios_do(guest, kiobench_module, make_
         limit = max(2 * spread, 0.03)
         assert all(abs(ours[frac] - t[frac]) <= limit for t in theirs), \
             (dist, frac, ours[frac], [t[frac] for t in theirs], limit)
-    assert abs(ours[0.01] - table["hottest_share"]["1%"]) <= 0.035, (ours, table)
+    if not dist.startswith("normal"):
+        assert abs(ours[0.01] - table["hottest_share"]["1%"]) <= 0.035, (ours, table)
 
 
 def seq_share(ios, op: str) -> float:

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of fio's random_distribution as the tool reads it (tools/distrib.c). */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "distrib.h"
 #include "options.h"
@@ -70,10 +73,13 @@ static void t_refused_and_more_than_256(void)
 	char many[2048] = "zoned:100/1";
 	int i;
 
-	CHECK_STR(dist("normal"), "ERR");
-	CHECK(strstr(err, "normal is refused") != NULL);
+	CHECK_STR(dist("normal:100"), "ERR");
+	CHECK(strstr(err, "normal deviation 100 out of range") != NULL);
+	CHECK_STR(dist("normal:-1"), "ERR");
+	CHECK_STR(dist("normal:10:0.5"), "ERR");	/* the center */
 	CHECK_STR(dist("zipf:1"), "ERR");
-	CHECK_STR(dist("zipf:1.2:0.5"), "ERR");	/* the center */
+	CHECK_STR(dist("zipf:1.2:0.5"), "ERR");
+	CHECK(strstr(err, "center") != NULL);
 	CHECK_STR(dist("pareto:1"), "ERR");
 	CHECK_STR(dist("pareto:0"), "ERR");
 	CHECK_STR(dist("pareto:x"), "ERR");
@@ -122,6 +128,97 @@ static void t_skew_tables(void)
 	kb_job_free(&job);
 }
 
+/*
+ * fio's gauss_next() without its hash (lib/gauss.c, read for its meaning):
+ * the distance from the middle of n of each of `draws` ranks, counted into
+ * within[d] for the draws nearer than d.
+ */
+static uint64_t xs_state = 88172645463325252ULL;
+
+static uint32_t xs32(void)
+{
+	xs_state ^= xs_state << 13;
+	xs_state ^= xs_state >> 7;
+	xs_state ^= xs_state << 17;
+	return (uint32_t)(xs_state >> 32);
+}
+
+static double fio_gauss_share_within(uint64_t n, double dev, uint64_t d, unsigned int draws)
+{
+	uint64_t stddev = 0, inside = 0;
+	unsigned int i, k;
+
+	if (dev != 0.0) {
+		stddev = (uint64_t)ceil((double)n * dev / 100.0);
+		if (stddev > n / 2)
+			stddev = n / 2;
+	}
+	for (i = 0; i < draws; i++) {
+		uint64_t sum = 0;
+		int64_t x;
+
+		for (k = 0; k < 12; k++)
+			sum += xs32() % (n + 1);
+		sum = (sum + 11) / 12;
+		if (stddev) {
+			int vr = (int)(stddev * (xs32() / 4294967296.0)) - (int)(stddev / 2);
+
+			while ((int64_t)sum + vr >= (int64_t)n)
+				vr /= 2;
+			sum += vr;
+		}
+		x = (int64_t)sum - (int64_t)(n / 2);
+		inside += (uint64_t)llabs(x) < d;
+	}
+	return (double)inside / draws;
+}
+
+/*
+ * normal[:DEV]: the table's share of the ranks nearest the middle is what
+ * fio's own procedure gives, at 1/4, 1 and 2 standard deviations (n / 12)
+ * of the middle, within 0.005 (a million draws: 10 standard errors).
+ */
+static void t_normal_table(void)
+{
+	static const double devs[] = { 0, 30 };
+	const uint64_t n = 4096, ds[] = { 85, 341, 683 };
+	struct kiobench_cdf_ent *t;
+	unsigned int nr, i, j;
+	struct kb_job job;
+	char val[32];
+
+	kb_job_init(&job);
+	CHECK(kb_parse_random_dist("normal", 1024, &job, err, sizeof(err)) == 0);
+	CHECK(job.skew == KB_SKEW_NORMAL && job.skew_val == 0.0);
+	CHECK(kb_job_norandommap(&job));
+	for (i = 0; i < 2; i++) {
+		snprintf(val, sizeof(val), "normal:%g", devs[i]);
+		CHECK(kb_parse_random_dist(val, 1024, &job, err, sizeof(err)) == 0);
+		CHECK(kb_skew_table(&job, n, &t, &nr, err, sizeof(err)) == 0);
+		CHECK(t[0].rank == 0 && t[0].cum == 0 && t[nr - 1].rank == n &&
+		      t[nr - 1].cum == 1ULL << 32);
+		for (j = 1; j < nr; j++)
+			CHECK(t[j].rank > t[j - 1].rank && t[j].cum >= t[j - 1].cum);
+		for (j = 0; j < 3; j++) {
+			double want = fio_gauss_share_within(n, devs[i], ds[j], 1000000);
+			double got = kb_cdf_share(t, nr, 2 * ds[j]);
+
+			if (fabs(got - want) > 0.005)
+				printf("    normal:%g within %" PRIu64 ": table %.4f, fio %.4f\n",
+				       devs[i], ds[j], got, want);
+			CHECK(fabs(got - want) <= 0.005);
+		}
+		free(t);
+	}
+	/* a huge span still fits the kernel's 2049 entries */
+	CHECK(kb_parse_random_dist("normal", 1024, &job, err, sizeof(err)) == 0);
+	CHECK(kb_skew_table(&job, 1ULL << 40, &t, &nr, err, sizeof(err)) == 0);
+	CHECK(nr <= KB_CDF_MAX && t[nr - 1].rank == 1ULL << 40);
+	CHECK(fabs(kb_cdf_share(t, nr, (1ULL << 40) / 6) - 0.6827) < 0.01);	/* +-1 sd */
+	free(t);
+	kb_job_free(&job);
+}
+
 /* fio turns its random map off for zones: the kernel is asked for none. */
 static void t_zones_turn_the_map_off(void)
 {
@@ -140,7 +237,9 @@ void distrib_tests(void)
 {
 	run_case("random_distribution: zoned as fio reads it", t_zoned);
 	run_case("random_distribution: zoned_abs sizes", t_zoned_abs);
-	run_case("random_distribution: normal refused; bad values; 256 zones", t_refused_and_more_than_256);
+	run_case("random_distribution: bad values; center refused; 256 zones",
+		 t_refused_and_more_than_256);
 	run_case("random_distribution: zipf and pareto tables as fio's formulas", t_skew_tables);
+	run_case("random_distribution: normal's table as fio's procedure", t_normal_table);
 	run_case("random_distribution: zones turn the random map off", t_zones_turn_the_map_off);
 }
