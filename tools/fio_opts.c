@@ -39,8 +39,6 @@
 #define RATES_MIN	"not implemented yet: failing a job whose rate falls below a minimum " \
 			"(checked each rate_cycle)"
 #define LATTARGET	"not implemented yet: latency-target depth search"
-#define STEADY		"not implemented yet in job files: steady state is " \
-			"'kiobench precondition --steady-state'"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
 #define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
@@ -160,9 +158,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "latency_window", NULL, LATTARGET },
 	{ "latency_percentile", NULL, LATTARGET },
 	{ "latency_run", NULL, LATTARGET },
-	{ "steadystate", "ss", STEADY },
-	{ "steadystate_duration", "ss_dur", STEADY },
-	{ "steadystate_ramp_time", "ss_ramp", STEADY },
 	{ "flow", NULL, FLOW },
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },

@@ -312,6 +312,34 @@ static struct json_object *lat_dist_obj(const double *p, const unsigned int *edg
 	return o;
 }
 
+/* fio's "steadystate": the criterion, its last value, the window's samples. */
+static struct json_object *steady_obj(const struct kb_steady *ss)
+{
+	struct json_object *o = json_object_new_object(), *data = json_object_new_object();
+	struct json_object *iops = json_object_new_array(), *bw = json_object_new_array();
+	char buf[64];
+	uint32_t i;
+
+	kb_ss_str(&ss->o, buf, sizeof(buf));
+	kb_jadd(o, "ss", kb_jstr(buf));
+	kb_jadd(o, "duration", kb_ju64(ss->o.dur_s));
+	kb_jadd(o, "attained", json_object_new_int(ss->attained));
+	snprintf(buf, sizeof(buf), "%f%s", ss->criterion, ss->o.pct ? "%" : "");
+	kb_jadd(o, "criterion", kb_jstr(buf));
+	kb_jadd(o, "max_deviation", kb_jdbl(ss->deviation));
+	kb_jadd(o, "slope", kb_jdbl(ss->slope));
+	for (i = 0; i < ss->o.dur_s; i++) {
+		json_object_array_add(bw, kb_ju64(kb_ss_at(ss, true, i)));
+		json_object_array_add(iops, kb_ju64(kb_ss_at(ss, false, i)));
+	}
+	kb_jadd(data, "bw_mean", kb_ju64(kb_ss_mean(ss, true)));
+	kb_jadd(data, "iops_mean", kb_ju64(kb_ss_mean(ss, false)));
+	kb_jadd(data, "iops", iops);
+	kb_jadd(data, "bw", bw);
+	kb_jadd(o, "data", data);
+	return o;
+}
+
 static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *opts;
@@ -341,6 +369,8 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));
 	kb_jadd(o, "latency_us", lat_dist_obj(pu, kb_lat_nu_edges, KB_LAT_U_NR, false));
 	kb_jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
+	if (r->ss)
+		kb_jadd(o, "steadystate", steady_obj(r->ss));
 	kb_jadd(o, "kiobench", kiobench_obj(r));
 	return o;
 }

@@ -43,6 +43,8 @@
 
 #include <linux/kiobench.h>
 
+#include "steady.h"
+
 #ifndef KB_TOOL_VERSION		/* set by the Makefile from git describe */
 #define KB_TOOL_VERSION		"0.1"
 #endif
@@ -201,6 +203,7 @@ struct kb_job {
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
+	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -236,12 +236,29 @@ static void print_sensors(FILE *f, const struct kb_result *r)
 		s.power_uw / 1e6, iops_w, mbs_w);
 }
 
+/* fio's steadystate line: the window's means and its last criterion. */
+static void print_steady(FILE *f, const struct kb_steady *ss)
+{
+	char bw[32], bwalt[32], iops[32];
+	uint64_t b = kb_ss_mean(ss, true);
+
+	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		ss->attained ? "yes" : "no", kb_num2str(bw, sizeof(bw), b, 4, true, "B/s"),
+		kb_num2str(bwalt, sizeof(bwalt), b, 4, false, "B/s"),
+		kb_num2str(iops, sizeof(iops), kb_ss_mean(ss, false), 4, false, ""),
+		kb_ss_on_bw(&ss->o) ? "bw" : "iops",
+		kb_ss_on_slope(&ss->o) ? " slope" : " mean dev", ss->criterion,
+		ss->o.pct ? "%" : "");
+}
+
 static void print_job_footer(FILE *f, const struct kb_result *r)
 {
 	uint64_t reads = r->st.dir[KIOBENCH_DIR_READ].all_ios;
 
 	fprintf(f, "  cpu          : sys=%.2f%%, %.0f ns per I/O (workers; interrupt-side "
 		"completion not included)\n", kb_sys_cpu_pct(r), kb_cpu_ns_per_io(r));
+	if (r->ss)
+		print_steady(f, r->ss);
 	if (r->st.zero_reads)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
 			r->st.zero_reads, reads);

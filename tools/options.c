@@ -463,6 +463,40 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* fio's steadystate: "CRIT:LIMIT[%]" (steady.c). */
+static int p_ss(const struct kb_opt *o, const char *val, struct kb_job *job,
+		struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	return kb_ss_parse(val, kb_base_of(job), &job->ss, err, errlen);
+}
+
+/*
+ * ss_dur and ss_ramp: times, in seconds when bare.  fio counts the window
+ * in whole seconds, a part of one dropped; a window of 0 is no check, so a
+ * nonzero one under a second, which fio would take as none, is refused.
+ */
+static int p_ss_time(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	(void)g;
+	if (kb_parse_time_ns(val, &v, err, errlen))
+		return -1;
+	if (o->id == KB_OPT_SS_RAMP) {
+		job->ss.ramp_ns = v;
+		return 0;
+	}
+	if (v && v < 1000000000ULL)
+		return kb_errf(err, errlen, "ss_dur '%s' is under a second: fio counts the "
+			       "window in whole seconds and would check nothing", val);
+	if (v / 1000000000ULL > UINT32_MAX)
+		return kb_errf(err, errlen, "ss_dur '%s' too long", val);
+	job->ss.dur_s = (uint32_t)(v / 1000000000ULL);
+	return 0;
+}
+
 /* startdelay: a time, or a range LO-HI from which each clone draws its own. */
 static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
@@ -1015,6 +1049,16 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
 	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
 	    "run as rate_iops"),
+	JOB(KB_OPT_SS, "steadystate", "iops|iops_slope|bw|bw_slope:LIMIT[%]", p_ss,
+	    "stop the job at steady state: each of the last ss_dur 1 s samples within "
+	    "LIMIT of their mean, or their slope under LIMIT (fio's)", .alias = "ss",
+	    .def = "iops_slope:0.01%"),
+	JOB(KB_OPT_SS_DUR, "steadystate_duration", "TIME", p_ss_time,
+	    "the steady-state window, whole seconds (0: no check)", .alias = "ss_dur",
+	    .def = "0"),
+	JOB(KB_OPT_SS_RAMP, "steadystate_ramp_time", "TIME", p_ss_time,
+	    "run this long before the steady-state samples start", .alias = "ss_ramp",
+	    .def = "0"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

@@ -87,6 +87,10 @@ enum kb_opt_id {
 	KB_OPT_THINKTIME_IOTIME,
 	/* fio's rate, paced by the kernel's open loop */
 	KB_OPT_RATE,
+	/* fio's steady state, checked by run.c once a second */
+	KB_OPT_SS,
+	KB_OPT_SS_DUR,
+	KB_OPT_SS_RAMP,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

@@ -159,6 +159,7 @@ struct kb_result {
 	unsigned int nr_hw;
 	unsigned int groupid;		/* fio's reporting group */
 	unsigned int nr_jobs;		/* jobs reported as one (group_reporting); 0: 1 */
+	const struct kb_steady *ss;	/* fio's steady state checked, or NULL */
 	char kernel[65];		/* uname -r of the run, "" unknown */
 	char module_version[64];	/* kiobench.ko's, "" unknown */
 };

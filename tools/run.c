@@ -359,6 +359,90 @@ static void stop_on_signal(struct run *r)
 	}
 }
 
+/* ---- fio's steady state ------------------------------------------------------ */
+
+/* Whether job k's steady state is that of unit j (j itself, or its group's). */
+static bool ss_member(const struct run *r, size_t j, size_t k)
+{
+	const struct run_job *a = &r->rj[j], *b = &r->rj[k];
+
+	return j == k || (a->job.group_reporting && b->job.group_reporting &&
+			  a->groupid == b->groupid);
+}
+
+/*
+ * A check for each job with ss_dur, or for the first of a group that
+ * reports as one (fio: the group's jobs must agree on the options).
+ */
+static int setup_steady(struct run *r)
+{
+	char err[KB_ERRLEN];
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+		bool led = false;
+
+		for (k = 0; k < i && !led; k++)
+			led = ss_member(r, k, i);
+		for (k = 0; k < i && led; k++)
+			if (ss_member(r, k, i) &&
+			    memcmp(&r->rj[k].job.ss, &j->job.ss, sizeof(j->job.ss))) {
+				msg("job '%s': steadystate options must be the same in a group that "
+				    "reports as one (fio's rule)", j->job.name);
+				return KB_EXIT_USAGE;
+			}
+		if (led || !j->job.ss.dur_s)
+			continue;
+		if (kb_ss_check_opts(&j->job.ss, err, sizeof(err))) {
+			msg("job '%s': %s", j->job.name, err);
+			return KB_EXIT_USAGE;
+		}
+		if (kb_ss_init(&j->ss, &j->job.ss)) {
+			msg("out of memory");
+			return KB_EXIT_SYSTEM;
+		}
+		j->has_ss = true;
+	}
+	return 0;
+}
+
+/* Once a second: each unit's rates sampled; at steady state its jobs stop, as fio's. */
+static void check_steady(struct run *r, uint64_t t)
+{
+	struct kb_nlerr e;
+	size_t i, k;
+	int d;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+		uint64_t ios = 0, bytes = 0, elapsed = 0;
+
+		if (!j->has_ss || j->ss.attained || !j->started)
+			continue;
+		for (k = 0; k < r->n; k++) {
+			if (!ss_member(r, i, k) || !r->rj[k].started)
+				continue;
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+				ios += r->rj[k].st.dir[d].all_ios;
+				bytes += r->rj[k].st.dir[d].all_bytes;
+			}
+			if (r->rj[k].st.elapsed_ns > elapsed)
+				elapsed = r->rj[k].st.elapsed_ns;
+		}
+		if (!kb_ss_sample(&j->ss, t, elapsed, ios, bytes))
+			continue;
+		for (k = 0; k < r->n; k++) {
+			if (!ss_member(r, i, k) || !r->rj[k].started || r->rj[k].ended)
+				continue;
+			if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[k].id, &e) &&
+			    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+				msg("job %u: JOB_STOP: %s (%s)", r->rj[k].id,
+				    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+		}
+	}
+}
+
 /* Wait until every job is in a terminal state.  0 or an exit code. */
 static int wait_jobs(struct run *r)
 {
@@ -427,6 +511,7 @@ static int wait_jobs(struct run *r)
 				j->end_ns = t;
 			}
 		}
+		check_steady(r, t);
 		if (r->sequenced) {
 			ret = sequence(r);
 			if (ret)
@@ -458,6 +543,8 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	}
 	res->st = j->st;
 	res->st.id = j->id;
+	if (j->has_ss)
+		res->ss = &j->ss;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
 	res->hw = j->hw;
 	res->nr_hw = j->nr_hw;
@@ -631,6 +718,9 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 	int ret;
 
 	*resp = NULL;
+	ret = setup_steady(r);
+	if (ret)
+		return ret;
 	if (kb_nl_open(&r->nl, true, &e))
 		return nl_fail("netlink", &e);
 	ret = create_jobs(r);
@@ -656,8 +746,10 @@ void free_run(struct run *r)
 {
 	size_t i;
 
-	for (i = 0; r->rj && i < r->n; i++)
+	for (i = 0; r->rj && i < r->n; i++) {
 		kb_job_free(&r->rj[i].job);
+		kb_ss_free(&r->rj[i].ss);
+	}
 	free(r->rj);
 	r->rj = NULL;
 	free(r->disks);

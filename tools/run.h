@@ -30,6 +30,9 @@ struct run_job {
 	bool cancelled;		/* never to start: exitall or a signal came first */
 	bool end_seen;		/* its end acted upon (exitall) */
 	uint64_t end_ns;	/* when it was seen ended */
+	/* fio's steady state: this job's, or with group_reporting its group's (the first job's) */
+	struct kb_steady ss;
+	bool has_ss;
 };
 
 struct run {

@@ -263,3 +263,44 @@ def test_exit_what_all_cancels_what_has_not_started(guest, kiobench_module, make
         assert dev_bios(guest, c) - before == later_ios, what
         assert later["read"]["total_ios"] == later_ios, what
         assert later["kiobench"]["state"] == ("NEW" if what == "all" else "DONE"), what
+
+
+def test_steadystate_stops_the_job_as_fio(guest, kiobench_module, make_nullb):
+    """fio's ss=iops:50% with ss_dur=3 and ss_ramp=1 on a 60 s time_based
+    job (null_blk with a 100 us timer: a steady rate, whatever TCG's
+    pace): the tool samples the kernel's counts once a second and stops
+    the job when its last 3 samples are within 50 % of their mean.  The
+    job ends STOPPED long before 60 s, attained, and the 3 samples the
+    JSON gives pass the criterion recomputed here, their mean within 30 %
+    of the kernel's own IOPS over the job (a second's sample against the
+    whole).  fio on the same file attains it too, stops early, and its
+    steadystate object has the same keys.  With iops:0% (0 is never under
+    0, fio's rule) the job runs its whole runtime, not attained, and the
+    normal output says so.  Mutations: check_steady() not called from
+    wait_jobs(): red (60 s); the stop not sent: red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=100_000)
+    body = (f"[ss]\nfilename={dev}\nrw=randread\niodepth=8\ntime_based\nruntime=60\n"
+            "ss=iops:50%\nss_dur=3\nss_ramp=1\n")
+    job = json.loads(run_file(guest, body))["jobs"][0]
+    ss = job["steadystate"]
+    assert job["kiobench"]["state"] == "STOPPED", job["kiobench"]
+    assert job["kiobench"]["elapsed_ns"] < 20e9, job["kiobench"]["elapsed_ns"]
+    assert ss["attained"] == 1 and ss["ss"] == "iops:50.000000%" and ss["duration"] == 3, ss
+    iops = ss["data"]["iops"]
+    mean = sum(iops) / len(iops)
+    assert len(iops) == 3 and mean > 0, ss
+    assert max(abs(x - mean) for x in iops) < 0.5 * mean, ss
+    whole = job["read"]["iops"]
+    assert abs(mean - whole) <= 0.3 * whole, (mean, whole)
+    fio = run_fio(guest, body)["jobs"][0]
+    assert fio["steadystate"]["attained"] == 1, fio["steadystate"]
+    assert fio["job_runtime"] < 20000, fio["job_runtime"]
+    assert set(fio["steadystate"]) == set(ss)
+    assert set(fio["steadystate"]["data"]) == set(ss["data"])
+    never = body.replace("runtime=60", "runtime=6").replace("iops:50%", "iops:0%")
+    out = run_file(guest, never, fmt="normal")
+    assert re.search(r"^  steadystate  : attained=no, bw=\S+ \(\S+\), iops=\S+, "
+                     r"iops mean dev=[0-9.]+%$", out, re.M), out
+    job = json.loads(run_file(guest, never))["jobs"][0]
+    assert job["steadystate"]["attained"] == 0
+    assert job["kiobench"]["state"] == "DONE" and job["kiobench"]["elapsed_ns"] >= 6e9

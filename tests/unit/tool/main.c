@@ -21,6 +21,7 @@ int main(void)
 {
 	values_tests();
 	distrib_tests();
+	steady_tests();
 	results_tests();
 	stats_tests();
 	options_tests();

@@ -59,6 +59,7 @@ char *capture(void (*fn)(FILE *, const struct kb_result *, size_t), const struct
 /* One function per file: runs its cases. */
 void values_tests(void);
 void distrib_tests(void);
+void steady_tests(void);
 void options_tests(void);
 void jobfile_tests(void);
 void results_tests(void);
