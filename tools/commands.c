@@ -380,6 +380,26 @@ static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
 		job->span_bytes = devices_span(job);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * fio's cpus_allowed_policy=split: the run's job number i (from 0, clones
+ * counted, fio's thread_number - 1) takes the set's (i mod n)-th CPU, in
+ * increasing order.  Without a set it changes nothing, as in fio.
+ */
+static void split_cpus(struct kb_job *job, size_t i)
+{
+	if (!job->nr_cpus)
+		return;
+	qsort(job->cpus, job->nr_cpus, sizeof(*job->cpus), cmp_u32);
+	job->split_cpu = job->cpus[i % job->nr_cpus];
+}
+
 /* A start delay of startdelay's range, the same for a given seed and clone. */
 static uint64_t draw_delay(const struct kb_job *job)
 {
@@ -524,6 +544,8 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 			if (ret)
 				goto out;
 			make_clone(&j->job, k, clones);
+			if (j->job.cpus_split)
+				split_cpus(&j->job, r->n - 1);
 			/* fio: a stonewall or new_group below the first job starts a group */
 			if (!k && first && (j->job.stonewall || j->job.new_group))
 				groupid++;

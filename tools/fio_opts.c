@@ -41,7 +41,6 @@
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
-#define CPUS		"not implemented yet: kiobench places workers by cpus_allowed only"
 #define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
@@ -163,8 +162,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
 	{ "cmdprio_bssplit", NULL, PRIO },
-	{ "cpumask", NULL, CPUS },
-	{ "cpus_allowed_policy", NULL, CPUS },
 	{ "numa_cpu_nodes", NULL, NUMA },
 	{ "numa_mem_policy", NULL, NUMA },
 	/* data */

@@ -162,6 +162,8 @@ struct kb_job {
 	uint32_t iodepth, numjobs;
 	uint32_t *cpus;
 	unsigned int nr_cpus;
+	bool cpus_split;	/* cpus_allowed_policy=split: job i of the run on one CPU, */
+	uint32_t split_cpu;	/* this one (run sets it) */
 	uint64_t size, offset, io_size, number_ios;
 	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
 	bool time_based, continue_on_error;

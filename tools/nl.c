@@ -750,6 +750,8 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 		nla_nest_end(msg, ent);
 	}
 	nla_nest_end(msg, nest);
+	if (job->nr_cpus && job->cpus_split)	/* cpus_allowed_policy=split: its one */
+		return nla_put(msg, KIOBENCH_A_CPUS, sizeof(uint32_t), &job->split_cpu) ? -1 : 0;
 	if (job->nr_cpus &&
 	    nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus))
 		return -1;

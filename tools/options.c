@@ -273,6 +273,51 @@ static int p_cpus(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 
+/*
+ * fio's cpumask: a bit mask of CPUs (decimal, or 0x hex); fio reads 32
+ * bits of it, so a CPU past 31 is refused (cpus_allowed names any).
+ */
+static int p_cpumask(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	unsigned long long m;
+	unsigned int n = 0, i;
+	uint32_t *v;
+	char *end;
+
+	(void)o; (void)g;
+	errno = 0;
+	m = strtoull(val, &end, 0);
+	if (!*val || *end || errno || *val == '-')
+		return kb_errf(err, errlen, "invalid cpumask '%s' (a bit mask, e.g. 0x3)", val);
+	if (!m)
+		return kb_errf(err, errlen, "cpumask '%s' names no CPU", val);
+	if (m >> 32)
+		return kb_errf(err, errlen, "cpumask '%s' names CPUs past 31, which fio ignores: "
+			       "use cpus_allowed", val);
+	v = calloc(32, sizeof(*v));
+	if (!v)
+		return kb_errf(err, errlen, "out of memory");
+	for (i = 0; i < 32; i++)
+		if (m & (1ULL << i))
+			v[n++] = i;
+	free(job->cpus);
+	job->cpus = v;
+	job->nr_cpus = n;
+	return 0;
+}
+
+static int p_cpus_policy(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (strcmp(val, "shared") && strcmp(val, "split"))
+		return kb_errf(err, errlen, "invalid cpus_allowed_policy '%s' (shared or split)",
+			       val);
+	job->cpus_split = !strcmp(val, "split");
+	return 0;
+}
+
 static int p_u32(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
 {
@@ -877,6 +922,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_NUMJOBS, numjobs), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_NUMJOBS,
 	    .list_help = "workers per device"),
 	JOB(KB_OPT_CPUS, "cpus_allowed", "LIST", p_cpus, "CPUs for the workers, e.g. 0-3,6"),
+	/* the same setting as cpus_allowed: "set" marks cpus_allowed */
+	[KB_OPT_CPUMASK] = { .name = "cpumask", .id = KB_OPT_CPUMASK, .mark = KB_OPT_CPUS,
+		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL, .metavar = "MASK",
+		.parse = p_cpumask,
+		.help = "CPUs for the workers as fio's bit mask (0x3: CPUs 0 and 1)" },
+	JOB(KB_OPT_CPUS_POLICY, "cpus_allowed_policy", "shared|split", p_cpus_policy,
+	    "split: each job (each numjobs clone) on one CPU of the set, round robin",
+	    .def = "shared"),
 	JOB(KB_OPT_SIZE, "size", "SIZE", p_size, "span length (to the end of the device)",
 	    ATTR(KIOBENCH_A_SIZE, size), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_OFFSET, "offset", "SIZE", p_size, "span start (0)",
@@ -1593,6 +1646,14 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_RATE)
 		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
 			 (unsigned long long)job->rate_bps[1]);
+	else if (o->id == KB_OPT_SS)
+		kb_ss_opt_str(&job->ss, buf, len);
+	else if (o->id == KB_OPT_SS_DUR)
+		snprintf(buf, len, "%us", job->ss.dur_s);
+	else if (o->id == KB_OPT_SS_RAMP)
+		snprintf(buf, len, "%lluns", (unsigned long long)job->ss.ramp_ns);
+	else if (o->id == KB_OPT_CPUS_POLICY)
+		snprintf(buf, len, "%s", job->cpus_split ? "split" : "shared");
 	else if (o->parse == p_flag)
 		snprintf(buf, len, "%d", *(const bool *)f);
 	else

@@ -91,6 +91,9 @@ enum kb_opt_id {
 	KB_OPT_SS,
 	KB_OPT_SS_DUR,
 	KB_OPT_SS_RAMP,
+	/* fio's CPU placement beside cpus_allowed */
+	KB_OPT_CPUMASK,
+	KB_OPT_CPUS_POLICY,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

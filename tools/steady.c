@@ -77,6 +77,14 @@ void kb_ss_str(const struct kb_ss_opts *o, char *buf, size_t len)
 	snprintf(buf, len, "%s:%f%s", crit_names[o->crit], o->limit, o->pct ? "%" : "");
 }
 
+void kb_ss_opt_str(const struct kb_ss_opts *o, char *buf, size_t len)
+{
+	if (is_bw(o) && !o->pct)
+		snprintf(buf, len, "%s:%.0f", crit_names[o->crit], o->limit);
+	else
+		snprintf(buf, len, "%s:%g%s", crit_names[o->crit], o->limit, o->pct ? "%" : "");
+}
+
 bool kb_ss_on_bw(const struct kb_ss_opts *o)
 {
 	return is_bw(o);

@@ -37,8 +37,10 @@ struct kb_steady {
 /* fio's "CRIT:LIMIT[%]" (kb_base for a bandwidth limit's suffixes): 0, or -1 and err. */
 int kb_ss_parse(const char *val, unsigned int kb_base, struct kb_ss_opts *o, char *err,
 		size_t errlen);
-/* fio's form of the criterion, "iops_slope:0.010000%". */
+/* fio's form of the criterion in its JSON, "iops_slope:0.010000%". */
 void kb_ss_str(const struct kb_ss_opts *o, char *buf, size_t len);
+/* The option's value as it reads back, "iops_slope:0.01%", "bw:1048576". */
+void kb_ss_opt_str(const struct kb_ss_opts *o, char *buf, size_t len);
 bool kb_ss_on_bw(const struct kb_ss_opts *o);	/* bw, bw_slope */
 bool kb_ss_on_slope(const struct kb_ss_opts *o);	/* iops_slope, bw_slope */
 /* Whether the check can ever pass (a slope needs 2 samples): 0, or -1 and err. */

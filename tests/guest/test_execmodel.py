@@ -304,3 +304,49 @@ def test_steadystate_stops_the_job_as_fio(guest, kiobench_module, make_nullb):
     job = json.loads(run_file(guest, never))["jobs"][0]
     assert job["steadystate"]["attained"] == 0
     assert job["kiobench"]["state"] == "DONE" and job["kiobench"]["elapsed_ns"] >= 6e9
+
+
+def kthread_cpus(guest) -> dict[int, set[str]]:
+    """{kernel job id: the Cpus_allowed_list of its worker kthreads}, from
+    /proc: kb_create_threads() names them kiobench<job>/<worker>."""
+    out = guest.check(r"""
+for c in /proc/[0-9]*/comm; do
+    n=$(cat $c 2>/dev/null) || continue
+    case $n in kiobench[0-9]*/[0-9]*) echo "$n $(awk '/^Cpus_allowed_list/ {print $2}' ${c%/comm}/status)";; esac
+done""")
+    cpus: dict[int, set[str]] = defaultdict(set)
+    for line in out.splitlines():
+        name, allowed = line.split()
+        cpus[int(name[len("kiobench"):].split("/")[0])].add(allowed)
+    return dict(cpus)
+
+
+def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_nullb):
+    """cpus_allowed=0-1 with cpus_allowed_policy=split, [a] with numjobs=3
+    and [b]: as fio, the run's job i (clones counted) gets the set's
+    (i mod 2)-th CPU, read from the kernel: each job's worker kthreads are
+    allowed exactly CPU 0, 1, 0, 1 in creation order.  Then cpumask=0x2
+    (fio's bit mask): CPU 1 only.  Mutations: split_cpus() not called:
+    red (CPU 0 everywhere); the index taken as the clone's number within
+    its section (`r->n - 1` -> `k`): red ([b] on CPU 0)."""
+    if int(guest.check("nproc")) < 2:
+        pytest.skip("the guest has one CPU")
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    text = (f"[global]\nfilename={dev}\nrw=randread\ntime_based\nruntime=20\n"
+            "cpus_allowed=0-1\ncpus_allowed_policy=split\n[a]\nnumjobs=3\n[b]\n")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
+    wait_for(guest, "test $(kiobench list | grep -c RUNNING) -eq 4", "4 running jobs")
+    cpus = kthread_cpus(guest)
+    guest.run("pkill -INT -x kiobench")
+    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
+    assert [cpus[i] for i in sorted(cpus)] == [{"0"}, {"1"}, {"0"}, {"1"}], cpus
+    text = (f"[m]\nfilename={dev}\nrw=randread\ntime_based\nruntime=20\ncpumask=0x2\n")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
+    wait_for(guest, "kiobench list | grep -q RUNNING", "a running job")
+    first = max(cpus)
+    cpus = kthread_cpus(guest)
+    guest.run("pkill -INT -x kiobench")
+    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
+    assert [v for k, v in cpus.items() if k > first] == [{"1"}], cpus

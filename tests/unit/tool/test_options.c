@@ -212,6 +212,32 @@ static void t_random(void)
 	kb_job_free(&job);
 }
 
+/* fio's cpumask (32 bits) and cpus_allowed_policy. */
+static void t_cpumask(void)
+{
+	struct kb_global g;
+	struct kb_job job;
+
+	kb_job_init(&job);
+	kb_global_init(&g, KB_CMD_RUN);
+	CHECK(!job.cpus_split);
+	CHECK(apply(&job, &g, "cpumask", "34") == 0);
+	CHECK(job.nr_cpus == 2 && job.cpus[0] == 1 && job.cpus[1] == 5);
+	CHECK(kb_job_isset(&job, KB_OPT_CPUS) && !kb_job_isset(&job, KB_OPT_CPUMASK));
+	CHECK(apply(&job, &g, "cpumask", "0x80000000") == 0);
+	CHECK(job.nr_cpus == 1 && job.cpus[0] == 31);
+	CHECK(apply(&job, &g, "cpumask", "0x100000000") == -1);
+	CHECK(strstr(err, "past 31") != NULL && job.cpus[0] == 31);
+	CHECK(apply(&job, &g, "cpumask", "0") == -1);
+	CHECK(apply(&job, &g, "cpumask", "-1") == -1);
+	CHECK(apply(&job, &g, "cpumask", "3x") == -1);
+	CHECK(apply(&job, &g, "cpus_allowed_policy", "split") == 0 && job.cpus_split);
+	CHECK(apply(&job, &g, "cpus_allowed_policy", "shared") == 0 && !job.cpus_split);
+	CHECK(apply(&job, &g, "cpus_allowed_policy", "spread") == -1);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void options_tests(void)
 {
 	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",
@@ -220,4 +246,5 @@ void options_tests(void)
 	run_case("options: defaults from the table", t_defaults);
 	run_case("options: values, rw modes, command-line only", t_options);
 	run_case("options: limits and finalize", t_limits);
+	run_case("options: cpumask, cpus_allowed_policy", t_cpumask);
 }
