@@ -36,8 +36,6 @@
 			"(exitall stops the others whatever the outcome)"
 #define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
-#define RATES_MIN	"not implemented yet: failing a job whose rate falls below a minimum " \
-			"(checked each rate_cycle)"
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
@@ -147,9 +145,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "zone_reset_frequency", NULL, ZONES },
 	{ "zone_reset_threshold", NULL, ZONES },
 	/* rates, waits, latency target, steady state */
-	{ "rate_min", "ratemin", RATES_MIN },
-	{ "rate_iops_min", NULL, RATES_MIN },
-	{ "rate_cycle", "ratecycle", "not implemented yet: the period of rate_min's check" },
 	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "max_latency", NULL, "not implemented yet: ending a job whose latency exceeds a "
 	  "bound" },

@@ -444,20 +444,18 @@ static int p_think_type(const struct kb_opt *o, const char *val, struct kb_job *
  * fio's rate: bytes/s, "R[,W[,T]]" per direction as fio's bs; one value caps
  * each direction, an empty one none.  Trims: kiobench issues none.
  */
-static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
-		  struct kb_global *g, char *err, size_t errlen)
+static int rw_values(const struct kb_opt *o, const char *val, const struct kb_job *job,
+		     uint64_t v[3], char *err, size_t errlen)
 {
 	const char *p = val;
-	uint64_t v[3] = { 0, 0, 0 };
 	unsigned int n = 0;
 	char buf[64];
 
-	(void)o; (void)g;
 	for (;;) {
 		size_t len = strcspn(p, ",");
 
 		if (n == 3 || len >= sizeof(buf))
-			return kb_errf(err, errlen, "invalid rate '%s' (R[,W[,T]] bytes/s)", val);
+			return kb_errf(err, errlen, "invalid %s '%s' (R[,W[,T]])", o->name, val);
 		memcpy(buf, p, len);
 		buf[len] = '\0';
 		if (len && kb_parse_size_base(buf, kb_base_of(job), &v[n], err, errlen))
@@ -467,10 +465,38 @@ static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 			break;
 		p += len + 1;
 	}
+	if (n == 1)
+		v[1] = v[0];
+	if (!v[0] && !v[1] && !v[2])
+		return kb_errf(err, errlen, "invalid %s '%s' (no direction given)", o->name, val);
+	return 0;
+}
+
+static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v[3] = { 0, 0, 0 };
+
+	(void)g;
+	if (rw_values(o, val, job, v, err, errlen))
+		return -1;
 	job->rate_bps[0] = v[0];
-	job->rate_bps[1] = n == 1 ? v[0] : v[1];
-	if (!job->rate_bps[0] && !job->rate_bps[1] && !v[2])
-		return kb_errf(err, errlen, "invalid rate '%s' (no direction capped)", val);
+	job->rate_bps[1] = v[1];
+	return 0;
+}
+
+/* fio's rate_min (bytes/s) and rate_iops_min, "R[,W[,T]]" as rate; trims: none. */
+static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v[3] = { 0, 0, 0 };
+	uint64_t *f = o->id == KB_OPT_RATE_MIN ? job->min_rate.bps : job->min_rate.iops;
+
+	(void)g;
+	if (rw_values(o, val, job, v, err, errlen))
+		return -1;
+	f[0] = v[0];
+	f[1] = v[1];
 	return 0;
 }
 
@@ -1102,6 +1128,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
 	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
 	    "run as rate_iops"),
+	JOB(KB_OPT_RATE_MIN, "rate_min", "R[,W]", p_min_rate,
+	    "fail the job when a direction's bytes/s over rate_cycle fall under this",
+	    .alias = "ratemin"),
+	JOB(KB_OPT_RATE_IOPS_MIN, "rate_iops_min", "R[,W]", p_min_rate,
+	    "fail the job when a direction's IOPS over rate_cycle fall under this"),
+	JOB(KB_OPT_RATE_CYCLE, "rate_cycle", "MSEC", p_u32,
+	    "the period of rate_min's and rate_iops_min's check (1000)", .alias = "ratecycle",
+	    .off = JOBF(min_rate.cycle_ms), BOUNDS(1, 3600000), .def = "1000"),
 	JOB(KB_OPT_SS, "steadystate", "iops|iops_slope|bw|bw_slope:LIMIT[%]", p_ss,
 	    "stop the job at steady state: each of the last ss_dur 1 s samples within "
 	    "LIMIT of their mean, or their slope under LIMIT (fio's)", .alias = "ss",
@@ -1646,6 +1680,11 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_RATE)
 		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
 			 (unsigned long long)job->rate_bps[1]);
+	else if (o->id == KB_OPT_RATE_MIN || o->id == KB_OPT_RATE_IOPS_MIN)
+		snprintf(buf, len, "%llu,%llu", (unsigned long long)(o->id == KB_OPT_RATE_MIN ?
+			 job->min_rate.bps : job->min_rate.iops)[0],
+			 (unsigned long long)(o->id == KB_OPT_RATE_MIN ? job->min_rate.bps :
+			 job->min_rate.iops)[1]);
 	else if (o->id == KB_OPT_SS)
 		kb_ss_opt_str(&job->ss, buf, len);
 	else if (o->id == KB_OPT_SS_DUR)

@@ -372,13 +372,19 @@ static bool ss_member(const struct run *r, size_t j, size_t k)
 
 /*
  * A check for each job with ss_dur, or for the first of a group that
- * reports as one (fio: the group's jobs must agree on the options).
+ * reports as one (fio: the group's jobs must agree on the options); the
+ * JOB_GET tick no longer than any rate_cycle.
  */
-static int setup_steady(struct run *r)
+static int setup_checks(struct run *r)
 {
 	char err[KB_ERRLEN];
 	size_t i, k;
 
+	r->tick_ns = KB_TICK_NS;
+	for (i = 0; i < r->n; i++)
+		if (kb_min_rate_any(&r->rj[i].job.min_rate) &&
+		    r->rj[i].job.min_rate.cycle_ms * 1000000ULL < r->tick_ns)
+			r->tick_ns = r->rj[i].job.min_rate.cycle_ms * 1000000ULL;
 	for (i = 0; i < r->n; i++) {
 		struct run_job *j = &r->rj[i];
 		bool led = false;
@@ -443,11 +449,45 @@ static void check_steady(struct run *r, uint64_t t)
 	}
 }
 
+/*
+ * fio's rate_min and rate_iops_min: a job under its minimum over the last
+ * rate_cycle is stopped and fails with EIO, as fio's (check_min_rate).
+ */
+static void check_min_rates(struct run *r)
+{
+	char why[KB_ERRLEN];
+	struct kb_nlerr e;
+	size_t i;
+	int d;
+
+	for (i = 0; i < r->n; i++) {
+		struct run_job *j = &r->rj[i];
+		uint64_t ios[2], bytes[2];
+
+		if (!kb_min_rate_any(&j->job.min_rate) || !j->started || j->ended ||
+		    j->rate_missed)
+			continue;
+		for (d = 0; d < 2; d++) {
+			ios[d] = j->st.dir[d].all_ios;
+			bytes[d] = j->st.dir[d].all_bytes;
+		}
+		if (!kb_min_rate_check(&j->job.min_rate, &j->min_check, j->st.elapsed_ns,
+				       j->job.ramp_ns, ios, bytes, why, sizeof(why)))
+			continue;
+		msg("job '%s': %s", j->job.name, why);
+		j->rate_missed = true;
+		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, j->id, &e) &&
+		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+			msg("job %u: JOB_STOP: %s (%s)", j->id,
+			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+	}
+}
+
 /* Wait until every job is in a terminal state.  0 or an exit code. */
 static int wait_jobs(struct run *r)
 {
 	bool live = isatty(STDERR_FILENO), stop_sent = false;
-	uint64_t next_tick = now_ns() + KB_TICK_NS;
+	uint64_t next_tick = now_ns() + r->tick_ns;
 	struct kb_nlerr e;
 	size_t i, running;
 
@@ -494,7 +534,7 @@ static int wait_jobs(struct run *r)
 		t = now_ns();
 		if (t < next_tick)
 			continue;
-		next_tick = t + KB_TICK_NS;
+		next_tick = t + r->tick_ns;
 		for (i = 0; i < r->n; i++) {
 			struct run_job *j = &r->rj[i];
 
@@ -512,6 +552,7 @@ static int wait_jobs(struct run *r)
 			}
 		}
 		check_steady(r, t);
+		check_min_rates(r);
 		if (r->sequenced) {
 			ret = sequence(r);
 			if (ret)
@@ -545,6 +586,8 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	res->st.id = j->id;
 	if (j->has_ss)
 		res->ss = &j->ss;
+	if (j->rate_missed && !res->st.error)	/* fio's EIO (check_min_rate) */
+		res->st.error = -EIO;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
 	res->hw = j->hw;
 	res->nr_hw = j->nr_hw;
@@ -695,7 +738,7 @@ static int finish_jobs(struct run *r, bool keep, struct kb_result **resp)
 		complete &= collect(r, &r->rj[i], &res[i]);
 	complete &= destroy_jobs(r, keep);
 	for (i = 0; i < r->n; i++) {
-		if (res[i].st.state == KIOBENCH_STATE_FAILED) {
+		if (res[i].st.state == KIOBENCH_STATE_FAILED || r->rj[i].rate_missed) {
 			msg("job '%s' failed: %s (%s)", r->rj[i].job.name,
 			    strerror(-res[i].st.error), errname(-res[i].st.error));
 			failed++;
@@ -718,7 +761,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 	int ret;
 
 	*resp = NULL;
-	ret = setup_steady(r);
+	ret = setup_checks(r);
 	if (ret)
 		return ret;
 	if (kb_nl_open(&r->nl, true, &e))

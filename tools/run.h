@@ -33,6 +33,9 @@ struct run_job {
 	/* fio's steady state: this job's, or with group_reporting its group's (the first job's) */
 	struct kb_steady ss;
 	bool has_ss;
+	/* fio's rate_min, rate_iops_min: its last check; missed: the job failed there */
+	struct kb_min_check min_check;
+	bool rate_missed;
 };
 
 struct run {
@@ -45,6 +48,7 @@ struct run {
 	struct kb_disk *disks;	/* the devices' own counts over the run */
 	size_t nr_disks;
 	uint64_t prev_ios, prev_bytes, prev_t;	/* of the progress line */
+	uint64_t tick_ns;	/* JOB_GET's period: 1 s, or the shortest rate_cycle */
 };
 
 /* The first SIGINT, SIGTERM or SIGHUP (install_signals()), else 0. */

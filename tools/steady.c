@@ -12,6 +12,7 @@
  * in fio.  The rates are the totals' differences over the time between
  * calls, as fio's are over the time between its checks.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,4 +186,49 @@ bool kb_ss_sample(struct kb_steady *ss, uint64_t now_ns, uint64_t elapsed_ns, ui
 	ss->prev_ios = ios;
 	ss->prev_bytes = bytes;
 	return ss->attained;
+}
+
+/* ---- rate_min, rate_iops_min ------------------------------------------------ */
+
+bool kb_min_rate_any(const struct kb_min_rate *m)
+{
+	return m->bps[0] || m->bps[1] || m->iops[0] || m->iops[1];
+}
+
+int kb_min_rate_check(const struct kb_min_rate *m, struct kb_min_check *c, uint64_t elapsed_ns,
+		      uint64_t ramp_ns, const uint64_t ios[2], const uint64_t bytes[2],
+		      char *msg, size_t len)
+{
+	static const char *const dirs[2] = { "read", "write" };
+	uint64_t spent, got;
+	int d;
+
+	if (elapsed_ns < ramp_ns + 2000000000ULL)
+		return 0;
+	for (d = 0; d < 2; d++) {
+		if ((!m->bps[d] && !m->iops[d]) || !bytes[d])
+			continue;
+		spent = elapsed_ns - c->ns[d];
+		if (c->ns[d] && spent < m->cycle_ms * 1000000ULL)
+			continue;
+		if (c->ns[d] && m->bps[d]) {
+			got = (uint64_t)((bytes[d] - c->bytes[d]) * 1e9 / spent);
+			if (got < m->bps[d]) {
+				snprintf(msg, len, "%s: rate_min=%" PRIu64 "B/s not met, got %"
+					 PRIu64 "B/s", dirs[d], m->bps[d], got);
+				return -1;
+			}
+		} else if (c->ns[d]) {
+			got = (uint64_t)((ios[d] - c->ios[d]) * 1e9 / spent);
+			if (got < m->iops[d]) {
+				snprintf(msg, len, "%s: rate_iops_min=%" PRIu64 " not met, got %"
+					 PRIu64 " IOPS", dirs[d], m->iops[d], got);
+				return -1;
+			}
+		}
+		c->ns[d] = elapsed_ns;
+		c->bytes[d] = bytes[d];
+		c->ios[d] = ios[d];
+	}
+	return 0;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fio's steady state (steady.c): steadystate (ss), steadystate_duration
- * (ss_dur) and steadystate_ramp_time (ss_ramp) of a job, the check that
- * run.c makes once a second while it runs, and what the reports show.
+ * What the tool checks while a job runs (steady.c), once a second or each
+ * rate_cycle: fio's steady state (steadystate, ss_dur, ss_ramp), with what
+ * the reports show of it, and fio's rate_min and rate_iops_min.
  */
 #ifndef KIOBENCH_STEADY_H
 #define KIOBENCH_STEADY_H
@@ -58,5 +58,28 @@ bool kb_ss_sample(struct kb_steady *ss, uint64_t now_ns, uint64_t elapsed_ns, ui
 uint64_t kb_ss_at(const struct kb_steady *ss, bool bw, uint32_t i);
 /* fio's mean of the window: the sum over dur_s, however many were taken. */
 uint64_t kb_ss_mean(const struct kb_steady *ss, bool bw);
+
+/* fio's rate_min and rate_iops_min, per direction, judged over rate_cycle. */
+struct kb_min_rate {
+	uint64_t bps[2], iops[2];	/* read, write; 0: none */
+	uint32_t cycle_ms;		/* rate_cycle: fio's 1000 */
+};
+
+/* One job's check: the totals at its last check, per direction. */
+struct kb_min_check {
+	uint64_t ns[2], bytes[2], ios[2];
+};
+
+bool kb_min_rate_any(const struct kb_min_rate *m);
+/*
+ * The job's totals per direction at elapsed_ns into it (ramp_ns its ramp):
+ * -1 with fio's message in msg if a direction that has done I/O fell under
+ * its minimum over the last rate_cycle, else 0.  As fio: nothing is judged
+ * in the ramp and its first 2 s after; bytes/s is judged if given, else
+ * IOPS; the first check of a direction only starts its cycle.
+ */
+int kb_min_rate_check(const struct kb_min_rate *m, struct kb_min_check *c, uint64_t elapsed_ns,
+		      uint64_t ramp_ns, const uint64_t ios[2], const uint64_t bytes[2],
+		      char *msg, size_t len);
 
 #endif /* KIOBENCH_STEADY_H */

@@ -350,3 +350,33 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     guest.run("pkill -INT -x kiobench")
     wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
     assert [v for k, v in cpus.items() if k > first] == [{"1"}], cpus
+
+
+def test_rate_iops_min_fails_a_slow_job_as_fio(guest, kiobench_module, make_nullb):
+    """rate_iops_min=5000 on null_blk with a 1 ms timer at QD 1 (at most
+    1000 IOPS): once the 2 s settle is over and a rate_cycle has passed,
+    the tool stops the 30 s job and fails it as fio does (error 5, EIO;
+    exit 3; fio's message), long before its runtime; the kernel's state is
+    STOPPED.  fio on the same file fails it with the same error.  At
+    rate_iops_min=100 the job runs its 5 s and succeeds.  Mutations:
+    check_min_rates() not called: red (30 s, exit 0); the rate compared
+    the wrong way (`got < m->iops[d]` -> `got > ...`): red (both cases)."""
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    body = (f"[slow]\nfilename={dev}\nrw=randread\niodepth=1\ntime_based\nruntime=30\n"
+            "rate_iops_min=5000\n")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{body}EOF")
+    r = guest.run("kiobench run --output-format=json --output=/tmp/x.out /tmp/x.fio",
+                  timeout=SLOW)
+    assert r.rc == 3, r.out
+    assert re.search(r"job 'slow': read: rate_iops_min=5000 not met, got \d+ IOPS", r.out), r.out
+    job = json.loads(guest.check("cat /tmp/x.out"))["jobs"][0]
+    assert job["error"] == 5 and job["kiobench"]["state"] == "STOPPED", job["kiobench"]
+    assert job["kiobench"]["elapsed_ns"] < 10e9
+    if guest.run("command -v fio").rc == 0:
+        r = guest.run("fio --direct=1 --output-format=json --output=/tmp/fio.json /tmp/x.fio",
+                      timeout=SLOW)
+        fio = json.loads(guest.check("cat /tmp/fio.json"))["jobs"][0]
+        assert r.rc != 0 and fio["error"] == 5 and fio["job_runtime"] < 10000, fio["error"]
+    ok = body.replace("runtime=30", "runtime=5").replace("=5000", "=100")
+    job = json.loads(run_file(guest, ok))["jobs"][0]
+    assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"

@@ -161,10 +161,79 @@ static void t_ss_window_and_ramp(void)
 	kb_ss_free(&ss);
 }
 
+/*
+ * fio's check_min_rate: nothing in the ramp and 2 s after; a direction's
+ * first check starts its cycle; then each rate_cycle its rate over the
+ * cycle against the minimum, bytes/s before IOPS; idle directions skipped.
+ */
+static void t_min_rate(void)
+{
+	struct kb_min_rate m = { .bps = { 1000000, 0 }, .iops = { 50, 100 }, .cycle_ms = 1000 };
+	struct kb_min_check c = { 0 };
+	uint64_t ios[2] = { 0, 0 }, bytes[2] = { 0, 0 };
+	char msg[128] = "";
+
+	CHECK(kb_min_rate_any(&m));
+	/* 2 s into a job with a 1 s ramp: too early whatever the counts */
+	ios[0] = 300;
+	bytes[0] = 300 * 4096;
+	CHECK(kb_min_rate_check(&m, &c, 2 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	CHECK(c.ns[0] == 0);
+	CHECK(kb_min_rate_check(&m, &c, 3 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	CHECK(c.ns[0] == 3 * SEC && c.ns[1] == 0);	/* the writes did nothing */
+	/* within the cycle: not judged, even at no I/O */
+	CHECK(kb_min_rate_check(&m, &c, 3 * SEC + SEC / 2, SEC, ios, bytes, msg,
+				sizeof(msg)) == 0);
+	/* 250 reads of 4 KiB in the next second: 1024000 B/s >= 1000000 */
+	ios[0] += 250;
+	bytes[0] += 250 * 4096;
+	CHECK(kb_min_rate_check(&m, &c, 4 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	/* 240 in the next: 983040 B/s, under; the IOPS (240 >= 50) do not count */
+	ios[0] += 240;
+	bytes[0] += 240 * 4096;
+	CHECK(kb_min_rate_check(&m, &c, 5 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == -1);
+	CHECK_STR(msg, "read: rate_min=1000000B/s not met, got 983040B/s");
+	/* a job of writes: IOPS only */
+	memset(&c, 0, sizeof(c));
+	ios[0] = bytes[0] = 0;
+	ios[1] = 10;
+	bytes[1] = 10 * 4096;
+	CHECK(kb_min_rate_check(&m, &c, 3 * SEC, 0, ios, bytes, msg, sizeof(msg)) == 0);
+	ios[1] += 99;
+	bytes[1] += 99 * 4096;
+	CHECK(kb_min_rate_check(&m, &c, 4 * SEC, 0, ios, bytes, msg, sizeof(msg)) == -1);
+	CHECK_STR(msg, "write: rate_iops_min=100 not met, got 99 IOPS");
+}
+
+/* The options: fio's R[,W] pairs, rate_cycle's default. */
+static void t_min_rate_options(void)
+{
+	struct kb_global g;
+	struct kb_job job;
+
+	kb_job_init(&job);
+	kb_global_init(&g, KB_CMD_RUN);
+	CHECK(!kb_min_rate_any(&job.min_rate) && job.min_rate.cycle_ms == 1000);
+	CHECK(apply(&job, &g, "rate_min", "1m") == 0);
+	CHECK(job.min_rate.bps[0] == 1048576 && job.min_rate.bps[1] == 1048576);
+	CHECK(apply(&job, &g, "ratemin", ",2k") == 0);
+	CHECK(job.min_rate.bps[0] == 0 && job.min_rate.bps[1] == 2048);
+	CHECK(apply(&job, &g, "rate_iops_min", "100,50") == 0);
+	CHECK(job.min_rate.iops[0] == 100 && job.min_rate.iops[1] == 50);
+	CHECK(apply(&job, &g, "rate_cycle", "250") == 0 && job.min_rate.cycle_ms == 250);
+	CHECK(apply(&job, &g, "rate_cycle", "0") == -1);
+	CHECK(apply(&job, &g, "rate_min", "1,2,3,4") == -1);
+	CHECK(apply(&job, &g, "rate_iops_min", ",") == -1);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void steady_tests(void)
 {
 	run_case("steadystate: fio's syntax, refusals", t_ss_parse);
 	run_case("steadystate: options, defaults, ss_dur in seconds", t_ss_options);
 	run_case("steadystate: deviation and slope, absolute and percent", t_ss_criteria);
 	run_case("steadystate: the sliding window, ss_ramp", t_ss_window_and_ramp);
+	run_case("rate_min, rate_iops_min: fio's check", t_min_rate);
+	run_case("rate_min, rate_iops_min, rate_cycle: options", t_min_rate_options);
 }
