@@ -146,8 +146,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "zone_reset_threshold", NULL, ZONES },
 	/* rates, waits, latency target, steady state */
 	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
-	{ "max_latency", NULL, "not implemented yet: ending a job whose latency exceeds a "
-	  "bound" },
 	{ "latency_target", NULL, LATTARGET },
 	{ "latency_window", NULL, LATTARGET },
 	{ "latency_percentile", NULL, LATTARGET },

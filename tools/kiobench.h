@@ -206,7 +206,7 @@ struct kb_job {
 	uint32_t thinktime_blocks;
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */
-	struct kb_min_rate min_rate;	/* fio's rate_min, rate_iops_min (steady.h) */
+	struct kb_limits limits;	/* fio's rate_min, rate_iops_min, max_latency (steady.h) */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -485,12 +485,44 @@ static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* fio's max_latency: "R[,W[,T]]" times, bare numbers in microseconds; trims: none. */
+static int p_max_latency(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v[3] = { 0, 0, 0 };
+	const char *p = val;
+	unsigned int n = 0;
+	char buf[64];
+
+	(void)g;
+	for (;;) {
+		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
+
+		if (n == 3 || len + 3 >= sizeof(buf))
+			return kb_errf(err, errlen, "invalid %s '%s' (R[,W[,T]])", o->name, val);
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)len, p, digits == len ? "us" : "");
+		if (len && kb_parse_time_ns(buf, &v[n], err, errlen))
+			return -1;
+		n++;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (n == 1)
+		v[1] = v[0];
+	if (!v[0] && !v[1] && !v[2])
+		return kb_errf(err, errlen, "invalid %s '%s' (no direction given)", o->name, val);
+	job->limits.max_lat_ns[0] = v[0];
+	job->limits.max_lat_ns[1] = v[1];
+	return 0;
+}
+
 /* fio's rate_min (bytes/s) and rate_iops_min, "R[,W[,T]]" as rate; trims: none. */
 static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 		      struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v[3] = { 0, 0, 0 };
-	uint64_t *f = o->id == KB_OPT_RATE_MIN ? job->min_rate.bps : job->min_rate.iops;
+	uint64_t *f = o->id == KB_OPT_RATE_MIN ? job->limits.bps : job->limits.iops;
 
 	(void)g;
 	if (rw_values(o, val, job, v, err, errlen))
@@ -1133,9 +1165,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .alias = "ratemin"),
 	JOB(KB_OPT_RATE_IOPS_MIN, "rate_iops_min", "R[,W]", p_min_rate,
 	    "fail the job when a direction's IOPS over rate_cycle fall under this"),
+	JOB(KB_OPT_MAX_LATENCY, "max_latency", "TIME[,TIME]", p_max_latency,
+	    "fail the job when an I/O of a direction takes longer (a bare number: usec)"),
 	JOB(KB_OPT_RATE_CYCLE, "rate_cycle", "MSEC", p_u32,
 	    "the period of rate_min's and rate_iops_min's check (1000)", .alias = "ratecycle",
-	    .off = JOBF(min_rate.cycle_ms), BOUNDS(1, 3600000), .def = "1000"),
+	    .off = JOBF(limits.cycle_ms), BOUNDS(1, 3600000), .def = "1000"),
 	JOB(KB_OPT_SS, "steadystate", "iops|iops_slope|bw|bw_slope:LIMIT[%]", p_ss,
 	    "stop the job at steady state: each of the last ss_dur 1 s samples within "
 	    "LIMIT of their mean, or their slope under LIMIT (fio's)", .alias = "ss",
@@ -1682,9 +1716,12 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 			 (unsigned long long)job->rate_bps[1]);
 	else if (o->id == KB_OPT_RATE_MIN || o->id == KB_OPT_RATE_IOPS_MIN)
 		snprintf(buf, len, "%llu,%llu", (unsigned long long)(o->id == KB_OPT_RATE_MIN ?
-			 job->min_rate.bps : job->min_rate.iops)[0],
-			 (unsigned long long)(o->id == KB_OPT_RATE_MIN ? job->min_rate.bps :
-			 job->min_rate.iops)[1]);
+			 job->limits.bps : job->limits.iops)[0],
+			 (unsigned long long)(o->id == KB_OPT_RATE_MIN ? job->limits.bps :
+			 job->limits.iops)[1]);
+	else if (o->id == KB_OPT_MAX_LATENCY)
+		snprintf(buf, len, "%lluns,%lluns", (unsigned long long)job->limits.max_lat_ns[0],
+			 (unsigned long long)job->limits.max_lat_ns[1]);
 	else if (o->id == KB_OPT_SS)
 		kb_ss_opt_str(&job->ss, buf, len);
 	else if (o->id == KB_OPT_SS_DUR)

@@ -87,9 +87,10 @@ enum kb_opt_id {
 	KB_OPT_THINKTIME_IOTIME,
 	/* fio's rate, paced by the kernel's open loop */
 	KB_OPT_RATE,
-	/* fio's minimum rates, checked by run.c each rate_cycle */
+	/* fio's minimum rates and max_latency, checked by run.c each tick */
 	KB_OPT_RATE_MIN,
 	KB_OPT_RATE_IOPS_MIN,
+	KB_OPT_MAX_LATENCY,
 	KB_OPT_RATE_CYCLE,
 	/* fio's steady state, checked by run.c once a second */
 	KB_OPT_SS,

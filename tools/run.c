@@ -382,9 +382,10 @@ static int setup_checks(struct run *r)
 
 	r->tick_ns = KB_TICK_NS;
 	for (i = 0; i < r->n; i++)
-		if (kb_min_rate_any(&r->rj[i].job.min_rate) &&
-		    r->rj[i].job.min_rate.cycle_ms * 1000000ULL < r->tick_ns)
-			r->tick_ns = r->rj[i].job.min_rate.cycle_ms * 1000000ULL;
+		if ((r->rj[i].job.limits.bps[0] || r->rj[i].job.limits.bps[1] ||
+		     r->rj[i].job.limits.iops[0] || r->rj[i].job.limits.iops[1]) &&
+		    r->rj[i].job.limits.cycle_ms * 1000000ULL < r->tick_ns)
+			r->tick_ns = r->rj[i].job.limits.cycle_ms * 1000000ULL;
 	for (i = 0; i < r->n; i++) {
 		struct run_job *j = &r->rj[i];
 		bool led = false;
@@ -450,11 +451,12 @@ static void check_steady(struct run *r, uint64_t t)
 }
 
 /*
- * fio's rate_min and rate_iops_min: a job under its minimum over the last
- * rate_cycle is stopped and fails with EIO, as fio's (check_min_rate).
+ * fio's rate_min, rate_iops_min and max_latency: a job past one is stopped
+ * and fails with fio's error (EIO: check_min_rate(); ETIMEDOUT: lat_fatal()).
  */
-static void check_min_rates(struct run *r)
+static void check_limits(struct run *r)
 {
+	struct kb_limits_counts n;
 	char why[KB_ERRLEN];
 	struct kb_nlerr e;
 	size_t i;
@@ -462,20 +464,20 @@ static void check_min_rates(struct run *r)
 
 	for (i = 0; i < r->n; i++) {
 		struct run_job *j = &r->rj[i];
-		uint64_t ios[2], bytes[2];
 
-		if (!kb_min_rate_any(&j->job.min_rate) || !j->started || j->ended ||
-		    j->rate_missed)
+		if (!kb_limits_any(&j->job.limits) || !j->started || j->ended || j->limit_err)
 			continue;
 		for (d = 0; d < 2; d++) {
-			ios[d] = j->st.dir[d].all_ios;
-			bytes[d] = j->st.dir[d].all_bytes;
+			n.ios[d] = j->st.dir[d].all_ios;
+			n.bytes[d] = j->st.dir[d].all_bytes;
+			n.lat_max[d] = j->st.dir[d].lat_max;
 		}
-		if (!kb_min_rate_check(&j->job.min_rate, &j->min_check, j->st.elapsed_ns,
-				       j->job.ramp_ns, ios, bytes, why, sizeof(why)))
+		j->limit_err = kb_limits_check(&j->job.limits, &j->limits_state,
+					       j->st.elapsed_ns, j->job.ramp_ns, &n, why,
+					       sizeof(why));
+		if (!j->limit_err)
 			continue;
 		msg("job '%s': %s", j->job.name, why);
-		j->rate_missed = true;
 		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, j->id, &e) &&
 		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
 			msg("job %u: JOB_STOP: %s (%s)", j->id,
@@ -552,7 +554,7 @@ static int wait_jobs(struct run *r)
 			}
 		}
 		check_steady(r, t);
-		check_min_rates(r);
+		check_limits(r);
 		if (r->sequenced) {
 			ret = sequence(r);
 			if (ret)
@@ -586,8 +588,8 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	res->st.id = j->id;
 	if (j->has_ss)
 		res->ss = &j->ss;
-	if (j->rate_missed && !res->st.error)	/* fio's EIO (check_min_rate) */
-		res->st.error = -EIO;
+	if (j->limit_err && !res->st.error)	/* fio's error for the limit */
+		res->st.error = -j->limit_err;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
 	res->hw = j->hw;
 	res->nr_hw = j->nr_hw;
@@ -738,7 +740,7 @@ static int finish_jobs(struct run *r, bool keep, struct kb_result **resp)
 		complete &= collect(r, &r->rj[i], &res[i]);
 	complete &= destroy_jobs(r, keep);
 	for (i = 0; i < r->n; i++) {
-		if (res[i].st.state == KIOBENCH_STATE_FAILED || r->rj[i].rate_missed) {
+		if (res[i].st.state == KIOBENCH_STATE_FAILED || r->rj[i].limit_err) {
 			msg("job '%s' failed: %s (%s)", r->rj[i].job.name,
 			    strerror(-res[i].st.error), errname(-res[i].st.error));
 			failed++;

@@ -33,9 +33,9 @@ struct run_job {
 	/* fio's steady state: this job's, or with group_reporting its group's (the first job's) */
 	struct kb_steady ss;
 	bool has_ss;
-	/* fio's rate_min, rate_iops_min: its last check; missed: the job failed there */
-	struct kb_min_check min_check;
-	bool rate_missed;
+	/* fio's rate_min, rate_iops_min, max_latency: their state; the error when passed */
+	struct kb_limits_state limits_state;
+	int limit_err;
 };
 
 struct run {

@@ -12,6 +12,7 @@
  * in fio.  The rates are the totals' differences over the time between
  * calls, as fio's are over the time between its checks.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -188,47 +189,65 @@ bool kb_ss_sample(struct kb_steady *ss, uint64_t now_ns, uint64_t elapsed_ns, ui
 	return ss->attained;
 }
 
-/* ---- rate_min, rate_iops_min ------------------------------------------------ */
+/* ---- rate_min, rate_iops_min, max_latency ----------------------------------- */
 
-bool kb_min_rate_any(const struct kb_min_rate *m)
+static const char *const dir_names[2] = { "read", "write" };
+
+bool kb_limits_any(const struct kb_limits *m)
 {
-	return m->bps[0] || m->bps[1] || m->iops[0] || m->iops[1];
+	return m->bps[0] || m->bps[1] || m->iops[0] || m->iops[1] || m->max_lat_ns[0] ||
+	       m->max_lat_ns[1];
 }
 
-int kb_min_rate_check(const struct kb_min_rate *m, struct kb_min_check *c, uint64_t elapsed_ns,
-		      uint64_t ramp_ns, const uint64_t ios[2], const uint64_t bytes[2],
-		      char *msg, size_t len)
+/* A direction's rate over the cycle that ends at elapsed_ns: EIO if under. */
+static int min_rate(const struct kb_limits *m, struct kb_limits_state *c, int d,
+		    uint64_t elapsed_ns, const struct kb_limits_counts *n, char *msg, size_t len)
 {
-	static const char *const dirs[2] = { "read", "write" };
-	uint64_t spent, got;
-	int d;
+	uint64_t spent = elapsed_ns - c->ns[d], got;
 
+	if (c->ns[d] && spent < m->cycle_ms * 1000000ULL)
+		return 0;
+	if (c->ns[d] && m->bps[d]) {
+		got = (uint64_t)((n->bytes[d] - c->bytes[d]) * 1e9 / spent);
+		if (got < m->bps[d]) {
+			snprintf(msg, len, "%s: rate_min=%" PRIu64 "B/s not met, got %" PRIu64
+				 "B/s", dir_names[d], m->bps[d], got);
+			return EIO;
+		}
+	} else if (c->ns[d]) {
+		got = (uint64_t)((n->ios[d] - c->ios[d]) * 1e9 / spent);
+		if (got < m->iops[d]) {
+			snprintf(msg, len, "%s: rate_iops_min=%" PRIu64 " not met, got %" PRIu64
+				 " IOPS", dir_names[d], m->iops[d], got);
+			return EIO;
+		}
+	}
+	c->ns[d] = elapsed_ns;
+	c->bytes[d] = n->bytes[d];
+	c->ios[d] = n->ios[d];
+	return 0;
+}
+
+int kb_limits_check(const struct kb_limits *m, struct kb_limits_state *c, uint64_t elapsed_ns,
+		    uint64_t ramp_ns, const struct kb_limits_counts *n, char *msg, size_t len)
+{
+	int d, ret;
+
+	for (d = 0; d < 2; d++)
+		if (m->max_lat_ns[d] && n->lat_max[d] > m->max_lat_ns[d]) {
+			snprintf(msg, len, "%s: latency of %" PRIu64 " usec exceeds specified max "
+				 "(%" PRIu64 " usec)", dir_names[d], n->lat_max[d] / 1000,
+				 m->max_lat_ns[d] / 1000);
+			return ETIMEDOUT;
+		}
 	if (elapsed_ns < ramp_ns + 2000000000ULL)
 		return 0;
 	for (d = 0; d < 2; d++) {
-		if ((!m->bps[d] && !m->iops[d]) || !bytes[d])
+		if ((!m->bps[d] && !m->iops[d]) || !n->bytes[d])
 			continue;
-		spent = elapsed_ns - c->ns[d];
-		if (c->ns[d] && spent < m->cycle_ms * 1000000ULL)
-			continue;
-		if (c->ns[d] && m->bps[d]) {
-			got = (uint64_t)((bytes[d] - c->bytes[d]) * 1e9 / spent);
-			if (got < m->bps[d]) {
-				snprintf(msg, len, "%s: rate_min=%" PRIu64 "B/s not met, got %"
-					 PRIu64 "B/s", dirs[d], m->bps[d], got);
-				return -1;
-			}
-		} else if (c->ns[d]) {
-			got = (uint64_t)((ios[d] - c->ios[d]) * 1e9 / spent);
-			if (got < m->iops[d]) {
-				snprintf(msg, len, "%s: rate_iops_min=%" PRIu64 " not met, got %"
-					 PRIu64 " IOPS", dirs[d], m->iops[d], got);
-				return -1;
-			}
-		}
-		c->ns[d] = elapsed_ns;
-		c->bytes[d] = bytes[d];
-		c->ios[d] = ios[d];
+		ret = min_rate(m, c, d, elapsed_ns, n, msg, len);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

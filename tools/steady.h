@@ -59,27 +59,37 @@ uint64_t kb_ss_at(const struct kb_steady *ss, bool bw, uint32_t i);
 /* fio's mean of the window: the sum over dur_s, however many were taken. */
 uint64_t kb_ss_mean(const struct kb_steady *ss, bool bw);
 
-/* fio's rate_min and rate_iops_min, per direction, judged over rate_cycle. */
-struct kb_min_rate {
+/*
+ * fio's rate_min and rate_iops_min, per direction, judged over rate_cycle,
+ * and its max_latency.
+ */
+struct kb_limits {
 	uint64_t bps[2], iops[2];	/* read, write; 0: none */
 	uint32_t cycle_ms;		/* rate_cycle: fio's 1000 */
+	uint64_t max_lat_ns[2];		/* max_latency; 0: none */
 };
 
 /* One job's check: the totals at its last check, per direction. */
-struct kb_min_check {
+struct kb_limits_state {
 	uint64_t ns[2], bytes[2], ios[2];
 };
 
-bool kb_min_rate_any(const struct kb_min_rate *m);
+bool kb_limits_any(const struct kb_limits *m);
+/* The job's counts per direction so far, as JOB_GET gives them. */
+struct kb_limits_counts {
+	uint64_t ios[2], bytes[2], lat_max[2];
+};
+
 /*
- * The job's totals per direction at elapsed_ns into it (ramp_ns its ramp):
- * -1 with fio's message in msg if a direction that has done I/O fell under
- * its minimum over the last rate_cycle, else 0.  As fio: nothing is judged
- * in the ramp and its first 2 s after; bytes/s is judged if given, else
- * IOPS; the first check of a direction only starts its cycle.
+ * The job's counts at elapsed_ns into it (ramp_ns its ramp): fio's error,
+ * with its message in msg, if a limit is passed, else 0:
+ *   - ETIMEDOUT: a direction's longest latency over its max_latency;
+ *   - EIO: a direction that has done I/O under its minimum rate over the
+ *     last rate_cycle.  As fio: nothing is judged in the ramp and its
+ *     first 2 s after; bytes/s is judged if given, else IOPS; the first
+ *     check of a direction only starts its cycle.
  */
-int kb_min_rate_check(const struct kb_min_rate *m, struct kb_min_check *c, uint64_t elapsed_ns,
-		      uint64_t ramp_ns, const uint64_t ios[2], const uint64_t bytes[2],
-		      char *msg, size_t len);
+int kb_limits_check(const struct kb_limits *m, struct kb_limits_state *c, uint64_t elapsed_ns,
+		    uint64_t ramp_ns, const struct kb_limits_counts *n, char *msg, size_t len);
 
 #endif /* KIOBENCH_STEADY_H */

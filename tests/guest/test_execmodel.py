@@ -380,3 +380,31 @@ def test_rate_iops_min_fails_a_slow_job_as_fio(guest, kiobench_module, make_null
     ok = body.replace("runtime=30", "runtime=5").replace("=5000", "=100")
     job = json.loads(run_file(guest, ok))["jobs"][0]
     assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"
+
+
+def test_max_latency_fails_the_job_as_fio(guest, kiobench_module, make_nullb):
+    """max_latency=500 (microseconds, fio's bare unit) on null_blk with a
+    1 ms timer: every I/O takes longer, and the tool fails the 30 s job
+    with fio's ETIMEDOUT (110) and message at its first check, from the
+    kernel's longest latency; fio fails it with the same error.  At
+    max_latency=1s it runs its 3 s.  Mutation: the bound compared the
+    wrong way (`lat_max > max` -> `<`): red (both cases)."""
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    body = (f"[slow]\nfilename={dev}\nrw=randread\niodepth=1\ntime_based\nruntime=30\n"
+            "max_latency=500\n")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{body}EOF")
+    r = guest.run("kiobench run --output-format=json --output=/tmp/x.out /tmp/x.fio",
+                  timeout=SLOW)
+    assert r.rc == 3, r.out
+    assert re.search(r"job 'slow': read: latency of \d+ usec exceeds specified max "
+                     r"\(500 usec\)", r.out), r.out
+    job = json.loads(guest.check("cat /tmp/x.out"))["jobs"][0]
+    assert job["error"] == 110 and job["kiobench"]["elapsed_ns"] < 10e9, job["kiobench"]
+    if guest.run("command -v fio").rc == 0:
+        r = guest.run("fio --direct=1 --output-format=json --output=/tmp/fio.json /tmp/x.fio",
+                      timeout=SLOW)
+        fio = json.loads(guest.check("cat /tmp/fio.json"))["jobs"][0]
+        assert r.rc != 0 and fio["error"] == 110, fio["error"]
+    ok = body.replace("runtime=30", "runtime=3").replace("=500", "=1s")
+    job = json.loads(run_file(guest, ok))["jobs"][0]
+    assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of fio's steady state (tools/steady.c) and its options. */
+#include <errno.h>
 #include <math.h>
 
 #include "options.h"
@@ -168,41 +169,55 @@ static void t_ss_window_and_ramp(void)
  */
 static void t_min_rate(void)
 {
-	struct kb_min_rate m = { .bps = { 1000000, 0 }, .iops = { 50, 100 }, .cycle_ms = 1000 };
-	struct kb_min_check c = { 0 };
-	uint64_t ios[2] = { 0, 0 }, bytes[2] = { 0, 0 };
+	struct kb_limits m = { .bps = { 1000000, 0 }, .iops = { 50, 100 }, .cycle_ms = 1000 };
+	struct kb_limits_state c = { 0 };
+	struct kb_limits_counts n = { 0 };
 	char msg[128] = "";
 
-	CHECK(kb_min_rate_any(&m));
+	CHECK(kb_limits_any(&m));
 	/* 2 s into a job with a 1 s ramp: too early whatever the counts */
-	ios[0] = 300;
-	bytes[0] = 300 * 4096;
-	CHECK(kb_min_rate_check(&m, &c, 2 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	n.ios[0] = 300;
+	n.bytes[0] = 300 * 4096;
+	CHECK(kb_limits_check(&m, &c, 2 * SEC, SEC, &n, msg, sizeof(msg)) == 0);
 	CHECK(c.ns[0] == 0);
-	CHECK(kb_min_rate_check(&m, &c, 3 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	CHECK(kb_limits_check(&m, &c, 3 * SEC, SEC, &n, msg, sizeof(msg)) == 0);
 	CHECK(c.ns[0] == 3 * SEC && c.ns[1] == 0);	/* the writes did nothing */
 	/* within the cycle: not judged, even at no I/O */
-	CHECK(kb_min_rate_check(&m, &c, 3 * SEC + SEC / 2, SEC, ios, bytes, msg,
-				sizeof(msg)) == 0);
+	CHECK(kb_limits_check(&m, &c, 3 * SEC + SEC / 2, SEC, &n, msg, sizeof(msg)) == 0);
 	/* 250 reads of 4 KiB in the next second: 1024000 B/s >= 1000000 */
-	ios[0] += 250;
-	bytes[0] += 250 * 4096;
-	CHECK(kb_min_rate_check(&m, &c, 4 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == 0);
+	n.ios[0] += 250;
+	n.bytes[0] += 250 * 4096;
+	CHECK(kb_limits_check(&m, &c, 4 * SEC, SEC, &n, msg, sizeof(msg)) == 0);
 	/* 240 in the next: 983040 B/s, under; the IOPS (240 >= 50) do not count */
-	ios[0] += 240;
-	bytes[0] += 240 * 4096;
-	CHECK(kb_min_rate_check(&m, &c, 5 * SEC, SEC, ios, bytes, msg, sizeof(msg)) == -1);
+	n.ios[0] += 240;
+	n.bytes[0] += 240 * 4096;
+	CHECK(kb_limits_check(&m, &c, 5 * SEC, SEC, &n, msg, sizeof(msg)) == EIO);
 	CHECK_STR(msg, "read: rate_min=1000000B/s not met, got 983040B/s");
 	/* a job of writes: IOPS only */
 	memset(&c, 0, sizeof(c));
-	ios[0] = bytes[0] = 0;
-	ios[1] = 10;
-	bytes[1] = 10 * 4096;
-	CHECK(kb_min_rate_check(&m, &c, 3 * SEC, 0, ios, bytes, msg, sizeof(msg)) == 0);
-	ios[1] += 99;
-	bytes[1] += 99 * 4096;
-	CHECK(kb_min_rate_check(&m, &c, 4 * SEC, 0, ios, bytes, msg, sizeof(msg)) == -1);
+	memset(&n, 0, sizeof(n));
+	n.ios[1] = 10;
+	n.bytes[1] = 10 * 4096;
+	CHECK(kb_limits_check(&m, &c, 3 * SEC, 0, &n, msg, sizeof(msg)) == 0);
+	n.ios[1] += 99;
+	n.bytes[1] += 99 * 4096;
+	CHECK(kb_limits_check(&m, &c, 4 * SEC, 0, &n, msg, sizeof(msg)) == EIO);
 	CHECK_STR(msg, "write: rate_iops_min=100 not met, got 99 IOPS");
+}
+
+/* fio's max_latency: any I/O longer than a direction's bound, at any time. */
+static void t_max_latency(void)
+{
+	struct kb_limits m = { .max_lat_ns = { 0, 2000000 }, .cycle_ms = 1000 };
+	struct kb_limits_state c = { 0 };
+	struct kb_limits_counts n = { .lat_max = { 9000000, 2000000 } };
+	char msg[128] = "";
+
+	CHECK(kb_limits_any(&m));
+	CHECK(kb_limits_check(&m, &c, SEC / 2, SEC, &n, msg, sizeof(msg)) == 0);
+	n.lat_max[1] = 2000001;
+	CHECK(kb_limits_check(&m, &c, SEC / 2, SEC, &n, msg, sizeof(msg)) == ETIMEDOUT);
+	CHECK_STR(msg, "write: latency of 2000 usec exceeds specified max (2000 usec)");
 }
 
 /* The options: fio's R[,W] pairs, rate_cycle's default. */
@@ -213,14 +228,20 @@ static void t_min_rate_options(void)
 
 	kb_job_init(&job);
 	kb_global_init(&g, KB_CMD_RUN);
-	CHECK(!kb_min_rate_any(&job.min_rate) && job.min_rate.cycle_ms == 1000);
+	CHECK(!kb_limits_any(&job.limits) && job.limits.cycle_ms == 1000);
+	CHECK(apply(&job, &g, "max_latency", "500") == 0);
+	CHECK(job.limits.max_lat_ns[0] == 500000 && job.limits.max_lat_ns[1] == 500000);
+	CHECK(apply(&job, &g, "max_latency", "1ms,2s") == 0);
+	CHECK(job.limits.max_lat_ns[0] == 1000000 && job.limits.max_lat_ns[1] == 2 * SEC);
+	CHECK(apply(&job, &g, "max_latency", ",,9") == 0 && !kb_limits_any(&job.limits));
+	CHECK(apply(&job, &g, "max_latency", "x") == -1);
 	CHECK(apply(&job, &g, "rate_min", "1m") == 0);
-	CHECK(job.min_rate.bps[0] == 1048576 && job.min_rate.bps[1] == 1048576);
+	CHECK(job.limits.bps[0] == 1048576 && job.limits.bps[1] == 1048576);
 	CHECK(apply(&job, &g, "ratemin", ",2k") == 0);
-	CHECK(job.min_rate.bps[0] == 0 && job.min_rate.bps[1] == 2048);
+	CHECK(job.limits.bps[0] == 0 && job.limits.bps[1] == 2048);
 	CHECK(apply(&job, &g, "rate_iops_min", "100,50") == 0);
-	CHECK(job.min_rate.iops[0] == 100 && job.min_rate.iops[1] == 50);
-	CHECK(apply(&job, &g, "rate_cycle", "250") == 0 && job.min_rate.cycle_ms == 250);
+	CHECK(job.limits.iops[0] == 100 && job.limits.iops[1] == 50);
+	CHECK(apply(&job, &g, "rate_cycle", "250") == 0 && job.limits.cycle_ms == 250);
 	CHECK(apply(&job, &g, "rate_cycle", "0") == -1);
 	CHECK(apply(&job, &g, "rate_min", "1,2,3,4") == -1);
 	CHECK(apply(&job, &g, "rate_iops_min", ",") == -1);
@@ -235,5 +256,6 @@ void steady_tests(void)
 	run_case("steadystate: deviation and slope, absolute and percent", t_ss_criteria);
 	run_case("steadystate: the sliding window, ss_ramp", t_ss_window_and_ramp);
 	run_case("rate_min, rate_iops_min: fio's check", t_min_rate);
+	run_case("max_latency: fio's check", t_max_latency);
 	run_case("rate_min, rate_iops_min, rate_cycle: options", t_min_rate_options);
 }
