@@ -125,8 +125,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "exitall_on_error", NULL, EXEC_MODEL },
 	/* offsets */
 	{ "rw_sequencer", NULL, DISTRIB },
-	{ "offset_align", NULL, "not implemented yet: offset=N% is aligned to the smallest "
-	  "block size (fio's default)" },
 	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
 	  "block size (fio's default)" },
 	{ "bsrange", "blocksize_range", "not implemented yet: block size ranges "

@@ -194,7 +194,7 @@ struct kb_job {
 	uint64_t startdelay_ns, startdelay_hi_ns;	/* hi > lo: a range */
 	uint32_t loops;
 	uint8_t exit_what;	/* enum kb_exit_what */
-	uint64_t offset_increment;
+	uint64_t offset_increment, offset_align;	/* offset_align: of offset=N%; 0: min bs */
 	uint32_t workers;	/* run: kernel workers per device of each clone */
 	/* fio's I/O priorities: every bio's, and the cmdprio_percentage share's */
 	uint32_t prioclass, prio;

@@ -1112,6 +1112,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "when this job ends, stop the jobs exit_what names", .off = JOBF(exitall), FLAG),
 	JOB(KB_OPT_EXIT_WHAT, "exit_what", "group|stonewall|all", p_exit_what,
 	    "what exitall stops (group)"),
+	JOB(KB_OPT_OFFSET_ALIGN, "offset_align", "SIZE", p_size,
+	    "align offset=N% up to SIZE (0: the smallest block size), a multiple of 512",
+	    .off = JOBF(offset_align), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
 	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
 	    BOUNDS(0, UINT64_MAX)),
@@ -1492,6 +1495,9 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
+	if (job->offset_align % 512)
+		return kb_errf(err, errlen, "offset_align=%llu: not a multiple of 512, which "
+			       "kiobench's direct I/O needs", (unsigned long long)job->offset_align);
 	if (kb_job_isset(job, KB_OPT_RATE_PROCESS) && !kb_job_isset(job, KB_OPT_RATE_IOPS) &&
 	    !kb_job_isset(job, KB_OPT_RATE))
 		return kb_errf(err, errlen, "rate_process needs rate_iops or rate");
@@ -1561,16 +1567,18 @@ uint32_t kb_job_min_bs(const struct kb_job *job)
 }
 
 /*
- * fio's percentages of a device of dev bytes: offset=N% aligned up to the
- * smallest block size, size=N% of the device, both within the device.
+ * fio's percentages of a device of dev bytes: offset=N% aligned up to
+ * offset_align (by default the smallest block size), size=N% of the
+ * device (to whole blocks), both within the device.
  */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
 {
 	uint64_t align = kb_job_min_bs(job), off = job->offset;
+	uint64_t oalign = job->offset_align ? job->offset_align : align;
 
 	if (job->offset_pct) {
 		off = dev / 100 * job->offset_pct + dev % 100 * job->offset_pct / 100;
-		off = (off + align - 1) / align * align;
+		off = (off + oalign - 1) / oalign * oalign;
 		if (off >= dev)
 			return kb_errf(err, errlen, "offset=%u%%: beyond the end of the device "
 				       "(%llu bytes)", job->offset_pct, (unsigned long long)dev);

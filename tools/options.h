@@ -71,6 +71,7 @@ enum kb_opt_id {
 	KB_OPT_EXITALL,
 	KB_OPT_EXIT_WHAT,
 	KB_OPT_OFFSET_INCREMENT,
+	KB_OPT_OFFSET_ALIGN,
 	KB_OPT_WORKERS,
 	/* fio's I/O priorities (bi_ioprio) */
 	KB_OPT_PRIOCLASS,

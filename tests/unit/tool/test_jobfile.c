@@ -242,6 +242,15 @@ static void t_span_pct(void)
 	CHECK(job.size == (1 << 20) - 4096);		/* capped at the device's end */
 	CHECK(apply(&job, NULL, "size", "0%") == -1);
 	CHECK(apply(&job, NULL, "offset", "101%") == -1);
+	/* offset_align: offset=N% aligned up to it instead of the block size */
+	CHECK(apply(&job, NULL, "offset", "25%") == 0);
+	CHECK(apply(&job, NULL, "offset_align", "1m") == 0 && job.offset_align == 1 << 20);
+	CHECK(kb_job_span_pct(&job, 1000000 * 4096ULL + 1000, err, sizeof(err)) == 0);
+	CHECK(job.offset == 977 * (1ULL << 20));	/* 1024000250 up to 1 MiB */
+	CHECK(apply(&job, NULL, "offset_align", "1000") == 0);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "offset_align=1000") != NULL);
 	kb_job_free(&job);
 }
 
