@@ -2,37 +2,11 @@
 /*
  * kiobench userspace tool: the constants and the data every layer shares,
  * a job as the user configured it and the command's options.  Each layer
- * declares what it offers in a header of its own (result.h: a job's
- * results; options.h, values.h, jobfile.h, stats.h, sensors.h, report.h,
- * measures.h, stages_out.h, steps.h, compare_stats.h, nl.h, run.h, part.h,
- * cli.h, commands.h...).  Calls go downward only, in this order:
- *
- *   main.c       the table of commands
- *   compare.c    compare: two result files side by side, with significance
- *   commands.c   run, features, list, stop, destroy, plot
- *   methods.c    sweep, precondition, suite: their checks and drivers
- *   part.c       one part: its steps built, run and written
- *   figures.c    a part's figures, one function per kind
- *   steps_out.c  step tables, CSV rows, step JSON
- *   run.c        create, start, wait, collect, abort, progress, signals
- *   nl.c         generic netlink client (libnl-genl-3)
- *   output.c     the reports: normal_out.c, terse_out.c, json_out.c
- *   measures.c   completion mode, depth kept, open loop in the reports
- *   stages_out.c the stage table and JSON of --stages
- *   sensors.c    hwmon sensors of the devices (sysfs)
- *   compare_load.c  compare's input: run, sweep, suite or fio JSON read
- *   compare_stats.c compare's tests: Mann-Whitney U over histograms, quantile
- *                confidence intervals, Welch's t over timeline intervals
- *   stats.c      percentiles, stddev, merges, summaries, series analysis
- *   results.c    the module's debugfs files: reading and parsing; versions
- *   cli.c        messages, long options and usage from the option table
- *   jobfile.c    fio-style ini job files
- *   options.c    the option table of every command
- *   fio_opts.c   fio's options kiobench refuses (with why), fio's engines
- *   plan.c       value lists, depth splitting, duty cycle, suite scaling
- *   suite.c      the named suites (data)
- *   values.c     value syntax: sizes, times, lists; reading a file
- * tests/unit/test_layers.py checks that no file calls one above it.
+ * declares what it offers in a header of its own (result.h, options.h,
+ * report.h, nl.h, run.h...).  The files and their layers, in the order in
+ * which calls go downward only, are listed once, in Documentation/
+ * kiobench.rst ("Source layout"); tests/unit/test_layers.py checks that no
+ * file calls one above it, and that the table keeps their order.
  */
 #ifndef KIOBENCH_TOOL_H
 #define KIOBENCH_TOOL_H
