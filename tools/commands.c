@@ -145,7 +145,7 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 	r->nr_disks = 0;
 	for (i = 0; i < r->n; i++) {	/* every device of the run, once */
 		struct kb_disk *d = NULL;
-		size_t k, nd = kb_disks_of(sysfs_dir(), r->rj[i].job.devices,
+		size_t k, nd = kb_disks_of(kb_sysfs_root(), r->rj[i].job.devices,
 					   r->rj[i].job.nr_devices, &d);
 
 		for (k = 0; k < nd; k++) {

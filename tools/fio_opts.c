@@ -39,7 +39,6 @@
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
-#define NUMA		"not implemented yet: NUMA placement of kiobench's workers"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench does not verify the data it reads"
@@ -153,8 +152,8 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
 	{ "cmdprio_bssplit", NULL, PRIO },
-	{ "numa_cpu_nodes", NULL, NUMA },
-	{ "numa_mem_policy", NULL, NUMA },
+	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
+	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },
 	/* data */
 	{ "zero_buffers", NULL, DATA },
 	{ "buffer_pattern", NULL, DATA },

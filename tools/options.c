@@ -307,6 +307,80 @@ static int p_cpumask(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
+/* The CPUs of NUMA node `node` (sysfs) added to v[0..*n) once each; -1 and err. */
+static int node_cpus(uint32_t node, uint32_t *v, unsigned int *n, char *err, size_t errlen)
+{
+	char path[512], *text;
+	unsigned int nc, i, k;
+	uint32_t *c;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/devices/system/node/node%u/cpulist", kb_sysfs_root(),
+		 node);
+	text = kb_read_file(path);
+	if (!text)
+		return kb_errf(err, errlen, "numa_cpu_nodes: node %u: no such node (%s)", node,
+			       path);
+	text[strcspn(text, "\n")] = '\0';
+	if (*text && kb_parse_cpus(text, &c, &nc, err, errlen))
+		ret = -1;
+	for (i = 0; *text && !ret && i < nc; i++) {
+		for (k = 0; k < *n && v[k] != c[i]; k++)
+			;
+		if (k == *n)
+			v[(*n)++] = c[i];
+	}
+	if (*text && !ret)
+		free(c);
+	free(text);
+	return ret;
+}
+
+/*
+ * fio's numa_cpu_nodes: the workers on the CPUs of these NUMA nodes ("all",
+ * or a list as cpus_allowed's), read from sysfs.  fio sets them after the
+ * CPU mask (numa_run_on_node_mask()), so they replace cpus_allowed.
+ */
+static int p_numa_nodes(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	char path[512], *online = NULL;
+	uint32_t *nodes, *v;
+	unsigned int nn, n = 0, i;
+
+	(void)o; (void)g;
+	if (!strcmp(val, "all")) {
+		snprintf(path, sizeof(path), "%s/devices/system/node/online", kb_sysfs_root());
+		online = kb_read_file(path);
+		if (!online)
+			return kb_errf(err, errlen, "numa_cpu_nodes=all: cannot read %s", path);
+		online[strcspn(online, "\n")] = '\0';
+	}
+	if (kb_parse_cpus(online ? online : val, &nodes, &nn, err, errlen)) {
+		free(online);
+		return -1;
+	}
+	free(online);
+	v = calloc(KB_MAX_CPU, sizeof(*v));
+	if (!v) {
+		free(nodes);
+		return kb_errf(err, errlen, "out of memory");
+	}
+	for (i = 0; i < nn; i++)
+		if (node_cpus(nodes[i], v, &n, err, errlen))
+			break;
+	free(nodes);
+	if (i < nn || !n) {
+		free(v);
+		return i < nn ? -1 : kb_errf(err, errlen, "numa_cpu_nodes '%s': no CPU on "
+					     "those nodes", val);
+	}
+	free(job->cpus);
+	job->cpus = v;
+	job->nr_cpus = n;
+	return 0;
+}
+
 static int p_cpus_policy(const struct kb_opt *o, const char *val, struct kb_job *job,
 			 struct kb_global *g, char *err, size_t errlen)
 {
@@ -985,6 +1059,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL, .metavar = "MASK",
 		.parse = p_cpumask,
 		.help = "CPUs for the workers as fio's bit mask (0x3: CPUs 0 and 1)" },
+	/* the same setting again: "set" marks cpus_allowed */
+	[KB_OPT_NUMA_CPU_NODES] = { .name = "numa_cpu_nodes", .id = KB_OPT_NUMA_CPU_NODES,
+		.mark = KB_OPT_CPUS, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL,
+		.metavar = "all|NODES", .parse = p_numa_nodes,
+		.help = "CPUs for the workers: those of these NUMA nodes (sysfs)" },
 	JOB(KB_OPT_CPUS_POLICY, "cpus_allowed_policy", "shared|split", p_cpus_policy,
 	    "split: each job (each numjobs clone) on one CPU of the set, round robin",
 	    .def = "shared"),

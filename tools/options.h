@@ -100,6 +100,7 @@ enum kb_opt_id {
 	/* fio's CPU placement beside cpus_allowed */
 	KB_OPT_CPUMASK,
 	KB_OPT_CPUS_POLICY,
+	KB_OPT_NUMA_CPU_NODES,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

@@ -603,14 +603,13 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 
 void kb_read_versions(struct kb_result *res)
 {
-	const char *root = getenv("KIOBENCH_SYSFS");
 	char path[512], *text;
 	struct utsname u;
 
 	res->kernel[0] = res->module_version[0] = '\0';
 	if (!uname(&u))
 		snprintf(res->kernel, sizeof(res->kernel), "%s", u.release);
-	snprintf(path, sizeof(path), "%s/module/kiobench/version", root && *root ? root : "/sys");
+	snprintf(path, sizeof(path), "%s/module/kiobench/version", kb_sysfs_root());
 	text = kb_read_file(path);
 	if (text) {
 		text[strcspn(text, "\n")] = '\0';

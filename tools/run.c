@@ -24,6 +24,7 @@
 #include "result.h"
 #include "run.h"
 #include "sensors.h"
+#include "values.h"
 
 #define KB_ABORT_WAIT_NS	(30 * NSEC_PER_SEC)	/* a stopped job drains by then */
 #define KB_ABORT_POLL_US	100000			/* JOB_GET while it drains */
@@ -37,18 +38,6 @@ uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
-}
-
-static const char *sysfs_root(void)
-{
-	const char *root = getenv("KIOBENCH_SYSFS");
-
-	return root && *root ? root : "/sys";
-}
-
-const char *sysfs_dir(void)
-{
-	return sysfs_root();
 }
 
 static bool terminal(int state)
@@ -128,7 +117,7 @@ static void open_sensors(struct run_job *j)
 		int ret;
 
 		if (stat(dev, &sb) || !S_ISBLK(sb.st_mode) ||
-		    kb_hwmon_find(sysfs_root(), major(sb.st_rdev), minor(sb.st_rdev), dir,
+		    kb_hwmon_find(kb_sysfs_root(), major(sb.st_rdev), minor(sb.st_rdev), dir,
 				  sizeof(dir)))
 			continue;
 		for (k = 0; k < j->nr_hw; k++)
@@ -686,7 +675,7 @@ static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
 	if (t_start)
 		*t_start = r->t0;
 	for (i = 0; i < r->nr_disks; i++)
-		kb_disk_read(sysfs_root(), &r->disks[i], false, r->t0);
+		kb_disk_read(kb_sysfs_root(), &r->disks[i], false, r->t0);
 	if (r->sequenced)
 		return sequence(r);
 	for (i = 0; i < r->n; i++) {
@@ -776,7 +765,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 		if (t_end)
 			*t_end = now_ns();
 		for (size_t i = 0; i < r->nr_disks; i++)
-			kb_disk_read(sysfs_root(), &r->disks[i], true, now_ns());
+			kb_disk_read(kb_sysfs_root(), &r->disks[i], true, now_ns());
 	}
 	if (!ret)
 		ret = finish_jobs(r, keep, resp);

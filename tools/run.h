@@ -55,8 +55,6 @@ struct run {
 extern volatile sig_atomic_t got_signal;
 
 uint64_t now_ns(void);
-/* sysfs's root: $KIOBENCH_SYSFS, else /sys. */
-const char *sysfs_dir(void);
 /*
  * The first SIGINT, SIGTERM or SIGHUP stops the jobs, which are then
  * reported and destroyed; a second one kills us.  SIGPIPE is ignored, so

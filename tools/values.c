@@ -307,6 +307,13 @@ out:
 }
 
 /* CPU list: N or N-M, comma separated ("0-3,6").  Order is kept. */
+const char *kb_sysfs_root(void)
+{
+	const char *root = getenv("KIOBENCH_SYSFS");
+
+	return root && *root ? root : "/sys";
+}
+
 int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen)
 {

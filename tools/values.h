@@ -20,6 +20,8 @@ int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 		     char *err, size_t errlen);
 int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **out,
 			  unsigned int *nr, char *err, size_t errlen);
+/* sysfs's root: $KIOBENCH_SYSFS, else /sys. */
+const char *kb_sysfs_root(void);
 int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen);
 int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,

@@ -326,7 +326,9 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     and [b]: as fio, the run's job i (clones counted) gets the set's
     (i mod 2)-th CPU, read from the kernel: each job's worker kthreads are
     allowed exactly CPU 0, 1, 0, 1 in creation order.  Then cpumask=0x2
-    (fio's bit mask): CPU 1 only.  Mutations: split_cpus() not called:
+    (fio's bit mask): CPU 1 only.  Then numa_cpu_nodes=0 with two workers:
+    node 0's CPUs (the guest's all), one worker bound to each.  Mutations:
+    split_cpus() not called:
     red (CPU 0 everywhere); the index taken as the clone's number within
     its section (`r->n - 1` -> `k`): red ([b] on CPU 0)."""
     if int(guest.check("nproc")) < 2:
@@ -350,6 +352,18 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     guest.run("pkill -INT -x kiobench")
     wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
     assert [v for k, v in cpus.items() if k > first] == [{"1"}], cpus
+    # numa_cpu_nodes=0: node 0's CPUs (all of the guest's), a worker on each
+    node0 = guest.check("cat /sys/devices/system/node/node0/cpulist").strip()
+    assert node0 == f"0-{int(guest.check('nproc')) - 1}", node0
+    first = max(cpus)
+    text = text.replace("cpumask=0x2", "numa_cpu_nodes=0\nworkers=2")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
+    wait_for(guest, "kiobench list | grep -q RUNNING", "a running job")
+    cpus = kthread_cpus(guest)
+    guest.run("pkill -INT -x kiobench")
+    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
+    assert [v for k, v in cpus.items() if k > first] == [{"0", "1"}], cpus
 
 
 def test_rate_iops_min_fails_a_slow_job_as_fio(guest, kiobench_module, make_nullb):

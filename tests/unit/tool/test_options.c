@@ -238,6 +238,57 @@ static void t_cpumask(void)
 	kb_global_free(&g);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* fio's numa_cpu_nodes: the nodes' CPUs from sysfs (a fake one here). */
+static void t_numa_cpu_nodes(void)
+{
+	char root[] = "/tmp/kb-numa-XXXXXX", cmd[600], node[512];
+	struct kb_global g;
+	struct kb_job job;
+	int i;
+
+	CHECK(mkdtemp(root) != NULL);
+	for (i = 0; i < 3; i++) {
+		snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/node/node%d", root, i);
+		CHECK(system(cmd) == 0);
+	}
+	snprintf(node, sizeof(node), "%s/devices/system/node", root);
+	put(node, "online", "0-2\n");
+	put(node, "node0/cpulist", "0-1\n");
+	put(node, "node1/cpulist", "3,2\n");
+	put(node, "node2/cpulist", "\n");	/* memory only */
+	setenv("KIOBENCH_SYSFS", root, 1);
+	kb_job_init(&job);
+	kb_global_init(&g, KB_CMD_RUN);
+	CHECK(apply(&job, &g, "numa_cpu_nodes", "1") == 0);
+	CHECK(job.nr_cpus == 2 && job.cpus[0] == 3 && job.cpus[1] == 2);
+	CHECK(kb_job_isset(&job, KB_OPT_CPUS));
+	CHECK(apply(&job, &g, "numa_cpu_nodes", "0-1") == 0 && job.nr_cpus == 4);
+	CHECK(apply(&job, &g, "numa_cpu_nodes", "all") == 0 && job.nr_cpus == 4);
+	CHECK(apply(&job, &g, "numa_cpu_nodes", "2") == -1);
+	CHECK(strstr(err, "no CPU") != NULL && job.nr_cpus == 4);
+	CHECK(apply(&job, &g, "numa_cpu_nodes", "5") == -1);
+	CHECK(strstr(err, "node 5: no such node") != NULL);
+	kb_job_free(&job);
+	kb_global_free(&g);
+	unsetenv("KIOBENCH_SYSFS");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	CHECK(system(cmd) == 0);
+}
+
 void options_tests(void)
 {
 	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",
@@ -247,4 +298,5 @@ void options_tests(void)
 	run_case("options: values, rw modes, command-line only", t_options);
 	run_case("options: limits and finalize", t_limits);
 	run_case("options: cpumask, cpus_allowed_policy", t_cpumask);
+	run_case("options: numa_cpu_nodes from sysfs", t_numa_cpu_nodes);
 }
