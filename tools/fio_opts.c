@@ -32,8 +32,6 @@
 #define LIBAIO_REAP	"libaio's completion ring: kiobench completes I/O in the kernel " \
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
-#define EXEC_MODEL	"not implemented yet: a job ending in error stops only itself " \
-			"(exitall stops the others whatever the outcome)"
 #define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
 #define ZONES		"not implemented yet: zoned block devices and zone modes"
 #define LATTARGET	"not implemented yet: latency-target depth search"
@@ -121,7 +119,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "io_submit_mode", NULL, "fio's submission threads (offload): kiobench's workers are "
 	  "kernel threads that submit their own bios" },
 	/* execution model */
-	{ "exitall_on_error", NULL, EXEC_MODEL },
 	/* offsets */
 	{ "rw_sequencer", NULL, DISTRIB },
 	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "

@@ -163,7 +163,7 @@ struct kb_job {
 	uint8_t skew;
 	double skew_val;
 	/* fio's execution model: run.c sequences the jobs, output.c groups them */
-	bool stonewall, new_group, group_reporting, exitall;
+	bool stonewall, new_group, group_reporting, exitall, exitall_on_error;
 	char *wait_for;		/* name of the job this one waits for */
 	uint64_t startdelay_ns, startdelay_hi_ns;	/* hi > lo: a range */
 	uint32_t loops;

@@ -315,7 +315,8 @@ static int sequence(struct run *r)
 
 		if (j->ended && !j->end_seen) {
 			j->end_seen = true;
-			if (j->job.exitall)
+			if (j->job.exitall ||
+			    (j->job.exitall_on_error && (j->st.error || j->limit_err)))
 				exit_all(r, j);
 		}
 	}

@@ -422,3 +422,24 @@ def test_max_latency_fails_the_job_as_fio(guest, kiobench_module, make_nullb):
     ok = body.replace("runtime=30", "runtime=3").replace("=500", "=1s")
     job = json.loads(run_file(guest, ok))["jobs"][0]
     assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"
+
+
+def test_exitall_on_error_stops_the_group(guest, kiobench_module, make_nullb):
+    """[bad] fails (rate_iops_min=5000 on a 1 ms-timer null_blk at QD 1)
+    and sets exitall_on_error: [long] (30 s) is stopped soon after, as
+    fio's fio_terminate_threads() at a job's end in error.  Mutation: the
+    error not looked at (`(j->st.error || j->limit_err)` -> `0`): red
+    ([long] runs its 30 s)."""
+    a = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
+    b = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    text = (f"[bad]\nfilename={a}\nrw=randread\ntime_based\nruntime=30\n"
+            "rate_iops_min=5000\nexitall_on_error\n"
+            f"[long]\nfilename={b}\nrw=randread\ntime_based\nruntime=30\n")
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    r = guest.run("kiobench run --output-format=json --output=/tmp/x.out /tmp/x.fio",
+                  timeout=SLOW)
+    assert r.rc == 3, r.out
+    bad, long_ = json.loads(guest.check("cat /tmp/x.out"))["jobs"]
+    assert bad["error"] == 5 and long_["error"] == 0, (bad["error"], long_["error"])
+    assert long_["kiobench"]["state"] == "STOPPED", long_["kiobench"]
+    assert long_["kiobench"]["elapsed_ns"] < 15e9, long_["kiobench"]["elapsed_ns"]
