@@ -518,21 +518,26 @@ static int p_think_type(const struct kb_opt *o, const char *val, struct kb_job *
  * fio's rate: bytes/s, "R[,W[,T]]" per direction as fio's bs; one value caps
  * each direction, an empty one none.  Trims: kiobench issues none.
  */
+/*
+ * fio's per-direction values "R[,W[,T]]" into v: one value is every
+ * direction's, an empty one none.  Sizes with the job's kb_base, or with
+ * us times, times with bare numbers in microseconds.
+ */
 static int rw_values(const struct kb_opt *o, const char *val, const struct kb_job *job,
-		     uint64_t v[3], char *err, size_t errlen)
+		     bool us, uint64_t v[3], char *err, size_t errlen)
 {
 	const char *p = val;
 	unsigned int n = 0;
 	char buf[64];
 
 	for (;;) {
-		size_t len = strcspn(p, ",");
+		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
 
-		if (n == 3 || len >= sizeof(buf))
+		if (n == 3 || len + 3 >= sizeof(buf))
 			return kb_errf(err, errlen, "invalid %s '%s' (R[,W[,T]])", o->name, val);
-		memcpy(buf, p, len);
-		buf[len] = '\0';
-		if (len && kb_parse_size_base(buf, kb_base_of(job), &v[n], err, errlen))
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)len, p, us && digits == len ? "us" : "");
+		if (len && (us ? kb_parse_time_ns(buf, &v[n], err, errlen) :
+			    kb_parse_size_base(buf, kb_base_of(job), &v[n], err, errlen)))
 			return -1;
 		n++;
 		if (!p[len])
@@ -552,7 +557,7 @@ static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 	uint64_t v[3] = { 0, 0, 0 };
 
 	(void)g;
-	if (rw_values(o, val, job, v, err, errlen))
+	if (rw_values(o, val, job, false, v, err, errlen))
 		return -1;
 	job->rate_bps[0] = v[0];
 	job->rate_bps[1] = v[1];
@@ -564,28 +569,10 @@ static int p_max_latency(const struct kb_opt *o, const char *val, struct kb_job 
 			 struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v[3] = { 0, 0, 0 };
-	const char *p = val;
-	unsigned int n = 0;
-	char buf[64];
 
 	(void)g;
-	for (;;) {
-		size_t len = strcspn(p, ","), digits = strspn(p, "0123456789");
-
-		if (n == 3 || len + 3 >= sizeof(buf))
-			return kb_errf(err, errlen, "invalid %s '%s' (R[,W[,T]])", o->name, val);
-		snprintf(buf, sizeof(buf), "%.*s%s", (int)len, p, digits == len ? "us" : "");
-		if (len && kb_parse_time_ns(buf, &v[n], err, errlen))
-			return -1;
-		n++;
-		if (!p[len])
-			break;
-		p += len + 1;
-	}
-	if (n == 1)
-		v[1] = v[0];
-	if (!v[0] && !v[1] && !v[2])
-		return kb_errf(err, errlen, "invalid %s '%s' (no direction given)", o->name, val);
+	if (rw_values(o, val, job, true, v, err, errlen))
+		return -1;
 	job->limits.max_lat_ns[0] = v[0];
 	job->limits.max_lat_ns[1] = v[1];
 	return 0;
@@ -599,7 +586,7 @@ static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *jo
 	uint64_t *f = o->id == KB_OPT_RATE_MIN ? job->limits.bps : job->limits.iops;
 
 	(void)g;
-	if (rw_values(o, val, job, v, err, errlen))
+	if (rw_values(o, val, job, false, v, err, errlen))
 		return -1;
 	f[0] = v[0];
 	f[1] = v[1];

@@ -321,6 +321,20 @@ done""")
     return dict(cpus)
 
 
+def running_cpus(guest, text: str, jobs: int) -> dict[int, set[str]]:
+    """kthread_cpus() while job file text runs its `jobs` jobs (the run is
+    then stopped), of the jobs created by it only."""
+    before = set(kthread_cpus(guest))
+    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
+    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
+    wait_for(guest, f"test $(kiobench list | grep -c RUNNING) -eq {jobs}",
+             f"{jobs} running jobs")
+    cpus = kthread_cpus(guest)
+    guest.run("pkill -INT -x kiobench")
+    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
+    return {k: v for k, v in cpus.items() if k not in before}
+
+
 def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_nullb):
     """cpus_allowed=0-1 with cpus_allowed_policy=split, [a] with numjobs=3
     and [b]: as fio, the run's job i (clones counted) gets the set's
@@ -328,42 +342,23 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     allowed exactly CPU 0, 1, 0, 1 in creation order.  Then cpumask=0x2
     (fio's bit mask): CPU 1 only.  Then numa_cpu_nodes=0 with two workers:
     node 0's CPUs (the guest's all), one worker bound to each.  Mutations:
-    split_cpus() not called:
-    red (CPU 0 everywhere); the index taken as the clone's number within
-    its section (`r->n - 1` -> `k`): red ([b] on CPU 0)."""
+    split_cpus() not called: red (CPU 0 everywhere); the index taken as the
+    clone's number within its section (`r->n - 1` -> `k`): red ([b] on
+    CPU 0)."""
     if int(guest.check("nproc")) < 2:
         pytest.skip("the guest has one CPU")
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
     text = (f"[global]\nfilename={dev}\nrw=randread\ntime_based\nruntime=20\n"
             "cpus_allowed=0-1\ncpus_allowed_policy=split\n[a]\nnumjobs=3\n[b]\n")
-    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
-    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
-    wait_for(guest, "test $(kiobench list | grep -c RUNNING) -eq 4", "4 running jobs")
-    cpus = kthread_cpus(guest)
-    guest.run("pkill -INT -x kiobench")
-    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
+    cpus = running_cpus(guest, text, 4)
     assert [cpus[i] for i in sorted(cpus)] == [{"0"}, {"1"}, {"0"}, {"1"}], cpus
-    text = (f"[m]\nfilename={dev}\nrw=randread\ntime_based\nruntime=20\ncpumask=0x2\n")
-    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
-    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
-    wait_for(guest, "kiobench list | grep -q RUNNING", "a running job")
-    first = max(cpus)
-    cpus = kthread_cpus(guest)
-    guest.run("pkill -INT -x kiobench")
-    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
-    assert [v for k, v in cpus.items() if k > first] == [{"1"}], cpus
+    text = f"[m]\nfilename={dev}\nrw=randread\ntime_based\nruntime=20\ncpumask=0x2\n"
+    assert list(running_cpus(guest, text, 1).values()) == [{"1"}]
     # numa_cpu_nodes=0: node 0's CPUs (all of the guest's), a worker on each
     node0 = guest.check("cat /sys/devices/system/node/node0/cpulist").strip()
     assert node0 == f"0-{int(guest.check('nproc')) - 1}", node0
-    first = max(cpus)
     text = text.replace("cpumask=0x2", "numa_cpu_nodes=0\nworkers=2")
-    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
-    guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
-    wait_for(guest, "kiobench list | grep -q RUNNING", "a running job")
-    cpus = kthread_cpus(guest)
-    guest.run("pkill -INT -x kiobench")
-    wait_for(guest, "! pgrep -x kiobench >/dev/null", "the run's end")
-    assert [v for k, v in cpus.items() if k > first] == [{"0", "1"}], cpus
+    assert list(running_cpus(guest, text, 1).values()) == [{"0", "1"}]
 
 
 def test_rate_iops_min_fails_a_slow_job_as_fio(guest, kiobench_module, make_nullb):
