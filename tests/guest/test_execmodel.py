@@ -361,60 +361,45 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     assert list(running_cpus(guest, text, 1).values()) == [{"0", "1"}]
 
 
-def test_rate_iops_min_fails_a_slow_job_as_fio(guest, kiobench_module, make_nullb):
-    """rate_iops_min=5000 on null_blk with a 1 ms timer at QD 1 (at most
-    1000 IOPS): once the 2 s settle is over and a rate_cycle has passed,
-    the tool stops the 30 s job and fails it as fio does (error 5, EIO;
-    exit 3; fio's message), long before its runtime; the kernel's state is
-    STOPPED.  fio on the same file fails it with the same error.  At
-    rate_iops_min=100 the job runs its 5 s and succeeds.  Mutations:
-    check_min_rates() not called: red (30 s, exit 0); the rate compared
-    the wrong way (`got < m->iops[d]` -> `got > ...`): red (both cases)."""
+LIMITS = {
+    "rate_iops_min": ("5000", "100", 5,
+                      r"job 'slow': read: rate_iops_min=5000 not met, got \d+ IOPS"),
+    "max_latency": ("500", "1s", 110,
+                    r"job 'slow': read: latency of \d+ usec exceeds specified max \(500 usec\)"),
+}
+
+
+@pytest.mark.parametrize("limit", sorted(LIMITS))
+def test_a_limit_fails_the_job_as_fio(guest, kiobench_module, make_nullb, limit):
+    """On null_blk with a 1 ms timer at QD 1 (at most 1000 IOPS, every
+    I/O over 1 ms): rate_iops_min=5000, or max_latency=500 (microseconds,
+    fio's bare unit), fails the 30 s job at the tool's check of the
+    kernel's counts (rate_iops_min: after the 2 s settle and a rate_cycle;
+    max_latency: the longest latency so far): stopped long before its
+    runtime, fio's error (5, EIO; 110, ETIMEDOUT) and message, exit 3;
+    the kernel's state is STOPPED.  fio on the same file fails it with
+    the same error.  With a bound that holds (100 IOPS, 1 s) the job runs
+    its 5 s.  Mutations: check_limits() not called from wait_jobs(): red
+    (30 s, exit 0); a bound compared the wrong way (`got < m->iops[d]`,
+    `lat_max > max`, reversed): red (both cases)."""
+    bad, good, errno, message = LIMITS[limit]
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
     body = (f"[slow]\nfilename={dev}\nrw=randread\niodepth=1\ntime_based\nruntime=30\n"
-            "rate_iops_min=5000\n")
+            f"{limit}={bad}\n")
     guest.check(f"cat >/tmp/x.fio <<'EOF'\n{body}EOF")
     r = guest.run("kiobench run --output-format=json --output=/tmp/x.out /tmp/x.fio",
                   timeout=SLOW)
     assert r.rc == 3, r.out
-    assert re.search(r"job 'slow': read: rate_iops_min=5000 not met, got \d+ IOPS", r.out), r.out
+    assert re.search(message, r.out), r.out
     job = json.loads(guest.check("cat /tmp/x.out"))["jobs"][0]
-    assert job["error"] == 5 and job["kiobench"]["state"] == "STOPPED", job["kiobench"]
+    assert job["error"] == errno and job["kiobench"]["state"] == "STOPPED", job["kiobench"]
     assert job["kiobench"]["elapsed_ns"] < 10e9
     if guest.run("command -v fio").rc == 0:
         r = guest.run("fio --direct=1 --output-format=json --output=/tmp/fio.json /tmp/x.fio",
                       timeout=SLOW)
         fio = json.loads(guest.check("cat /tmp/fio.json"))["jobs"][0]
-        assert r.rc != 0 and fio["error"] == 5 and fio["job_runtime"] < 10000, fio["error"]
-    ok = body.replace("runtime=30", "runtime=5").replace("=5000", "=100")
-    job = json.loads(run_file(guest, ok))["jobs"][0]
-    assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"
-
-
-def test_max_latency_fails_the_job_as_fio(guest, kiobench_module, make_nullb):
-    """max_latency=500 (microseconds, fio's bare unit) on null_blk with a
-    1 ms timer: every I/O takes longer, and the tool fails the 30 s job
-    with fio's ETIMEDOUT (110) and message at its first check, from the
-    kernel's longest latency; fio fails it with the same error.  At
-    max_latency=1s it runs its 3 s.  Mutation: the bound compared the
-    wrong way (`lat_max > max` -> `<`): red (both cases)."""
-    dev = make_nullb("nullb0", size_mb=16, completion_nsec=1_000_000)
-    body = (f"[slow]\nfilename={dev}\nrw=randread\niodepth=1\ntime_based\nruntime=30\n"
-            "max_latency=500\n")
-    guest.check(f"cat >/tmp/x.fio <<'EOF'\n{body}EOF")
-    r = guest.run("kiobench run --output-format=json --output=/tmp/x.out /tmp/x.fio",
-                  timeout=SLOW)
-    assert r.rc == 3, r.out
-    assert re.search(r"job 'slow': read: latency of \d+ usec exceeds specified max "
-                     r"\(500 usec\)", r.out), r.out
-    job = json.loads(guest.check("cat /tmp/x.out"))["jobs"][0]
-    assert job["error"] == 110 and job["kiobench"]["elapsed_ns"] < 10e9, job["kiobench"]
-    if guest.run("command -v fio").rc == 0:
-        r = guest.run("fio --direct=1 --output-format=json --output=/tmp/fio.json /tmp/x.fio",
-                      timeout=SLOW)
-        fio = json.loads(guest.check("cat /tmp/fio.json"))["jobs"][0]
-        assert r.rc != 0 and fio["error"] == 110, fio["error"]
-    ok = body.replace("runtime=30", "runtime=3").replace("=500", "=1s")
+        assert r.rc != 0 and fio["error"] == errno and fio["job_runtime"] < 10000, fio["error"]
+    ok = body.replace("runtime=30", "runtime=5").replace(f"={bad}", f"={good}")
     job = json.loads(run_file(guest, ok))["jobs"][0]
     assert job["error"] == 0 and job["kiobench"]["state"] == "DONE"
 

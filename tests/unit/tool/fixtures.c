@@ -16,6 +16,20 @@ int apply(struct kb_job *job, struct kb_global *g, const char *name, const char 
 	return kb_apply(job, g, &a, err, sizeof(err));
 }
 
+void write_text(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 void mkhist(struct kb_hist *h, const struct kb_bucket *b, size_t nr,
 		   uint64_t min, uint64_t max)
 {

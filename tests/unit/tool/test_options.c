@@ -238,20 +238,6 @@ static void t_cpumask(void)
 	kb_global_free(&g);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* fio's numa_cpu_nodes: the nodes' CPUs from sysfs (a fake one here). */
 static void t_numa_cpu_nodes(void)
 {
@@ -266,10 +252,10 @@ static void t_numa_cpu_nodes(void)
 		CHECK(system(cmd) == 0);
 	}
 	snprintf(node, sizeof(node), "%s/devices/system/node", root);
-	put(node, "online", "0-2\n");
-	put(node, "node0/cpulist", "0-1\n");
-	put(node, "node1/cpulist", "3,2\n");
-	put(node, "node2/cpulist", "\n");	/* memory only */
+	write_text(node, "online", "0-2\n");
+	write_text(node, "node0/cpulist", "0-1\n");
+	write_text(node, "node1/cpulist", "3,2\n");
+	write_text(node, "node2/cpulist", "\n");	/* memory only */
 	setenv("KIOBENCH_SYSFS", root, 1);
 	kb_job_init(&job);
 	kb_global_init(&g, KB_CMD_RUN);

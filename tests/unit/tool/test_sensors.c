@@ -9,16 +9,7 @@ static char sysroot[64];
 
 static void mkfile(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", sysroot, rel);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	write_text(sysroot, rel, text);
 }
 
 /* Shell-free mkdir -p and ln -s below sysroot. */

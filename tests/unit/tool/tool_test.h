@@ -45,6 +45,8 @@ void run_case(const char *name, void (*fn)(void));
 
 /* fixtures.c */
 /* Option name=val applied as the user would (err: the message). */
+/* dir/rel gets text (the directories must exist). */
+void write_text(const char *dir, const char *rel, const char *text);
 int apply(struct kb_job *job, struct kb_global *g, const char *name, const char *val);
 /* A histogram of buckets b[0..nr) seen between min and max. */
 void mkhist(struct kb_hist *h, const struct kb_bucket *b, size_t nr, uint64_t min, uint64_t max);
