@@ -238,6 +238,23 @@ static int load_dir(struct kb_cmp_dir *cd, struct json_object *job, int d)
 	return kb ? intervals(cd, kb, d) : 0;
 }
 
+/* Where the job ran and each device's identity: "host cpus", "device 1 serial". */
+static int job_identity(struct kb_cmp_job *j, struct json_object *kb)
+{
+	struct json_object *ids = get_type(kb, "device_ids", json_type_array);
+	char prefix[32];
+	size_t i;
+
+	if (kv_object(&j->cfg, get(kb, "host"), "host "))
+		return -1;
+	for (i = 0; ids && i < json_object_array_length(ids); i++) {
+		snprintf(prefix, sizeof(prefix), "device %zu ", i + 1);
+		if (kv_object(&j->cfg, json_object_array_get_idx(ids, i), prefix))
+			return -1;
+	}
+	return 0;
+}
+
 /* A job's settings: its devices, job options, kernel and versions. */
 static int job_config(struct kb_cmp_job *j, struct json_object *job)
 {
@@ -262,7 +279,7 @@ static int job_config(struct kb_cmp_job *j, struct json_object *job)
 	if (get_type(kb, "version", json_type_string) &&
 	    kv_add(&j->cfg, "tool version", json_object_get_string(get(kb, "version"))))
 		return -1;
-	return 0;
+	return job_identity(j, kb);
 }
 
 static int load_job(struct kb_cmp_job *j, struct json_object *job, const char *where,

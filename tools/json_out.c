@@ -240,6 +240,30 @@ static struct json_object *hist_obj(const struct kb_result *r)
 	return o;
 }
 
+/* Where the job ran, and each device's identity (its sysfs). */
+static void host_objs(struct json_object *o, const struct kb_result *r)
+{
+	struct json_object *h = json_object_new_object(), *a = json_object_new_array(), *d;
+	unsigned int i;
+
+	kb_jadd(h, "hostname", r->hostname[0] ? kb_jstr(r->hostname) : NULL);
+	kb_jadd(h, "cpu_model", r->cpu_model[0] ? kb_jstr(r->cpu_model) : NULL);
+	kb_jadd(h, "cpus", kb_ju64(r->cpus));
+	kb_jadd(o, "host", h);
+	for (i = 0; i < r->nr_devid && i < r->job->nr_devices; i++) {
+		const struct kb_devid *id = &r->devid[i];
+
+		d = json_object_new_object();
+		kb_jadd(d, "path", kb_jstr(r->job->devices[i]));
+		kb_jadd(d, "model", kb_jstr(id->model));
+		kb_jadd(d, "serial", kb_jstr(id->serial));
+		kb_jadd(d, "firmware", kb_jstr(id->firmware));
+		kb_jadd(d, "transport", kb_jstr(id->transport));
+		json_object_array_add(a, d);
+	}
+	kb_jadd(o, "device_ids", a);
+}
+
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
 	struct json_object *o = json_object_new_object(), *a, *stages;
@@ -249,6 +273,7 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "version", kb_jstr(KB_TOOL_VERSION));
 	kb_jadd(o, "module_version", r->module_version[0] ? kb_jstr(r->module_version) : NULL);
 	kb_jadd(o, "kernel", r->kernel[0] ? kb_jstr(r->kernel) : NULL);
+	host_objs(o, r);
 	kb_jadd(o, "job_id", kb_ju64(r->st.id));
 	kb_jadd(o, "jobs", kb_ju64(r->nr_jobs ? r->nr_jobs : 1));
 	if (r->job->clones)

@@ -162,6 +162,16 @@ struct kb_result {
 	const struct kb_steady *ss;	/* fio's steady state checked, or NULL */
 	char kernel[65];		/* uname -r of the run, "" unknown */
 	char module_version[64];	/* kiobench.ko's, "" unknown */
+	/* where it ran: host name, CPU model and online CPUs ("" / 0 unknown) */
+	char hostname[65], cpu_model[96];
+	unsigned int cpus;
+	struct kb_devid *devid;		/* each of the job's devices (malloc'ed) */
+	unsigned int nr_devid;
+};
+
+/* A block device's identity from sysfs ("" where sysfs has none). */
+struct kb_devid {
+	char model[96], serial[64], firmware[32], transport[16];	/* model: vendor too */
 };
 
 /* The "device=PATH ..." lines of a debugfs config file, joined with ':'. */
@@ -173,7 +183,10 @@ void kb_config_devices(const char *text, char *out, size_t len);
  * jobs (the log file gets the job's name).  false: incomplete.
  */
 bool kb_read_results(const char *dir, bool several, struct kb_result *res);
-/* The running kernel's release and the module's version into res ("" unknown). */
+/*
+ * Where res ran: the kernel's release, the module's version, the host's
+ * name, CPU model and online CPUs ("" or 0 unknown).
+ */
 void kb_read_versions(struct kb_result *res);
 /* The devices of the job in dir from its config file, joined with ':'; "-" if unknown. */
 void kb_debugfs_devices(const char *dir, char *out, size_t len);

@@ -603,8 +603,8 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 
 void kb_read_versions(struct kb_result *res)
 {
-	char path[512], *text;
-	struct utsname u;
+	char path[512], *text, *cpu;
+	struct utsname u = { 0 };
 
 	res->kernel[0] = res->module_version[0] = '\0';
 	if (!uname(&u))
@@ -614,6 +614,18 @@ void kb_read_versions(struct kb_result *res)
 	if (text) {
 		text[strcspn(text, "\n")] = '\0';
 		snprintf(res->module_version, sizeof(res->module_version), "%s", text);
+	}
+	free(text);
+	snprintf(res->hostname, sizeof(res->hostname), "%s", u.nodename);
+	res->cpus = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	res->cpu_model[0] = '\0';
+	text = kb_read_file("/proc/cpuinfo");
+	cpu = text ? strstr(text, "model name") : NULL;
+	if (cpu && strchr(cpu, ':')) {
+		cpu = strchr(cpu, ':') + 1;
+		cpu += strspn(cpu, " \t");
+		snprintf(res->cpu_model, sizeof(res->cpu_model), "%.*s", (int)strcspn(cpu, "\n"),
+			 cpu);
 	}
 	free(text);
 }

@@ -557,6 +557,22 @@ static int wait_jobs(struct run *r)
 	return 0;
 }
 
+/* The identity of each of job j's devices, from sysfs (unknown: all ""). */
+static void read_devids(const struct run_job *j, struct kb_result *res)
+{
+	struct stat sb;
+	unsigned int i;
+
+	res->devid = calloc(j->job.nr_devices, sizeof(*res->devid));
+	if (!res->devid)
+		return;
+	res->nr_devid = j->job.nr_devices;
+	for (i = 0; i < j->job.nr_devices; i++)
+		if (!stat(j->job.devices[i], &sb) && S_ISBLK(sb.st_mode))
+			kb_devid_read(kb_sysfs_root(), major(sb.st_rdev), minor(sb.st_rdev),
+				      &res->devid[i]);
+}
+
 /* Final status, histograms and timeline of job j.  false: incomplete. */
 static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 {
@@ -581,6 +597,7 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 	if (j->limit_err && !res->st.error)	/* fio's error for the limit */
 		res->st.error = -j->limit_err;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
+	read_devids(j, res);
 	res->hw = j->hw;
 	res->nr_hw = j->nr_hw;
 	for (k = 0; k < j->nr_hw; k++)
@@ -621,6 +638,7 @@ void free_results(struct kb_result *res, size_t n)
 		}
 		kb_timeline_free(&res[i].tl);
 		kb_hwmon_free(res[i].hw, res[i].nr_hw);
+		free(res[i].devid);
 	}
 	free(res);
 }

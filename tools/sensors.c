@@ -118,15 +118,62 @@ int kb_hwmon_find(const char *sysfs, unsigned int major, unsigned int minor,
 	return found ? 0 : 1;
 }
 
-/* The first line of dir/file into buf ("" if it cannot be read). */
+/* The first line of dir/file, without trailing blanks, into buf ("" if none). */
 static void read_line(const char *dir, const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX], *text;
+	size_t n;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
 	text = kb_read_file(path);
-	snprintf(buf, len, "%.*s", text ? (int)strcspn(text, "\n") : 0, text ? text : "");
+	n = text ? strcspn(text, "\n") : 0;
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--;
+	snprintf(buf, len, "%.*s", (int)n, text ? text : "");
 	free(text);
+}
+
+int kb_devid_read(const char *sysfs, unsigned int major, unsigned int minor,
+		  struct kb_devid *id)
+{
+	char path[PATH_MAX], dev[PATH_MAX - 64], vendor[24], model[64], *disk;
+	struct dirent *e;
+	DIR *d;
+
+	memset(id, 0, sizeof(*id));
+	snprintf(path, sizeof(path), "%s/dev/block/%u:%u", sysfs, major, minor);
+	disk = realpath(path, NULL);
+	if (!disk)
+		return -1;
+	snprintf(path, sizeof(path), "%s/partition", disk);
+	if (!access(path, F_OK))
+		*strrchr(disk, '/') = 0;
+	snprintf(dev, sizeof(dev), "%.*s/device", (int)sizeof(dev) - 8, disk);
+	read_line(dev, "model", model, sizeof(model));
+	read_line(dev, "vendor", vendor, sizeof(vendor));
+	snprintf(id->model, sizeof(id->model), "%s%s%s", vendor, *vendor ? " " : "", model);
+	read_line(dev, "serial", id->serial, sizeof(id->serial));
+	if (!*id->serial)
+		read_line(disk, "serial", id->serial, sizeof(id->serial));
+	read_line(dev, "firmware_rev", id->firmware, sizeof(id->firmware));
+	if (!*id->firmware)
+		read_line(dev, "rev", id->firmware, sizeof(id->firmware));
+	read_line(dev, "transport", id->transport, sizeof(id->transport));
+	snprintf(path, sizeof(path), "%s/multipath", disk);
+	d = *id->transport ? NULL : opendir(path);
+	while (d && (e = readdir(d)) && !*id->transport) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/multipath/%s/device", disk, e->d_name);
+		read_line(path, "transport", id->transport, sizeof(id->transport));
+	}
+	if (d)
+		closedir(d);
+	snprintf(path, sizeof(path), "%s/scsi_disk", dev);
+	if (!*id->transport && !access(path, F_OK))
+		snprintf(id->transport, sizeof(id->transport), "scsi");
+	free(disk);
+	return 0;
 }
 
 int kb_hwmon_open(struct kb_hwmon *h, const char *dir, const char *device)

@@ -54,6 +54,15 @@ struct kb_hw_sum {
 int kb_hwmon_find(const char *sysfs, unsigned int major, unsigned int minor,
 		  char *dir, size_t len);
 /*
+ * The identity of block device major:minor under sysfs: of its disk (a
+ * partition's parent), the device below it: NVMe's model, serial,
+ * firmware_rev and transport (a multipath disk's from its subsystem and
+ * first path), SCSI's vendor and model, rev and "scsi", else the disk's
+ * own serial (virtio).  0, or -1 when sysfs does not know the device.
+ */
+int kb_devid_read(const char *sysfs, unsigned int major, unsigned int minor,
+		  struct kb_devid *id);
+/*
  * Open the temperature and power sensors of hwmon directory dir for device:
  * 0, 1 when it has neither (h closed), -1 on an error (errno).
  */

@@ -138,3 +138,24 @@ def test_no_network_without_ssh(guest: Guest):
     assert guest.check("cat /sys/bus/pci/devices/*/class").split().count("0x020000") == 0
     assert guest.check("ls /sys/class/net").split() == ["lo"]
     assert guest.run("pidof dropbear").rc != 0
+
+
+def test_identity_in_the_json(guest: Guest, kiobench_module):
+    """Each job's JSON says where it ran and on what (issue 24's host
+    identity): the guest's host name and online CPUs, and for each device
+    its identity from sysfs: the model QEMU's NVMe reports ("QEMU NVMe
+    Ctrl"), the serial the harness gave the controller (kiobench1: the VM's
+    configuration, not sysfs, is the reference), its firmware revision and
+    the transport (pcie).  Mutation: kb_devid_read() reading the disk's
+    directory instead of its device's: red (model and serial empty)."""
+    import json
+    dev = nvme_dev(guest, 1)
+    out = guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=100 "
+                      "--output-format=json")
+    k = json.loads(out)["jobs"][0]["kiobench"]
+    assert k["host"]["hostname"] == guest.check("uname -n").strip(), k["host"]
+    assert k["host"]["cpus"] == int(guest.check("nproc")), k["host"]
+    ids = k["device_ids"]
+    assert len(ids) == 1 and ids[0]["path"] == dev, ids
+    assert ids[0]["model"] == "QEMU NVMe Ctrl" and ids[0]["serial"] == "kiobench1", ids
+    assert ids[0]["transport"] == "pcie" and ids[0]["firmware"], ids

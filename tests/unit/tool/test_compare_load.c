@@ -13,9 +13,16 @@ static char *run_json(bool plus)
 	struct kb_job job;
 	char *s;
 
+	static struct kb_devid id = { .model = "QEMU NVMe Ctrl", .serial = "kiobench0",
+				      .firmware = "9.2", .transport = "pcie" };
+
 	make_result(&r, &job, 1000);
 	snprintf(r.kernel, sizeof(r.kernel), "6.12.1");
 	snprintf(r.module_version, sizeof(r.module_version), "abc123");
+	snprintf(r.hostname, sizeof(r.hostname), "lab-a");
+	r.cpus = 4;
+	r.devid = &id;
+	r.nr_devid = 1;
 	s = kb_json_report_ext(&r, 1, 0, plus);
 	free_result(&r, &job);
 	return s;
@@ -43,6 +50,11 @@ static void t_run(void)
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "devices"), "/dev/nullb0");
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "kernel"), "6.12.1");
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "module version"), "abc123");
+	/* where it ran and on what: compare names them when they differ */
+	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "host hostname"), "lab-a");
+	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "host cpus"), "4");
+	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "device 1 serial"), "kiobench0");
+	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "device 1 model"), "QEMU NVMe Ctrl");
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "option rw"), "randread");
 	CHECK(!kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "option filename"));
 	kb_cmp_doc_free(&d);

@@ -87,6 +87,40 @@ static void t_hwmon_find(void)
 	CHECK(kb_hwmon_find(sysroot, 1, 99, (char[8]){ 0 }, 8) == -1);	/* no such dev */
 }
 
+/* Identities: NVMe (the controller's, a multipath disk's), SCSI, none. */
+static void t_devid(void)
+{
+	struct kb_devid id;
+
+	mkfile(NVME "/model", "QEMU NVMe Ctrl                          \n");
+	mkfile(NVME "/serial", "kiobench0   \n");
+	mkfile(NVME "/firmware_rev", "9.2.2   \n");
+	mkfile(NVME "/transport", "pcie\n");
+	mk("devices/virtual/nvme-subsystem/nvme-subsys0/x", NULL);
+	mkfile("devices/virtual/nvme-subsystem/nvme-subsys0/model", "Subsys Model\n");
+	mkfile("devices/virtual/nvme-subsystem/nvme-subsys0/serial", "S1\n");
+	mkfile("devices/virtual/nvme-subsystem/nvme-subsys0/firmware_rev", "F1\n");
+	mkfile(SATA "/vendor", "ATA     \n");
+	mkfile(SATA "/model", "QEMU HARDDISK   \n");
+	mkfile(SATA "/rev", "2.5+\n");
+	mk(SATA "/scsi_disk/0:0:0:0", NULL);
+	CHECK(kb_devid_read(sysroot, 259, 1, &id) == 0);	/* a partition: its disk's */
+	CHECK_STR(id.model, "QEMU NVMe Ctrl");
+	CHECK_STR(id.serial, "kiobench0");
+	CHECK_STR(id.firmware, "9.2.2");
+	CHECK_STR(id.transport, "pcie");
+	CHECK(kb_devid_read(sysroot, 259, 2, &id) == 0);	/* multipath */
+	CHECK_STR(id.model, "Subsys Model");
+	CHECK_STR(id.transport, "pcie");			/* its path's */
+	CHECK(kb_devid_read(sysroot, 8, 0, &id) == 0);
+	CHECK_STR(id.model, "ATA QEMU HARDDISK");
+	CHECK_STR(id.firmware, "2.5+");
+	CHECK_STR(id.transport, "scsi");
+	CHECK(kb_devid_read(sysroot, 251, 0, &id) == 0);	/* null_blk: nothing */
+	CHECK(!id.model[0] && !id.serial[0] && !id.transport[0]);
+	CHECK(kb_devid_read(sysroot, 1, 99, &id) == -1);
+}
+
 static void open_hw(struct kb_hwmon *h, unsigned int major, unsigned int minor,
 		    const char *dev)
 {
@@ -248,6 +282,7 @@ static void t_hwmon_json(void)
 void sensors_tests(void)
 {
 	run_case("sensors: hwmon of disk, partition, multipath, parent; none", t_hwmon_find);
+	run_case("sensors: device identity of NVMe, multipath, SCSI; none", t_devid);
 	run_case("sensors: open, sample, nearest, summary", t_hwmon_read);
 	run_case("sensors: JSON, timeline, normal output, efficiency", t_hwmon_json);
 }
