@@ -218,4 +218,41 @@ static inline void kb_bio_poll(struct bio *bio)
 #define KB_MCGRP_FLAGS	0
 #endif
 
+/*
+ * verify's checksums, from the kernel's libraries.  CRC-32C: up to 6.14
+ * crc32c() is libcrc32c's, a module that needs the crypto API's "crc32c"
+ * driver (another module, which only an alias names) and fails to load
+ * without it: there the core's own __crc32c_le() (software, slice-by-8)
+ * serves; from 6.15 crc32c() is the core's, accelerated.  CRC-64:
+ * only where the kernel has the library (CONFIG_CRC64; Debian's 7.2 has
+ * not), else verify=crc64 is refused.  SHA-256's context type changed in
+ * 6.16 (struct sha256_ctx), its three calls kept their names.
+ */
+#include <linux/crc32.h>
+#ifdef KB_HAVE_LIBCRC32C
+#define kb_crc32c(crc, p, len)	__crc32c_le(crc, p, len)
+#else
+#define kb_crc32c(crc, p, len)	crc32c(crc, p, len)
+#endif
+#if IS_REACHABLE(CONFIG_CRC64)
+#include <linux/crc64.h>
+#define KB_HAVE_CRC64	1
+static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
+{
+	return crc64_be(crc, p, len);
+}
+#else
+#define KB_HAVE_CRC64	0
+static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
+{
+	return crc;
+}
+#endif
+#include <crypto/sha2.h>
+#ifdef KB_HAVE_SHA256_CTX
+#define kb_sha256_ctx	sha256_ctx
+#else
+#define kb_sha256_ctx	sha256_state
+#endif
+
 #endif /* KB_COMPAT_H */

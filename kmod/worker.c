@@ -29,7 +29,11 @@ static bool kb_may_go_on(struct kb_worker *w, u64 now)
 {
 	struct kb_job *job = w->job;
 
-	return now < job->deadline_ns && !READ_ONCE(job->stop) &&
+	/* verify's read-back has its own end (verify.c) */
+	u64 deadline = unlikely(w->vdeadline_ns) ? w->vdeadline_ns :
+						   job->deadline_ns;
+
+	return now < deadline && !READ_ONCE(job->stop) &&
 	       !kthread_should_stop();
 }
 
@@ -94,6 +98,8 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	slot->cmdprio = cfg->cmdprio_pct[dir] &&
 			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
 	slot->submit_ns = 0;	/* not tried yet */
+	if (unlikely(w->vw))
+		kb_verify_pick(w, slot);	/* fills a write, or replays it */
 }
 
 /*
@@ -558,6 +564,9 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+		if (unlikely(w->vw) && !slot->bio.bi_status &&
+		    slot->dir == KIOBENCH_DIR_READ)
+			kb_verify_check(w, slot);
 		if (unlikely(w->job->cfg.thinktime_ns))
 			kb_think_count(w, now);
 		if (kb_open_loop(w) || unlikely(w->thinking)) {
@@ -607,7 +616,8 @@ static u32 kb_nowait_max(struct block_device *bdev)
 		     (u64)queue_max_segments(q) * PAGE_SIZE);
 }
 
-void kb_worker_run(struct kb_worker *w)
+/* One pass of the job's I/O, until its end and nothing is in flight. */
+static void kb_worker_pass(struct kb_worker *w)
 {
 	/* the open loop submits its due arrivals, not its completions */
 	unsigned int batch = kb_open_loop(w) ? 1 : kb_plug_max(w->dev->bdev.bdev);
@@ -641,4 +651,13 @@ void kb_worker_run(struct kb_worker *w)
 		 */
 		cond_resched();
 	}
+}
+
+/* The job's I/O; then, for verify, the read-back of what it wrote. */
+void kb_worker_run(struct kb_worker *w)
+{
+	kb_verify_begin(w);
+	do
+		kb_worker_pass(w);
+	while (kb_verify_next_pass(w));
 }
