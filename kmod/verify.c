@@ -258,10 +258,11 @@ static u32 kb_vhdr_crc(const struct kb_vhdr *h)
 	return ~kb_crc32c(~0U, (const u8 *)h, offsetof(struct kb_vhdr, hdr_crc));
 }
 
-static void kb_vhdr_seal(struct kb_vhdr *h)
+VISIBLE_IF_KUNIT void kb_vhdr_seal(struct kb_vhdr *h)
 {
 	h->hdr_crc = cpu_to_le32(kb_vhdr_crc(h));
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_seal);
 
 /* Whether @h is a header as kiobench writes them, intact. */
 VISIBLE_IF_KUNIT bool kb_vhdr_valid(const struct kb_vhdr *h)

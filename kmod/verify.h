@@ -77,6 +77,7 @@ int kb_verify_debugfs(struct kb_job *job, struct dentry *dir);
 #if IS_ENABLED(CONFIG_KUNIT)
 /* pure helpers, visible to kiobench_kunit.c only */
 void kb_vhdr_make(struct kb_vhdr *h, const struct kb_config *cfg, u64 off);
+void kb_vhdr_seal(struct kb_vhdr *h);
 bool kb_vhdr_valid(const struct kb_vhdr *h);
 enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 			       const struct kb_config *cfg, u64 off);
