@@ -24,16 +24,16 @@
 
 /* ---- submission ---------------------------------------------------------- */
 
+/* The job's end; verify's read-back has its own (verify.c). */
+static u64 kb_deadline(const struct kb_worker *w)
+{
+	return unlikely(w->vdeadline_ns) ? w->vdeadline_ns : w->job->deadline_ns;
+}
+
 /* Neither the job's end nor a stop has come. */
 static bool kb_may_go_on(struct kb_worker *w, u64 now)
 {
-	struct kb_job *job = w->job;
-
-	/* verify's read-back has its own end (verify.c) */
-	u64 deadline = unlikely(w->vdeadline_ns) ? w->vdeadline_ns :
-						   job->deadline_ns;
-
-	return now < deadline && !READ_ONCE(job->stop) &&
+	return now < kb_deadline(w) && !READ_ONCE(w->job->stop) &&
 	       !kthread_should_stop();
 }
 
@@ -285,8 +285,7 @@ static void kb_submit_due(struct kb_worker *w, u64 now)
 /* Open loop: until the next arrival or the job's end, whichever is first. */
 static void kb_sleep_until_arrival(struct kb_worker *w)
 {
-	ktime_t until = ns_to_ktime(min(w->sched.next_ns,
-					w->job->deadline_ns));
+	ktime_t until = ns_to_ktime(min(w->sched.next_ns, kb_deadline(w)));
 
 	if (ktime_get_ns() < w->sched.next_ns)
 		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
@@ -502,9 +501,9 @@ static void kb_think(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	u64 start = ktime_get_ns();
-	u64 spin_end = min(start + cfg->thinktime_spin_ns, w->job->deadline_ns);
+	u64 spin_end = min(start + cfg->thinktime_spin_ns, kb_deadline(w));
 	u64 end = min(start + max(cfg->thinktime_ns, cfg->thinktime_spin_ns),
-		      w->job->deadline_ns);
+		      kb_deadline(w));
 	ktime_t until = ns_to_ktime(end);
 
 	while (ktime_get_ns() < spin_end && kb_may_go_on(w, 0)) {

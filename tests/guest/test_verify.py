@@ -139,6 +139,19 @@ def test_older_generation_is_a_lost_write(guest, kiobench_module, make_nullb):
     assert (m["found_generation"], m["expected_generation"]) == (1, 2), m
 
 
+def test_time_based_write_reads_back_all_past_runtime(guest, kiobench_module, make_nullb):
+    """The read-back replays every write of a time-based job, after its
+    runtime: bounded by what was written, not by the clock."""
+    dev = make_nullb("nullb0", size_mb=16)
+    job = run(guest, dev, "--rw=randwrite --verify=xxhash --allow-writes --runtime=1s "
+                          "--time_based --workers=2")
+    v = verify(job)
+    writes = job["write"]["total_ios"]
+    assert writes > BLOCKS, "the job went over its span more than once"
+    assert v["verified"] == writes == job["read"]["total_ios"], (v, writes)
+    assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+
+
 @pytest.mark.parametrize("method", ["crc64", "xxhash", "sha256", "meta"])
 def test_each_method_round_trips(guest, kiobench_module, make_nullb, method):
     dev = make_nullb("nullb0", size_mb=16)
