@@ -53,6 +53,7 @@ struct kb_vmis {
 
 struct kb_verify {
 	u32 interval;
+	struct crypto_shash *crc32c;	/* compat.h: a faster CRC-32C, or NULL */
 	u8 *pat;		/* an interval of verify_pattern, or NULL */
 	atomic_t nr_mis;	/* records claimed; may pass KB_VLOG_MAX */
 	struct kb_vmis mis[KB_VLOG_MAX];
@@ -138,6 +139,7 @@ static void kb_vcopy_in(const struct kb_vbuf *b, u32 pos, const void *src,
 
 struct kb_vcsum {
 	u8 type;
+	struct crypto_shash *fast;	/* crc32c: the crypto API's, or NULL */
 	union {
 		u32 crc32c;
 		u64 crc64;
@@ -146,9 +148,10 @@ struct kb_vcsum {
 	};
 };
 
-static void kb_vcsum_init(struct kb_vcsum *c, u8 type)
+static void kb_vcsum_init(struct kb_vcsum *c, u8 type, struct crypto_shash *fast)
 {
 	c->type = type;
+	c->fast = fast;
 	switch (type) {
 	case KIOBENCH_VERIFY_CRC32C:
 		c->crc32c = ~0U;
@@ -169,7 +172,8 @@ static void kb_vcsum_update(struct kb_vcsum *c, const u8 *p, u32 len)
 {
 	switch (c->type) {
 	case KIOBENCH_VERIFY_CRC32C:
-		c->crc32c = kb_crc32c(c->crc32c, p, len);
+		c->crc32c = c->fast ? kb_crc32c_fast(c->fast, c->crc32c, p, len) :
+				      kb_crc32c(c->crc32c, p, len);
 		break;
 	case KIOBENCH_VERIFY_CRC64:
 		c->crc64 = kb_crc64(c->crc64, p, len);
@@ -223,12 +227,14 @@ static void kb_vcsum_range(struct kb_vcsum *c, const struct kb_vbuf *b,
 }
 
 /* The checksum of the interval but its header. */
-static void kb_vcsum_interval(const struct kb_config *cfg, const struct kb_vbuf *b,
-			      u32 interval, u8 out[32])
+static void kb_vcsum_interval(const struct kb_job *job, const struct kb_vbuf *b,
+			      u8 out[32])
 {
+	const struct kb_config *cfg = &job->cfg;
+	u32 interval = job->verify->interval;
 	struct kb_vcsum c;
 
-	kb_vcsum_init(&c, cfg->verify);
+	kb_vcsum_init(&c, cfg->verify, job->verify->crc32c);
 	kb_vcsum_range(&c, b, 0, cfg->verify_offset);
 	kb_vcsum_range(&c, b, cfg->verify_offset + sizeof(struct kb_vhdr),
 		       interval);
@@ -331,7 +337,7 @@ static void kb_vfill(const struct kb_job *job, const struct kb_vbuf *b, u64 off)
 	if (!kb_vhas_hdr(cfg))
 		return;
 	kb_vhdr_make(&h, cfg, off);
-	kb_vcsum_interval(cfg, b, job->verify->interval, h.csum);
+	kb_vcsum_interval(job, b, h.csum);
 	kb_vhdr_seal(&h);
 	kb_vcopy_in(b, cfg->verify_offset, &h, sizeof(h));
 }
@@ -475,7 +481,7 @@ static enum kb_vkind kb_vcheck_interval(struct kb_job *job,
 	kind = kb_vhdr_classify(&h, cfg, off);
 	if (kind != KB_V_OK || !h.csum_len)
 		return kind;
-	kb_vcsum_interval(cfg, b, job->verify->interval, csum);
+	kb_vcsum_interval(job, b, csum);
 	return memcmp(csum, h.csum, sizeof(csum)) ? KB_V_CORRUPT : KB_V_OK;
 }
 
@@ -576,6 +582,8 @@ int kb_verify_create(struct kb_job *job)
 	job->verify = v;
 	v->interval = interval;
 	atomic_set(&job->vwriters, job->nr_workers);
+	if (cfg->verify == KIOBENCH_VERIFY_CRC32C)
+		v->crc32c = kb_crc32c_fast_get();
 	if (cfg->verify_pattern) {
 		v->pat = kvmalloc(interval, GFP_KERNEL);
 		if (!v->pat)
@@ -625,6 +633,7 @@ void kb_verify_destroy(struct kb_job *job)
 		kvfree(w->vw);
 		w->vw = NULL;
 	}
+	kb_crc32c_fast_put(v->crc32c);
 	kvfree(v->dump);
 	kvfree(v->pat);
 	kvfree(v);
