@@ -218,4 +218,96 @@ static inline void kb_bio_poll(struct bio *bio)
 #define KB_MCGRP_FLAGS	0
 #endif
 
+/*
+ * verify's checksums, from the kernel's libraries.  CRC-32C: up to 6.14
+ * crc32c() is libcrc32c's, a module that needs the crypto API's "crc32c"
+ * driver (another module, which only an alias names) and fails to load
+ * without it: there the core's own __crc32c_le() (software, slice-by-8)
+ * serves; from 6.15 crc32c() is the core's, accelerated.  CRC-64:
+ * only where the kernel has the library (CONFIG_CRC64; Debian's 7.2 has
+ * not), else verify=crc64 is refused.  SHA-256's context type changed in
+ * 6.16 (struct sha256_ctx), its three calls kept their names.
+ */
+#include <linux/crc32.h>
+#ifdef KB_HAVE_LIBCRC32C
+#include <crypto/hash.h>
+#define kb_crc32c(crc, p, len)	__crc32c_le(crc, p, len)
+
+/*
+ * Where crc32c() is libcrc32c's, the crypto API's "crc32c" is the fast
+ * one (crc32c-intel, loaded on demand where the CPU has SSE 4.2): taken
+ * per job, if it can be, and used as libcrc32c uses it, its state being
+ * the running CRC.  NULL: the software kb_crc32c().
+ */
+static inline struct crypto_shash *kb_crc32c_fast_get(void)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("crc32c", 0, 0);
+
+	if (IS_ERR(tfm))
+		return NULL;
+	if (!strcmp(crypto_shash_driver_name(tfm), "crc32c-generic")) {
+		crypto_free_shash(tfm);	/* kb_crc32c(), without the indirection */
+		return NULL;
+	}
+	return tfm;
+}
+
+static inline void kb_crc32c_fast_put(struct crypto_shash *tfm)
+{
+	if (tfm)
+		crypto_free_shash(tfm);
+}
+
+static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
+				 const void *p, unsigned int len)
+{
+	SHASH_DESC_ON_STACK(desc, tfm);
+	u32 *ctx = (u32 *)shash_desc_ctx(desc);
+
+	desc->tfm = tfm;
+	*ctx = crc;
+	crypto_shash_update(desc, p, len);	/* crc32c's cannot fail */
+	return *ctx;
+}
+#else
+#define kb_crc32c(crc, p, len)	crc32c(crc, p, len)
+struct crypto_shash;
+
+/* crc32c() is the core's, accelerated: nothing faster to take */
+static inline struct crypto_shash *kb_crc32c_fast_get(void)
+{
+	return NULL;
+}
+
+static inline void kb_crc32c_fast_put(struct crypto_shash *tfm)
+{
+}
+
+static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
+				 const void *p, unsigned int len)
+{
+	return crc32c(crc, p, len);
+}
+#endif
+#if IS_REACHABLE(CONFIG_CRC64)
+#include <linux/crc64.h>
+#define KB_HAVE_CRC64	1
+static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
+{
+	return crc64_be(crc, p, len);
+}
+#else
+#define KB_HAVE_CRC64	0
+static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
+{
+	return crc;
+}
+#endif
+#include <crypto/sha2.h>
+#ifdef KB_HAVE_SHA256_CTX
+#define kb_sha256_ctx	sha256_ctx
+#else
+#define kb_sha256_ctx	sha256_state
+#endif
+
 #endif /* KB_COMPAT_H */

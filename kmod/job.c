@@ -186,6 +186,8 @@ void kb_config_free(struct kb_config *cfg)
 	kfree(cfg->cpus);
 	kfree(cfg->zones);
 	kvfree(cfg->cdf);
+	kfree(cfg->verify_pattern);
+	cfg->verify_pattern = NULL;
 	cfg->nr_devs = 0;
 	cfg->cpus = NULL;
 	cfg->zones = NULL;
@@ -635,6 +637,7 @@ static void kb_free_workers(struct kb_job *job)
 		if (job->workers[i] && job->workers[i]->task)
 			kthread_stop(job->workers[i]->task);
 	synchronize_rcu();
+	kb_verify_destroy(job);
 	for (i = 0; i < job->nr_workers; i++)
 		if (job->workers[i])
 			kb_free_worker(job->workers[i]);
@@ -715,7 +718,9 @@ static int kb_alloc_workers(struct kb_job *job)
 			w->nr_slots++;
 		}
 	}
-	return 0;
+	/* verify's buffers, the workers' and the job's (verify.c) */
+	if (!kb_verify_create(job))
+		return 0;
 
 out_free_workers:
 	kb_free_workers(job);

@@ -130,6 +130,17 @@ struct kb_config {
 	/* fio's zipf, pareto: the ranks' inverse distribution, NULL: none */
 	struct kiobench_cdf_ent *cdf;
 	unsigned int nr_cdf;	/* entries, the last one's rank the blocks */
+	/* fio's verify (verify.c) */
+	u8 verify;		/* enum kiobench_verify */
+	u8 do_verify;		/* a write job reads back what it wrote */
+	bool verify_only;	/* ... or only reads it */
+	bool verify_fatal;
+	bool verify_dump;
+	u32 verify_interval;	/* bytes; 0 in the request: min_bs */
+	u32 verify_offset;	/* of the header in each interval */
+	u32 verify_generation;
+	u8 *verify_pattern;	/* NULL: random data */
+	u32 verify_pattern_len;
 };
 
 struct kb_counters {
@@ -249,6 +260,8 @@ struct kb_sched {
 	u64 gap_fx;		/* mean gap, ns << KB_SCHED_FX */
 };
 
+#include "verify.h"
+
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
 	u64 span_start;		/* bytes */
@@ -306,6 +319,9 @@ struct kb_worker {
 	unsigned int cap_age;	/* poll: completions since tag_cap was learnt */
 	struct llist_node *deferred;	/* poll: slots waiting for a tag, FIFO */
 	struct llist_node **deferred_tail;
+	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
+	bool verifying;		/* verify: reads of the write pass's blocks */
+	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -352,6 +368,9 @@ struct kb_job {
 
 	struct kb_lat_entry *lat_log;	/* cfg.lat_log entries, or NULL */
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
+
+	struct kb_verify *verify;	/* verify.c; NULL: no verify */
+	atomic_t vwriters;		/* verify: workers still writing */
 
 	struct dentry *dbg;		/* debugfs.c; gone before destruction */
 	struct kb_metric_file mfiles[KB_NR_METRICS][KIOBENCH_NR_DIRS];

@@ -1161,6 +1161,71 @@ static void kb_job_new_needs_a_device(struct kunit *test)
 	kb_config_free(&cfg);
 }
 
+/* ---- verify's header ----------------------------------------------------- */
+
+/*
+ * A header as a write makes it, then changed: each change is told apart
+ * as verify.c's check tells it (corrupt, misdirected, stale).
+ */
+struct vhdr_case {
+	const char *desc;
+	u64 at;			/* the offset the header is read at */
+	u32 gen;		/* the generation written */
+	u64 seed;		/* the seed written */
+	bool flip;		/* a bit flipped after sealing */
+	enum kb_vkind kind;
+};
+
+static const struct vhdr_case vhdr_cases[] = {
+	{ "as written", 8192, 3, 42, false, KB_V_OK },
+	{ "a bit flipped", 8192, 3, 42, true, KB_V_CORRUPT },
+	{ "read at another offset", 4096, 3, 42, false, KB_V_MISDIRECTED },
+	{ "an older generation", 8192, 2, 42, false, KB_V_STALE },
+	{ "another seed", 8192, 3, 41, false, KB_V_STALE },
+};
+
+static void vhdr_desc(const struct vhdr_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(vhdr, vhdr_cases, vhdr_desc);
+
+static void kb_vhdr_tells_kinds_apart(struct kunit *test)
+{
+	const struct vhdr_case *c = test->param_value;
+	struct kb_config job = { .verify = KIOBENCH_VERIFY_CRC32C, .seed = 42,
+				 .verify_generation = 3, .verify_interval = 4096 };
+	struct kb_config w = job;
+	struct kb_vhdr h;
+
+	/* Arrange: the header a write of (gen, seed) made at offset 8192 */
+	w.verify_generation = c->gen;
+	w.seed = c->seed;
+	kb_vhdr_make(&h, &w, 8192);
+	kb_vhdr_seal(&h);
+	if (c->flip)
+		h.offset ^= cpu_to_le64(1ULL << 20);
+	/* Act, Assert: as the job reads it at c->at */
+	KUNIT_EXPECT_EQ(test, kb_vhdr_valid(&h), !c->flip);
+	KUNIT_EXPECT_EQ(test, kb_vhdr_classify(&h, &job, c->at), c->kind);
+}
+
+static void kb_vhdr_layout(struct kunit *test)
+{
+	struct kb_config cfg = { .verify = KIOBENCH_VERIFY_SHA256, .seed = 7,
+				 .verify_interval = 512 };
+	struct kb_vhdr h;
+
+	BUILD_BUG_ON(sizeof(struct kb_vhdr) != 72);
+	kb_vhdr_make(&h, &cfg, 512);
+	KUNIT_EXPECT_EQ(test, h.csum_len, 32);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(h.hdr_len), 72);
+	KUNIT_EXPECT_FALSE(test, kb_vhdr_valid(&h));	/* not sealed */
+	kb_vhdr_seal(&h);
+	KUNIT_EXPECT_TRUE(test, kb_vhdr_valid(&h));
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
 	KUNIT_CASE(kb_hist_error_bound),
@@ -1192,6 +1257,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_stage_split_adds_up, stage_gen_params),
 	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),
 	KUNIT_CASE(kb_job_new_needs_a_device),
+	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
+	KUNIT_CASE(kb_vhdr_layout),
 	{}
 };
 

@@ -137,6 +137,15 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_RANDOM_CDF] = { .type = NLA_BINARY, .len = 32784, },
 	[KIOBENCH_A_PERCENTAGE_RANDOM] = NLA_POLICY_MAX(NLA_U8, 100),
 	[KIOBENCH_A_PERCENTAGE_RANDOM_WRITE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_VERIFY] = NLA_POLICY_MAX(NLA_U8, KIOBENCH_VERIFY_META),
+	[KIOBENCH_A_VERIFY_PATTERN] = { .type = NLA_BINARY, .len = 512, },
+	[KIOBENCH_A_VERIFY_INTERVAL] = { .type = NLA_U32, },
+	[KIOBENCH_A_VERIFY_OFFSET] = { .type = NLA_U32, },
+	[KIOBENCH_A_DO_VERIFY] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KIOBENCH_A_VERIFY_ONLY] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_VERIFY_FATAL] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_VERIFY_DUMP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_VERIFY_GENERATION] = { .type = NLA_U32, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -168,6 +177,14 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_PRIO, prio, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_PERCENTAGE_RANDOM, percentage_random, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, percentage_random_write, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_VERIFY, verify, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_VERIFY_INTERVAL, verify_interval, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_VERIFY_OFFSET, verify_offset, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_DO_VERIFY, do_verify, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_VERIFY_ONLY, verify_only, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_FATAL, verify_fatal, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_DUMP, verify_dump, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_GENERATION, verify_generation, NLA_U32, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -194,5 +211,13 @@ static_assert(__same_type(((struct kb_config *)0)->prioclass, u8));
 static_assert(__same_type(((struct kb_config *)0)->prio, u8));
 static_assert(__same_type(((struct kb_config *)0)->percentage_random, u8));
 static_assert(__same_type(((struct kb_config *)0)->percentage_random_write, u8));
+static_assert(__same_type(((struct kb_config *)0)->verify, u8));
+static_assert(__same_type(((struct kb_config *)0)->verify_interval, u32));
+static_assert(__same_type(((struct kb_config *)0)->verify_offset, u32));
+static_assert(__same_type(((struct kb_config *)0)->do_verify, u8));
+static_assert(__same_type(((struct kb_config *)0)->verify_only, bool));
+static_assert(__same_type(((struct kb_config *)0)->verify_fatal, bool));
+static_assert(__same_type(((struct kb_config *)0)->verify_dump, bool));
+static_assert(__same_type(((struct kb_config *)0)->verify_generation, u32));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -371,6 +371,7 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->interval_ns = KB_DEF_INTERVAL_NS;
 	cfg->percentage_random = 100;
 	cfg->percentage_random_write = 100;
+	cfg->do_verify = 1;
 }
 
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
@@ -480,7 +481,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	kb_parse_scalars(tb, cfg);
 	if (tb[KIOBENCH_A_JOB_NAME])
 		nla_strscpy(cfg->name, tb[KIOBENCH_A_JOB_NAME], sizeof(cfg->name));
-	if (cfg->rwmix_read < 100 && !cfg->allow_writes) {
+	if (cfg->rwmix_read < 100 && !cfg->allow_writes && !cfg->verify_only) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RWMIX_READ],
 				    "rwmix-read: below 100 writes to the device; the request must set allow-writes");
 		return -EINVAL;
@@ -512,7 +513,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				    "offset/size: must be multiples of 512");
 		return -EINVAL;
 	}
-	return kb_parse_modes(info, cfg);
+	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -736,6 +737,29 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones);
 }
 
+/* verify's counts in the job status, and its pattern (verify.c) */
+static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+
+	if (!job->verify)
+		return 0;
+	if (nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFIED,
+			      kb_verify_count(job, KB_V_OK), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+			      kb_verify_count(job, KB_V_CORRUPT), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
+			      kb_verify_count(job, KB_V_MISDIRECTED), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_STALE,
+			      kb_verify_count(job, KB_V_STALE), KIOBENCH_A_PAD))
+		return -EMSGSIZE;
+	if (cfg->verify_pattern &&
+	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, cfg->verify_pattern_len,
+		    cfg->verify_pattern))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* Room for a job's status: its settings may hold long paths and many CPUs. */
 static size_t kb_status_size(const struct kb_config *cfg)
 {
@@ -744,6 +768,8 @@ static size_t kb_status_size(const struct kb_config *cfg)
 
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
+	size += nla_total_size(cfg->verify_pattern_len) +
+		4 * nla_total_size_64bit(sizeof(u64));	/* verify's */
 	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
 		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
 			nla_total_size(2 * nla_total_size(1) +
@@ -785,7 +811,7 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 			      kb_job_retries(job), KIOBENCH_A_PAD) ||
 	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid))
 		goto out_cancel;
-	if (kb_put_config(msg, job))
+	if (kb_put_config(msg, job) || kb_put_verify(msg, job))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)

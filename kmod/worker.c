@@ -24,12 +24,16 @@
 
 /* ---- submission ---------------------------------------------------------- */
 
+/* The job's end; verify's read-back has its own (verify.c). */
+static u64 kb_deadline(const struct kb_worker *w)
+{
+	return unlikely(w->vdeadline_ns) ? w->vdeadline_ns : w->job->deadline_ns;
+}
+
 /* Neither the job's end nor a stop has come. */
 static bool kb_may_go_on(struct kb_worker *w, u64 now)
 {
-	struct kb_job *job = w->job;
-
-	return now < job->deadline_ns && !READ_ONCE(job->stop) &&
+	return now < kb_deadline(w) && !READ_ONCE(w->job->stop) &&
 	       !kthread_should_stop();
 }
 
@@ -94,6 +98,8 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	slot->cmdprio = cfg->cmdprio_pct[dir] &&
 			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
 	slot->submit_ns = 0;	/* not tried yet */
+	if (unlikely(w->vw))
+		kb_verify_pick(w, slot);	/* fills a write, or replays it */
 }
 
 /*
@@ -279,8 +285,7 @@ static void kb_submit_due(struct kb_worker *w, u64 now)
 /* Open loop: until the next arrival or the job's end, whichever is first. */
 static void kb_sleep_until_arrival(struct kb_worker *w)
 {
-	ktime_t until = ns_to_ktime(min(w->sched.next_ns,
-					w->job->deadline_ns));
+	ktime_t until = ns_to_ktime(min(w->sched.next_ns, kb_deadline(w)));
 
 	if (ktime_get_ns() < w->sched.next_ns)
 		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
@@ -496,9 +501,9 @@ static void kb_think(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	u64 start = ktime_get_ns();
-	u64 spin_end = min(start + cfg->thinktime_spin_ns, w->job->deadline_ns);
+	u64 spin_end = min(start + cfg->thinktime_spin_ns, kb_deadline(w));
 	u64 end = min(start + max(cfg->thinktime_ns, cfg->thinktime_spin_ns),
-		      w->job->deadline_ns);
+		      kb_deadline(w));
 	ktime_t until = ns_to_ktime(end);
 
 	while (ktime_get_ns() < spin_end && kb_may_go_on(w, 0)) {
@@ -558,6 +563,9 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+		if (unlikely(w->vw) && !slot->bio.bi_status &&
+		    slot->dir == KIOBENCH_DIR_READ)
+			kb_verify_check(w, slot);
 		if (unlikely(w->job->cfg.thinktime_ns))
 			kb_think_count(w, now);
 		if (kb_open_loop(w) || unlikely(w->thinking)) {
@@ -607,7 +615,8 @@ static u32 kb_nowait_max(struct block_device *bdev)
 		     (u64)queue_max_segments(q) * PAGE_SIZE);
 }
 
-void kb_worker_run(struct kb_worker *w)
+/* One pass of the job's I/O, until its end and nothing is in flight. */
+static void kb_worker_pass(struct kb_worker *w)
 {
 	/* the open loop submits its due arrivals, not its completions */
 	unsigned int batch = kb_open_loop(w) ? 1 : kb_plug_max(w->dev->bdev.bdev);
@@ -641,4 +650,13 @@ void kb_worker_run(struct kb_worker *w)
 		 */
 		cond_resched();
 	}
+}
+
+/* The job's I/O; then, for verify, the read-back of what it wrote. */
+void kb_worker_run(struct kb_worker *w)
+{
+	kb_verify_begin(w);
+	do
+		kb_worker_pass(w);
+	while (kb_verify_next_pass(w));
 }

@@ -59,6 +59,7 @@ HAND = {
     "thinktime-iotime-ns": "only with thinktime-ns",
     "random-zones": "nested zones of each direction, built into a table of percents",
     "random-cdf": "an array of entries, checked in order; not with random-zones",
+    "verify-pattern": "bytes, kept with their length; only with verify",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

@@ -264,6 +264,40 @@ static void host_objs(struct json_object *o, const struct kb_result *r)
 	kb_jadd(o, "device_ids", a);
 }
 
+/*
+ * verify: the kernel's counts, and its recorded mismatches, each line of
+ * debugfs verify as an object of its key=value fields (numbers as numbers).
+ */
+static struct json_object *kb_verify_json(const struct kb_result *r)
+{
+	static const char *const keys[4] = { "verified", "corrupt", "misdirected", "stale" };
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	char *log = strdup(r->verify_log), *line, *tok, *s1 = NULL, *s2 = NULL;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		kb_jadd(o, keys[i], kb_ju64(r->st.verify[i]));
+	for (line = log ? strtok_r(log, "\n", &s1) : NULL; line;
+	     line = strtok_r(NULL, "\n", &s1)) {
+		struct json_object *m = json_object_new_object();
+
+		for (tok = strtok_r(line, " ", &s2); tok; tok = strtok_r(NULL, " ", &s2)) {
+			char *eq = strchr(tok, '='), *end;
+			unsigned long long v;
+
+			if (!eq)
+				continue;
+			*eq++ = '\0';
+			v = strtoull(eq, &end, 10);
+			kb_jadd(m, tok, *eq && !*end && *eq != '-' ? kb_ju64(v) : kb_jstr(eq));
+		}
+		json_object_array_add(a, m);
+	}
+	free(log);
+	kb_jadd(o, "mismatches", a);
+	return o;
+}
+
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
 	struct json_object *o = json_object_new_object(), *a, *stages;
@@ -301,6 +335,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "cpu_ns", kb_ju64(r->st.cpu_ns));
 	kb_jadd(o, "cpu_ns_per_io", kb_jdbl(kb_cpu_ns_per_io(r)));
 	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
+	if (r->st.has_verify)
+		kb_jadd(o, "verify", kb_verify_json(r));
 	stages = kb_stages_json(r);
 	if (stages)
 		kb_jadd(o, "stages", stages);

@@ -175,6 +175,10 @@ struct kb_job {
 	uint32_t cmdprio_pct[KIOBENCH_NR_DIRS];	/* fio's read,write pairs */
 	uint32_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
 	uint32_t percentage_random[KIOBENCH_NR_DIRS];	/* fio's R,W pair; the rest sequential */
+	/* fio's verify, done by the kernel (kmod/verify.c); verify: enum kiobench_verify */
+	uint8_t verify, verify_pattern[512];
+	uint32_t verify_pattern_len, verify_interval, verify_offset, verify_generation;
+	bool do_verify, verify_only, verify_fatal, verify_dump;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;

@@ -122,6 +122,19 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_PERCENTAGE_RANDOM] = { "percentage-random", KB_NLT_U8, true },
 	[KIOBENCH_A_PERCENTAGE_RANDOM_WRITE] = { "percentage-random-write", KB_NLT_U8, true },
 	[KIOBENCH_A_RANDOM_CDF] = { "random-cdf", KB_NLT_BINARY, true },
+	[KIOBENCH_A_VERIFY] = { "verify", KB_NLT_U8, true },
+	[KIOBENCH_A_VERIFY_PATTERN] = { "verify-pattern", KB_NLT_BINARY, true },
+	[KIOBENCH_A_VERIFY_INTERVAL] = { "verify-interval", KB_NLT_U32, true },
+	[KIOBENCH_A_VERIFY_OFFSET] = { "verify-offset", KB_NLT_U32, true },
+	[KIOBENCH_A_DO_VERIFY] = { "do-verify", KB_NLT_U8, true },
+	[KIOBENCH_A_VERIFY_ONLY] = { "verify-only", KB_NLT_FLAG, true },
+	[KIOBENCH_A_VERIFY_FATAL] = { "verify-fatal", KB_NLT_FLAG, true },
+	[KIOBENCH_A_VERIFY_DUMP] = { "verify-dump", KB_NLT_FLAG, true },
+	[KIOBENCH_A_VERIFY_GENERATION] = { "verify-generation", KB_NLT_U32, true },
+	[KIOBENCH_A_JOB_VERIFIED] = { "job-verified", KB_NLT_U64, false },
+	[KIOBENCH_A_JOB_VERIFY_CORRUPT] = { "job-verify-corrupt", KB_NLT_U64, false },
+	[KIOBENCH_A_JOB_VERIFY_MISDIRECTED] = { "job-verify-misdirected", KB_NLT_U64, false },
+	[KIOBENCH_A_JOB_VERIFY_STALE] = { "job-verify-stale", KB_NLT_U64, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -126,6 +126,9 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_PERCENTAGE_RANDOM, "percentage_random", "the reads' of fio's R,W pair, "
 	  "a random job's only, both when given" },
 	{ KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, "percentage_random", "the writes' of the pair" },
+	{ KIOBENCH_A_VERIFY, "verify", "when given; pattern when verify_pattern is given "
+	  "alone (fio)" },
+	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -642,6 +645,11 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
 		return -1;
+	if (kb_job_verify(job) && nla_put_u8(msg, KIOBENCH_A_VERIFY, kb_job_verify(job)))
+		return -1;
+	if (job->verify_pattern_len &&
+	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, job->verify_pattern_len, job->verify_pattern))
+		return -1;
 	if (mode != KIOBENCH_COMPLETION_SLEEP && nla_put_u8(msg, KIOBENCH_A_COMPLETION, mode))
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
@@ -1010,6 +1018,16 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		st->zero_reads = nla_get_u64(tb[KIOBENCH_A_JOB_ZERO_READS]);
 	if (tb[KIOBENCH_A_JOB_RETRIES])
 		st->retries = nla_get_u64(tb[KIOBENCH_A_JOB_RETRIES]);
+	if (tb[KIOBENCH_A_JOB_VERIFIED]) {
+		static const int va[4] = { KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+					   KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
+					   KIOBENCH_A_JOB_VERIFY_STALE };
+		int i;
+
+		for (i = 0; i < 4; i++)
+			st->verify[i] = tb[va[i]] ? nla_get_u64(tb[va[i]]) : 0;
+		st->has_verify = true;
+	}
 	if (tb[KIOBENCH_A_JOB_OWNER]) {
 		st->owner = nla_get_u32(tb[KIOBENCH_A_JOB_OWNER]);
 		st->has_owner = true;

@@ -262,6 +262,11 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	if (r->st.zero_reads)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
 			r->st.zero_reads, reads);
+	if (r->st.has_verify)
+		fprintf(f, "  verify       : %" PRIu64 " intervals checked, %" PRIu64 " corrupt, %"
+			PRIu64 " misdirected, %" PRIu64 " stale (lost writes)\n%s",
+			r->st.verify[0], r->st.verify[1], r->st.verify[2], r->st.verify[3],
+			r->verify_log);
 	print_sensors(f, r);
 }
 

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -739,6 +740,126 @@ static int p_cmd_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* A size that fits 32 bits. */
+static int p_size32(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (kb_parse_size_base(val, kb_base_of(job), &v, err, errlen))
+		return -1;
+	if (v < o->min || v > o->max)
+		return kb_errf(err, errlen, "invalid size '%s' (%" PRIu64 " to %" PRIu64 ")",
+			       val, o->min, o->max);
+	*(uint32_t *)field(o, job, g) = v;
+	return 0;
+}
+
+/* fio's verify methods: those the kernel does, and why the others are not. */
+static const struct {
+	const char *name;
+	int verify;		/* enum kiobench_verify; -1: refused */
+	const char *why;
+} kb_verify_methods[] = {
+	{ "crc32c", KIOBENCH_VERIFY_CRC32C, NULL },
+	{ "crc32c-intel", KIOBENCH_VERIFY_CRC32C, NULL },	/* fio: a synonym */
+	{ "crc64", KIOBENCH_VERIFY_CRC64, NULL },
+	{ "xxhash", KIOBENCH_VERIFY_XXHASH, NULL },
+	{ "sha256", KIOBENCH_VERIFY_SHA256, NULL },
+	{ "meta", KIOBENCH_VERIFY_META, NULL },
+	{ "pattern", KIOBENCH_VERIFY_PATTERN, NULL },
+	{ "0", KIOBENCH_VERIFY_NONE, NULL },
+	{ "none", KIOBENCH_VERIFY_NONE, NULL },
+	{ "null", -1, "fio's pretend verify has no meaning in the kernel" },
+	{ "md5", -1, "the kernel has no MD5 library; use crc32c, crc64, xxhash or sha256" },
+	{ "crc32", -1, "use crc32c (the kernel's checksum is CRC-32C)" },
+	{ "crc16", -1, "too weak for a header's checksum; use crc32c" },
+	{ "crc7", -1, "too weak for a header's checksum; use crc32c" },
+	{ "sha1", -1, "not implemented: use sha256" },
+	{ "sha512", -1, "not implemented: use sha256" },
+	{ "sha3-224", -1, "not implemented: use sha256" },
+	{ "sha3-256", -1, "not implemented: use sha256" },
+	{ "sha3-384", -1, "not implemented: use sha256" },
+	{ "sha3-512", -1, "not implemented: use sha256" },
+};
+
+static int p_verify(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	size_t i;
+
+	(void)o; (void)g;
+	for (i = 0; i < sizeof(kb_verify_methods) / sizeof(kb_verify_methods[0]); i++) {
+		if (strcmp(val, kb_verify_methods[i].name))
+			continue;
+		if (kb_verify_methods[i].verify < 0)
+			return kb_errf(err, errlen, "verify=%s: %s", val, kb_verify_methods[i].why);
+		job->verify = kb_verify_methods[i].verify;
+		return 0;
+	}
+	return kb_errf(err, errlen, "invalid verify '%s' (crc32c, crc64, xxhash, sha256, meta, "
+		       "pattern)", val);
+}
+
+/*
+ * fio's verify_pattern: 0xHEX (any length), a decimal number (in as many
+ * bytes as it needs, up to 4, little-endian as fio fills it on x86) or
+ * "text", one after another.  fio's %o (the offset) is refused.
+ */
+static int p_vpattern(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	uint8_t *out = job->verify_pattern;
+	size_t n = 0, cap = sizeof(job->verify_pattern);
+	const char *p = val;
+
+	(void)o; (void)g;
+	while (*p) {
+		if (p[0] == '%' && p[1] == 'o')
+			return kb_errf(err, errlen, "verify_pattern: %%o (the offset) is not "
+				       "implemented; the verify header holds the offset");
+		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+			size_t len = strspn(p + 2, "0123456789abcdefABCDEF"), i;
+
+			if (!len || len / 2 + len % 2 > cap - n)
+				return kb_errf(err, errlen, "invalid verify_pattern '%s'", val);
+			for (i = len % 2 ? 0 : 1; i <= len; i += 2) {
+				char byte[3] = { i ? p[2 + i - 1] : '0', p[2 + i], 0 };
+
+				out[n++] = strtoul(byte, NULL, 16);
+			}
+			p += 2 + len;
+		} else if (*p == '"') {
+			const char *end = strchr(p + 1, '"');
+
+			if (!end || end == p + 1 || (size_t)(end - p - 1) > cap - n)
+				return kb_errf(err, errlen, "invalid verify_pattern '%s'", val);
+			memcpy(out + n, p + 1, end - p - 1);
+			n += end - p - 1;
+			p = end + 1;
+		} else if (isdigit((unsigned char)*p)) {
+			char *end;
+			unsigned long long v = strtoull(p, &end, 10);
+
+			if (v > UINT32_MAX || cap - n < 4)
+				return kb_errf(err, errlen, "invalid verify_pattern '%s' (a number "
+					       "is at most 32 bits)", val);
+			do {
+				out[n++] = v & 0xff;
+				v >>= 8;
+			} while (v);
+			p = end;
+		} else {
+			return kb_errf(err, errlen, "invalid verify_pattern '%s' (0xHEX, a number "
+				       "or \"text\")", val);
+		}
+	}
+	if (!n)
+		return kb_errf(err, errlen, "invalid verify_pattern '%s' (empty)", val);
+	job->verify_pattern_len = n;
+	return 0;
+}
+
 static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
@@ -1213,6 +1334,34 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "share of a random job's I/Os (reads,writes) at random offsets; the others go "
 	    "on from where the previous one ended", .off = JOBF(percentage_random),
 	    BOUNDS(0, 100), .def = "100"),
+	/* fio's verify: the kernel's workers fill and check (kmod/verify.c) */
+	JOB(KB_OPT_VERIFY, "verify", "METHOD", p_verify,
+	    "crc32c|crc64|xxhash|sha256|meta|pattern: headers and checksums on the writes, "
+	    "checked on the reads", .off = JOBF(verify)),
+	JOB(KB_OPT_VERIFY_PATTERN, "verify_pattern", "PATTERN", p_vpattern,
+	    "bytes the verified blocks are filled with: 0xHEX, a number, \"text\", joined"),
+	JOB(KB_OPT_VERIFY_INTERVAL, "verify_interval", "SIZE", p_size32,
+	    "bytes of each verify header and checksum (the smallest block size)",
+	    ATTR(KIOBENCH_A_VERIFY_INTERVAL, verify_interval), BOUNDS(512, UINT32_MAX)),
+	JOB(KB_OPT_VERIFY_OFFSET, "verify_offset", "SIZE", p_size32,
+	    "where the verify header sits in each interval (0)",
+	    ATTR(KIOBENCH_A_VERIFY_OFFSET, verify_offset), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_DO_VERIFY, "do_verify", "BOOL", p_flag,
+	    "a write job with verify reads back what it wrote (1)",
+	    ATTR(KIOBENCH_A_DO_VERIFY, do_verify), FLAG, .def = "1"),
+	JOB(KB_OPT_VERIFY_ONLY, "verify_only", "BOOL", p_flag,
+	    "a write job with verify only reads and checks what it wrote before",
+	    ATTR(KIOBENCH_A_VERIFY_ONLY, verify_only), FLAG),
+	JOB(KB_OPT_VERIFY_FATAL, "verify_fatal", "BOOL", p_flag,
+	    "the first verify mismatch stops the job",
+	    ATTR(KIOBENCH_A_VERIFY_FATAL, verify_fatal), FLAG),
+	JOB(KB_OPT_VERIFY_DUMP, "verify_dump", "BOOL", p_flag,
+	    "save the expected and received copies of the first mismatches",
+	    ATTR(KIOBENCH_A_VERIFY_DUMP, verify_dump), FLAG),
+	JOB(KB_OPT_VERIFY_GENERATION, "verify_generation", "N", p_u32,
+	    "kiobench's: the generation verify headers carry; another one read back is a "
+	    "lost write (0)", ATTR(KIOBENCH_A_VERIFY_GENERATION, verify_generation),
+	    BOUNDS(0, UINT32_MAX)),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
@@ -1534,7 +1683,14 @@ uint32_t kb_job_rwmix_read(const struct kb_job *job)
 
 bool kb_job_has_writes(const struct kb_job *job)
 {
-	return kb_job_rwmix_read(job) < 100;
+	return kb_job_rwmix_read(job) < 100 && !(kb_job_verify(job) && job->verify_only);
+}
+
+uint8_t kb_job_verify(const struct kb_job *job)
+{
+	if (!job->verify && job->verify_pattern_len)
+		return KIOBENCH_VERIFY_PATTERN;
+	return job->verify;
 }
 
 /*

@@ -81,6 +81,16 @@ enum kb_opt_id {
 	KB_OPT_CMDPRIO_CLASS,
 	KB_OPT_CMDPRIO,
 	KB_OPT_PERCENTAGE_RANDOM,
+	/* fio's verify */
+	KB_OPT_VERIFY,
+	KB_OPT_VERIFY_PATTERN,
+	KB_OPT_VERIFY_INTERVAL,
+	KB_OPT_VERIFY_OFFSET,
+	KB_OPT_DO_VERIFY,
+	KB_OPT_VERIFY_ONLY,
+	KB_OPT_VERIFY_FATAL,
+	KB_OPT_VERIFY_DUMP,
+	KB_OPT_VERIFY_GENERATION,
 	/* fio's thinktime */
 	KB_OPT_THINKTIME,
 	KB_OPT_THINKTIME_SPIN,
@@ -193,6 +203,8 @@ int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
 void kb_assign_list_free(struct kb_assign_list *l);
 
 bool kb_job_has_writes(const struct kb_job *job);
+/* The kernel's verify (enum kiobench_verify): verify_pattern alone is pattern (fio). */
+uint8_t kb_job_verify(const struct kb_job *job);
 /* A cmdprio_percentage share in either direction: per-priority latency. */
 bool kb_job_cmdprio(const struct kb_job *job);
 /*

@@ -122,6 +122,9 @@ struct kb_status {
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
 	uint64_t retries;		/* polled bios refused for want of a tag */
+	/* verify: intervals checked, corrupt, misdirected, stale (enum kb_vcount) */
+	uint64_t verify[4];
+	bool has_verify;
 	uint32_t owner;			/* owning socket's port id; 0: detached */
 	bool has_owner;
 	char debugfs_dir[64];		/* if the reply has it */
@@ -162,6 +165,7 @@ struct kb_result {
 	const struct kb_steady *ss;	/* fio's steady state checked, or NULL */
 	char kernel[65];		/* uname -r of the run, "" unknown */
 	char module_version[64];	/* kiobench.ko's, "" unknown */
+	char verify_log[4096];		/* debugfs verify: the mismatches' lines */
 	/* where it ran: host name, CPU model and online CPUs ("" / 0 unknown) */
 	char hostname[65], cpu_model[96];
 	unsigned int cpus;

@@ -585,6 +585,30 @@ static bool read_metric(const char *dir, enum kb_metric m, int d, struct kb_resu
 	return ok;
 }
 
+/*
+ * verify: the mismatches the kernel recorded (debugfs verify, after its
+ * counts line), as "    mismatch=N kind=... offset=..." lines.
+ */
+static void read_verify(const char *dir, struct kb_result *res)
+{
+	char path[512], *text = read_debugfs(dir, "verify", path, sizeof(path));
+	char *line, *save = NULL;
+	size_t n = 0;
+
+	res->verify_log[0] = '\0';
+	if (!text)
+		return;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strncmp(line, "mismatch=", 9))
+			continue;
+		n += snprintf(res->verify_log + n, sizeof(res->verify_log) - n, "    %s\n",
+			      line);
+		if (n >= sizeof(res->verify_log))
+			break;
+	}
+	free(text);
+}
+
 bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 {
 	bool ok = true;
@@ -596,6 +620,8 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 			ok &= read_metric(dir, m, d, res);
 	}
 	ok &= read_timeline(dir, res);
+	if (res->st.has_verify)
+		read_verify(dir, res);
 	kb_read_versions(res);
 	ok &= save_logs(dir, several, res);
 	return ok;

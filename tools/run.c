@@ -748,7 +748,13 @@ static int finish_jobs(struct run *r, bool keep, struct kb_result **resp)
 		complete &= collect(r, &r->rj[i], &res[i]);
 	complete &= destroy_jobs(r, keep);
 	for (i = 0; i < r->n; i++) {
-		if (res[i].st.state == KIOBENCH_STATE_FAILED || r->rj[i].limit_err) {
+		if (res[i].st.state == KIOBENCH_STATE_FAILED && res[i].st.has_verify &&
+		    res[i].st.error == -EILSEQ) {
+			msg("job '%s' failed: verify found %" PRIu64 " mismatches (EILSEQ)",
+			    r->rj[i].job.name, res[i].st.verify[1] + res[i].st.verify[2] +
+			    res[i].st.verify[3]);
+			failed++;
+		} else if (res[i].st.state == KIOBENCH_STATE_FAILED || r->rj[i].limit_err) {
 			msg("job '%s' failed: %s (%s)", r->rj[i].job.name,
 			    strerror(-res[i].st.error), errname(-res[i].st.error));
 			failed++;

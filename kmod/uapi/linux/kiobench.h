@@ -49,12 +49,18 @@
  *	KIOBENCH_A_THINKTIME_SPIN_NS, KIOBENCH_A_THINKTIME_BLOCKS,
  *	KIOBENCH_A_THINKTIME_IOTIME_NS, KIOBENCH_A_RANDOM_ZONES,
  *	KIOBENCH_A_RANDOM_CDF, KIOBENCH_A_PERCENTAGE_RANDOM,
- *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE.
+ *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, KIOBENCH_A_VERIFY,
+ *	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
+ *	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_DO_VERIFY,
+ *	KIOBENCH_A_VERIFY_ONLY, KIOBENCH_A_VERIFY_FATAL,
+ *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
  *	KIOBENCH_A_JOB_STATS, KIOBENCH_A_JOB_CPU_NS,
  *	KIOBENCH_A_JOB_ZERO_READS, KIOBENCH_A_JOB_RETRIES,
+ *	KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+ *	KIOBENCH_A_JOB_VERIFY_MISDIRECTED, KIOBENCH_A_JOB_VERIFY_STALE,
  *	KIOBENCH_A_JOB_OWNER, KIOBENCH_A_JOB_NAME, KIOBENCH_A_DEVICES,
  *	KIOBENCH_A_JOB_SPAN_LEN, KIOBENCH_A_RANDOM, KIOBENCH_A_RWMIX_READ,
  *	KIOBENCH_A_ALLOW_WRITES, KIOBENCH_A_BSSPLIT, KIOBENCH_A_IODEPTH,
@@ -71,7 +77,12 @@
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
  *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF,
- *	KIOBENCH_A_PERCENTAGE_RANDOM, KIOBENCH_A_PERCENTAGE_RANDOM_WRITE.
+ *	KIOBENCH_A_PERCENTAGE_RANDOM, KIOBENCH_A_PERCENTAGE_RANDOM_WRITE,
+ *	KIOBENCH_A_VERIFY, KIOBENCH_A_VERIFY_PATTERN,
+ *	KIOBENCH_A_VERIFY_INTERVAL, KIOBENCH_A_VERIFY_OFFSET,
+ *	KIOBENCH_A_DO_VERIFY, KIOBENCH_A_VERIFY_ONLY,
+ *	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
+ *	KIOBENCH_A_VERIFY_GENERATION.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -92,6 +103,8 @@
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
  *	KIOBENCH_A_JOB_STATS, KIOBENCH_A_JOB_CPU_NS,
  *	KIOBENCH_A_JOB_ZERO_READS, KIOBENCH_A_JOB_RETRIES,
+ *	KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+ *	KIOBENCH_A_JOB_VERIFY_MISDIRECTED, KIOBENCH_A_JOB_VERIFY_STALE,
  *	KIOBENCH_A_JOB_OWNER, KIOBENCH_A_JOB_NAME, KIOBENCH_A_DEVICES,
  *	KIOBENCH_A_JOB_SPAN_LEN, KIOBENCH_A_RANDOM, KIOBENCH_A_RWMIX_READ,
  *	KIOBENCH_A_ALLOW_WRITES, KIOBENCH_A_BSSPLIT, KIOBENCH_A_IODEPTH,
@@ -108,7 +121,12 @@
  *	KIOBENCH_A_THINKTIME_NS, KIOBENCH_A_THINKTIME_SPIN_NS,
  *	KIOBENCH_A_THINKTIME_BLOCKS, KIOBENCH_A_THINKTIME_IOTIME_NS,
  *	KIOBENCH_A_RANDOM_ZONES, KIOBENCH_A_RANDOM_CDF,
- *	KIOBENCH_A_PERCENTAGE_RANDOM, KIOBENCH_A_PERCENTAGE_RANDOM_WRITE.
+ *	KIOBENCH_A_PERCENTAGE_RANDOM, KIOBENCH_A_PERCENTAGE_RANDOM_WRITE,
+ *	KIOBENCH_A_VERIFY, KIOBENCH_A_VERIFY_PATTERN,
+ *	KIOBENCH_A_VERIFY_INTERVAL, KIOBENCH_A_VERIFY_OFFSET,
+ *	KIOBENCH_A_DO_VERIFY, KIOBENCH_A_VERIFY_ONLY,
+ *	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
+ *	KIOBENCH_A_VERIFY_GENERATION.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -120,13 +138,15 @@
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
  *	KIOBENCH_A_JOB_CPU_NS, KIOBENCH_A_JOB_ZERO_READS,
- *	KIOBENCH_A_JOB_RETRIES, KIOBENCH_A_JOB_OWNER, KIOBENCH_A_JOB_NAME,
- *	KIOBENCH_A_DEVICES, KIOBENCH_A_JOB_SPAN_LEN, KIOBENCH_A_RANDOM,
- *	KIOBENCH_A_RWMIX_READ, KIOBENCH_A_ALLOW_WRITES, KIOBENCH_A_BSSPLIT,
- *	KIOBENCH_A_IODEPTH, KIOBENCH_A_NUMJOBS, KIOBENCH_A_CPUS,
- *	KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE, KIOBENCH_A_RUNTIME_NS,
- *	KIOBENCH_A_IO_BYTES, KIOBENCH_A_NUMBER_IOS, KIOBENCH_A_RAMP_NS,
- *	KIOBENCH_A_SEED, KIOBENCH_A_INTERVAL_NS,
+ *	KIOBENCH_A_JOB_RETRIES, KIOBENCH_A_JOB_OWNER,
+ *	KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+ *	KIOBENCH_A_JOB_VERIFY_MISDIRECTED, KIOBENCH_A_JOB_VERIFY_STALE,
+ *	KIOBENCH_A_JOB_NAME, KIOBENCH_A_DEVICES, KIOBENCH_A_JOB_SPAN_LEN,
+ *	KIOBENCH_A_RANDOM, KIOBENCH_A_RWMIX_READ, KIOBENCH_A_ALLOW_WRITES,
+ *	KIOBENCH_A_BSSPLIT, KIOBENCH_A_IODEPTH, KIOBENCH_A_NUMJOBS,
+ *	KIOBENCH_A_CPUS, KIOBENCH_A_OFFSET, KIOBENCH_A_SIZE,
+ *	KIOBENCH_A_RUNTIME_NS, KIOBENCH_A_IO_BYTES, KIOBENCH_A_NUMBER_IOS,
+ *	KIOBENCH_A_RAMP_NS, KIOBENCH_A_SEED, KIOBENCH_A_INTERVAL_NS,
  *	KIOBENCH_A_CONTINUE_ON_ERROR, KIOBENCH_A_LAT_LOG, KIOBENCH_A_DETACH,
  *	KIOBENCH_A_RATE_IOPS, KIOBENCH_A_RATE_PROCESS, KIOBENCH_A_STAGES,
  *	KIOBENCH_A_COMPLETION, KIOBENCH_A_NORANDOMMAP, KIOBENCH_A_PRIOCLASS,
@@ -137,7 +157,11 @@
  *	KIOBENCH_A_THINKTIME_SPIN_NS, KIOBENCH_A_THINKTIME_BLOCKS,
  *	KIOBENCH_A_THINKTIME_IOTIME_NS, KIOBENCH_A_RANDOM_ZONES,
  *	KIOBENCH_A_RANDOM_CDF, KIOBENCH_A_PERCENTAGE_RANDOM,
- *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE.
+ *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, KIOBENCH_A_VERIFY,
+ *	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
+ *	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_DO_VERIFY,
+ *	KIOBENCH_A_VERIFY_ONLY, KIOBENCH_A_VERIFY_FATAL,
+ *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -199,6 +223,28 @@ enum kiobench_completion {
 enum kiobench_rate_process {
 	KIOBENCH_RATE_LINEAR,
 	KIOBENCH_RATE_POISSON,
+};
+
+/**
+ * enum kiobench_verify - fio's verify: what a verified block carries and how it
+ *   is checked (Documentation/kiobench.rst, "Verification").
+ * @KIOBENCH_VERIFY_NONE: no verification (the default)
+ * @KIOBENCH_VERIFY_CRC32C: the header and a CRC-32C of the rest of the block
+ * @KIOBENCH_VERIFY_CRC64: the header and a CRC-64 (ECMA-182, crc64_be) of the
+ *   rest
+ * @KIOBENCH_VERIFY_XXHASH: the header and an xxh32 of the rest (fio's xxhash)
+ * @KIOBENCH_VERIFY_SHA256: the header and a SHA-256 of the rest
+ * @KIOBENCH_VERIFY_PATTERN: no header; every byte is verify-pattern's
+ * @KIOBENCH_VERIFY_META: the header alone; the rest of the block is not checked
+ */
+enum kiobench_verify {
+	KIOBENCH_VERIFY_NONE,
+	KIOBENCH_VERIFY_CRC32C,
+	KIOBENCH_VERIFY_CRC64,
+	KIOBENCH_VERIFY_XXHASH,
+	KIOBENCH_VERIFY_SHA256,
+	KIOBENCH_VERIFY_PATTERN,
+	KIOBENCH_VERIFY_META,
 };
 
 /**
@@ -376,6 +422,40 @@ struct kiobench_cdf_ent {
  *   and takes the rank interpolated between theirs; a keyed permutation of the
  *   span's blocks then scatters the ranks over the span (fio hashes them).
  *   Needs random and norandommap, not with random-zones.
+ * @KIOBENCH_A_VERIFY: fio's verify: the job's writes fill every verify-interval
+ *   of their blocks with a header (offset, seed, verify-generation, the
+ *   header's own CRC-32C) and a checksum of the rest, and its reads check them.
+ *   A write job reads back what it wrote after its writes (do-verify), or only
+ *   reads it (verify-only). none when absent.
+ * @KIOBENCH_A_VERIFY_PATTERN: fio's verify_pattern: 1 to 512 bytes repeated
+ *   over each verified block's data (with a checksum verify, under the header;
+ *   with verify=pattern, the whole block). Random bytes when absent. Only with
+ *   verify.
+ * @KIOBENCH_A_VERIFY_INTERVAL: fio's verify_interval: bytes of each header and
+ *   its checksum, a multiple of 512 that divides every block size. The smallest
+ *   block size when absent. Only with verify.
+ * @KIOBENCH_A_VERIFY_OFFSET: fio's verify_offset: where the header sits in each
+ *   interval, in bytes; the header must fit before the interval's end. 0 when
+ *   absent. Only with verify.
+ * @KIOBENCH_A_DO_VERIFY: fio's do_verify: whether a write job with verify reads
+ *   back what it wrote after its writes. Default 1.
+ * @KIOBENCH_A_VERIFY_ONLY: fio's verify_only: a write job with verify reads and
+ *   checks what the same job wrote before (same seed, offsets, sizes and
+ *   verify-generation), writing nothing. Needs no allow-writes.
+ * @KIOBENCH_A_VERIFY_FATAL: fio's verify_fatal, the first mismatch stops the
+ *   job.
+ * @KIOBENCH_A_VERIFY_DUMP: fio's verify_dump: the expected and found copies of
+ *   the first mismatched intervals go to the job's debugfs directory.
+ * @KIOBENCH_A_VERIFY_GENERATION: kiobench's own (fio has none): the generation
+ *   the job's headers carry and its reads expect. A block with a valid header
+ *   of another generation is a lost (stale) write. 0 when absent.
+ * @KIOBENCH_A_JOB_VERIFIED: Intervals checked by verify, mismatched or not.
+ * @KIOBENCH_A_JOB_VERIFY_CORRUPT: Intervals whose header or data checksum (or
+ *   pattern) is wrong: corruption.
+ * @KIOBENCH_A_JOB_VERIFY_MISDIRECTED: Intervals with a valid header that names
+ *   another offset: a misdirected write (right data, wrong place).
+ * @KIOBENCH_A_JOB_VERIFY_STALE: Intervals with a valid header for their offset
+ *   but of another verify-generation or seed: a lost or stale write.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -449,6 +529,19 @@ enum kiobench_attr {
 	KIOBENCH_A_PERCENTAGE_RANDOM,	/* u8 */
 	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE,	/* u8 */
 	KIOBENCH_A_RANDOM_CDF,		/* binary */
+	KIOBENCH_A_VERIFY,		/* u8: enum kiobench_verify */
+	KIOBENCH_A_VERIFY_PATTERN,	/* binary */
+	KIOBENCH_A_VERIFY_INTERVAL,	/* u32 */
+	KIOBENCH_A_VERIFY_OFFSET,	/* u32 */
+	KIOBENCH_A_DO_VERIFY,		/* u8 */
+	KIOBENCH_A_VERIFY_ONLY,		/* flag */
+	KIOBENCH_A_VERIFY_FATAL,	/* flag */
+	KIOBENCH_A_VERIFY_DUMP,		/* flag */
+	KIOBENCH_A_VERIFY_GENERATION,	/* u32 */
+	KIOBENCH_A_JOB_VERIFIED,	/* u64 */
+	KIOBENCH_A_JOB_VERIFY_CORRUPT,	/* u64 */
+	KIOBENCH_A_JOB_VERIFY_MISDIRECTED,	/* u64 */
+	KIOBENCH_A_JOB_VERIFY_STALE,	/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -1,0 +1,818 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio's verify, in the kernel.  A job with verify fills each verify_interval
+ * of its writes' buffers, before submission, with data (verify_pattern's,
+ * else pseudo-random bytes drawn from the job's seed, the interval's offset
+ * and verify_generation) and, at verify_offset, a header: the offset, the
+ * seed, the generation, a checksum of the rest of the interval and the
+ * header's own CRC-32C.  Its reads are checked as the worker reaps them:
+ *
+ *   - a header that is not valid, or data whose checksum (or pattern) is
+ *     wrong: corruption;
+ *   - a valid header that names another offset: a misdirected write;
+ *   - a valid header for the offset, of another generation (or seed): a
+ *     lost write, the block as an older write left it (stale).
+ *
+ * A write job reads back what it wrote once every worker's writes are done
+ * (do_verify): each worker replays its write pass's generators, so its
+ * reads go to the same offsets with the same sizes, at the job's depth.
+ * verify_only replays them as reads from the start, writing nothing.
+ *
+ * Nothing here allocates per I/O: a worker's expected copy and the job's
+ * records of mismatches are allocated with the job.  A mismatch rebuilds
+ * the expected interval to name the first differing byte, logs the device,
+ * offset and both headers, and keeps the first ones for debugfs (with
+ * verify_dump, both copies of the interval too).
+ */
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/kthread.h>
+#include <linux/mm.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/xxhash.h>
+#include <kunit/visibility.h>
+
+#include "kiobench.h"
+
+#define KB_VLOG_MAX	16	/* mismatches recorded, logged and shown */
+#define KB_VDUMP_MAX	4	/* of them dumped with verify_dump */
+#define KB_VPAT_ALL	U32_MAX	/* kb_vmis.diff: no byte differs */
+
+/* A recorded mismatch; @ready publishes the rest. */
+struct kb_vmis {
+	bool ready;
+	u8 kind;		/* enum kb_vkind */
+	u8 dev;			/* index in the job's devices */
+	u8 exp_byte, found_byte;
+	u32 diff;		/* first differing byte of the interval */
+	u64 off;		/* of the interval, bytes on the device */
+	struct kb_vhdr exp, found;
+};
+
+struct kb_verify {
+	u32 interval;
+	struct crypto_shash *crc32c;	/* compat.h: a faster CRC-32C, or NULL */
+	u8 *pat;		/* an interval of verify_pattern, or NULL */
+	atomic_t nr_mis;	/* records claimed; may pass KB_VLOG_MAX */
+	struct kb_vmis mis[KB_VLOG_MAX];
+	u8 *dump;		/* verify_dump: expected, found, per record */
+	struct debugfs_blob_wrapper blob[KB_VDUMP_MAX][2];
+};
+
+static const char *const kb_vkind_names[KB_V_NR_KINDS] = {
+	[KB_V_OK] = "ok",
+	[KB_V_CORRUPT] = "corrupt",
+	[KB_V_MISDIRECTED] = "misdirected",
+	[KB_V_STALE] = "stale",
+};
+
+static bool kb_vhas_hdr(const struct kb_config *cfg)
+{
+	return cfg->verify != KIOBENCH_VERIFY_PATTERN;
+}
+
+static u8 kb_vcsum_len(u8 type)
+{
+	switch (type) {
+	case KIOBENCH_VERIFY_CRC32C:
+		return sizeof(u32);
+	case KIOBENCH_VERIFY_CRC64:
+	case KIOBENCH_VERIFY_XXHASH:
+		return sizeof(u64);
+	case KIOBENCH_VERIFY_SHA256:
+		return SHA256_DIGEST_SIZE;
+	default:
+		return 0;	/* pattern, meta: none */
+	}
+}
+
+/* ---- an interval in a slot's pages, or in a flat buffer ------------------ */
+
+struct kb_vbuf {
+	struct page **pages;	/* NULL: @lin */
+	u8 *lin;
+	u32 base;		/* the interval's first byte in the pages */
+};
+
+/* The byte at @pos of the interval, and how many follow it contiguously. */
+static u8 *kb_vptr(const struct kb_vbuf *b, u32 pos, u32 *avail)
+{
+	u32 off = b->base + pos;
+
+	if (!b->pages) {
+		*avail = U32_MAX;
+		return b->lin + pos;
+	}
+	*avail = PAGE_SIZE - offset_in_page(off);
+	return (u8 *)page_address(b->pages[off >> PAGE_SHIFT]) +
+	       offset_in_page(off);
+}
+
+static void kb_vcopy_out(const struct kb_vbuf *b, u32 pos, void *dst, u32 len)
+{
+	u32 avail, n;
+	u8 *p;
+
+	for (; len; pos += n, dst += n, len -= n) {
+		p = kb_vptr(b, pos, &avail);
+		n = min(avail, len);
+		memcpy(dst, p, n);
+	}
+}
+
+static void kb_vcopy_in(const struct kb_vbuf *b, u32 pos, const void *src,
+			u32 len)
+{
+	u32 avail, n;
+	u8 *p;
+
+	for (; len; pos += n, src += n, len -= n) {
+		p = kb_vptr(b, pos, &avail);
+		n = min(avail, len);
+		memcpy(p, src, n);
+	}
+}
+
+/* ---- checksums ----------------------------------------------------------- */
+
+struct kb_vcsum {
+	u8 type;
+	struct crypto_shash *fast;	/* crc32c: the crypto API's, or NULL */
+	union {
+		u32 crc32c;
+		u64 crc64;
+		struct xxh64_state xxh;
+		struct kb_sha256_ctx sha;
+	};
+};
+
+static void kb_vcsum_init(struct kb_vcsum *c, u8 type, struct crypto_shash *fast)
+{
+	c->type = type;
+	c->fast = fast;
+	switch (type) {
+	case KIOBENCH_VERIFY_CRC32C:
+		c->crc32c = ~0U;
+		break;
+	case KIOBENCH_VERIFY_CRC64:
+		c->crc64 = 0;
+		break;
+	case KIOBENCH_VERIFY_XXHASH:
+		xxh64_reset(&c->xxh, 0);
+		break;
+	case KIOBENCH_VERIFY_SHA256:
+		sha256_init(&c->sha);
+		break;
+	}
+}
+
+static void kb_vcsum_update(struct kb_vcsum *c, const u8 *p, u32 len)
+{
+	switch (c->type) {
+	case KIOBENCH_VERIFY_CRC32C:
+		c->crc32c = c->fast ? kb_crc32c_fast(c->fast, c->crc32c, p, len) :
+				      kb_crc32c(c->crc32c, p, len);
+		break;
+	case KIOBENCH_VERIFY_CRC64:
+		c->crc64 = kb_crc64(c->crc64, p, len);
+		break;
+	case KIOBENCH_VERIFY_XXHASH:
+		xxh64_update(&c->xxh, p, len);
+		break;
+	case KIOBENCH_VERIFY_SHA256:
+		sha256_update(&c->sha, p, len);
+		break;
+	}
+}
+
+static void kb_vcsum_final(struct kb_vcsum *c, u8 out[32])
+{
+	__le32 v32;
+	__le64 v64;
+
+	memset(out, 0, 32);
+	switch (c->type) {
+	case KIOBENCH_VERIFY_CRC32C:
+		v32 = cpu_to_le32(~c->crc32c);
+		memcpy(out, &v32, sizeof(v32));
+		break;
+	case KIOBENCH_VERIFY_CRC64:
+		v64 = cpu_to_le64(c->crc64);
+		memcpy(out, &v64, sizeof(v64));
+		break;
+	case KIOBENCH_VERIFY_XXHASH:
+		v64 = cpu_to_le64(xxh64_digest(&c->xxh));
+		memcpy(out, &v64, sizeof(v64));
+		break;
+	case KIOBENCH_VERIFY_SHA256:
+		sha256_final(&c->sha, out);
+		break;
+	}
+}
+
+/* The checksum of the interval's bytes [from, to). */
+static void kb_vcsum_range(struct kb_vcsum *c, const struct kb_vbuf *b,
+			   u32 from, u32 to)
+{
+	u32 avail, n;
+	u8 *p;
+
+	for (; from < to; from += n) {
+		p = kb_vptr(b, from, &avail);
+		n = min(avail, to - from);
+		kb_vcsum_update(c, p, n);
+	}
+}
+
+/* The checksum of the interval but its header. */
+static void kb_vcsum_interval(const struct kb_job *job, const struct kb_vbuf *b,
+			      u8 out[32])
+{
+	const struct kb_config *cfg = &job->cfg;
+	u32 interval = job->verify->interval;
+	struct kb_vcsum c;
+
+	kb_vcsum_init(&c, cfg->verify, job->verify->crc32c);
+	kb_vcsum_range(&c, b, 0, cfg->verify_offset);
+	kb_vcsum_range(&c, b, cfg->verify_offset + sizeof(struct kb_vhdr),
+		       interval);
+	kb_vcsum_final(&c, out);
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+/* The header of the interval at @off, but its checksums. */
+VISIBLE_IF_KUNIT void kb_vhdr_make(struct kb_vhdr *h, const struct kb_config *cfg,
+				   u64 off)
+{
+	memset(h, 0, sizeof(*h));
+	h->magic = cpu_to_le32(KB_VHDR_MAGIC);
+	h->type = cfg->verify;
+	h->csum_len = kb_vcsum_len(cfg->verify);
+	h->hdr_len = cpu_to_le16(sizeof(*h));
+	h->interval = cpu_to_le32(cfg->verify_interval);
+	h->gen = cpu_to_le32(cfg->verify_generation);
+	h->offset = cpu_to_le64(off);
+	h->seed = cpu_to_le64(cfg->seed);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_make);
+
+static u32 kb_vhdr_crc(const struct kb_vhdr *h)
+{
+	return ~kb_crc32c(~0U, (const u8 *)h, offsetof(struct kb_vhdr, hdr_crc));
+}
+
+VISIBLE_IF_KUNIT void kb_vhdr_seal(struct kb_vhdr *h)
+{
+	h->hdr_crc = cpu_to_le32(kb_vhdr_crc(h));
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_seal);
+
+/* Whether @h is a header as kiobench writes them, intact. */
+VISIBLE_IF_KUNIT bool kb_vhdr_valid(const struct kb_vhdr *h)
+{
+	return le32_to_cpu(h->magic) == KB_VHDR_MAGIC &&
+	       le16_to_cpu(h->hdr_len) == sizeof(*h) &&
+	       le32_to_cpu(h->hdr_crc) == kb_vhdr_crc(h);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_valid);
+
+/*
+ * What the header found at the interval of @off says, before the data's
+ * checksum: corrupt if invalid, misdirected if it names another offset,
+ * stale if written with other settings (generation, seed, type, interval).
+ */
+VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
+						const struct kb_config *cfg,
+						u64 off)
+{
+	if (!kb_vhdr_valid(h))
+		return KB_V_CORRUPT;
+	if (le64_to_cpu(h->offset) != off)
+		return KB_V_MISDIRECTED;
+	if (le32_to_cpu(h->gen) != cfg->verify_generation ||
+	    le64_to_cpu(h->seed) != cfg->seed || h->type != cfg->verify ||
+	    le32_to_cpu(h->interval) != cfg->verify_interval)
+		return KB_V_STALE;
+	return KB_V_OK;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_classify);
+
+/* ---- filling and checking ------------------------------------------------ */
+
+/* The data of the interval at @off, as the job writes it. */
+static void kb_vfill_data(const struct kb_job *job, const struct kb_vbuf *b,
+			  u64 off)
+{
+	const struct kb_config *cfg = &job->cfg;
+	u32 interval = job->verify->interval;
+	struct kb_rng rng;
+	u32 pos, avail, n, i;
+	u64 *p;
+
+	if (job->verify->pat) {
+		kb_vcopy_in(b, 0, job->verify->pat, interval);
+		return;
+	}
+	kb_rng_seed(&rng, cfg->seed ^ (off * 0x9e3779b97f4a7c15ULL) ^
+			  ((u64)cfg->verify_generation << 40));
+	/* segments break at pages: multiples of 512 into the interval */
+	for (pos = 0; pos < interval; pos += n) {
+		p = (u64 *)kb_vptr(b, pos, &avail);
+		n = min(avail, interval - pos);
+		for (i = 0; i < n / sizeof(u64); i++)
+			p[i] = kb_rng_next(&rng);
+	}
+}
+
+/* The interval at @off whole, as the job writes it. */
+static void kb_vfill(const struct kb_job *job, const struct kb_vbuf *b, u64 off)
+{
+	const struct kb_config *cfg = &job->cfg;
+	struct kb_vhdr h;
+
+	kb_vfill_data(job, b, off);
+	if (!kb_vhas_hdr(cfg))
+		return;
+	kb_vhdr_make(&h, cfg, off);
+	kb_vcsum_interval(job, b, h.csum);
+	kb_vhdr_seal(&h);
+	kb_vcopy_in(b, cfg->verify_offset, &h, sizeof(h));
+}
+
+static u32 kb_vintervals(const struct kb_job *job, const struct kb_slot *slot)
+{
+	return slot->len / job->verify->interval;
+}
+
+/* Before a write's submission: every interval of its buffer. */
+void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_job *job = w->job;
+	u32 interval = job->verify->interval;
+	struct kb_vbuf b = { .pages = slot->pages };
+	u32 i;
+
+	if (w->verifying) {
+		slot->dir = KIOBENCH_DIR_READ;	/* the write pass's, read */
+		return;
+	}
+	if (slot->dir != KIOBENCH_DIR_WRITE)
+		return;
+	w->vw->picks++;
+	for (i = 0; i < kb_vintervals(job, slot); i++) {
+		b.base = i * interval;
+		kb_vfill(job, &b, slot->off + b.base);
+	}
+}
+
+/* Where @b and the flat @exp first differ, or KB_VPAT_ALL. */
+static u32 kb_vfirst_diff(const struct kb_vbuf *b, const u8 *exp, u32 len)
+{
+	u32 pos, avail, n, i;
+	u8 *p;
+
+	for (pos = 0; pos < len; pos += n) {
+		p = kb_vptr(b, pos, &avail);
+		n = min(avail, len - pos);
+		if (!memcmp(p, exp + pos, n))
+			continue;
+		for (i = 0; p[i] == exp[pos + i]; i++)
+			;
+		return pos + i;
+	}
+	return KB_VPAT_ALL;
+}
+
+static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
+{
+	pr_err("  %s header: magic %#x type %u interval %u offset %llu seed %#llx generation %u csum %*phN hdr_crc %#x\n",
+	       what, le32_to_cpu(h->magic), h->type, le32_to_cpu(h->interval),
+	       le64_to_cpu(h->offset), le64_to_cpu(h->seed), le32_to_cpu(h->gen),
+	       min_t(int, h->csum_len, 32), h->csum, le32_to_cpu(h->hdr_crc));
+}
+
+/*
+ * A mismatch of kind @kind at the interval @b of @off: counted; the first
+ * KB_VLOG_MAX are recorded and logged with the expected interval, rebuilt
+ * in the worker's scratch buffer; verify_fatal stops the job.  The job
+ * ends failed with EILSEQ, as fio's does.
+ */
+static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
+			 enum kb_vkind kind)
+{
+	struct kb_job *job = w->job;
+	struct kb_verify *v = job->verify;
+	struct kb_vbuf exp = { .lin = w->vw->scratch };
+	unsigned int dev = w->dev - job->devs;
+	struct kb_vmis *m;
+	int n;
+
+	cmpxchg(&job->error, 0, -EILSEQ);
+	if (job->cfg.verify_fatal)
+		WRITE_ONCE(job->stop, true);
+	n = atomic_inc_return(&v->nr_mis) - 1;
+	if (n >= KB_VLOG_MAX)
+		return;
+	m = &v->mis[n];
+	kb_vfill(job, &exp, off);
+	m->kind = kind;
+	m->dev = dev;
+	m->off = off;
+	m->diff = kb_vfirst_diff(b, exp.lin, v->interval);
+	if (m->diff != KB_VPAT_ALL) {
+		m->exp_byte = exp.lin[m->diff];
+		kb_vcopy_out(b, m->diff, &m->found_byte, 1);
+	}
+	if (kb_vhas_hdr(&job->cfg)) {
+		memcpy(&m->exp, exp.lin + job->cfg.verify_offset, sizeof(m->exp));
+		kb_vcopy_out(b, job->cfg.verify_offset, &m->found, sizeof(m->found));
+	}
+	if (v->dump && n < KB_VDUMP_MAX) {
+		u8 *d = v->dump + (size_t)2 * n * v->interval;
+
+		memcpy(d, exp.lin, v->interval);
+		kb_vcopy_out(b, 0, d + v->interval, v->interval);
+		WRITE_ONCE(v->blob[n][0].size, v->interval);
+		WRITE_ONCE(v->blob[n][1].size, v->interval);
+	}
+	/* the record's fields before its flag: debugfs reads them after it */
+	smp_store_release(&m->ready, true);
+	pr_err("job %u: %s: verify: %s at offset %llu (interval %u): first differing byte %d: expected %#04x, found %#04x\n",
+	       job->id, job->cfg.paths[dev], kb_vkind_names[kind], off,
+	       v->interval, m->diff == KB_VPAT_ALL ? -1 : (int)m->diff,
+	       m->exp_byte, m->found_byte);
+	if (kb_vhas_hdr(&job->cfg)) {
+		kb_vhdr_log("expected", &m->exp);
+		kb_vhdr_log("found", &m->found);
+	}
+}
+
+/* The pattern-only check: every byte verify_pattern's. */
+static bool kb_vpattern_ok(const struct kb_job *job, const struct kb_vbuf *b)
+{
+	const u8 *pat = job->verify->pat;
+	u32 interval = job->verify->interval;
+	u32 pos, avail, n;
+	u8 *p;
+
+	for (pos = 0; pos < interval; pos += n) {
+		p = kb_vptr(b, pos, &avail);
+		n = min(avail, interval - pos);
+		if (memcmp(p, pat + pos, n))
+			return false;
+	}
+	return true;
+}
+
+static enum kb_vkind kb_vcheck_interval(struct kb_job *job,
+					const struct kb_vbuf *b, u64 off)
+{
+	const struct kb_config *cfg = &job->cfg;
+	enum kb_vkind kind;
+	struct kb_vhdr h;
+	u8 csum[32];
+
+	if (!kb_vhas_hdr(cfg))
+		return kb_vpattern_ok(job, b) ? KB_V_OK : KB_V_CORRUPT;
+	kb_vcopy_out(b, cfg->verify_offset, &h, sizeof(h));
+	kind = kb_vhdr_classify(&h, cfg, off);
+	if (kind != KB_V_OK || !h.csum_len)
+		return kind;
+	kb_vcsum_interval(job, b, csum);
+	return memcmp(csum, h.csum, sizeof(csum)) ? KB_V_CORRUPT : KB_V_OK;
+}
+
+/* At a read's reaping, in the worker: every interval of its buffer. */
+void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_job *job = w->job;
+	u32 interval = job->verify->interval;
+	struct kb_vbuf b = { .pages = slot->pages };
+	struct kb_vw *vw = w->vw;
+	enum kb_vkind kind;
+	u32 i;
+
+	for (i = 0; i < kb_vintervals(job, slot); i++) {
+		b.base = i * interval;
+		kind = kb_vcheck_interval(job, &b, slot->off + b.base);
+		WRITE_ONCE(vw->n[kind], vw->n[kind] + 1);
+		if (unlikely(kind != KB_V_OK))
+			kb_vmismatch(w, &b, slot->off + b.base, kind);
+	}
+}
+
+/* ---- the passes ---------------------------------------------------------- */
+
+static bool kb_vwrites(const struct kb_config *cfg)
+{
+	return cfg->rwmix_read < 100;
+}
+
+/* At the worker's start: its generators, for the read-back to replay. */
+void kb_verify_begin(struct kb_worker *w)
+{
+	struct kb_vsave *s;
+
+	if (!w->vw)
+		return;
+	s = &w->vw->save;
+	s->rng = w->rng;
+	s->rmap = w->rmap;
+	s->seq_next = w->seq_next;
+	s->ios_left = w->ios_left;
+	s->bytes_left = w->bytes_left;
+	memcpy(s->last_end, w->last_end, sizeof(s->last_end));
+	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
+}
+
+/*
+ * After the write pass: whether a read-back follows.  It starts once every
+ * worker's writes are done (none reads a block another is writing), and
+ * replays the write pass's picks, as many as it made: the same offsets and
+ * sizes, as reads.  It is bounded by that count, not by the job's runtime;
+ * only a stop (or a detached job's cap) ends it sooner.
+ */
+bool kb_verify_next_pass(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_job *job = w->job;
+	struct kb_vw *vw = w->vw;
+	const struct kb_vsave *s;
+
+	if (!vw || w->verifying || !kb_vwrites(cfg) || !cfg->do_verify)
+		return false;
+	atomic_dec(&job->vwriters);
+	while (atomic_read(&job->vwriters) && !READ_ONCE(job->stop) &&
+	       !kthread_should_stop())
+		schedule_timeout_idle(1);
+	if (READ_ONCE(job->stop) || kthread_should_stop())
+		return false;
+	s = &vw->save;
+	w->rng = s->rng;
+	w->rmap = s->rmap;
+	w->seq_next = s->seq_next;
+	w->ios_left = min(s->ios_left, vw->picks);
+	w->bytes_left = s->bytes_left;
+	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
+	w->idle = NULL;		/* every slot is free: none in flight */
+	w->thinking = false;
+	w->verifying = true;
+	w->vdeadline_ns = cfg->max_ns ? job->start_ns + cfg->max_ns : U64_MAX;
+	return w->ios_left;
+}
+
+/* ---- the job ------------------------------------------------------------- */
+
+int kb_verify_create(struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	u32 interval = cfg->verify_interval;
+	struct kb_verify *v;
+	unsigned int i;
+	u32 pos, n;
+
+	if (cfg->verify == KIOBENCH_VERIFY_NONE)
+		return 0;
+	v = kvzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	job->verify = v;
+	v->interval = interval;
+	atomic_set(&job->vwriters, job->nr_workers);
+	if (cfg->verify == KIOBENCH_VERIFY_CRC32C)
+		v->crc32c = kb_crc32c_fast_get();
+	if (cfg->verify_pattern) {
+		v->pat = kvmalloc(interval, GFP_KERNEL);
+		if (!v->pat)
+			goto out_free;
+		for (pos = 0; pos < interval; pos += n) {
+			n = min(interval - pos, cfg->verify_pattern_len);
+			memcpy(v->pat + pos, cfg->verify_pattern, n);
+		}
+	}
+	if (cfg->verify_dump) {
+		v->dump = kvzalloc((size_t)2 * KB_VDUMP_MAX * interval, GFP_KERNEL);
+		if (!v->dump)
+			goto out_free;
+		for (i = 0; i < 2 * KB_VDUMP_MAX; i++)
+			v->blob[i / 2][i % 2].data = v->dump + (size_t)i * interval;
+	}
+	for (i = 0; i < job->nr_workers; i++) {
+		struct kb_vw *vw = kvzalloc(sizeof(*vw), GFP_KERNEL);
+
+		if (!vw)
+			goto out_free;
+		job->workers[i]->vw = vw;
+		vw->scratch = kvmalloc(interval, GFP_KERNEL);
+		if (!vw->scratch)
+			goto out_free;
+	}
+	return 0;
+
+out_free:
+	kb_verify_destroy(job);
+	return -ENOMEM;
+}
+
+void kb_verify_destroy(struct kb_job *job)
+{
+	struct kb_verify *v = job->verify;
+	unsigned int i;
+
+	if (!v)
+		return;
+	for (i = 0; job->workers && i < job->nr_workers; i++) {
+		struct kb_worker *w = job->workers[i];
+
+		if (!w || !w->vw)
+			continue;
+		kvfree(w->vw->scratch);
+		kvfree(w->vw);
+		w->vw = NULL;
+	}
+	kb_crc32c_fast_put(v->crc32c);
+	kvfree(v->dump);
+	kvfree(v->pat);
+	kvfree(v);
+	job->verify = NULL;
+}
+
+static u64 kb_vsum(struct kb_job *job, enum kb_vkind kind)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		n += READ_ONCE(job->workers[i]->vw->n[kind]);
+	return n;
+}
+
+static u64 kb_vchecked(struct kb_job *job)
+{
+	u64 n = 0;
+	int k;
+
+	for (k = 0; k < KB_V_NR_KINDS; k++)
+		n += kb_vsum(job, k);
+	return n;
+}
+
+/* What the job status reports: intervals checked (KB_V_OK), or of a kind. */
+u64 kb_verify_count(struct kb_job *job, enum kb_vkind kind)
+{
+	return kind == KB_V_OK ? kb_vchecked(job) : kb_vsum(job, kind);
+}
+
+/* ---- the request --------------------------------------------------------- */
+
+static const int kb_verify_attrs[] = {
+	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
+	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_VERIFY_ONLY,
+	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
+	KIOBENCH_A_VERIFY_GENERATION,
+};
+
+/* The verify attributes' rules across attributes; after bssplit's. */
+int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	struct nlattr *pat = tb[KIOBENCH_A_VERIFY_PATTERN];
+	unsigned int i;
+
+	if (cfg->verify == KIOBENCH_VERIFY_NONE) {
+		for (i = 0; i < ARRAY_SIZE(kb_verify_attrs); i++) {
+			if (!tb[kb_verify_attrs[i]])
+				continue;
+			NL_SET_ERR_MSG_ATTR(extack, tb[kb_verify_attrs[i]],
+					    "verify-*: only with verify");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (cfg->verify == KIOBENCH_VERIFY_CRC64 && !KB_HAVE_CRC64) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
+				    "verify: crc64: this kernel has no CRC-64 library (CONFIG_CRC64)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->rwmix_read && cfg->rwmix_read < 100) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
+				    "verify: not with a read/write mix; a write job reads back what it wrote");
+		return -EOPNOTSUPP;
+	}
+	if (pat && !nla_len(pat)) {
+		NL_SET_ERR_MSG_ATTR(extack, pat, "verify-pattern: empty");
+		return -EINVAL;
+	}
+	if (!pat && cfg->verify == KIOBENCH_VERIFY_PATTERN) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
+				    "verify: pattern needs verify-pattern");
+		return -EINVAL;
+	}
+	if (!cfg->verify_interval)
+		cfg->verify_interval = cfg->min_bs;
+	if (cfg->verify_interval % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY_INTERVAL],
+				    "verify-interval: must be a multiple of 512");
+		return -EINVAL;
+	}
+	for (i = 0; i < cfg->nr_bss; i++) {
+		if (cfg->bss[i].size % cfg->verify_interval) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY_INTERVAL],
+					    "verify-interval: must divide every block size");
+			return -EINVAL;
+		}
+	}
+	if (kb_vhas_hdr(cfg) &&
+	    (u64)cfg->verify_offset + sizeof(struct kb_vhdr) > cfg->verify_interval) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY_OFFSET],
+				    "verify-offset: the 72-byte header must end within verify-interval");
+		return -EINVAL;
+	}
+	if (pat) {
+		cfg->verify_pattern = kmemdup(nla_data(pat), nla_len(pat), GFP_KERNEL);
+		if (!cfg->verify_pattern)
+			return -ENOMEM;
+		cfg->verify_pattern_len = nla_len(pat);
+	}
+	return 0;
+}
+
+/* ---- debugfs ------------------------------------------------------------- */
+
+static void kb_vhdr_show(struct seq_file *m, const char *what,
+			 const struct kb_vhdr *h)
+{
+	seq_printf(m, " %s_magic=%#x %s_offset=%llu %s_seed=%#llx %s_generation=%u %s_csum=%*phN",
+		   what, le32_to_cpu(h->magic), what, le64_to_cpu(h->offset),
+		   what, le64_to_cpu(h->seed), what, le32_to_cpu(h->gen), what,
+		   min_t(int, h->csum_len, 32), h->csum);
+}
+
+static int kb_verify_show(struct seq_file *m, void *unused)
+{
+	struct kb_job *job = m->private;
+	struct kb_verify *v = job->verify;
+	int i, n = min(atomic_read(&v->nr_mis), KB_VLOG_MAX);
+
+	seq_printf(m, "verified=%llu corrupt=%llu misdirected=%llu stale=%llu\n",
+		   kb_vchecked(job), kb_vsum(job, KB_V_CORRUPT),
+		   kb_vsum(job, KB_V_MISDIRECTED), kb_vsum(job, KB_V_STALE));
+	for (i = 0; i < n; i++) {
+		struct kb_vmis *r = &v->mis[i];
+
+		/* pairs with kb_vmismatch()'s release: the fields are set */
+		if (!smp_load_acquire(&r->ready))
+			continue;
+		seq_printf(m, "mismatch=%d kind=%s device=%s offset=%llu interval=%u",
+			   i, kb_vkind_names[r->kind], job->cfg.paths[r->dev],
+			   r->off, v->interval);
+		if (r->diff == KB_VPAT_ALL)
+			seq_puts(m, " first_diff=-1");
+		else
+			seq_printf(m, " first_diff=%u expected_byte=%#04x found_byte=%#04x",
+				   r->diff, r->exp_byte, r->found_byte);
+		if (kb_vhas_hdr(&job->cfg)) {
+			kb_vhdr_show(m, "expected", &r->exp);
+			kb_vhdr_show(m, "found", &r->found);
+		}
+		seq_putc(m, '\n');
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_verify);
+
+/*
+ * <job>/verify: the counts and the recorded mismatches; with verify_dump,
+ * <job>/verify_dump/<N>.expected and <N>.received, each empty until the
+ * Nth mismatch fills it.
+ */
+int kb_verify_debugfs(struct kb_job *job, struct dentry *dir)
+{
+	struct kb_verify *v = job->verify;
+	struct dentry *d, *f;
+	char name[24];
+	unsigned int i;
+
+	if (!v)
+		return 0;
+	f = debugfs_create_file("verify", 0400, dir, job, &kb_verify_fops);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (!v->dump)
+		return 0;
+	d = debugfs_create_dir("verify_dump", dir);
+	if (IS_ERR(d))
+		return PTR_ERR(d);
+	for (i = 0; i < 2 * KB_VDUMP_MAX; i++) {
+		snprintf(name, sizeof(name), "%u.%s", i / 2,
+			 i % 2 ? "received" : "expected");
+		f = debugfs_create_blob(name, 0400, d, &v->blob[i / 2][i % 2]);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
+	}
+	return 0;
+}

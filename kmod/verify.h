@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fio's verify, in the kernel (verify.c): what a worker and a job keep, and
+ * the calls of the worker's loop, job creation, netlink and debugfs.
+ */
+#ifndef KB_VERIFY_H
+#define KB_VERIFY_H
+
+#include <linux/types.h>
+
+struct kb_job;
+struct kb_worker;
+struct kb_slot;
+struct kb_config;
+struct dentry;
+struct genl_info;
+struct sk_buff;
+
+/*
+ * The header at verify_offset of every verified interval, little-endian.
+ * hdr_crc is the CRC-32C of the bytes before it; csum the interval's
+ * checksum, but the header's own bytes, zero-padded.
+ */
+#define KB_VHDR_MAGIC	0x4856424bU	/* "KBVH" */
+struct kb_vhdr {
+	__le32 magic;
+	u8 type;		/* enum kiobench_verify */
+	u8 csum_len;
+	__le16 hdr_len;
+	__le32 interval;
+	__le32 gen;		/* verify_generation */
+	__le64 offset;		/* of the interval, bytes on the device */
+	__le64 seed;		/* the job's */
+	u8 csum[32];
+	__le32 pad;
+	__le32 hdr_crc;
+};
+
+/* What a check found. */
+enum kb_vkind {
+	KB_V_OK,
+	KB_V_CORRUPT,		/* header or data checksum, or pattern, wrong */
+	KB_V_MISDIRECTED,	/* a valid header naming another offset */
+	KB_V_STALE,		/* a valid header of another generation or seed */
+	KB_V_NR_KINDS
+};
+
+/* The worker's generators as they were at its start: the write pass's. */
+struct kb_vsave {
+	struct kb_rng rng;
+	struct kb_rmap rmap;
+	u64 seq_next, ios_left, bytes_left;
+	u64 last_end[KIOBENCH_NR_DIRS];
+};
+
+/* A worker's verification state; allocated with the job. */
+struct kb_vw {
+	u8 *scratch;		/* an interval: the expected copy */
+	struct kb_vsave save;
+	u64 picks;		/* writes picked in the write pass */
+	u64 n[KB_V_NR_KINDS];	/* intervals checked, by kind; read unlocked */
+};
+
+/* worker.c's calls */
+void kb_verify_begin(struct kb_worker *w);
+bool kb_verify_next_pass(struct kb_worker *w);
+void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
+void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
+
+/* job.c, netlink.c, debugfs.c */
+int kb_verify_create(struct kb_job *job);
+void kb_verify_destroy(struct kb_job *job);
+int kb_parse_verify(struct genl_info *info, struct kb_config *cfg);
+u64 kb_verify_count(struct kb_job *job, enum kb_vkind kind);
+int kb_verify_debugfs(struct kb_job *job, struct dentry *dir);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* pure helpers, visible to kiobench_kunit.c only */
+void kb_vhdr_make(struct kb_vhdr *h, const struct kb_config *cfg, u64 off);
+void kb_vhdr_seal(struct kb_vhdr *h);
+bool kb_vhdr_valid(const struct kb_vhdr *h);
+enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
+			       const struct kb_config *cfg, u64 off);
+#endif
+
+#endif /* KB_VERIFY_H */
