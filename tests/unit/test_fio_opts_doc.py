@@ -36,7 +36,8 @@ def test_generator_reads_every_entry():
     gen = load_generator()
     src = (REPO / "tools/fio_opts.c").read_text()
     table = gen.table_of(src, "kb_fio_refused")
-    assert len(gen.refused(src)) == len(re.findall(r'^\t\{ "', table, re.M)) > 150
+    # more than a few: the table was read (it shrinks as options are taken)
+    assert len(gen.refused(src)) == len(re.findall(r'^\t\{ "', table, re.M)) > 50
     eng = gen.engines(src)
     assert len(eng) == len(re.findall(r'^\t\{ "', gen.table_of(src, "kb_fio_engines"),
                                       re.M))
