@@ -122,6 +122,14 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_PERCENTAGE_RANDOM] = { "percentage-random", KB_NLT_U8, true },
 	[KIOBENCH_A_PERCENTAGE_RANDOM_WRITE] = { "percentage-random-write", KB_NLT_U8, true },
 	[KIOBENCH_A_RANDOM_CDF] = { "random-cdf", KB_NLT_BINARY, true },
+	[KIOBENCH_A_TRIM_MODE] = { "trim-mode", KB_NLT_U8, true },
+	[KIOBENCH_A_WRITE_ZEROES] = { "write-zeroes", KB_NLT_FLAG, true },
+	[KIOBENCH_A_ZEROES_UNMAP] = { "zeroes-unmap", KB_NLT_FLAG, true },
+	[KIOBENCH_A_FSYNC] = { "fsync", KB_NLT_U32, true },
+	[KIOBENCH_A_END_FSYNC] = { "end-fsync", KB_NLT_FLAG, true },
+	[KIOBENCH_A_WRITEFUA] = { "writefua", KB_NLT_FLAG, true },
+	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
+	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -162,14 +162,21 @@ static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job 
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
-	static const struct { const char *name; enum kb_rw rw; bool random; } t[] = {
-		{ "read", KB_RW_READ, false },
-		{ "write", KB_RW_WRITE, false },
-		{ "randread", KB_RW_READ, true },
-		{ "randwrite", KB_RW_WRITE, true },
-		{ "rw", KB_RW_MIXED, false },
-		{ "readwrite", KB_RW_MIXED, false },
-		{ "randrw", KB_RW_MIXED, true },
+	static const struct {
+		const char *name; enum kb_rw rw; bool random; uint8_t trim;
+	} t[] = {
+		{ "read", KB_RW_READ, false, KIOBENCH_TRIM_NONE },
+		{ "write", KB_RW_WRITE, false, KIOBENCH_TRIM_NONE },
+		{ "randread", KB_RW_READ, true, KIOBENCH_TRIM_NONE },
+		{ "randwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_NONE },
+		{ "rw", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
+		{ "readwrite", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
+		{ "randrw", KB_RW_MIXED, true, KIOBENCH_TRIM_NONE },
+		/* trims are the kernel's writes of its trim-mode */
+		{ "trim", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM },
+		{ "randtrim", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIM },
+		{ "trimwrite", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIMWRITE },
+		{ "randtrimwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIMWRITE },
 	};
 	size_t i;
 
@@ -178,12 +185,34 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		if (!strcmp(val, t[i].name)) {
 			job->rw = t[i].rw;
 			job->random = t[i].random;
+			job->trim_mode = t[i].trim;
 			job->rw_str = t[i].name;
 			return 0;
 		}
 	}
 	return kb_errf(err, errlen, "invalid rw '%s' (read, write, randread, randwrite, "
-		    "rw, readwrite or randrw)", val);
+		    "rw, readwrite, randrw, trim, randtrim, trimwrite or randtrimwrite)", val);
+}
+
+/*
+ * write_mode, the name fio's io_uring_cmd engine gives it (fio 3.33 has no
+ * such option): write (the default) or zeroes, REQ_OP_WRITE_ZEROES.
+ */
+static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "write") || !strcmp(val, "zeroes")) {
+		job->write_zeroes = !strcmp(val, "zeroes");
+		return 0;
+	}
+	if (!strcmp(val, "uncor"))
+		return kb_errf(err, errlen, "uncor: NVMe Write Uncorrectable has no "
+			       "block-layer operation; only a passthrough command sends it");
+	if (!strcmp(val, "verify"))
+		return kb_errf(err, errlen, "verify: NVMe Verify has no block-layer "
+			       "operation; only a passthrough command sends it");
+	return kb_errf(err, errlen, "invalid write_mode '%s' (write or zeroes)", val);
 }
 
 /* A number within o's bounds; "1..100" when both ends mean something. */
@@ -822,7 +851,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_NAME, "name", "NAME", p_name,
 	    "job name (default: section name or \"kiobench\")"),
 	JOB(KB_OPT_FILENAME, "filename", "DEV[:DEV...]", p_filename, "block devices"),
-	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw",
+	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw|"
+	    "trim|randtrim|trimwrite|randtrimwrite",
 	    .alias = "readwrite", .def = "read"),
 	JOB(KB_OPT_RWMIXREAD, "rwmixread", "PCT", p_rwmix, "percent reads of a mixed workload",
 	    BOUNDS(0, 100), .def = "50"),
@@ -1014,6 +1044,24 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
 	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
 	    "run as rate_iops"),
+	/* the operations (kmod/worker.c's kb_opf()) */
+	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes", p_write_mode,
+	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data",
+	    ATTR(KIOBENCH_A_WRITE_ZEROES, write_zeroes), FLAG, .def = "write"),
+	JOB(KB_OPT_ZEROES_UNMAP, "write_zeroes_unmap", NULL, p_flag,
+	    "write_mode=zeroes without REQ_NOUNMAP: the device may deallocate the blocks",
+	    ATTR(KIOBENCH_A_ZEROES_UNMAP, zeroes_unmap), FLAG),
+	JOB(KB_OPT_FSYNC, "fsync", "N", p_u32,
+	    "a flush (REQ_PREFLUSH) after every N writes, at the job's depth (0: none)",
+	    .off = JOBF(fsync), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_FDATASYNC, "fdatasync", "N", p_u32,
+	    "the same as fsync: a block device has no metadata of its own to skip",
+	    .off = JOBF(fdatasync), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_END_FSYNC, "end_fsync", NULL, p_flag,
+	    "a flush at the end of each worker's writes", .off = JOBF(end_fsync), FLAG),
+	JOB(KB_OPT_WRITEFUA, "writefua", NULL, p_flag,
+	    "writes with REQ_FUA (emulated with a flush by a device without FUA)",
+	    ATTR(KIOBENCH_A_WRITEFUA, writefua), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1299,6 +1347,14 @@ bool kb_job_has_writes(const struct kb_job *job)
 	return kb_job_rwmix_read(job) < 100;
 }
 
+/* fsync, fdatasync: the flush interval the kernel gets, for a job that writes. */
+uint32_t kb_job_fsync(const struct kb_job *job)
+{
+	if (!kb_job_has_writes(job) || job->trim_mode == KIOBENCH_TRIM_TRIM)
+		return 0;
+	return job->fsync ? job->fsync : job->fdatasync;
+}
+
 /*
  * fio: none with time_based (the job loops over its span until runtime);
  * else io_size if given, else size, loops times.
@@ -1348,6 +1404,17 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	}
 	if (kb_job_isset(job, KB_OPT_RATE) && rate_to_iops(job, err, errlen))
 		return -1;
+	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
+		return kb_errf(err, errlen, "fsync=%u and fdatasync=%u: a block device has one "
+			       "flush for both; give one", job->fsync, job->fdatasync);
+	if (job->write_zeroes && job->trim_mode)
+		return kb_errf(err, errlen, "write_mode=zeroes with rw=%s: a trim job writes no "
+			       "zeroes", job->rw_str);
+	if (job->write_zeroes && job->writefua)
+		return kb_errf(err, errlen, "write_mode=zeroes with writefua: the block layer "
+			       "takes REQ_FUA on data writes only");
+	if (job->zeroes_unmap && !job->write_zeroes)
+		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
 	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
 		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
 			       "(the pause is done in the closed loop only)");
@@ -1510,6 +1577,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 			 100 - job->rwmixread);
 	else if (o->id == KB_OPT_BS)
 		snprintf(buf, len, "%u", job->bs);
+	else if (o->id == KB_OPT_WRITE_MODE)
+		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" : "write");
 	else if (o->id == KB_OPT_RATE_PROCESS)
 		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
 			 "poisson" : "linear");

@@ -21,7 +21,7 @@
 #include "result.h"
 #include "values.h"
 
-const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write" };
+const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write", "trim", "sync" };
 
 void kb_config_devices(const char *text, char *out, size_t len)
 {
@@ -290,8 +290,12 @@ void kb_hist_free(struct kb_hist *h)
 static const char *const tl_cols[] = {
 	"t_ns", "read_ios", "read_bytes", "read_lat_ns",
 	"write_ios", "write_bytes", "write_lat_ns",
+	/* optional: a module older than 0.9 has neither */
+	"trim_ios", "trim_bytes", "trim_lat_ns",
+	"sync_ios", "sync_bytes", "sync_lat_ns",
 };
-#define TL_NCOLS 7
+#define TL_NCOLS 13
+#define TL_NEEDED 7	/* the columns every module has */
 #define TL_MAXCOLS 64
 
 struct tl_ctx {
@@ -341,7 +345,7 @@ static int tl_line(char *line, unsigned int no, void *arg, char *err, size_t err
 				for (j = 1; j < n; j++)
 					if (!strcmp(f[j], tl_cols[i]))
 						c->map[i] = j - 1;
-				if (c->map[i] < 0)
+				if (c->map[i] < 0 && i < TL_NEEDED)
 					return kb_errf(err, errlen, "line %u: column '%s' missing",
 						    no, tl_cols[i]);
 			}
@@ -371,9 +375,11 @@ static int tl_line(char *line, unsigned int no, void *arg, char *err, size_t err
 	p = &c->tl->p[c->tl->nr++];
 	p->t_ns = v[c->map[0]];
 	for (i = 0; i < KIOBENCH_NR_DIRS; i++) {
-		p->ios[i] = v[c->map[1 + 3 * i]];
-		p->bytes[i] = v[c->map[2 + 3 * i]];
-		p->lat_ns[i] = v[c->map[3 + 3 * i]];
+		int *m = &c->map[1 + 3 * i];
+
+		p->ios[i] = m[0] < 0 ? 0 : v[m[0]];
+		p->bytes[i] = m[1] < 0 ? 0 : v[m[1]];
+		p->lat_ns[i] = m[2] < 0 ? 0 : v[m[2]];
 	}
 	return 0;
 }
