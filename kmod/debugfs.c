@@ -169,6 +169,18 @@ static int kb_hist_write_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(kb_hist_write);
 
+static int kb_hist_trim_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_TRIM);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_trim);
+
+static int kb_hist_sync_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_SYNC);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_sync);
+
 static int kb_timeline_show(struct seq_file *m, void *unused)
 {
 	struct kb_job *job = m->private;
@@ -265,6 +277,8 @@ static const struct {
 	{ "config", &kb_config_fops },
 	{ "hist_read", &kb_hist_read_fops },
 	{ "hist_write", &kb_hist_write_fops },
+	{ "hist_trim", &kb_hist_trim_fops },
+	{ "hist_sync", &kb_hist_sync_fops },
 	{ "timeline", &kb_timeline_fops },
 	{ "lat_log", &kb_lat_log_fops },	/* last: only with a log */
 };

@@ -441,9 +441,16 @@ static char *read_debugfs(const char *dir, const char *file, char *path, size_t 
 /* Direction d's histogram; it must hold every I/O the kernel counted. */
 static bool read_hist(const char *dir, int d, struct kb_result *res)
 {
-	static const char *const hfile[KIOBENCH_NR_DIRS] = { "hist_read", "hist_write" };
-	char path[512], err[KB_ERRLEN], *text = read_debugfs(dir, hfile[d], path, sizeof(path));
-	bool ok = text != NULL;
+	static const char *const hfile[KIOBENCH_NR_DIRS] = { "hist_read", "hist_write",
+							       "hist_trim", "hist_sync" };
+	char path[512], err[KB_ERRLEN], *text;
+	bool ok;
+
+	/* a module older than 0.9 has neither trims nor flushes */
+	if (d > KIOBENCH_DIR_WRITE && !res->st.dir[d].present)
+		return true;
+	text = read_debugfs(dir, hfile[d], path, sizeof(path));
+	ok = text != NULL;
 
 	if (text && kb_hist_parse(text, d, &res->hist[d], err, sizeof(err))) {
 		msg("%s: %s", path, err);
