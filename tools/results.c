@@ -290,7 +290,7 @@ void kb_hist_free(struct kb_hist *h)
 static const char *const tl_cols[] = {
 	"t_ns", "read_ios", "read_bytes", "read_lat_ns",
 	"write_ios", "write_bytes", "write_lat_ns",
-	/* optional: a module older than 0.9 has neither */
+	/* optional: a module without trims and flushes has neither */
 	"trim_ios", "trim_bytes", "trim_lat_ns",
 	"sync_ios", "sync_bytes", "sync_lat_ns",
 };
@@ -446,7 +446,7 @@ static bool read_hist(const char *dir, int d, struct kb_result *res)
 	char path[512], err[KB_ERRLEN], *text;
 	bool ok;
 
-	/* a module older than 0.9 has neither trims nor flushes */
+	/* a module without trims and flushes reports neither */
 	if (d > KIOBENCH_DIR_WRITE && !res->st.dir[d].present)
 		return true;
 	text = read_debugfs(dir, hfile[d], path, sizeof(path));
