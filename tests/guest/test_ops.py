@@ -21,7 +21,7 @@ from vm.targets import nvme_dev, queue_limits
 
 MiB = 1 << 20
 GUEST_ARGS = {"nvme": [Nvme(64 * MiB, discard=True)]}
-TRACING = "/sys/kernel/debug/tracing"
+TRACING = "/sys/kernel/tracing"      # debugfs' tracing link is gone in 7.x
 NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
 NVME_RW_FUA = 1 << 14
 NVME_WZ_DEAC = 1 << 9
@@ -35,6 +35,7 @@ def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     (nvme_cmd_write, nvme_cmd_dsm ...) and the fields of its arguments
     (slba, len, ctrl of reads, writes and write zeroes; nr of a DSM, its
     ranges less one)."""
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
     guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
     try:
         r = guest.run(cmd, timeout=300)
