@@ -446,6 +446,18 @@ static int kb_check_ops(struct kb_job *job, struct kb_dev *dev,
 			   "write-zeroes: write_zeroes_max_bytes is 0 on %s", path);
 		return -EOPNOTSUPP;
 	}
+	if (cfg->atomic) {
+		unsigned int min, max;
+
+		kb_atomic_limits(bdev, &min, &max);
+		if (cfg->min_bs < min || cfg->min_bs > max) {
+			KB_ERR_FMT(extack, NULL,
+				   "atomic: bs outside a device's atomic_write_unit_min/max_bytes (0: no atomic writes, or a kernel before 6.11)",
+				   "atomic: bs %u not in %u..%u of %s",
+				   cfg->min_bs, min, max, path);
+			return -EOPNOTSUPP;
+		}
+	}
 	if ((cfg->fsync || cfg->end_fsync || cfg->writefua) &&
 	    !bdev_write_cache(bdev))
 		job->flush_noop = true;

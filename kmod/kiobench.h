@@ -137,6 +137,7 @@ struct kb_config {
 	u32 fsync;		/* a flush after every fsync writes; 0: none */
 	bool end_fsync;		/* a flush at each worker's end */
 	bool writefua;		/* REQ_FUA on writes */
+	bool atomic;		/* REQ_ATOMIC on writes */
 };
 
 struct kb_counters {

@@ -143,6 +143,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_FSYNC] = { .type = NLA_U32, },
 	[KIOBENCH_A_END_FSYNC] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_WRITEFUA] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ATOMIC] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -180,6 +181,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_FSYNC, fsync, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_END_FSYNC, end_fsync, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_WRITEFUA, writefua, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ATOMIC, atomic, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -212,5 +214,6 @@ static_assert(__same_type(((struct kb_config *)0)->zeroes_unmap, bool));
 static_assert(__same_type(((struct kb_config *)0)->fsync, u32));
 static_assert(__same_type(((struct kb_config *)0)->end_fsync, bool));
 static_assert(__same_type(((struct kb_config *)0)->writefua, bool));
+static_assert(__same_type(((struct kb_config *)0)->atomic, bool));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/ioprio.h>
+#include <linux/log2.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -449,6 +450,30 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 }
 
 /*
+ * An atomic write is naturally aligned, a power of two in size, and never
+ * split (the block layer fails one it would have to split): one transfer
+ * size, and an offset that is a multiple of it, so that every offset the
+ * workers pick is.  The device's limits are checked with the devices.
+ */
+static int kb_check_atomic(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+
+	if (cfg->trim_mode || cfg->write_zeroes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_ATOMIC],
+				    "atomic: not with trim-mode or write-zeroes");
+		return -EINVAL;
+	}
+	if (cfg->min_bs != cfg->max_bs || !is_power_of_2(cfg->min_bs) ||
+	    cfg->offset % cfg->min_bs) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_ATOMIC],
+				    "atomic: needs one transfer size, a power of two, and an offset that is a multiple of it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The operations (trim-mode, write-zeroes, fsync, end-fsync, writefua):
  * plain settings, with rules across attributes.  Every one of them writes
  * to the device, or (writefua) changes how writes do.
@@ -458,7 +483,8 @@ static int kb_check_ops(struct genl_info *info, struct kb_config *cfg)
 	static const int writers[] = { KIOBENCH_A_TRIM_MODE,
 				       KIOBENCH_A_WRITE_ZEROES,
 				       KIOBENCH_A_FSYNC,
-				       KIOBENCH_A_END_FSYNC };
+				       KIOBENCH_A_END_FSYNC,
+				       KIOBENCH_A_ATOMIC };
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	unsigned int i;
@@ -466,7 +492,7 @@ static int kb_check_ops(struct genl_info *info, struct kb_config *cfg)
 	for (i = 0; i < ARRAY_SIZE(writers); i++) {
 		if (tb[writers[i]] && !cfg->allow_writes) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[writers[i]],
-					    "trim-mode/write-zeroes/fsync/end-fsync: write to the device; the request must set allow-writes");
+					    "trim-mode/write-zeroes/fsync/end-fsync/atomic: write to the device; the request must set allow-writes");
 			return -EINVAL;
 		}
 	}
@@ -485,7 +511,7 @@ static int kb_check_ops(struct genl_info *info, struct kb_config *cfg)
 				    "zeroes-unmap: needs write-zeroes");
 		return -EINVAL;
 	}
-	return 0;
+	return cfg->atomic ? kb_check_atomic(info, cfg) : 0;
 }
 
 /* How the workers submit and wait, and what they measure. */

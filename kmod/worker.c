@@ -180,7 +180,8 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 			return REQ_OP_WRITE_ZEROES |
 			       (cfg->zeroes_unmap ? 0 : REQ_NOUNMAP);
 		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
-		       (cfg->writefua ? REQ_FUA : 0);
+		       (cfg->writefua ? REQ_FUA : 0) |
+		       (cfg->atomic ? KB_REQ_ATOMIC : 0);
 	case KIOBENCH_DIR_TRIM:
 		return REQ_OP_DISCARD;
 	case KIOBENCH_DIR_SYNC:

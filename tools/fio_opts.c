@@ -99,8 +99,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "readfua", NULL, "a read with REQ_FUA is refused by the block layer on every kernel "
 	  "kiobench supports (submit_bio_noacct() fails any op but a write that carries "
 	  "REQ_FUA or REQ_PREFLUSH, 6.1 to 7.2); only SCSI passthrough (sg) sends it" },
-	{ "atomic", NULL, "not implemented yet: atomic writes (fio 3.33 asks for O_ATOMIC, "
-	  "an open flag mainline Linux never had; kernels from 6.11 have REQ_ATOMIC)" },
 	{ "write_hint", NULL, "not implemented yet: kiobench sets no write lifetime hint" },
 	/* fio's processes, memory, clocks */
 	{ "thread", NULL, PROCESS },

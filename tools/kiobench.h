@@ -207,6 +207,7 @@ struct kb_job {
 	bool zeroes_unmap;	/* write_zeroes_unmap */
 	uint32_t fsync, fdatasync;	/* a flush every N writes; 0: none */
 	bool end_fsync, writefua;
+	bool atomic;		/* REQ_ATOMIC writes */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

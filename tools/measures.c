@@ -232,8 +232,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
 	if (K(FSYNC))
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
-	KCFG_ADD("%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
-		 K_HAS(WRITEFUA) ? " writefua" : "");
+	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
+		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -294,6 +294,7 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "fsync", kb_ju64(K(FSYNC)));
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
 	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
+	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));

@@ -128,6 +128,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_FSYNC] = { "fsync", KB_NLT_U32, true },
 	[KIOBENCH_A_END_FSYNC] = { "end-fsync", KB_NLT_FLAG, true },
 	[KIOBENCH_A_WRITEFUA] = { "writefua", KB_NLT_FLAG, true },
+	[KIOBENCH_A_ATOMIC] = { "atomic", KB_NLT_FLAG, true },
 	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
 	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
 };

@@ -1062,6 +1062,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_WRITEFUA, "writefua", NULL, p_flag,
 	    "writes with REQ_FUA (emulated with a flush by a device without FUA)",
 	    ATTR(KIOBENCH_A_WRITEFUA, writefua), FLAG),
+	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
+	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
+	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

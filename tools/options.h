@@ -94,6 +94,7 @@ enum kb_opt_id {
 	KB_OPT_FDATASYNC,
 	KB_OPT_END_FSYNC,
 	KB_OPT_WRITEFUA,
+	KB_OPT_ATOMIC,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

@@ -253,3 +253,60 @@ def test_refusals(guest: Guest, kiobench_module, make_nullb):
         ack = nlreq(guest, "new", f"dev={dev}", attr, "number-ios=100")
         assert (ack.name, ack.attr) == ("EINVAL", attr.split("=")[0]), ack.out
         assert "allow-writes" in ack.msg, ack.out
+
+
+def scsi_debug(guest: Guest, **params: int) -> str:
+    """scsi_debug with `params`, its disk's /dev path (sd_mod names it)."""
+    if {"scsi_debug", "sd_mod"} & set(guest.initramfs.missing_modules):
+        pytest.skip(f"{guest.kernel.name} has no scsi_debug or sd_mod")
+    args = " ".join(f"{k}={v}" for k, v in params.items())
+    guest.check(f"modprobe sd_mod && modprobe scsi_debug {args}")
+    script = """for i in $(seq 100); do
+    for d in /sys/bus/pseudo/drivers/scsi_debug/adapter*/host*/target*/*/block/*; do
+        [ -b /dev/${d##*/} ] && echo /dev/${d##*/} && exit 0
+    done
+    sleep 0.1
+done
+echo "no scsi_debug disk" >&2; exit 1"""
+    return guest.check(script).strip()
+
+
+@pytest.fixture
+def atomic_disk(guest: Guest, kiobench_module) -> tuple[str, int, int]:
+    """A scsi_debug disk with atomic writes (atomic_wr=1, 6.11+): its path
+    and atomic_write_unit_min/max_bytes; removed after the test."""
+    if guest.run("test -e /sys/module/scsi_debug/parameters/atomic_wr || "
+                 "modinfo -F parm scsi_debug | grep -q '^atomic_wr:'").rc:
+        pytest.skip(f"scsi_debug of {guest.kernel.name} has no atomic_wr (6.11+)")
+    dev = scsi_debug(guest, atomic_wr=1, dev_size_mb=32)
+    lim = queue_limits(guest, dev, "atomic_write_unit_min_bytes", "atomic_write_unit_max_bytes")
+    yield dev, int(lim["atomic_write_unit_min_bytes"]), int(lim["atomic_write_unit_max_bytes"])
+    guest.run("rmmod scsi_debug")
+
+
+def test_atomic_scsi_debug(guest: Guest, atomic_disk):
+    """atomic=1 on scsi_debug with atomic_wr=1: every write the SCSI layer
+    dispatches is a WRITE ATOMIC(16) (scsi_dispatch_cmd_start), 50 of
+    them; a block size outside the device's atomic_write_unit_min/max
+    is refused with the limits named, before any I/O.  Mutation: kb_opf()
+    without REQ_ATOMIC: red (WRITE(10/16) commands)."""
+    dev, lo, hi = atomic_disk
+    assert 0 < lo <= hi, (lo, hi)
+    ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
+    before = stat(guest, dev)
+    try:
+        job = run_job(guest, f"--allow-writes --filename={dev} --rw=randwrite --bs={hi} "
+                             f"--iodepth=8 --number_ios=50 --atomic=1")
+    finally:
+        guest.check(f"echo 0 >{ev}/enable")
+    d = [a - b for a, b in zip(stat(guest, dev), before)]
+    cmds = re.findall(r"cmnd=\((\w+)", guest.check(f"cat {TRACING}/trace"))
+    writes = [c for c in cmds if c.startswith("WRITE")]
+    # the block layer may merge two adjacent atomic writes within the limits
+    assert writes and set(writes) == {"WRITE_ATOMIC_16"}, cmds
+    assert d[ST_WRITES] + d[ST_WRITES + 1] == 50 and d[ST_WSECT] == 50 * hi // 512, d
+    assert job["write"]["total_ios"] == 50 and job["kiobench"]["settings"]["atomic"]
+    out = refused(guest, dev, f"--rw=randwrite --bs={hi * 2} --atomic=1")
+    assert re.search(rf"atomic: bs {hi * 2} not in {lo}\.\.{hi} of {dev}", out), out

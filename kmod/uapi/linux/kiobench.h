@@ -51,7 +51,7 @@
  *	KIOBENCH_A_RANDOM_CDF, KIOBENCH_A_PERCENTAGE_RANDOM,
  *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, KIOBENCH_A_TRIM_MODE,
  *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
- *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA.
+ *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -77,7 +77,7 @@
  *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
  *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_JOB_FUA_EMULATED,
- *	KIOBENCH_A_JOB_FLUSH_NOOP.
+ *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -118,7 +118,7 @@
  *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
  *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_JOB_FUA_EMULATED,
- *	KIOBENCH_A_JOB_FLUSH_NOOP.
+ *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -150,7 +150,8 @@
  *	KIOBENCH_A_PERCENTAGE_RANDOM_WRITE, KIOBENCH_A_TRIM_MODE,
  *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
  *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA,
- *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP.
+ *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
+ *	KIOBENCH_A_ATOMIC.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -430,6 +431,12 @@ struct kiobench_cdf_ent {
  *   A device with a volatile write cache but without FUA has it emulated by the
  *   block layer with a flush after the write (job-fua-emulated); one without a
  *   volatile write cache has REQ_FUA dropped (job-flush-noop).
+ * @KIOBENCH_A_ATOMIC: fio's atomic=1: every write is REQ_ATOMIC (kernels from
+ *   6.11), all of it or nothing reaching the media. Needs allow-writes, one
+ *   transfer size, a power of two within every device's
+ *   atomic_write_unit_min_bytes and atomic_write_unit_max_bytes, an offset that
+ *   is a multiple of it (writes are naturally aligned), and no trim-mode or
+ *   write-zeroes.
  * @KIOBENCH_A_JOB_FUA_EMULATED: Status: writefua on a device without FUA
  *   (QUEUE_FLAG_FUA clear): the block layer sends each write then a flush.
  * @KIOBENCH_A_JOB_FLUSH_NOOP: Status: a job that flushes (fsync, end-fsync) or
@@ -515,6 +522,7 @@ enum kiobench_attr {
 	KIOBENCH_A_FSYNC,		/* u32 */
 	KIOBENCH_A_END_FSYNC,		/* flag */
 	KIOBENCH_A_WRITEFUA,		/* flag */
+	KIOBENCH_A_ATOMIC,		/* flag */
 	KIOBENCH_A_JOB_FUA_EMULATED,	/* flag */
 	KIOBENCH_A_JOB_FLUSH_NOOP,	/* flag */
 
