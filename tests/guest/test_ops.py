@@ -275,6 +275,8 @@ echo "no scsi_debug disk" >&2; exit 1"""
 def atomic_disk(guest: Guest, kiobench_module) -> tuple[str, int, int]:
     """A scsi_debug disk with atomic writes (atomic_wr=1, 6.11+): its path
     and atomic_write_unit_min/max_bytes; removed after the test."""
+    if {"scsi_debug", "sd_mod"} & set(guest.initramfs.missing_modules):
+        pytest.skip(f"{guest.kernel.name} has no scsi_debug or sd_mod")
     if guest.run("test -e /sys/module/scsi_debug/parameters/atomic_wr || "
                  "modinfo -F parm scsi_debug | grep -q '^atomic_wr:'").rc:
         pytest.skip(f"scsi_debug of {guest.kernel.name} has no atomic_wr (6.11+)")
