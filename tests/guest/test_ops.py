@@ -228,8 +228,9 @@ def refused(guest: Guest, dev: str, args: str, allow: bool = True) -> str:
 
 def test_refusals(guest: Guest, kiobench_module, make_nullb):
     """Before any I/O: a trim where discard_max_bytes is 0, write zeroes
-    where write_zeroes_max_bytes is 0 (the kernel's extack names the
-    attribute, the limit and the device); any of them, and flushes,
+    where write_zeroes_max_bytes is 0, an atomic write on a device without
+    them (the kernel's extack names the attribute, the limit and the
+    device); any of them, and flushes,
     without --allow-writes (the tool's guard, and the kernel's own by
     attribute); readfua with the reason.  Every device counter stays.
     Mutations: kb_check_ops() (job.c) without the discard test: red (the
@@ -247,9 +248,12 @@ def test_refusals(guest: Guest, kiobench_module, make_nullb):
                  "--rw=write --fsync=1"):
         out = refused(guest, dev, args, allow=False)
         assert "refusing without --allow-writes" in out, (args, out)
+    # null_blk has no atomic writes (6.12), nor has 6.1 any: 0..0
+    out = refused(guest, dev, "--rw=randwrite --atomic=1")
+    assert re.search(rf"atomic: bs( outside| 4096 not in 0\.\.0 of {dev})", out), out
     out = refused(guest, dev, "--rw=read --readfua=1")
     assert "a read with REQ_FUA is refused by the block layer" in out, out
-    for attr in ("write-zeroes", "end-fsync", "fsync=4"):
+    for attr in ("write-zeroes", "end-fsync", "fsync=4", "atomic"):
         ack = nlreq(guest, "new", f"dev={dev}", attr, "number-ios=100")
         assert (ack.name, ack.attr) == ("EINVAL", attr.split("=")[0]), ack.out
         assert "allow-writes" in ack.msg, ack.out
