@@ -31,7 +31,7 @@ typedef unsigned __int128 u128;
  */
 double kb_effective_iodepth(const struct kb_result *r)
 {
-	uint64_t lat = r->st.dir[0].lat_sum + r->st.dir[1].lat_sum;
+	uint64_t lat = kb_dirs_sum(r, offsetof(struct kb_dirstat, lat_sum));
 
 	if (!r->st.measured_ns || !r->st.nr_workers)
 		return 0.0;
@@ -420,7 +420,7 @@ static void print_metric_line(FILE *f, const char *what, const struct kb_hist *h
 static void print_open_loop(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
-	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
+	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, ios));
 	double got = r->st.measured_ns && r->st.nr_workers ?
 		     ios * 1e9 / r->st.measured_ns / r->st.nr_workers : 0.0;
 	struct kb_hist h;
@@ -482,7 +482,7 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	const struct kb_kcfg *c = &r->st.cfg;
 	double depth = kb_effective_iodepth(r);
 	unsigned int qd = c->present ? K(IODEPTH) : r->job->iodepth ? r->job->iodepth : 1;
-	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
+	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, ios));
 	char line[16384];
 
 	kb_kcfg_str(c, line, sizeof(line));

@@ -104,7 +104,8 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 			fprintf(f, ";%3.2f%%", pm[k]);
 		if (r[i].job->continue_on_error)
 			fprintf(f, ";%" PRIu64 ";%d",
-				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+				kb_dirs_sum(&r[i], offsetof(struct kb_dirstat, errors)),
+				-r[i].st.error);
 		terse_disks(f, dk, nd);
 		if (r[i].job->description)	/* fio's last field, when there is one */
 			fprintf(f, ";%s", r[i].job->description);

@@ -163,7 +163,9 @@ def test_writefua_nvme(guest: Guest, nvme: str):
 def test_trim_nullb(guest: Guest, kiobench_module, make_nullb):
     """The same 400 trims on a memory-backed null_blk with discard=1: its
     stat file counts 400 discards (completed and merged) of 8 sectors, and
-    no write or read.  Mutation: as test_trim_nvme's: red."""
+    no write or read; the CPU time per I/O counts them.  Mutations: as
+    test_trim_nvme's: red; kb_cpu_ns_per_io() over reads and writes only:
+    red (0)."""
     dev = make_nullb("nullb0", size_mb=64, discard=1)
     before = stat(guest, dev)
     job = run_job(guest, f"--allow-writes --filename={dev} --rw=randtrim --bs=4k "
@@ -172,6 +174,8 @@ def test_trim_nullb(guest: Guest, kiobench_module, make_nullb):
     assert d[ST_DISCARDS] + d[ST_DMERGES] == 400 and d[ST_DSECT] == 400 * 8, d
     assert d[ST_WRITES] == d[ST_READS] == 0, d
     assert job["trim"]["total_ios"] == 400
+    # the per-I/O figures count trims as I/Os too
+    assert job["kiobench"]["cpu_ns_per_io"] > 0, job["kiobench"]
 
 
 def flush_fua_job(guest: Guest, dev: str) -> tuple[str, int]:
