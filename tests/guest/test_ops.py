@@ -320,3 +320,32 @@ def test_atomic_scsi_debug(guest: Guest, atomic_disk):
     assert job["write"]["total_ios"] == 50 and job["kiobench"]["settings"]["atomic"]
     out = refused(guest, dev, f"--rw=randwrite --bs={hi * 2} --atomic=1")
     assert re.search(rf"atomic: bs {hi * 2} not in {lo}\.\.{hi} of {dev}", out), out
+
+
+def test_write_zeroes_unmap_scsi_debug(guest: Guest, kiobench_module):
+    """Where the device can tell (scsi_debug with lbpws=1: sd sends write
+    zeroes as WRITE SAME, whose UNMAP bit the scsi_dispatch_cmd_start
+    event shows): write_mode=zeroes keeps REQ_NOUNMAP (unmap=0 in every
+    command), write_zeroes_unmap leaves it out (unmap=1).  Mutation:
+    kb_opf() always setting REQ_NOUNMAP: red."""
+    if {"scsi_debug", "sd_mod"} & set(guest.initramfs.missing_modules):
+        pytest.skip(f"{guest.kernel.name} has no scsi_debug or sd_mod")
+    dev = scsi_debug(guest, lbpws=1, dev_size_mb=32)
+    try:
+        ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
+        guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+        for unmap in (0, 1):
+            guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
+            try:
+                job = run_job(guest, f"--allow-writes --filename={dev} --rw=randwrite "
+                                     f"--write_mode=zeroes --bs=64k --iodepth=4 "
+                                     f"--number_ios=20{' --write_zeroes_unmap' * unmap}")
+            finally:
+                guest.check(f"echo 0 >{ev}/enable")
+            cmds = re.findall(r"cmnd=\((WRITE_\w+) .*?unmap=(\d)",
+                              guest.check(f"cat {TRACING}/trace"))
+            assert len(cmds) == 20 and all(op.startswith("WRITE_SAME") for op, _ in cmds), cmds
+            assert {int(u) for _, u in cmds} == {unmap}, cmds
+            assert job["write"]["total_ios"] == 20
+    finally:
+        guest.run("rmmod scsi_debug")
