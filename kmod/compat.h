@@ -212,6 +212,37 @@ static inline void kb_bio_poll(struct bio *bio)
 		iob.complete(&iob);
 }
 
+/*
+ * Atomic writes (6.11): REQ_ATOMIC, and the sizes @bdev takes atomically,
+ * [*min, *max] bytes; 0 and 0 where it takes none (a device without them,
+ * a misaligned partition, a kernel before 6.11).
+ */
+#ifdef KB_HAVE_REQ_ATOMIC
+#define KB_REQ_ATOMIC	REQ_ATOMIC
+
+static inline void kb_atomic_limits(struct block_device *bdev,
+				    unsigned int *min, unsigned int *max)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	*min = 0;
+	*max = 0;
+	if (!bdev_can_atomic_write(bdev))
+		return;
+	*min = queue_atomic_write_unit_min_bytes(q);
+	*max = queue_atomic_write_unit_max_bytes(q);
+}
+#else
+#define KB_REQ_ATOMIC	((__force blk_opf_t)0)
+
+static inline void kb_atomic_limits(struct block_device *bdev,
+				    unsigned int *min, unsigned int *max)
+{
+	*min = 0;
+	*max = 0;
+}
+#endif
+
 #ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
 #define KB_MCGRP_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
 #else

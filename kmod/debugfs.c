@@ -18,6 +18,8 @@ static struct dentry *kb_dbg_root;
 static const char *const kb_dir_names[KIOBENCH_NR_DIRS] = {
 	[KIOBENCH_DIR_READ] = "read",
 	[KIOBENCH_DIR_WRITE] = "write",
+	[KIOBENCH_DIR_TRIM] = "trim",
+	[KIOBENCH_DIR_SYNC] = "sync",
 };
 
 static const char *const kb_completion_names[] = {
@@ -57,7 +59,12 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   kb_completion_names[cfg->completion], cfg->stages);
 	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
 	seq_printf(m, "ioprio=%u/%u\n", cfg->prioclass, cfg->prio);
-	for (i = 0; i < KIOBENCH_NR_DIRS; i++)
+	seq_printf(m, "trim_mode=%u\nwrite_zeroes=%d%s\nfsync=%u\nend_fsync=%d\n",
+		   cfg->trim_mode, cfg->write_zeroes,
+		   cfg->zeroes_unmap ? " unmap" : "", cfg->fsync, cfg->end_fsync);
+	seq_printf(m, "writefua=%d\nfua_emulated=%d\nflush_noop=%d\n",
+		   cfg->writefua, job->fua_emulated, job->flush_noop);
+	for (i = 0; i <= KIOBENCH_DIR_WRITE; i++)	/* fio's R,W pair */
 		seq_printf(m, "cmdprio_%s=%u%% %u/%u\n", kb_dir_names[i],
 			   cfg->cmdprio_pct[i], cfg->cmdprio_class[i],
 			   cfg->cmdprio[i]);
@@ -162,25 +169,41 @@ static int kb_hist_write_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(kb_hist_write);
 
+static int kb_hist_trim_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_TRIM);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_trim);
+
+static int kb_hist_sync_show(struct seq_file *m, void *unused)
+{
+	return kb_hist_show(m, KIOBENCH_DIR_SYNC);
+}
+DEFINE_SHOW_ATTRIBUTE(kb_hist_sync);
+
 static int kb_timeline_show(struct seq_file *m, void *unused)
 {
 	struct kb_job *job = m->private;
-	unsigned int i, n;
+	unsigned int i, n, d;
 
 	/* Pairs with kb_timeline_sample(): entries below tl_len are written. */
 	n = smp_load_acquire(&job->tl_len);
 
 	seq_printf(m, "# kiobench-timeline 1\n# interval_ns %llu\n# dropped %llu\n",
 		   job->cfg.interval_ns, job->tl_dropped);
-	seq_puts(m, "# columns t_ns read_ios read_bytes read_lat_ns write_ios write_bytes write_lat_ns\n");
+	seq_puts(m, "# columns t_ns");
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		seq_printf(m, " %s_ios %s_bytes %s_lat_ns", kb_dir_names[d],
+			   kb_dir_names[d], kb_dir_names[d]);
+	seq_putc(m, '\n');
 	for (i = 0; i < n; i++) {
 		const struct kb_tl_entry *e = &job->tl[i];
-		const struct kb_tl_dir *r = &e->dir[KIOBENCH_DIR_READ];
-		const struct kb_tl_dir *w = &e->dir[KIOBENCH_DIR_WRITE];
 
-		seq_printf(m, "%llu %llu %llu %llu %llu %llu %llu\n", e->t_ns,
-			   r->ios, r->bytes, r->lat_sum, w->ios, w->bytes,
-			   w->lat_sum);
+		seq_printf(m, "%llu", e->t_ns);
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			seq_printf(m, " %llu %llu %llu", e->dir[d].ios,
+				   e->dir[d].bytes, e->dir[d].lat_sum);
+		seq_putc(m, '\n');
 	}
 	return 0;
 }
@@ -254,6 +277,8 @@ static const struct {
 	{ "config", &kb_config_fops },
 	{ "hist_read", &kb_hist_read_fops },
 	{ "hist_write", &kb_hist_write_fops },
+	{ "hist_trim", &kb_hist_trim_fops },
+	{ "hist_sync", &kb_hist_sync_fops },
 	{ "timeline", &kb_timeline_fops },
 	{ "lat_log", &kb_lat_log_fops },	/* last: only with a log */
 };

@@ -141,6 +141,14 @@ struct kb_config {
 	u32 verify_generation;
 	u8 *verify_pattern;	/* NULL: random data */
 	u32 verify_pattern_len;
+	/* the operations: what a write is, flushes, FUA */
+	u8 trim_mode;		/* enum kiobench_trim_mode */
+	bool write_zeroes;	/* writes are REQ_OP_WRITE_ZEROES ... */
+	bool zeroes_unmap;	/* ... without REQ_NOUNMAP */
+	u32 fsync;		/* a flush after every fsync writes; 0: none */
+	bool end_fsync;		/* a flush at each worker's end */
+	bool writefua;		/* REQ_FUA on writes */
+	bool atomic;		/* REQ_ATOMIC on writes */
 };
 
 struct kb_counters {
@@ -308,6 +316,11 @@ struct kb_worker {
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */
+	u32 since_sync;		/* fsync: writes picked since the last flush */
+	bool sync_due;		/* fsync: the next I/O is a flush */
+	bool tw_write;		/* trimwrite: the next I/O writes tw_off */
+	u32 tw_len;
+	u64 tw_off;		/* relative to the span */
 	struct kb_sched sched;	/* open loop */
 	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
 	bool thinking;		/* thinktime: draining before a pause */
@@ -343,6 +356,8 @@ struct kb_job {
 	struct kb_worker **workers;
 	unsigned int nr_workers;
 	u32 io_unit;			/* largest LBS of the devices */
+	bool fua_emulated;		/* writefua: a device has a cache, no FUA */
+	bool flush_noop;		/* flushes: a device has no volatile cache */
 	u64 mem;			/* buffer bytes charged */
 	struct kb_cpu_stats **stats;	/* per possible CPU */
 	s8 metric_idx[KB_NR_METRICS];	/* in kb_cpu_stats.m; -1: not kept */

@@ -1113,13 +1113,17 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 static void kb_job_new_bounds(struct kunit *test)
 {
 	const struct cfg_case *c = test->param_value;
-	struct nlattr *tb[KIOBENCH_A_MAX + 1];
+	/* off the stack: both grow with the family (the debug kernel's frame limit) */
+	struct nlattr **tb = kunit_kcalloc(test, KIOBENCH_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
 	struct netlink_ext_ack extack = {};
 	struct genl_info info = { .attrs = tb, .extack = &extack };
-	struct kb_config cfg = {};
 	struct nlattr *nest, *attr;
 	struct sk_buff *skb;
 	int err;
+
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
 
 	skb = alloc_skb(NLMSG_GOODSIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, skb);
@@ -1134,31 +1138,33 @@ static void kb_job_new_bounds(struct kunit *test)
 	err = nla_parse(tb, KIOBENCH_A_MAX, (struct nlattr *)skb->data, skb->len,
 			kb_new_policy, &extack);
 	if (!err)
-		err = kb_parse_config(&info, &cfg);
+		err = kb_parse_config(&info, cfg);
 
 	/* Assert */
 	KUNIT_EXPECT_EQ(test, err, c->err);
 	if (!c->err)
-		KUNIT_EXPECT_EQ(test, cfg_value(&cfg, c->type), c->value);
+		KUNIT_EXPECT_EQ(test, cfg_value(cfg, c->type), c->value);
 	else if (c->msg)
 		KUNIT_EXPECT_NOT_NULL(test, strstr(extack._msg ?: "", c->msg));
 	else
 		KUNIT_EXPECT_PTR_EQ(test, extack.bad_attr,
 				    (const struct nlattr *)attr);
-	kb_config_free(&cfg);
+	kb_config_free(cfg);
 	kfree_skb(skb);
 }
 
 static void kb_job_new_needs_a_device(struct kunit *test)
 {
-	struct nlattr *tb[KIOBENCH_A_MAX + 1] = {};
+	struct nlattr **tb = kunit_kcalloc(test, KIOBENCH_A_MAX + 1, sizeof(*tb), GFP_KERNEL);
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
 	struct netlink_ext_ack extack = {};
 	struct genl_info info = { .attrs = tb, .extack = &extack };
-	struct kb_config cfg = {};
 
-	KUNIT_EXPECT_EQ(test, kb_parse_config(&info, &cfg), -EINVAL);
+	KUNIT_ASSERT_NOT_NULL(test, tb);
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	KUNIT_EXPECT_EQ(test, kb_parse_config(&info, cfg), -EINVAL);
 	KUNIT_EXPECT_EQ(test, extack.miss_type, KIOBENCH_A_DEVICES);
-	kb_config_free(&cfg);
+	kb_config_free(cfg);
 }
 
 /* ---- verify's header ----------------------------------------------------- */

@@ -146,6 +146,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_VERIFY_FATAL] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_VERIFY_DUMP] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_VERIFY_GENERATION] = { .type = NLA_U32, },
+	[KIOBENCH_A_TRIM_MODE] = NLA_POLICY_MAX(NLA_U8, 2),
+	[KIOBENCH_A_WRITE_ZEROES] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ZEROES_UNMAP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_FSYNC] = { .type = NLA_U32, },
+	[KIOBENCH_A_END_FSYNC] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_WRITEFUA] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ATOMIC] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -185,6 +192,13 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_VERIFY_FATAL, verify_fatal, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_VERIFY_DUMP, verify_dump, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_VERIFY_GENERATION, verify_generation, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_TRIM_MODE, trim_mode, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_WRITE_ZEROES, write_zeroes, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ZEROES_UNMAP, zeroes_unmap, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_FSYNC, fsync, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_END_FSYNC, end_fsync, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_WRITEFUA, writefua, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ATOMIC, atomic, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -219,5 +233,12 @@ static_assert(__same_type(((struct kb_config *)0)->verify_only, bool));
 static_assert(__same_type(((struct kb_config *)0)->verify_fatal, bool));
 static_assert(__same_type(((struct kb_config *)0)->verify_dump, bool));
 static_assert(__same_type(((struct kb_config *)0)->verify_generation, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_mode, u8));
+static_assert(__same_type(((struct kb_config *)0)->write_zeroes, bool));
+static_assert(__same_type(((struct kb_config *)0)->zeroes_unmap, bool));
+static_assert(__same_type(((struct kb_config *)0)->fsync, u32));
+static_assert(__same_type(((struct kb_config *)0)->end_fsync, bool));
+static_assert(__same_type(((struct kb_config *)0)->writefua, bool));
+static_assert(__same_type(((struct kb_config *)0)->atomic, bool));
 
 #endif /* KB_NETLINK_GEN_H */

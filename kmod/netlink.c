@@ -16,6 +16,7 @@
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/ioprio.h>
+#include <linux/log2.h>
 #include <linux/netlink.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
@@ -449,6 +450,71 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
+/*
+ * An atomic write is naturally aligned, a power of two in size, and never
+ * split (the block layer fails one it would have to split): one transfer
+ * size, and an offset that is a multiple of it, so that every offset the
+ * workers pick is.  The device's limits are checked with the devices.
+ */
+static int kb_check_atomic(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+
+	if (cfg->trim_mode || cfg->write_zeroes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_ATOMIC],
+				    "atomic: not with trim-mode or write-zeroes");
+		return -EINVAL;
+	}
+	if (cfg->min_bs != cfg->max_bs || !is_power_of_2(cfg->min_bs) ||
+	    cfg->offset % cfg->min_bs) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_ATOMIC],
+				    "atomic: needs one transfer size, a power of two, and an offset that is a multiple of it");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The operations (trim-mode, write-zeroes, fsync, end-fsync, writefua):
+ * plain settings, with rules across attributes.  Every one of them writes
+ * to the device, or (writefua) changes how writes do.
+ */
+static int kb_check_ops(struct genl_info *info, struct kb_config *cfg)
+{
+	static const int writers[] = { KIOBENCH_A_TRIM_MODE,
+				       KIOBENCH_A_WRITE_ZEROES,
+				       KIOBENCH_A_FSYNC,
+				       KIOBENCH_A_END_FSYNC,
+				       KIOBENCH_A_ATOMIC };
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(writers); i++) {
+		if (tb[writers[i]] && !cfg->allow_writes) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[writers[i]],
+					    "trim-mode/write-zeroes/fsync/end-fsync/atomic: write to the device; the request must set allow-writes");
+			return -EINVAL;
+		}
+	}
+	if (cfg->trim_mode && cfg->rwmix_read) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_TRIM_MODE],
+				    "trim-mode: needs rwmix-read 0");
+		return -EINVAL;
+	}
+	if (cfg->write_zeroes && (cfg->trim_mode || cfg->writefua)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_WRITE_ZEROES],
+				    "write-zeroes: not with trim-mode or writefua (REQ_FUA is for REQ_OP_WRITE only)");
+		return -EINVAL;
+	}
+	if (cfg->zeroes_unmap && !cfg->write_zeroes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZEROES_UNMAP],
+				    "zeroes-unmap: needs write-zeroes");
+		return -EINVAL;
+	}
+	return cfg->atomic ? kb_check_atomic(info, cfg) : 0;
+}
+
 /* How the workers submit and wait, and what they measure. */
 static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 {
@@ -462,8 +528,8 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	if (tb[KIOBENCH_A_RATE_PROCESS])
 		cfg->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
 	kb_parse_prio(tb, cfg);
-	return kb_parse_think(info, cfg) ?: kb_parse_zones(info, cfg) ?:
-	       kb_parse_cdf(info, cfg);
+	return kb_check_ops(info, cfg) ?: kb_parse_think(info, cfg) ?:
+	       kb_parse_zones(info, cfg) ?: kb_parse_cdf(info, cfg);
 }
 
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
@@ -809,7 +875,9 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 			      kb_job_zero_reads(job), KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_RETRIES,
 			      kb_job_retries(job), KIOBENCH_A_PAD) ||
-	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid))
+	    nla_put_u32(msg, KIOBENCH_A_JOB_OWNER, job->owner_portid) ||
+	    (job->fua_emulated && nla_put_flag(msg, KIOBENCH_A_JOB_FUA_EMULATED)) ||
+	    (job->flush_noop && nla_put_flag(msg, KIOBENCH_A_JOB_FLUSH_NOOP)))
 		goto out_cancel;
 	if (kb_put_config(msg, job) || kb_put_verify(msg, job))
 		goto out_cancel;

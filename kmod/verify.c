@@ -703,6 +703,11 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 				    "verify: not with a read/write mix; a write job reads back what it wrote");
 		return -EOPNOTSUPP;
 	}
+	if (cfg->trim_mode || cfg->write_zeroes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
+				    "verify: not with trim-mode or write-zeroes; their blocks carry no data to check");
+		return -EOPNOTSUPP;
+	}
 	if (pat && !nla_len(pat)) {
 		NL_SET_ERR_MSG_ATTR(extack, pat, "verify-pattern: empty");
 		return -EINVAL;

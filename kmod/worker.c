@@ -39,7 +39,9 @@ static bool kb_may_go_on(struct kb_worker *w, u64 now)
 
 static bool kb_may_submit(struct kb_worker *w, u64 now)
 {
-	return w->ios_left && w->bytes_left && kb_may_go_on(w, now);
+	/* a trimwrite's write follows its trim, on the trim's budget */
+	return ((w->ios_left && w->bytes_left) || w->tw_write) &&
+	       kb_may_go_on(w, now);
 }
 
 /*
@@ -50,30 +52,82 @@ static bool kb_may_submit(struct kb_worker *w, u64 now)
 static bool kb_go_on_sequentially(struct kb_worker *w, unsigned int dir, u32 len)
 {
 	const struct kb_config *cfg = &w->job->cfg;
-	u8 pct = dir == KIOBENCH_DIR_WRITE ? cfg->percentage_random_write :
-					     cfg->percentage_random;
+	u8 pct = dir == KIOBENCH_DIR_READ ? cfg->percentage_random :
+					    cfg->percentage_random_write;
 
 	return pct < 100 && kb_rng_below(&w->rng, 100) >= pct &&
 	       w->last_end[dir] + len <= w->dev->span_len;
+}
+
+/* A flush: an empty write with REQ_PREFLUSH (kb_issue()), no budget. */
+static void kb_pick_sync(struct kb_slot *slot)
+{
+	slot->off = 0;
+	slot->len = 0;
+	slot->dir = KIOBENCH_DIR_SYNC;
+	slot->cmdprio = false;
+	slot->submit_ns = 0;
+}
+
+/*
+ * The direction of the next I/O: rwmix-read's draw between reads and
+ * writes, a write of the job's trim-mode being a trim (trimwrite: every
+ * other one, the write after it taking its blocks, kb_pick_io()).
+ */
+static unsigned int kb_pick_dir(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+
+	if (cfg->rwmix_read == 100 ||
+	    (cfg->rwmix_read && kb_rng_below(&w->rng, 100) < cfg->rwmix_read))
+		return KIOBENCH_DIR_READ;
+	if (cfg->trim_mode == KIOBENCH_TRIM_TRIM ||
+	    (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE && !w->tw_write))
+		return KIOBENCH_DIR_TRIM;
+	return KIOBENCH_DIR_WRITE;
+}
+
+/*
+ * fio's fsync=N: after every N writes the next I/O is a flush, queued at
+ * the worker's depth as any other (fio's io_u of ddir sync).
+ */
+static void kb_count_write(struct kb_worker *w)
+{
+	u32 n = w->job->cfg.fsync;
+
+	if (n && ++w->since_sync >= n) {
+		w->since_sync = 0;
+		w->sync_due = true;
+	}
 }
 
 /* Picks the slot's next I/O and takes it from the worker's budgets. */
 static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
 	const struct kb_config *cfg = &w->job->cfg;
-	unsigned int dir = KIOBENCH_DIR_READ;
 	struct kb_dev *dev = w->dev;
+	unsigned int dir;
 	u32 len;
 	u64 off;
 
+	if (unlikely(w->sync_due)) {
+		w->sync_due = false;
+		kb_pick_sync(slot);
+		return;
+	}
+	dir = kb_pick_dir(w);
+	if (unlikely(w->tw_write) && dir == KIOBENCH_DIR_WRITE) {
+		/* trimwrite: the trimmed blocks, budgets taken by the trim */
+		w->tw_write = false;
+		len = w->tw_len;
+		off = w->tw_off;
+		goto picked;
+	}
 	len = kb_pick_bs(cfg, &w->rng);
 	if (len > w->bytes_left)
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;
 	w->ios_left--;
-	if (cfg->rwmix_read < 100 &&
-	    kb_rng_below(&w->rng, 100) >= cfg->rwmix_read)
-		dir = KIOBENCH_DIR_WRITE;
 	if (cfg->random && kb_go_on_sequentially(w, dir, len))
 		off = w->last_end[dir];
 	else if (cfg->cdf)
@@ -91,6 +145,14 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 				     cfg->min_bs);
 	else
 		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	if (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE) {
+		w->tw_write = true;
+		w->tw_off = off;
+		w->tw_len = len;
+	}
+picked:
+	if (dir == KIOBENCH_DIR_WRITE)
+		kb_count_write(w);
 	w->last_end[dir] = off + len;
 	slot->off = off + dev->span_start;
 	slot->len = len;
@@ -100,6 +162,57 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	slot->submit_ns = 0;	/* not tried yet */
 	if (unlikely(w->vw))
 		kb_verify_pick(w, slot);	/* fills a write, or replays it */
+}
+
+/*
+ * The op and flags of a bio of @dir.  Writes carry the flags of the
+ * kernel's own O_DIRECT writes (dio_bio_write_op() in block/fops.c,
+ * iomap): writeback throttling passes REQ_SYNC | REQ_IDLE writes untouched
+ * (wbt_should_throttle()), and REQ_SYNC makes them synchronous: issued
+ * directly to a busy multi-queue device (blk_mq_submit_bio()), and not
+ * held to the smaller depth kyber and bfq allow asynchronous requests.
+ * Without them a write would be served, and timed, as buffered writeback.
+ * Trims, write zeroes and flushes carry no data: REQ_OP_DISCARD and
+ * REQ_OP_WRITE_ZEROES as blkdev_issue_discard() and
+ * blkdev_issue_zeroout() send them, a flush as blkdev_issue_flush() (an
+ * empty REQ_OP_WRITE with REQ_PREFLUSH).  REQ_FUA goes on REQ_OP_WRITE
+ * only: submit_bio_noacct() fails any other op with it.
+ */
+static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
+{
+	switch (dir) {
+	case KIOBENCH_DIR_WRITE:
+		if (cfg->write_zeroes)
+			return REQ_OP_WRITE_ZEROES |
+			       (cfg->zeroes_unmap ? 0 : REQ_NOUNMAP);
+		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
+		       (cfg->writefua ? REQ_FUA : 0) |
+		       (cfg->atomic ? KB_REQ_ATOMIC : 0);
+	case KIOBENCH_DIR_TRIM:
+		return REQ_OP_DISCARD;
+	case KIOBENCH_DIR_SYNC:
+		return REQ_OP_WRITE | REQ_PREFLUSH;
+	default:
+		return REQ_OP_READ;
+	}
+}
+
+/*
+ * Whether a bio of @opf carries the slot's pages: a flush is an empty
+ * REQ_OP_WRITE, but is picked with a length of 0.  Only data bios that
+ * bypass blk-flush are polled (a discard may be split into several): the
+ * others complete by interrupt, which a polling worker sees as it polls.
+ */
+static bool kb_has_data(blk_opf_t opf)
+{
+	return (opf & REQ_OP_MASK) == REQ_OP_READ ||
+	       (opf & REQ_OP_MASK) == REQ_OP_WRITE;
+}
+
+/* Whether a bio of @opf may be polled: data, and not through blk-flush. */
+static bool kb_pollable(blk_opf_t opf)
+{
+	return kb_has_data(opf) && !(opf & (REQ_PREFLUSH | REQ_FUA));
 }
 
 /*
@@ -119,22 +232,12 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct bio *bio = &slot->bio;
-	blk_opf_t opf = REQ_OP_READ;
+	blk_opf_t opf;
 	u32 rem, n;
 	unsigned int i;
 
-	/*
-	 * Writes carry the flags of the kernel's own O_DIRECT writes
-	 * (dio_bio_write_op() in block/fops.c, iomap): writeback throttling
-	 * passes REQ_SYNC | REQ_IDLE writes untouched (wbt_should_throttle()),
-	 * and REQ_SYNC makes them synchronous: issued directly to a busy
-	 * multi-queue device (blk_mq_submit_bio()), and not held to the
-	 * smaller depth kyber and bfq allow asynchronous requests.  Without
-	 * them a write would be served, and timed, as buffered writeback.
-	 */
-	if (slot->dir == KIOBENCH_DIR_WRITE)
-		opf = REQ_OP_WRITE | REQ_SYNC | REQ_IDLE;
-	if (cfg->completion == KIOBENCH_COMPLETION_POLL) {
+	opf = kb_opf(cfg, slot->dir);
+	if (cfg->completion == KIOBENCH_COMPLETION_POLL && kb_pollable(opf)) {
 		opf |= REQ_POLLED;
 		if (w->inflight && slot->len <= w->nowait_max)
 			opf |= REQ_NOWAIT;
@@ -145,7 +248,9 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
 					 cfg->ioprio;
 	bio->bi_end_io = kb_end_io;
-	for (i = 0, rem = slot->len; rem; i++, rem -= n) {
+	if (!kb_has_data(opf))
+		bio->bi_iter.bi_size = slot->len;	/* no pages */
+	for (i = 0, rem = kb_has_data(opf) ? slot->len : 0; rem; i++, rem -= n) {
 		n = min_t(u32, rem, PAGE_SIZE);
 		__bio_add_page(bio, slot->pages[i], n, 0);
 	}
@@ -615,6 +720,25 @@ static u32 kb_nowait_max(struct block_device *bdev)
 		     (u64)queue_max_segments(q) * PAGE_SIZE);
 }
 
+/*
+ * fio's end_fsync: with nothing left in flight, one flush, timed as the
+ * sync direction, unless the job failed.  The job's end does not cut it
+ * short: a stop waits for it, as for any I/O in flight.
+ */
+static void kb_end_fsync(struct kb_worker *w)
+{
+	struct kb_slot *slot = w->slots[0];
+
+	if (!w->job->cfg.end_fsync || READ_ONCE(w->job->error))
+		return;
+	kb_pick_sync(slot);
+	kb_issue(w, slot);
+	while (w->inflight) {
+		kb_wait(w);
+		kb_reap(w, llist_del_all(&w->done), ktime_get_ns());
+	}
+}
+
 /* One pass of the job's I/O, until its end and nothing is in flight. */
 static void kb_worker_pass(struct kb_worker *w)
 {
@@ -652,11 +776,15 @@ static void kb_worker_pass(struct kb_worker *w)
 	}
 }
 
-/* The job's I/O; then, for verify, the read-back of what it wrote. */
+/*
+ * The job's I/O and its end_fsync; then, for verify, the read-back of what
+ * it wrote.
+ */
 void kb_worker_run(struct kb_worker *w)
 {
 	kb_verify_begin(w);
-	do
+	kb_worker_pass(w);
+	kb_end_fsync(w);
+	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);
-	while (kb_verify_next_pass(w));
 }

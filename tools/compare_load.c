@@ -218,7 +218,9 @@ static int intervals(struct kb_cmp_dir *cd, struct json_object *kb, int d)
 static int load_dir(struct kb_cmp_dir *cd, struct json_object *job, int d)
 {
 	struct json_object *o = get_type(job, kb_dir_names[d], json_type_object);
-	struct json_object *clat = get_type(o, "clat_ns", json_type_object);
+	/* fio's "sync" has its flushes' latency as lat_ns, and no clat_ns */
+	struct json_object *clat = get_type(o, d == KIOBENCH_DIR_SYNC ? "lat_ns" : "clat_ns",
+					    json_type_object);
 	struct json_object *kb = get_type(job, "kiobench", json_type_object);
 	struct json_object *h = get_type(get(kb, "hist"), kb_dir_names[d], json_type_array);
 	struct json_object *bins = get_type(clat, "bins", json_type_object);

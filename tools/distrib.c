@@ -265,7 +265,8 @@ void kb_random_dist_str(const struct kb_zone *const zones[KIOBENCH_NR_DIRS],
 		return;
 	}
 	at += snprintf(buf, len, "%s:", abs ? "zoned_abs" : "zoned");
-	for (d = 0; d < KIOBENCH_NR_DIRS && at < len; d++) {
+	/* fio's R,W pair: trims and flushes take no zones */
+	for (d = 0; d <= KIOBENCH_DIR_WRITE && at < len; d++) {
 		if (d)
 			at += snprintf(buf + at, len - at, ",");
 		for (i = 0; i < nr[d] && at < len; i++)

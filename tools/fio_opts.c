@@ -86,15 +86,14 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "pre_read", NULL, BUFFERED },
 	{ "sync_file_range", NULL, BUFFERED },
 	{ "uncached", NULL, BUFFERED },
-	{ "fsync", NULL, FS_SYNC },
-	{ "fdatasync", NULL, FS_SYNC },
-	{ "end_fsync", NULL, FS_SYNC },
 	{ "fsync_on_close", NULL, FS_SYNC },
-	{ "write_barrier", NULL, "not implemented yet: kiobench issues no flush or FUA writes" },
-	{ "sync", NULL, "not implemented yet: O_SYNC/O_DSYNC writes (FUA); kiobench issues "
-	  "plain writes" },
-	{ "atomic", NULL, "not implemented yet: atomic writes (fio 3.33 asks for O_ATOMIC, "
-	  "an open flag mainline Linux never had; kernels from 6.11 have REQ_ATOMIC)" },
+	{ "write_barrier", NULL, "not implemented yet: a write with REQ_PREFLUSH every N "
+	  "writes (fsync=N sends flushes, writefua FUA writes)" },
+	{ "sync", NULL, "not implemented yet: O_SYNC/O_DSYNC writes; writefua sends REQ_FUA "
+	  "writes" },
+	{ "readfua", NULL, "a read with REQ_FUA is refused by the block layer on every kernel "
+	  "kiobench supports (submit_bio_noacct() fails any op but a write that carries "
+	  "REQ_FUA or REQ_PREFLUSH, 6.1 to 7.2); only SCSI passthrough (sg) sends it" },
 	{ "write_hint", NULL, "not implemented yet: kiobench sets no write lifetime hint" },
 	/* fio's processes, memory, clocks */
 	{ "thread", NULL, PROCESS },

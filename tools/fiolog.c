@@ -24,6 +24,7 @@
 /* The directions as debugfs names them. */
 static const char *const dir_names[KIOBENCH_NR_DIRS] = {
 	[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+	[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
 };
 
 bool kb_job_wants_io_log(const struct kb_job *job)

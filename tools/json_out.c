@@ -102,9 +102,23 @@ static struct json_object *prios_obj(const struct kb_result *r, int d)
 	return a;
 }
 
-static struct json_object *dir_obj(const struct kb_result *r, int d)
+/*
+ * fio's "sync": the flushes (fsync, fdatasync, end_fsync), a count and
+ * their latency, with no bytes, as fio 3.33 has it.
+ */
+static struct json_object *sync_obj(const struct kb_result *r, bool plus)
 {
-	return dir_obj_ext(r, d, false);
+	struct json_object *o = json_object_new_object(), *lat;
+	int d = KIOBENCH_DIR_SYNC;
+	struct dir_calc c;
+
+	kb_calc_dir(r, d, &c);
+	kb_jadd(o, "total_ios", kb_ju64(c.ds->ios));
+	lat = lat_obj(r, &c, true);
+	if (plus && r->has_hist[d] && r->hist[d].nr)
+		kb_jadd(lat, "bins", bins_obj(&r->hist[d]));
+	kb_jadd(o, "lat_ns", lat);
+	return o;
 }
 
 static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus)
@@ -424,7 +438,8 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "sys_cpu", kb_jdbl(kb_sys_cpu_pct(r)));
 	kb_jadd(o, "read", dir_obj_ext(r, KIOBENCH_DIR_READ, plus));
 	kb_jadd(o, "write", dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
-	kb_jadd(o, "trim", dir_obj(r, -1));
+	kb_jadd(o, "trim", dir_obj_ext(r, KIOBENCH_DIR_TRIM, plus));
+	kb_jadd(o, "sync", sync_obj(r, plus));
 	kb_jadd(o, "job_runtime", kb_ju64(r->st.measured_ns / 1000000));
 	kb_result_lat_dist(r, pn, pu, pm);
 	kb_jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));

@@ -185,6 +185,13 @@ struct kb_job {
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */
 	struct kb_limits limits;	/* fio's rate_min, rate_iops_min, max_latency (steady.h) */
+	/* the operations: rw's trims, write_mode, flushes, FUA */
+	uint8_t trim_mode;	/* enum kiobench_trim_mode, from rw */
+	bool write_zeroes;	/* write_mode=zeroes */
+	bool zeroes_unmap;	/* write_zeroes_unmap */
+	uint32_t fsync, fdatasync;	/* a flush every N writes; 0: none */
+	bool end_fsync, writefua;
+	bool atomic;		/* REQ_ATOMIC writes */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -31,7 +31,7 @@ typedef unsigned __int128 u128;
  */
 double kb_effective_iodepth(const struct kb_result *r)
 {
-	uint64_t lat = r->st.dir[0].lat_sum + r->st.dir[1].lat_sum;
+	uint64_t lat = kb_dirs_sum(r, offsetof(struct kb_dirstat, lat_sum));
 
 	if (!r->st.measured_ns || !r->st.nr_workers)
 		return 0.0;
@@ -138,6 +138,10 @@ const char *kb_kcfg_completion(const struct kb_kcfg *c)
 
 static const char *kcfg_rw(const struct kb_kcfg *c)
 {
+	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIM)
+		return K_HAS(RANDOM) ? "randtrim" : "trim";
+	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIMWRITE)
+		return K_HAS(RANDOM) ? "randtrimwrite" : "trimwrite";
 	if (K(RWMIX_READ) >= 100)
 		return K_HAS(RANDOM) ? "randread" : "read";
 	if (!K(RWMIX_READ))
@@ -224,6 +228,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 K(THINKTIME_IOTIME_NS));
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
+	if (K_HAS(WRITE_ZEROES))
+		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
+	if (K(FSYNC))
+		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
+	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
+		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -274,6 +284,20 @@ static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
 	}
 	kb_jadd(o, "hottest_share", h);
 	return o;
+}
+
+/* The operations: write zeroes, flushes, FUA, and what the block layer did. */
+static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" : "write"));
+	kb_jadd(o, "write_zeroes_unmap", json_object_new_boolean(K_HAS(ZEROES_UNMAP)));
+	kb_jadd(o, "fsync", kb_ju64(K(FSYNC)));
+	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
+	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
+	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
+	/* as the kernel found the devices */
+	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
+	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));
 }
 
 /* The same as a JSON object (JSON null when the module did not report them). */
@@ -350,6 +374,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "continue_on_error", json_object_new_boolean(K_HAS(CONTINUE_ON_ERROR)));
 	kb_jadd(o, "stages", json_object_new_boolean(K_HAS(STAGES)));
 	kb_jadd(o, "detach", json_object_new_boolean(K_HAS(DETACH)));
+	kcfg_ops_json(o, c);
 	return o;
 }
 
@@ -395,7 +420,7 @@ static void print_metric_line(FILE *f, const char *what, const struct kb_hist *h
 static void print_open_loop(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
-	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
+	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, ios));
 	double got = r->st.measured_ns && r->st.nr_workers ?
 		     ios * 1e9 / r->st.measured_ns / r->st.nr_workers : 0.0;
 	struct kb_hist h;
@@ -457,7 +482,7 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	const struct kb_kcfg *c = &r->st.cfg;
 	double depth = kb_effective_iodepth(r);
 	unsigned int qd = c->present ? K(IODEPTH) : r->job->iodepth ? r->job->iodepth : 1;
-	uint64_t ios = r->st.dir[0].ios + r->st.dir[1].ios;
+	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, ios));
 	char line[16384];
 
 	kb_kcfg_str(c, line, sizeof(line));
@@ -476,4 +501,20 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 		fprintf(f, "  warning: the workers kept %.2f of iodepth=%u in flight (below "
 			"%.0f %%): the submission path, not the device, set part of the pace\n",
 			depth, qd, 100 * KB_DEPTH_WARN);
+}
+
+/*
+ * What the block layer made of the job's flushes and FUA writes, as the
+ * kernel found its devices (the status, not the options asked for).
+ */
+void kb_print_ops_notes(FILE *f, const struct kb_result *r)
+{
+	const struct kb_kcfg *c = &r->st.cfg;
+
+	if (K_HAS(JOB_FUA_EMULATED))
+		fprintf(f, "  writefua: emulated: a device has a volatile write cache but no "
+			"FUA; the block layer sends each write, then a flush\n");
+	if (K_HAS(JOB_FLUSH_NOOP))
+		fprintf(f, "  flush: no-op: a device has no volatile write cache; the block "
+			"layer completes each flush at once and drops FUA, sending neither\n");
 }

@@ -18,6 +18,8 @@ int kb_metric_merged(const struct kb_result *r, size_t n, enum kb_metric m, int 
 struct json_object *kb_json_metric(const struct kb_hist *h, const struct kb_job *job);
 void kb_json_measures(struct json_object *o, const struct kb_result *r);
 void kb_print_measures(FILE *f, const struct kb_result *r);
+/* The block layer's flush and FUA in place of the job's (normal output). */
+void kb_print_ops_notes(FILE *f, const struct kb_result *r);
 /* The kernel's settings (kb_status.cfg): fio's names, one line / an object. */
 const char *kb_kcfg_completion(const struct kb_kcfg *c);
 /* "feistel-permutation" (the random map) or "xoshiro256**" (norandommap). */

@@ -135,6 +135,15 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_VERIFY_CORRUPT] = { "job-verify-corrupt", KB_NLT_U64, false },
 	[KIOBENCH_A_JOB_VERIFY_MISDIRECTED] = { "job-verify-misdirected", KB_NLT_U64, false },
 	[KIOBENCH_A_JOB_VERIFY_STALE] = { "job-verify-stale", KB_NLT_U64, false },
+	[KIOBENCH_A_TRIM_MODE] = { "trim-mode", KB_NLT_U8, true },
+	[KIOBENCH_A_WRITE_ZEROES] = { "write-zeroes", KB_NLT_FLAG, true },
+	[KIOBENCH_A_ZEROES_UNMAP] = { "zeroes-unmap", KB_NLT_FLAG, true },
+	[KIOBENCH_A_FSYNC] = { "fsync", KB_NLT_U32, true },
+	[KIOBENCH_A_END_FSYNC] = { "end-fsync", KB_NLT_FLAG, true },
+	[KIOBENCH_A_WRITEFUA] = { "writefua", KB_NLT_FLAG, true },
+	[KIOBENCH_A_ATOMIC] = { "atomic", KB_NLT_FLAG, true },
+	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
+	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -93,6 +93,12 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "read, 0 for write (kb_job_rwmix_read)" },
 	{ KIOBENCH_A_ALLOW_WRITES, "allow-writes", "from rw: a job that writes (the command "
 	  "checked --allow-writes)" },
+	{ KIOBENCH_A_TRIM_MODE, "rw", "from rw: trim, randtrim (trim), trimwrite, "
+	  "randtrimwrite (trimwrite)" },
+	{ KIOBENCH_A_FSYNC, "fsync/fdatasync", "one flush interval for both, for a job that "
+	  "writes (kb_job_fsync)" },
+	{ KIOBENCH_A_END_FSYNC, "end_fsync", "for a job that writes only (fio syncs after "
+	  "a write stage)" },
 	{ KIOBENCH_A_BSSPLIT, "bs/bssplit", "a nest of sizes and weights: bssplit, else bs" },
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
 	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
@@ -745,7 +751,11 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	nla_nest_end(msg, nest);
 	if ((job->random && nla_put_flag(msg, KIOBENCH_A_RANDOM)) ||
 	    nla_put_u8(msg, KIOBENCH_A_RWMIX_READ, kb_job_rwmix_read(job)) ||
-	    (kb_job_has_writes(job) && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES)))
+	    (kb_job_has_writes(job) && nla_put_flag(msg, KIOBENCH_A_ALLOW_WRITES)) ||
+	    (job->trim_mode && nla_put_u8(msg, KIOBENCH_A_TRIM_MODE, job->trim_mode)) ||
+	    (kb_job_fsync(job) && nla_put_u32(msg, KIOBENCH_A_FSYNC, kb_job_fsync(job))) ||
+	    (job->end_fsync && kb_job_has_writes(job) &&
+	     nla_put_flag(msg, KIOBENCH_A_END_FSYNC)))
 		return -1;
 	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
 	if (!nest)

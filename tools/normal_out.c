@@ -122,8 +122,12 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 	kb_num2str(bw, sizeof(bw), c.bw_bytes, 4, true, "B/s");
 	kb_num2str(bwalt, sizeof(bwalt), c.bw_bytes, 4, false, "B/s");
 	kb_num2str(io, sizeof(io), c.ds->bytes, 4, true, "B");
-	fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", kb_dir_names[d],
-		iops, bw, bwalt, io, r->st.measured_ns / 1000000);
+	if (d == KIOBENCH_DIR_SYNC)	/* fio's heading of its syncs; no bytes */
+		fprintf(f, "  fsync/fdatasync/sync_file_range: flushes=%" PRIu64 ", IOPS=%s\n",
+			c.ds->ios, iops);
+	else
+		fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", kb_dir_names[d],
+			iops, bw, bwalt, io, r->st.measured_ns / 1000000);
 	if (c.ds->ios) {
 		min = c.ds->lat_min;
 		max = c.ds->lat_max;
@@ -143,13 +147,14 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 			dev /= 1e3;
 			unit = "usec";
 		}
-		fprintf(f, "    lat (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f, "
-			"samples=%" PRIu64 "\n", unit,
+		fprintf(f, "    %s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f, "
+			"samples=%" PRIu64 "\n", d == KIOBENCH_DIR_SYNC ? "sync" : "lat", unit,
 			kb_num2str(smin, sizeof(smin), min, 6, false, ""),
 			kb_num2str(smax, sizeof(smax), max, 6, false, ""),
 			mean, dev, c.ds->ios);
 		if (c.has_pct)
-			print_percentiles(f, r, &c, "lat", c.ds->ios);
+			print_percentiles(f, r, &c, d == KIOBENCH_DIR_SYNC ? "sync" : "lat",
+					  c.ds->ios);
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_DEF);
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_CMD);
 	}
@@ -287,6 +292,7 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 		}
 		if (!any)
 			fprintf(f, "  no I/O completed\n");
+		kb_print_ops_notes(f, &r[i]);
 		kb_print_stages(f, &r[i]);
 		kb_print_measures(f, &r[i]);
 		print_job_footer(f, &r[i]);
@@ -299,7 +305,7 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 
 void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
 {
-	static const char *const up[KIOBENCH_NR_DIRS] = { "READ", "WRITE" };
+	static const char *const up[KIOBENCH_NR_DIRS] = { "READ", "WRITE", "TRIM", "SYNC" };
 	unsigned int g, last = 0;
 	size_t i;
 	int d;
@@ -315,7 +321,7 @@ void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
 		if (!any_job)
 			continue;
 		fprintf(f, "\nRun status group %u (all jobs):\n", g);
-		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+		for (d = 0; d < KIOBENCH_DIR_SYNC; d++) {	/* flushes move no bytes */
 			uint64_t bytes = 0, tmax = 0, rmin = UINT64_MAX, rmax = 0;
 			uint64_t bmin = UINT64_MAX, bmax = 0, agg;
 			char a[32], b[32], c[32], e[32], h[32], k[32], io[32], io2[32];

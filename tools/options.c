@@ -163,14 +163,21 @@ static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job 
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
-	static const struct { const char *name; enum kb_rw rw; bool random; } t[] = {
-		{ "read", KB_RW_READ, false },
-		{ "write", KB_RW_WRITE, false },
-		{ "randread", KB_RW_READ, true },
-		{ "randwrite", KB_RW_WRITE, true },
-		{ "rw", KB_RW_MIXED, false },
-		{ "readwrite", KB_RW_MIXED, false },
-		{ "randrw", KB_RW_MIXED, true },
+	static const struct {
+		const char *name; enum kb_rw rw; bool random; uint8_t trim;
+	} t[] = {
+		{ "read", KB_RW_READ, false, KIOBENCH_TRIM_NONE },
+		{ "write", KB_RW_WRITE, false, KIOBENCH_TRIM_NONE },
+		{ "randread", KB_RW_READ, true, KIOBENCH_TRIM_NONE },
+		{ "randwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_NONE },
+		{ "rw", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
+		{ "readwrite", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
+		{ "randrw", KB_RW_MIXED, true, KIOBENCH_TRIM_NONE },
+		/* trims are the kernel's writes of its trim-mode */
+		{ "trim", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM },
+		{ "randtrim", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIM },
+		{ "trimwrite", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIMWRITE },
+		{ "randtrimwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIMWRITE },
 	};
 	size_t i;
 
@@ -179,12 +186,34 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		if (!strcmp(val, t[i].name)) {
 			job->rw = t[i].rw;
 			job->random = t[i].random;
+			job->trim_mode = t[i].trim;
 			job->rw_str = t[i].name;
 			return 0;
 		}
 	}
 	return kb_errf(err, errlen, "invalid rw '%s' (read, write, randread, randwrite, "
-		    "rw, readwrite or randrw)", val);
+		    "rw, readwrite, randrw, trim, randtrim, trimwrite or randtrimwrite)", val);
+}
+
+/*
+ * write_mode, the name fio's io_uring_cmd engine gives it (fio 3.33 has no
+ * such option): write (the default) or zeroes, REQ_OP_WRITE_ZEROES.
+ */
+static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "write") || !strcmp(val, "zeroes")) {
+		job->write_zeroes = !strcmp(val, "zeroes");
+		return 0;
+	}
+	if (!strcmp(val, "uncor"))
+		return kb_errf(err, errlen, "uncor: NVMe Write Uncorrectable has no "
+			       "block-layer operation; only a passthrough command sends it");
+	if (!strcmp(val, "verify"))
+		return kb_errf(err, errlen, "verify: NVMe Verify has no block-layer "
+			       "operation; only a passthrough command sends it");
+	return kb_errf(err, errlen, "invalid write_mode '%s' (write or zeroes)", val);
 }
 
 /* A number within o's bounds; "1..100" when both ends mean something. */
@@ -565,7 +594,7 @@ static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
-/* fio's max_latency: "R[,W[,T]]" times, bare numbers in microseconds; trims: none. */
+/* fio's max_latency: "R[,W[,T]]" times, bare numbers in microseconds. */
 static int p_max_latency(const struct kb_opt *o, const char *val, struct kb_job *job,
 			 struct kb_global *g, char *err, size_t errlen)
 {
@@ -574,12 +603,11 @@ static int p_max_latency(const struct kb_opt *o, const char *val, struct kb_job 
 	(void)g;
 	if (rw_values(o, val, job, true, v, err, errlen))
 		return -1;
-	job->limits.max_lat_ns[0] = v[0];
-	job->limits.max_lat_ns[1] = v[1];
+	memcpy(job->limits.max_lat_ns, v, sizeof(v));
 	return 0;
 }
 
-/* fio's rate_min (bytes/s) and rate_iops_min, "R[,W[,T]]" as rate; trims: none. */
+/* fio's rate_min (bytes/s) and rate_iops_min, "R[,W[,T]]" as rate. */
 static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 		      struct kb_global *g, char *err, size_t errlen)
 {
@@ -589,8 +617,7 @@ static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *jo
 	(void)g;
 	if (rw_values(o, val, job, false, v, err, errlen))
 		return -1;
-	f[0] = v[0];
-	f[1] = v[1];
+	memcpy(f, v, sizeof(v));
 	return 0;
 }
 
@@ -1141,7 +1168,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_NAME, "name", "NAME", p_name,
 	    "job name (default: section name or \"kiobench\")"),
 	JOB(KB_OPT_FILENAME, "filename", "DEV[:DEV...]", p_filename, "block devices"),
-	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw",
+	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw|"
+	    "trim|randtrim|trimwrite|randtrimwrite",
 	    .alias = "readwrite", .def = "read"),
 	JOB(KB_OPT_RWMIXREAD, "rwmixread", "PCT", p_rwmix, "percent reads of a mixed workload",
 	    BOUNDS(0, 100), .def = "50"),
@@ -1381,12 +1409,12 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
 	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
 	    "run as rate_iops"),
-	JOB(KB_OPT_RATE_MIN, "rate_min", "R[,W]", p_min_rate,
+	JOB(KB_OPT_RATE_MIN, "rate_min", "R[,W[,T]]", p_min_rate,
 	    "fail the job when a direction's bytes/s over rate_cycle fall under this",
 	    .alias = "ratemin"),
-	JOB(KB_OPT_RATE_IOPS_MIN, "rate_iops_min", "R[,W]", p_min_rate,
+	JOB(KB_OPT_RATE_IOPS_MIN, "rate_iops_min", "R[,W[,T]]", p_min_rate,
 	    "fail the job when a direction's IOPS over rate_cycle fall under this"),
-	JOB(KB_OPT_MAX_LATENCY, "max_latency", "TIME[,TIME]", p_max_latency,
+	JOB(KB_OPT_MAX_LATENCY, "max_latency", "TIME[,TIME[,TIME]]", p_max_latency,
 	    "fail the job when an I/O of a direction takes longer (a bare number: usec)"),
 	JOB(KB_OPT_RATE_CYCLE, "rate_cycle", "MSEC", p_u32,
 	    "the period of rate_min's and rate_iops_min's check (1000)", .alias = "ratecycle",
@@ -1401,6 +1429,27 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_SS_RAMP, "steadystate_ramp_time", "TIME", p_ss_time,
 	    "run this long before the steady-state samples start", .alias = "ss_ramp",
 	    .def = "0"),
+	/* the operations (kmod/worker.c's kb_opf()) */
+	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes", p_write_mode,
+	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data",
+	    ATTR(KIOBENCH_A_WRITE_ZEROES, write_zeroes), FLAG, .def = "write"),
+	JOB(KB_OPT_ZEROES_UNMAP, "write_zeroes_unmap", NULL, p_flag,
+	    "write_mode=zeroes without REQ_NOUNMAP: the device may deallocate the blocks",
+	    ATTR(KIOBENCH_A_ZEROES_UNMAP, zeroes_unmap), FLAG),
+	JOB(KB_OPT_FSYNC, "fsync", "N", p_u32,
+	    "a flush (REQ_PREFLUSH) after every N writes, at the job's depth (0: none)",
+	    .off = JOBF(fsync), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_FDATASYNC, "fdatasync", "N", p_u32,
+	    "the same as fsync: a block device has no metadata of its own to skip",
+	    .off = JOBF(fdatasync), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_END_FSYNC, "end_fsync", NULL, p_flag,
+	    "a flush at the end of each worker's writes", .off = JOBF(end_fsync), FLAG),
+	JOB(KB_OPT_WRITEFUA, "writefua", NULL, p_flag,
+	    "writes with REQ_FUA (emulated with a flush by a device without FUA)",
+	    ATTR(KIOBENCH_A_WRITEFUA, writefua), FLAG),
+	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
+	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
+	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1693,6 +1742,14 @@ uint8_t kb_job_verify(const struct kb_job *job)
 	return job->verify;
 }
 
+/* fsync, fdatasync: the flush interval the kernel gets, for a job that writes. */
+uint32_t kb_job_fsync(const struct kb_job *job)
+{
+	if (!kb_job_has_writes(job) || job->trim_mode == KIOBENCH_TRIM_TRIM)
+		return 0;
+	return job->fsync ? job->fsync : job->fdatasync;
+}
+
 /*
  * fio: none with time_based (the job loops over its span until runtime);
  * else io_size if given, else size, loops times.
@@ -1745,6 +1802,17 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	}
 	if (kb_job_isset(job, KB_OPT_RATE) && rate_to_iops(job, err, errlen))
 		return -1;
+	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
+		return kb_errf(err, errlen, "fsync=%u and fdatasync=%u: a block device has one "
+			       "flush for both; give one", job->fsync, job->fdatasync);
+	if (job->write_zeroes && job->trim_mode)
+		return kb_errf(err, errlen, "write_mode=zeroes with rw=%s: a trim job writes no "
+			       "zeroes", job->rw_str);
+	if (job->write_zeroes && job->writefua)
+		return kb_errf(err, errlen, "write_mode=zeroes with writefua: the block layer "
+			       "takes REQ_FUA on data writes only");
+	if (job->zeroes_unmap && !job->write_zeroes)
+		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
 	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
 		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
 			       "(the pause is done in the closed loop only)");
@@ -1865,6 +1933,12 @@ int kb_job_finalize(struct kb_job *job, char *err, size_t errlen)
 
 /* ---- a job as a job file (--parse-only) -------------------------------------- */
 
+static void format_rw3(const uint64_t v[3], char *buf, size_t len)
+{
+	snprintf(buf, len, "%llu,%llu,%llu", (unsigned long long)v[0], (unsigned long long)v[1],
+		 (unsigned long long)v[2]);
+}
+
 static void format_list(const struct kb_opt *o, const struct kb_job *job, char *buf,
 			size_t len)
 {
@@ -1909,6 +1983,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 			 100 - job->rwmixread);
 	else if (o->id == KB_OPT_BS)
 		snprintf(buf, len, "%u", job->bs);
+	else if (o->id == KB_OPT_WRITE_MODE)
+		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" : "write");
 	else if (o->id == KB_OPT_RATE_PROCESS)
 		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
 			 "poisson" : "linear");
@@ -1948,13 +2024,13 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
 			 (unsigned long long)job->rate_bps[1]);
 	else if (o->id == KB_OPT_RATE_MIN || o->id == KB_OPT_RATE_IOPS_MIN)
-		snprintf(buf, len, "%llu,%llu", (unsigned long long)(o->id == KB_OPT_RATE_MIN ?
-			 job->limits.bps : job->limits.iops)[0],
-			 (unsigned long long)(o->id == KB_OPT_RATE_MIN ? job->limits.bps :
-			 job->limits.iops)[1]);
+		format_rw3(o->id == KB_OPT_RATE_MIN ? job->limits.bps : job->limits.iops, buf,
+			   len);
 	else if (o->id == KB_OPT_MAX_LATENCY)
-		snprintf(buf, len, "%lluns,%lluns", (unsigned long long)job->limits.max_lat_ns[0],
-			 (unsigned long long)job->limits.max_lat_ns[1]);
+		snprintf(buf, len, "%lluns,%lluns,%lluns",
+			 (unsigned long long)job->limits.max_lat_ns[0],
+			 (unsigned long long)job->limits.max_lat_ns[1],
+			 (unsigned long long)job->limits.max_lat_ns[2]);
 	else if (o->id == KB_OPT_SS)
 		kb_ss_opt_str(&job->ss, buf, len);
 	else if (o->id == KB_OPT_SS_DUR)

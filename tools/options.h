@@ -112,6 +112,14 @@ enum kb_opt_id {
 	KB_OPT_CPUMASK,
 	KB_OPT_CPUS_POLICY,
 	KB_OPT_NUMA_CPU_NODES,
+	/* the operations: write zeroes, flushes, FUA */
+	KB_OPT_WRITE_MODE,
+	KB_OPT_ZEROES_UNMAP,
+	KB_OPT_FSYNC,
+	KB_OPT_FDATASYNC,
+	KB_OPT_END_FSYNC,
+	KB_OPT_WRITEFUA,
+	KB_OPT_ATOMIC,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -239,6 +247,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 /* Limits sent to the kernel (fio semantics); 0 = not sent. */
 uint64_t kb_job_io_bytes(const struct kb_job *job);
 uint32_t kb_job_rwmix_read(const struct kb_job *job);
+uint32_t kb_job_fsync(const struct kb_job *job);
 /* Percentile as fio prints it in keys: "99.990000". */
 void kb_pct_str(uint32_t pct, char *buf, size_t len);
 unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr);

@@ -146,10 +146,10 @@ double kb_sys_cpu_pct(const struct kb_result *r)
 	return r->st.elapsed_ns ? 100.0 * r->st.cpu_ns / r->st.elapsed_ns : 0.0;
 }
 
-/* The workers' CPU time per I/O, warm-up included. */
+/* The workers' CPU time per I/O (trims and flushes too), warm-up included. */
 double kb_cpu_ns_per_io(const struct kb_result *r)
 {
-	uint64_t ios = r->st.dir[0].all_ios + r->st.dir[1].all_ios;
+	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, all_ios));
 
 	return ios ? (double)r->st.cpu_ns / ios : 0.0;
 }

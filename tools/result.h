@@ -7,6 +7,9 @@
 #ifndef KIOBENCH_RESULT_H
 #define KIOBENCH_RESULT_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "distrib.h"
 #include "kiobench.h"
 
@@ -133,6 +136,7 @@ struct kb_status {
 };
 
 /* Everything known about one finished job. */
+
 /* The module's secondary latency measures, as its debugfs files name them. */
 enum kb_metric {
 	KB_MET_SCHED_LAG,	/* open loop: submission - scheduled arrival */
@@ -194,5 +198,19 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res);
 void kb_read_versions(struct kb_result *res);
 /* The devices of the job in dir from its config file, joined with ':'; "-" if unknown. */
 void kb_debugfs_devices(const char *dir, char *out, size_t len);
+
+/*
+ * A u64 field of struct kb_dirstat (its offsetof) summed over every
+ * direction: reads, writes, trims and flushes.
+ */
+static inline uint64_t kb_dirs_sum(const struct kb_result *r, size_t field_off)
+{
+	uint64_t v = 0;
+	int d;
+
+	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		v += *(const uint64_t *)((const char *)&r->st.dir[d] + field_off);
+	return v;
+}
 
 #endif /* KIOBENCH_RESULT_H */

@@ -21,7 +21,7 @@
 #include "result.h"
 #include "values.h"
 
-const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write" };
+const char *const kb_dir_names[KIOBENCH_NR_DIRS] = { "read", "write", "trim", "sync" };
 
 void kb_config_devices(const char *text, char *out, size_t len)
 {
@@ -290,8 +290,12 @@ void kb_hist_free(struct kb_hist *h)
 static const char *const tl_cols[] = {
 	"t_ns", "read_ios", "read_bytes", "read_lat_ns",
 	"write_ios", "write_bytes", "write_lat_ns",
+	/* optional: a module without trims and flushes has neither */
+	"trim_ios", "trim_bytes", "trim_lat_ns",
+	"sync_ios", "sync_bytes", "sync_lat_ns",
 };
-#define TL_NCOLS 7
+#define TL_NCOLS 13
+#define TL_NEEDED 7	/* the columns every module has */
 #define TL_MAXCOLS 64
 
 struct tl_ctx {
@@ -341,7 +345,7 @@ static int tl_line(char *line, unsigned int no, void *arg, char *err, size_t err
 				for (j = 1; j < n; j++)
 					if (!strcmp(f[j], tl_cols[i]))
 						c->map[i] = j - 1;
-				if (c->map[i] < 0)
+				if (c->map[i] < 0 && i < TL_NEEDED)
 					return kb_errf(err, errlen, "line %u: column '%s' missing",
 						    no, tl_cols[i]);
 			}
@@ -371,9 +375,11 @@ static int tl_line(char *line, unsigned int no, void *arg, char *err, size_t err
 	p = &c->tl->p[c->tl->nr++];
 	p->t_ns = v[c->map[0]];
 	for (i = 0; i < KIOBENCH_NR_DIRS; i++) {
-		p->ios[i] = v[c->map[1 + 3 * i]];
-		p->bytes[i] = v[c->map[2 + 3 * i]];
-		p->lat_ns[i] = v[c->map[3 + 3 * i]];
+		int *m = &c->map[1 + 3 * i];
+
+		p->ios[i] = m[0] < 0 ? 0 : v[m[0]];
+		p->bytes[i] = m[1] < 0 ? 0 : v[m[1]];
+		p->lat_ns[i] = m[2] < 0 ? 0 : v[m[2]];
 	}
 	return 0;
 }
@@ -435,9 +441,16 @@ static char *read_debugfs(const char *dir, const char *file, char *path, size_t 
 /* Direction d's histogram; it must hold every I/O the kernel counted. */
 static bool read_hist(const char *dir, int d, struct kb_result *res)
 {
-	static const char *const hfile[KIOBENCH_NR_DIRS] = { "hist_read", "hist_write" };
-	char path[512], err[KB_ERRLEN], *text = read_debugfs(dir, hfile[d], path, sizeof(path));
-	bool ok = text != NULL;
+	static const char *const hfile[KIOBENCH_NR_DIRS] = { "hist_read", "hist_write",
+							       "hist_trim", "hist_sync" };
+	char path[512], err[KB_ERRLEN], *text;
+	bool ok;
+
+	/* a module without trims and flushes reports neither */
+	if (d > KIOBENCH_DIR_WRITE && !res->st.dir[d].present)
+		return true;
+	text = read_debugfs(dir, hfile[d], path, sizeof(path));
+	ok = text != NULL;
 
 	if (text && kb_hist_parse(text, d, &res->hist[d], err, sizeof(err))) {
 		msg("%s: %s", path, err);

@@ -372,8 +372,7 @@ static int setup_checks(struct run *r)
 
 	r->tick_ns = KB_TICK_NS;
 	for (i = 0; i < r->n; i++)
-		if ((r->rj[i].job.limits.bps[0] || r->rj[i].job.limits.bps[1] ||
-		     r->rj[i].job.limits.iops[0] || r->rj[i].job.limits.iops[1]) &&
+		if (kb_limits_any(&r->rj[i].job.limits) &&
 		    r->rj[i].job.limits.cycle_ms * 1000000ULL < r->tick_ns)
 			r->tick_ns = r->rj[i].job.limits.cycle_ms * 1000000ULL;
 	for (i = 0; i < r->n; i++) {
@@ -420,7 +419,7 @@ static void check_steady(struct run *r, uint64_t t)
 		for (k = 0; k < r->n; k++) {
 			if (!ss_member(r, i, k) || !r->rj[k].started)
 				continue;
-			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			for (d = 0; d <= KIOBENCH_DIR_TRIM; d++) {	/* fio's: not its syncs */
 				ios += r->rj[k].st.dir[d].all_ios;
 				bytes += r->rj[k].st.dir[d].all_bytes;
 			}
@@ -457,7 +456,7 @@ static void check_limits(struct run *r)
 
 		if (!kb_limits_any(&j->job.limits) || !j->started || j->ended || j->limit_err)
 			continue;
-		for (d = 0; d < 2; d++) {
+		for (d = 0; d < KB_LIMIT_DIRS; d++) {
 			n.ios[d] = j->st.dir[d].all_ios;
 			n.bytes[d] = j->st.dir[d].all_bytes;
 			n.lat_max[d] = j->st.dir[d].lat_max;

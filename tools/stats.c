@@ -259,7 +259,7 @@ int kb_summarize(const struct kb_result *r, size_t n, int d, bool sequential,
 		s->all_bytes += ds->all_bytes;
 		s->errors += ds->errors;
 		s->cpu_ns += r[i].st.cpu_ns;
-		all += r[i].st.dir[0].all_ios + r[i].st.dir[1].all_ios;
+		all += kb_dirs_sum(&r[i], offsetof(struct kb_dirstat, all_ios));
 		sum += ds->lat_sum;
 		if (ds->ios && (!s->min || ds->lat_min < s->min))
 			s->min = ds->lat_min;

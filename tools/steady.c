@@ -191,12 +191,16 @@ bool kb_ss_sample(struct kb_steady *ss, uint64_t now_ns, uint64_t elapsed_ns, ui
 
 /* ---- rate_min, rate_iops_min, max_latency ----------------------------------- */
 
-static const char *const dir_names[2] = { "read", "write" };
+static const char *const dir_names[KB_LIMIT_DIRS] = { "read", "write", "trim" };
 
 bool kb_limits_any(const struct kb_limits *m)
 {
-	return m->bps[0] || m->bps[1] || m->iops[0] || m->iops[1] || m->max_lat_ns[0] ||
-	       m->max_lat_ns[1];
+	int d;
+
+	for (d = 0; d < KB_LIMIT_DIRS; d++)
+		if (m->bps[d] || m->iops[d] || m->max_lat_ns[d])
+			return true;
+	return false;
 }
 
 /* A direction's rate over the cycle that ends at elapsed_ns: EIO if under. */
@@ -233,7 +237,7 @@ int kb_limits_check(const struct kb_limits *m, struct kb_limits_state *c, uint64
 {
 	int d, ret;
 
-	for (d = 0; d < 2; d++)
+	for (d = 0; d < KB_LIMIT_DIRS; d++)
 		if (m->max_lat_ns[d] && n->lat_max[d] > m->max_lat_ns[d]) {
 			snprintf(msg, len, "%s: latency of %" PRIu64 " usec exceeds specified max "
 				 "(%" PRIu64 " usec)", dir_names[d], n->lat_max[d] / 1000,
@@ -242,7 +246,7 @@ int kb_limits_check(const struct kb_limits *m, struct kb_limits_state *c, uint64
 		}
 	if (elapsed_ns < ramp_ns + 2000000000ULL)
 		return 0;
-	for (d = 0; d < 2; d++) {
+	for (d = 0; d < KB_LIMIT_DIRS; d++) {
 		if ((!m->bps[d] && !m->iops[d]) || !n->bytes[d])
 			continue;
 		ret = min_rate(m, c, d, elapsed_ns, n, msg, len);

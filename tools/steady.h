@@ -61,23 +61,24 @@ uint64_t kb_ss_mean(const struct kb_steady *ss, bool bw);
 
 /*
  * fio's rate_min and rate_iops_min, per direction, judged over rate_cycle,
- * and its max_latency.
+ * and its max_latency.  fio's "R,W,T" directions: reads, writes, trims.
  */
+#define KB_LIMIT_DIRS	3
 struct kb_limits {
-	uint64_t bps[2], iops[2];	/* read, write; 0: none */
+	uint64_t bps[KB_LIMIT_DIRS], iops[KB_LIMIT_DIRS];	/* read, write, trim; 0: none */
 	uint32_t cycle_ms;		/* rate_cycle: fio's 1000 */
-	uint64_t max_lat_ns[2];		/* max_latency; 0: none */
+	uint64_t max_lat_ns[KB_LIMIT_DIRS];	/* max_latency; 0: none */
 };
 
 /* One job's check: the totals at its last check, per direction. */
 struct kb_limits_state {
-	uint64_t ns[2], bytes[2], ios[2];
+	uint64_t ns[KB_LIMIT_DIRS], bytes[KB_LIMIT_DIRS], ios[KB_LIMIT_DIRS];
 };
 
 bool kb_limits_any(const struct kb_limits *m);
 /* The job's counts per direction so far, as JOB_GET gives them. */
 struct kb_limits_counts {
-	uint64_t ios[2], bytes[2], lat_max[2];
+	uint64_t ios[KB_LIMIT_DIRS], bytes[KB_LIMIT_DIRS], lat_max[KB_LIMIT_DIRS];
 };
 
 /*

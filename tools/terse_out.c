@@ -86,7 +86,8 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 	for (i = 0; i < n; i++) {
 		fprintf(f, "3;kiobench-%s;%s;%u;%d", KB_TOOL_VERSION, r[i].job->name,
 			r[i].groupid, -r[i].st.error);
-		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+		/* fio's terse version 3: reads and writes (trims came in 4) */
+		for (d = 0; d <= KIOBENCH_DIR_WRITE; d++)
 			terse_dir(f, &r[i], d);
 		/* CPU usage: the workers' system time; context switches not counted */
 		fprintf(f, ";%f%%;%f%%;0;0;0", 0.0, kb_sys_cpu_pct(&r[i]));
@@ -103,7 +104,8 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 			fprintf(f, ";%3.2f%%", pm[k]);
 		if (r[i].job->continue_on_error)
 			fprintf(f, ";%" PRIu64 ";%d",
-				r[i].st.dir[0].errors + r[i].st.dir[1].errors, -r[i].st.error);
+				kb_dirs_sum(&r[i], offsetof(struct kb_dirstat, errors)),
+				-r[i].st.error);
 		terse_disks(f, dk, nd);
 		if (r[i].job->description)	/* fio's last field, when there is one */
 			fprintf(f, ";%s", r[i].job->description);

@@ -43,7 +43,7 @@ TOOL = REPO / "tools" / "kiobench"
 # Wanted in every guest; built-in ones (modules.builtin) need no file.
 GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
                  "nvme-core", "dm-mod", "dm-delay", "md-mod", "raid0", "loop", "ext4",
-                 "crc32c_generic", "virtio_net")
+                 "crc32c_generic", "virtio_net", "scsi_debug", "sd_mod")
 # Without these the guest cannot talk to the host or build null_blk devices.
 ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
 # Userspace: always fio, kmod, mke2fs, mdadm and dmsetup (stacked targets),

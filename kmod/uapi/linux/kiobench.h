@@ -53,7 +53,10 @@
  *	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
  *	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_DO_VERIFY,
  *	KIOBENCH_A_VERIFY_ONLY, KIOBENCH_A_VERIFY_FATAL,
- *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION.
+ *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION,
+ *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
+ *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
+ *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -82,7 +85,11 @@
  *	KIOBENCH_A_VERIFY_INTERVAL, KIOBENCH_A_VERIFY_OFFSET,
  *	KIOBENCH_A_DO_VERIFY, KIOBENCH_A_VERIFY_ONLY,
  *	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
- *	KIOBENCH_A_VERIFY_GENERATION.
+ *	KIOBENCH_A_VERIFY_GENERATION, KIOBENCH_A_TRIM_MODE,
+ *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
+ *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA,
+ *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
+ *	KIOBENCH_A_ATOMIC.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -126,7 +133,11 @@
  *	KIOBENCH_A_VERIFY_INTERVAL, KIOBENCH_A_VERIFY_OFFSET,
  *	KIOBENCH_A_DO_VERIFY, KIOBENCH_A_VERIFY_ONLY,
  *	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
- *	KIOBENCH_A_VERIFY_GENERATION.
+ *	KIOBENCH_A_VERIFY_GENERATION, KIOBENCH_A_TRIM_MODE,
+ *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
+ *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA,
+ *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
+ *	KIOBENCH_A_ATOMIC.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -161,7 +172,11 @@
  *	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
  *	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_DO_VERIFY,
  *	KIOBENCH_A_VERIFY_ONLY, KIOBENCH_A_VERIFY_FATAL,
- *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION.
+ *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION,
+ *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
+ *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
+ *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_JOB_FUA_EMULATED,
+ *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -193,13 +208,34 @@ enum kiobench_job_state {
 	KIOBENCH_STATE_FAILED,
 };
 
+/**
+ * enum kiobench_dir - The operations a job times, fio's ddirs in fio's order:
+ *   read, write (write zeroes too), trim (discard) and sync (a flush).
+ */
 enum kiobench_dir {
 	KIOBENCH_DIR_READ,
 	KIOBENCH_DIR_WRITE,
+	KIOBENCH_DIR_TRIM,
+	KIOBENCH_DIR_SYNC,
 
 	/* private: */
 	__KIOBENCH_DIR_MAX,
 	KIOBENCH_DIR_MAX = (__KIOBENCH_DIR_MAX - 1)
+};
+
+/**
+ * enum kiobench_trim_mode - What a job's trims are (fio's rw=trim and
+ *   trimwrite).
+ * @KIOBENCH_TRIM_NONE: no trims (the default)
+ * @KIOBENCH_TRIM_TRIM: every I/O is a trim (REQ_OP_DISCARD); rwmix-read must be
+ *   0
+ * @KIOBENCH_TRIM_TRIMWRITE: a trim, then a write of the same blocks, in turn
+ *   (fio's trimwrite); rwmix-read must be 0
+ */
+enum kiobench_trim_mode {
+	KIOBENCH_TRIM_NONE,
+	KIOBENCH_TRIM_TRIM,
+	KIOBENCH_TRIM_TRIMWRITE,
 };
 
 /**
@@ -456,6 +492,38 @@ struct kiobench_cdf_ent {
  *   another offset: a misdirected write (right data, wrong place).
  * @KIOBENCH_A_JOB_VERIFY_STALE: Intervals with a valid header for their offset
  *   but of another verify-generation or seed: a lost or stale write.
+ * @KIOBENCH_A_TRIM_MODE: fio's rw=trim, randtrim, trimwrite, randtrimwrite: the
+ *   job's writes are trims (REQ_OP_DISCARD, no data), or trims each followed by
+ *   a write of the same blocks. Needs allow-writes and rwmix-read 0, and
+ *   devices that discard (discard_max_bytes not 0).
+ * @KIOBENCH_A_WRITE_ZEROES: fio's write_mode=zeroes: the job's writes are
+ *   REQ_OP_WRITE_ZEROES (no data), with REQ_NOUNMAP unless zeroes-unmap. Needs
+ *   allow-writes and devices that write zeroes (write_zeroes_max_bytes not 0);
+ *   not with trim-mode or writefua.
+ * @KIOBENCH_A_ZEROES_UNMAP: Write zeroes without REQ_NOUNMAP: the device may
+ *   deallocate the blocks instead of writing them. Only with write-zeroes.
+ * @KIOBENCH_A_FSYNC: fio's fsync=N and fdatasync=N: after every N writes of a
+ *   worker, a flush (an empty REQ_PREFLUSH write), an I/O of the worker's depth
+ *   timed as the sync direction. 0: none. Needs allow-writes.
+ * @KIOBENCH_A_END_FSYNC: fio's end_fsync: each worker ends with a flush, after
+ *   its last I/O (unless the job failed), timed as the sync direction. Needs
+ *   allow-writes.
+ * @KIOBENCH_A_WRITEFUA: fio's writefua: REQ_FUA on every write (REQ_OP_WRITE).
+ *   A device with a volatile write cache but without FUA has it emulated by the
+ *   block layer with a flush after the write (job-fua-emulated); one without a
+ *   volatile write cache has REQ_FUA dropped (job-flush-noop).
+ * @KIOBENCH_A_ATOMIC: fio's atomic=1: every write is REQ_ATOMIC (kernels from
+ *   6.11), all of it or nothing reaching the media. Needs allow-writes, one
+ *   transfer size, a power of two within every device's
+ *   atomic_write_unit_min_bytes and atomic_write_unit_max_bytes, an offset that
+ *   is a multiple of it (writes are naturally aligned), and no trim-mode or
+ *   write-zeroes.
+ * @KIOBENCH_A_JOB_FUA_EMULATED: Status: writefua on a device without FUA
+ *   (QUEUE_FLAG_FUA clear): the block layer sends each write then a flush.
+ * @KIOBENCH_A_JOB_FLUSH_NOOP: Status: a job that flushes (fsync, end-fsync) or
+ *   writes with FUA on a device without a volatile write cache: the block layer
+ *   drops REQ_PREFLUSH and REQ_FUA (submit_bio_noacct()), completing each flush
+ *   at once without sending it.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -542,6 +610,15 @@ enum kiobench_attr {
 	KIOBENCH_A_JOB_VERIFY_CORRUPT,	/* u64 */
 	KIOBENCH_A_JOB_VERIFY_MISDIRECTED,	/* u64 */
 	KIOBENCH_A_JOB_VERIFY_STALE,	/* u64 */
+	KIOBENCH_A_TRIM_MODE,		/* u8: enum kiobench_trim_mode */
+	KIOBENCH_A_WRITE_ZEROES,	/* flag */
+	KIOBENCH_A_ZEROES_UNMAP,	/* flag */
+	KIOBENCH_A_FSYNC,		/* u32 */
+	KIOBENCH_A_END_FSYNC,		/* flag */
+	KIOBENCH_A_WRITEFUA,		/* flag */
+	KIOBENCH_A_ATOMIC,		/* flag */
+	KIOBENCH_A_JOB_FUA_EMULATED,	/* flag */
+	KIOBENCH_A_JOB_FLUSH_NOOP,	/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -32,7 +32,7 @@ static void t_options(void)
 	CHECK(apply(&job, &g, "ramp_time", "0") == 0);
 	CHECK(apply(&job, &g, "number_ios", "0") == -1);
 	CHECK(apply(&job, &g, "rwmixread", "101") == -1);
-	CHECK(apply(&job, &g, "rw", "trim") == -1);
+	CHECK(apply(&job, &g, "rw", "trimread") == -1);
 	CHECK(apply(&job, &g, "name", "0123456789012345678901234567890123") == -1);
 	CHECK(apply(&job, &g, "name", "a b") == -1);
 	CHECK(apply(&job, &g, "filename", "/dev/a::/dev/b") == -1);
@@ -48,6 +48,22 @@ static void t_options(void)
 	CHECK(kb_job_isset(&job, KB_OPT_RWMIXREAD));
 	CHECK(apply(&job, &g, "rwmixread", "100") == 0 && !kb_job_has_writes(&job));
 	CHECK(apply(&job, &g, "rw", "readwrite") == 0 && !job.random);
+	/* trims: the kernel's writes of a trim-mode; write_mode, flushes */
+	CHECK(apply(&job, &g, "rw", "randtrimwrite") == 0 && job.random &&
+	      job.trim_mode == KIOBENCH_TRIM_TRIMWRITE && kb_job_has_writes(&job) &&
+	      kb_job_rwmix_read(&job) == 0);
+	CHECK(apply(&job, &g, "rw", "trim") == 0 && !job.random &&
+	      job.trim_mode == KIOBENCH_TRIM_TRIM && kb_job_has_writes(&job));
+	CHECK(apply(&job, &g, "fsync", "4") == 0 && kb_job_fsync(&job) == 0);
+	CHECK(apply(&job, &g, "rw", "write") == 0 && job.trim_mode == KIOBENCH_TRIM_NONE &&
+	      kb_job_fsync(&job) == 4);
+	CHECK(apply(&job, &g, "write_mode", "zeroes") == 0 && job.write_zeroes);
+	CHECK(apply(&job, &g, "write_mode", "uncor") == -1);
+	CHECK_STR(err, "--write_mode: uncor: NVMe Write Uncorrectable has no block-layer "
+		  "operation; only a passthrough command sends it");
+	CHECK(apply(&job, &g, "write_mode", "write") == 0 && !job.write_zeroes);
+	CHECK(apply(&job, &g, "readfua", "1") == -1);
+	CHECK(apply(&job, &g, "fsync", "0") == 0);
 	CHECK(apply(&job, &g, "rw", "read") == 0 && kb_job_rwmix_read(&job) == 100);
 
 	/* command-line only options go to the global settings */
