@@ -248,6 +248,7 @@ const char *kb_kcfg_generator(const struct kb_kcfg *c)
 }
 
 /* {"read": v[0], "write": v[1]}, or JSON null unless present. */
+/* One of fio's read,write pairs (cmdprio_percentage, percentage_random...). */
 static struct json_object *per_dir_u8(const uint8_t *v, bool present)
 {
 	struct json_object *o;
@@ -256,7 +257,7 @@ static struct json_object *per_dir_u8(const uint8_t *v, bool present)
 	if (!present)
 		return NULL;
 	o = json_object_new_object();
-	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+	for (d = KIOBENCH_DIR_READ; d <= KIOBENCH_DIR_WRITE; d++)
 		kb_jadd(o, kb_dir_names[d], kb_ju64(v[d]));
 	return o;
 }

@@ -145,7 +145,7 @@ def test_read_sweep(guest, kiobench_module, test_dev):
         r, job = s["read"], s["jobs"][0]
         assert s["config"]["iodepth"] == s["x"] and s["config"]["devices"] == [test_dev]
         assert r["ios"] == r["samples"] == job["read"]["total_ios"] == 300
-        assert s["write"]["ios"] == 0 and job["kiobench"]["errors"] == {"read": 0, "write": 0}
+        assert s["write"]["ios"] == 0 and set(job["kiobench"]["errors"].values()) == {0}
         assert sum(t["read"]["ios"] for t in job["kiobench"]["timeline"]) == r["all_ios"]
 
 
