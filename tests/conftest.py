@@ -33,6 +33,13 @@ fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
 run there); a test may have both.  Everything else runs once, on
 Debian's 6.12, but for @pytest.mark.fleet: tests of several guests
 reachable over SSH (own_guest(ssh=True)), in a lane of their own.
+@pytest.mark.timing says where a test runs in its lane, not which lane:
+it asserts on a rate, a depth kept, a latency, a CPU share or a time
+span, which a second guest on the host's two cores moves (ratios of IOPS,
+Little's law, thinktime pauses, spin and hipri, duty cycles); tests/check
+runs a lane's other tests beside another lane's and its timing tests
+with nothing beside them.  A floor that load can only raise (a pause
+never shorter than asked, say) is no reason for the marker.
 
 Tests that only read their device take the `test_dev` fixture and are
 marked @pytest.mark.device: they also run on real devices, the way
@@ -105,6 +112,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "on real devices ($KIOBENCH_TEST_DEVS, make check-device)")
     config.addinivalue_line("markers", "fleet: boots guests of its own reachable over SSH "
                                        "(Guest.boot(ssh=True)); runs in the fleet lane only")
+    config.addinivalue_line("markers", "timing: asserts on a rate, a depth kept, a latency or "
+                                       "another time that a second guest on the host's cores "
+                                       "moves; tests/check runs these with no other lane beside")
     if LOCAL and not TEST_DEVS:
         raise pytest.UsageError("KIOBENCH_LOCAL=1 needs KIOBENCH_TEST_DEVS: the devices to read")
     config.stash[_TIMES] = {}
