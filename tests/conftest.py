@@ -1,13 +1,17 @@
 """pytest fixtures of the kiobench test suite.
 
-Guest tests take the `guest` fixture: a QEMU guest per test module and
-kernel (parametrized over the kernels of tests/vm/kernels.py, id = kernel
-version), shared by the module's tests.  Around every such test the harness
+Guest tests take the `guest` fixture: a QEMU guest per kernel
+(parametrized over the kernels of tests/vm/kernels.py, id = kernel
+version) and guest shape, shared by the module's tests, and by the next
+modules' when they boot the same shape: the modules run grouped by their
+GUEST_ARGS, and a module that shares its predecessor's guest starts with
+an empty /tmp (a boot is 4-5 s on Debian's kernels, 15-20 s on the debug
+kernel).  Around every such test the harness
 writes a marker to the guest's kernel log, then scans the log since it and
 fails the test on any kernel splat, printing it.  kmemleak (on kernels that
-have it) is scanned once per guest, at the end of the test module or before
-a reboot, since a scan takes tens of seconds under KASAN; a report fails the
-module (as an error of its last test).  A test whose guest died or hung fails, and the next
+have it) is scanned at the end of each test module and before a reboot,
+not after every test, since a scan takes tens of seconds under KASAN; a
+report fails the module (as an error of its last test).  A test whose guest died or hung fails, and the next
 test gets a freshly booted guest; so does the test after a splat.
 
 A module may set GUEST_ARGS = {...}: keywords for vm.guest.Guest.boot
@@ -29,6 +33,13 @@ fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
 run there); a test may have both.  Everything else runs once, on
 Debian's 6.12, but for @pytest.mark.fleet: tests of several guests
 reachable over SSH (own_guest(ssh=True)), in a lane of their own.
+@pytest.mark.timing says where a test runs in its lane, not which lane:
+it asserts on a rate, a depth kept, a latency, a CPU share or a time
+span, which a second guest on the host's two cores moves (ratios of IOPS,
+Little's law, thinktime pauses, spin and hipri, duty cycles); tests/check
+runs a lane's other tests beside another lane's and its timing tests
+with nothing beside them.  A floor that load can only raise (a pause
+never shorter than asked, say) is no reason for the marker.
 
 Tests that only read their device take the `test_dev` fixture and are
 marked @pytest.mark.device: they also run on real devices, the way
@@ -101,6 +112,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "on real devices ($KIOBENCH_TEST_DEVS, make check-device)")
     config.addinivalue_line("markers", "fleet: boots guests of its own reachable over SSH "
                                        "(Guest.boot(ssh=True)); runs in the fleet lane only")
+    config.addinivalue_line("markers", "timing: asserts on a rate, a depth kept, a latency or "
+                                       "another time that a second guest on the host's cores "
+                                       "moves; tests/check runs these with no other lane beside")
     if LOCAL and not TEST_DEVS:
         raise pytest.UsageError("KIOBENCH_LOCAL=1 needs KIOBENCH_TEST_DEVS: the devices to read")
     config.stash[_TIMES] = {}
@@ -121,27 +135,78 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
                              ids=[d.rsplit("/", 1)[-1] for d in TEST_DEVS])
 
 
+def _boot_args(module) -> dict:
+    """Guest.boot's keywords for the tests of `module` (its GUEST_ARGS)."""
+    boot_args = dict(getattr(module, "GUEST_ARGS", {}))
+    if TEST_DEVS and not boot_args.get("nvme_size"):
+        boot_args["nvme_size"] = DEVICE_NVME_SIZE  # the device lane names its namespace
+    return boot_args
+
+
+def _shape(item: pytest.Item) -> str | None:
+    """The guest an item runs in: its kernel and its module's boot
+    keywords; None for an item without the module's guest."""
+    callspec = getattr(item, "callspec", None)
+    kernel = callspec.params.get("kernel") if callspec else None
+    if kernel is None or "_vm" not in getattr(item, "fixturenames", ()):
+        return None
+    return f"{kernel.name} {sorted(_boot_args(item.module).items())!r}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """On this machine (KIOBENCH_LOCAL=1), only the tests marked `device`:
     whatever -m or -k say, no other test runs on someone's devices.  Then
-    run each module's tests kernel by kernel: one boot per module and
-    kernel (pytest's own reordering interleaves kernels when tests have
-    further parameters)."""
+    run the tests kernel by kernel, and a kernel's test modules grouped by
+    the guest they boot (their GUEST_ARGS), each module's tests together:
+    the modules of one shape share one guest (_vm), so a boot serves
+    several modules (pytest's own reordering interleaves kernels when
+    tests have further parameters)."""
     if LOCAL:
         other = [it for it in items if it.get_closest_marker("device") is None]
         if other:
             config.hook.pytest_deselected(items=other)
             items[:] = [it for it in items if it.get_closest_marker("device") is not None]
     modules: dict[str, int] = {}
+    shapes: dict[str | None, int] = {}
     order = {k.version: i for i, k in enumerate(_kernels())} if any(
         "kernel" in getattr(it, "fixturenames", ()) for it in items) else {}
 
-    def key(item: pytest.Item) -> tuple[int, int]:
+    # a module's shape is that of its tests that take its guest; a module
+    # with none is a group of its own
+    of_module: dict[tuple[str, str], str] = {}
+    for item in items:
+        shape = _shape(item)
+        if shape:
+            of_module.setdefault((item.nodeid.split("::")[0], shape.split()[0]), shape)
+
+    def key(item: pytest.Item) -> tuple[int, int, int]:
         mod = modules.setdefault(item.nodeid.split("::")[0], len(modules))
         callspec = getattr(item, "callspec", None)
         kernel = callspec.params.get("kernel") if callspec else None
-        return mod, order[kernel.version] if kernel else -1
+        shape = of_module.get((item.nodeid.split("::")[0], kernel.name if kernel else ""))
+        group = shapes.setdefault(shape or f"module {mod}", len(shapes))
+        return order[kernel.version] if kernel else -1, group, mod
     items.sort(key=key)
+
+
+_NEXT_SHARES = pytest.StashKey[dict]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """For each test module and kernel: whether the next module to run
+    boots the same guest, which then stays up for it (see _vm)."""
+    runs: list[tuple[tuple[str, str], str | None]] = []   # ((module, kernel), shape)
+    for item in session.items:
+        callspec = getattr(item, "callspec", None)
+        kernel = callspec.params.get("kernel") if callspec else None
+        run = (item.nodeid.split("::")[0], kernel.version if kernel else "")
+        if not runs or runs[-1][0] != run:
+            runs.append((run, None))
+        if runs[-1][1] is None:     # a module's shape: that of its tests with its guest
+            runs[-1] = (run, _shape(item))
+    session.config.stash[_NEXT_SHARES] = {
+        run: shape is not None and nxt == shape
+        for (run, shape), (_, nxt) in zip(runs, runs[1:] + [(("", ""), None)])}
 
 
 @pytest.fixture(scope="session")
@@ -164,9 +229,9 @@ def _images(pytestconfig: pytest.Config) -> Callable[[kernels.Kernel], Initramfs
 
 
 class VM:
-    """The guest of one test module and kernel; rebooted after a test left
-    it dead, hung or splatted (not after a splat while booting: that one
-    fails the first test only)."""
+    """The guest of a kernel and shape, for one test module or several in
+    a row (_vm); rebooted after a test left it dead, hung or splatted (not
+    after a splat while booting: that one fails the first test only)."""
 
     def __init__(self, kernel: kernels.Kernel, image: Initramfs, workdir, boot_args: dict):
         self.kernel, self.image, self.workdir, self.boot_args = kernel, image, workdir, boot_args
@@ -174,6 +239,7 @@ class VM:
         self.dirty = False
         self.boots = 0
         self.leaks: list[str] = []  # kmemleak reports, one per guest that had any
+        self.shape = ""             # what _vm shares it by
 
     def get(self) -> tuple[Guest, list[Splat]]:
         """The guest, booted if needed; with the splats of its boot if it just booted."""
@@ -186,19 +252,35 @@ class VM:
         self.dirty = False
         return self.guest, self.guest.scan_log(self.guest.console_text())
 
-    def close(self) -> None:
-        """Scan for leaks (kernels with kmemleak: once per guest, since a
-        scan takes tens of seconds under KASAN), then shut the guest down."""
+    def scan_leaks(self) -> None:
+        """Scan for leaks (kernels with kmemleak: once per guest and test
+        module, since a scan takes tens of seconds under KASAN); a report
+        is kept in self.leaks, and cleared in the guest."""
+        if self.guest is not None and self.guest.alive:
+            try:
+                leaks = self.guest.kmemleak()
+            except GuestError as e:
+                leaks = f"kmemleak scan failed: {e}"
+            if leaks:
+                self.leaks.append(leaks)
+
+    def close(self, scan: bool = True) -> None:
+        """Scan for leaks (unless the module's end just did), then shut
+        the guest down."""
         if self.guest is not None:
-            if self.guest.alive:
-                try:
-                    leaks = self.guest.kmemleak()
-                except GuestError as e:
-                    leaks = f"kmemleak scan failed: {e}"
-                if leaks:
-                    self.leaks.append(leaks)
+            if scan:
+                self.scan_leaks()
             self.guest.shutdown()
             self.guest = None
+
+    def next_module(self) -> None:
+        """A test module that shares this guest starts: it gets an empty
+        /tmp, as after a boot (what the last module's tests left there)."""
+        if self.guest is not None and self.guest.alive and not self.dirty:
+            try:
+                self.guest.check("rm -rf /tmp/* /tmp/.[!.]*; true")
+            except GuestError:
+                self.dirty = True
 
 
 class LocalVM:
@@ -219,23 +301,51 @@ class LocalVM:
         pass
 
 
+@pytest.fixture(scope="session")
+def _shared() -> Iterator[dict]:
+    """{"vm": the guest the last test module left up for the next, which
+    boots the same shape on the same kernel}; shut down at the end."""
+    shared: dict = {"vm": None}
+    yield shared
+    if shared["vm"] is not None:
+        shared["vm"].close(scan=False)
+
+
 @pytest.fixture(scope="module")
-def _vm(kernel: kernels.Kernel, _images, request: pytest.FixtureRequest,
+def _vm(kernel: kernels.Kernel, _images, _shared: dict, request: pytest.FixtureRequest,
         tmp_path_factory: pytest.TempPathFactory) -> Iterator[VM]:
+    """The guest of a test module on a kernel: the one the module before
+    left up when it boots the same shape (the same GUEST_ARGS; see
+    pytest_collection_modifyitems), else a new one.  kmemleak is scanned
+    at every module's end, so that a leak fails the module that made it."""
     if LOCAL:
         yield LocalVM(kernel)
         return
     name = re.sub(r"\W", "_", request.module.__name__)
-    boot_args = dict(getattr(request.module, "GUEST_ARGS", {}))
-    if TEST_DEVS and not boot_args.get("nvme_size"):
-        boot_args["nvme_size"] = DEVICE_NVME_SIZE  # the device lane names its namespace
-    vm = VM(kernel, _images(kernel), tmp_path_factory.mktemp(f"{name}-{kernel.version}"),
-            boot_args)
+    boot_args = _boot_args(request.module)
+    shape = f"{kernel.name} {sorted(boot_args.items())!r}"
+    vm = _shared["vm"]
+    _shared["vm"] = None
+    if vm is not None and vm.shape != shape:
+        vm.close(scan=False)
+        vm = None
+    if vm is None:
+        vm = VM(kernel, _images(kernel), tmp_path_factory.mktemp(f"{name}-{kernel.version}"),
+                boot_args)
+        vm.shape = shape
+    else:
+        vm.next_module()
     yield vm
-    vm.close()
+    vm.scan_leaks()
+    run = (request.node.nodeid, kernel.version)
+    if request.config.stash.get(_NEXT_SHARES, {}).get(run):
+        _shared["vm"] = vm
+    else:
+        vm.close(scan=False)
     if vm.leaks:
+        leaks, vm.leaks = vm.leaks, []
         pytest.fail(f"kmemleak reports in {request.module.__name__} on {kernel.name}:\n"
-                    + "\n".join(vm.leaks), pytrace=False)
+                    + "\n".join(leaks), pytrace=False)
 
 
 class GuestCheck:
@@ -260,10 +370,9 @@ class GuestCheck:
             splats = g.scan_log(g.dmesg_since(self.marker))
             return (f"the guest died or hung during the test ({phase}); console: {g.console_log}"
                     + "".join(f"\n\n{s}" for s in splats))
-        text = g.dmesg_since(self.marker)
+        text, self.marker = g.dmesg_next(self.marker, f"after {phase} {self.nodeid}")
         splats = [s for s in g.scan_log(text)
                   if not (self.tolerate and re.search(self.tolerate, s.text))]
-        self.marker = g.dmesg_mark(f"after {phase} {self.nodeid}")
         msgs = []
         if phase == "call" and self.expect:
             expected = [s for s in splats if re.search(self.expect, s.text)]

@@ -35,6 +35,7 @@ def compare(guest, a: str, b: str, *args: str):
     return guest.run(f"kiobench compare {' '.join(args)} {a} {b}", timeout=60)
 
 
+@pytest.mark.timing
 def test_compare_same_setup_exits_0(guest, kiobench_module, make_nullb):
     """Two independent runs of one setup (never a file against itself or a
     copy, which any statistics pass: every difference is 0) are not
@@ -65,6 +66,7 @@ def test_compare_same_setup_exits_0(guest, kiobench_module, make_nullb):
     assert c["figures"]["p50_ns"]["test"] == "mann-whitney"
 
 
+@pytest.mark.timing
 def test_compare_300us_against_200us_exits_4(guest, kiobench_module, make_nullb):
     fast = make_nullb("nullb0", completion_nsec=200_000, size_mb=64)
     slow = make_nullb("nullb1", completion_nsec=300_000, size_mb=64)

@@ -43,6 +43,7 @@ def achieved_per_worker(job: dict) -> float:
     pytest.param("linear", 0.02, marks=[pytest.mark.core]),
     ("poisson", 0.05),  # the same code path but for the gaps: 6.12 only
 ])
+@pytest.mark.timing
 def test_open_loop_holds_the_rate(guest, kiobench_module, make_nullb, process, tol):
     """Memory-backed null_blk keeps up: the achieved rate is the asked one,
     within 2 % (linear).  A Poisson schedule's 4000 arrivals come from the
@@ -99,6 +100,7 @@ def test_open_loop_holds_the_rate(guest, kiobench_module, make_nullb, process, t
         0.001 * sched["mean"] + 1, "lat from schedule = lag + clat, per I/O"
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(40)
 def test_lag_grows_when_the_device_cannot_keep_up(guest, kiobench_module, make_nullb):
@@ -118,6 +120,7 @@ def test_lag_grows_when_the_device_cannot_keep_up(guest, kiobench_module, make_n
         50 * clat["percentile"]["50.000000"]
 
 
+@pytest.mark.timing
 def test_rate_sweep_draws_latency_against_load(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", completion_nsec=1_000_000, size_mb=16)
     args = f"--filename={dev} --rw=randread --iodepth=4 --rate_iops=250,500,4000 --runtime=1s"
@@ -155,6 +158,7 @@ def depth(guest, dev: str, extra: str, runtime: str) -> float:
     return kb["effective_iodepth"]
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(50)
 def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
@@ -217,6 +221,7 @@ def short_watchdogs(guest):
             guest.run(f"echo {v} >{p}")
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(60)
 def test_spin_on_a_device_that_stops_answering(guest, kiobench_module, make_nullb,
@@ -324,6 +329,7 @@ def polled_past_and_within(guest, dev: str, tags: int, ios_each: int, least: flo
     assert not re.search(r"timeout", log, re.I), log
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nullb):
@@ -339,6 +345,7 @@ def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nu
     polled_past_and_within(guest, dev, 64, 50000, 0.6)
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_hipri_past_the_poll_queue_tags_nvme(guest, kiobench_module):

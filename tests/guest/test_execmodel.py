@@ -126,6 +126,7 @@ def test_order_from_the_trace(guest, kiobench_module, make_nullb, how, tool):
         assert [j["groupid"] for j in jobs] == ([0, 1] if how == "stonewall" else [0, 0])
 
 
+@pytest.mark.timing
 def test_startdelay_from_the_trace(guest, kiobench_module, make_nullb):
     """[b] startdelay=1: its first bio is queued about 1 s after [a]'s
     first (they are otherwise started together).  Mutation: may_start()

@@ -55,6 +55,7 @@ def both(guest, dev: str, body: str) -> dict[str, tuple[float, float]]:
     return res
 
 
+@pytest.mark.timing
 @pytest.mark.budget(90)
 @pytest.mark.parametrize("rw", ["randread", "write"])
 def test_rate_holds_the_byte_rate(guest, kiobench_module, make_nullb, rw):

@@ -30,6 +30,7 @@ def normal(guest, args: str, env: str = "") -> str:
     return r.out
 
 
+@pytest.mark.timing
 def test_nvme_temperature_timeline(guest, kiobench_module, nvme):
     name = nvme.rsplit("/", 1)[1]
     hwmon = guest.check(f"ls -d /sys/block/{name}/device/hwmon*").split()
@@ -68,6 +69,7 @@ def test_nvme_temperature_timeline(guest, kiobench_module, nvme):
     assert f"power        : n/a ({NO_POWER})" in out
 
 
+@pytest.mark.timing
 @pytest.mark.device
 def test_device_sensors(guest, kiobench_module, test_dev):
     """On any device: the job samples the nearest hwmon device up the
@@ -175,6 +177,7 @@ def check_sensor_figures(kb: dict, ramp_ms: int) -> dict:
     return sm
 
 
+@pytest.mark.timing
 def test_power_efficiency(guest, kiobench_module, make_nullb):
     """Power and temperature readings that change with every sample (see
     fake_sysfs): the summary's mean power, temperature range and

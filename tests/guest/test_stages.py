@@ -100,8 +100,12 @@ def test_stages_add_up_to_the_latency(guest, kiobench_module, make_nullb):
     destroy_job(guest, job)
 
 
+# Not debug: its bounds are times, which run alone (timing), and the debug
+# kernel's checkers see the same stamping and probes in
+# test_stages_add_up_to_the_latency, and NVMe's hard-IRQ completions in
+# test_nvme_takes_nvme_sq and test_stages_jobs_come_and_go_among_others.
+@pytest.mark.timing
 @pytest.mark.core
-@pytest.mark.debug
 def test_timer_device_stage_holds_the_injected_latency(guest, kiobench_module, make_nullb):
     """1 ms timer-mode null_blk: the device stage is never below 1 ms (the
     timer starts after the issue) and holds the timer's overshoot, most of
@@ -129,6 +133,7 @@ def queue_mean(guest, dev: str, sched: str) -> float:
     return st["queue"]["mean"]
 
 
+@pytest.mark.timing
 def test_mq_deadline_grows_the_queue_stage(guest, kiobench_module, make_nullb):
     """The same load with mq-deadline and with none: a scheduler adds
     insertion, sorting and dispatch to every request, in the queue stage.
@@ -437,6 +442,7 @@ def btt_means(guest, dev: str, run) -> dict[str, tuple[float, int]]:
     return means
 
 
+@pytest.mark.timing
 def test_blktrace_btt_agree(guest, kiobench_module, make_nullb):
     """Debian's blktrace + btt on the same run: btt's D2C (issue to
     complete) against device + complete, within 5 % on a 1 ms device, and

@@ -50,6 +50,7 @@ def job_bytes(step: dict, d: str = "read") -> int:
     return sum(j["kiobench"]["all_bytes"][d] for j in step["jobs"])
 
 
+@pytest.mark.timing
 def test_qd_sweep_json_and_table(guest, kiobench_module, make_nullb):
     # IOPS = QD / latency as long as the gap between completion and
     # resubmission stays small next to the latency: the latency is 40 x QD4 x
@@ -160,6 +161,7 @@ def test_mixed_sweep_reports_both_directions(guest, kiobench_module, make_nullb)
         assert sum(int(r["ios"]) for r in rows if r["value"] == v) == 400
 
 
+@pytest.mark.timing
 def test_bursts_duty_cycle(guest, kiobench_module, make_nullb):
     # 1 ms per 4k I/O at QD1: a 1 MiB burst is ~0.3 s of busy time
     dev = make_nullb("nullb0", completion_nsec=1_000_000, size_mb=64)
@@ -216,6 +218,7 @@ def test_precondition_writes_exactly(guest, kiobench_module, make_nullb):
     assert doc["precondition"]["written_bytes"] == ss["rounds"] << 20
 
 
+@pytest.mark.timing
 def test_devices_sweep(guest, kiobench_module, make_nullb):
     devs = [make_nullb(f"nullb{i}", completion_nsec=5_000_000, size_mb=16) for i in range(3)]
     doc = sweep(guest, f"--filename={':'.join(devs)} --rw=randread --iodepth=2 "
@@ -276,6 +279,7 @@ def test_suite_datacenter_quick_and_plot(guest, kiobench_module, make_nullb, tmp
     assert "randread-qd-iops.png" in pngs and "randread-qd-latency.png" in pngs, pngs
 
 
+@pytest.mark.timing
 def test_suite_bursts_quick(guest, kiobench_module, make_nullb):
     # client-random: bursts at 20 % duty, then sustained QD sweeps with idle between
     dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=1024, memory_backed=False)
@@ -365,6 +369,7 @@ def test_suite_enterprise_quick(guest, kiobench_module, make_nullb, tmp_path):
     assert {"randread-qd-iops.png", "qd1-randread-bs-throughput.png"} <= names, names
 
 
+@pytest.mark.timing
 def test_suite_client_seq_quick(guest, kiobench_module, make_nullb, tmp_path):
     dev = make_nullb("nullb0", completion_nsec=100_000, size_mb=2048, memory_backed=False)
     doc = sweep(guest, f"002 --filename={dev} --quick --allow-writes", cmd="suite",

@@ -91,6 +91,7 @@ def check_pauses(what: str, at: list[int], lens: list[int], want: list[int],
     assert stray <= 0.02 * (nr_ios - len(want)), (what, sorted(set(got) - set(want)))
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_thinktime_pauses_after_every_blocks_ios(guest, kiobench_module, make_nullb):
@@ -114,6 +115,7 @@ def test_thinktime_pauses_after_every_blocks_ios(guest, kiobench_module, make_nu
         check_pauses(name, at, lens, want, 200)
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_thinktime_drains_the_depth_first(guest, kiobench_module, make_nullb):
@@ -147,6 +149,7 @@ def test_thinktime_drains_the_depth_first(guest, kiobench_module, make_nullb):
         assert 7 <= statistics.mean(windows) <= 9, (name, drained)
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_thinktime_spin_spins_the_pause(guest, kiobench_module, make_nullb):
@@ -167,6 +170,7 @@ def test_thinktime_spin_spins_the_pause(guest, kiobench_module, make_nullb):
     assert spun["elapsed_ns"] >= total and slept["elapsed_ns"] >= total
 
 
+@pytest.mark.timing
 @pytest.mark.core
 @pytest.mark.budget(120)
 def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):

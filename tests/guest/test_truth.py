@@ -32,6 +32,7 @@ HIST_ERR = 1 / 128
 # by construction on any kernel and host, and the 5 % bound tests the
 # engine, not the machine.  (CI measured a 2.7 ms mean gap at QD16 on the
 # debug kernel, where a fixed 50 ms gave 5.2 %.)
+@pytest.mark.timing
 @pytest.mark.parametrize("qd", [1, 2, 4, 8, 16, 32, 64])
 def test_littles_law_and_injected_floor(guest, kiobench_module, make_nullb, qd):
     gap = resubmit_gap_ns(guest, make_nullb)
@@ -154,6 +155,7 @@ def test_zero_reads_are_flagged(guest, kiobench_module, make_nullb):
     assert "all-zero" not in guest.check(f"kiobench run --filename={dev} --number_ios=100")
 
 
+@pytest.mark.timing
 def test_cpu_time_is_reported(guest, kiobench_module, make_nullb):
     """The workers' CPU time: most of the run when the worker does all the
     work itself (memory-backed null_blk completes inside submit_bio), little
@@ -192,6 +194,7 @@ def fio_job(guest, dev: str, args: str, timeout: float) -> dict:
 # second guest 0.9 ms at 10 ms after 0.06 ms at 1 ms (8 % of the cycle,
 # when the floor was 10 ms).  Both tools run a fixed count of 50 cycles
 # per slot, so no partial cycle skews the IOPS.
+@pytest.mark.timing
 @pytest.mark.parametrize("engine,qd", [("psync", 1), ("libaio", 4)])
 def test_fio_agrees(guest, kernel, kiobench_module, make_nullb, engine, qd):
     cal = make_nullb("nullb1", completion_nsec=1_000_000, size_mb=16)

@@ -432,6 +432,24 @@ class Guest:
                 return res.out
         return self.console_text(self._marks.get(marker, 0))
 
+    def dmesg_next(self, marker: str, name: str) -> tuple[str, str]:
+        """dmesg_since(marker), then dmesg_mark(name), in one command (one
+        round trip to the agent instead of two, for every phase of every
+        test): the new marker is written first and the text is the log
+        between the two, so nothing logged meanwhile is lost or read
+        twice.  Returns (text, the new marker)."""
+        if not self.alive:
+            return self.dmesg_since(marker), self.dmesg_mark(name)
+        new = f"{MARK_PREFIX} {len(self._marks) + 1} {name}"
+        self._marks[new] = self.console_log.stat().st_size if self.console_log.exists() else 0
+        res = self.run(f"echo {shlex.quote(new)} >/dev/kmsg || exit 2; dmesg | awk -v m="
+                       + shlex.quote(marker) + " -v n=" + shlex.quote(new)
+                       + " 'index($0, n) { exit } f { print } index($0, m) { f = 1 }"
+                         " END { exit !f }'")
+        if res.rc == 2:
+            raise CommandFailed(f"echo {new} >/dev/kmsg", res)
+        return (res.out if res.ok else self.console_text(self._marks.get(marker, 0))), new
+
     @staticmethod
     def scan_log(text: str) -> list[Splat]:
         """The kernel splats in `text` (see splat.py)."""

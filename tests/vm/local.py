@@ -85,6 +85,10 @@ class Local:
             raise CommandFailed("dmesg", res, "lost the test's marker (ring buffer overrun?)")
         return res.out
 
+    def dmesg_next(self, marker: str, name: str) -> tuple[str, str]:
+        """As Guest.dmesg_next: the log since marker, and a new marker."""
+        return self.dmesg_since(marker), self.dmesg_mark(name)
+
     @staticmethod
     def scan_log(text: str) -> list[Splat]:
         return scan_log(text)
