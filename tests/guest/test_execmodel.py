@@ -266,6 +266,7 @@ def test_exit_what_all_cancels_what_has_not_started(guest, kiobench_module, make
         assert later["kiobench"]["state"] == ("NEW" if what == "all" else "DONE"), what
 
 
+@pytest.mark.timing
 def test_steadystate_stops_the_job_as_fio(guest, kiobench_module, make_nullb):
     """fio's ss=iops:50% with ss_dur=3 and ss_ramp=1 on a 60 s time_based
     job (null_blk with a 100 us timer: a steady rate, whatever TCG's
