@@ -695,7 +695,8 @@ def test_io_error_stops_the_job_by_default(guest, kiobench_module, make_nullb):
     job = json.loads(guest.check("cat /tmp/e.json"))["jobs"][0]
     kb = job["kiobench"]
     assert kb["state"] == "FAILED" and job["error"] == 5
-    assert kb["errors"] == {"read": 1, "write": 0}  # the first I/O failed, nothing followed
+    # the first I/O failed, nothing followed (no write, trim or flush either)
+    assert kb["errors"] == {"read": 1, "write": 0, "trim": 0, "sync": 0}
     assert kb["all_ios"]["read"] == 0
     assert job_ids(guest) == []
 
