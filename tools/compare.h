@@ -23,6 +23,7 @@ struct kb_cmp_job {
 	char *name;
 	struct kb_cmp_dir dir[KIOBENCH_NR_DIRS];
 	struct kb_cmp_kvs cfg;
+	int hist_bits;			/* kiobench.hist_bits; -1: none */
 };
 
 /* A run is one step with an empty label; a sweep's steps are "PART VAR=VALUE". */

@@ -234,6 +234,8 @@ static int load_dir(struct kb_cmp_dir *cd, struct json_object *job, int d)
 	cd->mean = num(clat, "mean");
 	cd->stddev = num(clat, "stddev");
 	cd->max = u64(clat, "max");
+	cd->min = u64(clat, "min");
+	cd->hist_src = h ? 'k' : bins ? 'b' : 0;
 	if ((h && hist_kiobench(cd, h)) || (!h && bins && hist_bins(cd, bins)))
 		return -1;
 	percentiles(cd, clat);
@@ -288,11 +290,14 @@ static int load_job(struct kb_cmp_job *j, struct json_object *job, const char *w
 		    char *err, size_t errlen)
 {
 	struct json_object *name = get_type(job, "jobname", json_type_string);
+	struct json_object *kb;
 	int d;
 
 	if (!name)
 		return kb_errf(err, errlen, "%s: not a job (no \"jobname\")", where);
 	j->name = strdup(json_object_get_string(name));
+	kb = get_type(job, "kiobench", json_type_object);
+	j->hist_bits = get_type(kb, "hist_bits", json_type_int) ? (int)u64(kb, "hist_bits") : -1;
 	if (!j->name || job_config(j, job))
 		return kb_errf(err, errlen, "out of memory");
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)

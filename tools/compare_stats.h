@@ -28,6 +28,8 @@ struct kb_cmp_dir {
 	uint64_t pct[3];		/* p50, p99, p99.9 ns */
 	struct kb_bucket *b;		/* the latency histogram; NULL: none */
 	size_t nr;
+	uint64_t min;			/* ns */
+	char hist_src;			/* 'k': kiobench.hist, 'b': json+'s bins, 0: none */
 	double *iops_iv, *mbs_iv;	/* rates of the measured timeline intervals */
 	double *ios_iv, *lat_iv;	/* their I/Os and summed latency (ns) */
 	size_t nr_iv;

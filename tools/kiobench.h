@@ -59,6 +59,7 @@
 #define KB_CMD_METHODS	(KB_CMD_SWEEP | KB_CMD_PRECOND | KB_CMD_SUITE)
 #define KB_CMD_ALL	(KB_CMD_RUN | KB_CMD_METHODS)	/* the commands that run jobs */
 #define KB_CMD_COMPARE	(1u << 4)	/* takes no job option */
+#define KB_CMD_MERGE	(1u << 5)	/* takes no job option either */
 
 /* The variables a sweep can step through. */
 enum kb_var {
@@ -228,6 +229,7 @@ struct kb_global {
 	bool no_fill, steady, list_suites, no_precond;
 	double scale;
 	double threshold;	/* compare: percent */
+	double outlier_pct;	/* merge: percent */
 };
 
 #endif /* KIOBENCH_TOOL_H */

@@ -21,6 +21,8 @@ static const struct command {
 	{ "suite", "NAME [OPTIONS]", "a review methodology as one command (--list)", cmd_suite },
 	{ "compare", "BASE NEW", "two results side by side: changes, significance",
 	  cmd_compare },
+	{ "merge", "RESULTS.json...", "one job's results of several hosts as a fleet's",
+	  cmd_merge },
 	{ "plot", "RESULTS.json...", "charts of sweep/suite results (kiobench-plot)", cmd_plot },
 	{ "features", "", "show the module's version and limits", cmd_features },
 	{ "list", "", "list the jobs that exist in the kernel", cmd_list },

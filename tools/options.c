@@ -1037,8 +1037,8 @@ static int p_description(const struct kb_opt *o, const char *val, struct kb_job 
 /* run writes fio's formats; sweeps, preconditioning and suites their table's. */
 unsigned int kb_cmd_formats(unsigned int cmd)
 {
-	return cmd == KB_CMD_RUN ? KB_FMT_RUN : cmd == KB_CMD_COMPARE ? KB_FMT_COMPARE :
-	       KB_FMT_STEPS;
+	return cmd == KB_CMD_RUN ? KB_FMT_RUN :
+	       cmd == KB_CMD_COMPARE || cmd == KB_CMD_MERGE ? KB_FMT_COMPARE : KB_FMT_STEPS;
 }
 
 /* json+ is json with more in it: not with terse, which fio's readers parse alone. */
@@ -1453,10 +1453,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
-	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL | KB_CMD_COMPARE, "FMT[,FMT]", p_outfmt,
+	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL | KB_CMD_COMPARE | KB_CMD_MERGE, "FMT[,FMT]",
+	    p_outfmt,
 	    "the formats of the report (cli.c lists those of each command)",
 	    .def = "normal"),
-	CMD(KB_OPT_OUTPUT, "output", KB_CMD_ALL | KB_CMD_COMPARE, "FILE", p_str,
+	CMD(KB_OPT_OUTPUT, "output", KB_CMD_ALL | KB_CMD_COMPARE | KB_CMD_MERGE, "FILE", p_str,
 	    "write the results to FILE",
 	    .off = CMDF(output)),
 	CMD(KB_OPT_KEEP, "keep", KB_CMD_RUN, NULL, p_flag,
@@ -1519,6 +1520,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	CMD(KB_OPT_THRESHOLD, "threshold", KB_CMD_COMPARE, "PCT", p_pct,
 	    "how much worse a significant change must be to count (percent)",
 	    .off = CMDF(threshold), BOUNDS(0, 1000), .def = "5"),
+	CMD(KB_OPT_OUTLIER, "outlier-threshold", KB_CMD_MERGE, "PCT", p_pct,
+	    "a host is an outlier when its p50 or p99 is off the others' by more "
+	    "than PCT percent", .off = CMDF(outlier_pct), BOUNDS(0, 10000), .def = "50"),
 };
 
 /* Option names match with '-' and '_' taken as the same character. */

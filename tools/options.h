@@ -149,6 +149,7 @@ enum kb_opt_id {
 	KB_OPT_NO_PRECOND,
 	/* compare */
 	KB_OPT_THRESHOLD,
+	KB_OPT_OUTLIER,
 	KB_NR_OPTS
 };
 
