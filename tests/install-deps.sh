@@ -56,6 +56,9 @@ pkgs=(
 	# OpenSSH's client and ssh-keygen on the host; util-linux's blkdiscard
 	# (-z) and blkzone in every guest
 	dropbear-bin openssh-client util-linux
+	# the fleet lane's controller and the unit lane's check of the
+	# playbook (tools/ansible): ansible-playbook and ansible-lint
+	ansible-core ansible-lint
 	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
 	# tests/guest/test_fiologs.py: fio's fiologparser_hist.py reads logs with them
 	python3-numpy python3-pandas

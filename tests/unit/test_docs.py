@@ -26,12 +26,12 @@ OPTIONS_C = (REPO / "tools/options.c").read_text()
 OPTIONS_H = (REPO / "tools/options.h").read_text()
 MAN = (REPO / "tools/kiobench.1").read_text()
 
-COMMANDS = ("run", "sweep", "precondition", "suite", "compare")
+COMMANDS = ("run", "sweep", "precondition", "suite", "compare", "merge")
 CMD_BITS = {"KB_CMD_RUN": {"run"}, "KB_CMD_SWEEP": {"sweep"},
             "KB_CMD_PRECOND": {"precondition"}, "KB_CMD_SUITE": {"suite"},
             "KB_CMD_METHODS": {"sweep", "precondition", "suite"},
             "KB_CMD_ALL": {"run", "sweep", "precondition", "suite"},
-            "KB_CMD_COMPARE": {"compare"}}
+            "KB_CMD_COMPARE": {"compare"}, "KB_CMD_MERGE": {"merge"}}
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -104,7 +104,7 @@ def canonical(name: str) -> str | None:
 def test_help_lists_the_tables_options(cmd):
     """run lists every option it takes; sweep the command-line options and
     the value lists it sweeps (its other job options are run's, as it says);
-    precondition, suite and compare their command-line options."""
+    precondition, suite, compare and merge their command-line options."""
     want = {n for n, o in TABLE.items() if cmd in o["cmds"] and
             (cmd == "run" or not o["job"] or (cmd == "sweep" and o["list"]))}
     got = helped(cmd)
@@ -119,7 +119,8 @@ def test_help_lists_the_tables_options(cmd):
 BASE = {"run": ["--filename=/dev/null"], "sweep": ["--filename=/dev/null"],
         "precondition": ["--filename=/dev/null", "--allow-writes"],
         "suite": ["004", "--filename=/dev/null", "--allow-writes"],
-        "compare": ["/nonexistent/a.json", "/nonexistent/b.json"]}
+        "compare": ["/nonexistent/a.json", "/nonexistent/b.json"],
+        "merge": ["/nonexistent/a.json", "/nonexistent/b.json"]}
 
 
 def bad_value(opt: str, metavar: str | None) -> str:
@@ -159,7 +160,7 @@ def man_sections() -> dict[str, str]:
 SECTIONS = man_sections()
 # the man page's sections of each command's own options
 MAN_SECTION = {"run": "RUN OPTIONS", "sweep": "sweep", "precondition": "precondition",
-               "suite": "suite", "compare": "COMPARE"}
+               "suite": "suite", "compare": "COMPARE", "merge": "MERGE"}
 
 
 # RUN OPTIONS' examples of an abbreviation and of an ambiguous one

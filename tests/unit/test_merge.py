@@ -202,9 +202,8 @@ def test_merge_outlier_twice_slower_p99(tmp_path):
     """Of four hosts, one whose slowest 2 % take twice as long (p99 about
     2x the others', p50 the same) is the one outlier: its p99 against the
     other three's merged p99 (leave-one-out ratio), the test named; exit 4.
-    Without it, no outlier and exit 0.  Mutation: the outlier compares
-    with the fleet's merged p99 including the host itself and threshold
-    ratio 2.2: red (ratio under 2 counts as... see the report)."""
+    Without it, no outlier and exit 0.  Mutations: only p50 tested
+    (k < 1 in host_row()): red; the threshold's ratio doubled: red."""
     docs = [host_doc(f"h{i}", 100, i + 1) for i in range(3)]
     paths = [write(tmp_path, f"h{i}.json", d) for i, d in enumerate(docs)]
     p = merge("--output-format=json", *paths)
