@@ -124,10 +124,9 @@ def test_playbook_runs_and_merges(own_guest, kernel, tmp_path):
     and the work directory gone after.  With one guest's sshd stopped, the
     other's result is merged, the report names the missing host and the
     playbook exits non-zero.
-    Mutations: merge's percentile from the first host's histogram only
-    (add_buckets() keeping x's count): red; the role's cleanup without
-    rmmod: red; merge.yml without the missing hosts' task and merge's
-    exit status 0 with a document missing: red."""
+    Mutations: add_buckets() (tools/merge.c) leaving a shared bucket's
+    count out: red (the merged p99); the role's cleanup without rmmod:
+    red; merge's exit status 0 with a document missing: red."""
     if not shutil.which("ansible-playbook"):
         pytest.skip("ansible-playbook is not installed (tests/install-deps.sh: ansible-core)")
     ko, tool = kernel.kiobench_ko, initramfs.TOOL

@@ -44,3 +44,42 @@ def test_ansible_lint(tmp_path):
                         "roles/kiobench"], cwd=ANSIBLE, capture_output=True, text=True,
                        env=env(tmp_path), timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
+
+
+RENDER = """
+- hosts: localhost
+  gather_facts: false
+  vars_files: [{defaults}]
+  tasks:
+    - ansible.builtin.template:
+        src: {template}
+        dest: {dest}
+      vars:
+        kiobench_dir: /tmp/kiobench.x
+        kiobench_bin: /tmp/kiobench.x/kiobench
+"""
+
+
+@pytest.mark.parametrize("extra,writes", [([], False),
+                                          (["-e", "kiobench_allow_writes=true"], True),
+                                          (["-e", "kiobench_allow_writes=false"], False)])
+def test_run_command_allows_writes_only_when_asked(tmp_path, extra, writes):
+    """The command the role runs on each host (templates/run.sh.j2) has
+    --allow-writes only with kiobench_allow_writes true (the string
+    "false" of -e too: it is a boolean), and the host's kiobench_filename,
+    json+ into result.json.  Mutation: the template's | bool dropped: red
+    (the string "false" is true)."""
+    need("ansible-playbook")
+    role = ANSIBLE / "roles" / "kiobench"
+    (tmp_path / "p.yml").write_text(RENDER.format(
+        defaults=role / "defaults" / "main.yml", template=role / "templates" / "run.sh.j2",
+        dest=tmp_path / "run.sh"))
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "p.yml",
+                        "-e", "job=lab.fio", "-e", "kiobench_filename=/dev/nvme0n1", *extra],
+                       cwd=tmp_path, capture_output=True, text=True, env=env(tmp_path),
+                       timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    cmd = (tmp_path / "run.sh").read_text().splitlines()[-1]
+    assert cmd.startswith("exec /tmp/kiobench.x/kiobench run job.fio --filename=/dev/nvme0n1"), cmd
+    assert cmd.endswith(" --output-format=json+ --output=result.json"), cmd
+    assert ("--allow-writes" in cmd) == writes, cmd
