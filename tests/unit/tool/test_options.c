@@ -126,7 +126,7 @@ static void t_table(void)
 		const struct kb_opt *o = &kb_opts[i];
 
 		CHECK(o->name && o->parse && o->help && (int)o->id == i);
-		CHECK(o->cmds && !(o->cmds & ~(KB_CMD_ALL | KB_CMD_COMPARE)));
+		CHECK(o->cmds && !(o->cmds & ~(KB_CMD_ALL | KB_CMD_COMPARE | KB_CMD_MERGE)));
 		CHECK(o->min <= o->max);
 		CHECK(!o->list_var || o->list_help || o->scope == KB_SCOPE_CLI);
 		CHECK(kb_opt_find(o->name) == o);
