@@ -387,31 +387,25 @@ static struct json_object *pct_json(const uint64_t *pct)
 }
 
 /*
- * One host's row: its percentiles, and each tested one's ratio to the
- * others' merged percentile.  An outlier is named.
+ * p50, p99, p99.9 of every host but in's (the fleet's sum less its
+ * histogram), bounded by the others' observed extremes: 1, 0 when there
+ * are no others, -1 out of memory.
  */
-static int host_row(struct merge *m, const struct input *in, const struct kb_cmp_step *st,
-		    const struct kb_cmp_job *job, int d, const struct fleet_dir *f,
-		    const char *what)
+static int others_pcts(const struct merge *m, const struct input *in, size_t s, size_t j,
+		       int d, const struct fleet_dir *f, uint64_t *rest)
 {
-	const struct kb_cmp_dir *cd = &job->dir[d];
-	uint64_t pct[NR_PCT] = { 0 }, rest[NR_PCT] = { 0 }, rmin = UINT64_MAX, rmax = 0;
-	double ratio[NR_TESTED] = { NAN, NAN };
-	struct json_object *row, *ro = NULL;
-	char dev[512];
-	bool outlier = false, has_rest;
+	const struct kb_cmp_dir *cd = &in->doc.steps[s].jobs[j].dir[d];
+	uint64_t rmin = UINT64_MAX, rmax = 0;
 	struct kb_bucket *rb;
 	size_t i, nr = 0;
-	int k;
+	int ret;
 
-	percentiles(cd->b, cd->nr, cd->min, cd->max, pct_list, NR_PCT, pct);
-	/* the others' observed extremes bound their percentiles' estimates */
 	for (i = 0; i < m->nr_in; i++) {
 		const struct kb_cmp_dir *o;
 
 		if (!m->in[i].ok || &m->in[i] == in)
 			continue;
-		o = &m->in[i].doc.steps[st - in->doc.steps].jobs[job - st->jobs].dir[d];
+		o = &m->in[i].doc.steps[s].jobs[j].dir[d];
 		if (o->min < rmin)
 			rmin = o->min;
 		if (o->max > rmax)
@@ -420,8 +414,31 @@ static int host_row(struct merge *m, const struct input *in, const struct kb_cmp
 	rb = without(f, cd, &nr);
 	if (!rb)
 		return -1;
-	has_rest = !percentiles(rb, nr, rmin, rmax, pct_list, NR_PCT, rest);
+	ret = !percentiles(rb, nr, rmin, rmax, pct_list, NR_PCT, rest);
 	free(rb);
+	return ret;
+}
+
+/*
+ * One host's row: its percentiles, and each tested one's ratio to the
+ * others' merged percentile.  An outlier is named.
+ */
+static int host_row(struct merge *m, const struct input *in, const struct kb_cmp_step *st,
+		    const struct kb_cmp_job *job, int d, const struct fleet_dir *f,
+		    const char *what)
+{
+	const struct kb_cmp_dir *cd = &job->dir[d];
+	uint64_t pct[NR_PCT] = { 0 }, rest[NR_PCT] = { 0 };
+	double ratio[NR_TESTED] = { NAN, NAN };
+	struct json_object *row, *ro = NULL;
+	char dev[512];
+	bool outlier = false;
+	int k, has_rest;
+
+	percentiles(cd->b, cd->nr, cd->min, cd->max, pct_list, NR_PCT, pct);
+	has_rest = others_pcts(m, in, st - in->doc.steps, job - st->jobs, d, f, rest);
+	if (has_rest < 0)
+		return -1;
 	for (k = 0; has_rest && k < NR_TESTED; k++) {
 		if (!rest[k])
 			continue;
