@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -84,14 +85,21 @@ def inventory(path, guests, ko, tool):
 def playbook(tmp_path, run, timeout=600):
     """ansible-playbook as from a shell in tmp_path; each run its own
     ANSIBLE_HOME and SSH control sockets, so that no SSH connection of the
-    last run (ControlPersist) serves this one."""
+    last run (ControlPersist) serves this one.  The sockets' directory is
+    short: a Unix socket's path has at most 107 bytes, and pytest's
+    tmp_path with Ansible's socket name can exceed them."""
+    cp = tempfile.mkdtemp(prefix="kb-cp", dir="/tmp")
     env = dict(os.environ, PWD=str(tmp_path), ANSIBLE_NOCOLOR="1", ANSIBLE_FORCE_COLOR="0",
                ANSIBLE_HOME=str(tmp_path / f"ansible-home{run}"),
-               ANSIBLE_SSH_CONTROL_PATH_DIR=str(tmp_path / f"ansible-home{run}" / "cp"),
-               ANSIBLE_RETRY_FILES_ENABLED="0")
-    return subprocess.run(["ansible-playbook", "-i", "inventory", str(ROOT / PLAYBOOK),
-                           "-e", "job=lab.fio", "-e", f"kiobench_results_dir={tmp_path}/results"],
-                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=timeout)
+               ANSIBLE_SSH_CONTROL_PATH_DIR=cp, ANSIBLE_RETRY_FILES_ENABLED="0")
+    try:
+        return subprocess.run(["ansible-playbook", "-i", "inventory", str(ROOT / PLAYBOOK),
+                               "-e", "job=lab.fio",
+                               "-e", f"kiobench_results_dir={tmp_path}/results"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=timeout)
+    finally:
+        shutil.rmtree(cp, ignore_errors=True)
 
 
 def p99_of_sum(docs):
