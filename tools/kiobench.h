@@ -192,6 +192,7 @@ struct kb_job {
 	uint32_t fsync, fdatasync;	/* a flush every N writes; 0: none */
 	bool end_fsync, writefua;
 	bool atomic;		/* REQ_ATOMIC writes */
+	bool locality;		/* latency split local/remote completions */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

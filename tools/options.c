@@ -1450,6 +1450,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
 	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
 	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
+	JOB(KB_OPT_LOCALITY, "locality", NULL, p_flag,
+	    "split latency into completions on the submitting CPU and on another one",
+	    ATTR(KIOBENCH_A_LOCALITY, locality), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

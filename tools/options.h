@@ -120,6 +120,7 @@ enum kb_opt_id {
 	KB_OPT_END_FSYNC,
 	KB_OPT_WRITEFUA,
 	KB_OPT_ATOMIC,
+	KB_OPT_LOCALITY,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
