@@ -24,7 +24,7 @@
 #endif
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
-#define KB_OPT_SET_WORDS	2
+#define KB_OPT_SET_WORDS	3
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -70,6 +70,7 @@ enum kb_var {
 	KB_VAR_DEVICES,		/* the first k devices, one job each */
 	KB_VAR_BURST,		/* burst number */
 	KB_VAR_ROUND,		/* preconditioning round */
+	KB_VAR_TUNE,		/* a machine-wide setting (enum kb_tune), values by index */
 	KB_VAR_NR
 };
 
@@ -210,6 +211,16 @@ struct kb_job {
 	struct kb_assign_list applied;
 };
 
+/* Machine-wide settings a sweep may change (tuning.c), with --allow-tuning. */
+enum kb_tune {
+	KB_TUNE_RQ_AFFINITY,	/* queue/rq_affinity */
+	KB_TUNE_NOMERGES,	/* queue/nomerges */
+	KB_TUNE_SCHEDULER,	/* queue/scheduler (fio's ioscheduler) */
+	KB_TUNE_NR_REQUESTS,	/* queue/nr_requests */
+	KB_TUNE_IRQ_CPUS,	/* the device's vectors' smp_affinity_list */
+	KB_NR_TUNE
+};
+
 /* Options of the command, not of a job. */
 struct kb_global {
 	unsigned int cmd;	/* KB_CMD_*: the command they are for */
@@ -229,6 +240,8 @@ struct kb_global {
 	bool no_fill, steady, list_suites, no_precond;
 	double scale;
 	double threshold;	/* compare: percent */
+	char *tune[KB_NR_TUNE];	/* sweep: tuning values as given (a list: swept) */
+	bool allow_tuning;
 };
 
 #endif /* KIOBENCH_TOOL_H */

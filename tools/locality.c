@@ -212,7 +212,7 @@ static void device_irqs(const char *sysroot, char *dir, unsigned int **irqs, uns
 }
 
 /* The IRQs of block device dev (a partition: its disk's). */
-static void dev_irqs(const char *sysroot, const char *dev, unsigned int **irqs, unsigned int *n)
+void kb_dev_irqs(const char *sysroot, const char *dev, unsigned int **irqs, unsigned int *n)
 {
 	char base[PATH_MAX], path[PATH_MAX + 32], real[PATH_MAX];
 	struct stat sb;
@@ -304,7 +304,7 @@ int kb_irqs_read(const char *sysroot, const char *procfile, char *const *devs, u
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++)
-		dev_irqs(sysroot, devs[i], &irqs, &nr);
+		kb_dev_irqs(sysroot, devs[i], &irqs, &nr);
 	text = nr ? kb_read_file(procfile) : NULL;
 	if (text)
 		ret = kb_irqs_parse(text, irqs, nr, out);

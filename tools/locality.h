@@ -81,6 +81,8 @@ void kb_loc_classify(const char *sysroot, struct kb_locality *loc);
  */
 int kb_irqs_read(const char *sysroot, const char *procfile, char *const *devs, unsigned int n,
 		 struct kb_irqs *out);
+/* Adds the IRQs of block device dev (its nearest device's in sysfs) to irqs[0..*n). */
+void kb_dev_irqs(const char *sysroot, const char *dev, unsigned int **irqs, unsigned int *n);
 /* /proc/interrupts' text (changed) into out, the lines of irqs[0..nr) only.  0, or -1: none. */
 int kb_irqs_parse(char *text, const unsigned int *irqs, unsigned int nr, struct kb_irqs *out);
 /* after - before into after, lines without any count dropped. */

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "tuning.h"
 
 static const struct command {
 	const char *name, *args, *help;
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
 		return KB_EXIT_USAGE;
 	}
 	cmd = argv[1];
+	kb_tune_recover();	/* what a killed kiobench left changed */
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		usage_main(stdout);
 		return KB_EXIT_OK;
