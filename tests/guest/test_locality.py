@@ -5,10 +5,7 @@ independent source, the block_rq_complete tracepoint's CPU field.
 The four-CPU guest of test_shape_smp4.py: its second NVMe controller has
 one I/O queue, so one interrupt vector, whose effective CPU the kernel
 says in /proc/irq/<N>/effective_affinity_list.  The worker is pinned to
-another CPU (and not CPU 0).  With an I/O scheduler in front of the
-device (mq-deadline, the default of a single-queue device), the driver
-completes each request through blk_mq_complete_request(), which honours
-the queue's rq_affinity."""
+another CPU (and not CPU 0)."""
 from __future__ import annotations
 
 import json
