@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "top.h"
 #include "tuning.h"
 
 static const struct command {
@@ -27,6 +28,8 @@ static const struct command {
 	{ "list", "", "list the jobs that exist in the kernel", cmd_list },
 	{ "stop", "ID", "ask a running job to stop", cmd_stop },
 	{ "destroy", "ID", "destroy a job that is not running", cmd_destroy },
+	{ "top", "[--batch]", "every job in the kernel, live: IOPS, latency, depth, locality",
+	  cmd_top },
 };
 
 static void usage_main(FILE *f)
