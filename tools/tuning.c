@@ -168,8 +168,10 @@ static int change(const char *path, const char *val, const char *what)
 	err = write_value(path, val);
 	if (err) {
 		msg("%s=%s: %s refuses it: %s%s", what, val, path, strerror(-err),
-		    err == -EIO && strstr(path, "/irq/") ?
+		    (err == -EIO || err == -EPERM) && strstr(path, "/irq/") ?
 		    " (a managed interrupt: the kernel sets its affinity)" : "");
+		if (!known)
+			nr_changes--;	/* unchanged: nothing to put back */
 		return -1;
 	}
 	return 0;

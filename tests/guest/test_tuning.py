@@ -86,3 +86,35 @@ def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb
     # the killed job's kernel side ended with its socket
     guest.check("for i in $(seq 300); do ls /sys/kernel/debug/kiobench | grep -q job || "
                 "exit 0; sleep 0.1; done; exit 1", timeout=60)
+
+
+def test_tuning_put_back_after_sigterm(guest: Guest, kiobench_module, make_nullb):
+    """SIGTERM mid-sweep ends it in order: the value is back and the record
+    gone.  Mutation: method_finish() does not call kb_tune_restore() and
+    atexit() is not registered (at_exit = true from the start): red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    aff = queue(guest, dev, "rq_affinity")
+    guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
+                f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
+                f"for i in $(seq 100); do grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}"
+                f"/queue/rq_affinity && exit 0; sleep 0.1; done; exit 1", timeout=60)
+    guest.check("pid=$(pidof kiobench); kill -TERM $pid; "
+                "while kill -0 $pid 2>/dev/null; do sleep 0.1; done", timeout=60)
+    assert queue(guest, dev, "rq_affinity") == aff, guest.check("cat /tmp/k.out")
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
+
+
+def test_irq_cpus_of_a_managed_interrupt_is_refused(guest: Guest, kiobench_module):
+    """NVMe's MSI-X vectors are managed: moving them is refused, saying
+    why, and nothing is left changed.  Mutation: change() drops the
+    managed-interrupt explanation: red."""
+    from vm.targets import nvme_dev
+    dev = nvme_dev(guest, 0)
+    r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=100 "
+                  f"--allow-tuning --irq_cpus=1 --iodepth=1,2")
+    assert r.rc != 0, r.out
+    assert re.search(r"irq_cpus=1: /proc/irq/\d+/smp_affinity_list refuses it: "
+                     r"(Input/output error|Operation not permitted) \(a managed interrupt: "
+                     r"the kernel sets its affinity\)", r.out), r.out
+    assert "cannot put back" not in r.out, r.out
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
