@@ -143,7 +143,7 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 
 	local_irq_save(flags);
 	s = job->stats[smp_processor_id()];
-	if (likely(job->loc))	/* KUnit's jobs have none */
+	if (likely(job->loc))	/* none: KUnit's jobs, too many CPUs */
 		local = kb_loc_complete(job->loc, slot);
 	d = &s->dir[slot->dir];
 	write_seqcount_begin(&s->seq);

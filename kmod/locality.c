@@ -27,19 +27,25 @@ static unsigned int kb_loc_nr_hq(const struct kb_job *job)
  * kb_loc_alloc() - the job's locality counters
  * @job: a job whose devices are open
  *
- * Return: 0, or -ENOMEM (the percpu allocator takes at most 32 KiB a CPU:
- * some 4000 CPUs and queues).
+ * The percpu allocator takes at most PCPU_MIN_UNIT_SIZE (32 KiB) a CPU:
+ * past some 4000 CPUs and queues a job has no locality (no debugfs file)
+ * unless it asked for the split, which is then refused.
+ *
+ * Return: 0, -E2BIG or -ENOMEM.
  */
 int kb_loc_alloc(struct kb_job *job)
 {
-	struct kb_loc *loc = kzalloc(sizeof(*loc), GFP_KERNEL);
-	size_t size;
+	unsigned int nr_hq = kb_loc_nr_hq(job);
+	size_t size = sizeof(struct kb_loc_cpu) +
+		      (nr_cpu_ids + nr_hq + 1) * sizeof(u64);
+	struct kb_loc *loc;
 
+	if (size > PCPU_MIN_UNIT_SIZE)
+		return job->cfg.locality ? -E2BIG : 0;
+	loc = kzalloc(sizeof(*loc), GFP_KERNEL);
 	if (!loc)
 		return -ENOMEM;
-	loc->nr_hq = kb_loc_nr_hq(job);
-	size = sizeof(struct kb_loc_cpu) +
-	       (nr_cpu_ids + loc->nr_hq + 1) * sizeof(u64);
+	loc->nr_hq = nr_hq;
 	loc->pcpu = __alloc_percpu_gfp(size, sizeof(u64), GFP_KERNEL);
 	if (!loc->pcpu) {
 		kfree(loc);
@@ -140,6 +146,8 @@ DEFINE_SHOW_ATTRIBUTE(kb_loc);
 
 int kb_loc_debugfs(struct kb_job *job, struct dentry *dir)
 {
+	if (!job->loc)	/* too many CPUs (kb_loc_alloc()) */
+		return 0;
 	return PTR_ERR_OR_ZERO(debugfs_create_file("locality", 0400, dir, job,
 						   &kb_loc_fops));
 }
