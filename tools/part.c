@@ -317,6 +317,7 @@ static void report_step(struct method *m, struct part_run *pr, struct kb_step *s
 	}
 	kb_step_rows(m->g.formats & KB_FMT_NORMAL ? m->out : NULL, m->csv, def->name, st);
 	o = kb_step_json(st);
+	kb_jadd(o, "variable", kb_jstr(var_name(def)));	/* a tuning's own name */
 	report_tuning(m, st, o);
 	json_object_array_add(pr->steps_json, o);
 }

@@ -49,6 +49,8 @@ def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, ma
                 timeout=120)
     part = json.loads(guest.check("cat /tmp/tune.json"))["parts"][0]
     assert part["variable"] == "rq_affinity"
+    assert [s["variable"] for s in part["steps"]] == ["rq_affinity"] * 2
+    assert [s["value"] for s in part["steps"]] == ["0", "2"]
     seen = [(s["tuning"][dev]["rq_affinity"], s["tuning"][dev]["nomerges"])
             for s in part["steps"]]
     assert seen == [("0", "2"), ("2", "2")], seen
