@@ -91,7 +91,7 @@ static void kb_metric_add(struct kb_job *job, struct kb_cpu_stats *s,
 
 /* The secondary measures of a measured, successful I/O. */
 static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
-			     struct kb_slot *slot, u64 now)
+			     struct kb_slot *slot, u64 now, bool local)
 {
 	unsigned int dir = slot->dir;
 	u64 st[3];
@@ -104,6 +104,9 @@ static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
 			      slot->submit_ns - slot->sched_ns);
 		kb_metric_add(job, s, KB_M_LAT_SCHED, dir, now - slot->sched_ns);
 	}
+	if (job->cfg.locality)
+		kb_metric_add(job, s, local ? KB_M_LAT_LOCAL : KB_M_LAT_REMOTE,
+			      dir, now - slot->submit_ns);
 	if (!job->cfg.stages)
 		return;
 	if (!kb_stage_split(slot, now, st)) {
@@ -136,9 +139,12 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 	struct kb_cpu_stats *s;
 	struct kb_dir_stats *d;
 	unsigned long flags;
+	bool local = false;
 
 	local_irq_save(flags);
 	s = job->stats[smp_processor_id()];
+	if (likely(job->loc))	/* none: KUnit's jobs, too many CPUs */
+		local = kb_loc_complete(job->loc, slot);
 	d = &s->dir[slot->dir];
 	write_seqcount_begin(&s->seq);
 	if (unlikely(status))
@@ -146,7 +152,7 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 	else
 		kb_count(d, slot->len, lat, measured);
 	if (measured && job->nr_metrics)
-		kb_count_metrics(job, s, slot, now);
+		kb_count_metrics(job, s, slot, now, local);
 	write_seqcount_end(&s->seq);
 	if (measured && unlikely(job->lat_log))
 		kb_log_lat(job, slot, now, lat);

@@ -57,7 +57,8 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->rate_iops,
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
-	seq_printf(m, "norandommap=%d\n", cfg->norandommap);
+	seq_printf(m, "norandommap=%d\nlocality=%d\n", cfg->norandommap,
+		   cfg->locality);
 	seq_printf(m, "ioprio=%u/%u\n", cfg->prioclass, cfg->prio);
 	seq_printf(m, "trim_mode=%u\nwrite_zeroes=%d%s\nfsync=%u\nend_fsync=%d\n",
 		   cfg->trim_mode, cfg->write_zeroes,
@@ -78,6 +79,8 @@ static const char *const kb_metric_names[KB_NR_METRICS] = {
 	[KB_M_STAGE_QUEUE] = "stage_queue",
 	[KB_M_STAGE_DEVICE] = "stage_device",
 	[KB_M_STAGE_COMPLETE] = "stage_complete",
+	[KB_M_LAT_LOCAL] = "lat_local",
+	[KB_M_LAT_REMOTE] = "lat_remote",
 	[KB_M_CLAT_PRIO_DEF] = "clat_prio_default",
 	[KB_M_CLAT_PRIO_CMD] = "clat_prio_cmd",
 };
@@ -332,7 +335,8 @@ int kb_debugfs_add_job(struct kb_job *job)
 			goto out_remove_dir;
 		}
 	}
-	err = kb_debugfs_add_metrics(job, dir) ?: kb_verify_debugfs(job, dir);
+	err = kb_debugfs_add_metrics(job, dir) ?: kb_verify_debugfs(job, dir) ?:
+	      kb_loc_debugfs(job, dir);
 	if (err)
 		goto out_remove_dir;
 	job->dbg = dir;

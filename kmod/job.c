@@ -546,6 +546,7 @@ static void kb_free_stats(struct kb_job *job)
 {
 	unsigned int cpu;
 
+	kb_loc_free(job);
 	if (!job->stats)
 		return;
 	for_each_possible_cpu(cpu)
@@ -570,7 +571,8 @@ static void kb_pick_metrics(struct kb_job *job)
 	for (id = 0; id < KB_NR_METRICS; id++) {
 		bool keep = id <= KB_M_LAT_SCHED ? cfg->rate_iops :
 			    id <= KB_M_STAGE_COMPLETE ? cfg->stages :
-			    cfg->cmdprio_any;
+			    id <= KB_M_CLAT_PRIO_CMD ? cfg->cmdprio_any :
+			    cfg->locality;
 
 		job->metric_idx[id] = keep ? job->nr_metrics++ : -1;
 	}
@@ -601,14 +603,15 @@ static int kb_alloc_stats(struct kb_job *job)
 
 		s = kvzalloc_node(struct_size(s, m, job->nr_metrics), GFP_KERNEL,
 				  cpu_to_node(cpu));
-		if (!s) {
-			kb_free_stats(job);
-			return -ENOMEM;
-		}
+		if (!s)
+			break;
 		kb_init_cpu_stats(job, s);
 		job->stats[cpu] = s;
 	}
-	return 0;
+	if (cpu >= nr_cpu_ids && !kb_loc_alloc(job))
+		return 0;
+	kb_free_stats(job);	/* and the locality counters */
+	return -ENOMEM;
 }
 
 static void kb_free_slot(struct kb_slot *slot)

@@ -149,6 +149,7 @@ struct kb_config {
 	bool end_fsync;		/* a flush at each worker's end */
 	bool writefua;		/* REQ_FUA on writes */
 	bool atomic;		/* REQ_ATOMIC on writes */
+	bool locality;		/* latency split local/remote (locality.h) */
 };
 
 struct kb_counters {
@@ -183,6 +184,8 @@ enum kb_metric_id {
 	KB_M_STAGE_COMPLETE,	/* bi_end_io - driver completion */
 	KB_M_CLAT_PRIO_DEF,	/* latency of the I/Os with the job's priority */
 	KB_M_CLAT_PRIO_CMD,	/* latency of the cmdprio_pct share */
+	KB_M_LAT_LOCAL,		/* locality: completed on the submitting CPU */
+	KB_M_LAT_REMOTE,	/* ... on another CPU */
 	KB_NR_METRICS
 };
 
@@ -291,6 +294,8 @@ struct kb_slot {
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
 	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
+	u16 loc_hq;		/* locality.h: hardware queue */
+	u32 loc_cpu;		/* locality.h: submitting CPU */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -369,6 +374,7 @@ struct kb_job {
 	bool user_stop;			/* the stop came from JOB_STOP */
 	atomic_t active;		/* workers not finished yet */
 	bool stages_held;		/* a kb_stages_get() to put back */
+	struct kb_loc *loc;		/* locality.c */
 	u64 start_ns;
 	u64 ramp_end_ns;
 	u64 deadline_ns;		/* U64_MAX: none */
@@ -453,6 +459,9 @@ int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 
 /* stages.h: the per-stage split (stages.c attaches its probes) */
 #include "stages.h"
+
+/* locality.h: where each I/O ran (locality.c: counters, debugfs) */
+#include "locality.h"
 
 /* gen.c: offsets, sizes, random numbers (pure, KUnit-tested) */
 void kb_rng_seed(struct kb_rng *rng, u64 seed);

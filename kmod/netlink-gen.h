@@ -153,6 +153,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_END_FSYNC] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_WRITEFUA] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_ATOMIC] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_LOCALITY] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -199,6 +200,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_END_FSYNC, end_fsync, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_WRITEFUA, writefua, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_ATOMIC, atomic, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_LOCALITY, locality, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -240,5 +242,6 @@ static_assert(__same_type(((struct kb_config *)0)->fsync, u32));
 static_assert(__same_type(((struct kb_config *)0)->end_fsync, bool));
 static_assert(__same_type(((struct kb_config *)0)->writefua, bool));
 static_assert(__same_type(((struct kb_config *)0)->atomic, bool));
+static_assert(__same_type(((struct kb_config *)0)->locality, bool));
 
 #endif /* KB_NETLINK_GEN_H */

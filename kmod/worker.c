@@ -262,6 +262,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	slot->stage_flags = 0;
 	if (!slot->submit_ns)
 		slot->submit_ns = ktime_get_ns();
+	kb_loc_submit(slot, bio);
 	submit_bio(bio);
 	/* a refusal ends the bio inside submit_bio(), in this task */
 	return !READ_ONCE(slot->refused);

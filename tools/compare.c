@@ -27,7 +27,7 @@ struct cmp {
 	double threshold;
 	FILE *out;			/* normal output, or NULL */
 	struct json_object *doc;	/* json output, or NULL */
-	struct json_object *diffs, *only, *cmps, *worse;
+	struct json_object *diffs, *only, *cmps, *worse, *locs;
 	unsigned int nr_worse, nr_diffs;
 };
 
@@ -348,6 +348,40 @@ static void note_worse(struct cmp *c, const char *what, const struct kb_cmp_resu
 	json_object_array_add(c->worse, kb_jstr(buf));
 }
 
+/* Where the I/Os completed, base -> new: shares, not tested (counts, not samples). */
+static void cmp_locality(struct cmp *c, const char *step, const struct kb_cmp_job *ja,
+			 const struct kb_cmp_job *jb)
+{
+	static const char *const names[] = { "local", "llc", "remote", "hardirq", "softirq",
+					     "task" };
+	struct json_object *o;
+	int k;
+
+	if (!ja->loc.present || !jb->loc.present)
+		return;
+	if (c->out) {
+		fprintf(c->out, "  locality of job %s (%% of completions, base -> new):", ja->name);
+		for (k = 0; k < 6; k++)
+			fprintf(c->out, "%s %s %.2f -> %.2f", k == 3 ? ";" : k ? "," : "", names[k],
+				k < 3 ? ja->loc.where[k] : ja->loc.ctx[k - 3],
+				k < 3 ? jb->loc.where[k] : jb->loc.ctx[k - 3]);
+		fprintf(c->out, "\n");
+	}
+	if (!c->doc)
+		return;
+	o = json_object_new_object();
+	kb_jadd(o, "step", kb_jstr(step));
+	kb_jadd(o, "job", kb_jstr(ja->name));
+	for (k = 0; k < 6; k++) {
+		struct json_object *p = json_object_new_object();
+
+		kb_jadd(p, "base_pct", kb_jdbl3(k < 3 ? ja->loc.where[k] : ja->loc.ctx[k - 3]));
+		kb_jadd(p, "new_pct", kb_jdbl3(k < 3 ? jb->loc.where[k] : jb->loc.ctx[k - 3]));
+		kb_jadd(o, names[k], p);
+	}
+	json_object_array_add(c->locs, o);
+}
+
 static void cmp_pair(struct cmp *c, const struct kb_cmp_step *sa,
 		     const struct kb_cmp_step *sb, const struct kb_cmp_job *ja,
 		     const struct kb_cmp_job *jb)
@@ -373,6 +407,7 @@ static void cmp_pair(struct cmp *c, const struct kb_cmp_step *sa,
 			json_object_array_add(c->cmps, result_json(sa->label, ja->name, d, &r));
 		note_worse(c, what, &r);
 	}
+	cmp_locality(c, sa->label, ja, jb);
 }
 
 /* ---- the command ------------------------------------------------------------------ */
@@ -418,6 +453,8 @@ static void json_start(struct cmp *c)
 	kb_jadd(c->doc, "config_differences", json_object_get(c->diffs));
 	kb_jadd(c->doc, "only_in_one", c->only);
 	kb_jadd(c->doc, "comparisons", c->cmps);
+	c->locs = json_object_new_array();
+	kb_jadd(c->doc, "locality", c->locs);
 }
 
 /* Compare c->a and c->b into the outputs; the exit code. */

@@ -19,11 +19,20 @@ struct kb_cmp_kvs {
 	size_t n;
 };
 
+/* jobs[i].kiobench.locality: shares of the completions, in percent. */
+struct kb_cmp_loc {
+	bool present;
+	uint64_t n;			/* completions */
+	double where[3];		/* local, llc, remote */
+	double ctx[3];			/* hardirq, softirq, task */
+};
+
 struct kb_cmp_job {
 	char *name;
 	struct kb_cmp_dir dir[KIOBENCH_NR_DIRS];
 	struct kb_cmp_kvs cfg;
 	int hist_bits;			/* kiobench.hist_bits; -1: none */
+	struct kb_cmp_loc loc;
 };
 
 /* A run is one step with an empty label; a sweep's steps are "PART VAR=VALUE". */

@@ -286,6 +286,26 @@ static int job_config(struct kb_cmp_job *j, struct json_object *job)
 	return job_identity(j, kb);
 }
 
+/* kiobench.locality's counts as shares; nothing when the job has none. */
+static void load_locality(struct kb_cmp_loc *l, struct json_object *job)
+{
+	static const char *const where[] = { "local", "llc", "remote" };
+	static const char *const ctx[] = { "hardirq", "softirq", "task" };
+	struct json_object *kb = get_type(job, "kiobench", json_type_object);
+	struct json_object *loc = get_type(kb, "locality", json_type_object);
+	struct json_object *c = get_type(loc, "context", json_type_object);
+	int k;
+
+	if (!loc || !c || !get(loc, "completions"))
+		return;
+	l->n = json_object_get_uint64(get(loc, "completions"));
+	for (k = 0; k < 3; k++) {
+		l->where[k] = l->n ? 100.0 * json_object_get_uint64(get(loc, where[k])) / l->n : 0;
+		l->ctx[k] = l->n ? 100.0 * json_object_get_uint64(get(c, ctx[k])) / l->n : 0;
+	}
+	l->present = true;
+}
+
 static int load_job(struct kb_cmp_job *j, struct json_object *job, const char *where,
 		    char *err, size_t errlen)
 {
@@ -300,6 +320,7 @@ static int load_job(struct kb_cmp_job *j, struct json_object *job, const char *w
 	j->hist_bits = get_type(kb, "hist_bits", json_type_int) ? (int)u64(kb, "hist_bits") : -1;
 	if (!j->name || job_config(j, job))
 		return kb_errf(err, errlen, "out of memory");
+	load_locality(&j->loc, job);
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 		if (load_dir(&j->dir[d], job, d))
 			return kb_errf(err, errlen, "%s: malformed %s histogram", where,

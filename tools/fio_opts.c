@@ -105,8 +105,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "cgroup_nodelete", NULL, CGROUP },
 	{ "exec_prerun", NULL, "runs a command before the job: kiobench runs no commands" },
 	{ "exec_postrun", NULL, "runs a command after the job: kiobench runs no commands" },
-	{ "ioscheduler", NULL, "switches the device's I/O scheduler: kiobench does not change "
-	  "the device's settings (set queue/scheduler in sysfs)" },
 	{ "profile", NULL, "fio's built-in profiles: kiobench has its own suites "
 	  "('kiobench suite --list')" },
 	{ "mem", "iomem", USERMEM },

@@ -23,6 +23,7 @@
 #include "report.h"
 #include "result.h"
 #include "sensors.h"
+#include "locality_out.h"
 #include "stages_out.h"
 #include "stats.h"
 
@@ -355,6 +356,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	if (stages)
 		kb_jadd(o, "stages", stages);
 	kb_json_measures(o, r);
+	if (r->loc.present)
+		kb_jadd(o, "locality", kb_locality_json(r));
 	if (r->job->raw_lat_log)
 		kb_jadd(o, "raw_lat_log", kb_jstr(r->job->raw_lat_log));
 	pct_objs(o, r);

@@ -24,7 +24,7 @@
 #endif
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
-#define KB_OPT_SET_WORDS	2
+#define KB_OPT_SET_WORDS	3
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -71,6 +71,7 @@ enum kb_var {
 	KB_VAR_DEVICES,		/* the first k devices, one job each */
 	KB_VAR_BURST,		/* burst number */
 	KB_VAR_ROUND,		/* preconditioning round */
+	KB_VAR_TUNE,		/* a machine-wide setting (enum kb_tune), values by index */
 	KB_VAR_NR
 };
 
@@ -193,6 +194,7 @@ struct kb_job {
 	uint32_t fsync, fdatasync;	/* a flush every N writes; 0: none */
 	bool end_fsync, writefua;
 	bool atomic;		/* REQ_ATOMIC writes */
+	bool locality;		/* latency split local/remote completions */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */
@@ -208,6 +210,16 @@ struct kb_job {
 	const char *rw_str;	/* "randread" ... for display */
 	/* every assignment applied, for "job options" in JSON */
 	struct kb_assign_list applied;
+};
+
+/* Machine-wide settings a sweep may change (tuning.c), with --allow-tuning. */
+enum kb_tune {
+	KB_TUNE_RQ_AFFINITY,	/* queue/rq_affinity */
+	KB_TUNE_NOMERGES,	/* queue/nomerges */
+	KB_TUNE_SCHEDULER,	/* queue/scheduler (fio's ioscheduler) */
+	KB_TUNE_NR_REQUESTS,	/* queue/nr_requests */
+	KB_TUNE_IRQ_CPUS,	/* the device's vectors' smp_affinity_list */
+	KB_NR_TUNE
 };
 
 /* Options of the command, not of a job. */
@@ -230,6 +242,8 @@ struct kb_global {
 	double scale;
 	double threshold;	/* compare: percent */
 	double outlier_pct;	/* merge: percent */
+	char *tune[KB_NR_TUNE];	/* sweep: tuning values as given (a list: swept) */
+	bool allow_tuning;
 };
 
 #endif /* KIOBENCH_TOOL_H */

@@ -9,6 +9,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "top.h"
+#include "tuning.h"
 
 static const struct command {
 	const char *name, *args, *help;
@@ -28,6 +30,8 @@ static const struct command {
 	{ "list", "", "list the jobs that exist in the kernel", cmd_list },
 	{ "stop", "ID", "ask a running job to stop", cmd_stop },
 	{ "destroy", "ID", "destroy a job that is not running", cmd_destroy },
+	{ "top", "[--batch]", "every job in the kernel, live: IOPS, latency, depth, locality",
+	  cmd_top },
 };
 
 static void usage_main(FILE *f)
@@ -64,6 +68,7 @@ int main(int argc, char **argv)
 		return KB_EXIT_USAGE;
 	}
 	cmd = argv[1];
+	kb_tune_recover();	/* what a killed kiobench left changed */
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
 		usage_main(stdout);
 		return KB_EXIT_OK;

@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "tuning.h"
 #include "json.h"
 #include "options.h"
 #include "part.h"
@@ -161,6 +162,7 @@ static int close_output(FILE *f, const char *name, int ret)
 static int method_finish(struct method *m, const char *command, const char *suite,
 			 struct json_object *pre, int ret)
 {
+	kb_tune_restore();	/* the tuning's old values, on every path */
 	if ((m->g.formats & KB_FMT_JSON) && m->parts)
 		write_document(m, command, suite, pre);
 	json_object_put(pre);
@@ -278,6 +280,43 @@ static int sweep_bursts(const struct method *m, struct part_def *def)
 	return 0;
 }
 
+/*
+ * The tuning options: refused without --allow-tuning; a list of more than
+ * one value is the swept variable (before the others: theirs of one value
+ * are then fixed settings).
+ */
+static int sweep_tuning(struct method *m, struct part_def *def)
+{
+	int t;
+
+	for (t = 0; t < KB_NR_TUNE; t++) {
+		if (!m->g.tune[t])
+			continue;
+		if (!m->g.allow_tuning) {
+			msg("--%s: changes a machine-wide setting of the devices (%s); "
+			    "it needs --allow-tuning, and is put back at the end", kb_tune_names[t],
+			    t == KB_TUNE_IRQ_CPUS ? "their interrupts' affinity" :
+			    "their block queue's");
+			return -1;
+		}
+		if (!strchr(m->g.tune[t], ','))
+			continue;
+		if (def->var == KB_VAR_TUNE) {
+			msg("--%s and --%s: sweep one variable at a time",
+			    kb_tune_names[def->tune], kb_tune_names[t]);
+			return -1;
+		}
+		def->var = KB_VAR_TUNE;
+		def->tune = t;
+		def->values = m->g.tune[t];
+		free(m->g.list[KB_VAR_TUNE]);	/* the other lists see a variable swept */
+		m->g.list[KB_VAR_TUNE] = strdup(m->g.tune[t]);
+		if (!m->g.list[KB_VAR_TUNE])
+			return -1;
+	}
+	return 0;
+}
+
 /* The sweep's part from its options. */
 static int sweep_part(struct method *m, struct part_def *def)
 {
@@ -288,7 +327,7 @@ static int sweep_part(struct method *m, struct part_def *def)
 	def->burst_total = m->g.burst_total;
 	def->duty = m->g.duty;
 	def->burst_idle_ns = m->g.burst_idle_ns;
-	if (sweep_variable(m, def) || sweep_fixed(m, def))
+	if (sweep_tuning(m, def) || sweep_variable(m, def) || sweep_fixed(m, def))
 		return -1;
 	if (def->split_qd && def->var != KB_VAR_IODEPTH && !def->iodepth) {
 		msg("--split-qd: needs --iodepth (the total depth)");

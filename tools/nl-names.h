@@ -144,6 +144,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_ATOMIC] = { "atomic", KB_NLT_FLAG, true },
 	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
 	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
+	[KIOBENCH_A_LOCALITY] = { "locality", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

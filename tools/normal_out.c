@@ -20,6 +20,7 @@
 #include "report.h"
 #include "result.h"
 #include "sensors.h"
+#include "locality_out.h"
 #include "stages_out.h"
 #include "stats.h"
 
@@ -294,6 +295,7 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 			fprintf(f, "  no I/O completed\n");
 		kb_print_ops_notes(f, &r[i]);
 		kb_print_stages(f, &r[i]);
+		kb_print_locality(f, &r[i]);
 		kb_print_measures(f, &r[i]);
 		print_job_footer(f, &r[i]);
 		if (i + 1 < n)

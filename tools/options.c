@@ -909,6 +909,24 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * A tuning's values, comma-separated: numbers (rq_affinity, nomerges,
+ * nr_requests), scheduler names, or CPU lists (irq_cpus).
+ */
+static int p_tune(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	const char *ok = o->id == KB_OPT_IOSCHEDULER ? "abcdefghijklmnopqrstuvwxyz0123456789-_," :
+			 o->id == KB_OPT_IRQ_CPUS ? "0123456789-," : "0123456789,";
+	size_t n = strlen(val);
+
+	if (!n || strspn(val, ok) != n || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,"))
+		return kb_errf(err, errlen, "'%s' is not a list of %s", val,
+			       o->id == KB_OPT_IOSCHEDULER ? "scheduler names" :
+			       o->id == KB_OPT_IRQ_CPUS ? "CPU lists (0,2-3)" : "numbers");
+	return p_str(o, val, job, g, err, errlen);
+}
+
 /* fio's prioclass and prio: one value (fio takes no read,write pair there). */
 static int p_prio(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
@@ -1450,6 +1468,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
 	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
 	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
+	JOB(KB_OPT_LOCALITY, "locality", NULL, p_flag,
+	    "split latency into completions on the submitting CPU and on another one",
+	    ATTR(KIOBENCH_A_LOCALITY, locality), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1516,6 +1537,24 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = CMDF(list_suites), FLAG),
 	CMD(KB_OPT_NO_PRECOND, "no-precondition", KB_CMD_SUITE, NULL, p_flag,
 	    "skip the suite's preconditioning", .off = CMDF(no_precond), FLAG),
+	CMD(KB_OPT_ALLOW_TUNING, "allow-tuning", KB_CMD_SWEEP, NULL, p_flag,
+	    "allow the tuning options to change the devices' settings (put back at the end)",
+	    .off = CMDF(allow_tuning), FLAG),
+	CMD(KB_OPT_RQ_AFFINITY, "rq_affinity", KB_CMD_SWEEP, "N[,N]", p_tune,
+	    "tuning: the queues' rq_affinity, e.g. 0,1,2 (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_RQ_AFFINITY])),
+	CMD(KB_OPT_NOMERGES, "nomerges", KB_CMD_SWEEP, "N[,N]", p_tune,
+	    "tuning: the queues' nomerges, e.g. 0,2 (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_NOMERGES])),
+	CMD(KB_OPT_IOSCHEDULER, "ioscheduler", KB_CMD_SWEEP, "NAME[,NAME]", p_tune,
+	    "tuning: the queues' I/O scheduler, e.g. none,mq-deadline (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_SCHEDULER])),
+	CMD(KB_OPT_NR_REQUESTS, "nr_requests", KB_CMD_SWEEP, "N[,N]", p_tune,
+	    "tuning: the queues' nr_requests, e.g. 32,256 (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_NR_REQUESTS])),
+	CMD(KB_OPT_IRQ_CPUS, "irq_cpus", KB_CMD_SWEEP, "CPUS[,CPUS]", p_tune,
+	    "tuning: the CPU of the devices' interrupt vectors, e.g. 0,3 (needs "
+	    "--allow-tuning; managed interrupts refuse)", .off = CMDF(tune[KB_TUNE_IRQ_CPUS])),
 
 	CMD(KB_OPT_THRESHOLD, "threshold", KB_CMD_COMPARE, "PCT", p_pct,
 	    "how much worse a significant change must be to count (percent)",
@@ -1642,6 +1681,8 @@ void kb_global_free(struct kb_global *g)
 	free(g->sections);
 	for (v = 0; v < KB_VAR_NR; v++)
 		free(g->list[v]);
+	for (v = 0; v < KB_NR_TUNE; v++)
+		free(g->tune[v]);
 	memset(g, 0, sizeof(*g));
 }
 

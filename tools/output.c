@@ -319,6 +319,7 @@ static void drop_per_job(struct kb_result *a)
 
 	kb_timeline_free(&a->tl);
 	a->has_tl = false;
+	kb_loc_free(&a->loc);	/* one job's; the group's is not summed */
 	for (m = 0; m < KB_NR_MET; m++)
 		for (d = 0; d < KIOBENCH_NR_DIRS && !is_prio_metric(m); d++) {
 			kb_hist_free(&a->met[m][d]);

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "run.h"
 #include "steps.h"
+#include "tuning.h"
 
 #define KB_MAX_BURSTS	100000		/* bursts of one part */
 #define KB_MAX_STEP_X	(1u << 24)	/* depths, worker and device counts of a list */
@@ -161,6 +162,11 @@ static int part_values(const struct part_def *def, uint64_t **vals, unsigned int
 		*vals = calloc(n, sizeof(**vals));
 		for (i = 0; *vals && i < n; i++)
 			(*vals)[i] = i + 1;
+	} else if (def->var == KB_VAR_TUNE) {
+		*nr = kb_tune_count(def->values);	/* each value by its index */
+		*vals = calloc(*nr, sizeof(**vals));
+		for (i = 0; *vals && i < *nr; i++)
+			(*vals)[i] = i;
 	} else if (def->values) {
 		bool sizes = def->var == KB_VAR_BS;
 
@@ -180,6 +186,59 @@ static int part_values(const struct part_def *def, uint64_t **vals, unsigned int
 	return 0;
 }
 
+/* Step value x as printed: a tuning's value is the x-th of its list. */
+static void step_label(const struct part_def *def, struct kb_step *st, uint64_t x)
+{
+	if (def->var != KB_VAR_TUNE || !kb_tune_value(def->values, x, st->value,
+						      sizeof(st->value)))
+		kb_step_label(st->value, sizeof(st->value), def->var, x);
+}
+
+/* The variable's name: a tuning's option. */
+static const char *var_name(const struct part_def *def)
+{
+	return def->var == KB_VAR_TUNE ? kb_tune_names[def->tune] : kb_var_names[def->var];
+}
+
+/*
+ * The tuning of step x on its jobs' devices: the fixed values, and the
+ * swept one.  0 or -1 (the kernel refused: said).
+ */
+static int tune_step(const struct method *m, const struct part_def *def, uint64_t x,
+		     const struct run *r)
+{
+	char val[256];
+	size_t k;
+	int t;
+
+	for (t = 0; t < KB_NR_TUNE; t++) {
+		const char *list = m->g.tune[t];
+
+		if (!list || !kb_tune_value(list, def->var == KB_VAR_TUNE && (int)def->tune == t ?
+					    x : 0, val, sizeof(val)))
+			continue;
+		for (k = 0; k < r->n; k++)
+			if (kb_tune_set(t, r->rj[k].job.devices, r->rj[k].job.nr_devices, val))
+				return -1;
+	}
+	return 0;
+}
+
+/* The settings in effect during step st, read back: under its rows, in its JSON. */
+static void report_tuning(struct method *m, const struct kb_step *st, struct json_object *o)
+{
+	int t;
+	bool any = false;
+
+	for (t = 0; t < KB_NR_TUNE; t++)
+		any |= m->g.tune[t] != NULL;
+	if (!any || !st->nr_res)
+		return;
+	if (m->g.formats & KB_FMT_NORMAL)
+		kb_tune_print(m->out, st->res[0].job->devices, st->res[0].job->nr_devices);
+	kb_jadd(o, "tuning", kb_tune_json(st->res[0].job->devices, st->res[0].job->nr_devices));
+}
+
 /* Every step's jobs are checked before the first one runs. */
 static int check_steps(const struct method *m, const struct part_def *def,
 		       const uint64_t *vals, unsigned int nr)
@@ -191,7 +250,7 @@ static int check_steps(const struct method *m, const struct part_def *def,
 		struct run r = { 0 };
 		int bad;
 
-		kb_step_label(st.value, sizeof(st.value), def->var, vals[i]);
+		step_label(def, &st, vals[i]);
 		bad = build_step(m, def, vals[i], &st, &r);
 		free_run(&r);
 		if (bad)
@@ -207,7 +266,7 @@ static void part_json(struct part_run *pr, const struct part_def *def)
 	pr->figures = json_object_new_object();
 	kb_jadd(pr->json, "name", kb_jstr(def->name));
 	kb_jadd(pr->json, "title", kb_jstr(def->title ? def->title : def->name));
-	kb_jadd(pr->json, "variable", kb_jstr(kb_var_names[def->var]));
+	kb_jadd(pr->json, "variable", kb_jstr(var_name(def)));
 	kb_jadd(pr->json, "steps", pr->steps_json);
 	kb_jadd(pr->json, "figures", pr->figures);
 }
@@ -236,6 +295,7 @@ static void report_step(struct method *m, struct part_run *pr, struct kb_step *s
 			bool *zero_warned)
 {
 	const struct part_def *def = pr->def;
+	struct json_object *o;
 	uint64_t zero = 0;
 	size_t k;
 	int d;
@@ -246,17 +306,20 @@ static void report_step(struct method *m, struct part_run *pr, struct kb_step *s
 		zero += st->res[k].st.zero_reads;
 	if (zero && !*zero_warned) {
 		msg("warning: %s, %s=%s: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING,
-		    def->name, kb_var_names[def->var], st->value, zero,
+		    def->name, var_name(def), st->value, zero,
 		    st->sum[KIOBENCH_DIR_READ].ios);
 		*zero_warned = true;
 	}
 	if ((m->g.formats & KB_FMT_NORMAL) && !st->index) {
 		fprintf(m->out, "\n== %s%s%s ==\n", def->name, def->title ? ": " : "",
 			def->title ? def->title : "");
-		kb_table_header(m->out, kb_var_names[def->var]);
+		kb_table_header(m->out, var_name(def));
 	}
 	kb_step_rows(m->g.formats & KB_FMT_NORMAL ? m->out : NULL, m->csv, def->name, st);
-	json_object_array_add(pr->steps_json, kb_step_json(st));
+	o = kb_step_json(st);
+	kb_jadd(o, "variable", kb_jstr(var_name(def)));	/* a tuning's own name */
+	report_tuning(m, st, o);
+	json_object_array_add(pr->steps_json, o);
 }
 
 /*
@@ -276,10 +339,14 @@ static int run_step(struct method *m, struct part_run *pr, unsigned int i, uint6
 	st->index = i;
 	st->var = def->var;
 	st->x = x;
-	kb_step_label(st->value, sizeof(st->value), def->var, x);
+	step_label(def, st, x);
 	if (build_step(m, def, x, st, &r)) {
 		free_run(&r);
 		return KB_EXIT_USAGE;
+	}
+	if (tune_step(m, def, x, &r)) {
+		free_run(&r);
+		return KB_EXIT_SYSTEM;
 	}
 	/* the last burst carries the rest of the total */
 	if (def->burst_size && last && def->burst_total % def->burst_size)

@@ -12,6 +12,7 @@
 
 #include "distrib.h"
 #include "kiobench.h"
+#include "locality.h"
 
 struct kb_hwmon;
 
@@ -146,6 +147,8 @@ enum kb_metric {
 	KB_MET_STAGE_COMPLETE,	/* bi_end_io - driver completion */
 	KB_MET_CLAT_PRIO_DEF,	/* cmdprio_percentage: the job's priority's I/Os */
 	KB_MET_CLAT_PRIO_CMD,	/* the cmdprio share's I/Os */
+	KB_MET_LAT_LOCAL,	/* locality: completed on the submitting CPU */
+	KB_MET_LAT_REMOTE,	/* on another CPU */
 	KB_NR_MET
 };
 
@@ -174,6 +177,7 @@ struct kb_result {
 	char hostname[65], cpu_model[96];
 	unsigned int cpus;
 	struct kb_devid *devid;		/* each of the job's devices (malloc'ed) */
+	struct kb_locality loc;		/* where its I/Os ran (malloc'ed parts) */
 	unsigned int nr_devid;
 };
 

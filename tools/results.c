@@ -574,6 +574,8 @@ const char *const kb_metric_names[KB_NR_MET] = {
 	[KB_MET_STAGE_COMPLETE] = "stage_complete",
 	[KB_MET_CLAT_PRIO_DEF] = "clat_prio_default",
 	[KB_MET_CLAT_PRIO_CMD] = "clat_prio_cmd",
+	[KB_MET_LAT_LOCAL] = "lat_local",
+	[KB_MET_LAT_REMOTE] = "lat_remote",
 };
 
 /* Secondary measure m of direction d, when the job asked for it. */
@@ -583,7 +585,8 @@ static bool read_metric(const char *dir, enum kb_metric m, int d, struct kb_resu
 	bool ok;
 
 	if (m <= KB_MET_LAT_SCHED ? !res->job->rate_iops :
-	    m <= KB_MET_STAGE_COMPLETE ? !res->job->stages : !kb_job_cmdprio(res->job))
+	    m <= KB_MET_STAGE_COMPLETE ? !res->job->stages :
+	    m <= KB_MET_CLAT_PRIO_CMD ? !kb_job_cmdprio(res->job) : !res->job->locality)
 		return true;
 	snprintf(file, sizeof(file), "%s_%s", kb_metric_names[m], kb_dir_names[d]);
 	text = read_debugfs(dir, file, path, sizeof(path));
@@ -622,6 +625,24 @@ static void read_verify(const char *dir, struct kb_result *res)
 	free(text);
 }
 
+/* locality: where the I/Os ran; a module without the file has none to tell. */
+static bool read_locality(const char *dir, struct kb_result *res)
+{
+	char path[512], err[KB_ERRLEN], *text;
+
+	snprintf(path, sizeof(path), "%s/kiobench/%s/locality", debugfs_root(), dir);
+	text = kb_read_file(path);
+	if (!text)
+		return true;
+	if (kb_loc_parse(text, &res->loc, err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		free(text);
+		return false;
+	}
+	free(text);
+	return true;
+}
+
 bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 {
 	bool ok = true;
@@ -633,6 +654,7 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 			ok &= read_metric(dir, m, d, res);
 	}
 	ok &= read_timeline(dir, res);
+	ok &= read_locality(dir, res);
 	if (res->st.has_verify)
 		read_verify(dir, res);
 	kb_read_versions(res);

@@ -267,6 +267,8 @@ static int start_one(struct run *r, struct run_job *j)
 	char what[KB_ERRLEN];
 
 	j->start_ns = j->next_sample_ns = now_ns();
+	j->has_irqs = !kb_irqs_read(kb_sysfs_root(), kb_proc_interrupts(), j->job.devices,
+				    j->job.nr_devices, &j->irqs);
 	if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
 		snprintf(what, sizeof(what), "cannot start job '%s'", j->job.name);
 		return nl_fail(what, &e);
@@ -572,6 +574,22 @@ static void read_devids(const struct run_job *j, struct kb_result *res)
 				      &res->devid[i]);
 }
 
+/* The locality's pairs sorted by cache, and j's devices' interrupts over it. */
+static void read_irqs(struct run_job *j, struct kb_result *res)
+{
+	if (!res->loc.present)
+		return;
+	kb_loc_classify(kb_sysfs_root(), &res->loc);
+	if (!j->has_irqs)
+		return;
+	res->loc.has_irqs = true;
+	if (!kb_irqs_read(kb_sysfs_root(), kb_proc_interrupts(), j->job.devices,
+			  j->job.nr_devices, &res->loc.irqs))
+		kb_irqs_delta(&res->loc.irqs, &j->irqs);
+	kb_irqs_free(&j->irqs);
+	j->has_irqs = false;
+}
+
 /* Final status, histograms and timeline of job j.  false: incomplete. */
 static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 {
@@ -597,6 +615,7 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 		res->st.error = -j->limit_err;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
 	read_devids(j, res);
+	read_irqs(j, res);
 	res->hw = j->hw;
 	res->nr_hw = j->nr_hw;
 	for (k = 0; k < j->nr_hw; k++)
@@ -638,6 +657,7 @@ void free_results(struct kb_result *res, size_t n)
 		kb_timeline_free(&res[i].tl);
 		kb_hwmon_free(res[i].hw, res[i].nr_hw);
 		free(res[i].devid);
+		kb_loc_free(&res[i].loc);
 	}
 	free(res);
 }

@@ -36,6 +36,8 @@ struct run_job {
 	/* fio's rate_min, rate_iops_min, max_latency: their state; the error when passed */
 	struct kb_limits_state limits_state;
 	int limit_err;
+	struct kb_irqs irqs;	/* its devices' interrupts at its start */
+	bool has_irqs;
 };
 
 struct run {

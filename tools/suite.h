@@ -27,6 +27,7 @@ struct part_def {
 	uint64_t burst_size, burst_total, burst_idle_ns;
 	unsigned int duty;	/* percent */
 	unsigned int figs;	/* FIG_* */
+	enum kb_tune tune;	/* var KB_VAR_TUNE: the setting swept */
 };
 
 struct precond_def {

@@ -314,6 +314,14 @@ const char *kb_sysfs_root(void)
 	return root && *root ? root : "/sys";
 }
 
+/* /proc/interrupts, or $KIOBENCH_INTERRUPTS (the tests' copy). */
+const char *kb_proc_interrupts(void)
+{
+	const char *path = getenv("KIOBENCH_INTERRUPTS");
+
+	return path && *path ? path : "/proc/interrupts";
+}
+
 int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen)
 {

@@ -22,6 +22,7 @@ int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **o
 			  unsigned int *nr, char *err, size_t errlen);
 /* sysfs's root: $KIOBENCH_SYSFS, else /sys. */
 const char *kb_sysfs_root(void);
+const char *kb_proc_interrupts(void);
 int kb_parse_cpus(const char *s, uint32_t **out, unsigned int *nr,
 		  char *err, size_t errlen);
 int kb_parse_plist(const char *s, uint32_t *out, unsigned int *nr,

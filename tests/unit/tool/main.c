@@ -30,6 +30,7 @@ int main(void)
 	plan_tests();
 	steps_out_tests();
 	stages_out_tests();
+	locality_tests();
 	compare_stats_tests();
 	compare_load_tests();
 	fiolog_tests();

@@ -23,6 +23,12 @@ static char *run_json(bool plus)
 	r.cpus = 4;
 	r.devid = &id;
 	r.nr_devid = 1;
+	/* 1000 completions: 250 local, 750 elsewhere, all in softirq */
+	r.loc.present = true;
+	r.loc.total = 1000;
+	r.loc.where[0] = 250;
+	r.loc.where[2] = 750;
+	r.loc.ctx[1] = 1000;
 	s = kb_json_report_ext(&r, 1, 0, plus);
 	free_result(&r, &job);
 	return s;
@@ -57,6 +63,11 @@ static void t_run(void)
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "device 1 model"), "QEMU NVMe Ctrl");
 	CHECK_STR(kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "option rw"), "randread");
 	CHECK(!kb_cmp_kv_get(&d.steps[0].jobs[0].cfg, "option filename"));
+	/* the locality's counts as shares of the completions */
+	CHECK(d.steps[0].jobs[0].loc.present && d.steps[0].jobs[0].loc.n == 1000);
+	CHECK(fabs(d.steps[0].jobs[0].loc.where[0] - 25) < 1e-9);
+	CHECK(fabs(d.steps[0].jobs[0].loc.where[2] - 75) < 1e-9);
+	CHECK(fabs(d.steps[0].jobs[0].loc.ctx[1] - 100) < 1e-9);
 	kb_cmp_doc_free(&d);
 	free(s);
 }

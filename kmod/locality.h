@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Where each I/O ran (debugfs job<ID>/locality): the CPU it was submitted
+ * on, the CPU and context it completed in, and the hardware queue that
+ * blk-mq's CPU-to-queue map gives its submitting CPU and op type.
+ *
+ * Every job counts them, for every completed I/O (warm-up and failed ones
+ * included): the submit side stamps the slot (kb_loc_submit(), before
+ * submit_bio()), the completion counts it in the completing CPU's own
+ * counters (kb_loc_complete(), with interrupts off, in kb_account()).  No
+ * lock, no atomic, no allocation: one per-CPU block per job, allocated
+ * with it, of KB_LOC_NR_CTX context counters then a counter per submit
+ * CPU (nr_cpu_ids) then one per hardware queue (nr_hq, the largest
+ * nr_hw_queues of the job's devices) and one for "no queue" (a bio-based
+ * device, or a queue number past nr_hq after the device's queues were
+ * changed).  The pairs (submit CPU, completion CPU) are in it whole; the
+ * tool tells which share a last-level cache from sysfs.
+ *
+ * The submitting CPU is the one kb_loc_submit() runs on: an unpinned
+ * worker may move between it and submit_bio(), rarely.  The hardware
+ * queue is the map's answer, read from the tag set's public fields
+ * (struct blk_mq_tag_set.map[], the same from 6.1 to 7.3), as
+ * blk_mq_map_queue() picks it: REQ_POLLED to the poll map (dropped when
+ * the queue has no poll queues, as submit_bio_noacct() does), reads to the
+ * read map, the rest and any empty map to the default one.
+ */
+#ifndef KB_LOCALITY_H
+#define KB_LOCALITY_H
+
+#include <linux/blk-mq.h>
+#include <linux/hardirq.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+
+struct dentry;
+
+enum kb_loc_ctx {
+	KB_LOC_HARDIRQ,		/* in_hardirq() */
+	KB_LOC_SOFTIRQ,		/* in_serving_softirq() */
+	KB_LOC_TASK,		/* neither: a poller, an irq thread, the submitter */
+	KB_LOC_NR_CTX
+};
+
+#define KB_LOC_NO_HQ	U16_MAX	/* slot->loc_hq of a bio-based device */
+
+/* One completing CPU's counters. */
+struct kb_loc_cpu {
+	u64 ctx[KB_LOC_NR_CTX];
+	u64 n[];	/* [nr_cpu_ids] by submit CPU, [nr_hq + 1] by queue */
+};
+
+struct kb_loc {
+	struct kb_loc_cpu __percpu *pcpu;
+	unsigned int nr_hq;
+};
+
+/* The hardware queue of a bio of @opf submitted on @cpu to @q. */
+static inline u16 kb_loc_hq(struct request_queue *q, blk_opf_t opf, int cpu)
+{
+	const struct blk_mq_tag_set *set = q->tag_set;
+	enum hctx_type type = HCTX_TYPE_DEFAULT;
+
+	if (!queue_is_mq(q) || !set)
+		return KB_LOC_NO_HQ;
+	if ((opf & REQ_POLLED) && set->nr_maps > HCTX_TYPE_POLL &&
+	    set->map[HCTX_TYPE_POLL].nr_queues)
+		type = HCTX_TYPE_POLL;
+	else if ((opf & REQ_OP_MASK) == REQ_OP_READ)
+		type = HCTX_TYPE_READ;
+	if (type >= set->nr_maps || !set->map[type].nr_queues)
+		type = HCTX_TYPE_DEFAULT;
+	return set->map[type].mq_map[cpu];
+}
+
+/* Submit side, just before submit_bio(): where the I/O starts. */
+static inline void kb_loc_submit(struct kb_slot *slot, struct bio *bio)
+{
+	int cpu = raw_smp_processor_id();
+
+	slot->loc_cpu = cpu;
+	slot->loc_hq = kb_loc_hq(bdev_get_queue(bio->bi_bdev), bio->bi_opf,
+				 cpu);
+}
+
+/*
+ * Completion side, interrupts off, on the completing CPU: counted there
+ * alone.  Return: the I/O completed on the CPU that submitted it.
+ */
+static inline bool kb_loc_complete(struct kb_loc *loc,
+				   const struct kb_slot *slot)
+{
+	struct kb_loc_cpu *c = this_cpu_ptr(loc->pcpu);
+	unsigned int hq = min_t(unsigned int, slot->loc_hq, loc->nr_hq);
+
+	c->ctx[in_hardirq() ? KB_LOC_HARDIRQ : in_serving_softirq() ?
+	       KB_LOC_SOFTIRQ : KB_LOC_TASK]++;
+	c->n[slot->loc_cpu]++;
+	c->n[nr_cpu_ids + hq]++;
+	return slot->loc_cpu == smp_processor_id();
+}
+
+/* locality.c */
+int kb_loc_alloc(struct kb_job *job);
+void kb_loc_free(struct kb_job *job);
+int kb_loc_debugfs(struct kb_job *job, struct dentry *dir);
+
+#endif /* KB_LOCALITY_H */

@@ -1,0 +1,122 @@
+"""Tuning as sweep dimensions, and putting it back (issue 23): a sweep over
+the block queue's rq_affinity is refused without --allow-tuning; with it
+each step's settings are read back into the report and the old value is
+back afterwards; after the tool is killed with SIGKILL mid-sweep, the next
+kiobench command puts it back and says so.  The guest of
+test_locality.py (no new boot)."""
+from __future__ import annotations
+
+import json
+import re
+
+from vm.guest import Guest, Nvme
+
+GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
+
+RUN_DIR = "/run/kiobench"
+
+
+def queue(guest: Guest, dev: str, attr: str) -> str:
+    return guest.check(f"cat /sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}").strip()
+
+
+def test_tuning_needs_allow_tuning(guest: Guest, kiobench_module, make_nullb):
+    """Without --allow-tuning a sweep over rq_affinity is refused, naming
+    the setting, and nothing changes.  Mutation: sweep_tuning() ignores a
+    missing --allow-tuning: red (the sweep runs)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    before = queue(guest, dev, "rq_affinity")
+    r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=100 "
+                  f"--rq_affinity=0,2")
+    assert r.rc == 1, r.out
+    assert "--rq_affinity: changes a machine-wide setting" in r.out and \
+        "--allow-tuning" in r.out, r.out
+    assert queue(guest, dev, "rq_affinity") == before
+
+
+def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, make_nullb):
+    """--rq_affinity=0,2 with a fixed --nomerges=2: each step's settings as
+    sysfs read them during it, in the JSON and under the rows; afterwards
+    both are back and the record is gone.  Mutation: kb_tune_restore()
+    writes nothing back: red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    name = dev.rsplit("/", 1)[-1]
+    aff, nom = queue(guest, dev, "rq_affinity"), queue(guest, dev, "nomerges")
+    assert aff != "0" and nom != "2", (aff, nom)
+    args = (f"--filename={dev} --rw=randread --number_ios=200 --allow-tuning "
+            f"--rq_affinity=0,2 --nomerges=2")
+    guest.check(f"kiobench sweep {args} --output-format=json --output=/tmp/tune.json",
+                timeout=120)
+    part = json.loads(guest.check("cat /tmp/tune.json"))["parts"][0]
+    assert part["variable"] == "rq_affinity"
+    assert [s["variable"] for s in part["steps"]] == ["rq_affinity"] * 2
+    assert [s["value"] for s in part["steps"]] == ["0", "2"]
+    seen = [(s["tuning"][dev]["rq_affinity"], s["tuning"][dev]["nomerges"])
+            for s in part["steps"]]
+    assert seen == [("0", "2"), ("2", "2")], seen
+    assert (queue(guest, dev, "rq_affinity"), queue(guest, dev, "nomerges")) == (aff, nom)
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
+    table = guest.check(f"kiobench sweep {args}", timeout=120)
+    assert re.search(rf"settings of {dev}: rq_affinity=2 nomerges=2 ioscheduler=\S+ "
+                     rf"nr_requests=\d+", table), table
+    assert queue(guest, dev, "rq_affinity") == aff
+    assert name
+
+
+def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb):
+    """The sweep is killed (SIGKILL) during its first step, rq_affinity=0:
+    the value stays changed and recorded; the next kiobench command puts
+    it back and says so.  Mutation: kb_tune_recover() skips a record whose
+    process is gone: red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    aff = queue(guest, dev, "rq_affinity")
+    guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
+                f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
+                f"for i in $(seq 100); do ls {RUN_DIR}/tuning.* >/dev/null 2>&1 && "
+                f"grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}/queue/rq_affinity && exit 0; "
+                f"sleep 0.1; done; exit 1", timeout=60)
+    pid = guest.check("pidof kiobench").strip()
+    guest.check(f"kill -KILL {pid}; while kill -0 {pid} 2>/dev/null; do sleep 0.1; done")
+    assert queue(guest, dev, "rq_affinity") == "0"
+    assert guest.check(f"ls {RUN_DIR}").strip() == f"tuning.{pid}"
+    r = guest.run("kiobench --version")
+    assert r.rc == 0, r.out
+    assert re.search(rf"put back /sys/dev/block/\S+/queue/rq_affinity={aff}, left changed by "
+                     rf"kiobench pid {pid}", r.out), r.out
+    assert queue(guest, dev, "rq_affinity") == aff
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
+    # the killed job's kernel side ended with its socket
+    guest.check("for i in $(seq 300); do ls /sys/kernel/debug/kiobench | grep -q job || "
+                "exit 0; sleep 0.1; done; exit 1", timeout=60)
+
+
+def test_tuning_put_back_after_sigterm(guest: Guest, kiobench_module, make_nullb):
+    """SIGTERM mid-sweep ends it in order: the value is back and the record
+    gone.  Mutation: method_finish() does not call kb_tune_restore() and
+    atexit() is not registered (at_exit = true from the start): red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    aff = queue(guest, dev, "rq_affinity")
+    guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
+                f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
+                f"for i in $(seq 100); do grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}"
+                f"/queue/rq_affinity && exit 0; sleep 0.1; done; exit 1", timeout=60)
+    guest.check("pid=$(pidof kiobench); kill -TERM $pid; "
+                "while kill -0 $pid 2>/dev/null; do sleep 0.1; done", timeout=60)
+    assert queue(guest, dev, "rq_affinity") == aff, guest.check("cat /tmp/k.out")
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
+
+
+def test_irq_cpus_of_a_managed_interrupt_is_refused(guest: Guest, kiobench_module):
+    """NVMe's MSI-X vectors are managed: moving them is refused, saying
+    why, and nothing is left changed.  Mutation: change() drops the
+    managed-interrupt explanation: red."""
+    from vm.targets import nvme_dev
+    dev = nvme_dev(guest, 0)
+    r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=100 "
+                  f"--allow-tuning --irq_cpus=1 --iodepth=1,2")
+    assert r.rc != 0, r.out
+    assert re.search(r"irq_cpus=1: /proc/irq/\d+/smp_affinity_list refuses it: "
+                     r"(Input/output error|Operation not permitted) \(a managed interrupt: "
+                     r"the kernel sets its affinity\)", r.out), r.out
+    assert "cannot put back" not in r.out, r.out
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
