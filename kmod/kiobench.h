@@ -149,6 +149,12 @@ struct kb_config {
 	bool end_fsync;		/* a flush at each worker's end */
 	bool writefua;		/* REQ_FUA on writes */
 	bool atomic;		/* REQ_ATOMIC on writes */
+	/* fio's zonemode=zbd (zone.c) */
+	u8 zonemode;		/* enum kiobench_zonemode */
+	u32 max_open_zones;	/* each device's, all workers; 0: the device's */
+	u32 job_max_open_zones;	/* each worker's; 0: its share */
+	bool ignore_zone_limits;
+	bool read_beyond_wp;
 };
 
 struct kb_counters {
@@ -269,12 +275,14 @@ struct kb_sched {
 };
 
 #include "verify.h"
+#include "zone.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
 	u64 span_start;		/* bytes */
 	u64 span_len;
 	u32 lbs;
+	struct kb_zbd_dev *zbd;	/* zonemode zbd: the span's zones (zone.c) */
 };
 
 struct kb_worker;
@@ -294,6 +302,7 @@ struct kb_slot {
 	u64 off;
 	u32 len;
 	u8 dir;
+	u32 zone;		/* zonemode zbd: the write's zone in the span */
 	unsigned int nr_pages;
 	struct page **pages;	/* nr_pages pages, the buffer */
 	struct bio_vec bvec[];	/* nr_pages entries */
@@ -335,6 +344,7 @@ struct kb_worker {
 	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
 	bool verifying;		/* verify: reads of the write pass's blocks */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
+	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };

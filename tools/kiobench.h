@@ -24,7 +24,7 @@
 #endif
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
-#define KB_OPT_SET_WORDS	2
+#define KB_OPT_SET_WORDS	3
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -192,6 +192,10 @@ struct kb_job {
 	uint32_t fsync, fdatasync;	/* a flush every N writes; 0: none */
 	bool end_fsync, writefua;
 	bool atomic;		/* REQ_ATOMIC writes */
+	/* fio's zonemode=zbd */
+	uint8_t zonemode;	/* enum kiobench_zonemode */
+	uint32_t max_open_zones, job_max_open_zones;
+	bool ignore_zone_limits, read_beyond_wp;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

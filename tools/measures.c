@@ -234,6 +234,11 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
 	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
 		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(ZONEMODE))
+		KCFG_ADD(" zonemode=zbd max_open_zones=%" PRIu64 " job_max_open_zones=%" PRIu64
+			 "%s%s", K(MAX_OPEN_ZONES), K(JOB_MAX_OPEN_ZONES),
+			 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
+			 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "");
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -296,6 +301,11 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
 	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
 	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
+	kb_jadd(o, "zonemode", kb_jstr(K(ZONEMODE) ? "zbd" : "none"));
+	kb_jadd(o, "max_open_zones", kb_ju64(K(MAX_OPEN_ZONES)));
+	kb_jadd(o, "job_max_open_zones", kb_ju64(K(JOB_MAX_OPEN_ZONES)));
+	kb_jadd(o, "ignore_zone_limits", json_object_new_boolean(K_HAS(IGNORE_ZONE_LIMITS)));
+	kb_jadd(o, "read_beyond_wp", json_object_new_boolean(K_HAS(READ_BEYOND_WP)));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));

@@ -120,6 +120,22 @@ static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job
 	return 0;
 }
 
+/* fio's zonemode: none or zbd; strided and block are not implemented */
+static int p_zonemode(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "none"))
+		job->zonemode = KIOBENCH_ZONEMODE_NONE;
+	else if (!strcmp(val, "zbd"))
+		job->zonemode = KIOBENCH_ZONEMODE_ZBD;
+	else if (!strcmp(val, "strided") || !strcmp(val, "block"))
+		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none or zbd)", val);
+	else
+		return kb_errf(err, errlen, "invalid zonemode '%s' (none or zbd)", val);
+	return 0;
+}
+
 /*
  * fio's generators are not kiobench's: its kernel draws from a keyed
  * permutation (the random map) or, with norandommap, from xoshiro256**.
@@ -1450,6 +1466,21 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
 	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
 	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
+	JOB(KB_OPT_ZONEMODE, "zonemode", "none|zbd", p_zonemode,
+	    "zbd: writes at the write pointers of a zoned device's zones, reads below "
+	    "them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
+	JOB(KB_OPT_MAX_OPEN_ZONES, "max_open_zones", "N", p_u32,
+	    "zonemode=zbd: zones of each device open at once (the device's limit)",
+	    ATTR(KIOBENCH_A_MAX_OPEN_ZONES, max_open_zones), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_JOB_MAX_OPEN_ZONES, "job_max_open_zones", "N", p_u32,
+	    "zonemode=zbd: zones each worker keeps open (its share of max_open_zones)",
+	    ATTR(KIOBENCH_A_JOB_MAX_OPEN_ZONES, job_max_open_zones), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_IGNORE_ZONE_LIMITS, "ignore_zone_limits", NULL, p_flag,
+	    "zonemode=zbd: the device's max_open_zones and max_active_zones are not applied",
+	    ATTR(KIOBENCH_A_IGNORE_ZONE_LIMITS, ignore_zone_limits), FLAG),
+	JOB(KB_OPT_READ_BEYOND_WP, "read_beyond_wp", NULL, p_flag,
+	    "zonemode=zbd: reads go to their offsets, past the write pointers too",
+	    ATTR(KIOBENCH_A_READ_BEYOND_WP, read_beyond_wp), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
