@@ -155,6 +155,7 @@ struct kb_config {
 	u32 job_max_open_zones;	/* each worker's; 0: its share */
 	bool ignore_zone_limits;
 	bool read_beyond_wp;
+	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
 };
 
 struct kb_counters {

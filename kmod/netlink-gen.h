@@ -158,6 +158,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_MAX_OPEN_ZONES] = { .type = NLA_U32, },
 	[KIOBENCH_A_IGNORE_ZONE_LIMITS] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_READ_BEYOND_WP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ZONE_APPEND] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -209,6 +210,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_JOB_MAX_OPEN_ZONES, job_max_open_zones, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_IGNORE_ZONE_LIMITS, ignore_zone_limits, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_READ_BEYOND_WP, read_beyond_wp, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ZONE_APPEND, zone_append, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -255,5 +257,6 @@ static_assert(__same_type(((struct kb_config *)0)->max_open_zones, u32));
 static_assert(__same_type(((struct kb_config *)0)->job_max_open_zones, u32));
 static_assert(__same_type(((struct kb_config *)0)->ignore_zone_limits, bool));
 static_assert(__same_type(((struct kb_config *)0)->read_beyond_wp, bool));
+static_assert(__same_type(((struct kb_config *)0)->zone_append, bool));
 
 #endif /* KB_NETLINK_GEN_H */

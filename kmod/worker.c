@@ -187,6 +187,8 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 		if (cfg->write_zeroes)
 			return REQ_OP_WRITE_ZEROES |
 			       (cfg->zeroes_unmap ? 0 : REQ_NOUNMAP);
+		if (cfg->zone_append)	/* at its zone's start (zone.c) */
+			return REQ_OP_ZONE_APPEND | REQ_SYNC | REQ_IDLE;
 		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
 		       (cfg->writefua ? REQ_FUA : 0) |
 		       (cfg->atomic ? KB_REQ_ATOMIC : 0);
@@ -209,7 +211,8 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 static bool kb_has_data(blk_opf_t opf)
 {
 	return (opf & REQ_OP_MASK) == REQ_OP_READ ||
-	       (opf & REQ_OP_MASK) == REQ_OP_WRITE;
+	       (opf & REQ_OP_MASK) == REQ_OP_WRITE ||
+	       (opf & REQ_OP_MASK) == REQ_OP_ZONE_APPEND;
 }
 
 /* Whether a bio of @opf may be polled: data, and not through blk-flush. */

@@ -55,6 +55,11 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 			return -EINVAL;
 		}
 	}
+	if (cfg->zone_append && !cfg->zonemode) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONE_APPEND],
+				    "zone-append: only with zonemode zbd");
+		return -EINVAL;
+	}
 	if (!cfg->zonemode)
 		return 0;
 	if (cfg->completion == KIOBENCH_COMPLETION_POLL) {
@@ -268,7 +273,18 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			   cfg->numjobs, zd->nr, path);
 		return -EINVAL;
 	}
-	if (writes && cfg->iodepth > 1 && !kb_zone_writes_ordered(bdev)) {
+	if (writes && cfg->zone_append &&
+	    (u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT < cfg->max_bs) {
+		KB_ERR_FMT(extack, NULL,
+			   "zone-append: bs over a device's zone append limit (max_zone_append_bytes)",
+			   "zone-append: bs %u over %s's zone append limit %llu",
+			   cfg->max_bs, path,
+			   (u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT);
+		return -EOPNOTSUPP;
+	}
+	/* appends need no order: the device places them */
+	if (writes && !cfg->zone_append && cfg->iodepth > 1 &&
+	    !kb_zone_writes_ordered(bdev)) {
 		KB_ERR_FMT(extack, NULL,
 			   "iodepth: writes to a zone at depth > 1 need zone write locking (mq-deadline) before 6.10; a device's scheduler is none: set iodepth 1 or mq-deadline",
 			   "iodepth: %u needs mq-deadline (zone write locking); %s has none",
@@ -426,6 +442,7 @@ static void kb_zbd_reset_full(struct kb_worker *w, u32 i)
 	w->zbd.resets++;
 	w->zbd.reset_bytes += z->wp;
 	WRITE_ONCE(z->wp, 0);
+	z->append_end = 0;
 }
 
 /*
@@ -476,7 +493,8 @@ static void kb_zbd_write(struct kb_worker *w, struct kb_slot *slot, u32 i,
 		w->bytes_left += *len - room;	/* the rest stays to do */
 		*len = room;
 	}
-	*off = ((u64)i << zw->zd->shift) + z->wp;
+	*off = ((u64)i << zw->zd->shift) +
+	       (w->job->cfg.zone_append ? 0 : z->wp);
 	WRITE_ONCE(z->wp, z->wp + *len);
 	if (z->wp >= z->cap && z->open)
 		kb_zbd_close(zw, i);
@@ -517,6 +535,7 @@ static void kb_zbd_trim(struct kb_worker *w, u32 i, u64 *off, u32 *len)
 	zw->resets++;
 	zw->reset_bytes += z->wp;
 	WRITE_ONCE(z->wp, 0);
+	z->append_end = 0;
 	z->touched = true;
 	*off = (u64)i << zw->zd->shift;
 	*len = zw->zd->zone_bytes;
@@ -543,11 +562,37 @@ void kb_zbd_pick(struct kb_worker *w, struct kb_slot *slot, unsigned int dir,
 	}
 }
 
+/*
+ * A zone append reaped: where the device put it, bi_iter.bi_sector as
+ * bi_end_io left it, must lie inside the zone's capacity; a sector below
+ * an earlier completion's end in the zone is counted as reordered.
+ */
+static void kb_zbd_append_check(struct kb_zbd_w *zw, struct kb_slot *slot)
+{
+	struct kb_zbd_dev *zd = zw->zd;
+	struct kb_zbd_zone *z = &zd->z[slot->zone];
+	u64 at = (u64)slot->bio.bi_iter.bi_sector << SECTOR_SHIFT;
+	u64 start = (zd->first + slot->zone) << zd->shift;
+
+	if (at < start || at + slot->len > start + z->cap) {
+		WRITE_ONCE(zw->append_out, zw->append_out + 1);
+		return;
+	}
+	WRITE_ONCE(zw->append_in, zw->append_in + 1);
+	if (at - start < z->append_end)
+		WRITE_ONCE(zw->append_reordered, zw->append_reordered + 1);
+	else
+		z->append_end = at - start + slot->len;
+}
+
 /* A slot reaped: its write no longer holds its zone. */
 void kb_zbd_done(struct kb_worker *w, struct kb_slot *slot)
 {
-	if (slot->dir == KIOBENCH_DIR_WRITE)
-		w->zbd.zd->z[slot->zone].inflight--;
+	if (slot->dir != KIOBENCH_DIR_WRITE)
+		return;
+	w->zbd.zd->z[slot->zone].inflight--;
+	if (w->job->cfg.zone_append && !slot->bio.bi_status)
+		kb_zbd_append_check(&w->zbd, slot);
 }
 
 /* ---- debugfs: "zones" -------------------------------------------------- */
@@ -590,10 +635,12 @@ static void kb_zbd_show_dev(struct seq_file *m, struct kb_job *job,
 	for (k = d * job->cfg.numjobs; k < (d + 1) * job->cfg.numjobs; k++) {
 		const struct kb_zbd_w *zw = &job->workers[k]->zbd;
 
-		seq_printf(m, "worker %u start_bytes %llu written %llu resets %llu reset_bytes %llu open %u reads_beyond_wp %llu\n",
+		seq_printf(m, "worker %u start_bytes %llu written %llu resets %llu reset_bytes %llu open %u reads_beyond_wp %llu append_in %llu append_out %llu append_reordered %llu\n",
 			   k, READ_ONCE(zw->start_bytes), READ_ONCE(zw->written),
 			   READ_ONCE(zw->resets), READ_ONCE(zw->reset_bytes),
-			   READ_ONCE(zw->open), READ_ONCE(zw->beyond));
+			   READ_ONCE(zw->open), READ_ONCE(zw->beyond),
+			   READ_ONCE(zw->append_in), READ_ONCE(zw->append_out),
+			   READ_ONCE(zw->append_reordered));
 	}
 	rep.dev_wp = kvcalloc(zd->nr, sizeof(*rep.dev_wp), GFP_KERNEL);
 	rep.dev_cond = kvcalloc(zd->nr, 1, GFP_KERNEL);

@@ -28,6 +28,7 @@ struct kb_zbd_zone {
 	u64 cap;		/* the zone's capacity, bytes */
 	u32 inflight;		/* writes submitted and not reaped */
 	u8 cond0;		/* BLK_ZONE_COND_* at the worker's start */
+	u64 append_end;		/* zone append: the furthest end returned, bytes */
 	bool open;		/* one of the owner's open zones */
 	bool touched;		/* written or reset by the job */
 };
@@ -55,6 +56,11 @@ struct kb_zbd_w {
 	u64 resets;		/* zone resets: full zones, and trims */
 	u64 reset_bytes;	/* the write pointers the resets took back */
 	u64 beyond;		/* reads with no zone below its pointer to go to */
+	/*
+	 * zone append: the sectors returned, inside their zone or not, and
+	 * those below an earlier completion's in the zone (reordered)
+	 */
+	u64 append_in, append_out, append_reordered;
 };
 
 int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg);

@@ -196,6 +196,7 @@ struct kb_job {
 	uint8_t zonemode;	/* enum kiobench_zonemode */
 	uint32_t max_open_zones, job_max_open_zones;
 	bool ignore_zone_limits, read_beyond_wp;
+	bool zone_append;	/* write_mode=zone_append */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -239,6 +239,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 "%s%s", K(MAX_OPEN_ZONES), K(JOB_MAX_OPEN_ZONES),
 			 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
 			 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "");
+	if (K_HAS(ZONE_APPEND))
+		KCFG_ADD(" write_mode=zone_append");
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -295,7 +297,8 @@ static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
 /* The operations: write zeroes, flushes, FUA, and what the block layer did. */
 static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 {
-	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" : "write"));
+	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" :
+					 K_HAS(ZONE_APPEND) ? "zone_append" : "write"));
 	kb_jadd(o, "write_zeroes_unmap", json_object_new_boolean(K_HAS(ZEROES_UNMAP)));
 	kb_jadd(o, "fsync", kb_ju64(K(FSYNC)));
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));

@@ -147,6 +147,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_MAX_OPEN_ZONES] = { "job-max-open-zones", KB_NLT_U32, true },
 	[KIOBENCH_A_IGNORE_ZONE_LIMITS] = { "ignore-zone-limits", KB_NLT_FLAG, true },
 	[KIOBENCH_A_READ_BEYOND_WP] = { "read-beyond-wp", KB_NLT_FLAG, true },
+	[KIOBENCH_A_ZONE_APPEND] = { "zone-append", KB_NLT_FLAG, true },
 	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
 	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
 };

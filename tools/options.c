@@ -213,14 +213,16 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 
 /*
  * write_mode, the name fio's io_uring_cmd engine gives it (fio 3.33 has no
- * such option): write (the default) or zeroes, REQ_OP_WRITE_ZEROES.
+ * such option): write (the default), zeroes (REQ_OP_WRITE_ZEROES) or
+ * zone_append (REQ_OP_ZONE_APPEND, with zonemode=zbd).
  */
 static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
 {
 	(void)o; (void)g;
-	if (!strcmp(val, "write") || !strcmp(val, "zeroes")) {
+	if (!strcmp(val, "write") || !strcmp(val, "zeroes") || !strcmp(val, "zone_append")) {
 		job->write_zeroes = !strcmp(val, "zeroes");
+		job->zone_append = !strcmp(val, "zone_append");
 		return 0;
 	}
 	if (!strcmp(val, "uncor"))
@@ -229,7 +231,8 @@ static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *
 	if (!strcmp(val, "verify"))
 		return kb_errf(err, errlen, "verify: NVMe Verify has no block-layer "
 			       "operation; only a passthrough command sends it");
-	return kb_errf(err, errlen, "invalid write_mode '%s' (write or zeroes)", val);
+	return kb_errf(err, errlen, "invalid write_mode '%s' (write, zeroes or zone_append)",
+		       val);
 }
 
 /* A number within o's bounds; "1..100" when both ends mean something. */
@@ -1446,8 +1449,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "run this long before the steady-state samples start", .alias = "ss_ramp",
 	    .def = "0"),
 	/* the operations (kmod/worker.c's kb_opf()) */
-	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes", p_write_mode,
-	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data",
+	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes|zone_append", p_write_mode,
+	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data; "
+	    "zone_append: zone appends (REQ_OP_ZONE_APPEND, with zonemode=zbd)",
 	    ATTR(KIOBENCH_A_WRITE_ZEROES, write_zeroes), FLAG, .def = "write"),
 	JOB(KB_OPT_ZEROES_UNMAP, "write_zeroes_unmap", NULL, p_flag,
 	    "write_mode=zeroes without REQ_NOUNMAP: the device may deallocate the blocks",
@@ -2015,7 +2019,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_BS)
 		snprintf(buf, len, "%u", job->bs);
 	else if (o->id == KB_OPT_WRITE_MODE)
-		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" : "write");
+		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" :
+			 job->zone_append ? "zone_append" : "write");
 	else if (o->id == KB_OPT_RATE_PROCESS)
 		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
 			 "poisson" : "linear");

@@ -58,7 +58,8 @@
  *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE,
  *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
- *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP.
+ *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
+ *	KIOBENCH_A_ZONE_APPEND.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -93,7 +94,7 @@
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
  *	KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
  *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
- *	KIOBENCH_A_READ_BEYOND_WP.
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -143,7 +144,7 @@
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
  *	KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
  *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
- *	KIOBENCH_A_READ_BEYOND_WP.
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -184,7 +185,8 @@
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_JOB_FUA_EMULATED,
  *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE,
  *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
- *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP.
+ *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
+ *	KIOBENCH_A_ZONE_APPEND.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -561,6 +563,12 @@ struct kiobench_cdf_ent {
  *   max_open_zones and max_active_zones are not applied. Only with zonemode.
  * @KIOBENCH_A_READ_BEYOND_WP: fio's read_beyond_wp: reads go to their offsets,
  *   not below the write pointers. Only with zonemode.
+ * @KIOBENCH_A_ZONE_APPEND: fio's write_mode=zone_append: the job's writes are
+ *   REQ_OP_ZONE_APPEND bios aimed at their zone's start; the sector each landed
+ *   at (bi_iter.bi_sector at completion) is checked to lie in that zone,
+ *   counted in the "zones" debugfs file. Only with zonemode zbd, on devices
+ *   that append (natively, or emulated by the block layer from 6.10) a transfer
+ *   size within their max_zone_append_sectors.
  * @KIOBENCH_A_JOB_FUA_EMULATED: Status: writefua on a device without FUA
  *   (QUEUE_FLAG_FUA clear): the block layer sends each write then a flush.
  * @KIOBENCH_A_JOB_FLUSH_NOOP: Status: a job that flushes (fsync, end-fsync) or
@@ -665,6 +673,7 @@ enum kiobench_attr {
 	KIOBENCH_A_JOB_MAX_OPEN_ZONES,	/* u32 */
 	KIOBENCH_A_IGNORE_ZONE_LIMITS,	/* flag */
 	KIOBENCH_A_READ_BEYOND_WP,	/* flag */
+	KIOBENCH_A_ZONE_APPEND,		/* flag */
 	KIOBENCH_A_JOB_FUA_EMULATED,	/* flag */
 	KIOBENCH_A_JOB_FLUSH_NOOP,	/* flag */
 
