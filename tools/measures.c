@@ -159,6 +159,19 @@ static const char *kcfg_process(const struct kb_kcfg *c)
 			at += snprintf(buf + at, len - at, __VA_ARGS__); \
 	} while (0)
 
+/* zonemode=zbd's options, as the kernel reports them: what was written */
+static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	KCFG_ADD(" zonemode=zbd max_open_zones=%" PRIu64 " job_max_open_zones=%" PRIu64
+		 "%s%s%s", K(MAX_OPEN_ZONES), K(JOB_MAX_OPEN_ZONES),
+		 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
+		 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "",
+		 K_HAS(ZONE_APPEND) ? " write_mode=zone_append" : "");
+	return at;
+}
+
 /*
  * One line of fio's option names, from the kernel's reply: rw, bssplit,
  * depth and workers, pinning, span, limits, completion and rate.
@@ -234,13 +247,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
 	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
 		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
-	if (K(ZONEMODE))
-		KCFG_ADD(" zonemode=zbd max_open_zones=%" PRIu64 " job_max_open_zones=%" PRIu64
-			 "%s%s", K(MAX_OPEN_ZONES), K(JOB_MAX_OPEN_ZONES),
-			 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
-			 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "");
-	if (K_HAS(ZONE_APPEND))
-		KCFG_ADD(" write_mode=zone_append");
+	if (K(ZONEMODE) && at < len)
+		at += kcfg_zbd_str(c, buf + at, len - at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
