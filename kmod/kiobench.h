@@ -156,6 +156,8 @@ struct kb_config {
 	bool ignore_zone_limits;
 	bool read_beyond_wp;
 	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
+	u32 zone_reset_threshold;	/* millionths of the zones' size */
+	u32 zone_reset_frequency;	/* millionths of the writes; 0: none */
 };
 
 struct kb_counters {

@@ -42,7 +42,9 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 	static const int only_zbd[] = { KIOBENCH_A_MAX_OPEN_ZONES,
 					KIOBENCH_A_JOB_MAX_OPEN_ZONES,
 					KIOBENCH_A_IGNORE_ZONE_LIMITS,
-					KIOBENCH_A_READ_BEYOND_WP };
+					KIOBENCH_A_READ_BEYOND_WP,
+					KIOBENCH_A_ZONE_RESET_THRESHOLD,
+					KIOBENCH_A_ZONE_RESET_FREQUENCY };
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	struct nlattr *zm = tb[KIOBENCH_A_ZONEMODE];
@@ -51,7 +53,7 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 	for (i = 0; i < ARRAY_SIZE(only_zbd); i++) {
 		if (tb[only_zbd[i]] && !cfg->zonemode) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[only_zbd[i]],
-					    "max-open-zones/job-max-open-zones/ignore-zone-limits/read-beyond-wp: only with zonemode zbd");
+					    "max-open-zones/job-max-open-zones/ignore-zone-limits/read-beyond-wp/zone-reset-*: only with zonemode zbd");
 			return -EINVAL;
 		}
 	}
@@ -91,6 +93,11 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 		NL_SET_ERR_MSG_ATTR(extack, zm,
 				    "zonemode: not with continue-on-error: a failed write leaves its zone's write pointer unknown");
 		return -EOPNOTSUPP;
+	}
+	if (tb[KIOBENCH_A_ZONE_RESET_THRESHOLD] && !cfg->zone_reset_frequency) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONE_RESET_THRESHOLD],
+				    "zone-reset-threshold: needs zone-reset-frequency");
+		return -EINVAL;
 	}
 	if (cfg->max_open_zones && cfg->job_max_open_zones > cfg->max_open_zones) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_JOB_MAX_OPEN_ZONES],
@@ -390,6 +397,16 @@ int kb_zbd_begin(struct kb_worker *w)
 		return err;
 	}
 	zw->open_idx = zd->open_idx + zw->j * zd->max_open;
+	if (w->job->cfg.zone_reset_frequency) {
+		const struct kb_config *cfg = &w->job->cfg;
+
+		zw->gc_every = max(1U, 1000000U / cfg->zone_reset_frequency);
+		zw->gc_cnt = zw->gc_every;
+		/* the worker's zones: zw->zd is set last */
+		zw->gc_bytes = mul_u64_u32_div((u64)DIV_ROUND_UP(zd->nr - zw->j, zw->nw) *
+					       zd->zone_bytes,
+					       cfg->zone_reset_threshold, 1000000);
+	}
 	for (i = zw->j; i < zd->nr; i += zw->nw) {
 		zw->start_bytes += zd->z[i].wp;
 		if (zd->z[i].wp && zd->z[i].wp < zd->z[i].cap &&
@@ -479,6 +496,29 @@ static u32 kb_zbd_write_zone(struct kb_worker *w, u32 start)
 	return start;	/* cannot be: iodepth zones a worker (the device fails it) */
 }
 
+/*
+ * fio's zone_reset_frequency: past zone_reset_threshold of data in the
+ * worker's zones, every gc_every-th write resets its zone first, when none
+ * of the zone's writes is in flight (else the next write tries).
+ */
+static void kb_zbd_gc(struct kb_worker *w, u32 i)
+{
+	struct kb_zbd_w *zw = &w->zbd;
+	struct kb_zbd_zone *z = &zw->zd->z[i];
+
+	if (zw->start_bytes + zw->written - zw->reset_bytes < zw->gc_bytes)
+		return;
+	if (zw->gc_cnt > 1) {
+		zw->gc_cnt--;
+		return;
+	}
+	if (!z->wp || z->inflight)
+		return;
+	kb_zbd_reset_full(w, i);
+	zw->gc_resets++;
+	zw->gc_cnt = zw->gc_every;
+}
+
 static void kb_zbd_write(struct kb_worker *w, struct kb_slot *slot, u32 i,
 			 u64 *off, u32 *len)
 {
@@ -487,6 +527,8 @@ static void kb_zbd_write(struct kb_worker *w, struct kb_slot *slot, u32 i,
 	u64 room;
 
 	i = kb_zbd_write_zone(w, i);
+	if (zw->gc_every)
+		kb_zbd_gc(w, i);
 	z = &zw->zd->z[i];
 	room = z->cap - min(z->wp, z->cap);
 	if (*len > room && room) {
@@ -641,6 +683,8 @@ static void kb_zbd_show_dev(struct seq_file *m, struct kb_job *job,
 			   READ_ONCE(zw->open), READ_ONCE(zw->beyond),
 			   READ_ONCE(zw->append_in), READ_ONCE(zw->append_out),
 			   READ_ONCE(zw->append_reordered));
+		seq_printf(m, "gc %u resets %llu\n", k,
+			   READ_ONCE(zw->gc_resets));
 	}
 	rep.dev_wp = kvcalloc(zd->nr, sizeof(*rep.dev_wp), GFP_KERNEL);
 	rep.dev_cond = kvcalloc(zd->nr, 1, GFP_KERNEL);

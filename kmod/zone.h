@@ -61,6 +61,10 @@ struct kb_zbd_w {
 	 * those below an earlier completion's in the zone (reordered)
 	 */
 	u64 append_in, append_out, append_reordered;
+	/* zone_reset_frequency: every gc_every writes past gc_bytes of data */
+	u32 gc_every, gc_cnt;
+	u64 gc_bytes;
+	u64 gc_resets;		/* of resets, those */
 };
 
 int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg);

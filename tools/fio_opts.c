@@ -33,8 +33,7 @@
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
-#define ZONES		"not implemented yet: zonemode=strided and block, and zbd's zone resets " \
-			"by threshold"
+#define ZONES		"not implemented yet: zonemode=strided and block"
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
@@ -135,8 +134,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "zoneskip", NULL, ZONES },
 	{ "zonecapacity", NULL, "zonemode=strided's: zonemode=zbd takes each zone's capacity "
 	  "from the device, and strided is not implemented yet" },
-	{ "zone_reset_frequency", NULL, ZONES },
-	{ "zone_reset_threshold", NULL, ZONES },
 	/* rates, waits, latency target, steady state */
 	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "latency_target", NULL, LATTARGET },

@@ -169,6 +169,9 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 		 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
 		 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "",
 		 K_HAS(ZONE_APPEND) ? " write_mode=zone_append" : "");
+	if (K(ZONE_RESET_FREQUENCY))
+		KCFG_ADD(" zone_reset_threshold=%g zone_reset_frequency=%g",
+			 K(ZONE_RESET_THRESHOLD) / 1e6, K(ZONE_RESET_FREQUENCY) / 1e6);
 	return at;
 }
 
@@ -317,6 +320,8 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "job_max_open_zones", kb_ju64(K(JOB_MAX_OPEN_ZONES)));
 	kb_jadd(o, "ignore_zone_limits", json_object_new_boolean(K_HAS(IGNORE_ZONE_LIMITS)));
 	kb_jadd(o, "read_beyond_wp", json_object_new_boolean(K_HAS(READ_BEYOND_WP)));
+	kb_jadd(o, "zone_reset_threshold", kb_jdbl(K(ZONE_RESET_THRESHOLD) / 1e6));
+	kb_jadd(o, "zone_reset_frequency", kb_jdbl(K(ZONE_RESET_FREQUENCY) / 1e6));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));

@@ -1095,6 +1095,21 @@ static int p_section(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
+/* fio's zone_reset_threshold and _frequency: a fraction 0..1, in millionths */
+static int p_fraction(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	double f;
+
+	errno = 0;
+	f = strtod(val, &end);
+	if (errno || end == val || *end || !(f >= 0) || f > 1)
+		return kb_errf(err, errlen, "invalid %s '%s' (a number from 0 to 1)", o->name, val);
+	*(uint32_t *)field(o, job, g) = (uint32_t)(f * 1e6 + 0.5);
+	return 0;
+}
+
 /* compare: a percentage, decimals allowed. */
 static int p_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
@@ -1485,6 +1500,13 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_READ_BEYOND_WP, "read_beyond_wp", NULL, p_flag,
 	    "zonemode=zbd: reads go to their offsets, past the write pointers too",
 	    ATTR(KIOBENCH_A_READ_BEYOND_WP, read_beyond_wp), FLAG),
+	JOB(KB_OPT_ZONE_RESET_THRESHOLD, "zone_reset_threshold", "F", p_fraction,
+	    "zonemode=zbd: the share (0..1) of a worker's zones holding data past which "
+	    "zone_reset_frequency resets zones", ATTR(KIOBENCH_A_ZONE_RESET_THRESHOLD,
+						      zone_reset_threshold)),
+	JOB(KB_OPT_ZONE_RESET_FREQUENCY, "zone_reset_frequency", "F", p_fraction,
+	    "zonemode=zbd: past zone_reset_threshold, one write in 1/F resets its zone first",
+	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

@@ -59,7 +59,8 @@
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE,
  *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
  *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
- *	KIOBENCH_A_ZONE_APPEND.
+ *	KIOBENCH_A_ZONE_APPEND, KIOBENCH_A_ZONE_RESET_THRESHOLD,
+ *	KIOBENCH_A_ZONE_RESET_FREQUENCY.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -94,7 +95,8 @@
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
  *	KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
  *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
- *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND.
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND,
+ *	KIOBENCH_A_ZONE_RESET_THRESHOLD, KIOBENCH_A_ZONE_RESET_FREQUENCY.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -144,7 +146,8 @@
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
  *	KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
  *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
- *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND.
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND,
+ *	KIOBENCH_A_ZONE_RESET_THRESHOLD, KIOBENCH_A_ZONE_RESET_FREQUENCY.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -186,7 +189,8 @@
  *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC, KIOBENCH_A_ZONEMODE,
  *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
  *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
- *	KIOBENCH_A_ZONE_APPEND.
+ *	KIOBENCH_A_ZONE_APPEND, KIOBENCH_A_ZONE_RESET_THRESHOLD,
+ *	KIOBENCH_A_ZONE_RESET_FREQUENCY.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -563,6 +567,14 @@ struct kiobench_cdf_ent {
  *   max_open_zones and max_active_zones are not applied. Only with zonemode.
  * @KIOBENCH_A_READ_BEYOND_WP: fio's read_beyond_wp: reads go to their offsets,
  *   not below the write pointers. Only with zonemode.
+ * @KIOBENCH_A_ZONE_RESET_THRESHOLD: fio's zone_reset_threshold, in millionths:
+ *   once a worker's zones hold this share of their size in data,
+ *   zone-reset-frequency of its writes reset their zone first (fio's garbage
+ *   collection). Only with zonemode and zone-reset-frequency.
+ * @KIOBENCH_A_ZONE_RESET_FREQUENCY: fio's zone_reset_frequency, in millionths:
+ *   past zone-reset-threshold, one write in 1/frequency resets its zone before
+ *   it is written (when none of the zone's writes is in flight; else the next
+ *   write tries). 0: none. Only with zonemode.
  * @KIOBENCH_A_ZONE_APPEND: fio's write_mode=zone_append: the job's writes are
  *   REQ_OP_ZONE_APPEND bios aimed at their zone's start; the sector each landed
  *   at (bi_iter.bi_sector at completion) is checked to lie in that zone,
@@ -673,6 +685,8 @@ enum kiobench_attr {
 	KIOBENCH_A_JOB_MAX_OPEN_ZONES,	/* u32 */
 	KIOBENCH_A_IGNORE_ZONE_LIMITS,	/* flag */
 	KIOBENCH_A_READ_BEYOND_WP,	/* flag */
+	KIOBENCH_A_ZONE_RESET_THRESHOLD,	/* u32 */
+	KIOBENCH_A_ZONE_RESET_FREQUENCY,	/* u32 */
 	KIOBENCH_A_ZONE_APPEND,		/* flag */
 	KIOBENCH_A_JOB_FUA_EMULATED,	/* flag */
 	KIOBENCH_A_JOB_FLUSH_NOOP,	/* flag */
