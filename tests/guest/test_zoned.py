@@ -167,7 +167,8 @@ def refused(guest: Guest, dev: str, args: str) -> str:
 def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     """Each refusal names what is wrong, before any I/O: a device that is
     not zoned, a span that cuts a zone, more open zones than the device
-    allows, fewer zones than the depth.  Mutation recorded: the span's
+    allows, fewer zones than the depth, continue_on_error, zone append
+    without zonemode, a conventional zone in the span.  Mutation recorded: the span's
     alignment check dropped (zone.c)."""
     plain = make_nullb("nullb1", size_mb=64)
     out = refused(guest, plain, "--zonemode=zbd --rw=randwrite --io_size=1M")
@@ -181,6 +182,11 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     assert "iodepth" in out, out
     out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --io_size=1M --continue_on_error=1")
     assert "continue-on-error" in out, out
+    out = refused(guest, zdev, "--rw=randwrite --io_size=1M --write_mode=zone_append")
+    assert "zone-append: only with zonemode" in out, out
+    conv = make_nullb("nullb2", memory_backed=False, **zoned(ZONE_MB, 8, nr_conv=1))
+    out = refused(guest, conv, "--zonemode=zbd --rw=randwrite --io_size=1M")
+    assert "conventional" in out, out
 
 
 def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
