@@ -191,7 +191,8 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
 
 def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
     """Writes at depth 4 with the scheduler none: refused before 6.10 (no
-    zone write plugging, and none does not lock zones), with the reason;
+    zone write plugging, and none does not lock zones), with the reason,
+    while zone appends at that depth run;
     from 6.10 zone write plugging orders them and the job completes with
     every write at the pointers.  Mutation recorded: compat.h's
     kb_zone_writes_ordered() always true (6.1 then fails writes)."""
@@ -202,6 +203,10 @@ def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
     if not plugging:
         out = refused(guest, zdev, args)
         assert "mq-deadline" in out, out
+        # appends need no order: the device places them
+        job = run_job(guest, f"--filename={zdev} --allow-writes {args} --write_mode=zone_append")
+        assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB
+        assert sum(wp for wp, _ in blkzone(guest, zdev)) == 8 * MiB
         return
     job = run_job(guest, f"--filename={zdev} --allow-writes {args}")
     assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB
