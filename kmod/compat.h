@@ -243,6 +243,37 @@ static inline void kb_atomic_limits(struct block_device *bdev,
 }
 #endif
 
+/*
+ * Zoned devices (zone.c).  Before 6.10 the writes to a sequential zone
+ * stay in their order at depth > 1 only through the scheduler's zone write
+ * locking: mq-deadline, the one scheduler a zoned queue's
+ * required_elevator_features (ELEVATOR_F_ZBD_SEQ_WRITE) lets it have;
+ * with none they may reach the device out of order.  From 6.10 zone write
+ * plugging orders them in the block layer whatever the scheduler.
+ * blkdev_zone_mgmt() lost its gfp_mask in the same rework (6.9).
+ */
+#ifdef KB_HAVE_ZONE_WPLUG
+static inline bool kb_zone_writes_ordered(struct block_device *bdev)
+{
+	return true;
+}
+#else
+static inline bool kb_zone_writes_ordered(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	return q->elevator &&
+	       (q->required_elevator_features & ELEVATOR_F_ZBD_SEQ_WRITE);
+}
+#endif
+
+#ifdef KB_HAVE_ZONE_MGMT_NOGFP
+#define kb_zone_mgmt(bdev, op, sector, nr)	blkdev_zone_mgmt(bdev, op, sector, nr)
+#else
+#define kb_zone_mgmt(bdev, op, sector, nr)	\
+	blkdev_zone_mgmt(bdev, op, sector, nr, GFP_KERNEL)
+#endif
+
 #ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
 #define KB_MCGRP_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
 #else

@@ -381,8 +381,10 @@ static void kb_close_devices(struct kb_job *job)
 {
 	unsigned int i;
 
-	for (i = 0; i < job->cfg.nr_devs; i++)
+	for (i = 0; i < job->cfg.nr_devs; i++) {
+		kb_zbd_free(&job->devs[i]);
 		kb_bdev_close(&job->devs[i].bdev);
+	}
 	if (job->holder) {
 		kb_holder_put(job->holder);
 		job->holder = NULL;
@@ -436,7 +438,7 @@ static int kb_check_ops(struct kb_job *job, struct kb_dev *dev,
 	const struct kb_config *cfg = &job->cfg;
 	struct block_device *bdev = dev->bdev.bdev;
 
-	if (cfg->trim_mode && !bdev_max_discard_sectors(bdev)) {
+	if (cfg->trim_mode && !cfg->zonemode && !bdev_max_discard_sectors(bdev)) {
 		KB_ERR_FMT(extack, NULL,
 			   "trim-mode: a device cannot discard (discard_max_bytes 0)",
 			   "trim-mode: discard_max_bytes is 0 on %s", path);
@@ -512,7 +514,8 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   cfg->max_bs, dev->span_len, path);
 		return -EINVAL;
 	}
-	return kb_check_zones(cfg, dev, path, extack);
+	return kb_check_zones(cfg, dev, path, extack) ?:
+	       kb_zbd_check(job, dev, path, extack);
 }
 
 static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)

@@ -150,6 +150,15 @@ struct kb_config {
 	bool writefua;		/* REQ_FUA on writes */
 	bool atomic;		/* REQ_ATOMIC on writes */
 	bool locality;		/* latency split local/remote (locality.h) */
+	/* fio's zonemode=zbd (zone.c) */
+	u8 zonemode;		/* enum kiobench_zonemode */
+	u32 max_open_zones;	/* each device's, all workers; 0: the device's */
+	u32 job_max_open_zones;	/* each worker's; 0: its share */
+	bool ignore_zone_limits;
+	bool read_beyond_wp;
+	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
+	u32 zone_reset_threshold;	/* millionths of the zones' size */
+	u32 zone_reset_frequency;	/* millionths of the writes; 0: none */
 };
 
 struct kb_counters {
@@ -272,12 +281,14 @@ struct kb_sched {
 };
 
 #include "verify.h"
+#include "zone.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
 	u64 span_start;		/* bytes */
 	u64 span_len;
 	u32 lbs;
+	struct kb_zbd_dev *zbd;	/* zonemode zbd: the span's zones (zone.c) */
 };
 
 struct kb_worker;
@@ -299,6 +310,7 @@ struct kb_slot {
 	u64 off;
 	u32 len;
 	u8 dir;
+	u32 zone;		/* zonemode zbd: the write's zone in the span */
 	unsigned int nr_pages;
 	struct page **pages;	/* nr_pages pages, the buffer */
 	struct bio_vec bvec[];	/* nr_pages entries */
@@ -340,6 +352,7 @@ struct kb_worker {
 	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
 	bool verifying;		/* verify: reads of the write pass's blocks */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
+	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };

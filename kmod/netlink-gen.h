@@ -60,6 +60,16 @@ static struct netlink_range_validation kb_thinktime_iotime_ns_range = {
 	.max = 3600000000000,
 };
 
+static struct netlink_range_validation kb_zone_reset_threshold_range = {
+	.min = 0,
+	.max = 1000000,
+};
+
+static struct netlink_range_validation kb_zone_reset_frequency_range = {
+	.min = 0,
+	.max = 1000000,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -154,6 +164,16 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_WRITEFUA] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_ATOMIC] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_LOCALITY] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ZONEMODE] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KIOBENCH_A_MAX_OPEN_ZONES] = { .type = NLA_U32, },
+	[KIOBENCH_A_JOB_MAX_OPEN_ZONES] = { .type = NLA_U32, },
+	[KIOBENCH_A_IGNORE_ZONE_LIMITS] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_READ_BEYOND_WP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ZONE_APPEND] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_ZONE_RESET_THRESHOLD] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_zone_reset_threshold_range),
+	[KIOBENCH_A_ZONE_RESET_FREQUENCY] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_zone_reset_frequency_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -201,6 +221,14 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_WRITEFUA, writefua, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_ATOMIC, atomic, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_LOCALITY, locality, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ZONEMODE, zonemode, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_MAX_OPEN_ZONES, max_open_zones, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_JOB_MAX_OPEN_ZONES, job_max_open_zones, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_IGNORE_ZONE_LIMITS, ignore_zone_limits, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_READ_BEYOND_WP, read_beyond_wp, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ZONE_APPEND, zone_append, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ZONE_RESET_THRESHOLD, zone_reset_threshold, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency, NLA_U32, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -243,5 +271,13 @@ static_assert(__same_type(((struct kb_config *)0)->end_fsync, bool));
 static_assert(__same_type(((struct kb_config *)0)->writefua, bool));
 static_assert(__same_type(((struct kb_config *)0)->atomic, bool));
 static_assert(__same_type(((struct kb_config *)0)->locality, bool));
+static_assert(__same_type(((struct kb_config *)0)->zonemode, u8));
+static_assert(__same_type(((struct kb_config *)0)->max_open_zones, u32));
+static_assert(__same_type(((struct kb_config *)0)->job_max_open_zones, u32));
+static_assert(__same_type(((struct kb_config *)0)->ignore_zone_limits, bool));
+static_assert(__same_type(((struct kb_config *)0)->read_beyond_wp, bool));
+static_assert(__same_type(((struct kb_config *)0)->zone_append, bool));
+static_assert(__same_type(((struct kb_config *)0)->zone_reset_threshold, u32));
+static_assert(__same_type(((struct kb_config *)0)->zone_reset_frequency, u32));
 
 #endif /* KB_NETLINK_GEN_H */

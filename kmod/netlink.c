@@ -579,7 +579,8 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				    "offset/size: must be multiples of 512");
 		return -EINVAL;
 	}
-	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg);
+	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
+	       kb_zbd_parse(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 

@@ -150,6 +150,8 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		w->tw_off = off;
 		w->tw_len = len;
 	}
+	if (unlikely(w->zbd.zd))	/* zonemode zbd: at the write pointers */
+		kb_zbd_pick(w, slot, dir, &off, &len);
 picked:
 	if (dir == KIOBENCH_DIR_WRITE)
 		kb_count_write(w);
@@ -185,11 +187,14 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 		if (cfg->write_zeroes)
 			return REQ_OP_WRITE_ZEROES |
 			       (cfg->zeroes_unmap ? 0 : REQ_NOUNMAP);
+		if (cfg->zone_append)	/* at its zone's start (zone.c) */
+			return REQ_OP_ZONE_APPEND | REQ_SYNC | REQ_IDLE;
 		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
 		       (cfg->writefua ? REQ_FUA : 0) |
 		       (cfg->atomic ? KB_REQ_ATOMIC : 0);
-	case KIOBENCH_DIR_TRIM:
-		return REQ_OP_DISCARD;
+	case KIOBENCH_DIR_TRIM:	/* zonemode zbd: a zone's reset */
+		return cfg->zonemode ? REQ_OP_ZONE_RESET | REQ_SYNC :
+				       REQ_OP_DISCARD;
 	case KIOBENCH_DIR_SYNC:
 		return REQ_OP_WRITE | REQ_PREFLUSH;
 	default:
@@ -206,7 +211,8 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 static bool kb_has_data(blk_opf_t opf)
 {
 	return (opf & REQ_OP_MASK) == REQ_OP_READ ||
-	       (opf & REQ_OP_MASK) == REQ_OP_WRITE;
+	       (opf & REQ_OP_MASK) == REQ_OP_WRITE ||
+	       (opf & REQ_OP_MASK) == REQ_OP_ZONE_APPEND;
 }
 
 /* Whether a bio of @opf may be polled: data, and not through blk-flush. */
@@ -248,7 +254,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
 					 cfg->ioprio;
 	bio->bi_end_io = kb_end_io;
-	if (!kb_has_data(opf))
+	if (!kb_has_data(opf) && !op_is_zone_mgmt(bio_op(bio)))
 		bio->bi_iter.bi_size = slot->len;	/* no pages */
 	for (i = 0, rem = kb_has_data(opf) ? slot->len : 0; rem; i++, rem -= n) {
 		n = min_t(u32, rem, PAGE_SIZE);
@@ -657,6 +663,8 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 	llist_for_each_entry_safe(slot, tmp, list, node) {
 		w->inflight--;
 		slot->busy = false;
+		if (unlikely(w->zbd.zd))
+			kb_zbd_done(w, slot);
 		if (unlikely(slot->refused)) {
 			WRITE_ONCE(w->retries, w->retries + 1);
 			kb_defer(w, slot, true);
@@ -783,6 +791,8 @@ static void kb_worker_pass(struct kb_worker *w)
  */
 void kb_worker_run(struct kb_worker *w)
 {
+	if (kb_zbd_begin(w))
+		return;
 	kb_verify_begin(w);
 	kb_worker_pass(w);
 	kb_end_fsync(w);

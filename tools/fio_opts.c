@@ -33,7 +33,7 @@
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
-#define ZONES		"not implemented yet: zoned block devices and zone modes"
+#define ZONES		"not implemented yet: zonemode=strided and block"
 #define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
@@ -127,17 +127,11 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "(bssplit gives a mix of sizes)" },
 	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
 	  "overlaps" },
-	{ "zonemode", NULL, ZONES },
 	{ "zonerange", NULL, ZONES },
 	{ "zonesize", NULL, ZONES },
 	{ "zoneskip", NULL, ZONES },
-	{ "zonecapacity", NULL, ZONES },
-	{ "max_open_zones", NULL, ZONES },
-	{ "job_max_open_zones", NULL, ZONES },
-	{ "ignore_zone_limits", NULL, ZONES },
-	{ "read_beyond_wp", NULL, ZONES },
-	{ "zone_reset_frequency", NULL, ZONES },
-	{ "zone_reset_threshold", NULL, ZONES },
+	{ "zonecapacity", NULL, "zonemode=strided's: zonemode=zbd takes each zone's capacity "
+	  "from the device, and strided is not implemented yet" },
 	/* rates, waits, latency target, steady state */
 	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "latency_target", NULL, LATTARGET },

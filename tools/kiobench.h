@@ -195,6 +195,12 @@ struct kb_job {
 	bool end_fsync, writefua;
 	bool atomic;		/* REQ_ATOMIC writes */
 	bool locality;		/* latency split local/remote completions */
+	/* fio's zonemode=zbd */
+	uint8_t zonemode;	/* enum kiobench_zonemode */
+	uint32_t max_open_zones, job_max_open_zones;
+	bool ignore_zone_limits, read_beyond_wp;
+	bool zone_append;	/* write_mode=zone_append */
+	uint32_t zone_reset_threshold, zone_reset_frequency;	/* millionths */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

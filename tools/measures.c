@@ -159,6 +159,22 @@ static const char *kcfg_process(const struct kb_kcfg *c)
 			at += snprintf(buf + at, len - at, __VA_ARGS__); \
 	} while (0)
 
+/* zonemode=zbd's options, as the kernel reports them: what was written */
+static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	KCFG_ADD(" zonemode=zbd max_open_zones=%" PRIu64 " job_max_open_zones=%" PRIu64
+		 "%s%s%s", K(MAX_OPEN_ZONES), K(JOB_MAX_OPEN_ZONES),
+		 K_HAS(IGNORE_ZONE_LIMITS) ? " ignore_zone_limits" : "",
+		 K_HAS(READ_BEYOND_WP) ? " read_beyond_wp" : "",
+		 K_HAS(ZONE_APPEND) ? " write_mode=zone_append" : "");
+	if (K(ZONE_RESET_FREQUENCY))
+		KCFG_ADD(" zone_reset_threshold=%g zone_reset_frequency=%g",
+			 K(ZONE_RESET_THRESHOLD) / 1e6, K(ZONE_RESET_FREQUENCY) / 1e6);
+	return at;
+}
+
 /*
  * One line of fio's option names, from the kernel's reply: rw, bssplit,
  * depth and workers, pinning, span, limits, completion and rate.
@@ -234,6 +250,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
 	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
 		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(ZONEMODE) && at < len)
+		at += kcfg_zbd_str(c, buf + at, len - at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -290,12 +308,20 @@ static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
 /* The operations: write zeroes, flushes, FUA, and what the block layer did. */
 static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 {
-	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" : "write"));
+	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" :
+					 K_HAS(ZONE_APPEND) ? "zone_append" : "write"));
 	kb_jadd(o, "write_zeroes_unmap", json_object_new_boolean(K_HAS(ZEROES_UNMAP)));
 	kb_jadd(o, "fsync", kb_ju64(K(FSYNC)));
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
 	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
 	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
+	kb_jadd(o, "zonemode", kb_jstr(K(ZONEMODE) ? "zbd" : "none"));
+	kb_jadd(o, "max_open_zones", kb_ju64(K(MAX_OPEN_ZONES)));
+	kb_jadd(o, "job_max_open_zones", kb_ju64(K(JOB_MAX_OPEN_ZONES)));
+	kb_jadd(o, "ignore_zone_limits", json_object_new_boolean(K_HAS(IGNORE_ZONE_LIMITS)));
+	kb_jadd(o, "read_beyond_wp", json_object_new_boolean(K_HAS(READ_BEYOND_WP)));
+	kb_jadd(o, "zone_reset_threshold", kb_jdbl(K(ZONE_RESET_THRESHOLD) / 1e6));
+	kb_jadd(o, "zone_reset_frequency", kb_jdbl(K(ZONE_RESET_FREQUENCY) / 1e6));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));

@@ -99,6 +99,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "writes (kb_job_fsync)" },
 	{ KIOBENCH_A_END_FSYNC, "end_fsync", "for a job that writes only (fio syncs after "
 	  "a write stage)" },
+	{ KIOBENCH_A_ZONE_APPEND, "write_mode", "write_mode=zone_append; the option's own "
+	  "attribute is write_zeroes" },
 	{ KIOBENCH_A_BSSPLIT, "bs/bssplit", "a nest of sizes and weights: bssplit, else bs" },
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
 	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
@@ -755,7 +757,8 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	    (job->trim_mode && nla_put_u8(msg, KIOBENCH_A_TRIM_MODE, job->trim_mode)) ||
 	    (kb_job_fsync(job) && nla_put_u32(msg, KIOBENCH_A_FSYNC, kb_job_fsync(job))) ||
 	    (job->end_fsync && kb_job_has_writes(job) &&
-	     nla_put_flag(msg, KIOBENCH_A_END_FSYNC)))
+	     nla_put_flag(msg, KIOBENCH_A_END_FSYNC)) ||
+	    (job->zone_append && nla_put_flag(msg, KIOBENCH_A_ZONE_APPEND)))
 		return -1;
 	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
 	if (!nest)

@@ -120,6 +120,22 @@ static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job
 	return 0;
 }
 
+/* fio's zonemode: none or zbd; strided and block are not implemented */
+static int p_zonemode(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "none"))
+		job->zonemode = KIOBENCH_ZONEMODE_NONE;
+	else if (!strcmp(val, "zbd"))
+		job->zonemode = KIOBENCH_ZONEMODE_ZBD;
+	else if (!strcmp(val, "strided") || !strcmp(val, "block"))
+		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none or zbd)", val);
+	else
+		return kb_errf(err, errlen, "invalid zonemode '%s' (none or zbd)", val);
+	return 0;
+}
+
 /*
  * fio's generators are not kiobench's: its kernel draws from a keyed
  * permutation (the random map) or, with norandommap, from xoshiro256**.
@@ -197,14 +213,16 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 
 /*
  * write_mode, the name fio's io_uring_cmd engine gives it (fio 3.33 has no
- * such option): write (the default) or zeroes, REQ_OP_WRITE_ZEROES.
+ * such option): write (the default), zeroes (REQ_OP_WRITE_ZEROES) or
+ * zone_append (REQ_OP_ZONE_APPEND, with zonemode=zbd).
  */
 static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
 {
 	(void)o; (void)g;
-	if (!strcmp(val, "write") || !strcmp(val, "zeroes")) {
+	if (!strcmp(val, "write") || !strcmp(val, "zeroes") || !strcmp(val, "zone_append")) {
 		job->write_zeroes = !strcmp(val, "zeroes");
+		job->zone_append = !strcmp(val, "zone_append");
 		return 0;
 	}
 	if (!strcmp(val, "uncor"))
@@ -213,7 +231,8 @@ static int p_write_mode(const struct kb_opt *o, const char *val, struct kb_job *
 	if (!strcmp(val, "verify"))
 		return kb_errf(err, errlen, "verify: NVMe Verify has no block-layer "
 			       "operation; only a passthrough command sends it");
-	return kb_errf(err, errlen, "invalid write_mode '%s' (write or zeroes)", val);
+	return kb_errf(err, errlen, "invalid write_mode '%s' (write, zeroes or zone_append)",
+		       val);
 }
 
 /* A number within o's bounds; "1..100" when both ends mean something. */
@@ -1094,6 +1113,21 @@ static int p_section(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
+/* fio's zone_reset_threshold and _frequency: a fraction 0..1, in millionths */
+static int p_fraction(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	double f;
+
+	errno = 0;
+	f = strtod(val, &end);
+	if (errno || end == val || *end || !(f >= 0) || f > 1)
+		return kb_errf(err, errlen, "invalid %s '%s' (a number from 0 to 1)", o->name, val);
+	*(uint32_t *)field(o, job, g) = (uint32_t)(f * 1e6 + 0.5);
+	return 0;
+}
+
 /* compare: a percentage, decimals allowed. */
 static int p_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
@@ -1448,8 +1482,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "run this long before the steady-state samples start", .alias = "ss_ramp",
 	    .def = "0"),
 	/* the operations (kmod/worker.c's kb_opf()) */
-	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes", p_write_mode,
-	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data",
+	JOB(KB_OPT_WRITE_MODE, "write_mode", "write|zeroes|zone_append", p_write_mode,
+	    "zeroes: writes are write zeroes (REQ_OP_WRITE_ZEROES, REQ_NOUNMAP), no data; "
+	    "zone_append: zone appends (REQ_OP_ZONE_APPEND, with zonemode=zbd)",
 	    ATTR(KIOBENCH_A_WRITE_ZEROES, write_zeroes), FLAG, .def = "write"),
 	JOB(KB_OPT_ZEROES_UNMAP, "write_zeroes_unmap", NULL, p_flag,
 	    "write_mode=zeroes without REQ_NOUNMAP: the device may deallocate the blocks",
@@ -1471,6 +1506,28 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LOCALITY, "locality", NULL, p_flag,
 	    "split latency into completions on the submitting CPU and on another one",
 	    ATTR(KIOBENCH_A_LOCALITY, locality), FLAG),
+	JOB(KB_OPT_ZONEMODE, "zonemode", "none|zbd", p_zonemode,
+	    "zbd: writes at the write pointers of a zoned device's zones, reads below "
+	    "them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
+	JOB(KB_OPT_MAX_OPEN_ZONES, "max_open_zones", "N", p_u32,
+	    "zonemode=zbd: zones of each device open at once (the device's limit)",
+	    ATTR(KIOBENCH_A_MAX_OPEN_ZONES, max_open_zones), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_JOB_MAX_OPEN_ZONES, "job_max_open_zones", "N", p_u32,
+	    "zonemode=zbd: zones each worker keeps open (its share of max_open_zones)",
+	    ATTR(KIOBENCH_A_JOB_MAX_OPEN_ZONES, job_max_open_zones), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_IGNORE_ZONE_LIMITS, "ignore_zone_limits", NULL, p_flag,
+	    "zonemode=zbd: the device's max_open_zones and max_active_zones are not applied",
+	    ATTR(KIOBENCH_A_IGNORE_ZONE_LIMITS, ignore_zone_limits), FLAG),
+	JOB(KB_OPT_READ_BEYOND_WP, "read_beyond_wp", NULL, p_flag,
+	    "zonemode=zbd: reads go to their offsets, past the write pointers too",
+	    ATTR(KIOBENCH_A_READ_BEYOND_WP, read_beyond_wp), FLAG),
+	JOB(KB_OPT_ZONE_RESET_THRESHOLD, "zone_reset_threshold", "F", p_fraction,
+	    "zonemode=zbd: the share (0..1) of a worker's zones holding data past which "
+	    "zone_reset_frequency resets zones", ATTR(KIOBENCH_A_ZONE_RESET_THRESHOLD,
+						      zone_reset_threshold)),
+	JOB(KB_OPT_ZONE_RESET_FREQUENCY, "zone_reset_frequency", "F", p_fraction,
+	    "zonemode=zbd: past zone_reset_threshold, one write in 1/F resets its zone first",
+	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2029,7 +2086,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_BS)
 		snprintf(buf, len, "%u", job->bs);
 	else if (o->id == KB_OPT_WRITE_MODE)
-		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" : "write");
+		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" :
+			 job->zone_append ? "zone_append" : "write");
 	else if (o->id == KB_OPT_RATE_PROCESS)
 		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
 			 "poisson" : "linear");

@@ -56,7 +56,11 @@
  *	KIOBENCH_A_VERIFY_DUMP, KIOBENCH_A_VERIFY_GENERATION,
  *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
  *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
- *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY.
+ *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY,
+ *	KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
+ *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND,
+ *	KIOBENCH_A_ZONE_RESET_THRESHOLD, KIOBENCH_A_ZONE_RESET_FREQUENCY.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -89,7 +93,11 @@
  *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
  *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA,
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
- *	KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY.
+ *	KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY, KIOBENCH_A_ZONEMODE,
+ *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
+ *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
+ *	KIOBENCH_A_ZONE_APPEND, KIOBENCH_A_ZONE_RESET_THRESHOLD,
+ *	KIOBENCH_A_ZONE_RESET_FREQUENCY.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -137,7 +145,11 @@
  *	KIOBENCH_A_WRITE_ZEROES, KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC,
  *	KIOBENCH_A_END_FSYNC, KIOBENCH_A_WRITEFUA,
  *	KIOBENCH_A_JOB_FUA_EMULATED, KIOBENCH_A_JOB_FLUSH_NOOP,
- *	KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY.
+ *	KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY, KIOBENCH_A_ZONEMODE,
+ *	KIOBENCH_A_MAX_OPEN_ZONES, KIOBENCH_A_JOB_MAX_OPEN_ZONES,
+ *	KIOBENCH_A_IGNORE_ZONE_LIMITS, KIOBENCH_A_READ_BEYOND_WP,
+ *	KIOBENCH_A_ZONE_APPEND, KIOBENCH_A_ZONE_RESET_THRESHOLD,
+ *	KIOBENCH_A_ZONE_RESET_FREQUENCY.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -176,7 +188,11 @@
  *	KIOBENCH_A_TRIM_MODE, KIOBENCH_A_WRITE_ZEROES,
  *	KIOBENCH_A_ZEROES_UNMAP, KIOBENCH_A_FSYNC, KIOBENCH_A_END_FSYNC,
  *	KIOBENCH_A_WRITEFUA, KIOBENCH_A_JOB_FUA_EMULATED,
- *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY.
+ *	KIOBENCH_A_JOB_FLUSH_NOOP, KIOBENCH_A_ATOMIC, KIOBENCH_A_LOCALITY,
+ *	KIOBENCH_A_ZONEMODE, KIOBENCH_A_MAX_OPEN_ZONES,
+ *	KIOBENCH_A_JOB_MAX_OPEN_ZONES, KIOBENCH_A_IGNORE_ZONE_LIMITS,
+ *	KIOBENCH_A_READ_BEYOND_WP, KIOBENCH_A_ZONE_APPEND,
+ *	KIOBENCH_A_ZONE_RESET_THRESHOLD, KIOBENCH_A_ZONE_RESET_FREQUENCY.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -236,6 +252,18 @@ enum kiobench_trim_mode {
 	KIOBENCH_TRIM_NONE,
 	KIOBENCH_TRIM_TRIM,
 	KIOBENCH_TRIM_TRIMWRITE,
+};
+
+/**
+ * enum kiobench_zonemode - fio's zonemode: how a job treats a device's zones.
+ *   fio's strided and block modes are not implemented.
+ * @KIOBENCH_ZONEMODE_NONE: the device's zones are ignored (the default)
+ * @KIOBENCH_ZONEMODE_ZBD: fio's zbd: writes only at the write pointers of the
+ *   sequential zones, reads below them, trims reset the zones they cover
+ */
+enum kiobench_zonemode {
+	KIOBENCH_ZONEMODE_NONE,
+	KIOBENCH_ZONEMODE_ZBD,
 };
 
 /**
@@ -518,6 +546,43 @@ struct kiobench_cdf_ent {
  *   atomic_write_unit_min_bytes and atomic_write_unit_max_bytes, an offset that
  *   is a multiple of it (writes are naturally aligned), and no trim-mode or
  *   write-zeroes.
+ * @KIOBENCH_A_ZONEMODE: fio's zonemode=zbd: on a host-managed or host-aware
+ *   zoned device (every device of the job), each write goes at the write
+ *   pointer of a sequential zone: a random write at that of its offset's zone,
+ *   or of an open zone when max-open-zones are open; a full zone is reset
+ *   (synchronously, with none of its writes in flight) when no zone has room.
+ *   Reads stay below the write pointers unless read-beyond-wp; a trim resets
+ *   the zone of its offset (REQ_OP_ZONE_RESET). The write pointers are read
+ *   with blkdev_report_zones() at each worker's start. The workers of a device
+ *   share its zones, zone i to worker i mod numjobs. Needs the span aligned to
+ *   zones and without conventional zones, at least iodepth zones a worker for a
+ *   job that writes; not with completion poll, verify, trimwrite, write-zeroes,
+ *   atomic or continue-on-error.
+ * @KIOBENCH_A_MAX_OPEN_ZONES: fio's max_open_zones: the zones of each device
+ *   the job keeps open (written, not full) at once, shared among its workers;
+ *   at most the device's max_open_zones and max_active_zones unless
+ *   ignore-zone-limits. 0: the device's limit. Only with zonemode.
+ * @KIOBENCH_A_JOB_MAX_OPEN_ZONES: fio's job_max_open_zones: the open zones of
+ *   each worker, at most its share of max-open-zones. 0: that share. Only with
+ *   zonemode.
+ * @KIOBENCH_A_IGNORE_ZONE_LIMITS: fio's ignore_zone_limits: the devices'
+ *   max_open_zones and max_active_zones are not applied. Only with zonemode.
+ * @KIOBENCH_A_READ_BEYOND_WP: fio's read_beyond_wp: reads go to their offsets,
+ *   not below the write pointers. Only with zonemode.
+ * @KIOBENCH_A_ZONE_RESET_THRESHOLD: fio's zone_reset_threshold, in millionths:
+ *   once a worker's zones hold this share of their size in data,
+ *   zone-reset-frequency of its writes reset their zone first (fio's garbage
+ *   collection). Only with zonemode and zone-reset-frequency.
+ * @KIOBENCH_A_ZONE_RESET_FREQUENCY: fio's zone_reset_frequency, in millionths:
+ *   past zone-reset-threshold, one write in 1/frequency resets its zone before
+ *   it is written (when none of the zone's writes is in flight; else the next
+ *   write tries). 0: none. Only with zonemode.
+ * @KIOBENCH_A_ZONE_APPEND: fio's write_mode=zone_append: the job's writes are
+ *   REQ_OP_ZONE_APPEND bios aimed at their zone's start; the sector each landed
+ *   at (bi_iter.bi_sector at completion) is checked to lie in that zone,
+ *   counted in the "zones" debugfs file. Only with zonemode zbd, on devices
+ *   that append (natively, or emulated by the block layer from 6.10) a transfer
+ *   size within their max_zone_append_sectors.
  * @KIOBENCH_A_JOB_FUA_EMULATED: Status: writefua on a device without FUA
  *   (QUEUE_FLAG_FUA clear): the block layer sends each write then a flush.
  * @KIOBENCH_A_JOB_FLUSH_NOOP: Status: a job that flushes (fsync, end-fsync) or
@@ -621,6 +686,14 @@ enum kiobench_attr {
 	KIOBENCH_A_END_FSYNC,		/* flag */
 	KIOBENCH_A_WRITEFUA,		/* flag */
 	KIOBENCH_A_ATOMIC,		/* flag */
+	KIOBENCH_A_ZONEMODE,		/* u8: enum kiobench_zonemode */
+	KIOBENCH_A_MAX_OPEN_ZONES,	/* u32 */
+	KIOBENCH_A_JOB_MAX_OPEN_ZONES,	/* u32 */
+	KIOBENCH_A_IGNORE_ZONE_LIMITS,	/* flag */
+	KIOBENCH_A_READ_BEYOND_WP,	/* flag */
+	KIOBENCH_A_ZONE_RESET_THRESHOLD,	/* u32 */
+	KIOBENCH_A_ZONE_RESET_FREQUENCY,	/* u32 */
+	KIOBENCH_A_ZONE_APPEND,		/* flag */
 	KIOBENCH_A_JOB_FUA_EMULATED,	/* flag */
 	KIOBENCH_A_JOB_FLUSH_NOOP,	/* flag */
 	KIOBENCH_A_LOCALITY,		/* flag */

@@ -1,0 +1,260 @@
+"""zonemode=zbd on a zoned null_blk (issue 22): writes only at the write
+pointers, full zones reset when the workload needs room, trims that reset
+the zones they cover, and the refusals.  What the device did is read back
+from the device itself: util-linux's blkzone report (each zone's write
+pointer and condition), and the job's own view from its debugfs "zones"
+file, which also shows the device's report at the job's end.
+
+The order of a zone's writes at depth is where the kernels differ (zone
+write locking in mq-deadline on 6.1, zone write plugging from 6.10): these
+run on 6.1 and 6.12 (marker core).  A kernel without CONFIG_BLK_DEV_ZONED
+(the debug kernel today) has no zoned null_blk: the tests skip there, and
+say so."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb import debugfs, destroy_job, run_job
+from vm.guest import Guest
+from vm.targets import write_counts, zoned
+
+pytestmark = pytest.mark.core
+
+MiB = 1 << 20
+NULLB = "/sys/kernel/config/nullb"
+ZONE_MB, NR_ZONES, CAP_MB, MAX_OPEN = 4, 16, 3, 4
+
+
+def need_zoned(guest: Guest) -> None:
+    guest.check(f"modprobe null_blk nr_devices=0 && test -d {NULLB}")
+    if "zoned" not in guest.check(f"cat {NULLB}/features").split(","):
+        pytest.skip(f"{guest.kernel.name}: null_blk has no zoned devices "
+                    "(the kernel is built without CONFIG_BLK_DEV_ZONED)")
+
+
+@pytest.fixture
+def zdev(guest: Guest, make_nullb, kiobench_module) -> str:
+    need_zoned(guest)
+    return make_nullb("nullb0", memory_backed=False,
+                      **zoned(ZONE_MB, NR_ZONES, zone_capacity_mb=CAP_MB, max_open=MAX_OPEN))
+
+
+def blkzone(guest: Guest, dev: str) -> list[tuple[int, str]]:
+    """Each zone's write pointer (bytes from its start) and condition, as
+    `blkzone report` prints them (wptr in sectors from the zone's start)."""
+    out = guest.check(f"blkzone report {dev}")
+    zones = re.findall(r"wptr 0x([0-9a-f]+).*?zcond:\s*\d+\((\w+)\)", out)
+    assert len(zones) == NR_ZONES, out
+    return [(int(wp, 16) * 512, cond) for wp, cond in zones]
+
+
+def zones_file(guest: Guest, job: dict, nr: int = NR_ZONES) -> tuple[dict, list[dict]]:
+    """The job's "zones" file: its worker's counts, and the line of each of
+    the span's nr zones."""
+    text = debugfs(guest, job, "zones")
+    ints = lambda line: {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", line)}
+    workers = [ints(l) for l in text.splitlines() if l.startswith("worker ")]
+    assert len(workers) == 1, text
+    zones = [dict(ints(l), cond=re.search(r"cond (\w+)", l).group(1))
+             for l in text.splitlines() if l.startswith("zone ")]
+    assert len(zones) == nr, text
+    return workers[0], zones
+
+
+def zbd(dev: str, args: str) -> str:
+    return f"--filename={dev} --allow-writes --zonemode=zbd {args}"
+
+
+def test_zbd_randwrite_at_write_pointers(guest: Guest, zdev: str) -> None:
+    """A random write of 24 MiB at depth 4 on an empty device whose zones
+    take 3 MiB of their 4 (and at most 4 open): no I/O error, and every
+    zone's write pointer, as the device reports it, is where the job says
+    it left it; together they moved by exactly the bytes written.  Mutation
+    recorded: writes at their zone's start, not its pointer (zone.c)."""
+    io = 24 * MiB
+    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=4k --iodepth=4 --io_size={io}"),
+                  keep=True)
+    try:
+        w, zones = zones_file(guest, job)
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    dev = blkzone(guest, zdev)
+    assert [wp for wp, _ in dev] == [z["wp"] for z in zones], (dev, zones)
+    assert [z["dev_wp"] for z in zones] == [wp for wp, _ in dev]
+    assert sum(wp for wp, _ in dev) == io == w["written"], (dev, w)
+    assert w["resets"] == 0 and w["start_bytes"] == 0, w
+    # never more open than the device allows: it would have failed a write
+    assert sum(c in ("oi", "oe", "imp_open") for _, c in dev) <= MAX_OPEN, dev
+
+
+def test_zbd_randwrite_beside_fio(guest: Guest, zdev: str) -> None:
+    """fio's zonemode=zbd and kiobench's, same options on the same device
+    from empty, move the write pointers by the same io_size.  6 MiB over 4
+    open zones of 3 MiB leaves every zone with room (a zone would need
+    twice its share), so that neither resets: fio also resets a full zone
+    that a random offset lands in, kiobench only when no zone has room.
+    Mutation recorded: the open zone limit off by one (zone.c)."""
+    io = 6 * MiB
+    args = f"--rw=randwrite --bs=4k --iodepth=4 --io_size={io} --max_open_zones={MAX_OPEN}"
+    job = run_job(guest, zbd(zdev, args), keep=True)
+    try:
+        text = debugfs(guest, job, "zones")
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    ours = blkzone(guest, zdev)
+    guest.check(f"blkzone reset {zdev}")
+    assert sum(wp for wp, _ in blkzone(guest, zdev)) == 0
+    r = guest.run(f"fio --name=z --filename={zdev} --direct=1 --zonemode=zbd "
+                  f"--ioengine=libaio {args} --output-format=terse", timeout=300)
+    assert r.rc == 0, r.out
+    fios = blkzone(guest, zdev)
+    assert sum(wp for wp, _ in ours) == sum(wp for wp, _ in fios) == io, (ours, fios)
+    # both kept to max_open_zones zones
+    assert sum(wp > 0 for wp, _ in ours) == MAX_OPEN, (text, ours)
+    assert sum(wp > 0 for wp, _ in fios) == MAX_OPEN, fios
+
+
+def test_zbd_resets_full_zones(guest: Guest, zdev: str) -> None:
+    """Twice the zones' capacity at depth 4: the job resets full zones when
+    none has room, and what it wrote is the device's final write pointers
+    plus what its resets took back.  Mutation recorded: the reset's write
+    pointer left where it was (zone.c)."""
+    io = 2 * NR_ZONES * CAP_MB * MiB
+    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io}"),
+                  keep=True)
+    try:
+        w, zones = zones_file(guest, job)
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    dev = blkzone(guest, zdev)
+    assert w["resets"] > 0 and w["written"] == io, w
+    assert sum(wp for wp, _ in dev) + w["reset_bytes"] == io, (dev, w)
+    assert [wp for wp, _ in dev] == [z["wp"] for z in zones]
+
+
+def test_zbd_trim_resets_zones(guest: Guest, zdev: str) -> None:
+    """rw=trim under zbd resets the zone of each trim (REQ_OP_ZONE_RESET):
+    after filling the first 8 zones, 8 trims of a zone each leave them
+    empty, and the job counts 8 resets.  Mutation recorded: a trim that
+    stays REQ_OP_DISCARD (worker.c)."""
+    run_job(guest, zbd(zdev, f"--rw=write --bs=1M --iodepth=1 --io_size={8 * CAP_MB * MiB}"))
+    before = blkzone(guest, zdev)
+    assert [wp for wp, _ in before[:8]] == [CAP_MB * MiB] * 8, before
+    job = run_job(guest, zbd(zdev, f"--rw=trim --bs={ZONE_MB}M --size={8 * ZONE_MB}M "
+                                   f"--iodepth=2"), keep=True)
+    try:
+        w, _ = zones_file(guest, job, 8)
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["trim"]["total_ios"] == 8, job["trim"]
+    after = blkzone(guest, zdev)
+    assert [wp for wp, _ in after[:8]] == [0] * 8 and w["resets"] == 8, (after, w)
+
+
+def refused(guest: Guest, dev: str, args: str) -> str:
+    before = write_counts(guest, dev)
+    r = guest.run(f"kiobench run --filename={dev} --allow-writes {args}")
+    assert r.rc != 0, r.out
+    assert write_counts(guest, dev) == before, "a refused job did I/O"
+    return r.out
+
+
+def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
+    """Each refusal names what is wrong, before any I/O: a device that is
+    not zoned, a span that cuts a zone, more open zones than the device
+    allows, fewer zones than the depth, continue_on_error, zone append
+    without zonemode, a conventional zone in the span.  Mutation recorded: the span's
+    alignment check dropped (zone.c)."""
+    plain = make_nullb("nullb1", size_mb=64)
+    out = refused(guest, plain, "--zonemode=zbd --rw=randwrite --io_size=1M")
+    assert "which is not zoned" in out or "not zoned" in out, out
+    out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --offset=1M --io_size=1M")
+    assert "zone boundaries" in out or "cuts zone 0" in out, out
+    out = refused(guest, zdev, f"--zonemode=zbd --rw=randwrite --io_size=1M "
+                               f"--max_open_zones={MAX_OPEN + 1}")
+    assert "max-open-zones" in out, out
+    out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --io_size=1M --iodepth=32")
+    assert "iodepth" in out, out
+    out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --io_size=1M --continue_on_error=1")
+    assert "continue-on-error" in out, out
+    out = refused(guest, zdev, "--rw=randwrite --io_size=1M --write_mode=zone_append")
+    assert "zone-append: only with zonemode" in out, out
+    conv = make_nullb("nullb2", memory_backed=False, **zoned(ZONE_MB, 8, nr_conv=1))
+    out = refused(guest, conv, "--zonemode=zbd --rw=randwrite --io_size=1M")
+    assert "conventional" in out, out
+
+
+def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
+    """Writes at depth 4 with the scheduler none: refused before 6.10 (no
+    zone write plugging, and none does not lock zones), with the reason,
+    while zone appends at that depth run;
+    from 6.10 zone write plugging orders them and the job completes with
+    every write at the pointers.  Mutation recorded: compat.h's
+    kb_zone_writes_ordered() always true (6.1 then fails writes)."""
+    name = zdev.rsplit("/", 1)[-1]
+    guest.check(f"echo none >/sys/block/{name}/queue/scheduler")
+    args = "--zonemode=zbd --rw=randwrite --bs=4k --iodepth=4 --io_size=8M"
+    plugging = guest.kernel.name != "6.1.0-56-amd64" and not guest.kernel.name.startswith("6.1.")
+    if not plugging:
+        out = refused(guest, zdev, args)
+        assert "mq-deadline" in out, out
+        # appends need no order: the device places them
+        job = run_job(guest, f"--filename={zdev} --allow-writes {args} --write_mode=zone_append")
+        assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB
+        assert sum(wp for wp, _ in blkzone(guest, zdev)) == 8 * MiB
+        return
+    job = run_job(guest, f"--filename={zdev} --allow-writes {args}")
+    assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB
+    assert sum(wp for wp, _ in blkzone(guest, zdev)) == 8 * MiB
+
+
+def test_zbd_zone_append(guest: Guest, zdev: str) -> None:
+    """write_mode=zone_append: REQ_OP_ZONE_APPEND bios at depth 8 (native
+    on null_blk, so on 6.1 too, where appends need no zone write locking)
+    complete with no error; every sector the device returned lies inside
+    the bio's zone; the device's write pointers moved by exactly the bytes
+    appended, zone by zone as the job counted them.  Mutation recorded: the
+    check's zone end one block short (zone.c)."""
+    io = 12 * MiB
+    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=4k --iodepth=8 --io_size={io} "
+                                   f"--write_mode=zone_append"), keep=True)
+    try:
+        w, zones = zones_file(guest, job)
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    n = io // 4096
+    assert w["append_in"] == n and w["append_out"] == 0, w
+    dev = blkzone(guest, zdev)
+    assert sum(wp for wp, _ in dev) == io and [wp for wp, _ in dev] == [z["wp"] for z in zones]
+
+
+def test_zbd_zone_reset_frequency(guest: Guest, zdev: str) -> None:
+    """fio's zone_reset_threshold and zone_reset_frequency: past a tenth of
+    the zones holding data, every other write resets its zone first (when
+    none of its writes is in flight).  24 MiB fit in the zones with no reset
+    without them (test_zbd_randwrite_at_write_pointers); with them the job
+    resets zones, without error, and the device's final pointers plus what
+    the resets took back are what it wrote.  Mutation recorded:
+    kb_zbd_write() not calling kb_zbd_gc() (zone.c)."""
+    io = 24 * MiB
+    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io} "
+                                   f"--zone_reset_threshold=0.1 --zone_reset_frequency=0.5"),
+                  keep=True)
+    try:
+        text = debugfs(guest, job, "zones")
+        w, _ = zones_file(guest, job)
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    gc = int(re.search(r"^gc 0 resets (\d+)", text, re.M).group(1))
+    assert gc > 0 and w["resets"] == gc, (gc, w)
+    dev = blkzone(guest, zdev)
+    assert sum(wp for wp, _ in dev) + w["reset_bytes"] == io, (dev, w)
+    # with resets past the threshold, what stays stays near it: well below 24 MiB
+    assert sum(wp for wp, _ in dev) < io // 2, dev
