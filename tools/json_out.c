@@ -417,7 +417,8 @@ static struct json_object *steady_obj(const struct kb_steady *ss)
 
 static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
-	struct json_object *o = json_object_new_object(), *opts;
+	struct json_object *o = json_object_new_object(), *opts, *kb;
+	const char *op = kb_kcfg_write_op(&r->st.cfg);
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
 	size_t i;
 
@@ -447,7 +448,10 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
 	if (r->ss)
 		kb_jadd(o, "steadystate", steady_obj(r->ss));
-	kb_jadd(o, "kiobench", kiobench_obj(r));
+	kb = kiobench_obj(r);
+	if (op)		/* the writes, under their op's name too */
+		kb_jadd(kb, op, dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
+	kb_jadd(o, "kiobench", kb);
 	return o;
 }
 

@@ -241,6 +241,19 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 
 #undef KCFG_ADD
 
+/*
+ * kiobench's key for the job's writes when they are another op than a
+ * plain write: fio reports them as writes, kiobench under this key too.
+ */
+const char *kb_kcfg_write_op(const struct kb_kcfg *c)
+{
+	if (!c->present)
+		return NULL;
+	if (K_HAS(WRITE_ZEROES))
+		return "write_zeroes";
+	return K_HAS(ATOMIC) ? "atomic_write" : NULL;
+}
+
 /* The kernel's generator of random offsets, from what it reports. */
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
@@ -512,6 +525,11 @@ void kb_print_ops_notes(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
 
+	if (K_HAS(WRITE_ZEROES) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
+		fprintf(f, "  write_zeroes: the writes above are write zeroes (REQ_OP_WRITE_ZEROES%s), "
+			"no data sent\n", K_HAS(ZEROES_UNMAP) ? ", unmap allowed" : " with REQ_NOUNMAP");
+	if (K_HAS(ATOMIC) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
+		fprintf(f, "  atomic_write: the writes above are atomic (REQ_ATOMIC)\n");
 	if (K_HAS(JOB_FUA_EMULATED))
 		fprintf(f, "  writefua: emulated: a device has a volatile write cache but no "
 			"FUA; the block layer sends each write, then a flush\n");

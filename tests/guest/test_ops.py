@@ -113,8 +113,10 @@ def test_write_zeroes_nvme(guest: Guest, nvme: str):
     """write_mode=zeroes: 100 write-zeroes commands and no data write,
     without the DEAC bit (REQ_NOUNMAP; QEMU 7.2's namespace does not
     advertise DEAC, so write_zeroes_unmap is not seen here either).
-    Reported as writes.  Mutation: kb_opf() ignoring write_zeroes: red
-    (data writes)."""
+    Reported as writes (fio's key) and under kiobench's "write_zeroes",
+    the same figures, and the normal output says what they were.
+    Mutation: kb_opf() ignoring write_zeroes: red (data writes);
+    kb_kcfg_write_op() returning NULL: red (no key, no line)."""
     cmds = nvme_cmds(guest, kiobench_json(nvme, "--rw=randwrite --write_mode=zeroes "
                                                 "--bs=4k --iodepth=16 --number_ios=100"))
     assert ops(cmds) == ["write_zeroes"] * 100, ops(cmds)
@@ -122,6 +124,13 @@ def test_write_zeroes_nvme(guest: Guest, nvme: str):
     job = job_of(guest)
     assert job["write"]["total_ios"] == 100 and job["write"]["io_bytes"] == 100 * 4096
     assert job["kiobench"]["settings"]["write_mode"] == "zeroes"
+    wz = job["kiobench"]["write_zeroes"]
+    assert wz["total_ios"] == 100 and wz["clat_ns"] == job["write"]["clat_ns"], wz
+    assert "atomic_write" not in job["kiobench"]
+    out = guest.check(f"kiobench run --allow-writes --filename={nvme} --rw=randwrite "
+                      f"--write_mode=zeroes --bs=4k --number_ios=10")
+    assert "write_zeroes: the writes above are write zeroes (REQ_OP_WRITE_ZEROES with " \
+           "REQ_NOUNMAP)" in out, out
 
 
 def test_fsync_nvme(guest: Guest, nvme: str):
@@ -318,6 +327,8 @@ def test_atomic_scsi_debug(guest: Guest, atomic_disk):
     assert writes and set(writes) == {"WRITE_ATOMIC_16"}, cmds
     assert d[ST_WRITES] + d[ST_WRITES + 1] == 50 and d[ST_WSECT] == 50 * hi // 512, d
     assert job["write"]["total_ios"] == 50 and job["kiobench"]["settings"]["atomic"]
+    aw = job["kiobench"]["atomic_write"]
+    assert aw["total_ios"] == 50 and aw["clat_ns"] == job["write"]["clat_ns"], aw
     out = refused(guest, dev, f"--rw=randwrite --bs={hi * 2} --atomic=1")
     assert re.search(rf"atomic: bs {hi * 2} not in {lo}\.\.{hi} of {dev}", out), out
 
