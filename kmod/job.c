@@ -436,10 +436,10 @@ static int kb_check_ops(struct kb_job *job, struct kb_dev *dev,
 	const struct kb_config *cfg = &job->cfg;
 	struct block_device *bdev = dev->bdev.bdev;
 
-	if (cfg->trim_mode && !bdev_max_discard_sectors(bdev)) {
-		KB_ERR_FMT(extack, NULL,
-			   "trim-mode: a device cannot discard (discard_max_bytes 0)",
-			   "trim-mode: discard_max_bytes is 0 on %s", path);
+	if ((cfg->trim_mode || cfg->trim_backlog) && !bdev_max_discard_sectors(bdev)) {
+		KB_ERR_FMT(extack, NULL, "trim-mode, trim-backlog: discard_max_bytes is 0",
+			   "%s: discard_max_bytes is 0 on %s",
+			   cfg->trim_mode ? "trim-mode" : "trim-backlog", path);
 		return -EOPNOTSUPP;
 	}
 	if (cfg->write_zeroes && !bdev_write_zeroes_sectors(bdev)) {

@@ -141,6 +141,12 @@ struct kb_config {
 	u32 verify_generation;
 	u8 *verify_pattern;	/* NULL: random data */
 	u32 verify_pattern_len;
+	u32 verify_backlog;	/* writes between read-backs; 0: at the end */
+	u32 verify_backlog_batch;	/* taken equal to verify_backlog */
+	u8 trim_percentage;	/* verify's writes chosen for a trim */
+	u8 trim_verify_zero;	/* a trimmed block reads back as zeroes */
+	u32 trim_backlog;	/* writes between trims; 0: no trims */
+	u32 trim_backlog_batch;	/* trims each time; 0: trim_backlog */
 	/* the operations: what a write is, flushes, FUA */
 	u8 trim_mode;		/* enum kiobench_trim_mode */
 	bool write_zeroes;	/* writes are REQ_OP_WRITE_ZEROES ... */
@@ -291,6 +297,7 @@ struct kb_slot {
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
 	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
+	bool vtrimmed;		/* verify: its block was trimmed, reads zeroes */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -334,6 +341,7 @@ struct kb_worker {
 	struct llist_node **deferred_tail;
 	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
 	bool verifying;		/* verify: reads of the write pass's blocks */
+	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];

@@ -60,6 +60,11 @@ static struct netlink_range_validation kb_thinktime_iotime_ns_range = {
 	.max = 3600000000000,
 };
 
+static struct netlink_range_validation kb_trim_backlog_range = {
+	.min = 1,
+	.max = 65536,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -153,6 +158,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_END_FSYNC] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_WRITEFUA] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_ATOMIC] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_VERIFY_BACKLOG] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_VERIFY_BACKLOG_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_TRIM_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_TRIM_BACKLOG] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_trim_backlog_range),
+	[KIOBENCH_A_TRIM_BACKLOG_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_TRIM_VERIFY_ZERO] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -199,6 +211,12 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_END_FSYNC, end_fsync, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_WRITEFUA, writefua, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_ATOMIC, atomic, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_BACKLOG, verify_backlog, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_PERCENTAGE, trim_percentage, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -240,5 +258,11 @@ static_assert(__same_type(((struct kb_config *)0)->fsync, u32));
 static_assert(__same_type(((struct kb_config *)0)->end_fsync, bool));
 static_assert(__same_type(((struct kb_config *)0)->writefua, bool));
 static_assert(__same_type(((struct kb_config *)0)->atomic, bool));
+static_assert(__same_type(((struct kb_config *)0)->verify_backlog, u32));
+static_assert(__same_type(((struct kb_config *)0)->verify_backlog_batch, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_percentage, u8));
+static_assert(__same_type(((struct kb_config *)0)->trim_backlog, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_backlog_batch, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_verify_zero, u8));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -373,6 +373,7 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->percentage_random = 100;
 	cfg->percentage_random_write = 100;
 	cfg->do_verify = 1;
+	cfg->trim_verify_zero = 1;
 }
 
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
@@ -817,7 +818,9 @@ static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
 			      kb_verify_count(job, KB_V_MISDIRECTED), KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_STALE,
-			      kb_verify_count(job, KB_V_STALE), KIOBENCH_A_PAD))
+			      kb_verify_count(job, KB_V_STALE), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_TRIMMED,
+			      kb_verify_trimmed(job), KIOBENCH_A_PAD))
 		return -EMSGSIZE;
 	if (cfg->verify_pattern &&
 	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, cfg->verify_pattern_len,

@@ -115,6 +115,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_pick_sync(slot);
 		return;
 	}
+	if (unlikely(w->vtrimming)) {
+		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
+		return;
+	}
 	dir = kb_pick_dir(w);
 	if (unlikely(w->tw_write) && dir == KIOBENCH_DIR_WRITE) {
 		/* trimwrite: the trimmed blocks, budgets taken by the trim */
@@ -777,13 +781,16 @@ static void kb_worker_pass(struct kb_worker *w)
 }
 
 /*
- * The job's I/O and its end_fsync; then, for verify, the read-back of what
- * it wrote.
+ * The job's I/O, in windows with verify_backlog or trim_backlog, each
+ * followed by its trims or read-back; its end_fsync; then, for verify, the
+ * read-back of what it wrote (of the last window's, with windows).
  */
 void kb_worker_run(struct kb_worker *w)
 {
 	kb_verify_begin(w);
-	kb_worker_pass(w);
+	do
+		kb_worker_pass(w);
+	while (kb_verify_window_next(w));
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);

@@ -284,12 +284,13 @@ static void host_objs(struct json_object *o, const struct kb_result *r)
  */
 static struct json_object *kb_verify_json(const struct kb_result *r)
 {
-	static const char *const keys[4] = { "verified", "corrupt", "misdirected", "stale" };
+	static const char *const keys[KB_VCOUNTS] = { "verified", "corrupt", "misdirected",
+						      "stale", "trimmed_zeroes" };
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 	char *log = strdup(r->verify_log), *line, *tok, *s1 = NULL, *s2 = NULL;
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < KB_VCOUNTS; i++)
 		kb_jadd(o, keys[i], kb_ju64(r->st.verify[i]));
 	for (line = log ? strtok_r(log, "\n", &s1) : NULL; line;
 	     line = strtok_r(NULL, "\n", &s1)) {

@@ -24,7 +24,7 @@
 #endif
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
-#define KB_OPT_SET_WORDS	2
+#define KB_OPT_SET_WORDS	3
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -179,6 +179,10 @@ struct kb_job {
 	uint8_t verify, verify_pattern[512];
 	uint32_t verify_pattern_len, verify_interval, verify_offset, verify_generation;
 	bool do_verify, verify_only, verify_fatal, verify_dump;
+	uint32_t verify_backlog, verify_backlog_batch;	/* writes per read-back */
+	/* fio's trims of verified writes: trim_percentage every trim_backlog */
+	uint32_t trim_percentage, trim_backlog, trim_backlog_batch;
+	bool trim_verify_zero;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;

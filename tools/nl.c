@@ -1029,12 +1029,13 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 	if (tb[KIOBENCH_A_JOB_RETRIES])
 		st->retries = nla_get_u64(tb[KIOBENCH_A_JOB_RETRIES]);
 	if (tb[KIOBENCH_A_JOB_VERIFIED]) {
-		static const int va[4] = { KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
-					   KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
-					   KIOBENCH_A_JOB_VERIFY_STALE };
+		static const int va[KB_VCOUNTS] = {
+			KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+			KIOBENCH_A_JOB_VERIFY_MISDIRECTED, KIOBENCH_A_JOB_VERIFY_STALE,
+			KIOBENCH_A_JOB_VERIFY_TRIMMED };
 		int i;
 
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < KB_VCOUNTS; i++)
 			st->verify[i] = tb[va[i]] ? nla_get_u64(tb[va[i]]) : 0;
 		st->has_verify = true;
 	}

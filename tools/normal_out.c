@@ -267,11 +267,14 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	if (r->st.zero_reads)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
 			r->st.zero_reads, reads);
-	if (r->st.has_verify)
+	if (r->st.has_verify) {
 		fprintf(f, "  verify       : %" PRIu64 " intervals checked, %" PRIu64 " corrupt, %"
-			PRIu64 " misdirected, %" PRIu64 " stale (lost writes)\n%s",
-			r->st.verify[0], r->st.verify[1], r->st.verify[2], r->st.verify[3],
-			r->verify_log);
+			PRIu64 " misdirected, %" PRIu64 " stale (lost writes)",
+			r->st.verify[0], r->st.verify[1], r->st.verify[2], r->st.verify[3]);
+		if (r->st.verify[4])
+			fprintf(f, "; %" PRIu64 " trimmed, read as zeroes", r->st.verify[4]);
+		fprintf(f, "\n%s", r->verify_log);
+	}
 	print_sensors(f, r);
 }
 

@@ -1450,6 +1450,26 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ATOMIC, "atomic", NULL, p_flag,
 	    "writes are atomic (REQ_ATOMIC, 6.11+): one bs, a power of two within the "
 	    "device's atomic write limits", ATTR(KIOBENCH_A_ATOMIC, atomic), FLAG),
+	/* verify's windows, and its trims (kmod/verify.c) */
+	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
+	    "with verify, read back and check every N writes, then write on",
+	    ATTR(KIOBENCH_A_VERIFY_BACKLOG, verify_backlog), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_VERIFY_BACKLOG_BATCH, "verify_backlog_batch", "N", p_u32,
+	    "blocks read back each verify_backlog; only equal to it (its default)",
+	    ATTR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_TRIM_PERCENTAGE, "trim_percentage", "PCT",
+	    p_u32, "with verify, the share of writes trimmed every trim_backlog writes; "
+	    "read back as zeroes", ATTR(KIOBENCH_A_TRIM_PERCENTAGE, trim_percentage),
+	    BOUNDS(0, 100)),
+	JOB(KB_OPT_TRIM_BACKLOG, "trim_backlog", "N", p_u32,
+	    "trim the chosen writes (trim_percentage) every N writes",
+	    ATTR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog), BOUNDS(1, 65536)),
+	JOB(KB_OPT_TRIM_BACKLOG_BATCH, "trim_backlog_batch", "N", p_u32,
+	    "trims each trim_backlog, at least trim_backlog (its default)",
+	    ATTR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_TRIM_VERIFY_ZERO, "trim_verify_zero", "BOOL", p_flag,
+	    "verify expects trimmed blocks to read back as zeroes (1)",
+	    ATTR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero), FLAG, .def = "1"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

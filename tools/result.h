@@ -20,6 +20,7 @@ struct kb_bucket {
 };
 
 #define KB_HIST_MAX_BITS	32	/* sub-bucket bits a histogram may have */
+#define KB_VCOUNTS		5	/* verify's counts in a job's status */
 
 struct kb_hist {
 	int dir;			/* KIOBENCH_DIR_* */
@@ -125,8 +126,11 @@ struct kb_status {
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
 	uint64_t retries;		/* polled bios refused for want of a tag */
-	/* verify: intervals checked, corrupt, misdirected, stale (enum kb_vcount) */
-	uint64_t verify[4];
+	/*
+	 * verify: intervals checked, corrupt, misdirected, stale, and the
+	 * checked ones of trimmed blocks that read as zeroes
+	 */
+	uint64_t verify[KB_VCOUNTS];
 	bool has_verify;
 	uint32_t owner;			/* owning socket's port id; 0: detached */
 	bool has_owner;

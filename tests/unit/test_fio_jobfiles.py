@@ -124,7 +124,7 @@ def test_every_fio_option_is_honored_or_refused(fio_names, tmp_path):
     honored = sorted(n for n, v in verdicts.items() if v == "honored")
     refused = sorted(n for n, v in verdicts.items() if v == "refused")
     print(f"\nfio options: {len(verdicts)}, honored {len(honored)}, refused {len(refused)}")
-    assert len(honored) > 25 and len(refused) > 150
+    assert len(honored) > 25 and len(refused) > 50  # it shrinks as options are taken
 
 
 def test_unknown_option_says_so_with_the_closest_name(tmp_path):
