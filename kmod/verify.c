@@ -112,29 +112,35 @@ static u8 *kb_vptr(const struct kb_vbuf *b, u32 pos, u32 *avail)
 	       offset_in_page(off);
 }
 
-static void kb_vcopy_out(const struct kb_vbuf *b, u32 pos, void *dst, u32 len)
+/*
+ * Copies @len bytes at @pos of the interval out to @out, or in from @in
+ * (the other one NULL): the pages' segments one after another.
+ */
+static void kb_vcopy(const struct kb_vbuf *b, u32 pos, void *out,
+		     const void *in, u32 len)
 {
-	u32 avail, n;
+	u32 avail, n, done;
 	u8 *p;
 
-	for (; len; pos += n, dst += n, len -= n) {
-		p = kb_vptr(b, pos, &avail);
-		n = min(avail, len);
-		memcpy(dst, p, n);
+	for (done = 0; done < len; done += n) {
+		p = kb_vptr(b, pos + done, &avail);
+		n = min(avail, len - done);
+		if (out)
+			memcpy(out + done, p, n);
+		else
+			memcpy(p, in + done, n);
 	}
+}
+
+static void kb_vcopy_out(const struct kb_vbuf *b, u32 pos, void *dst, u32 len)
+{
+	kb_vcopy(b, pos, dst, NULL, len);
 }
 
 static void kb_vcopy_in(const struct kb_vbuf *b, u32 pos, const void *src,
 			u32 len)
 {
-	u32 avail, n;
-	u8 *p;
-
-	for (; len; pos += n, src += n, len -= n) {
-		p = kb_vptr(b, pos, &avail);
-		n = min(avail, len);
-		memcpy(p, src, n);
-	}
+	kb_vcopy(b, pos, NULL, src, len);
 }
 
 /* ---- checksums ----------------------------------------------------------- */

@@ -234,6 +234,13 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
 	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
 		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(VERIFY_BACKLOG))
+		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
+	if (K(TRIM_BACKLOG))
+		KCFG_ADD(" trim_percentage=%" PRIu64 " trim_backlog=%" PRIu64
+			 " trim_backlog_batch=%" PRIu64 " trim_verify_zero=%" PRIu64,
+			 K(TRIM_PERCENTAGE), K(TRIM_BACKLOG), K(TRIM_BACKLOG_BATCH),
+			 K(TRIM_VERIFY_ZERO));
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");
@@ -309,6 +316,10 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
 	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
 	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
+	kb_jadd(o, "verify_backlog", kb_ju64(K(VERIFY_BACKLOG)));
+	kb_jadd(o, "trim_percentage", kb_ju64(K(TRIM_PERCENTAGE)));
+	kb_jadd(o, "trim_backlog", kb_ju64(K(TRIM_BACKLOG)));
+	kb_jadd(o, "trim_backlog_batch", kb_ju64(K(TRIM_BACKLOG_BATCH)));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));

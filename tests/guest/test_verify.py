@@ -227,6 +227,8 @@ def test_trim_percentage_trims_and_verify_reads_zeroes(guest, kiobench_module, m
     assert v["verified"] == BLOCKS and v["trimmed_zeroes"] == trims, v
     assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
     assert zero_blocks(guest, dev) == trims
+    s = job["kiobench"]["settings"]         # as the kernel ran it
+    assert (s["trim_percentage"], s["trim_backlog"], s["trim_backlog_batch"]) == (30, 64, 64), s
 
 
 def test_trim_verify_zero_off_skips_trimmed_blocks(guest, kiobench_module, make_nullb):
