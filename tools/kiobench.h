@@ -203,7 +203,13 @@ struct kb_job {
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
-	uint8_t size_pct, offset_pct;	/* size=N%, offset=N%: of the device; 0: bytes */
+	/* size=N%, offset=N%, offset_increment=N%: of the device; 0: bytes */
+	uint8_t size_pct, offset_pct, offset_increment_pct;
+	/*
+	 * fio's N% offsets, once resolved: clone k starts at offset_raw +
+	 * k x offset_increment aligned up to clone_align; 0: offset as it is
+	 */
+	uint64_t offset_raw, clone_align;
 	const char *ioengine;	/* as given (fio_opts.c), NULL: none */
 	bool sync_engine;	/* a synchronous ioengine: one I/O in flight */
 	char *description;

@@ -159,6 +159,25 @@ static const char *kcfg_process(const struct kb_kcfg *c)
 			at += snprintf(buf + at, len - at, __VA_ARGS__); \
 	} while (0)
 
+/* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
+static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	if (K_HAS(WRITE_ZEROES))
+		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
+	if (K(FSYNC))
+		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
+	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
+		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(VERIFY_BACKLOG))
+		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
+	if (K(TRIM_BACKLOG))
+		KCFG_ADD(" trim_percentage=%" PRIu64 " trim_backlog=%" PRIu64
+			 " trim_backlog_batch=%" PRIu64 " trim_verify_zero=%" PRIu64,
+			 K(TRIM_PERCENTAGE), K(TRIM_BACKLOG), K(TRIM_BACKLOG_BATCH),
+			 K(TRIM_VERIFY_ZERO));
+	return at;
+}
+
 /*
  * One line of fio's option names, from the kernel's reply: rw, bssplit,
  * depth and workers, pinning, span, limits, completion and rate.
@@ -228,19 +247,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 K(THINKTIME_IOTIME_NS));
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
-	if (K_HAS(WRITE_ZEROES))
-		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
-	if (K(FSYNC))
-		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
-	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
-		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
-	if (K(VERIFY_BACKLOG))
-		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
-	if (K(TRIM_BACKLOG))
-		KCFG_ADD(" trim_percentage=%" PRIu64 " trim_backlog=%" PRIu64
-			 " trim_backlog_batch=%" PRIu64 " trim_verify_zero=%" PRIu64,
-			 K(TRIM_PERCENTAGE), K(TRIM_BACKLOG), K(TRIM_BACKLOG_BATCH),
-			 K(TRIM_VERIFY_ZERO));
+	at = kcfg_ops_str(c, buf, len, at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
 		 K_HAS(CONTINUE_ON_ERROR) ? " continue_on_error" : "",
 		 K_HAS(STAGES) ? " stages" : "", K_HAS(DETACH) ? " detach" : "");

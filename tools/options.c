@@ -467,10 +467,13 @@ static int size_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
 			       val, (unsigned long long)o->min);
 	if (o->id == KB_OPT_SIZE)
 		job->size_pct = v;
-	else
+	else if (o->id == KB_OPT_OFFSET)
 		job->offset_pct = v;
+	else
+		job->offset_increment_pct = v;
 	job->size = o->id == KB_OPT_SIZE ? 0 : job->size;
 	job->offset = o->id == KB_OPT_OFFSET ? 0 : job->offset;
+	job->offset_increment = o->id == KB_OPT_OFFSET_INCREMENT ? 0 : job->offset_increment;
 	return 0;
 }
 
@@ -479,7 +482,8 @@ static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
 	bool span = o->scope == KB_SCOPE_JOB &&
-		    (o->id == KB_OPT_SIZE || o->id == KB_OPT_OFFSET);
+		    (o->id == KB_OPT_SIZE || o->id == KB_OPT_OFFSET ||
+		     o->id == KB_OPT_OFFSET_INCREMENT);
 	uint64_t v;
 
 	if (span && *val && val[strlen(val) - 1] == '%')
@@ -491,8 +495,10 @@ static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 	*(uint64_t *)field(o, job, g) = v;
 	if (span && o->id == KB_OPT_SIZE)
 		job->size_pct = 0;
-	else if (span)
+	else if (span && o->id == KB_OPT_OFFSET)
 		job->offset_pct = 0;
+	else if (span)
+		job->offset_increment_pct = 0;
 	return 0;
 }
 
@@ -1333,8 +1339,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_OFFSET_ALIGN, "offset_align", "SIZE", p_size,
 	    "align offset=N% up to SIZE (0: the smallest block size), a multiple of 512",
 	    .off = JOBF(offset_align), BOUNDS(0, UINT64_MAX)),
-	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
-	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
+	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE|N%", p_size,
+	    "clone k starts at offset + k x SIZE (N%: of the device, the sum aligned up as "
+	    "offset=N%)", .off = JOBF(offset_increment),
 	    BOUNDS(0, UINT64_MAX)),
 	/* kiobench's own: run's numjobs are fio's clones, each a job of its own */
 	[KB_OPT_WORKERS] = { .name = "workers", .id = KB_OPT_WORKERS, .mark = KB_OPT_WORKERS,
@@ -1882,15 +1889,28 @@ uint32_t kb_job_min_bs(const struct kb_job *job)
 /*
  * fio's percentages of a device of dev bytes: offset=N% aligned up to
  * offset_align (by default the smallest block size), size=N% of the
- * device (to whole blocks), both within the device.
+ * device (to whole blocks), both within the device.  With offset=N% or
+ * offset_increment=N%, clone k's offset is the raw offset plus k
+ * increments, aligned up as a whole (fio's get_start_offset()).
  */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
 {
 	uint64_t align = kb_job_min_bs(job), off = job->offset;
 	uint64_t oalign = job->offset_align ? job->offset_align : align;
 
+	if (job->offset_increment_pct) {
+		job->offset_increment = dev / 100 * job->offset_increment_pct +
+					dev % 100 * job->offset_increment_pct / 100;
+		job->offset_increment_pct = 0;
+		job->offset_raw = off;
+		job->clone_align = oalign;
+		off = (off + oalign - 1) / oalign * oalign;
+		job->offset = off;
+	}
 	if (job->offset_pct) {
 		off = dev / 100 * job->offset_pct + dev % 100 * job->offset_pct / 100;
+		job->offset_raw = off;
+		job->clone_align = oalign;
 		off = (off + oalign - 1) / oalign * oalign;
 		if (off >= dev)
 			return kb_errf(err, errlen, "offset=%u%%: beyond the end of the device "
@@ -1924,14 +1944,16 @@ int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t e
 	unsigned int i;
 
 	*unreadable = false;
-	if (!job->size_pct && !job->offset_pct)
+	if (!job->size_pct && !job->offset_pct && !job->offset_increment_pct)
 		return 0;
 	for (i = 0; i < job->nr_devices; i++) {
 		*unreadable = kb_dev_bytes(job->devices[i], &dev);
 		if (*unreadable)
 			return kb_errf(err, errlen, "%s=%u%%: %s: cannot read its size (%s)",
-				       job->size_pct ? "size" : "offset",
-				       job->size_pct ? job->size_pct : job->offset_pct,
+				       job->size_pct ? "size" : job->offset_pct ? "offset" :
+				       "offset_increment", job->size_pct ? job->size_pct :
+				       job->offset_pct ? job->offset_pct :
+				       job->offset_increment_pct,
 				       job->devices[i], strerror(errno));
 		if (i && dev != first)
 			return kb_errf(err, errlen, "percentages of devices of different sizes "
@@ -1989,7 +2011,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 {
 	const void *f = (const char *)job + o->off;
 	uint8_t pct = o->id == KB_OPT_SIZE ? job->size_pct :
-		      o->id == KB_OPT_OFFSET ? job->offset_pct : 0;
+		      o->id == KB_OPT_OFFSET ? job->offset_pct :
+		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
 
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)

@@ -251,6 +251,21 @@ static void t_span_pct(void)
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "offset_align=1000") != NULL);
 	kb_job_free(&job);
+	/*
+	 * offset_increment=N%: fio's increment of N % of the device; with it
+	 * the raw offset plus k increments is aligned up as a whole
+	 */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "bs", "4k") == 0);
+	CHECK(apply(&job, NULL, "offset", "1000") == 0);
+	CHECK(apply(&job, NULL, "offset_increment", "10%") == 0 &&
+	      job.offset_increment_pct == 10 && !job.offset_increment);
+	CHECK(kb_job_span_pct(&job, 1000000 * 4096ULL + 1000, err, sizeof(err)) == 0);
+	CHECK(job.offset_increment == 100000 * 4096ULL + 100 && !job.offset_increment_pct);
+	CHECK(job.offset_raw == 1000 && job.clone_align == 4096 && job.offset == 4096);
+	CHECK(apply(&job, NULL, "offset_increment", "1m") == 0 &&
+	      !job.offset_increment_pct && job.offset_increment == 1 << 20);
+	kb_job_free(&job);
 }
 
 /* A readable block device of this host with a size, and its bytes; false if none. */
