@@ -37,7 +37,8 @@
 #define KB_MAX_IODEPTH		4096	/* per worker */
 #define KB_MAX_BS		(16U << 20)
 #define KB_MIN_BS		512U
-#define KB_MAX_BSSPLIT		16
+#define KB_MAX_BSSPLIT		16	/* per direction */
+#define KB_BSS_DIRS		3	/* read, write, trim: fio's bs values */
 #define KB_MAX_CPUS		1024	/* entries in KIOBENCH_A_CPUS */
 #define KB_MIN_INTERVAL_NS	(10 * NSEC_PER_MSEC)
 #define KB_MAX_INTERVAL_NS	(3600 * NSEC_PER_SEC)
@@ -52,6 +53,12 @@
 struct kb_bss {
 	u32 size;
 	u32 cum_weight;		/* cumulative: entry chosen if r < cum_weight */
+};
+
+/* A direction's transfer sizes: @nr entries of kb_config.bss from @first. */
+struct kb_bss_dir {
+	u8 first, nr;
+	u32 total_weight;
 };
 
 /*
@@ -90,10 +97,11 @@ struct kb_config {
 	bool continue_on_error;
 	bool detach;		/* the job outlives the socket that made it */
 	u8 rwmix_read;
-	struct kb_bss bss[KB_MAX_BSSPLIT];
+	/* every direction's sizes; a direction without its own shares one */
+	struct kb_bss bss[KB_BSS_DIRS * KB_MAX_BSSPLIT];
 	unsigned int nr_bss;
-	u32 total_weight;
-	u32 min_bs, max_bs;
+	struct kb_bss_dir bsd[KB_BSS_DIRS];
+	u32 min_bs, max_bs;	/* of all directions */
 	u32 iodepth;
 	u32 numjobs;
 	u32 *cpus;
@@ -466,7 +474,7 @@ int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 void kb_rng_seed(struct kb_rng *rng, u64 seed);
 u64 kb_rng_next(struct kb_rng *rng);
 u64 kb_rng_below(struct kb_rng *rng, u64 n);
-u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
+u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir, struct kb_rng *rng);
 u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
 int kb_zones_build(struct kb_zones *zs, unsigned int dir);
 u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir);

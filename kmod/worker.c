@@ -127,7 +127,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		off = w->tw_off;
 		goto picked;
 	}
-	len = kb_pick_bs(cfg, &w->rng);
+	len = kb_pick_bs(cfg, dir, &w->rng);
 	if (len > w->bytes_left)
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;

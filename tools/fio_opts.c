@@ -124,8 +124,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "rw_sequencer", NULL, DISTRIB },
 	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
 	  "block size (fio's default)" },
-	{ "bsrange", "blocksize_range", "not implemented yet: block size ranges "
-	  "(bssplit gives a mix of sizes)" },
 	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
 	  "overlaps" },
 	{ "zonemode", NULL, ZONES },

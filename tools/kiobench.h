@@ -25,6 +25,8 @@
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
 #define KB_OPT_SET_WORDS	3
+#define KB_BSS_DIRS		3	/* fio's bs values: reads, writes, trims */
+#define KB_MAX_BSSPLIT_DIR	16	/* the module's limit-bssplit, per direction */
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -131,8 +133,17 @@ struct kb_job {
 	bool random;
 	uint32_t rwmixread;
 	uint32_t bs;
-	struct kb_bss *bss;	/* bssplit as given */
+	struct kb_bss *bss;	/* bssplit as given; the reads' with per-direction sizes */
 	unsigned int nr_bss;
+	/*
+	 * fio's bs=R,W,T and bssplit=R,W,T: the writes' and trims' sizes
+	 * (bs_wt: from bs, 0 for the previous direction's; bss_wt: from
+	 * bssplit or bsrange, and the kernel's once resolved, NULL for the
+	 * previous direction's)
+	 */
+	uint32_t bs_wt[2];
+	struct kb_bss *bss_wt[2];
+	unsigned int nr_bss_wt[2];
 	uint32_t iodepth, numjobs;
 	uint32_t *cpus;
 	unsigned int nr_cpus;

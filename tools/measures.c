@@ -149,6 +149,16 @@ static const char *kcfg_rw(const struct kb_kcfg *c)
 	return K_HAS(RANDOM) ? "randrw" : "rw";
 }
 
+/* The kernel's sizes of direction @d (0 reads, 1 writes, 2 trims). */
+static const struct kb_kcfg_bs *kcfg_bss(const struct kb_kcfg *c, unsigned int d,
+					 unsigned int *n)
+{
+	for (; d && !c->nr_bss_wt[d - 1]; d--)
+		;
+	*n = d ? c->nr_bss_wt[d - 1] : c->nr_bss;
+	return d ? c->bss_wt[d - 1] : c->bss;
+}
+
 static const char *kcfg_process(const struct kb_kcfg *c)
 {
 	return K(RATE_PROCESS) == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
@@ -185,7 +195,7 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 {
 	size_t at = 0;
-	unsigned int i;
+	unsigned int i, d, n;
 
 	buf[0] = '\0';
 	if (!c->present) {
@@ -196,8 +206,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	if (K(RWMIX_READ) && K(RWMIX_READ) < 100)
 		KCFG_ADD(" rwmixread=%" PRIu64, K(RWMIX_READ));
 	KCFG_ADD(" bssplit=");
-	for (i = 0; i < c->nr_bss; i++)
-		KCFG_ADD("%s%u/%u", i ? ":" : "", c->bss[i].size, c->bss[i].weight);
+	for (d = 0; d < (c->nr_bss_wt[0] || c->nr_bss_wt[1] ? KB_BSS_DIRS : 1U); d++) {
+		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
+
+		for (i = 0; i < n; i++)
+			KCFG_ADD("%s%u/%u", i ? ":" : d ? "," : "", b[i].size, b[i].weight);
+	}
 	KCFG_ADD(" iodepth=%" PRIu64 " numjobs=%" PRIu64 " cpus_allowed=", K(IODEPTH),
 		 K(NUMJOBS));
 	for (i = 0; i < c->nr_cpus; i++)
@@ -332,10 +346,32 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));
 }
 
+/* Each direction's sizes, as the kernel took them: bssplit, bssplit_write, bssplit_trim. */
+static void kcfg_bss_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	static const char *const keys[KB_BSS_DIRS] = { "bssplit", "bssplit_write",
+						       "bssplit_trim" };
+	struct json_object *a, *e;
+	unsigned int i, d, n;
+
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
+
+		a = json_object_new_array();
+		for (i = 0; i < n; i++) {
+			e = json_object_new_object();
+			kb_jadd(e, "bs", kb_ju64(b[i].size));
+			kb_jadd(e, "weight", kb_ju64(b[i].weight));
+			json_object_array_add(a, e);
+		}
+		kb_jadd(o, keys[d], a);
+	}
+}
+
 /* The same as a JSON object (JSON null when the module did not report them). */
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 {
-	struct json_object *o, *a, *e;
+	struct json_object *o, *a;
 	unsigned int i;
 
 	if (!c->present)
@@ -349,14 +385,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "rw", kb_jstr(kcfg_rw(c)));
 	kb_jadd(o, "random", json_object_new_boolean(K_HAS(RANDOM)));
 	kb_jadd(o, "rwmixread", kb_ju64(K(RWMIX_READ)));
-	a = json_object_new_array();
-	for (i = 0; i < c->nr_bss; i++) {
-		e = json_object_new_object();
-		kb_jadd(e, "bs", kb_ju64(c->bss[i].size));
-		kb_jadd(e, "weight", kb_ju64(c->bss[i].weight));
-		json_object_array_add(a, e);
-	}
-	kb_jadd(o, "bssplit", a);
+	kcfg_bss_json(o, c);
 	kb_jadd(o, "iodepth", kb_ju64(K(IODEPTH)));
 	kb_jadd(o, "numjobs", kb_ju64(K(NUMJOBS)));
 	a = json_object_new_array();

@@ -150,6 +150,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_TRIM_BACKLOG] = { "trim-backlog", KB_NLT_U32, true },
 	[KIOBENCH_A_TRIM_BACKLOG_BATCH] = { "trim-backlog-batch", KB_NLT_U32, true },
 	[KIOBENCH_A_TRIM_VERIFY_ZERO] = { "trim-verify-zero", KB_NLT_U8, true },
+	[KIOBENCH_A_BSSPLIT_WRITE] = { "bssplit-write", KB_NLT_NEST, true },
+	[KIOBENCH_A_BSSPLIT_TRIM] = { "bssplit-trim", KB_NLT_NEST, true },
 	[KIOBENCH_A_JOB_VERIFY_TRIMMED] = { "job-verify-trimmed", KB_NLT_U64, false },
 };
 

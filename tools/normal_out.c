@@ -171,7 +171,9 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 static void print_job_header(FILE *f, const struct kb_result *r)
 {
 	const struct kb_job *job = r->job;
+	const struct kb_opt *bs;
 	unsigned int i;
+	char val[1024];
 
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: devices=", job->name, r->groupid,
 		r->nr_jobs ? r->nr_jobs : 1, -r->st.error);
@@ -180,14 +182,9 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	fprintf(f, " rw=%s", job->rw_str);
 	if (job->rw == KB_RW_MIXED)
 		fprintf(f, " rwmixread=%u", kb_job_rwmix_read(job));
-	if (kb_job_isset(job, KB_OPT_BSSPLIT)) {
-		fprintf(f, " bssplit=");
-		for (i = 0; i < job->nr_bss; i++)
-			fprintf(f, "%s%u/%u", i ? ":" : "", job->bss[i].size,
-				job->bss[i].weight);
-	} else {
-		fprintf(f, " bs=%u", job->bs);
-	}
+	bs = &kb_opts[kb_job_isset(job, KB_OPT_BSSPLIT) ? KB_OPT_BSSPLIT : KB_OPT_BS];
+	kb_opt_format(bs, job, val, sizeof(val));
+	fprintf(f, " %s=%s", bs->name, val);
 	fprintf(f, " iodepth=%u", job->iodepth ? job->iodepth : 1);
 	if (!job->clones)	/* a sweep's step: numjobs is its workers per device */
 		fprintf(f, " numjobs=%u", job->numjobs ? job->numjobs : 1);

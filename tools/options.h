@@ -16,6 +16,7 @@ enum kb_opt_id {
 	KB_OPT_RWMIXWRITE,
 	KB_OPT_BS,
 	KB_OPT_BSSPLIT,
+	KB_OPT_BSRANGE,
 	KB_OPT_IODEPTH,
 	KB_OPT_NUMJOBS,
 	KB_OPT_CPUS,
@@ -245,6 +246,7 @@ int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t e
 /* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
 uint32_t kb_job_min_bs(const struct kb_job *job);
+const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsigned int *n);
 /*
  * Option o's value in job, resolved, as a job file line takes it (sizes in
  * bytes, times in ns): what --parse-only prints.

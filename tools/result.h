@@ -91,8 +91,11 @@ struct kb_kcfg {
 	unsigned int nr_devs;
 	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
 	unsigned int nr_spans;
-	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
+	struct kb_kcfg_bs { uint32_t size, weight; } bss[KB_KCFG_BSS];	/* the reads' */
 	unsigned int nr_bss;
+	/* the writes' and trims' where they differ from the previous direction's; else 0 */
+	struct kb_kcfg_bs bss_wt[2][KB_KCFG_BSS];
+	unsigned int nr_bss_wt[2];
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
 	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */

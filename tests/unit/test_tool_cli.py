@@ -40,7 +40,7 @@ DEV = "--filename=/dev/null"
 
 BAD_OPTIONS = [
     (["--bs=x4k", DEV], "kiobench: --bs: invalid size 'x4k'"),
-    (["--bs=4k,8k", DEV], "--bs: per-direction"),
+    (["--bs=4k,8k,16k,32k", DEV], "--bs: '4k,8k,16k,32k': at most three values"),
     (["--bs=1000", DEV], "--bs: invalid block size '1000' (must be a multiple of 512)"),
     (["--bs=0", DEV], "--bs: invalid block size '0'"),
     (["--bs", DEV], "--bs: invalid size '--filename=/dev/null'"),
