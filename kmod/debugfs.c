@@ -28,6 +28,23 @@ static const char *const kb_completion_names[] = {
 	[KIOBENCH_COMPLETION_POLL] = "poll",
 };
 
+/* Each direction's sizes (bs, bs_write, bs_trim), unless it shares the last one's. */
+static void kb_show_bss(struct seq_file *m, const struct kb_config *cfg)
+{
+	static const char *const keys[KB_BSS_DIRS] = { "bs", "bs_write", "bs_trim" };
+	const struct kb_bss *b;
+	unsigned int d, i;
+
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		if (d && cfg->bsd[d].first == cfg->bsd[d - 1].first)
+			continue;
+		b = cfg->bss + cfg->bsd[d].first;
+		for (i = 0; i < cfg->bsd[d].nr; i++)
+			seq_printf(m, "%s=%u weight=%u\n", keys[d], b[i].size,
+				   b[i].cum_weight - (i ? b[i - 1].cum_weight : 0));
+	}
+}
+
 static int kb_config_show(struct seq_file *m, void *unused)
 {
 	struct kb_job *job = m->private;
@@ -40,9 +57,7 @@ static int kb_config_show(struct seq_file *m, void *unused)
 			   job->devs[i].lbs, job->devs[i].span_start,
 			   job->devs[i].span_len);
 	seq_printf(m, "random=%d\nrwmix_read=%u\n", cfg->random, cfg->rwmix_read);
-	for (i = 0; i < cfg->nr_bss; i++)
-		seq_printf(m, "bs=%u weight=%u\n", cfg->bss[i].size,
-			   cfg->bss[i].cum_weight - (i ? cfg->bss[i - 1].cum_weight : 0));
+	kb_show_bss(m, cfg);
 	seq_printf(m, "iodepth=%u\nnumjobs=%u\nworkers=%u\n", cfg->iodepth,
 		   cfg->numjobs, job->nr_workers);
 	for (i = 0; i < job->nr_workers; i++)

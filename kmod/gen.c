@@ -56,18 +56,20 @@ u64 kb_rng_below(struct kb_rng *rng, u64 n)
 EXPORT_SYMBOL_IF_KUNIT(kb_rng_below);
 
 /* A transfer size from the weighted bssplit table. */
-u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng)
+u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir, struct kb_rng *rng)
 {
-	u32 r;
+	const struct kb_bss_dir *t = &cfg->bsd[min(dir, KB_BSS_DIRS - 1U)];
+	const struct kb_bss *b = cfg->bss + t->first;
 	unsigned int i;
+	u32 r;
 
-	if (cfg->nr_bss == 1)
-		return cfg->bss[0].size;
-	r = kb_rng_below(rng, cfg->total_weight);
-	for (i = 0; i < cfg->nr_bss - 1; i++)
-		if (r < cfg->bss[i].cum_weight)
+	if (t->nr == 1)
+		return b[0].size;
+	r = kb_rng_below(rng, t->total_weight);
+	for (i = 0; i < t->nr - 1U; i++)
+		if (r < b[i].cum_weight)
 			break;
-	return cfg->bss[i].size;
+	return b[i].size;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs);
 

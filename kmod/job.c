@@ -423,53 +423,6 @@ static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
 	return 0;
 }
 
-/*
- * The operations against what one device can do, before any I/O: a trim
- * or write zeroes the device cannot take would fail (BLK_STS_NOTSUPP) at
- * the first I/O.  What the block layer does instead of a flush or FUA is
- * kept for the report: with no volatile write cache it drops REQ_PREFLUSH
- * and REQ_FUA and completes an empty flush at once; with a cache but no
- * FUA it follows each FUA write with a flush (submit_bio_noacct(),
- * blk-flush.c; the same on every kernel from 6.1).
- */
-static int kb_check_ops(struct kb_job *job, struct kb_dev *dev,
-			const char *path, struct netlink_ext_ack *extack)
-{
-	const struct kb_config *cfg = &job->cfg;
-	struct block_device *bdev = dev->bdev.bdev;
-
-	if (cfg->trim_mode && !cfg->zonemode && !bdev_max_discard_sectors(bdev)) {
-		KB_ERR_FMT(extack, NULL,
-			   "trim-mode: a device cannot discard (discard_max_bytes 0)",
-			   "trim-mode: discard_max_bytes is 0 on %s", path);
-		return -EOPNOTSUPP;
-	}
-	if (cfg->write_zeroes && !bdev_write_zeroes_sectors(bdev)) {
-		KB_ERR_FMT(extack, NULL,
-			   "write-zeroes: a device cannot write zeroes (write_zeroes_max_bytes 0)",
-			   "write-zeroes: write_zeroes_max_bytes is 0 on %s", path);
-		return -EOPNOTSUPP;
-	}
-	if (cfg->atomic) {
-		unsigned int min, max;
-
-		kb_atomic_limits(bdev, &min, &max);
-		if (cfg->min_bs < min || cfg->min_bs > max) {
-			KB_ERR_FMT(extack, NULL,
-				   "atomic: bs outside a device's atomic_write_unit_min/max_bytes (0: no atomic writes, or a kernel before 6.11)",
-				   "atomic: bs %u not in %u..%u of %s",
-				   cfg->min_bs, min, max, path);
-			return -EOPNOTSUPP;
-		}
-	}
-	if ((cfg->fsync || cfg->end_fsync || cfg->writefua) &&
-	    !bdev_write_cache(bdev))
-		job->flush_noop = true;
-	if (cfg->writefua && bdev_write_cache(bdev) && !bdev_fua(bdev))
-		job->fua_emulated = true;
-	return 0;
-}
-
 /* Checks the configuration against one device's size and block size. */
 static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   const char *path, struct netlink_ext_ack *extack)
@@ -503,7 +456,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   path);
 		return -EOPNOTSUPP;
 	}
-	err = kb_check_ops(job, dev, path, extack);
+	err = kb_check_dev_ops(job, dev, path, extack);
 	if (err)
 		return err;
 	dev->span_start = cfg->offset;

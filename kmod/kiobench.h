@@ -37,7 +37,8 @@
 #define KB_MAX_IODEPTH		4096	/* per worker */
 #define KB_MAX_BS		(16U << 20)
 #define KB_MIN_BS		512U
-#define KB_MAX_BSSPLIT		16
+#define KB_MAX_BSSPLIT		16	/* per direction */
+#define KB_BSS_DIRS		3	/* read, write, trim: fio's bs values */
 #define KB_MAX_CPUS		1024	/* entries in KIOBENCH_A_CPUS */
 #define KB_MIN_INTERVAL_NS	(10 * NSEC_PER_MSEC)
 #define KB_MAX_INTERVAL_NS	(3600 * NSEC_PER_SEC)
@@ -52,6 +53,12 @@
 struct kb_bss {
 	u32 size;
 	u32 cum_weight;		/* cumulative: entry chosen if r < cum_weight */
+};
+
+/* A direction's transfer sizes: @nr entries of kb_config.bss from @first. */
+struct kb_bss_dir {
+	u8 first, nr;
+	u32 total_weight;
 };
 
 /*
@@ -90,10 +97,11 @@ struct kb_config {
 	bool continue_on_error;
 	bool detach;		/* the job outlives the socket that made it */
 	u8 rwmix_read;
-	struct kb_bss bss[KB_MAX_BSSPLIT];
+	/* every direction's sizes; a direction without its own shares one */
+	struct kb_bss bss[KB_BSS_DIRS * KB_MAX_BSSPLIT];
 	unsigned int nr_bss;
-	u32 total_weight;
-	u32 min_bs, max_bs;
+	struct kb_bss_dir bsd[KB_BSS_DIRS];
+	u32 min_bs, max_bs;	/* of all directions */
 	u32 iodepth;
 	u32 numjobs;
 	u32 *cpus;
@@ -141,6 +149,12 @@ struct kb_config {
 	u32 verify_generation;
 	u8 *verify_pattern;	/* NULL: random data */
 	u32 verify_pattern_len;
+	u32 verify_backlog;	/* writes between read-backs; 0: at the end */
+	u32 verify_backlog_batch;	/* taken equal to verify_backlog */
+	u8 trim_percentage;	/* verify's writes chosen for a trim */
+	u8 trim_verify_zero;	/* a trimmed block reads back as zeroes */
+	u32 trim_backlog;	/* writes between trims; 0: no trims */
+	u32 trim_backlog_batch;	/* trims each time; 0: trim_backlog */
 	/* the operations: what a write is, flushes, FUA */
 	u8 trim_mode;		/* enum kiobench_trim_mode */
 	bool write_zeroes;	/* writes are REQ_OP_WRITE_ZEROES ... */
@@ -307,6 +321,7 @@ struct kb_slot {
 	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
 	u16 loc_hq;		/* locality.h: hardware queue */
 	u32 loc_cpu;		/* locality.h: submitting CPU */
+	bool vtrimmed;		/* verify: its block was trimmed, reads zeroes */
 	u64 off;
 	u32 len;
 	u8 dir;
@@ -351,6 +366,7 @@ struct kb_worker {
 	struct llist_node **deferred_tail;
 	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
 	bool verifying;		/* verify: reads of the write pass's blocks */
+	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	unsigned int nr_slots;
@@ -480,7 +496,11 @@ int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 void kb_rng_seed(struct kb_rng *rng, u64 seed);
 u64 kb_rng_next(struct kb_rng *rng);
 u64 kb_rng_below(struct kb_rng *rng, u64 n);
-u32 kb_pick_bs(const struct kb_config *cfg, struct kb_rng *rng);
+u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir, struct kb_rng *rng);
+
+/* worker.c: the ops a job issues against what a device takes */
+int kb_check_dev_ops(struct kb_job *job, struct kb_dev *dev, const char *path,
+		     struct netlink_ext_ack *extack);
 u64 kb_rand_offset(struct kb_rng *rng, u64 span_len, u32 len, u32 align);
 int kb_zones_build(struct kb_zones *zs, unsigned int dir);
 u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir);

@@ -321,10 +321,10 @@ static void kb_pick_bs_follows_weights(struct kunit *test)
 	cfg->bss[0] = (struct kb_bss){ .size = SZ_4K, .cum_weight = 1 };
 	cfg->bss[1] = (struct kb_bss){ .size = SZ_64K, .cum_weight = 4 };
 	cfg->nr_bss = 2;
-	cfg->total_weight = 4;
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 2, .total_weight = 4 };
 	kb_rng_seed(&rng, 3);
 	for (i = 0; i < n; i++) {
-		u32 bs = kb_pick_bs(cfg, &rng);
+		u32 bs = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &rng);
 
 		KUNIT_ASSERT_TRUE(test, bs == SZ_4K || bs == SZ_64K);
 		big += bs == SZ_64K;
@@ -1200,21 +1200,25 @@ KUNIT_ARRAY_PARAM(vhdr, vhdr_cases, vhdr_desc);
 static void kb_vhdr_tells_kinds_apart(struct kunit *test)
 {
 	const struct vhdr_case *c = test->param_value;
-	struct kb_config job = { .verify = KIOBENCH_VERIFY_CRC32C, .seed = 42,
-				 .verify_generation = 3, .verify_interval = 4096 };
-	struct kb_config w = job;
+	/* two configurations: off the stack, which the debug kernel bounds */
+	struct kb_config *cfgs = kunit_kzalloc(test, 2 * sizeof(*cfgs), GFP_KERNEL);
+	struct kb_config *job = cfgs, *w = cfgs + 1;
 	struct kb_vhdr h;
 
+	KUNIT_ASSERT_NOT_NULL(test, cfgs);
+	*job = (struct kb_config){ .verify = KIOBENCH_VERIFY_CRC32C, .seed = 42,
+				   .verify_generation = 3, .verify_interval = 4096 };
+	*w = *job;
 	/* Arrange: the header a write of (gen, seed) made at offset 8192 */
-	w.verify_generation = c->gen;
-	w.seed = c->seed;
-	kb_vhdr_make(&h, &w, 8192);
+	w->verify_generation = c->gen;
+	w->seed = c->seed;
+	kb_vhdr_make(&h, w, 8192);
 	kb_vhdr_seal(&h);
 	if (c->flip)
 		h.offset ^= cpu_to_le64(1ULL << 20);
 	/* Act, Assert: as the job reads it at c->at */
 	KUNIT_EXPECT_EQ(test, kb_vhdr_valid(&h), !c->flip);
-	KUNIT_EXPECT_EQ(test, kb_vhdr_classify(&h, &job, c->at), c->kind);
+	KUNIT_EXPECT_EQ(test, kb_vhdr_classify(&h, job, c->at), c->kind);
 }
 
 static void kb_vhdr_layout(struct kunit *test)

@@ -70,6 +70,11 @@ static struct netlink_range_validation kb_zone_reset_frequency_range = {
 	.max = 1000000,
 };
 
+static struct netlink_range_validation kb_trim_backlog_range = {
+	.min = 1,
+	.max = 65536,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -174,6 +179,15 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_zone_reset_threshold_range),
 	[KIOBENCH_A_ZONE_RESET_FREQUENCY] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_zone_reset_frequency_range),
+	[KIOBENCH_A_VERIFY_BACKLOG] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_VERIFY_BACKLOG_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_TRIM_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_TRIM_BACKLOG] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_trim_backlog_range),
+	[KIOBENCH_A_TRIM_BACKLOG_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_TRIM_VERIFY_ZERO] = NLA_POLICY_MAX(NLA_U8, 1),
+	[KIOBENCH_A_BSSPLIT_WRITE] = NLA_POLICY_NESTED(kb_bss_policy),
+	[KIOBENCH_A_BSSPLIT_TRIM] = NLA_POLICY_NESTED(kb_bss_policy),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -229,6 +243,12 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ZONE_APPEND, zone_append, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_ZONE_RESET_THRESHOLD, zone_reset_threshold, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_VERIFY_BACKLOG, verify_backlog, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_PERCENTAGE, trim_percentage, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -279,5 +299,11 @@ static_assert(__same_type(((struct kb_config *)0)->read_beyond_wp, bool));
 static_assert(__same_type(((struct kb_config *)0)->zone_append, bool));
 static_assert(__same_type(((struct kb_config *)0)->zone_reset_threshold, u32));
 static_assert(__same_type(((struct kb_config *)0)->zone_reset_frequency, u32));
+static_assert(__same_type(((struct kb_config *)0)->verify_backlog, u32));
+static_assert(__same_type(((struct kb_config *)0)->verify_backlog_batch, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_percentage, u8));
+static_assert(__same_type(((struct kb_config *)0)->trim_backlog, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_backlog_batch, u32));
+static_assert(__same_type(((struct kb_config *)0)->trim_verify_zero, u8));
 
 #endif /* KB_NETLINK_GEN_H */

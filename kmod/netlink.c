@@ -133,19 +133,22 @@ static int kb_parse_devices(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
-static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
+/* One direction's sizes (bssplit, bssplit-write, bssplit-trim), @attr. */
+static int kb_parse_bss_dir(struct genl_info *info, struct kb_config *cfg,
+			    unsigned int dir, const struct nlattr *attr)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *tb[KIOBENCH_BSS_A_MAX + 1];
+	struct kb_bss_dir *t = &cfg->bsd[dir];
 	const struct nlattr *a;
 	u32 weight = 0;
 	int rem, err;
 
-	cfg->min_bs = U32_MAX;
-	nla_for_each_nested(a, info->attrs[KIOBENCH_A_BSSPLIT], rem) {
+	t->first = cfg->nr_bss;
+	nla_for_each_nested(a, attr, rem) {
 		struct kb_bss *e = &cfg->bss[cfg->nr_bss];
 
-		if (cfg->nr_bss == KB_MAX_BSSPLIT) {
+		if (cfg->nr_bss - t->first == KB_MAX_BSSPLIT) {
 			NL_SET_ERR_MSG_ATTR(extack, a,
 					    "bssplit: at most "
 					    __stringify(KB_MAX_BSSPLIT) " entries");
@@ -174,12 +177,44 @@ static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
 		cfg->max_bs = max(cfg->max_bs, e->size);
 		cfg->nr_bss++;
 	}
-	if (!cfg->nr_bss) {
-		NL_SET_ERR_MSG_ATTR(extack, info->attrs[KIOBENCH_A_BSSPLIT],
-				    "bssplit: needs at least one entry");
+	t->nr = cfg->nr_bss - t->first;
+	if (!t->nr) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "bssplit: needs at least one entry");
 		return -EINVAL;
 	}
-	cfg->total_weight = weight;
+	t->total_weight = weight;
+	return 0;
+}
+
+/*
+ * The directions' sizes: bssplit's (4096 bytes when absent) for reads,
+ * bssplit-write's for writes, else the reads'; bssplit-trim's for trims,
+ * else the writes' (fio's bs=R,W,T: a value not given takes the last one).
+ */
+static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
+{
+	static const int attrs[KB_BSS_DIRS] = {
+		KIOBENCH_A_BSSPLIT, KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+	};
+	unsigned int d;
+	int err;
+
+	cfg->min_bs = U32_MAX;
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		if (info->attrs[attrs[d]]) {
+			err = kb_parse_bss_dir(info, cfg, d, info->attrs[attrs[d]]);
+			if (err)
+				return err;
+		} else if (d) {
+			cfg->bsd[d] = cfg->bsd[d - 1];
+		} else {
+			cfg->bss[0] = (struct kb_bss){ .size = KB_DEF_BS, .cum_weight = 1 };
+			cfg->nr_bss = 1;
+			cfg->bsd[0] = (struct kb_bss_dir){ .nr = 1, .total_weight = 1 };
+			cfg->min_bs = KB_DEF_BS;
+			cfg->max_bs = max(cfg->max_bs, KB_DEF_BS);
+		}
+	}
 	return 0;
 }
 
@@ -373,6 +408,7 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->percentage_random = 100;
 	cfg->percentage_random_write = 100;
 	cfg->do_verify = 1;
+	cfg->trim_verify_zero = 1;
 }
 
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
@@ -552,17 +588,9 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				    "rwmix-read: below 100 writes to the device; the request must set allow-writes");
 		return -EINVAL;
 	}
-	if (tb[KIOBENCH_A_BSSPLIT]) {
-		err = kb_parse_bssplit(info, cfg);
-		if (err)
-			return err;
-	} else {
-		cfg->bss[0] = (struct kb_bss){ .size = KB_DEF_BS, .cum_weight = 1 };
-		cfg->nr_bss = 1;
-		cfg->total_weight = 1;
-		cfg->min_bs = KB_DEF_BS;
-		cfg->max_bs = KB_DEF_BS;
-	}
+	err = kb_parse_bssplit(info, cfg);
+	if (err)
+		return err;
 	if (cfg->numjobs * cfg->nr_devs > KB_MAX_WORKERS) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_NUMJOBS],
 				    "numjobs: numjobs x devices must be at most "
@@ -721,6 +749,53 @@ static int kb_put_think(struct sk_buff *msg, const struct kb_config *cfg)
 	return 0;
 }
 
+/* Direction @d's sizes, as entry nests, into the nest just started. */
+static int kb_put_bss_entries(struct sk_buff *msg, const struct kb_config *cfg,
+			      unsigned int d)
+{
+	const struct kb_bss *b = cfg->bss + cfg->bsd[d].first;
+	struct nlattr *ent;
+	unsigned int i;
+
+	for (i = 0; i < cfg->bsd[d].nr; i++) {
+		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY);
+		if (!ent ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, b[i].size) ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, b[i].cum_weight -
+				(i ? b[i - 1].cum_weight : 0)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, ent);
+	}
+	return 0;
+}
+
+/*
+ * bssplit, the reads' sizes; bssplit-write and bssplit-trim where the
+ * direction has sizes of its own (not the previous direction's).
+ */
+static int kb_put_bssplit(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT);
+	if (!nest || kb_put_bss_entries(msg, cfg, KIOBENCH_DIR_READ))
+		return -EMSGSIZE;
+	nla_nest_end(msg, nest);
+	if (cfg->bsd[1].first != cfg->bsd[0].first) {
+		nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT_WRITE);
+		if (!nest || kb_put_bss_entries(msg, cfg, KIOBENCH_DIR_WRITE))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	if (cfg->bsd[2].first != cfg->bsd[1].first) {
+		nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT_TRIM);
+		if (!nest || kb_put_bss_entries(msg, cfg, KIOBENCH_DIR_TRIM))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 /* random-zones, each direction's zones in order; absent without zones. */
 static int kb_put_zones(struct sk_buff *msg, const struct kb_zones *zs)
 {
@@ -763,7 +838,7 @@ static int kb_put_zones(struct sk_buff *msg, const struct kb_zones *zs)
 static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 {
 	const struct kb_config *cfg = &job->cfg;
-	struct nlattr *nest, *ent;
+	struct nlattr *nest;
 	unsigned int i;
 
 	nest = nla_nest_start(msg, KIOBENCH_A_DEVICES);
@@ -777,19 +852,8 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 		if (nla_put_u64_64bit(msg, KIOBENCH_A_JOB_SPAN_LEN,
 				      job->devs[i].span_len, KIOBENCH_A_PAD))
 			return -EMSGSIZE;
-	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT);
-	if (!nest)
+	if (kb_put_bssplit(msg, cfg))
 		return -EMSGSIZE;
-	for (i = 0; i < cfg->nr_bss; i++) {
-		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY);
-		if (!ent ||
-		    nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, cfg->bss[i].size) ||
-		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, cfg->bss[i].cum_weight -
-				(i ? cfg->bss[i - 1].cum_weight : 0)))
-			return -EMSGSIZE;
-		nla_nest_end(msg, ent);
-	}
-	nla_nest_end(msg, nest);
 	if ((cfg->nr_cpus && nla_put(msg, KIOBENCH_A_CPUS,
 				     cfg->nr_cpus * sizeof(u32), cfg->cpus)) ||
 	    kb_put_scalars(msg, cfg) ||
@@ -818,7 +882,9 @@ static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
 			      kb_verify_count(job, KB_V_MISDIRECTED), KIOBENCH_A_PAD) ||
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_STALE,
-			      kb_verify_count(job, KB_V_STALE), KIOBENCH_A_PAD))
+			      kb_verify_count(job, KB_V_STALE), KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_TRIMMED,
+			      kb_verify_trimmed(job), KIOBENCH_A_PAD))
 		return -EMSGSIZE;
 	if (cfg->verify_pattern &&
 	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, cfg->verify_pattern_len,
@@ -836,7 +902,9 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
 	size += nla_total_size(cfg->verify_pattern_len) +
-		4 * nla_total_size_64bit(sizeof(u64));	/* verify's */
+		5 * nla_total_size_64bit(sizeof(u64));	/* verify's */
+	size += KB_BSS_DIRS * nla_total_size(0) +	/* an entry: size, weight */
+		cfg->nr_bss * nla_total_size(2 * nla_total_size(sizeof(u32)));
 	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
 		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
 			nla_total_size(2 * nla_total_size(1) +

@@ -26,6 +26,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/hash.h>
 #include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/sched.h>
@@ -43,6 +44,7 @@
 /* A recorded mismatch; @ready publishes the rest. */
 struct kb_vmis {
 	bool ready;
+	bool trimmed;		/* a trimmed block: zeroes expected */
 	u8 kind;		/* enum kb_vkind */
 	u8 dev;			/* index in the job's devices */
 	u8 exp_byte, found_byte;
@@ -110,29 +112,35 @@ static u8 *kb_vptr(const struct kb_vbuf *b, u32 pos, u32 *avail)
 	       offset_in_page(off);
 }
 
-static void kb_vcopy_out(const struct kb_vbuf *b, u32 pos, void *dst, u32 len)
+/*
+ * Copies @len bytes at @pos of the interval out to @out, or in from @in
+ * (the other one NULL): the pages' segments one after another.
+ */
+static void kb_vcopy(const struct kb_vbuf *b, u32 pos, void *out,
+		     const void *in, u32 len)
 {
-	u32 avail, n;
+	u32 avail, n, done;
 	u8 *p;
 
-	for (; len; pos += n, dst += n, len -= n) {
-		p = kb_vptr(b, pos, &avail);
-		n = min(avail, len);
-		memcpy(dst, p, n);
+	for (done = 0; done < len; done += n) {
+		p = kb_vptr(b, pos + done, &avail);
+		n = min(avail, len - done);
+		if (out)
+			memcpy(out + done, p, n);
+		else
+			memcpy(p, in + done, n);
 	}
+}
+
+static void kb_vcopy_out(const struct kb_vbuf *b, u32 pos, void *dst, u32 len)
+{
+	kb_vcopy(b, pos, dst, NULL, len);
 }
 
 static void kb_vcopy_in(const struct kb_vbuf *b, u32 pos, const void *src,
 			u32 len)
 {
-	u32 avail, n;
-	u8 *p;
-
-	for (; len; pos += n, src += n, len -= n) {
-		p = kb_vptr(b, pos, &avail);
-		n = min(avail, len);
-		memcpy(p, src, n);
-	}
+	kb_vcopy(b, pos, NULL, src, len);
 }
 
 /* ---- checksums ----------------------------------------------------------- */
@@ -347,7 +355,52 @@ static u32 kb_vintervals(const struct kb_job *job, const struct kb_slot *slot)
 	return slot->len / job->verify->interval;
 }
 
-/* Before a write's submission: every interval of its buffer. */
+/*
+ * fio's trim_percentage: whether the job's @n-th write is chosen for a trim,
+ * drawn from the seed and @n alone, so that the read-back knows it again.
+ */
+static bool kb_vtrim_chosen(const struct kb_config *cfg, u64 n)
+{
+	return cfg->trim_backlog &&
+	       hash_64(cfg->seed ^ (n * 0x9e3779b97f4a7c15ULL), 32) % 100 <
+	       cfg->trim_percentage;
+}
+
+/*
+ * The read-back of a write: whether its block was trimmed.  The chosen
+ * writes are trimmed oldest first, so the read-back's j-th chosen one was
+ * if fewer than trim_upto came before it.
+ */
+static bool kb_vreplay_trimmed(struct kb_worker *w)
+{
+	struct kb_vw *vw = w->vw;
+
+	if (!kb_vtrim_chosen(&w->job->cfg, vw->rwrites++))
+		return false;
+	return vw->rchosen++ < vw->trim_upto;
+}
+
+/* A write of the write pass: remembered for its trim if chosen. */
+static void kb_vtrim_note(struct kb_worker *w, const struct kb_slot *slot)
+{
+	u32 cap = w->job->cfg.trim_backlog;
+	struct kb_vw *vw = w->vw;
+	struct kb_vtrim *t;
+
+	/* a window has trim_backlog writes, and each trims all it chose */
+	if (!kb_vtrim_chosen(&w->job->cfg, vw->writes++) ||
+	    WARN_ON_ONCE(vw->ring_len == cap))
+		return;
+	t = &vw->ring[(vw->ring_head + vw->ring_len++) % cap];
+	t->off = slot->off;
+	t->len = slot->len;
+	vw->chosen++;
+}
+
+/*
+ * Before a write's submission: every interval of its buffer.  Replayed by
+ * the read-back, the write becomes a read.
+ */
 void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 {
 	struct kb_job *job = w->job;
@@ -357,15 +410,35 @@ void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 
 	if (w->verifying) {
 		slot->dir = KIOBENCH_DIR_READ;	/* the write pass's, read */
+		slot->vtrimmed = kb_vreplay_trimmed(w);
 		return;
 	}
 	if (slot->dir != KIOBENCH_DIR_WRITE)
 		return;
 	w->vw->picks++;
+	if (job->cfg.trim_backlog)
+		kb_vtrim_note(w, slot);
 	for (i = 0; i < kb_vintervals(job, slot); i++) {
 		b.base = i * interval;
 		kb_vfill(job, &b, slot->off + b.base);
 	}
+}
+
+/* A trim pass's next I/O: the oldest chosen write's blocks. */
+void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_vw *vw = w->vw;
+	const struct kb_vtrim *t = &vw->ring[vw->ring_head];
+
+	vw->ring_head = (vw->ring_head + 1) % w->job->cfg.trim_backlog;
+	vw->ring_len--;
+	vw->trim_upto++;
+	w->ios_left--;
+	slot->off = t->off;
+	slot->len = t->len;
+	slot->dir = KIOBENCH_DIR_TRIM;
+	slot->cmdprio = false;
+	slot->submit_ns = 0;
 }
 
 /* Where @b and the flat @exp first differ, or KB_VPAT_ALL. */
@@ -401,7 +474,7 @@ static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
  * ends failed with EILSEQ, as fio's does.
  */
 static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
-			 enum kb_vkind kind)
+			 enum kb_vkind kind, bool trimmed)
 {
 	struct kb_job *job = w->job;
 	struct kb_verify *v = job->verify;
@@ -417,7 +490,11 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	if (n >= KB_VLOG_MAX)
 		return;
 	m = &v->mis[n];
-	kb_vfill(job, &exp, off);
+	if (trimmed)
+		memset(exp.lin, 0, v->interval);
+	else
+		kb_vfill(job, &exp, off);
+	m->trimmed = trimmed;
 	m->kind = kind;
 	m->dev = dev;
 	m->off = off;
@@ -440,8 +517,9 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	}
 	/* the record's fields before its flag: debugfs reads them after it */
 	smp_store_release(&m->ready, true);
-	pr_err("job %u: %s: verify: %s at offset %llu (interval %u): first differing byte %d: expected %#04x, found %#04x\n",
-	       job->id, job->cfg.paths[dev], kb_vkind_names[kind], off,
+	pr_err("job %u: %s: verify: %s%s at offset %llu (interval %u): first differing byte %d: expected %#04x, found %#04x\n",
+	       job->id, job->cfg.paths[dev], kb_vkind_names[kind],
+	       trimmed ? " (trimmed, not zeroes)" : "", off,
 	       v->interval, m->diff == KB_VPAT_ALL ? -1 : (int)m->diff,
 	       m->exp_byte, m->found_byte);
 	if (kb_vhas_hdr(&job->cfg)) {
@@ -485,22 +563,48 @@ static enum kb_vkind kb_vcheck_interval(struct kb_job *job,
 	return memcmp(csum, h.csum, sizeof(csum)) ? KB_V_CORRUPT : KB_V_OK;
 }
 
-/* At a read's reaping, in the worker: every interval of its buffer. */
+/* A trimmed interval reads back as zeroes (trim_verify_zero). */
+static enum kb_vkind kb_vcheck_zeroes(const struct kb_job *job,
+				      const struct kb_vbuf *b)
+{
+	u32 interval = job->verify->interval;
+	u32 pos, avail, n;
+	u8 *p;
+
+	for (pos = 0; pos < interval; pos += n) {
+		p = kb_vptr(b, pos, &avail);
+		n = min(avail, interval - pos);
+		if (memchr_inv(p, 0, n))
+			return KB_V_CORRUPT;
+	}
+	return KB_V_OK;
+}
+
+/*
+ * At a read's reaping, in the worker: every interval of its buffer.  A
+ * trimmed block must read as zeroes, or is skipped (!trim_verify_zero).
+ */
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 {
 	struct kb_job *job = w->job;
 	u32 interval = job->verify->interval;
 	struct kb_vbuf b = { .pages = slot->pages };
+	bool trimmed = slot->vtrimmed;
 	struct kb_vw *vw = w->vw;
 	enum kb_vkind kind;
 	u32 i;
 
+	if (trimmed && !job->cfg.trim_verify_zero)
+		return;
 	for (i = 0; i < kb_vintervals(job, slot); i++) {
 		b.base = i * interval;
-		kind = kb_vcheck_interval(job, &b, slot->off + b.base);
+		kind = trimmed ? kb_vcheck_zeroes(job, &b) :
+				 kb_vcheck_interval(job, &b, slot->off + b.base);
 		WRITE_ONCE(vw->n[kind], vw->n[kind] + 1);
+		if (trimmed && kind == KB_V_OK)
+			WRITE_ONCE(vw->trimmed, vw->trimmed + 1);
 		if (unlikely(kind != KB_V_OK))
-			kb_vmismatch(w, &b, slot->off + b.base, kind);
+			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed);
 	}
 }
 
@@ -511,21 +615,135 @@ static bool kb_vwrites(const struct kb_config *cfg)
 	return cfg->rwmix_read < 100;
 }
 
-/* At the worker's start: its generators, for the read-back to replay. */
-void kb_verify_begin(struct kb_worker *w)
+static void kb_vsave_take(const struct kb_worker *w, struct kb_vsave *s)
 {
-	struct kb_vsave *s;
-
-	if (!w->vw)
-		return;
-	s = &w->vw->save;
 	s->rng = w->rng;
 	s->rmap = w->rmap;
 	s->seq_next = w->seq_next;
 	s->ios_left = w->ios_left;
 	s->bytes_left = w->bytes_left;
 	memcpy(s->last_end, w->last_end, sizeof(s->last_end));
+}
+
+static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
+{
+	w->rng = s->rng;
+	w->rmap = s->rmap;
+	w->seq_next = s->seq_next;
+	w->ios_left = s->ios_left;
+	w->bytes_left = s->bytes_left;
+	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
+}
+
+/* Writes per window: verify_backlog's or trim_backlog's; 0: none. */
+static u32 kb_vwindow(const struct kb_config *cfg)
+{
+	return cfg->verify_backlog ?: cfg->trim_backlog;
+}
+
+/* Neither the job's end nor a stop has come: more may be written. */
+static bool kb_vgo_on(const struct kb_worker *w)
+{
+	return ktime_get_ns() < w->job->deadline_ns && !READ_ONCE(w->job->stop) &&
+	       !READ_ONCE(w->job->error) && !kthread_should_stop();
+}
+
+/* A pass starts again: every slot is free, none in flight. */
+static void kb_vpass_reset(struct kb_worker *w)
+{
+	w->idle = NULL;
+	w->thinking = false;
+}
+
+/*
+ * The next write window: at most kb_vwindow() writes of the budget, the
+ * rest kept aside; with verify_backlog, the read-back's start moves here.
+ */
+static void kb_vwindow_start(struct kb_worker *w)
+{
+	u32 n = kb_vwindow(&w->job->cfg);
+	struct kb_vw *vw = w->vw;
+
+	vw->phase = KB_VP_WRITE;
+	vw->ios_rest = w->ios_left > n ? w->ios_left - n : 0;
+	w->ios_left = min_t(u64, w->ios_left, n);
+	if (w->job->cfg.verify_backlog) {
+		kb_vsave_take(w, &vw->save);
+		vw->picks = 0;
+	}
+}
+
+/* At the worker's start: its generators, for the read-back to replay. */
+void kb_verify_begin(struct kb_worker *w)
+{
+	if (!w->vw)
+		return;
+	kb_vsave_take(w, &w->vw->save);
 	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
+	if (kb_vwindow(&w->job->cfg) && !w->verifying)
+		kb_vwindow_start(w);
+}
+
+/*
+ * After a pass of a worker with windows, the next one, if any:
+ *
+ *   - after a write window, trim_backlog's trims of the writes it chose
+ *     (trim_backlog_batch of them, all there are), at the job's depth; or
+ *     verify_backlog's read-back of the window, a replay as the final
+ *     read-back's;
+ *   - after those, the next window, unless the window ended with the job's
+ *     budget, runtime or a stop.
+ *
+ * A window ends with nothing in flight: a trim never races its write, and
+ * a read-back never reads a block still being written.  Whatever is left
+ * for the end (the last window's read-back, chosen writes not trimmed) is
+ * kb_verify_next_pass()'s.
+ */
+bool kb_verify_window_next(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_vw *vw = w->vw;
+
+	if (!vw || !kb_vwindow(cfg) || (w->verifying && vw->phase != KB_VP_READBACK))
+		return false;
+	if (vw->phase == KB_VP_WRITE) {
+		kb_vsave_take(w, &vw->after);
+		if (!kb_vgo_on(w))
+			goto done;
+		kb_vpass_reset(w);
+		if (vw->ring_len) {
+			vw->phase = KB_VP_TRIM;
+			w->vtrimming = true;
+			w->ios_left = vw->ring_len;	/* batch >= window >= ring */
+			w->bytes_left = U64_MAX;
+			return true;
+		}
+		if (cfg->verify_backlog && cfg->do_verify && vw->picks) {
+			vw->phase = KB_VP_READBACK;
+			kb_vsave_put(w, &vw->save);
+			w->ios_left = vw->picks;
+			w->verifying = true;
+			w->vdeadline_ns = cfg->max_ns ?
+					  w->job->start_ns + cfg->max_ns : U64_MAX;
+			vw->picks = 0;
+			return true;
+		}
+	}
+	w->vtrimming = false;
+	w->verifying = false;
+	w->vdeadline_ns = 0;
+	kb_vsave_put(w, &vw->after);
+	if (w->ios_left || !vw->ios_rest || !w->bytes_left || !kb_vgo_on(w))
+		goto done;
+	w->ios_left = vw->ios_rest;
+	kb_vpass_reset(w);
+	kb_vwindow_start(w);
+	return true;
+done:
+	kb_vsave_put(w, &vw->after);
+	w->ios_left += vw->ios_rest;
+	vw->ios_rest = 0;
+	return false;
 }
 
 /*
@@ -533,14 +751,14 @@ void kb_verify_begin(struct kb_worker *w)
  * worker's writes are done (none reads a block another is writing), and
  * replays the write pass's picks, as many as it made: the same offsets and
  * sizes, as reads.  It is bounded by that count, not by the job's runtime;
- * only a stop (or a detached job's cap) ends it sooner.
+ * only a stop (or a detached job's cap) ends it sooner.  With windows,
+ * only the last one's writes are left to read back.
  */
 bool kb_verify_next_pass(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_job *job = w->job;
 	struct kb_vw *vw = w->vw;
-	const struct kb_vsave *s;
 
 	if (!vw || w->verifying || !kb_vwrites(cfg) || !cfg->do_verify)
 		return false;
@@ -550,15 +768,9 @@ bool kb_verify_next_pass(struct kb_worker *w)
 		schedule_timeout_idle(1);
 	if (READ_ONCE(job->stop) || kthread_should_stop())
 		return false;
-	s = &vw->save;
-	w->rng = s->rng;
-	w->rmap = s->rmap;
-	w->seq_next = s->seq_next;
-	w->ios_left = min(s->ios_left, vw->picks);
-	w->bytes_left = s->bytes_left;
-	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
-	w->idle = NULL;		/* every slot is free: none in flight */
-	w->thinking = false;
+	kb_vsave_put(w, &vw->save);
+	w->ios_left = min(w->ios_left, vw->picks);
+	kb_vpass_reset(w);
 	w->verifying = true;
 	w->vdeadline_ns = cfg->max_ns ? job->start_ns + cfg->max_ns : U64_MAX;
 	return w->ios_left;
@@ -609,6 +821,12 @@ int kb_verify_create(struct kb_job *job)
 		vw->scratch = kvmalloc(interval, GFP_KERNEL);
 		if (!vw->scratch)
 			goto out_free;
+		if (!cfg->trim_backlog)
+			continue;
+		vw->ring = kvmalloc_array(cfg->trim_backlog, sizeof(*vw->ring),
+					  GFP_KERNEL);
+		if (!vw->ring)
+			goto out_free;
 	}
 	return 0;
 
@@ -629,6 +847,7 @@ void kb_verify_destroy(struct kb_job *job)
 
 		if (!w || !w->vw)
 			continue;
+		kvfree(w->vw->ring);
 		kvfree(w->vw->scratch);
 		kvfree(w->vw);
 		w->vw = NULL;
@@ -660,6 +879,17 @@ static u64 kb_vchecked(struct kb_job *job)
 	return n;
 }
 
+/* Intervals of trimmed blocks read back as zeroes. */
+u64 kb_verify_trimmed(struct kb_job *job)
+{
+	unsigned int i;
+	u64 n = 0;
+
+	for (i = 0; i < job->nr_workers; i++)
+		n += READ_ONCE(job->workers[i]->vw->trimmed);
+	return n;
+}
+
 /* What the job status reports: intervals checked (KB_V_OK), or of a kind. */
 u64 kb_verify_count(struct kb_job *job, enum kb_vkind kind)
 {
@@ -672,8 +902,62 @@ static const int kb_verify_attrs[] = {
 	KIOBENCH_A_VERIFY_PATTERN, KIOBENCH_A_VERIFY_INTERVAL,
 	KIOBENCH_A_VERIFY_OFFSET, KIOBENCH_A_VERIFY_ONLY,
 	KIOBENCH_A_VERIFY_FATAL, KIOBENCH_A_VERIFY_DUMP,
-	KIOBENCH_A_VERIFY_GENERATION,
+	KIOBENCH_A_VERIFY_GENERATION, KIOBENCH_A_VERIFY_BACKLOG,
+	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
+	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
+	KIOBENCH_A_TRIM_VERIFY_ZERO,
 };
+
+/*
+ * verify_backlog and fio's trims of verified writes: the windows they take
+ * and what kiobench does not do of fio's (each refusal says why).
+ */
+static int kb_parse_backlogs(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+
+	if (cfg->verify_backlog_batch &&
+	    cfg->verify_backlog_batch != cfg->verify_backlog) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY_BACKLOG_BATCH],
+				    "verify-backlog-batch: only equal to verify-backlog (each block read back once)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->verify_backlog && (cfg->verify_only || cfg->trim_backlog)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY_BACKLOG],
+				    "verify-backlog: not with verify-only (nothing is written) or trim-backlog");
+		return -EOPNOTSUPP;
+	}
+	if (!!cfg->trim_percentage != !!cfg->trim_backlog) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[cfg->trim_backlog ?
+					       KIOBENCH_A_TRIM_BACKLOG :
+					       KIOBENCH_A_TRIM_PERCENTAGE],
+				    "trim-percentage, trim-backlog: one without the other sends no trim (fio sends its trims every trim-backlog writes)");
+		return -EINVAL;
+	}
+	if (!cfg->trim_backlog) {
+		if (tb[KIOBENCH_A_TRIM_BACKLOG_BATCH] || tb[KIOBENCH_A_TRIM_VERIFY_ZERO]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_TRIM_BACKLOG_BATCH] ?:
+					    tb[KIOBENCH_A_TRIM_VERIFY_ZERO],
+					    "trim-*: only with trim-percentage and trim-backlog");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (cfg->verify_only) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_TRIM_BACKLOG],
+				    "trim-backlog: not with verify-only (nothing is written to trim)");
+		return -EOPNOTSUPP;
+	}
+	if (!cfg->trim_backlog_batch)
+		cfg->trim_backlog_batch = cfg->trim_backlog;
+	if (cfg->trim_backlog_batch < cfg->trim_backlog) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_TRIM_BACKLOG_BATCH],
+				    "trim-backlog-batch: below trim-backlog the chosen writes would pile up without bound");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
 
 /* The verify attributes' rules across attributes; after bssplit's. */
 int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
@@ -737,6 +1021,9 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 				    "verify-offset: the 72-byte header must end within verify-interval");
 		return -EINVAL;
 	}
+	i = kb_parse_backlogs(info, cfg);
+	if (i)
+		return i;
 	if (pat) {
 		cfg->verify_pattern = kmemdup(nla_data(pat), nla_len(pat), GFP_KERNEL);
 		if (!cfg->verify_pattern)
@@ -763,18 +1050,19 @@ static int kb_verify_show(struct seq_file *m, void *unused)
 	struct kb_verify *v = job->verify;
 	int i, n = min(atomic_read(&v->nr_mis), KB_VLOG_MAX);
 
-	seq_printf(m, "verified=%llu corrupt=%llu misdirected=%llu stale=%llu\n",
+	seq_printf(m, "verified=%llu corrupt=%llu misdirected=%llu stale=%llu trimmed=%llu\n",
 		   kb_vchecked(job), kb_vsum(job, KB_V_CORRUPT),
-		   kb_vsum(job, KB_V_MISDIRECTED), kb_vsum(job, KB_V_STALE));
+		   kb_vsum(job, KB_V_MISDIRECTED), kb_vsum(job, KB_V_STALE),
+		   kb_verify_trimmed(job));
 	for (i = 0; i < n; i++) {
 		struct kb_vmis *r = &v->mis[i];
 
 		/* pairs with kb_vmismatch()'s release: the fields are set */
 		if (!smp_load_acquire(&r->ready))
 			continue;
-		seq_printf(m, "mismatch=%d kind=%s device=%s offset=%llu interval=%u",
+		seq_printf(m, "mismatch=%d kind=%s device=%s offset=%llu interval=%u trimmed=%d",
 			   i, kb_vkind_names[r->kind], job->cfg.paths[r->dev],
-			   r->off, v->interval);
+			   r->off, v->interval, r->trimmed);
 		if (r->diff == KB_VPAT_ALL)
 			seq_puts(m, " first_diff=-1");
 		else

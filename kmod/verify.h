@@ -53,17 +53,42 @@ struct kb_vsave {
 	u64 last_end[KIOBENCH_NR_DIRS];
 };
 
+/* A write chosen for a trim (trim_percentage), waiting for trim_backlog. */
+struct kb_vtrim {
+	u64 off;		/* on the device */
+	u32 len;
+};
+
+/* Where a worker with windows (verify_backlog, trim_backlog) is. */
+enum kb_vphase {
+	KB_VP_WRITE,		/* writing a window */
+	KB_VP_TRIM,		/* trimming the window's chosen writes */
+	KB_VP_READBACK,		/* reading the window back */
+};
+
 /* A worker's verification state; allocated with the job. */
 struct kb_vw {
 	u8 *scratch;		/* an interval: the expected copy */
-	struct kb_vsave save;
-	u64 picks;		/* writes picked in the write pass */
+	struct kb_vsave save;	/* the read-back's start */
+	u64 picks;		/* writes picked since then */
 	u64 n[KB_V_NR_KINDS];	/* intervals checked, by kind; read unlocked */
+	u64 trimmed;		/* of them, trimmed and zeroed; ditto */
+	/* windows: a pass of verify_backlog or trim_backlog writes at a time */
+	u8 phase;		/* enum kb_vphase */
+	struct kb_vsave after;	/* the write window's end */
+	u64 ios_rest;		/* the I/O budget past the window */
+	/* trims: writes chosen, in order; the oldest trim_upto trimmed */
+	u64 writes, chosen, trim_upto;
+	u64 rwrites, rchosen;	/* the same counts, replayed by the read-back */
+	struct kb_vtrim *ring;	/* chosen, not trimmed yet: trim_backlog */
+	u32 ring_head, ring_len;
 };
 
 /* worker.c's calls */
 void kb_verify_begin(struct kb_worker *w);
 bool kb_verify_next_pass(struct kb_worker *w);
+bool kb_verify_window_next(struct kb_worker *w);
+void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
 
@@ -72,6 +97,7 @@ int kb_verify_create(struct kb_job *job);
 void kb_verify_destroy(struct kb_job *job);
 int kb_parse_verify(struct genl_info *info, struct kb_config *cfg);
 u64 kb_verify_count(struct kb_job *job, enum kb_vkind kind);
+u64 kb_verify_trimmed(struct kb_job *job);
 int kb_verify_debugfs(struct kb_job *job, struct dentry *dir);
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -115,6 +115,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_pick_sync(slot);
 		return;
 	}
+	if (unlikely(w->vtrimming)) {
+		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
+		return;
+	}
 	dir = kb_pick_dir(w);
 	if (unlikely(w->tw_write) && dir == KIOBENCH_DIR_WRITE) {
 		/* trimwrite: the trimmed blocks, budgets taken by the trim */
@@ -123,7 +127,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		off = w->tw_off;
 		goto picked;
 	}
-	len = kb_pick_bs(cfg, &w->rng);
+	len = kb_pick_bs(cfg, dir, &w->rng);
 	if (len > w->bytes_left)
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;
@@ -200,6 +204,54 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 	default:
 		return REQ_OP_READ;
 	}
+}
+
+/*
+ * The operations against what one device can do, before any I/O: a trim
+ * or write zeroes the device cannot take would fail (BLK_STS_NOTSUPP) at
+ * the first I/O.  What the block layer does instead of a flush or FUA is
+ * kept for the report: with no volatile write cache it drops REQ_PREFLUSH
+ * and REQ_FUA and completes an empty flush at once; with a cache but no
+ * FUA it follows each FUA write with a flush (submit_bio_noacct(),
+ * blk-flush.c; the same on every kernel from 6.1).
+ */
+int kb_check_dev_ops(struct kb_job *job, struct kb_dev *dev, const char *path,
+		     struct netlink_ext_ack *extack)
+{
+	const struct kb_config *cfg = &job->cfg;
+	struct block_device *bdev = dev->bdev.bdev;
+
+	if (((cfg->trim_mode && !cfg->zonemode) || cfg->trim_backlog) &&
+	    !bdev_max_discard_sectors(bdev)) {
+		KB_ERR_FMT(extack, NULL, "trim-mode, trim-backlog: discard_max_bytes is 0",
+			   "%s: discard_max_bytes is 0 on %s",
+			   cfg->trim_mode ? "trim-mode" : "trim-backlog", path);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->write_zeroes && !bdev_write_zeroes_sectors(bdev)) {
+		KB_ERR_FMT(extack, NULL,
+			   "write-zeroes: a device cannot write zeroes (write_zeroes_max_bytes 0)",
+			   "write-zeroes: write_zeroes_max_bytes is 0 on %s", path);
+		return -EOPNOTSUPP;
+	}
+	if (cfg->atomic) {
+		unsigned int min, max;
+
+		kb_atomic_limits(bdev, &min, &max);
+		if (cfg->min_bs < min || cfg->min_bs > max) {
+			KB_ERR_FMT(extack, NULL,
+				   "atomic: bs outside a device's atomic_write_unit_min/max_bytes (0: no atomic writes, or a kernel before 6.11)",
+				   "atomic: bs %u not in %u..%u of %s",
+				   cfg->min_bs, min, max, path);
+			return -EOPNOTSUPP;
+		}
+	}
+	if ((cfg->fsync || cfg->end_fsync || cfg->writefua) &&
+	    !bdev_write_cache(bdev))
+		job->flush_noop = true;
+	if (cfg->writefua && bdev_write_cache(bdev) && !bdev_fua(bdev))
+		job->fua_emulated = true;
+	return 0;
 }
 
 /*
@@ -786,15 +838,18 @@ static void kb_worker_pass(struct kb_worker *w)
 }
 
 /*
- * The job's I/O and its end_fsync; then, for verify, the read-back of what
- * it wrote.
+ * The job's I/O, in windows with verify_backlog or trim_backlog, each
+ * followed by its trims or read-back; its end_fsync; then, for verify, the
+ * read-back of what it wrote (of the last window's, with windows).
  */
 void kb_worker_run(struct kb_worker *w)
 {
 	if (kb_zbd_begin(w))
 		return;
 	kb_verify_begin(w);
-	kb_worker_pass(w);
+	do
+		kb_worker_pass(w);
+	while (kb_verify_window_next(w));
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);

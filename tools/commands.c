@@ -369,7 +369,12 @@ static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
 	job->numjobs = job->workers ? job->workers : 1;
 	job->clones_given = kb_job_isset(job, KB_OPT_NUMJOBS);
 	kb_job_mark(job, KB_OPT_NUMJOBS, kb_job_isset(job, KB_OPT_WORKERS));
-	if (k && job->offset_increment) {
+	if (job->clone_align) {		/* fio's N% offsets: aligned as a whole */
+		uint64_t off = job->offset_raw + k * job->offset_increment;
+
+		job->offset = (off + job->clone_align - 1) / job->clone_align * job->clone_align;
+		kb_job_mark(job, KB_OPT_OFFSET, true);
+	} else if (k && job->offset_increment) {
 		job->offset += k * job->offset_increment;
 		kb_job_mark(job, KB_OPT_OFFSET, true);
 	}

@@ -18,7 +18,7 @@
 #define BUFFERED	"buffered I/O: kiobench always bypasses the page cache"
 #define FILES		"files and directories: kiobench drives block devices"
 #define FS_SYNC		"file syncs: kiobench drives block devices without a file system; " \
-			"cache flushes are not implemented yet"
+			"its flushes are fsync, fdatasync and end_fsync"
 #define PROCESS		"fio's own processes: kiobench's workers are kernel threads"
 #define USERMEM		"I/O buffer memory: kiobench's buffers are kernel pages it allocates " \
 			"once per I/O slot"
@@ -39,11 +39,10 @@
 			"not one per block size"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
-#define VERIFY		"not implemented yet: kiobench's verify reads back after all the writes " \
-			"(do_verify) or alone (verify_only), in the kernel's workers"
+#define VERIFY		"not implemented yet: kiobench's verify reads back after the writes " \
+			"(do_verify, verify_backlog) or alone (verify_only), in the kernel's workers"
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
-#define TRIM		"not implemented yet: kiobench issues no discards"
 #define DATA		"not implemented yet: kiobench's write buffers hold pseudo-random " \
 			"data from the job's seed (fio's default); their contents cannot " \
 			"be chosen"
@@ -123,8 +122,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "rw_sequencer", NULL, DISTRIB },
 	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
 	  "block size (fio's default)" },
-	{ "bsrange", "blocksize_range", "not implemented yet: block size ranges "
-	  "(bssplit gives a mix of sizes)" },
 	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
 	  "overlaps" },
 	{ "zonerange", NULL, ZONES },
@@ -158,15 +155,9 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "dedupe_global", NULL, DATA },
 	{ "verify_async", NULL, "kiobench checks in the kernel's workers as they reap; there "
 	  "are no offload threads" },
-	{ "verify_backlog", NULL, VERIFY },
-	{ "verify_backlog_batch", NULL, VERIFY },
 	{ "verify_state_load", NULL, VSTATE },
 	{ "verify_state_save", NULL, VSTATE },
 	{ "experimental_verify", NULL, VERIFY },
-	{ "trim_verify_zero", NULL, VERIFY },
-	{ "trim_percentage", NULL, TRIM },
-	{ "trim_backlog", NULL, TRIM },
-	{ "trim_backlog_batch", NULL, TRIM },
 	/* submission and completion */
 	{ "iodepth_batch", "iodepth_batch_submit", BATCH },
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", BATCH },

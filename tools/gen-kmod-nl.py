@@ -44,6 +44,8 @@ HAND = {
     "job-name": "a string, copied into a fixed array",
     "devices": "a nest of paths, one per device, at least one",
     "bssplit": "nested entries; their weights are kept cumulative",
+    "bssplit-write": "the writes' bssplit; bssplit's when absent",
+    "bssplit-trim": "the trims' bssplit; bssplit-write's when absent",
     "cpus": "an array of CPU numbers, each checked against the possible CPUs",
     "detach": "sets the job's time cap from max_detached_runtime",
     "rate-process": "only with rate-iops, and put only with it",

@@ -285,12 +285,13 @@ static void host_objs(struct json_object *o, const struct kb_result *r)
  */
 static struct json_object *kb_verify_json(const struct kb_result *r)
 {
-	static const char *const keys[4] = { "verified", "corrupt", "misdirected", "stale" };
+	static const char *const keys[KB_VCOUNTS] = { "verified", "corrupt", "misdirected",
+						      "stale", "trimmed_zeroes" };
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 	char *log = strdup(r->verify_log), *line, *tok, *s1 = NULL, *s2 = NULL;
 	int i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < KB_VCOUNTS; i++)
 		kb_jadd(o, keys[i], kb_ju64(r->st.verify[i]));
 	for (line = log ? strtok_r(log, "\n", &s1) : NULL; line;
 	     line = strtok_r(NULL, "\n", &s1)) {
@@ -420,7 +421,8 @@ static struct json_object *steady_obj(const struct kb_steady *ss)
 
 static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
-	struct json_object *o = json_object_new_object(), *opts;
+	struct json_object *o = json_object_new_object(), *opts, *kb;
+	const char *op = kb_kcfg_write_op(&r->st.cfg);
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
 	size_t i;
 
@@ -450,7 +452,10 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
 	if (r->ss)
 		kb_jadd(o, "steadystate", steady_obj(r->ss));
-	kb_jadd(o, "kiobench", kiobench_obj(r));
+	kb = kiobench_obj(r);
+	if (op)		/* the writes, under their op's name too */
+		kb_jadd(kb, op, dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
+	kb_jadd(o, "kiobench", kb);
 	return o;
 }
 

@@ -25,6 +25,8 @@
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
 #define KB_OPT_SET_WORDS	3
+#define KB_BSS_DIRS		3	/* fio's bs values: reads, writes, trims */
+#define KB_MAX_BSSPLIT_DIR	16	/* the module's limit-bssplit, per direction */
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -133,8 +135,17 @@ struct kb_job {
 	bool random;
 	uint32_t rwmixread;
 	uint32_t bs;
-	struct kb_bss *bss;	/* bssplit as given */
+	struct kb_bss *bss;	/* bssplit as given; the reads' with per-direction sizes */
 	unsigned int nr_bss;
+	/*
+	 * fio's bs=R,W,T and bssplit=R,W,T: the writes' and trims' sizes
+	 * (bs_wt: from bs, 0 for the previous direction's; bss_wt: from
+	 * bssplit or bsrange, and the kernel's once resolved, NULL for the
+	 * previous direction's)
+	 */
+	uint32_t bs_wt[2];
+	struct kb_bss *bss_wt[2];
+	unsigned int nr_bss_wt[2];
 	uint32_t iodepth, numjobs;
 	uint32_t *cpus;
 	unsigned int nr_cpus;
@@ -181,6 +192,10 @@ struct kb_job {
 	uint8_t verify, verify_pattern[512];
 	uint32_t verify_pattern_len, verify_interval, verify_offset, verify_generation;
 	bool do_verify, verify_only, verify_fatal, verify_dump;
+	uint32_t verify_backlog, verify_backlog_batch;	/* writes per read-back */
+	/* fio's trims of verified writes: trim_percentage every trim_backlog */
+	uint32_t trim_percentage, trim_backlog, trim_backlog_batch;
+	bool trim_verify_zero;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;
@@ -208,7 +223,13 @@ struct kb_job {
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
 	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
-	uint8_t size_pct, offset_pct;	/* size=N%, offset=N%: of the device; 0: bytes */
+	/* size=N%, offset=N%, offset_increment=N%: of the device; 0: bytes */
+	uint8_t size_pct, offset_pct, offset_increment_pct;
+	/*
+	 * fio's N% offsets, once resolved: clone k starts at offset_raw +
+	 * k x offset_increment aligned up to clone_align; 0: offset as it is
+	 */
+	uint64_t offset_raw, clone_align;
 	const char *ioengine;	/* as given (fio_opts.c), NULL: none */
 	bool sync_engine;	/* a synchronous ioengine: one I/O in flight */
 	char *description;

@@ -149,6 +149,16 @@ static const char *kcfg_rw(const struct kb_kcfg *c)
 	return K_HAS(RANDOM) ? "randrw" : "rw";
 }
 
+/* The kernel's sizes of direction @d (0 reads, 1 writes, 2 trims). */
+static const struct kb_kcfg_bs *kcfg_bss(const struct kb_kcfg *c, unsigned int d,
+					 unsigned int *n)
+{
+	for (; d && !c->nr_bss_wt[d - 1]; d--)
+		;
+	*n = d ? c->nr_bss_wt[d - 1] : c->nr_bss;
+	return d ? c->bss_wt[d - 1] : c->bss;
+}
+
 static const char *kcfg_process(const struct kb_kcfg *c)
 {
 	return K(RATE_PROCESS) == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
@@ -175,6 +185,25 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 	return at;
 }
 
+/* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
+static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	if (K_HAS(WRITE_ZEROES))
+		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
+	if (K(FSYNC))
+		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
+	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
+		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(VERIFY_BACKLOG))
+		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
+	if (K(TRIM_BACKLOG))
+		KCFG_ADD(" trim_percentage=%" PRIu64 " trim_backlog=%" PRIu64
+			 " trim_backlog_batch=%" PRIu64 " trim_verify_zero=%" PRIu64,
+			 K(TRIM_PERCENTAGE), K(TRIM_BACKLOG), K(TRIM_BACKLOG_BATCH),
+			 K(TRIM_VERIFY_ZERO));
+	return at;
+}
+
 /*
  * One line of fio's option names, from the kernel's reply: rw, bssplit,
  * depth and workers, pinning, span, limits, completion and rate.
@@ -182,7 +211,7 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 {
 	size_t at = 0;
-	unsigned int i;
+	unsigned int i, d, n;
 
 	buf[0] = '\0';
 	if (!c->present) {
@@ -193,8 +222,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	if (K(RWMIX_READ) && K(RWMIX_READ) < 100)
 		KCFG_ADD(" rwmixread=%" PRIu64, K(RWMIX_READ));
 	KCFG_ADD(" bssplit=");
-	for (i = 0; i < c->nr_bss; i++)
-		KCFG_ADD("%s%u/%u", i ? ":" : "", c->bss[i].size, c->bss[i].weight);
+	for (d = 0; d < (c->nr_bss_wt[0] || c->nr_bss_wt[1] ? KB_BSS_DIRS : 1U); d++) {
+		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
+
+		for (i = 0; i < n; i++)
+			KCFG_ADD("%s%u/%u", i ? ":" : d ? "," : "", b[i].size, b[i].weight);
+	}
 	KCFG_ADD(" iodepth=%" PRIu64 " numjobs=%" PRIu64 " cpus_allowed=", K(IODEPTH),
 		 K(NUMJOBS));
 	for (i = 0; i < c->nr_cpus; i++)
@@ -244,12 +277,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 K(THINKTIME_IOTIME_NS));
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
-	if (K_HAS(WRITE_ZEROES))
-		KCFG_ADD(" write_mode=zeroes%s", K_HAS(ZEROES_UNMAP) ? " write_zeroes_unmap" : "");
-	if (K(FSYNC))
-		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
-	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
-		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	at = kcfg_ops_str(c, buf, len, at);
 	if (K(ZONEMODE) && at < len)
 		at += kcfg_zbd_str(c, buf + at, len - at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
@@ -258,6 +286,19 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 }
 
 #undef KCFG_ADD
+
+/*
+ * kiobench's key for the job's writes when they are another op than a
+ * plain write: fio reports them as writes, kiobench under this key too.
+ */
+const char *kb_kcfg_write_op(const struct kb_kcfg *c)
+{
+	if (!c->present)
+		return NULL;
+	if (K_HAS(WRITE_ZEROES))
+		return "write_zeroes";
+	return K_HAS(ATOMIC) ? "atomic_write" : NULL;
+}
 
 /* The kernel's generator of random offsets, from what it reports. */
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
@@ -322,15 +363,41 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "read_beyond_wp", json_object_new_boolean(K_HAS(READ_BEYOND_WP)));
 	kb_jadd(o, "zone_reset_threshold", kb_jdbl(K(ZONE_RESET_THRESHOLD) / 1e6));
 	kb_jadd(o, "zone_reset_frequency", kb_jdbl(K(ZONE_RESET_FREQUENCY) / 1e6));
+	kb_jadd(o, "verify_backlog", kb_ju64(K(VERIFY_BACKLOG)));
+	kb_jadd(o, "trim_percentage", kb_ju64(K(TRIM_PERCENTAGE)));
+	kb_jadd(o, "trim_backlog", kb_ju64(K(TRIM_BACKLOG)));
+	kb_jadd(o, "trim_backlog_batch", kb_ju64(K(TRIM_BACKLOG_BATCH)));
 	/* as the kernel found the devices */
 	kb_jadd(o, "fua_emulated", json_object_new_boolean(K_HAS(JOB_FUA_EMULATED)));
 	kb_jadd(o, "flush_noop", json_object_new_boolean(K_HAS(JOB_FLUSH_NOOP)));
 }
 
+/* Each direction's sizes, as the kernel took them: bssplit, bssplit_write, bssplit_trim. */
+static void kcfg_bss_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	static const char *const keys[KB_BSS_DIRS] = { "bssplit", "bssplit_write",
+						       "bssplit_trim" };
+	struct json_object *a, *e;
+	unsigned int i, d, n;
+
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
+
+		a = json_object_new_array();
+		for (i = 0; i < n; i++) {
+			e = json_object_new_object();
+			kb_jadd(e, "bs", kb_ju64(b[i].size));
+			kb_jadd(e, "weight", kb_ju64(b[i].weight));
+			json_object_array_add(a, e);
+		}
+		kb_jadd(o, keys[d], a);
+	}
+}
+
 /* The same as a JSON object (JSON null when the module did not report them). */
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 {
-	struct json_object *o, *a, *e;
+	struct json_object *o, *a;
 	unsigned int i;
 
 	if (!c->present)
@@ -344,14 +411,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "rw", kb_jstr(kcfg_rw(c)));
 	kb_jadd(o, "random", json_object_new_boolean(K_HAS(RANDOM)));
 	kb_jadd(o, "rwmixread", kb_ju64(K(RWMIX_READ)));
-	a = json_object_new_array();
-	for (i = 0; i < c->nr_bss; i++) {
-		e = json_object_new_object();
-		kb_jadd(e, "bs", kb_ju64(c->bss[i].size));
-		kb_jadd(e, "weight", kb_ju64(c->bss[i].weight));
-		json_object_array_add(a, e);
-	}
-	kb_jadd(o, "bssplit", a);
+	kcfg_bss_json(o, c);
 	kb_jadd(o, "iodepth", kb_ju64(K(IODEPTH)));
 	kb_jadd(o, "numjobs", kb_ju64(K(NUMJOBS)));
 	a = json_object_new_array();
@@ -538,6 +598,11 @@ void kb_print_ops_notes(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
 
+	if (K_HAS(WRITE_ZEROES) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
+		fprintf(f, "  write_zeroes: the writes above are write zeroes (REQ_OP_WRITE_ZEROES%s), "
+			"no data sent\n", K_HAS(ZEROES_UNMAP) ? ", unmap allowed" : " with REQ_NOUNMAP");
+	if (K_HAS(ATOMIC) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
+		fprintf(f, "  atomic_write: the writes above are atomic (REQ_ATOMIC)\n");
 	if (K_HAS(JOB_FUA_EMULATED))
 		fprintf(f, "  writefua: emulated: a device has a volatile write cache but no "
 			"FUA; the block layer sends each write, then a flush\n");

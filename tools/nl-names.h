@@ -153,6 +153,15 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_FUA_EMULATED] = { "job-fua-emulated", KB_NLT_FLAG, false },
 	[KIOBENCH_A_JOB_FLUSH_NOOP] = { "job-flush-noop", KB_NLT_FLAG, false },
 	[KIOBENCH_A_LOCALITY] = { "locality", KB_NLT_FLAG, true },
+	[KIOBENCH_A_VERIFY_BACKLOG] = { "verify-backlog", KB_NLT_U32, true },
+	[KIOBENCH_A_VERIFY_BACKLOG_BATCH] = { "verify-backlog-batch", KB_NLT_U32, true },
+	[KIOBENCH_A_TRIM_PERCENTAGE] = { "trim-percentage", KB_NLT_U8, true },
+	[KIOBENCH_A_TRIM_BACKLOG] = { "trim-backlog", KB_NLT_U32, true },
+	[KIOBENCH_A_TRIM_BACKLOG_BATCH] = { "trim-backlog-batch", KB_NLT_U32, true },
+	[KIOBENCH_A_TRIM_VERIFY_ZERO] = { "trim-verify-zero", KB_NLT_U8, true },
+	[KIOBENCH_A_BSSPLIT_WRITE] = { "bssplit-write", KB_NLT_NEST, true },
+	[KIOBENCH_A_BSSPLIT_TRIM] = { "bssplit-trim", KB_NLT_NEST, true },
+	[KIOBENCH_A_JOB_VERIFY_TRIMMED] = { "job-verify-trimmed", KB_NLT_U64, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -102,6 +102,9 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_ZONE_APPEND, "write_mode", "write_mode=zone_append; the option's own "
 	  "attribute is write_zeroes" },
 	{ KIOBENCH_A_BSSPLIT, "bs/bssplit", "a nest of sizes and weights: bssplit, else bs" },
+	{ KIOBENCH_A_BSSPLIT_WRITE, "bs/bssplit", "the writes' own sizes: bs's, bssplit's or "
+	  "bsrange's second value" },
+	{ KIOBENCH_A_BSSPLIT_TRIM, "bs/bssplit", "the trims' own sizes: the third value" },
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
 	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
 	  "else the span, times loops; none when time_based (kb_job_io_bytes)" },
@@ -737,9 +740,28 @@ static int put_cdf(struct nl_msg *msg, const struct kb_job *job, struct kb_nlerr
 }
 
 /* The lists: name, devices, the direction, the transfer sizes, the CPUs. */
+/* A direction's sizes: bssplit, bssplit-write or bssplit-trim (@attr). */
+static int put_bss(struct nl_msg *msg, int attr, const struct kb_bss *b, unsigned int n)
+{
+	struct nlattr *nest = nla_nest_start(msg, attr | NLA_F_NESTED), *ent;
+	unsigned int i;
+
+	if (!nest)
+		return -1;
+	for (i = 0; i < n; i++) {
+		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY | NLA_F_NESTED);
+		if (!ent || nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, b[i].size) ||
+		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, b[i].weight))
+			return -1;
+		nla_nest_end(msg, ent);
+	}
+	nla_nest_end(msg, nest);
+	return 0;
+}
+
 static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 {
-	struct nlattr *nest, *ent;
+	struct nlattr *nest;
 	unsigned int i;
 
 	if (nla_put_string(msg, KIOBENCH_A_JOB_NAME, job->name))
@@ -760,17 +782,12 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	     nla_put_flag(msg, KIOBENCH_A_END_FSYNC)) ||
 	    (job->zone_append && nla_put_flag(msg, KIOBENCH_A_ZONE_APPEND)))
 		return -1;
-	nest = nla_nest_start(msg, KIOBENCH_A_BSSPLIT | NLA_F_NESTED);
-	if (!nest)
+	if (put_bss(msg, KIOBENCH_A_BSSPLIT, job->bss, job->nr_bss) ||
+	    (job->bss_wt[0] && put_bss(msg, KIOBENCH_A_BSSPLIT_WRITE, job->bss_wt[0],
+				       job->nr_bss_wt[0])) ||
+	    (job->bss_wt[1] && put_bss(msg, KIOBENCH_A_BSSPLIT_TRIM, job->bss_wt[1],
+				       job->nr_bss_wt[1])))
 		return -1;
-	for (i = 0; i < job->nr_bss; i++) {
-		ent = nla_nest_start(msg, KIOBENCH_BSS_A_ENTRY | NLA_F_NESTED);
-		if (!ent || nla_put_u32(msg, KIOBENCH_BSS_A_SIZE, job->bss[i].size) ||
-		    nla_put_u32(msg, KIOBENCH_BSS_A_WEIGHT, job->bss[i].weight))
-			return -1;
-		nla_nest_end(msg, ent);
-	}
-	nla_nest_end(msg, nest);
 	if (job->nr_cpus && job->cpus_split)	/* cpus_allowed_policy=split: its one */
 		return nla_put(msg, KIOBENCH_A_CPUS, sizeof(uint32_t), &job->split_cpu) ? -1 : 0;
 	if (job->nr_cpus &&
@@ -788,7 +805,8 @@ int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_m
 	init_policies();
 	for (i = 0; i < job->nr_devices; i++)
 		size += NLA_ALIGN(strlen(job->devices[i]) + 1) + NLA_HDRLEN;
-	size += job->nr_bss * 3 * (NLA_HDRLEN + 4) + job->nr_cpus * 4;
+	size += (job->nr_bss + job->nr_bss_wt[0] + job->nr_bss_wt[1]) * 3 * (NLA_HDRLEN + 4) +
+		job->nr_cpus * 4;
 	size += (job->nr_zones[0] + job->nr_zones[1]) * 4 * (NLA_HDRLEN + 8);
 	if (job->skew)	/* kb_nl_job_new() puts it */
 		size += KB_CDF_MAX * sizeof(struct kiobench_cdf_ent) + NLA_HDRLEN;
@@ -886,11 +904,37 @@ static int parse_kcdf(struct nlattr *a, struct kb_kcfg *c)
 }
 
 /* The devices, the span on each and the transfer sizes of a status reply. */
+/* The kernel's sizes of direction @d: bssplit, bssplit-write or bssplit-trim. */
+static int parse_kbss(struct nlattr *a, struct kb_kcfg *c, unsigned int d)
+{
+	struct kb_kcfg_bs *b = d ? c->bss_wt[d - 1] : c->bss;
+	unsigned int *n = d ? &c->nr_bss_wt[d - 1] : &c->nr_bss;
+	struct nlattr *e;
+	int rem;
+
+	nla_for_each_nested(e, a, rem) {
+		struct nlattr *bt[KIOBENCH_BSS_A_MAX + 1];
+
+		if (nla_type(e) != KIOBENCH_BSS_A_ENTRY ||
+		    nla_parse_nested(bt, KIOBENCH_BSS_A_MAX, e, kb_bss_policy) < 0 ||
+		    !bt[KIOBENCH_BSS_A_SIZE] || *n == KB_KCFG_BSS)
+			return -EINVAL;
+		b[*n].size = nla_get_u32(bt[KIOBENCH_BSS_A_SIZE]);
+		b[*n].weight = bt[KIOBENCH_BSS_A_WEIGHT] ? nla_get_u32(bt[KIOBENCH_BSS_A_WEIGHT]) : 1;
+		(*n)++;
+	}
+	return 0;
+}
+
 static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *c)
 {
-	struct nlattr *a, *e;
+	static const int bss_attrs[KB_BSS_DIRS] = {
+		KIOBENCH_A_BSSPLIT, KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+	};
+	unsigned int d;
+	struct nlattr *a;
 	size_t at = 0;
-	int rem, erem;
+	int rem;
 
 	if (tb[KIOBENCH_A_DEVICES])
 		nla_for_each_nested(a, tb[KIOBENCH_A_DEVICES], rem) {
@@ -919,21 +963,9 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 		return -EINVAL;
 	if (tb[KIOBENCH_A_RANDOM_CDF] && parse_kcdf(tb[KIOBENCH_A_RANDOM_CDF], c))
 		return -EINVAL;
-	if (tb[KIOBENCH_A_BSSPLIT])
-		nla_for_each_nested(e, tb[KIOBENCH_A_BSSPLIT], erem) {
-			struct nlattr *bt[KIOBENCH_BSS_A_MAX + 1];
-
-			if (nla_type(e) != KIOBENCH_BSS_A_ENTRY ||
-			    nla_parse_nested(bt, KIOBENCH_BSS_A_MAX, e, kb_bss_policy) < 0 ||
-			    !bt[KIOBENCH_BSS_A_SIZE])
-				return -EINVAL;
-			if (c->nr_bss == KB_KCFG_BSS)
-				return -EINVAL;
-			c->bss[c->nr_bss].size = nla_get_u32(bt[KIOBENCH_BSS_A_SIZE]);
-			c->bss[c->nr_bss].weight = bt[KIOBENCH_BSS_A_WEIGHT] ?
-						   nla_get_u32(bt[KIOBENCH_BSS_A_WEIGHT]) : 1;
-			c->nr_bss++;
-		}
+	for (d = 0; d < KB_BSS_DIRS; d++)
+		if (tb[bss_attrs[d]] && parse_kbss(tb[bss_attrs[d]], c, d))
+			return -EINVAL;
 	return 0;
 }
 
@@ -1032,12 +1064,13 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 	if (tb[KIOBENCH_A_JOB_RETRIES])
 		st->retries = nla_get_u64(tb[KIOBENCH_A_JOB_RETRIES]);
 	if (tb[KIOBENCH_A_JOB_VERIFIED]) {
-		static const int va[4] = { KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
-					   KIOBENCH_A_JOB_VERIFY_MISDIRECTED,
-					   KIOBENCH_A_JOB_VERIFY_STALE };
+		static const int va[KB_VCOUNTS] = {
+			KIOBENCH_A_JOB_VERIFIED, KIOBENCH_A_JOB_VERIFY_CORRUPT,
+			KIOBENCH_A_JOB_VERIFY_MISDIRECTED, KIOBENCH_A_JOB_VERIFY_STALE,
+			KIOBENCH_A_JOB_VERIFY_TRIMMED };
 		int i;
 
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < KB_VCOUNTS; i++)
 			st->verify[i] = tb[va[i]] ? nla_get_u64(tb[va[i]]) : 0;
 		st->has_verify = true;
 	}

@@ -172,7 +172,9 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 static void print_job_header(FILE *f, const struct kb_result *r)
 {
 	const struct kb_job *job = r->job;
+	const struct kb_opt *bs;
 	unsigned int i;
+	char val[1024];
 
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: devices=", job->name, r->groupid,
 		r->nr_jobs ? r->nr_jobs : 1, -r->st.error);
@@ -181,14 +183,9 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	fprintf(f, " rw=%s", job->rw_str);
 	if (job->rw == KB_RW_MIXED)
 		fprintf(f, " rwmixread=%u", kb_job_rwmix_read(job));
-	if (kb_job_isset(job, KB_OPT_BSSPLIT)) {
-		fprintf(f, " bssplit=");
-		for (i = 0; i < job->nr_bss; i++)
-			fprintf(f, "%s%u/%u", i ? ":" : "", job->bss[i].size,
-				job->bss[i].weight);
-	} else {
-		fprintf(f, " bs=%u", job->bs);
-	}
+	bs = &kb_opts[kb_job_isset(job, KB_OPT_BSSPLIT) ? KB_OPT_BSSPLIT : KB_OPT_BS];
+	kb_opt_format(bs, job, val, sizeof(val));
+	fprintf(f, " %s=%s", bs->name, val);
 	fprintf(f, " iodepth=%u", job->iodepth ? job->iodepth : 1);
 	if (!job->clones)	/* a sweep's step: numjobs is its workers per device */
 		fprintf(f, " numjobs=%u", job->numjobs ? job->numjobs : 1);
@@ -268,11 +265,14 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	if (r->st.zero_reads)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
 			r->st.zero_reads, reads);
-	if (r->st.has_verify)
+	if (r->st.has_verify) {
 		fprintf(f, "  verify       : %" PRIu64 " intervals checked, %" PRIu64 " corrupt, %"
-			PRIu64 " misdirected, %" PRIu64 " stale (lost writes)\n%s",
-			r->st.verify[0], r->st.verify[1], r->st.verify[2], r->st.verify[3],
-			r->verify_log);
+			PRIu64 " misdirected, %" PRIu64 " stale (lost writes)",
+			r->st.verify[0], r->st.verify[1], r->st.verify[2], r->st.verify[3]);
+		if (r->st.verify[4])
+			fprintf(f, "; %" PRIu64 " trimmed, read as zeroes", r->st.verify[4]);
+		fprintf(f, "\n%s", r->verify_log);
+	}
 	print_sensors(f, r);
 }
 

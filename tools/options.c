@@ -268,43 +268,175 @@ static int p_rwmix(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * fio's per-direction values (bs, bssplit, bsrange): "R,W,T", each of
+ * them maybe empty (fio's default); a value not followed by a comma holds
+ * for the directions after it too.  @part gets direction d's text.
+ */
+static int dir_parts(const char *val, char part[KB_BSS_DIRS][256], char *err, size_t errlen)
+{
+	const char *p = val;
+	unsigned int n = 0, d;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (n == KB_BSS_DIRS || len >= sizeof(part[0]))
+			return kb_errf(err, errlen, "'%s': at most three values (reads, writes, "
+				       "trims)", val);
+		memcpy(part[n], p, len);
+		part[n++][len] = '\0';
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	for (d = n; d < KB_BSS_DIRS; d++)
+		strcpy(part[d], part[n - 1]);
+	return 0;
+}
+
+static int bs_value(const char *val, unsigned int kb_base, uint64_t *v, char *err,
+		    size_t errlen)
+{
+	if (!*val) {
+		*v = KB_DEFAULT_BS;
+		return 0;
+	}
+	if (kb_parse_size_base(val, kb_base, v, err, errlen)) {
+		if (isdigit((unsigned char)val[0]) && strpbrk(val, "-:"))
+			return kb_errf(err, errlen, "'%s': a range is bsrange's, a mix "
+				       "bssplit's", val);
+		return -1;
+	}
+	return kb_check_bs(val, *v, err, errlen);
+}
+
+/* The writes' and trims' tables, NULL where a direction takes the previous one's. */
+static void set_bss_wt(struct kb_job *job, struct kb_bss *t[2], const unsigned int n[2])
+{
+	unsigned int d;
+
+	for (d = 0; d < 2; d++) {
+		free(job->bss_wt[d]);
+		job->bss_wt[d] = t ? t[d] : NULL;
+		job->nr_bss_wt[d] = t ? n[d] : 0;
+	}
+}
+
+/* fio's bs=R[,W[,T]]: the reads' size is bs, the others bs_wt (0: the previous one's). */
 static int p_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
-	uint64_t v;
+	char part[KB_BSS_DIRS][256];
+	uint64_t v[KB_BSS_DIRS];
+	unsigned int d;
 
 	(void)o; (void)g;
-	if (strchr(val, ','))
-		return kb_errf(err, errlen,
-			    "per-direction block sizes (',') are not supported: '%s'", val);
-	if (kb_parse_size_base(val, job->kb_base, &v, err, errlen)) {
-		if (isdigit((unsigned char)val[0]) && strpbrk(val, "-:"))
-			return kb_errf(err, errlen, "block size ranges are not supported: '%s'",
-				    val);
+	if (dir_parts(val, part, err, errlen))
 		return -1;
-	}
-	if (kb_check_bs(val, v, err, errlen))
-		return -1;
-	job->bs = v;
+	for (d = 0; d < KB_BSS_DIRS; d++)
+		if (bs_value(part[d], job->kb_base, &v[d], err, errlen))
+			return -1;
+	job->bs = v[0];
+	for (d = 1; d < KB_BSS_DIRS; d++)
+		job->bs_wt[d - 1] = v[d] == v[d - 1] ? 0 : v[d];
 	return 0;
 }
 
+/*
+ * fio's bsrange LO-HI as a table: fio draws LO + HI x u (u in [0, 1)),
+ * aligns it down to a multiple of LO and caps it at HI, so each multiple m
+ * of LO in [LO, LO + HI) weighs min(m + LO, LO + HI) - m, and those above
+ * HI count as HI (get_next_buflen() in fio's io_u.c).
+ */
+static int bsrange_table(const char *val, unsigned int kb_base, struct kb_bss **out,
+			 unsigned int *nr, char *err, size_t errlen)
+{
+	char lo_s[128];
+	uint64_t lo, hi, m;
+	size_t len = strcspn(val, "-:");
+	struct kb_bss *t;
+	unsigned int n = 0;
 
+	if (!*val) {
+		lo = hi = KB_DEFAULT_BS;
+	} else {
+		if (!val[len] || len >= sizeof(lo_s))
+			return kb_errf(err, errlen, "bsrange: '%s': give LO-HI", val);
+		memcpy(lo_s, val, len);
+		lo_s[len] = '\0';
+		if (bs_value(lo_s, kb_base, &lo, err, errlen) ||
+		    bs_value(val + len + 1, kb_base, &hi, err, errlen))
+			return -1;
+	}
+	if (hi < lo)
+		return kb_errf(err, errlen, "bsrange: '%s': the high end is below the low", val);
+	if ((hi + lo - 1) / lo > KB_MAX_BSSPLIT_DIR)	/* the multiples below HI, and HI */
+		return kb_errf(err, errlen, "bsrange=%s: %llu block sizes; kiobench takes at most "
+			       "%u per direction", val, (unsigned long long)((hi + lo - 1) / lo),
+			       KB_MAX_BSSPLIT_DIR);
+	t = calloc(KB_MAX_BSSPLIT_DIR, sizeof(*t));
+	if (!t)
+		return kb_errf(err, errlen, "out of memory");
+	for (m = lo; m < lo + hi; m += lo) {
+		uint32_t w = ((m + lo < lo + hi ? m + lo : lo + hi) - m) / 512;
+
+		if (m >= hi && n && t[n - 1].size == hi)
+			t[n - 1].weight += w;
+		else
+			t[n++] = (struct kb_bss){ .size = m < hi ? m : hi, .weight = w };
+	}
+	*out = t;
+	*nr = n;
+	return 0;
+}
+
+static bool same_bss(const struct kb_bss *a, unsigned int na, const struct kb_bss *b,
+		     unsigned int nb)
+{
+	return na == nb && !memcmp(a, b, na * sizeof(*a));
+}
+
+/*
+ * fio's bssplit=R[,W[,T]] and bsrange=LO-HI[,...]: the reads' table in
+ * bss, the writes' and trims' in bss_wt where they differ.
+ */
 static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job,
 		     struct kb_global *g, char *err, size_t errlen)
 {
-	struct kb_bss *v;
-	unsigned int n;
+	char part[KB_BSS_DIRS][256];
+	struct kb_bss *t[KB_BSS_DIRS] = { NULL };
+	unsigned int n[KB_BSS_DIRS], d;
 
-	(void)o; (void)g;
-	if (kb_parse_bssplit_base(val, job->kb_base, &v, &n, err, errlen))
+	(void)g;
+	if (dir_parts(val, part, err, errlen))
 		return -1;
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		int ret;
+
+		/* an empty value is fio's default bs, as a range of one size */
+		if (o->id == KB_OPT_BSRANGE || !*part[d])
+			ret = bsrange_table(part[d], job->kb_base, &t[d], &n[d], err, errlen);
+		else
+			ret = kb_parse_bssplit_base(part[d], job->kb_base, &t[d], &n[d], err,
+						    errlen);
+		if (ret) {
+			while (d--)
+				free(t[d]);
+			return -1;
+		}
+	}
 	free(job->bss);
-	job->bss = v;
-	job->nr_bss = n;
+	job->bss = t[0];
+	job->nr_bss = n[0];
+	for (d = KB_BSS_DIRS - 1; d > 0; d--)
+		if (same_bss(t[d], n[d], t[d - 1], n[d - 1])) {
+			free(t[d]);
+			t[d] = NULL;
+		}
+	set_bss_wt(job, t + 1, n + 1);
 	return 0;
 }
-
 
 static int p_cpus(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
@@ -486,10 +618,39 @@ static int size_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
 			       val, (unsigned long long)o->min);
 	if (o->id == KB_OPT_SIZE)
 		job->size_pct = v;
-	else
+	else if (o->id == KB_OPT_OFFSET)
 		job->offset_pct = v;
+	else
+		job->offset_increment_pct = v;
 	job->size = o->id == KB_OPT_SIZE ? 0 : job->size;
 	job->offset = o->id == KB_OPT_OFFSET ? 0 : job->offset;
+	job->offset_increment = o->id == KB_OPT_OFFSET_INCREMENT ? 0 : job->offset_increment;
+	return 0;
+}
+
+/* bs=R,W,T as the tables bssplit=R,W,T would give: one size each. */
+static int bs_tables(struct kb_job *job)
+{
+	struct kb_bss *t[KB_BSS_DIRS] = { NULL };
+	unsigned int n[KB_BSS_DIRS] = { 1, 1, 1 }, d;
+
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		if (d && !job->bs_wt[d - 1]) {
+			n[d] = 0;
+			continue;
+		}
+		t[d] = calloc(1, sizeof(*t[d]));
+		if (!t[d]) {
+			while (d--)
+				free(t[d]);
+			return -1;
+		}
+		*t[d] = (struct kb_bss){ .size = d ? job->bs_wt[d - 1] : job->bs, .weight = 100 };
+	}
+	free(job->bss);
+	job->bss = t[0];
+	job->nr_bss = 1;
+	set_bss_wt(job, t + 1, n + 1);
 	return 0;
 }
 
@@ -498,7 +659,8 @@ static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
 	bool span = o->scope == KB_SCOPE_JOB &&
-		    (o->id == KB_OPT_SIZE || o->id == KB_OPT_OFFSET);
+		    (o->id == KB_OPT_SIZE || o->id == KB_OPT_OFFSET ||
+		     o->id == KB_OPT_OFFSET_INCREMENT);
 	uint64_t v;
 
 	if (span && *val && val[strlen(val) - 1] == '%')
@@ -510,8 +672,10 @@ static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 	*(uint64_t *)field(o, job, g) = v;
 	if (span && o->id == KB_OPT_SIZE)
 		job->size_pct = 0;
-	else if (span)
+	else if (span && o->id == KB_OPT_OFFSET)
 		job->offset_pct = 0;
+	else if (span)
+		job->offset_increment_pct = 0;
 	return 0;
 }
 
@@ -651,6 +815,8 @@ static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *jo
 static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 {
 	uint64_t cap = job->rate_bps[job->rw == KB_RW_WRITE];
+	const struct kb_bss *bss;
+	unsigned int n;
 	double iops;
 
 	if (kb_job_isset(job, KB_OPT_RATE_IOPS))
@@ -658,7 +824,8 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 	if (job->rw == KB_RW_MIXED)
 		return kb_errf(err, errlen, "rate with reads and writes: not implemented yet (fio "
 			       "paces each direction on its own, whatever rwmixread says)");
-	if (job->nr_bss != 1)
+	bss = kb_job_bss(job, job->rw != KB_RW_WRITE ? 0 : job->trim_mode ? 2 : 1, &n);
+	if (n != 1)
 		return kb_errf(err, errlen, "rate with several block sizes: not implemented yet "
 			       "(the kernel paces I/Os, not bytes: give rate_iops)");
 	if (job->nr_devices * job->workers > 1)
@@ -666,10 +833,10 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 			       "workers): not implemented yet");
 	if (!cap)
 		return 0;	/* the job's direction is not capped */
-	iops = cap / (double)job->bss[0].size;
+	iops = cap / (double)bss[0].size;
 	if (iops < 1 || iops > KIOBENCH_MAX_RATE_IOPS)
 		return kb_errf(err, errlen, "rate: %.1f I/Os a second of %u bytes (1 to %u)",
-			       iops, job->bss[0].size, KIOBENCH_MAX_RATE_IOPS);
+			       iops, bss[0].size, KIOBENCH_MAX_RATE_IOPS);
 	job->rate_iops = (uint32_t)(iops + 0.5);
 	return 0;
 }
@@ -1233,7 +1400,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_BS, "bs", "SIZE", p_bs, "block size", .alias = "blocksize",
 	    .def = KB_STR(KB_DEFAULT_BS), .list_var = KB_VAR_BS,
 	    .list_help = "transfer sizes, e.g. 512-1m:x2 or 4k,8k,128k"),
-	JOB(KB_OPT_BSSPLIT, "bssplit", "SIZE/PCT:...", p_bssplit, "block size mix (overrides bs)"),
+	JOB(KB_OPT_BSSPLIT, "bssplit", "SIZE/PCT:...[,...]", p_bssplit,
+	    "block size mix (overrides bs); reads[,writes[,trims]]"),
+	/* the same setting as bssplit: "set" marks bssplit */
+	[KB_OPT_BSRANGE] = { .name = "bsrange", .alias = "blocksize_range", .id = KB_OPT_BSRANGE,
+		.mark = KB_OPT_BSSPLIT, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL,
+		.metavar = "LO-HI[,...]", .parse = p_bssplit,
+		.help = "block sizes drawn between LO and HI, multiples of LO, as fio's; "
+			"reads[,writes[,trims]]" },
 	JOB(KB_OPT_IODEPTH, "iodepth", "N", p_u32, "I/Os in flight per worker (1)",
 	    ATTR(KIOBENCH_A_IODEPTH, iodepth), BOUNDS(1, UINT32_MAX), .list_var = KB_VAR_IODEPTH,
 	    .list_help = "depths per worker (total with --split-qd), e.g. 1-16,18,20,24-64:4"),
@@ -1385,8 +1559,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_OFFSET_ALIGN, "offset_align", "SIZE", p_size,
 	    "align offset=N% up to SIZE (0: the smallest block size), a multiple of 512",
 	    .off = JOBF(offset_align), BOUNDS(0, UINT64_MAX)),
-	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE", p_size,
-	    "clone k starts at offset + k x SIZE", .off = JOBF(offset_increment),
+	JOB(KB_OPT_OFFSET_INCREMENT, "offset_increment", "SIZE|N%", p_size,
+	    "clone k starts at offset + k x SIZE (N%: of the device, the sum aligned up as "
+	    "offset=N%)", .off = JOBF(offset_increment),
 	    BOUNDS(0, UINT64_MAX)),
 	/* kiobench's own: run's numjobs are fio's clones, each a job of its own */
 	[KB_OPT_WORKERS] = { .name = "workers", .id = KB_OPT_WORKERS, .mark = KB_OPT_WORKERS,
@@ -1528,6 +1703,26 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ZONE_RESET_FREQUENCY, "zone_reset_frequency", "F", p_fraction,
 	    "zonemode=zbd: past zone_reset_threshold, one write in 1/F resets its zone first",
 	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency)),
+	/* verify's windows, and its trims (kmod/verify.c) */
+	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
+	    "with verify, read back and check every N writes, then write on",
+	    ATTR(KIOBENCH_A_VERIFY_BACKLOG, verify_backlog), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_VERIFY_BACKLOG_BATCH, "verify_backlog_batch", "N", p_u32,
+	    "blocks read back each verify_backlog; only equal to it (its default)",
+	    ATTR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_TRIM_PERCENTAGE, "trim_percentage", "PCT",
+	    p_u32, "with verify, the share of writes trimmed every trim_backlog writes; "
+	    "read back as zeroes", ATTR(KIOBENCH_A_TRIM_PERCENTAGE, trim_percentage),
+	    BOUNDS(0, 100)),
+	JOB(KB_OPT_TRIM_BACKLOG, "trim_backlog", "N", p_u32,
+	    "trim the chosen writes (trim_percentage) every N writes",
+	    ATTR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog), BOUNDS(1, 65536)),
+	JOB(KB_OPT_TRIM_BACKLOG_BATCH, "trim_backlog_batch", "N", p_u32,
+	    "trims each trim_backlog, at least trim_backlog (its default)",
+	    ATTR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_TRIM_VERIFY_ZERO, "trim_verify_zero", "BOOL", p_flag,
+	    "verify expects trimmed blocks to read back as zeroes (1)",
+	    ATTR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero), FLAG, .def = "1"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -1707,6 +1902,7 @@ void kb_job_free(struct kb_job *job)
 {
 	free_devices(job);
 	free(job->bss);
+	set_bss_wt(job, NULL, NULL);
 	free(job->cpus);
 	kb_zones_free(job);
 	free(job->lat_log);
@@ -1892,16 +2088,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	     kb_job_isset(job, KB_OPT_THINKTIME_IOTIME)))
 		return kb_errf(err, errlen, "thinktime_spin, thinktime_blocks, "
 			       "thinktime_blocks_type and thinktime_iotime need thinktime");
-	if (!kb_job_isset(job, KB_OPT_BSSPLIT)) {
-		struct kb_bss *b = realloc(job->bss, sizeof(*b));
-
-		if (!b)
-			return kb_errf(err, errlen, "out of memory");
-		b->size = job->bs;
-		b->weight = 100;
-		job->bss = b;
-		job->nr_bss = 1;
-	}
+	if (!kb_job_isset(job, KB_OPT_BSSPLIT) && bs_tables(job))
+		return kb_errf(err, errlen, "out of memory");
 	if (kb_job_isset(job, KB_OPT_RATE) && rate_to_iops(job, err, errlen))
 		return -1;
 	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
@@ -1950,29 +2138,58 @@ bool kb_job_norandommap(const struct kb_job *job)
 	       job->skew;
 }
 
+/* Direction @d's sizes (0 reads, 1 writes, 2 trims): its own or the previous one's. */
+const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsigned int *n)
+{
+	for (; d && !job->bss_wt[d - 1]; d--)
+		;
+	*n = d ? job->nr_bss_wt[d - 1] : job->nr_bss;
+	return d ? job->bss_wt[d - 1] : job->bss;
+}
+
 uint32_t kb_job_min_bs(const struct kb_job *job)
 {
 	uint32_t m = job->bs;
-	unsigned int i;
+	unsigned int i, d;
 
 	for (i = 0; i < job->nr_bss; i++)
 		if (job->bss[i].size < m)
 			m = job->bss[i].size;
+	for (d = 0; d < 2; d++) {	/* the writes' and trims' */
+		if (job->bs_wt[d] && job->bs_wt[d] < m)
+			m = job->bs_wt[d];
+		for (i = 0; i < job->nr_bss_wt[d]; i++)
+			if (job->bss_wt[d][i].size < m)
+				m = job->bss_wt[d][i].size;
+	}
 	return m;
 }
 
 /*
  * fio's percentages of a device of dev bytes: offset=N% aligned up to
  * offset_align (by default the smallest block size), size=N% of the
- * device (to whole blocks), both within the device.
+ * device (to whole blocks), both within the device.  With offset=N% or
+ * offset_increment=N%, clone k's offset is the raw offset plus k
+ * increments, aligned up as a whole (fio's get_start_offset()).
  */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen)
 {
 	uint64_t align = kb_job_min_bs(job), off = job->offset;
 	uint64_t oalign = job->offset_align ? job->offset_align : align;
 
+	if (job->offset_increment_pct) {
+		job->offset_increment = dev / 100 * job->offset_increment_pct +
+					dev % 100 * job->offset_increment_pct / 100;
+		job->offset_increment_pct = 0;
+		job->offset_raw = off;
+		job->clone_align = oalign;
+		off = (off + oalign - 1) / oalign * oalign;
+		job->offset = off;
+	}
 	if (job->offset_pct) {
 		off = dev / 100 * job->offset_pct + dev % 100 * job->offset_pct / 100;
+		job->offset_raw = off;
+		job->clone_align = oalign;
 		off = (off + oalign - 1) / oalign * oalign;
 		if (off >= dev)
 			return kb_errf(err, errlen, "offset=%u%%: beyond the end of the device "
@@ -2006,14 +2223,16 @@ int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t e
 	unsigned int i;
 
 	*unreadable = false;
-	if (!job->size_pct && !job->offset_pct)
+	if (!job->size_pct && !job->offset_pct && !job->offset_increment_pct)
 		return 0;
 	for (i = 0; i < job->nr_devices; i++) {
 		*unreadable = kb_dev_bytes(job->devices[i], &dev);
 		if (*unreadable)
 			return kb_errf(err, errlen, "%s=%u%%: %s: cannot read its size (%s)",
-				       job->size_pct ? "size" : "offset",
-				       job->size_pct ? job->size_pct : job->offset_pct,
+				       job->size_pct ? "size" : job->offset_pct ? "offset" :
+				       "offset_increment", job->size_pct ? job->size_pct :
+				       job->offset_pct ? job->offset_pct :
+				       job->offset_increment_pct,
 				       job->devices[i], strerror(errno));
 		if (i && dev != first)
 			return kb_errf(err, errlen, "percentages of devices of different sizes "
@@ -2045,16 +2264,21 @@ static void format_list(const struct kb_opt *o, const struct kb_job *job, char *
 			size_t len)
 {
 	size_t at = 0;
-	unsigned int i;
+	unsigned int i, d;
 
 	buf[0] = '\0';
 	if (o->id == KB_OPT_FILENAME)
 		for (i = 0; i < job->nr_devices && at < len; i++)
 			at += snprintf(buf + at, len - at, "%s%s", i ? ":" : "", job->devices[i]);
-	else if (o->id == KB_OPT_BSSPLIT)
-		for (i = 0; i < job->nr_bss && at < len; i++)
-			at += snprintf(buf + at, len - at, "%s%u/%u", i ? ":" : "",
-				       job->bss[i].size, job->bss[i].weight);
+	else if (o->id == KB_OPT_BSSPLIT)	/* reads[,writes,trims] */
+		for (d = 0; d < (job->bss_wt[0] || job->bss_wt[1] ? KB_BSS_DIRS : 1U); d++) {
+			unsigned int n;
+			const struct kb_bss *b = kb_job_bss(job, d, &n);
+
+			for (i = 0; i < n && at < len; i++)
+				at += snprintf(buf + at, len - at, "%s%u/%u",
+					       i ? ":" : d ? "," : "", b[i].size, b[i].weight);
+		}
 	else if (o->id == KB_OPT_CPUS)
 		for (i = 0; i < job->nr_cpus && at < len; i++)
 			at += snprintf(buf + at, len - at, "%s%u", i ? "," : "", job->cpus[i]);
@@ -2067,11 +2291,23 @@ static void format_list(const struct kb_opt *o, const struct kb_job *job, char *
 		}
 }
 
+/* bs, or fio's bs=R,W,T when writes or trims have sizes of their own. */
+static void format_bs(const struct kb_job *job, char *buf, size_t len)
+{
+	uint32_t w = job->bs_wt[0] ? job->bs_wt[0] : job->bs;
+
+	if (job->bs_wt[0] || job->bs_wt[1])
+		snprintf(buf, len, "%u,%u,%u", job->bs, w, job->bs_wt[1] ? job->bs_wt[1] : w);
+	else
+		snprintf(buf, len, "%u", job->bs);
+}
+
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
 {
 	const void *f = (const char *)job + o->off;
 	uint8_t pct = o->id == KB_OPT_SIZE ? job->size_pct :
-		      o->id == KB_OPT_OFFSET ? job->offset_pct : 0;
+		      o->id == KB_OPT_OFFSET ? job->offset_pct :
+		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
 
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)
@@ -2084,7 +2320,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%u", o->id == KB_OPT_RWMIXREAD ? job->rwmixread :
 			 100 - job->rwmixread);
 	else if (o->id == KB_OPT_BS)
-		snprintf(buf, len, "%u", job->bs);
+		format_bs(job, buf, len);
 	else if (o->id == KB_OPT_WRITE_MODE)
 		snprintf(buf, len, "%s", job->write_zeroes ? "zeroes" :
 			 job->zone_append ? "zone_append" : "write");

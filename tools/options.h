@@ -16,6 +16,7 @@ enum kb_opt_id {
 	KB_OPT_RWMIXWRITE,
 	KB_OPT_BS,
 	KB_OPT_BSSPLIT,
+	KB_OPT_BSRANGE,
 	KB_OPT_IODEPTH,
 	KB_OPT_NUMJOBS,
 	KB_OPT_CPUS,
@@ -129,6 +130,12 @@ enum kb_opt_id {
 	KB_OPT_READ_BEYOND_WP,
 	KB_OPT_ZONE_RESET_THRESHOLD,
 	KB_OPT_ZONE_RESET_FREQUENCY,
+	KB_OPT_VERIFY_BACKLOG,
+	KB_OPT_VERIFY_BACKLOG_BATCH,
+	KB_OPT_TRIM_PERCENTAGE,
+	KB_OPT_TRIM_BACKLOG,
+	KB_OPT_TRIM_BACKLOG_BATCH,
+	KB_OPT_TRIM_VERIFY_ZERO,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -255,6 +262,7 @@ int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t e
 /* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
 uint32_t kb_job_min_bs(const struct kb_job *job);
+const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsigned int *n);
 /*
  * Option o's value in job, resolved, as a job file line takes it (sizes in
  * bytes, times in ns): what --parse-only prints.

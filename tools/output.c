@@ -299,7 +299,7 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 	a->st.cpu_ns += x->st.cpu_ns;
 	a->st.zero_reads += x->st.zero_reads;
 	a->st.retries += x->st.retries;
-	for (d = 0; d < 4; d++)		/* verify's counts; its records stay the first job's */
+	for (d = 0; d < KB_VCOUNTS; d++)	/* verify's counts; its records stay the first job's */
 		a->st.verify[d] += x->st.verify[d];
 	a->st.has_verify |= x->st.has_verify;
 	if (!a->st.error)

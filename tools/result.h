@@ -21,6 +21,7 @@ struct kb_bucket {
 };
 
 #define KB_HIST_MAX_BITS	32	/* sub-bucket bits a histogram may have */
+#define KB_VCOUNTS		5	/* verify's counts in a job's status */
 
 struct kb_hist {
 	int dir;			/* KIOBENCH_DIR_* */
@@ -91,8 +92,11 @@ struct kb_kcfg {
 	unsigned int nr_devs;
 	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
 	unsigned int nr_spans;
-	struct { uint32_t size, weight; } bss[KB_KCFG_BSS];
+	struct kb_kcfg_bs { uint32_t size, weight; } bss[KB_KCFG_BSS];	/* the reads' */
 	unsigned int nr_bss;
+	/* the writes' and trims' where they differ from the previous direction's; else 0 */
+	struct kb_kcfg_bs bss_wt[2][KB_KCFG_BSS];
+	unsigned int nr_bss_wt[2];
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
 	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
@@ -126,8 +130,11 @@ struct kb_status {
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
 	uint64_t retries;		/* polled bios refused for want of a tag */
-	/* verify: intervals checked, corrupt, misdirected, stale (enum kb_vcount) */
-	uint64_t verify[4];
+	/*
+	 * verify: intervals checked, corrupt, misdirected, stale, and the
+	 * checked ones of trimmed blocks that read as zeroes
+	 */
+	uint64_t verify[KB_VCOUNTS];
 	bool has_verify;
 	uint32_t owner;			/* owning socket's port id; 0: detached */
 	bool has_owner;

@@ -72,6 +72,20 @@ static void on_event(uint32_t id, int state, int32_t error, void *arg)
 	}
 }
 
+/*
+ * JOB_STOP for job @id; a job that has already ended (or is ending) is not
+ * an error, anything else is said.
+ */
+static void stop_job(struct run *r, uint32_t id)
+{
+	struct kb_nlerr e;
+
+	if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, id, &e) &&
+	    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
+		msg("job %u: JOB_STOP: %s (%s)", id, e.msg[0] ? e.msg : strerror(-e.err),
+		    errname(-e.err));
+}
+
 /* Best effort: stop what runs, wait for it to drain, destroy everything. */
 static void abort_jobs(struct run *r)
 {
@@ -284,7 +298,6 @@ static int start_one(struct run *r, struct run_job *j)
  */
 static void exit_all(struct run *r, const struct run_job *x)
 {
-	struct kb_nlerr e;
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
@@ -298,10 +311,7 @@ static void exit_all(struct run *r, const struct run_job *x)
 				j->cancelled = true;
 			continue;
 		}
-		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, j->id, &e) &&
-		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-			msg("job %u: JOB_STOP: %s (%s)", j->id,
-			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+		stop_job(r, j->id);
 	}
 }
 
@@ -335,7 +345,6 @@ static int sequence(struct run *r)
 /* A signal: stop the running jobs; those not started never will. */
 static void stop_on_signal(struct run *r)
 {
-	struct kb_nlerr e;
 	size_t i;
 
 	msg("stopped by user");
@@ -344,10 +353,7 @@ static void stop_on_signal(struct run *r)
 			r->rj[i].cancelled = true;
 		if (r->rj[i].ended || !r->rj[i].started)
 			continue;
-		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[i].id, &e) &&
-		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-			msg("job %u: JOB_STOP: %s (%s)", r->rj[i].id,
-			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+		stop_job(r, r->rj[i].id);
 	}
 }
 
@@ -408,7 +414,6 @@ static int setup_checks(struct run *r)
 /* Once a second: each unit's rates sampled; at steady state its jobs stop, as fio's. */
 static void check_steady(struct run *r, uint64_t t)
 {
-	struct kb_nlerr e;
 	size_t i, k;
 	int d;
 
@@ -433,10 +438,7 @@ static void check_steady(struct run *r, uint64_t t)
 		for (k = 0; k < r->n; k++) {
 			if (!ss_member(r, i, k) || !r->rj[k].started || r->rj[k].ended)
 				continue;
-			if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, r->rj[k].id, &e) &&
-			    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-				msg("job %u: JOB_STOP: %s (%s)", r->rj[k].id,
-				    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+			stop_job(r, r->rj[k].id);
 		}
 	}
 }
@@ -449,7 +451,6 @@ static void check_limits(struct run *r)
 {
 	struct kb_limits_counts n;
 	char why[KB_ERRLEN];
-	struct kb_nlerr e;
 	size_t i;
 	int d;
 
@@ -469,10 +470,7 @@ static void check_limits(struct run *r)
 		if (!j->limit_err)
 			continue;
 		msg("job '%s': %s", j->job.name, why);
-		if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_STOP, j->id, &e) &&
-		    e.err != -EINVAL && e.err != -EBUSY && e.err != -EALREADY)
-			msg("job %u: JOB_STOP: %s (%s)", j->id,
-			    e.msg[0] ? e.msg : strerror(-e.err), errname(-e.err));
+		stop_job(r, j->id);
 	}
 }
 

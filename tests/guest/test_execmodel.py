@@ -168,6 +168,33 @@ def test_clones_offset_increment_from_the_trace(guest, kiobench_module, make_nul
         assert all(lo <= s and e <= hi for s, e in by[k]), (k, min(by[k]), max(by[k]))
 
 
+def test_clones_offset_increment_percent(guest, kiobench_module, make_nullb):
+    """offset_increment=10% of a 64 MiB device (6710886 bytes), offset=1000,
+    bs=4k, size=1m: clone k's bios lie in [a_k, a_k + 1 MiB), where a_k is
+    1000 + k x 6710886 aligned up to 4 KiB, as fio's get_start_offset().
+    Mutation: make_clone() ignoring clone_align (4096 + k x 6710886, the
+    aligned offset plus the raw increments): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=20_000)
+    nodev(guest, dev)
+    text = (f"[c]\nfilename={dev}\nrw=read\nbs=4k\nsize=1m\nnumjobs=3\noffset=1000\n"
+            f"offset_increment=10%\n")
+    res = {}
+    ev = traced(guest, [dev], lambda: res.update(doc=json.loads(run_file(guest, text))))
+    jobs = res["doc"]["jobs"]
+    clone_of = {j["kiobench"]["job_id"]: j["kiobench"]["clone"] for j in jobs}
+    assert sorted(clone_of.values()) == [0, 1, 2]
+    by = defaultdict(list)
+    for a, _t, sector, n, comm in ev["nullb0"]:
+        m = re.match(r"kiobench(\d+)/", comm)
+        if a == "Q" and m:
+            by[clone_of[int(m.group(1))]].append((sector * 512, (sector + n) * 512))
+    for k in range(3):
+        lo = -(-(1000 + k * ((64 << 20) // 10)) // 4096) * 4096
+        assert len(by[k]) == 256, (k, len(by[k]))
+        assert min(by[k])[0] == lo and max(e for _s, e in by[k]) == lo + (1 << 20), \
+            (k, lo, min(by[k]), max(by[k]))
+
+
 def test_group_reporting_sums(guest, kiobench_module, make_nullb):
     """numjobs=3 group_reporting: one entry of jobs=3 whose I/O count is the
     sum of the clones' and the device's own count, in JSON and in the

@@ -110,6 +110,26 @@ def test_a_mixed_random_file_streams_as_fio_does(guest, kiobench_module, make_nu
     close_to_fio("bands", kb.bands(size), [f.bands(size) for f in fio], 0.08)
 
 
+@pytest.mark.parametrize("sizes", ["bs=8k,32k", "bssplit=4k/50:16k/50,8k/90:64k/10",
+                                   "bsrange=4k-16k,8k-20k"])
+def test_each_direction_has_its_own_sizes_as_fio(guest, kiobench_module, make_nullb, sizes):
+    """fio's bs=R,W, bssplit=R,W and bsrange=LO-HI,LO-HI: a mixed random
+    file's reads and writes each take their own transfer sizes, with
+    fio's weights (bsrange: each multiple of LO below HI as wide as fio's
+    draw makes it, 20k taking 8k-20k's cap).  The sizes per direction are
+    fio's within its own spread between seeds, or 0.06.  Mutations:
+    kb_pick_bs() with the reads' table for every direction: red (the
+    writes' sizes); the tool not sending bssplit-write: red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = streams(guest, dev, job(dev, f"[dirs]\nrw=randrw\nrwmixread=50\n{sizes}\n"
+                                           "iodepth=8\nnorandommap"),
+                      kb_args="--allow-writes")
+    assert len(kb.ios) == NR_IOS, len(kb.ios)
+    for op in ("R", "W"):
+        close_to_fio(f"sizes ({op})", kb.sizes(op), [f.sizes(op) for f in fio], 0.06)
+    assert set(kb.sizes("R")) != set(kb.sizes("W")), (kb.sizes("R"), kb.sizes("W"))
+
+
 def test_offset_and_size_as_percentages_stream_as_fio_does(guest, kiobench_module,
                                                           make_nullb):
     """offset=25% and size=50%: every I/O of both lies in the device's

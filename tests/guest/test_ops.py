@@ -17,7 +17,7 @@ import pytest
 
 from kb import nlreq, run_job
 from vm.guest import Guest, Nvme
-from vm.targets import nvme_dev, queue_limits
+from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
 MiB = 1 << 20
 GUEST_ARGS = {"nvme": [Nvme(64 * MiB, discard=True)]}
@@ -113,8 +113,10 @@ def test_write_zeroes_nvme(guest: Guest, nvme: str):
     """write_mode=zeroes: 100 write-zeroes commands and no data write,
     without the DEAC bit (REQ_NOUNMAP; QEMU 7.2's namespace does not
     advertise DEAC, so write_zeroes_unmap is not seen here either).
-    Reported as writes.  Mutation: kb_opf() ignoring write_zeroes: red
-    (data writes)."""
+    Reported as writes (fio's key) and under kiobench's "write_zeroes",
+    the same figures, and the normal output says what they were.
+    Mutation: kb_opf() ignoring write_zeroes: red (data writes);
+    kb_kcfg_write_op() returning NULL: red (no key, no line)."""
     cmds = nvme_cmds(guest, kiobench_json(nvme, "--rw=randwrite --write_mode=zeroes "
                                                 "--bs=4k --iodepth=16 --number_ios=100"))
     assert ops(cmds) == ["write_zeroes"] * 100, ops(cmds)
@@ -122,6 +124,13 @@ def test_write_zeroes_nvme(guest: Guest, nvme: str):
     job = job_of(guest)
     assert job["write"]["total_ios"] == 100 and job["write"]["io_bytes"] == 100 * 4096
     assert job["kiobench"]["settings"]["write_mode"] == "zeroes"
+    wz = job["kiobench"]["write_zeroes"]
+    assert wz["total_ios"] == 100 and wz["clat_ns"] == job["write"]["clat_ns"], wz
+    assert "atomic_write" not in job["kiobench"]
+    out = guest.check(f"kiobench run --allow-writes --filename={nvme} --rw=randwrite "
+                      f"--write_mode=zeroes --bs=4k --number_ios=10")
+    assert "write_zeroes: the writes above are write zeroes (REQ_OP_WRITE_ZEROES with " \
+           "REQ_NOUNMAP)" in out, out
 
 
 def test_fsync_nvme(guest: Guest, nvme: str):
@@ -218,6 +227,55 @@ def test_flush_noop_nullb(guest: Guest, kiobench_module, make_nullb):
     out, flushes = flush_fua_job(guest, dev)
     assert "flush: no-op" in out and "writefua: emulated" not in out, out
     assert flushes == 0, flushes
+
+
+def rq_issued(guest: Guest, dev: str, cmd: str) -> list[str]:
+    """The rwbs of every request issued to dev's driver while cmd ran
+    (block_rq_issue: F before the op is a preflush, F after it FUA)."""
+    ev = f"{TRACING}/events/block/block_rq_issue"
+    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
+                               ).strip().split(":")
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    guest.check(f"echo >{TRACING}/trace && "
+                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{ev}/filter && "
+                f"echo 1 >{ev}/enable")
+    try:
+        r = guest.run(cmd, timeout=120)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
+    return re.findall(r"block_rq_issue: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))
+
+
+def test_ops_through_dm_linear(guest: Guest, kiobench_module, make_nullb):
+    """dm-linear over null_blk (discard, a volatile cache with FUA): what
+    kiobench sends to the dm device reaches null_blk as such.  400 trims
+    are 3200 discarded sectors of null_blk's and no write; fsync=4 over 64
+    FUA writes at QD 1 are 15 flushes at null_blk, and every write it is
+    issued carries FUA (rwbs WFS).  Mutations: kb_opf()'s trim as
+    REQ_OP_WRITE_ZEROES: red (the I/O fails: neither takes write zeroes);
+    kb_opf() without REQ_FUA: red (WS writes)."""
+    if guest.run("modprobe null_blk nr_devices=0 && grep -qw fua "
+                 "/sys/kernel/config/nullb/features").rc:
+        pytest.skip(f"null_blk of {guest.kernel.name} has no fua attribute")
+    nb = make_nullb("nullb0", size_mb=64, discard=1, cache_size=16, fua=1)
+    dm = dm_linear(guest, "kbops", nb)
+    try:
+        before = stat(guest, nb)
+        job = run_job(guest, f"--allow-writes --filename={dm} --rw=randtrim --bs=4k "
+                             f"--iodepth=32 --number_ios=400")
+        d = [a - b for a, b in zip(stat(guest, nb), before)]
+        assert d[ST_DSECT] == 400 * 8 and d[ST_WRITES] == d[ST_READS] == 0, d
+        assert job["trim"]["total_ios"] == 400
+        before = stat(guest, nb)[ST_FLUSHES]
+        rwbs = rq_issued(guest, nb, f"kiobench run --allow-writes --filename={dm} --rw=write "
+                                    f"--bs=4k --iodepth=1 --number_ios=64 --fsync=4 "
+                                    f"--writefua=1")
+        assert stat(guest, nb)[ST_FLUSHES] - before == 15
+        writes = [r for r in rwbs if r.startswith("W")]
+        assert len(writes) == 64 and set(writes) == {"WFS"}, rwbs
+    finally:
+        dm_remove(guest, "kbops")
 
 
 def refused(guest: Guest, dev: str, args: str, allow: bool = True) -> str:
@@ -318,6 +376,8 @@ def test_atomic_scsi_debug(guest: Guest, atomic_disk):
     assert writes and set(writes) == {"WRITE_ATOMIC_16"}, cmds
     assert d[ST_WRITES] + d[ST_WRITES + 1] == 50 and d[ST_WSECT] == 50 * hi // 512, d
     assert job["write"]["total_ios"] == 50 and job["kiobench"]["settings"]["atomic"]
+    aw = job["kiobench"]["atomic_write"]
+    assert aw["total_ios"] == 50 and aw["clat_ns"] == job["write"]["clat_ns"], aw
     out = refused(guest, dev, f"--rw=randwrite --bs={hi * 2} --atomic=1")
     assert re.search(rf"atomic: bs {hi * 2} not in {lo}\.\.{hi} of {dev}", out), out
 

@@ -100,6 +100,21 @@ def test_stages_add_up_to_the_latency(guest, kiobench_module, make_nullb):
     destroy_job(guest, job)
 
 
+def test_trims_are_split_too(guest, kiobench_module, make_nullb):
+    """Trims (REQ_OP_DISCARD requests) on a request-based null_blk with
+    discard that never merges: each is split into the three stages, which
+    add up to the trims' latency exactly, under fio's "trim".  Mutation:
+    kb_stages_json() over reads and writes only: red (no trim stages)."""
+    dev = make_nullb("nullb0", size_mb=64, queue_mode=2, discard=1)
+    set_queue(guest, dev, nomerges=2)
+    job = run_job(guest, f"--filename={dev} --rw=randtrim --allow-writes --bs=4k "
+                         f"--iodepth=8 --number_ios=1000 --ramp_time=0 --stages",
+                  keep=True, timeout=SLOW)
+    check_adds_up(guest, job, "trim")
+    assert job["read"]["total_ios"] == job["write"]["total_ios"] == 0
+    destroy_job(guest, job)
+
+
 # Not debug: its bounds are times, which run alone (timing), and the debug
 # kernel's checkers see the same stamping and probes in
 # test_stages_add_up_to_the_latency, and NVMe's hard-IRQ completions in

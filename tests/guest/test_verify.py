@@ -183,3 +183,117 @@ def test_refusals_say_why(guest, kiobench_module, make_nullb):
     r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=crc32c --bs=4k "
                   "--verify_interval=3k --allow-writes --size=1m")
     assert r.rc != 0 and "verify-interval: must divide every block size" in r.out, r.out
+
+
+# ---- verify's windows and trims (verify_backlog, trim_percentage) ----------
+
+TRACING = "/sys/kernel/tracing"
+BIO_QUEUE = f"{TRACING}/events/block/block_bio_queue"
+ST_DISCARDS, ST_DMERGES, ST_DSECT = 11, 12, 13   # /sys/block/<dev>/stat, 0-based
+
+
+def dev_stat(guest, dev: str) -> list[int]:
+    return [int(x) for x in
+            guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/stat").split()]
+
+
+def zero_blocks(guest, dev: str) -> int:
+    """How many of the job's BLOCKS read back as zeroes, read by dd and
+    counted by od and grep, not by kiobench (od prints each block on a
+    line of its own: a line of zeroes only is a zeroed block)."""
+    return int(guest.check(
+        f"dd if={dev} bs={BS} count={BLOCKS} iflag=direct 2>/dev/null | "
+        f"od -An -v -tx1 -w{BS} | grep -vc '[1-9a-f]'"))
+
+
+def test_trim_percentage_trims_and_verify_reads_zeroes(guest, kiobench_module, make_nullb):
+    """fio's trim_percentage=30 with trim_backlog=64: every 64 writes the
+    worker trims the writes it chose among them (REQ_OP_DISCARD, counted
+    in null_blk's discard sectors); the read-back expects those blocks to
+    read as zeroes and the others to hold their data.  The device agrees:
+    the blocks dd reads as zeroes are as many as the trims.  Mutations:
+    kb_vreplay_trimmed() returning false: red (trimmed blocks read as
+    corrupt); kb_verify_pick_trim() without trim_upto++: red (same)."""
+    dev = make_nullb("nullb0", size_mb=16, discard=1)
+    before = dev_stat(guest, dev)
+    job = run(guest, dev, "--rw=write --verify=crc32c --trim_percentage=30 "
+                          "--trim_backlog=64 --allow-writes")
+    after = dev_stat(guest, dev)
+    v = verify(job)
+    trims = job["trim"]["total_ios"]
+    assert 0.2 * BLOCKS < trims < 0.4 * BLOCKS, trims        # 30 % of the writes
+    assert after[ST_DSECT] - before[ST_DSECT] == trims * BS // 512, (before, after)
+    assert job["write"]["total_ios"] == BLOCKS and job["read"]["total_ios"] == BLOCKS
+    assert v["verified"] == BLOCKS and v["trimmed_zeroes"] == trims, v
+    assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+    assert zero_blocks(guest, dev) == trims
+    s = job["kiobench"]["settings"]         # as the kernel ran it
+    assert (s["trim_percentage"], s["trim_backlog"], s["trim_backlog_batch"]) == (30, 64, 64), s
+
+
+def test_trim_verify_zero_off_skips_trimmed_blocks(guest, kiobench_module, make_nullb):
+    """trim_verify_zero=0: the trimmed blocks are not read back, as fio
+    drops them from its verify list; the rest are checked.  Mutation:
+    kb_verify_check() ignoring trim_verify_zero: red (checked as zeroes)."""
+    dev = make_nullb("nullb0", size_mb=16, discard=1)
+    job = run(guest, dev, "--rw=write --verify=crc32c --trim_percentage=50 "
+                          "--trim_backlog=32 --trim_verify_zero=0 --allow-writes")
+    v = verify(job)
+    trims = job["trim"]["total_ios"]
+    assert trims > 0.3 * BLOCKS, trims
+    assert v["verified"] == BLOCKS - trims and v["trimmed_zeroes"] == 0, v
+    assert v["corrupt"] == 0, v
+
+
+def bio_dirs(guest, dev: str, cmd: str) -> str:
+    """The directions of the bios queued on dev while cmd ran, in order
+    (block_bio_queue's rwbs: W, R, D), one letter each."""
+    name = dev.rsplit("/", 1)[-1]
+    major, minor = guest.check(f"cat /sys/class/block/{name}/dev").strip().split(":")
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    guest.check(f"echo 16384 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
+                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{BIO_QUEUE}/filter && "
+                f"echo 1 >{BIO_QUEUE}/enable")
+    try:
+        r = guest.run(cmd, timeout=300)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{BIO_QUEUE}/enable && echo 0 >{BIO_QUEUE}/filter")
+    import re
+    return "".join(m[0] for m in re.findall(r"block_bio_queue: \d+,\d+ (\w+)",
+                                            guest.check(f"cat {TRACING}/trace")))
+
+
+def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_nullb):
+    """verify_backlog=100: the device sees 100 writes, then their 100
+    reads, and so on; the last 24 writes are read back at the end.  Every
+    block is checked once.  Mutation: kb_verify_window_next() returning
+    false: red (all writes, then all reads)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    dirs = bio_dirs(guest, dev, f"kiobench run --output-format=json --output={OUT} "
+                                f"--filename={dev} --bs={BS} --size={SIZE} --iodepth=8 "
+                                "--rw=write --verify=crc32c --verify_backlog=100 "
+                                "--allow-writes")
+    runs = [(d, len(list(g))) for d, g in __import__("itertools").groupby(dirs)]
+    n = BLOCKS // 100
+    assert runs == [("W", 100), ("R", 100)] * n + [("W", BLOCKS % 100), ("R", BLOCKS % 100)], runs
+    v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
+    assert v["verified"] == BLOCKS and v["corrupt"] == 0, v
+
+
+def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
+    """What kiobench does not take of fio's backlogs is refused with the
+    reason, and nothing is written (the make_nullb device's counters)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    base = f"kiobench run --filename={dev} --rw=write --verify=crc32c --allow-writes --size=1m "
+    for args, msg in (
+            ("--trim_percentage=10", "trim-percentage, trim-backlog: one without the other"),
+            ("--trim_percentage=10 --trim_backlog=64 --trim_backlog_batch=8",
+             "trim-backlog-batch: below trim-backlog"),
+            ("--verify_backlog=64 --verify_backlog_batch=32",
+             "verify-backlog-batch: only equal to verify-backlog"),
+            ("--trim_percentage=10 --trim_backlog=64", "trim-backlog: discard_max_bytes is 0")):
+        r = guest.run(base + args)
+        assert r.rc != 0 and msg in r.out, (args, r.out)
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --trim_backlog=8 --allow-writes")
+    assert r.rc != 0 and "only with verify" in r.out, r.out

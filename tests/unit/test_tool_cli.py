@@ -40,7 +40,7 @@ DEV = "--filename=/dev/null"
 
 BAD_OPTIONS = [
     (["--bs=x4k", DEV], "kiobench: --bs: invalid size 'x4k'"),
-    (["--bs=4k,8k", DEV], "--bs: per-direction"),
+    (["--bs=4k,8k,16k,32k", DEV], "--bs: '4k,8k,16k,32k': at most three values"),
     (["--bs=1000", DEV], "--bs: invalid block size '1000' (must be a multiple of 512)"),
     (["--bs=0", DEV], "--bs: invalid block size '0'"),
     (["--bs", DEV], "--bs: invalid size '--filename=/dev/null'"),
@@ -501,6 +501,38 @@ def test_compare_names_configuration_differences_first(docs):
     assert lines[at + 1:at + 3] == ["  devices: /dev/nullb0 -> /dev/nullb1",
                                     "  kernel: 6.12.1 -> 6.1.0"]
     assert at < lines.index("job kiobench, read:")
+
+
+def as_dir(doc, d):
+    """The read figures of run_doc() moved to direction d: trim under its
+    own clat_ns, sync (fio's flushes) under lat_ns, as kiobench writes them."""
+    job = doc["jobs"][0]
+    r, kb = job["read"], job["kiobench"]
+    job["read"] = job["write"]
+    if d == "sync":
+        r = {"total_ios": r["total_ios"], "lat_ns": r["clat_ns"]}
+    job[d] = r
+    kb["hist"] = {d: kb["hist"]["read"], "read": []}
+    for pt in kb["timeline"]:
+        pt[d] = pt.pop("read")
+    return doc
+
+
+@pytest.mark.parametrize("d", ["trim", "sync"])
+def test_compare_trims_and_flushes(d, tmp_path):
+    """compare takes trims and flushes as it takes reads: a 1.5x slower
+    trim (or flush) latency is worse, named under its direction.
+    Mutation: compare_load.c's load_dir() reading clat_ns for sync: red
+    (no flush figure)."""
+    a = write_json(tmp_path / "a.json", as_dir(run_doc(200, 5000, 1), d))
+    b = write_json(tmp_path / "b.json", as_dir(run_doc(300, 5000, 2), d))
+    p = run("compare", a, b)
+    assert p.returncode == 4, p.stdout + p.stderr
+    worse = [ln for ln in p.stdout.splitlines() if ln.startswith("worse by more than 5%")]
+    assert worse and worse[0].startswith(f"worse by more than 5%: job kiobench, {d}: "), p.stdout
+    assert "mean" in worse[0] and "p99" in worse[0], worse
+    assert run("compare", a, write_json(tmp_path / "c.json",
+                                        as_dir(run_doc(200, 5000, 3), d))).returncode == 0
 
 
 def test_compare_sweeps_step_by_step(tmp_path):

@@ -251,6 +251,21 @@ static void t_span_pct(void)
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "offset_align=1000") != NULL);
 	kb_job_free(&job);
+	/*
+	 * offset_increment=N%: fio's increment of N % of the device; with it
+	 * the raw offset plus k increments is aligned up as a whole
+	 */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "bs", "4k") == 0);
+	CHECK(apply(&job, NULL, "offset", "1000") == 0);
+	CHECK(apply(&job, NULL, "offset_increment", "10%") == 0 &&
+	      job.offset_increment_pct == 10 && !job.offset_increment);
+	CHECK(kb_job_span_pct(&job, 1000000 * 4096ULL + 1000, err, sizeof(err)) == 0);
+	CHECK(job.offset_increment == 100000 * 4096ULL + 100 && !job.offset_increment_pct);
+	CHECK(job.offset_raw == 1000 && job.clone_align == 4096 && job.offset == 4096);
+	CHECK(apply(&job, NULL, "offset_increment", "1m") == 0 &&
+	      !job.offset_increment_pct && job.offset_increment == 1 << 20);
+	kb_job_free(&job);
 }
 
 /* A readable block device of this host with a size, and its bytes; false if none. */
@@ -296,8 +311,63 @@ static void t_span_pct_device(void)
 	kb_job_free(&job);
 }
 
+/* fio's bs=R,W,T, bssplit=R,W,T and bsrange=LO-HI: each direction's sizes. */
+static void t_bs_per_direction(void)
+{
+	struct kb_job job;
+	const struct kb_bss *b;
+	unsigned int n;
+	char buf[256];
+
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	/* "8k,32k": 8k reads, 32k writes and trims */
+	CHECK(apply(&job, NULL, "bs", "8k,32k") == 0 && kb_job_check(&job, err, sizeof(err)) == 0);
+	b = kb_job_bss(&job, 0, &n);
+	CHECK(n == 1 && b[0].size == 8192);
+	b = kb_job_bss(&job, 1, &n);
+	CHECK(n == 1 && b[0].size == 32768);
+	b = kb_job_bss(&job, 2, &n);
+	CHECK(n == 1 && b[0].size == 32768 && !job.bss_wt[1]);	/* the writes' own */
+	kb_opt_format(&kb_opts[KB_OPT_BS], &job, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "8192,32768,32768"));
+	/* "8k,32k,": the trims take fio's default; ",8k": the reads do */
+	CHECK(apply(&job, NULL, "bs", "8k,32k,") == 0 && kb_job_check(&job, err, sizeof(err)) == 0);
+	b = kb_job_bss(&job, 2, &n);
+	CHECK(n == 1 && b[0].size == 4096);
+	CHECK(apply(&job, NULL, "bs", ",8k") == 0 && kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(job.bs == 4096 && kb_job_bss(&job, 2, &n)[0].size == 8192);
+	CHECK(apply(&job, NULL, "bs", "4k,8k,16k,32k") == -1);	/* three at most */
+	/* bssplit per direction */
+	CHECK(apply(&job, NULL, "bssplit", "2k/50:4k/50,4k/90:8k/10") == 0);
+	b = kb_job_bss(&job, 1, &n);
+	CHECK(n == 2 && b[0].size == 4096 && b[0].weight == 90 && b[1].size == 8192);
+	CHECK(kb_job_bss(&job, 2, &n) == b);			/* trims: the writes' */
+	kb_opt_format(&kb_opts[KB_OPT_BSSPLIT], &job, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "2048/50:4096/50,4096/90:8192/10,4096/90:8192/10"));
+	CHECK(apply(&job, NULL, "bssplit", "4k/100") == 0 && !job.bss_wt[0] && !job.bss_wt[1]);
+	/* bsrange: fio's LO + HI x u, down to a multiple of LO, capped at HI */
+	CHECK(apply(&job, NULL, "bsrange", "4k-16k") == 0);
+	b = kb_job_bss(&job, 0, &n);
+	CHECK(n == 4 && b[0].size == 4096 && b[3].size == 16384);
+	CHECK(b[0].weight == b[1].weight && b[1].weight == b[3].weight);
+	CHECK(apply(&job, NULL, "bsrange", "4k-10k") == 0);	/* 4k-14k: 4k, 8k, 12k->10k */
+	b = kb_job_bss(&job, 0, &n);
+	CHECK(n == 3 && b[1].size == 8192 && b[1].weight == b[0].weight &&
+	      b[2].size == 10240 && b[2].weight * 2 == b[0].weight);
+	CHECK(apply(&job, NULL, "bsrange", "8k-20k") == 0);	/* 8k-28k: 8k, 16k, 24k->20k */
+	b = kb_job_bss(&job, 0, &n);
+	CHECK(n == 3 && b[0].weight == b[1].weight && b[2].size == 20480 &&
+	      b[2].weight * 2 == b[0].weight);
+	CHECK(apply(&job, NULL, "bsrange", "512-1m") == -1);	/* 2048 sizes */
+	CHECK(strstr(err, "2048 block sizes") != NULL);
+	CHECK(apply(&job, NULL, "bsrange", "8k-4k") == -1);
+	kb_job_free(&job);
+}
+
 void jobfile_tests(void)
 {
+	run_case("fio's bs, bssplit and bsrange per direction", t_bs_per_direction);
 	run_case("size=N%, offset=N% of a host block device", t_span_pct_device);
 	run_case("job file: fio's comments, kb_base first", t_jobfile_fio_format);
 	run_case("job file: refused with the reason, unknown with a near name",
