@@ -297,6 +297,8 @@ const char *kb_kcfg_write_op(const struct kb_kcfg *c)
 		return NULL;
 	if (K_HAS(WRITE_ZEROES))
 		return "write_zeroes";
+	if (K_HAS(ZONE_APPEND))
+		return "zone_append";
 	return K_HAS(ATOMIC) ? "atomic_write" : NULL;
 }
 

@@ -2327,12 +2327,10 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_RATE_PROCESS)
 		snprintf(buf, len, "%s", job->rate_process == KIOBENCH_RATE_POISSON ?
 			 "poisson" : "linear");
-	else if (o->id == KB_OPT_IOENGINE)
-		snprintf(buf, len, "%s", job->ioengine);
+	else if (o->id == KB_OPT_IOENGINE || o->id == KB_OPT_DESCRIPTION)
+		snprintf(buf, len, "%s", o->id == KB_OPT_IOENGINE ? job->ioengine : job->description);
 	else if (o->id == KB_OPT_KB_BASE)
 		snprintf(buf, len, "%u", job->kb_base);
-	else if (o->id == KB_OPT_DESCRIPTION)
-		snprintf(buf, len, "%s", job->description);
 	else if (o->id == KB_OPT_BUFFERED)
 		snprintf(buf, len, "0");
 	else if (o->id == KB_OPT_RANDGEN)
