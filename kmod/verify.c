@@ -528,10 +528,13 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	}
 }
 
-/* The pattern-only check: every byte verify_pattern's. */
-static bool kb_vpattern_ok(const struct kb_job *job, const struct kb_vbuf *b)
+/*
+ * Whether every byte of the interval is @pat's (an interval of it), or
+ * zero without one: verify=pattern's check, and a trimmed block's.
+ */
+static bool kb_vmatches(const struct kb_job *job, const struct kb_vbuf *b,
+			const u8 *pat)
 {
-	const u8 *pat = job->verify->pat;
 	u32 interval = job->verify->interval;
 	u32 pos, avail, n;
 	u8 *p;
@@ -539,7 +542,7 @@ static bool kb_vpattern_ok(const struct kb_job *job, const struct kb_vbuf *b)
 	for (pos = 0; pos < interval; pos += n) {
 		p = kb_vptr(b, pos, &avail);
 		n = min(avail, interval - pos);
-		if (memcmp(p, pat + pos, n))
+		if (pat ? memcmp(p, pat + pos, n) : !!memchr_inv(p, 0, n))
 			return false;
 	}
 	return true;
@@ -554,30 +557,13 @@ static enum kb_vkind kb_vcheck_interval(struct kb_job *job,
 	u8 csum[32];
 
 	if (!kb_vhas_hdr(cfg))
-		return kb_vpattern_ok(job, b) ? KB_V_OK : KB_V_CORRUPT;
+		return kb_vmatches(job, b, job->verify->pat) ? KB_V_OK : KB_V_CORRUPT;
 	kb_vcopy_out(b, cfg->verify_offset, &h, sizeof(h));
 	kind = kb_vhdr_classify(&h, cfg, off);
 	if (kind != KB_V_OK || !h.csum_len)
 		return kind;
 	kb_vcsum_interval(job, b, csum);
 	return memcmp(csum, h.csum, sizeof(csum)) ? KB_V_CORRUPT : KB_V_OK;
-}
-
-/* A trimmed interval reads back as zeroes (trim_verify_zero). */
-static enum kb_vkind kb_vcheck_zeroes(const struct kb_job *job,
-				      const struct kb_vbuf *b)
-{
-	u32 interval = job->verify->interval;
-	u32 pos, avail, n;
-	u8 *p;
-
-	for (pos = 0; pos < interval; pos += n) {
-		p = kb_vptr(b, pos, &avail);
-		n = min(avail, interval - pos);
-		if (memchr_inv(p, 0, n))
-			return KB_V_CORRUPT;
-	}
-	return KB_V_OK;
 }
 
 /*
@@ -598,8 +584,10 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 		return;
 	for (i = 0; i < kb_vintervals(job, slot); i++) {
 		b.base = i * interval;
-		kind = trimmed ? kb_vcheck_zeroes(job, &b) :
-				 kb_vcheck_interval(job, &b, slot->off + b.base);
+		if (trimmed)	/* it reads back as zeroes (trim_verify_zero) */
+			kind = kb_vmatches(job, &b, NULL) ? KB_V_OK : KB_V_CORRUPT;
+		else
+			kind = kb_vcheck_interval(job, &b, slot->off + b.base);
 		WRITE_ONCE(vw->n[kind], vw->n[kind] + 1);
 		if (trimmed && kind == KB_V_OK)
 			WRITE_ONCE(vw->trimmed, vw->trimmed + 1);
