@@ -353,6 +353,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
 	if (r->st.has_verify)
 		kb_jadd(o, "verify", kb_verify_json(r));
+	if (r->zbd.present)
+		kb_jadd(o, "zones", kb_zbd_json(&r->zbd));
 	stages = kb_stages_json(r);
 	if (stages)
 		kb_jadd(o, "stages", stages);

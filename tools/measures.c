@@ -592,6 +592,42 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 			depth, qd, 100 * KB_DEPTH_WARN);
 }
 
+/* zonemode=zbd: what the workers did with the zones (debugfs zones). */
+static void print_zbd(FILE *f, const struct kb_zbd_counts *z)
+{
+	fprintf(f, "  zones        : %u of %u written, %" PRIu64 " bytes at write pointers, %"
+		PRIu64 " resets (%" PRIu64 " bytes; %" PRIu64 " of zone_reset_frequency)",
+		z->touched, z->zones, z->written, z->resets, z->reset_bytes, z->gc_resets);
+	if (z->beyond)
+		fprintf(f, ", %" PRIu64 " reads past a pointer", z->beyond);
+	if (z->append_in || z->append_out)
+		fprintf(f, "; zone appends: %" PRIu64 " in their zone, %" PRIu64 " outside, %"
+			PRIu64 " before an earlier one's end", z->append_in, z->append_out,
+			z->append_reordered);
+	fputc('\n', f);
+}
+
+/* The same, in JSON: kiobench.zones. */
+struct json_object *kb_zbd_json(const struct kb_zbd_counts *z)
+{
+	struct json_object *o;
+
+	if (!z->present)
+		return NULL;
+	o = json_object_new_object();
+	kb_jadd(o, "zones", kb_ju64(z->zones));
+	kb_jadd(o, "zones_written", kb_ju64(z->touched));
+	kb_jadd(o, "written_bytes", kb_ju64(z->written));
+	kb_jadd(o, "resets", kb_ju64(z->resets));
+	kb_jadd(o, "reset_bytes", kb_ju64(z->reset_bytes));
+	kb_jadd(o, "frequency_resets", kb_ju64(z->gc_resets));
+	kb_jadd(o, "reads_beyond_wp", kb_ju64(z->beyond));
+	kb_jadd(o, "append_in_zone", kb_ju64(z->append_in));
+	kb_jadd(o, "append_outside", kb_ju64(z->append_out));
+	kb_jadd(o, "append_reordered", kb_ju64(z->append_reordered));
+	return o;
+}
+
 /*
  * What the block layer made of the job's flushes and FUA writes, as the
  * kernel found its devices (the status, not the options asked for).
@@ -605,6 +641,8 @@ void kb_print_ops_notes(FILE *f, const struct kb_result *r)
 			"no data sent\n", K_HAS(ZEROES_UNMAP) ? ", unmap allowed" : " with REQ_NOUNMAP");
 	if (K_HAS(ATOMIC) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
 		fprintf(f, "  atomic_write: the writes above are atomic (REQ_ATOMIC)\n");
+	if (r->zbd.present)
+		print_zbd(f, &r->zbd);
 	if (K_HAS(JOB_FUA_EMULATED))
 		fprintf(f, "  writefua: emulated: a device has a volatile write cache but no "
 			"FUA; the block layer sends each write, then a flush\n");

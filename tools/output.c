@@ -260,6 +260,27 @@ static bool merge_prios(struct kb_result *a, const struct kb_result *x)
 }
 
 /* Entry a += job x (x's histograms are merged, the rest stays x's). */
+/*
+ * A group's zone counts: the I/O ones summed; of the zones, the most any
+ * job had (clones share their devices' zones).
+ */
+static void kb_zbd_add(struct kb_zbd_counts *a, const struct kb_zbd_counts *x)
+{
+	if (!x->present)
+		return;
+	a->present = true;
+	a->written += x->written;
+	a->resets += x->resets;
+	a->reset_bytes += x->reset_bytes;
+	a->gc_resets += x->gc_resets;
+	a->beyond += x->beyond;
+	a->append_in += x->append_in;
+	a->append_out += x->append_out;
+	a->append_reordered += x->append_reordered;
+	a->zones = a->zones > x->zones ? a->zones : x->zones;
+	a->touched = a->touched > x->touched ? a->touched : x->touched;
+}
+
 static bool merge_result(struct kb_result *a, const struct kb_result *x)
 {
 	int d;
@@ -299,6 +320,7 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 	a->st.cpu_ns += x->st.cpu_ns;
 	a->st.zero_reads += x->st.zero_reads;
 	a->st.retries += x->st.retries;
+	kb_zbd_add(&a->zbd, &x->zbd);
 	for (d = 0; d < KB_VCOUNTS; d++)	/* verify's counts; its records stay the first job's */
 		a->st.verify[d] += x->st.verify[d];
 	a->st.has_verify |= x->st.has_verify;

@@ -161,6 +161,20 @@ enum kb_metric {
 
 extern const char *const kb_metric_names[KB_NR_MET];
 
+/*
+ * zonemode=zbd, the workers' counts summed (debugfs zones): bytes written
+ * at write pointers, zone resets (those of zone_reset_frequency among
+ * them) and the bytes they took back, reads past a pointer, zone appends
+ * whose returned sector was inside their zone or not, or before an
+ * earlier completion's end in the zone; and the zones written.
+ */
+struct kb_zbd_counts {
+	bool present;
+	uint64_t written, resets, reset_bytes, gc_resets, beyond;
+	uint64_t append_in, append_out, append_reordered;
+	uint32_t zones, touched;
+};
+
 struct kb_result {
 	const struct kb_job *job;
 	unsigned int index;		/* the job's number in the run, from 1 (fio's logs) */
@@ -186,6 +200,7 @@ struct kb_result {
 	struct kb_devid *devid;		/* each of the job's devices (malloc'ed) */
 	struct kb_locality loc;		/* where its I/Os ran (malloc'ed parts) */
 	unsigned int nr_devid;
+	struct kb_zbd_counts zbd;	/* zonemode=zbd: what the workers did */
 };
 
 /* A block device's identity from sysfs ("" where sysfs has none). */

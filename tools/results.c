@@ -625,6 +625,47 @@ static void read_verify(const char *dir, struct kb_result *res)
 	free(text);
 }
 
+/* The value after " key " in @line (0 if absent). */
+static uint64_t zbd_field(const char *line, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = strstr(line, key); p; p = strstr(p + 1, key))
+		if ((p == line || p[-1] == ' ') && p[n] == ' ')
+			return strtoull(p + n + 1, NULL, 10);
+	return 0;
+}
+
+/* zonemode=zbd: the workers' counts of debugfs zones, summed over the devices. */
+static void read_zones(const char *dir, struct kb_result *res)
+{
+	char path[512], *text = read_debugfs(dir, "zones", path, sizeof(path));
+	struct kb_zbd_counts *z = &res->zbd;
+	char *line, *save = NULL;
+
+	if (!text)
+		return;
+	z->present = true;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "worker ", 7)) {
+			z->written += zbd_field(line, "written");
+			z->resets += zbd_field(line, "resets");
+			z->reset_bytes += zbd_field(line, "reset_bytes");
+			z->beyond += zbd_field(line, "reads_beyond_wp");
+			z->append_in += zbd_field(line, "append_in");
+			z->append_out += zbd_field(line, "append_out");
+			z->append_reordered += zbd_field(line, "append_reordered");
+		} else if (!strncmp(line, "gc ", 3)) {
+			z->gc_resets += zbd_field(line, "resets");
+		} else if (!strncmp(line, "zone ", 5)) {
+			z->zones++;
+			z->touched += zbd_field(line, "touched") != 0;
+		}
+	}
+	free(text);
+}
+
 /* locality: where the I/Os ran; a module without the file has none to tell. */
 static bool read_locality(const char *dir, struct kb_result *res)
 {
@@ -657,6 +698,8 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 	ok &= read_locality(dir, res);
 	if (res->st.has_verify)
 		read_verify(dir, res);
+	if (res->st.cfg.present && kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_ZONEMODE))
+		read_zones(dir, res);
 	kb_read_versions(res);
 	ok &= save_logs(dir, several, res);
 	return ok;

@@ -86,6 +86,11 @@ def test_zbd_randwrite_at_write_pointers(guest: Guest, zdev: str) -> None:
     assert [z["dev_wp"] for z in zones] == [wp for wp, _ in dev]
     assert sum(wp for wp, _ in dev) == io == w["written"], (dev, w)
     assert w["resets"] == 0 and w["start_bytes"] == 0, w
+    # the report says the same (kiobench.zones; mutation: read_zones() not
+    # counting "written": red)
+    z = job["kiobench"]["zones"]
+    assert (z["written_bytes"], z["resets"], z["zones"]) == (io, 0, NR_ZONES), z
+    assert z["zones_written"] == sum(wp > 0 for wp, _ in dev), (z, dev)
     # never more open than the device allows: it would have failed a write
     assert sum(c in ("oi", "oe", "imp_open") for _, c in dev) <= MAX_OPEN, dev
 
@@ -230,6 +235,10 @@ def test_zbd_zone_append(guest: Guest, zdev: str) -> None:
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     n = io // 4096
     assert w["append_in"] == n and w["append_out"] == 0, w
+    z = job["kiobench"]["zones"]        # the report's, and under the op's own key
+    assert (z["append_in_zone"], z["append_outside"]) == (n, 0), z
+    assert z["append_reordered"] == w["append_reordered"], (z, w)
+    assert job["kiobench"]["zone_append"]["total_ios"] == n
     dev = blkzone(guest, zdev)
     assert sum(wp for wp, _ in dev) == io and [wp for wp, _ in dev] == [z["wp"] for z in zones]
 
@@ -254,6 +263,9 @@ def test_zbd_zone_reset_frequency(guest: Guest, zdev: str) -> None:
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     gc = int(re.search(r"^gc 0 resets (\d+)", text, re.M).group(1))
     assert gc > 0 and w["resets"] == gc, (gc, w)
+    z = job["kiobench"]["zones"]
+    assert (z["resets"], z["frequency_resets"], z["reset_bytes"]) == \
+        (gc, gc, w["reset_bytes"]), (z, w)
     dev = blkzone(guest, zdev)
     assert sum(wp for wp, _ in dev) + w["reset_bytes"] == io, (dev, w)
     # with resets past the threshold, what stays stays near it: well below 24 MiB
