@@ -43,7 +43,11 @@ static const uint32_t doc_plist[] = {
 
 #define OUTLIER_TEST	"leave-one-out ratio"
 
-/* One input document. */
+/*
+ * One input document: read once to be summed and once for its rows, and
+ * kept only while it is used (the reference document, the first one read,
+ * all along: it gives the layout).
+ */
 struct input {
 	const char *path;
 	struct kb_cmp_doc doc;
@@ -58,6 +62,10 @@ struct fleet_dir {
 	struct kb_bucket *b;
 	size_t nr;
 	uint64_t n, min, max;
+	/* for the others' bounds: the second smallest minimum, the second
+	 * largest maximum, and which document has the smallest and largest */
+	uint64_t min2, max2;
+	size_t min_in, max_in;
 	double iops, mbs, sum, sumsq;	/* sum: of latencies; sumsq: of squares (ns^2) */
 };
 
@@ -67,6 +75,7 @@ struct merge {
 	double ratio;			/* outlier beyond ratio or 1 / ratio */
 	struct fleet_dir *fd;		/* [step][job][dir] of the reference document */
 	FILE *out;			/* normal output, or NULL */
+	bool json;			/* JSON output: the rows kept as objects */
 	struct json_object *rows, *outliers, *missing;
 	unsigned int nr_outliers;
 };
@@ -242,7 +251,8 @@ static int add_buckets(struct kb_bucket **a, size_t *na, const struct kb_bucket 
 	return 0;
 }
 
-static int add_dir(struct fleet_dir *f, const struct kb_cmp_dir *cd, char *what, size_t len)
+static int add_dir(struct fleet_dir *f, const struct kb_cmp_dir *cd, size_t in, char *what,
+		   size_t len)
 {
 	double n = cd->n;
 
@@ -250,10 +260,24 @@ static int add_dir(struct fleet_dir *f, const struct kb_cmp_dir *cd, char *what,
 		return 0;
 	if (add_buckets(&f->b, &f->nr, cd->b, cd->nr, what, len))
 		return -1;
-	if (!f->present || cd->min < f->min)
+	if (!f->present) {
+		f->min2 = UINT64_MAX;
+		f->min = UINT64_MAX;
+	}
+	if (cd->min < f->min) {
+		f->min2 = f->min;
 		f->min = cd->min;
-	if (cd->max > f->max)
+		f->min_in = in;
+	} else if (cd->min < f->min2) {
+		f->min2 = cd->min;
+	}
+	if (!f->present || cd->max > f->max) {
+		f->max2 = f->present ? f->max : 0;
 		f->max = cd->max;
+		f->max_in = in;
+	} else if (cd->max > f->max2) {
+		f->max2 = cd->max;
+	}
 	f->present = true;
 	f->src = cd->hist_src;
 	f->n += cd->n;
@@ -265,7 +289,8 @@ static int add_dir(struct fleet_dir *f, const struct kb_cmp_dir *cd, char *what,
 	return 0;
 }
 
-static int add_doc(struct merge *m, const struct kb_cmp_doc *doc, char *what, size_t len)
+static int add_doc(struct merge *m, const struct kb_cmp_doc *doc, size_t in, char *what,
+		   size_t len)
 {
 	size_t s, j;
 	int d;
@@ -274,7 +299,7 @@ static int add_doc(struct merge *m, const struct kb_cmp_doc *doc, char *what, si
 		for (j = 0; j < doc->steps[s].nr_jobs; j++)
 			for (d = 0; d < KIOBENCH_NR_DIRS; d++)
 				if (add_dir(fdir(m, s, j, d), &doc->steps[s].jobs[j].dir[d],
-					    what, len))
+					    in, what, len))
 					return -1;
 	return 0;
 }
@@ -391,26 +416,15 @@ static struct json_object *pct_json(const uint64_t *pct)
  * histogram), bounded by the others' observed extremes: 1, 0 when there
  * are no others, -1 out of memory.
  */
-static int others_pcts(const struct merge *m, const struct input *in, size_t s, size_t j,
-		       int d, const struct fleet_dir *f, uint64_t *rest)
+static int others_pcts(size_t in, const struct kb_cmp_dir *cd, const struct fleet_dir *f,
+		       uint64_t *rest)
 {
-	const struct kb_cmp_dir *cd = &in->doc.steps[s].jobs[j].dir[d];
-	uint64_t rmin = UINT64_MAX, rmax = 0;
+	uint64_t rmin = in == f->min_in ? f->min2 : f->min;
+	uint64_t rmax = in == f->max_in ? f->max2 : f->max;
 	struct kb_bucket *rb;
-	size_t i, nr = 0;
+	size_t nr = 0;
 	int ret;
 
-	for (i = 0; i < m->nr_in; i++) {
-		const struct kb_cmp_dir *o;
-
-		if (!m->in[i].ok || &m->in[i] == in)
-			continue;
-		o = &m->in[i].doc.steps[s].jobs[j].dir[d];
-		if (o->min < rmin)
-			rmin = o->min;
-		if (o->max > rmax)
-			rmax = o->max;
-	}
 	rb = without(f, cd, &nr);
 	if (!rb)
 		return -1;
@@ -423,10 +437,11 @@ static int others_pcts(const struct merge *m, const struct input *in, size_t s, 
  * One host's row: its percentiles, and each tested one's ratio to the
  * others' merged percentile.  An outlier is named.
  */
-static int host_row(struct merge *m, const struct input *in, const struct kb_cmp_step *st,
+static int host_row(struct merge *m, size_t k_in, const struct kb_cmp_step *st,
 		    const struct kb_cmp_job *job, int d, const struct fleet_dir *f,
-		    const char *what)
+		    const char *what, FILE *out, struct json_object *rows)
 {
+	const struct input *in = &m->in[k_in];
 	const struct kb_cmp_dir *cd = &job->dir[d];
 	uint64_t pct[NR_PCT] = { 0 }, rest[NR_PCT] = { 0 };
 	double ratio[NR_TESTED] = { NAN, NAN };
@@ -436,7 +451,7 @@ static int host_row(struct merge *m, const struct input *in, const struct kb_cmp
 	int k, has_rest;
 
 	percentiles(cd->b, cd->nr, cd->min, cd->max, pct_list, NR_PCT, pct);
-	has_rest = others_pcts(m, in, st - in->doc.steps, job - st->jobs, d, f, rest);
+	has_rest = others_pcts(k_in, cd, f, rest);
 	if (has_rest < 0)
 		return -1;
 	for (k = 0; has_rest && k < NR_TESTED; k++) {
@@ -448,8 +463,8 @@ static int host_row(struct merge *m, const struct input *in, const struct kb_cmp
 
 			outlier = true;
 			m->nr_outliers++;
-			if (m->out)
-				fprintf(m->out, "  outlier: %s, %s: %s %.2f us is %.2fx the other "
+			if (out)
+				fprintf(out, "  outlier: %s, %s: %s %.2f us is %.2fx the other "
 					"hosts' %.2f us (%s beyond %.2fx)\n", host_of(in, job),
 					what, pct_names[k], pct[k] / 1e3, ratio[k], rest[k] / 1e3,
 					OUTLIER_TEST, m->ratio);
@@ -467,8 +482,10 @@ static int host_row(struct merge *m, const struct input *in, const struct kb_cmp
 		}
 	}
 	devices_of(job, dev, sizeof(dev));
-	if (m->out)
-		print_row(m->out, host_of(in, job), dev, cd->n, pct, ratio, outlier);
+	if (out)
+		print_row(out, host_of(in, job), dev, cd->n, pct, ratio, outlier);
+	if (!rows)	/* no JSON asked for */
+		return 0;
 	row = json_object_new_object();
 	kb_jadd(row, "host", kb_jstr(host_of(in, job)));
 	kb_jadd(row, "file", kb_jstr(in->path));
@@ -489,7 +506,7 @@ static int host_row(struct merge *m, const struct input *in, const struct kb_cmp
 	}
 	kb_jadd(row, "ratio_to_others", ro);
 	kb_jadd(row, "outlier", json_object_new_boolean(outlier));
-	json_object_array_add(m->rows, row);
+	json_object_array_add(rows, row);
 	return 0;
 }
 
@@ -607,88 +624,150 @@ static void merged_doc(struct merge *m, struct json_object *doc)
 
 /* ---- the command ------------------------------------------------------------------ */
 
-/* Read every document; name those that cannot be read. */
-static void load_all(struct merge *m)
+static size_t nr_jobs(const struct kb_cmp_doc *doc)
 {
+	size_t i, n = 0;
+
+	for (i = 0; i < doc->nr_steps; i++)
+		n += doc->steps[i].nr_jobs;
+	return n;
+}
+
+/*
+ * Read every document once and sum it, keeping only the first one read
+ * (the reference); name those that cannot be read.  0, or -1 with what
+ * does not merge (or out of memory) said.
+ */
+static int sum_all(struct merge *m)
+{
+	char what[768];
 	size_t i;
 
 	for (i = 0; i < m->nr_in; i++) {
 		struct input *in = &m->in[i];
 
 		in->ok = !kb_cmp_load(in->path, &in->doc, in->err, sizeof(in->err));
-		if (in->ok && !m->nr_ok++)
+		if (!in->ok) {
+			msg("merge: missing: %s", in->err);
+			json_object_array_add(m->missing, kb_jstr(in->err));
+			continue;
+		}
+		if (!m->nr_ok++) {
 			m->ref = i;
-		if (in->ok)
-			continue;
-		msg("merge: missing: %s", in->err);
-		json_object_array_add(m->missing, kb_jstr(in->err));
-	}
-}
-
-/* Check and sum them: 0, or -1 with what does not merge said. */
-static int sum_all(struct merge *m)
-{
-	const struct kb_cmp_doc *ref = &m->in[m->ref].doc;
-	char what[768];
-	size_t i, n = 0;
-
-	for (i = 0; i < ref->nr_steps; i++)
-		n += ref->steps[i].nr_jobs;
-	m->fd = calloc(n * KIOBENCH_NR_DIRS + 1, sizeof(*m->fd));
-	if (!m->fd)
-		return msg("out of memory"), -1;
-	for (i = 0; i < m->nr_in; i++) {
-		if (!m->in[i].ok)
-			continue;
-		if (same_job(ref, &m->in[i].doc, what, sizeof(what)) ||
-		    add_doc(m, &m->in[i].doc, what, sizeof(what))) {
-			msg("merge: %s does not merge with %s: %s", m->in[i].path,
+			m->fd = calloc(nr_jobs(&in->doc) * KIOBENCH_NR_DIRS + 1, sizeof(*m->fd));
+			if (!m->fd)
+				return msg("out of memory"), -1;
+		}
+		if (same_job(&m->in[m->ref].doc, &in->doc, what, sizeof(what)) ||
+		    add_doc(m, &in->doc, i, what, sizeof(what))) {
+			msg("merge: %s does not merge with %s: %s", in->path,
 			    m->in[m->ref].path, what);
+			if (i != m->ref)
+				kb_cmp_doc_free(&in->doc);
 			return -1;
 		}
+		if (i != m->ref)
+			kb_cmp_doc_free(&in->doc);
 	}
 	return 0;
 }
 
+/* One (step, job, direction) of the rows: its text and JSON rows, a document at a time. */
+struct group {
+	FILE *f;			/* into text, or NULL without normal output */
+	char *text;
+	size_t len;
+	struct json_object *rows;	/* NULL without JSON output */
+};
+
+/* Each document's rows, read again one at a time, into its groups. */
+static int rows_of(struct merge *m, size_t k, struct group *gr)
+{
+	const struct kb_cmp_doc *ref = &m->in[m->ref].doc;
+	struct input *in = &m->in[k];
+	size_t s, j, g = 0;
+	char what[512];
+	int d, ret = 0;
+
+	if (k != m->ref && kb_cmp_load(in->path, &in->doc, in->err, sizeof(in->err))) {
+		msg("merge: %s: read again: %s", in->path, in->err);
+		return -1;
+	}
+	for (s = 0; s < ref->nr_steps; s++)
+		for (j = 0; j < ref->steps[s].nr_jobs; j++)
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++, g++) {
+				const struct kb_cmp_step *st = &in->doc.steps[s];
+
+				if (ret || !fdir(m, s, j, d)->present)
+					continue;
+				where(what, sizeof(what), &ref->steps[s], ref->steps[s].jobs[j].name, d);
+				ret = host_row(m, k, st, &st->jobs[j], d, fdir(m, s, j, d), what,
+					       gr[g].f, gr[g].rows);
+			}
+	if (k != m->ref)
+		kb_cmp_doc_free(&in->doc);
+	return ret;
+}
+
+/*
+ * The rows, grouped by step, job and direction: each group's head, its
+ * hosts' rows, the fleet's.  The documents are read again one at a time,
+ * so that memory holds the fleet's sums and the rows, not the documents.
+ */
 static int rows_all(struct merge *m)
 {
 	const struct kb_cmp_doc *ref = &m->in[m->ref].doc;
+	size_t ng = nr_jobs(ref) * KIOBENCH_NR_DIRS, g, i, s, j, n;
+	struct group *gr = calloc(ng + 1, sizeof(*gr));
 	char what[512];
-	size_t s, j, i;
-	int d;
+	int d, ret = -1;
 
+	if (!gr)
+		return -1;
+	for (g = 0; g < ng; g++) {
+		gr[g].rows = m->json ? json_object_new_array() : NULL;
+		if (m->out && !(gr[g].f = open_memstream(&gr[g].text, &gr[g].len)))
+			goto out;
+	}
+	for (i = 0; i < m->nr_in; i++)
+		if (m->in[i].ok && rows_of(m, i, gr))
+			goto out;
+	g = 0;
 	for (s = 0; s < ref->nr_steps; s++) {
 		for (j = 0; j < ref->steps[s].nr_jobs; j++) {
-			for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			for (d = 0; d < KIOBENCH_NR_DIRS; d++, g++) {
 				const struct fleet_dir *f = fdir(m, s, j, d);
 				uint64_t pct[NR_PCT] = { 0 };
+				char hosts[32];
 
 				if (!f->present)
 					continue;
-				where(what, sizeof(what), &ref->steps[s],
-				      ref->steps[s].jobs[j].name, d);
-				if (m->out)
-					print_head(m->out, what);
-				for (i = 0; i < m->nr_in; i++) {
-					const struct kb_cmp_step *st;
-
-					if (!m->in[i].ok)
-						continue;
-					st = &m->in[i].doc.steps[s];
-					if (host_row(m, &m->in[i], st, &st->jobs[j], d, f, what))
-						return -1;
-				}
+				for (n = 0; gr[g].rows && n < json_object_array_length(gr[g].rows); n++)
+					json_object_array_add(m->rows, json_object_get(
+						json_object_array_get_idx(gr[g].rows, n)));
+				if (!m->out)
+					continue;
+				fclose(gr[g].f);
+				gr[g].f = NULL;
+				where(what, sizeof(what), &ref->steps[s], ref->steps[s].jobs[j].name, d);
+				print_head(m->out, what);
+				fwrite(gr[g].text, 1, gr[g].len, m->out);
 				percentiles(f->b, f->nr, f->min, f->max, pct_list, NR_PCT, pct);
-				if (m->out) {
-					char hosts[32];
-
-					snprintf(hosts, sizeof(hosts), "(%zu hosts)", m->nr_ok);
-					print_row(m->out, "fleet", hosts, f->n, pct, NULL, false);
-				}
+				snprintf(hosts, sizeof(hosts), "(%zu hosts)", m->nr_ok);
+				print_row(m->out, "fleet", hosts, f->n, pct, NULL, false);
 			}
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	for (g = 0; g < ng; g++) {
+		if (gr[g].f)
+			fclose(gr[g].f);
+		free(gr[g].text);
+		json_object_put(gr[g].rows);
+	}
+	free(gr);
+	return ret;
 }
 
 static int merge_docs(struct merge *m, FILE *out, unsigned int formats, double outlier_pct)
@@ -698,6 +777,7 @@ static int merge_docs(struct merge *m, FILE *out, unsigned int formats, double o
 	int ret;
 
 	m->out = formats & KB_FMT_NORMAL ? out : NULL;
+	m->json = formats & KB_FMT_JSON;
 	m->rows = json_object_new_array();
 	m->outliers = json_object_new_array();
 	if (m->out) {
@@ -757,9 +837,8 @@ static void merge_free(struct merge *m)
 	for (i = 0; m->fd && i < n * KIOBENCH_NR_DIRS; i++)
 		free(m->fd[i].b);
 	free(m->fd);
-	for (i = 0; i < m->nr_in; i++)
-		if (m->in[i].ok)
-			kb_cmp_doc_free(&m->in[i].doc);
+	if (m->nr_ok)		/* the others are let go once read */
+		kb_cmp_doc_free(&m->in[m->ref].doc);
 	free(m->in);
 	json_object_put(m->missing);
 }
@@ -794,12 +873,11 @@ int cmd_merge(int argc, char **argv)
 	for (i = 0; i < argc - optind; i++)
 		m.in[i].path = argv[optind + i];
 	m.ratio = 1 + g.outlier_pct / 100;
-	load_all(&m);
-	if (!m.nr_ok) {
+	if (sum_all(&m)) {
+		ret = KB_EXIT_USAGE;
+	} else if (!m.nr_ok) {
 		msg("merge: none of the %zu documents could be read", m.nr_in);
 		ret = KB_EXIT_SYSTEM;
-	} else if (sum_all(&m)) {
-		ret = KB_EXIT_USAGE;
 	} else if (g.output && !(out = fopen(g.output, "w"))) {
 		msg("--output: %s: %s", g.output, strerror(errno));
 		ret = KB_EXIT_SYSTEM;

@@ -223,3 +223,29 @@ def test_merge_outlier_twice_slower_p99(tmp_path):
     assert "leave-one-out ratio" in t.stdout
     # a threshold above the ratio: no outlier
     assert merge("--outlier-threshold=200", *paths, slow).returncode == 0
+
+
+def test_merge_leave_one_out_is_the_others_exactly(tmp_path):
+    """Each host's ratio is its p99 over the p99 of the other hosts'
+    summed buckets, bounded by the others' own smallest and largest
+    latency (computed here from the documents): with 30 I/Os a host the
+    others' p99 is their slowest I/O's bucket, where the bound tells (six
+    fleets, so that in some the bucket's middle lies above it).  merge reads each
+    document twice and keeps only the sums, so the others' bounds come
+    from the two smallest minimums and the two largest maximums it kept.
+    Mutation: a host's others bounded by the fleet's largest maximum,
+    its own included: red."""
+    for fleet in range(6):
+        docs = [host_doc(f"h{i}", 100, 10 * fleet + i + 1, n=30, tail=t)
+                for i, t in enumerate((1.0, 1.0, 3.0, 1.0))]
+        paths = [write(tmp_path, f"f{fleet}h{i}.json", d) for i, d in enumerate(docs)]
+        p = merge("--output-format=json", "--outlier-threshold=1000", *paths)
+        assert p.returncode == 0, p.stdout + p.stderr
+        rows = json.loads(p.stdout)["hosts"]
+        assert [r["host"] for r in rows] == ["h0", "h1", "h2", "h3"]
+        for i, row in enumerate(rows):
+            own, lo, hi = summed([docs[i]])
+            others, olo, ohi = summed(docs[:i] + docs[i + 1:])
+            want = percentile(own, lo, hi, 99) / percentile(others, olo, ohi, 99)
+            assert abs(float(row["ratio_to_others"]["p99"]) - want) < 1e-3, \
+                (fleet, i, row, want)
