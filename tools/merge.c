@@ -76,6 +76,7 @@ struct merge {
 	struct fleet_dir *fd;		/* [step][job][dir] of the reference document */
 	FILE *out;			/* normal output, or NULL */
 	bool json;			/* JSON output: the rows kept as objects */
+	bool plus;			/* json+: the merged buckets as fio's bins too */
 	struct json_object *rows, *outliers, *missing;
 	unsigned int nr_outliers;
 };
@@ -512,7 +513,7 @@ static int host_row(struct merge *m, size_t k_in, const struct kb_cmp_step *st,
 
 /* ---- the merged document: a run's JSON, so that compare and merge read it ------- */
 
-static struct json_object *merged_dir(const struct fleet_dir *f, int d)
+static struct json_object *merged_dir(const struct fleet_dir *f, int d, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *clat = json_object_new_object(), *p;
 	uint64_t pv[sizeof(doc_plist) / sizeof(doc_plist[0])];
@@ -539,7 +540,7 @@ static struct json_object *merged_dir(const struct fleet_dir *f, int d)
 		}
 		kb_jadd(clat, "percentile", p);
 	}
-	if (f->src == 'b') {
+	if (f->src == 'b' || plus) {	/* json+: fio's bins, from either source */
 		p = json_object_new_object();
 		for (i = 0; i < f->nr; i++) {
 			char key[32];
@@ -571,7 +572,7 @@ static struct json_object *merged_job(struct merge *m, size_t s, size_t j)
 		struct json_object *a = json_object_new_array();
 
 		if (f->present)
-			kb_jadd(o, kb_dir_names[d], merged_dir(f, d));
+			kb_jadd(o, kb_dir_names[d], merged_dir(f, d, m->plus));
 		for (i = 0; f->present && f->src == 'k' && i < f->nr; i++) {
 			struct json_object *e = json_object_new_array();
 
@@ -777,7 +778,8 @@ static int merge_docs(struct merge *m, FILE *out, unsigned int formats, double o
 	int ret;
 
 	m->out = formats & KB_FMT_NORMAL ? out : NULL;
-	m->json = formats & KB_FMT_JSON;
+	m->json = formats & (KB_FMT_JSON | KB_FMT_JSONPLUS);
+	m->plus = formats & KB_FMT_JSONPLUS;
 	m->rows = json_object_new_array();
 	m->outliers = json_object_new_array();
 	if (m->out) {
@@ -801,7 +803,7 @@ static int merge_docs(struct merge *m, FILE *out, unsigned int formats, double o
 	if (m->out)
 		fprintf(m->out, "\nmerge: %zu host(s) merged, %zu missing, %u outlier(s)\n",
 			m->nr_ok, m->nr_in - m->nr_ok, m->nr_outliers);
-	if (formats & KB_FMT_JSON) {
+	if (m->json) {
 		doc = json_object_new_object();
 		kb_jadd(doc, "fio version", kb_jstr("kiobench-" KB_TOOL_VERSION));
 		kb_jadd(doc, "command", kb_jstr("merge"));

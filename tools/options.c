@@ -1241,8 +1241,8 @@ static int p_description(const struct kb_opt *o, const char *val, struct kb_job 
 /* run writes fio's formats; sweeps, preconditioning and suites their table's. */
 unsigned int kb_cmd_formats(unsigned int cmd)
 {
-	return cmd == KB_CMD_RUN ? KB_FMT_RUN :
-	       cmd == KB_CMD_COMPARE || cmd == KB_CMD_MERGE ? KB_FMT_COMPARE : KB_FMT_STEPS;
+	return cmd == KB_CMD_RUN ? KB_FMT_RUN : cmd == KB_CMD_COMPARE ? KB_FMT_COMPARE :
+	       cmd == KB_CMD_MERGE ? KB_FMT_COMPARE | KB_FMT_JSONPLUS : KB_FMT_STEPS;
 }
 
 /* json+ is json with more in it: not with terse, which fio's readers parse alone. */

@@ -249,3 +249,25 @@ def test_merge_leave_one_out_is_the_others_exactly(tmp_path):
             want = percentile(own, lo, hi, 99) / percentile(others, olo, ohi, 99)
             assert abs(float(row["ratio_to_others"]["p99"]) - want) < 1e-3, \
                 (fleet, i, row, want)
+
+
+def test_merge_json_plus_has_the_summed_bins(tmp_path):
+    """--output-format=json+: the merged document carries the summed
+    buckets as fio's json+ bins too (from kiobench's histograms), exactly
+    the two documents' sums, and compare reads it as a result.  Mutation:
+    merged_dir() writing bins only for bins sources: red (no bins)."""
+    docs = [host_doc(f"h{i}", 100, i + 1) for i in range(2)]
+    paths = [write(tmp_path, f"h{i}.json", d) for i, d in enumerate(docs)]
+    p = merge("--output-format=json+", *paths)
+    assert p.returncode == 0, p.stdout + p.stderr
+    out = json.loads(p.stdout)
+    bins = out["jobs"][0]["read"]["clat_ns"]["bins"]
+    want, _, _ = summed(docs)
+    assert {int(k): v for k, v in bins.items()} == {lo: c for (lo, _), c in want.items()}
+    assert "bins" not in json.loads(merge("--output-format=json", *paths).stdout)[
+        "jobs"][0]["read"]["clat_ns"]
+    fleet = tmp_path / "fleet.json"
+    fleet.write_text(p.stdout)
+    c = subprocess.run([str(TOOL), "compare", str(fleet), str(fleet)], capture_output=True,
+                       text=True, timeout=60)
+    assert c.returncode == 0, c.stdout + c.stderr
