@@ -189,3 +189,28 @@ def traced_events(guest: Guest, dev: str, cmd: str, actions: str, fmt: str,
           if len(f) == nf and f[-1].isdigit() and int(f[-1]) > 0]
     assert ev, guest.check("cat /tmp/bt/blktrace.out; ls -l /tmp/bt")
     return ev
+
+
+TRACING = "/sys/kernel/tracing"      # debugfs' tracing link is gone in 7.x
+
+
+def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
+                    timeout: float = 120, buffer_kb: int = 0) -> list[str]:
+    """The rwbs field of every block:`event` (block_rq_issue,
+    block_bio_queue ...) of dev while cmd ran, in order: W, R, D for the
+    op, F before it a preflush, F after it FUA."""
+    ev = f"{TRACING}/events/block/{event}"
+    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
+                               ).strip().split(":")
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    if buffer_kb:
+        guest.check(f"echo {buffer_kb} >{TRACING}/buffer_size_kb")
+    guest.check(f"echo >{TRACING}/trace && "
+                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{ev}/filter && "
+                f"echo 1 >{ev}/enable")
+    try:
+        r = guest.run(cmd, timeout=timeout)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
+    return re.findall(rf"{event}: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))

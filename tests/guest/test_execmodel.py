@@ -141,6 +141,19 @@ def test_startdelay_from_the_trace(guest, kiobench_module, make_nullb):
     assert 0.9 <= d < 2.5, d
 
 
+def clone_ranges(jobs: list[dict], ev) -> dict[int, list[tuple[int, int]]]:
+    """{clone number: [(start, end) bytes of each bio its thread queued]},
+    from the jobs' reports (three clones, 0-2) and blktrace's events."""
+    clone_of = {j["kiobench"]["job_id"]: j["kiobench"]["clone"] for j in jobs}
+    assert sorted(clone_of.values()) == [0, 1, 2]
+    by = defaultdict(list)
+    for a, _t, sector, n, comm in ev:
+        m = re.match(r"kiobench(\d+)/", comm)
+        if a == "Q" and m:
+            by[clone_of[int(m.group(1))]].append((sector * 512, (sector + n) * 512))
+    return by
+
+
 def test_clones_offset_increment_from_the_trace(guest, kiobench_module, make_nullb):
     """numjobs=3 offset_increment=8m size=4m rw=read: three kernel jobs
     (three reports), and the bios each one's thread queued lie in its own
@@ -155,13 +168,7 @@ def test_clones_offset_increment_from_the_trace(guest, kiobench_module, make_nul
     ev = traced(guest, [dev], lambda: res.update(doc=json.loads(run_file(guest, text))))
     jobs = res["doc"]["jobs"]
     assert len(jobs) == 3, [j["jobname"] for j in jobs]
-    clone_of = {j["kiobench"]["job_id"]: j["kiobench"]["clone"] for j in jobs}
-    assert sorted(clone_of.values()) == [0, 1, 2]
-    by = defaultdict(list)
-    for a, _t, sector, n, comm in ev["nullb0"]:
-        m = re.match(r"kiobench(\d+)/", comm)
-        if a == "Q" and m:
-            by[clone_of[int(m.group(1))]].append((sector * 512, (sector + n) * 512))
+    by = clone_ranges(jobs, ev["nullb0"])
     for k in range(3):
         lo, hi = k * (8 << 20), k * (8 << 20) + (4 << 20)
         assert len(by[k]) == 1024, (k, len(by[k]))
@@ -181,13 +188,7 @@ def test_clones_offset_increment_percent(guest, kiobench_module, make_nullb):
     res = {}
     ev = traced(guest, [dev], lambda: res.update(doc=json.loads(run_file(guest, text))))
     jobs = res["doc"]["jobs"]
-    clone_of = {j["kiobench"]["job_id"]: j["kiobench"]["clone"] for j in jobs}
-    assert sorted(clone_of.values()) == [0, 1, 2]
-    by = defaultdict(list)
-    for a, _t, sector, n, comm in ev["nullb0"]:
-        m = re.match(r"kiobench(\d+)/", comm)
-        if a == "Q" and m:
-            by[clone_of[int(m.group(1))]].append((sector * 512, (sector + n) * 512))
+    by = clone_ranges(jobs, ev["nullb0"])
     for k in range(3):
         lo = -(-(1000 + k * ((64 << 20) // 10)) // 4096) * 4096
         assert len(by[k]) == 256, (k, len(by[k]))

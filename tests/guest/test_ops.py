@@ -15,13 +15,12 @@ import re
 
 import pytest
 
-from kb import nlreq, run_job
+from kb import TRACING, nlreq, run_job, tracepoint_rwbs
 from vm.guest import Guest, Nvme
 from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
 MiB = 1 << 20
 GUEST_ARGS = {"nvme": [Nvme(64 * MiB, discard=True)]}
-TRACING = "/sys/kernel/tracing"      # debugfs' tracing link is gone in 7.x
 NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
 NVME_RW_FUA = 1 << 14
 NVME_WZ_DEAC = 1 << 9
@@ -229,24 +228,6 @@ def test_flush_noop_nullb(guest: Guest, kiobench_module, make_nullb):
     assert flushes == 0, flushes
 
 
-def rq_issued(guest: Guest, dev: str, cmd: str) -> list[str]:
-    """The rwbs of every request issued to dev's driver while cmd ran
-    (block_rq_issue: F before the op is a preflush, F after it FUA)."""
-    ev = f"{TRACING}/events/block/block_rq_issue"
-    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
-                               ).strip().split(":")
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
-    guest.check(f"echo >{TRACING}/trace && "
-                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{ev}/filter && "
-                f"echo 1 >{ev}/enable")
-    try:
-        r = guest.run(cmd, timeout=120)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
-    return re.findall(r"block_rq_issue: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))
-
-
 def test_ops_through_dm_linear(guest: Guest, kiobench_module, make_nullb):
     """dm-linear over null_blk (discard, a volatile cache with FUA): what
     kiobench sends to the dm device reaches null_blk as such.  400 trims
@@ -268,7 +249,7 @@ def test_ops_through_dm_linear(guest: Guest, kiobench_module, make_nullb):
         assert d[ST_DSECT] == 400 * 8 and d[ST_WRITES] == d[ST_READS] == 0, d
         assert job["trim"]["total_ios"] == 400
         before = stat(guest, nb)[ST_FLUSHES]
-        rwbs = rq_issued(guest, nb, f"kiobench run --allow-writes --filename={dm} --rw=write "
+        rwbs = tracepoint_rwbs(guest, nb, "block_rq_issue", f"kiobench run --allow-writes --filename={dm} --rw=write "
                                     f"--bs=4k --iodepth=1 --number_ios=64 --fsync=4 "
                                     f"--writefua=1")
         assert stat(guest, nb)[ST_FLUSHES] - before == 15

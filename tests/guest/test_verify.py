@@ -9,9 +9,12 @@ null_blk keeps what is written, so every count here is exact.
 """
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
+
+from kb import tracepoint_rwbs
 
 BS = 4096
 SIZE = 4 << 20
@@ -187,8 +190,6 @@ def test_refusals_say_why(guest, kiobench_module, make_nullb):
 
 # ---- verify's windows and trims (verify_backlog, trim_percentage) ----------
 
-TRACING = "/sys/kernel/tracing"
-BIO_QUEUE = f"{TRACING}/events/block/block_bio_queue"
 ST_DISCARDS, ST_DMERGES, ST_DSECT = 11, 12, 13   # /sys/block/<dev>/stat, 0-based
 
 
@@ -248,20 +249,8 @@ def test_trim_verify_zero_off_skips_trimmed_blocks(guest, kiobench_module, make_
 def bio_dirs(guest, dev: str, cmd: str) -> str:
     """The directions of the bios queued on dev while cmd ran, in order
     (block_bio_queue's rwbs: W, R, D), one letter each."""
-    name = dev.rsplit("/", 1)[-1]
-    major, minor = guest.check(f"cat /sys/class/block/{name}/dev").strip().split(":")
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
-    guest.check(f"echo 16384 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
-                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{BIO_QUEUE}/filter && "
-                f"echo 1 >{BIO_QUEUE}/enable")
-    try:
-        r = guest.run(cmd, timeout=300)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{BIO_QUEUE}/enable && echo 0 >{BIO_QUEUE}/filter")
-    import re
-    return "".join(m[0] for m in re.findall(r"block_bio_queue: \d+,\d+ (\w+)",
-                                            guest.check(f"cat {TRACING}/trace")))
+    return "".join(r[0] for r in tracepoint_rwbs(guest, dev, "block_bio_queue", cmd,
+                                                 timeout=300, buffer_kb=16384))
 
 
 def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_nullb):
@@ -274,7 +263,7 @@ def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_n
                                 f"--filename={dev} --bs={BS} --size={SIZE} --iodepth=8 "
                                 "--rw=write --verify=crc32c --verify_backlog=100 "
                                 "--allow-writes")
-    runs = [(d, len(list(g))) for d, g in __import__("itertools").groupby(dirs)]
+    runs = [(d, len(list(g))) for d, g in itertools.groupby(dirs)]
     n = BLOCKS // 100
     assert runs == [("W", 100), ("R", 100)] * n + [("W", BLOCKS % 100), ("R", BLOCKS % 100)], runs
     v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
