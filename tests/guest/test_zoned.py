@@ -50,10 +50,19 @@ def blkzone(guest: Guest, dev: str) -> list[tuple[int, str]]:
     return [(int(wp, 16) * 512, cond) for wp, cond in zones]
 
 
-def zones_file(guest: Guest, job: dict, nr: int = NR_ZONES) -> tuple[dict, list[dict]]:
-    """The job's "zones" file: its worker's counts, and the line of each of
+def run_zbd(guest: Guest, zdev: str, args: str) -> tuple[dict, str]:
+    """A zonemode=zbd job on zdev: its report, and its "zones" file read
+    before the job is destroyed."""
+    job = run_job(guest, zbd(zdev, args), keep=True)
+    try:
+        return job, debugfs(guest, job, "zones")
+    finally:
+        destroy_job(guest, job)
+
+
+def zones_file(text: str, nr: int = NR_ZONES) -> tuple[dict, list[dict]]:
+    """A job's "zones" file: its worker's counts, and the line of each of
     the span's nr zones."""
-    text = debugfs(guest, job, "zones")
     ints = lambda line: {k: int(v) for k, v in re.findall(r"(\w+) (\d+)", line)}
     workers = [ints(l) for l in text.splitlines() if l.startswith("worker ")]
     assert len(workers) == 1, text
@@ -74,12 +83,8 @@ def test_zbd_randwrite_at_write_pointers(guest: Guest, zdev: str) -> None:
     it left it; together they moved by exactly the bytes written.  Mutation
     recorded: writes at their zone's start, not its pointer (zone.c)."""
     io = 24 * MiB
-    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=4k --iodepth=4 --io_size={io}"),
-                  keep=True)
-    try:
-        w, zones = zones_file(guest, job)
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, f"--rw=randwrite --bs=4k --iodepth=4 --io_size={io}")
+    w, zones = zones_file(text)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     dev = blkzone(guest, zdev)
     assert [wp for wp, _ in dev] == [z["wp"] for z in zones], (dev, zones)
@@ -104,11 +109,7 @@ def test_zbd_randwrite_beside_fio(guest: Guest, zdev: str) -> None:
     Mutation recorded: the open zone limit off by one (zone.c)."""
     io = 6 * MiB
     args = f"--rw=randwrite --bs=4k --iodepth=4 --io_size={io} --max_open_zones={MAX_OPEN}"
-    job = run_job(guest, zbd(zdev, args), keep=True)
-    try:
-        text = debugfs(guest, job, "zones")
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, args)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     ours = blkzone(guest, zdev)
     guest.check(f"blkzone reset {zdev}")
@@ -129,12 +130,8 @@ def test_zbd_resets_full_zones(guest: Guest, zdev: str) -> None:
     plus what its resets took back.  Mutation recorded: the reset's write
     pointer left where it was (zone.c)."""
     io = 2 * NR_ZONES * CAP_MB * MiB
-    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io}"),
-                  keep=True)
-    try:
-        w, zones = zones_file(guest, job)
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io}")
+    w, zones = zones_file(text)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     dev = blkzone(guest, zdev)
     assert w["resets"] > 0 and w["written"] == io, w
@@ -150,12 +147,9 @@ def test_zbd_trim_resets_zones(guest: Guest, zdev: str) -> None:
     run_job(guest, zbd(zdev, f"--rw=write --bs=1M --iodepth=1 --io_size={8 * CAP_MB * MiB}"))
     before = blkzone(guest, zdev)
     assert [wp for wp, _ in before[:8]] == [CAP_MB * MiB] * 8, before
-    job = run_job(guest, zbd(zdev, f"--rw=trim --bs={ZONE_MB}M --size={8 * ZONE_MB}M "
-                                   f"--iodepth=2"), keep=True)
-    try:
-        w, _ = zones_file(guest, job, 8)
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, f"--rw=trim --bs={ZONE_MB}M --size={8 * ZONE_MB}M "
+                                     f"--iodepth=2")
+    w, _ = zones_file(text, 8)
     assert job["error"] == 0 and job["trim"]["total_ios"] == 8, job["trim"]
     after = blkzone(guest, zdev)
     assert [wp for wp, _ in after[:8]] == [0] * 8 and w["resets"] == 8, (after, w)
@@ -226,12 +220,9 @@ def test_zbd_zone_append(guest: Guest, zdev: str) -> None:
     appended, zone by zone as the job counted them.  Mutation recorded: the
     check's zone end one block short (zone.c)."""
     io = 12 * MiB
-    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=4k --iodepth=8 --io_size={io} "
-                                   f"--write_mode=zone_append"), keep=True)
-    try:
-        w, zones = zones_file(guest, job)
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, f"--rw=randwrite --bs=4k --iodepth=8 --io_size={io} "
+                                     f"--write_mode=zone_append")
+    w, zones = zones_file(text)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     n = io // 4096
     assert w["append_in"] == n and w["append_out"] == 0, w
@@ -252,14 +243,9 @@ def test_zbd_zone_reset_frequency(guest: Guest, zdev: str) -> None:
     the resets took back are what it wrote.  Mutation recorded:
     kb_zbd_write() not calling kb_zbd_gc() (zone.c)."""
     io = 24 * MiB
-    job = run_job(guest, zbd(zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io} "
-                                   f"--zone_reset_threshold=0.1 --zone_reset_frequency=0.5"),
-                  keep=True)
-    try:
-        text = debugfs(guest, job, "zones")
-        w, _ = zones_file(guest, job)
-    finally:
-        destroy_job(guest, job)
+    job, text = run_zbd(guest, zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io} "
+                                     f"--zone_reset_threshold=0.1 --zone_reset_frequency=0.5")
+    w, _ = zones_file(text)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     gc = int(re.search(r"^gc 0 resets (\d+)", text, re.M).group(1))
     assert gc > 0 and w["resets"] == gc, (gc, w)
