@@ -322,6 +322,7 @@ struct kb_slot {
 	u16 loc_hq;		/* locality.h: hardware queue */
 	u32 loc_cpu;		/* locality.h: submitting CPU */
 	bool vtrimmed;		/* verify: its block was trimmed, reads zeroes */
+	bool vcheck;		/* verify: a read-back, checked when reaped */
 	u64 off;
 	u32 len;
 	u8 dir;

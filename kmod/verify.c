@@ -355,6 +355,12 @@ static u32 kb_vintervals(const struct kb_job *job, const struct kb_slot *slot)
 	return slot->len / job->verify->interval;
 }
 
+/* Writes per window: verify_backlog's or trim_backlog's; 0: none. */
+static u32 kb_vwindow(const struct kb_config *cfg)
+{
+	return cfg->verify_backlog ?: cfg->trim_backlog;
+}
+
 /*
  * fio's trim_percentage: whether the job's @n-th write is chosen for a trim,
  * drawn from the seed and @n alone, so that the read-back knows it again.
@@ -399,29 +405,38 @@ static void kb_vtrim_note(struct kb_worker *w, const struct kb_slot *slot)
 
 /*
  * Before a write's submission: every interval of its buffer.  Replayed by
- * the read-back, the write becomes a read.
+ * the read-back, the write becomes a read; a read of a read/write mix is
+ * not replayed (false: draw again), as fio verifies only what it wrote.
  */
-void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
+bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 {
 	struct kb_job *job = w->job;
 	u32 interval = job->verify->interval;
 	struct kb_vbuf b = { .pages = slot->pages };
 	u32 i;
 
+	slot->vcheck = w->verifying;
 	if (w->verifying) {
+		if (slot->dir != KIOBENCH_DIR_WRITE)
+			return false;
 		slot->dir = KIOBENCH_DIR_READ;	/* the write pass's, read */
 		slot->vtrimmed = kb_vreplay_trimmed(w);
-		return;
+		return true;
 	}
 	if (slot->dir != KIOBENCH_DIR_WRITE)
-		return;
+		return true;
 	w->vw->picks++;
 	if (job->cfg.trim_backlog)
 		kb_vtrim_note(w, slot);
+	if (kb_vwindow(&job->cfg) && !--w->vw->wleft) {
+		w->vw->ios_rest = w->ios_left;	/* the window's last write */
+		w->ios_left = 0;
+	}
 	for (i = 0; i < kb_vintervals(job, slot); i++) {
 		b.base = i * interval;
 		kb_vfill(job, &b, slot->off + b.base);
 	}
+	return true;
 }
 
 /* A trim pass's next I/O: the oldest chosen write's blocks. */
@@ -623,12 +638,6 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
 }
 
-/* Writes per window: verify_backlog's or trim_backlog's; 0: none. */
-static u32 kb_vwindow(const struct kb_config *cfg)
-{
-	return cfg->verify_backlog ?: cfg->trim_backlog;
-}
-
 /* Neither the job's end nor a stop has come: more may be written. */
 static bool kb_vgo_on(const struct kb_worker *w)
 {
@@ -644,17 +653,18 @@ static void kb_vpass_reset(struct kb_worker *w)
 }
 
 /*
- * The next write window: at most kb_vwindow() writes of the budget, the
- * rest kept aside; with verify_backlog, the read-back's start moves here.
+ * The next write window: I/O until its kb_vwindow()-th write, whose pick
+ * keeps the rest of the budget aside (a read/write mix's reads do not
+ * count, as fio counts written blocks); with verify_backlog, the
+ * read-back's start moves here.
  */
 static void kb_vwindow_start(struct kb_worker *w)
 {
-	u32 n = kb_vwindow(&w->job->cfg);
 	struct kb_vw *vw = w->vw;
 
 	vw->phase = KB_VP_WRITE;
-	vw->ios_rest = w->ios_left > n ? w->ios_left - n : 0;
-	w->ios_left = min_t(u64, w->ios_left, n);
+	vw->ios_rest = 0;
+	vw->wleft = kb_vwindow(&w->job->cfg);
 	if (w->job->cfg.verify_backlog) {
 		kb_vsave_take(w, &vw->save);
 		vw->picks = 0;
@@ -968,11 +978,6 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 	if (cfg->verify == KIOBENCH_VERIFY_CRC64 && !KB_HAVE_CRC64) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
 				    "verify: crc64: this kernel has no CRC-64 library (CONFIG_CRC64)");
-		return -EOPNOTSUPP;
-	}
-	if (cfg->rwmix_read && cfg->rwmix_read < 100) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
-				    "verify: not with a read/write mix; a write job reads back what it wrote");
 		return -EOPNOTSUPP;
 	}
 	if (cfg->trim_mode || cfg->write_zeroes) {

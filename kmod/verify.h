@@ -77,6 +77,7 @@ struct kb_vw {
 	u8 phase;		/* enum kb_vphase */
 	struct kb_vsave after;	/* the write window's end */
 	u64 ios_rest;		/* the I/O budget past the window */
+	u32 wleft;		/* writes left in the window */
 	/* trims: writes chosen, in order; the oldest trim_upto trimmed */
 	u64 writes, chosen, trim_upto;
 	u64 rwrites, rchosen;	/* the same counts, replayed by the read-back */
@@ -89,7 +90,7 @@ void kb_verify_begin(struct kb_worker *w);
 bool kb_verify_next_pass(struct kb_worker *w);
 bool kb_verify_window_next(struct kb_worker *w);
 void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot);
-void kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
+bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
 
 /* job.c, netlink.c, debugfs.c */

@@ -110,6 +110,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	u32 len;
 	u64 off;
 
+	slot->vcheck = false;
 	if (unlikely(w->sync_due)) {
 		w->sync_due = false;
 		kb_pick_sync(slot);
@@ -119,6 +120,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
 		return;
 	}
+again:
 	dir = kb_pick_dir(w);
 	if (unlikely(w->tw_write) && dir == KIOBENCH_DIR_WRITE) {
 		/* trimwrite: the trimmed blocks, budgets taken by the trim */
@@ -166,8 +168,11 @@ picked:
 	slot->cmdprio = cfg->cmdprio_pct[dir] &&
 			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
 	slot->submit_ns = 0;	/* not tried yet */
-	if (unlikely(w->vw))
-		kb_verify_pick(w, slot);	/* fills a write, or replays it */
+	if (unlikely(w->vw) && !kb_verify_pick(w, slot)) {
+		w->ios_left++;		/* a mix's read, not read back */
+		w->bytes_left += len;
+		goto again;
+	}
 }
 
 /*
@@ -729,8 +734,7 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
-		if (unlikely(w->vw) && !slot->bio.bi_status &&
-		    slot->dir == KIOBENCH_DIR_READ)
+		if (unlikely(slot->vcheck) && !slot->bio.bi_status)
 			kb_verify_check(w, slot);
 		if (unlikely(w->job->cfg.thinktime_ns))
 			kb_think_count(w, now);

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 
 import pytest
 
@@ -180,9 +181,6 @@ def test_refusals_say_why(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=md5 --allow-writes")
     assert r.rc != 0 and "verify=md5: the kernel has no MD5 library" in r.out, r.out
-    r = guest.run(f"kiobench run --filename={dev} --rw=randrw --verify=crc32c --allow-writes "
-                  "--size=1m")
-    assert r.rc != 0 and "verify: not with a read/write mix" in r.out, r.out
     r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=crc32c --bs=4k "
                   "--verify_interval=3k --allow-writes --size=1m")
     assert r.rc != 0 and "verify-interval: must divide every block size" in r.out, r.out
@@ -268,6 +266,36 @@ def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_n
     assert runs == [("W", 100), ("R", 100)] * n + [("W", BLOCKS % 100), ("R", BLOCKS % 100)], runs
     v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
     assert v["verified"] == BLOCKS and v["corrupt"] == 0, v
+
+
+def test_read_write_mix_reads_back_its_writes_and_trims(guest, kiobench_module, make_nullb):
+    """fio's rw=randrw with verify and trim_percentage: the mix's reads are
+    plain reads (fio checks only reads of its verify list); its writes are
+    read back and checked, their chosen blocks trimmed every trim_backlog
+    writes (reads do not count: fio counts written blocks).  The random map
+    touches each block once, so on a fresh memory-backed null_blk dd finds
+    zeroes in the blocks read (never written) and the trimmed ones, and the
+    queued bios (block_bio_queue) show 32 writes before each run of trims.
+    Mutations: the read-back replaying the mix's reads: red (unwritten
+    blocks checked, corrupt); every read checked (slot->vcheck = true): red;
+    a window counting reads too: red (fewer than 32 writes per window)."""
+    dev = make_nullb("nullb0", size_mb=16, discard=1)
+    cmd = (f"kiobench run --output-format=json --output={OUT} --filename={dev} "
+           f"--bs={BS} --size={SIZE} --iodepth=8 --rw=randrw --rwmixread=50 "
+           "--verify=crc32c --trim_percentage=50 --trim_backlog=32 --allow-writes")
+    dirs = bio_dirs(guest, dev, cmd)
+    job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
+    v = verify(job)
+    writes, trims = job["write"]["total_ios"], job["trim"]["total_ios"]
+    assert 0.4 * BLOCKS < writes < 0.6 * BLOCKS and 0.3 * writes < trims < 0.7 * writes
+    assert job["read"]["total_ios"] == BLOCKS, job["read"]     # the mix's + the read-back
+    assert v["verified"] == writes and v["trimmed_zeroes"] == trims, v
+    assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+    assert zero_blocks(guest, dev) == BLOCKS - writes + trims
+    windows = [seg.count("W") for seg in re.split("D+", dirs)]
+    assert dirs.count("D") == trims and len(windows) > 10, dirs
+    # the last window ends with the budget, then the read-back writes none
+    assert set(windows[:-2]) == {32} and 0 < windows[-2] <= 32 and windows[-1] == 0, windows
 
 
 def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
