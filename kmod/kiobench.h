@@ -481,6 +481,8 @@ u64 kb_job_retries(struct kb_job *job);
 void kb_account(struct kb_job *job, struct kb_slot *slot, u64 now,
 		blk_status_t status);
 void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);
+/* worker.c internals */
+blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir);
 /* netlink.c internals */
 #include <net/genetlink.h>
 extern const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1];

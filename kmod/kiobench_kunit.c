@@ -1236,6 +1236,68 @@ static void kb_vhdr_layout(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, kb_vhdr_valid(&h));
 }
 
+/*
+ * The op and flags of each direction's bios (worker.c's kb_opf()): writes
+ * carry O_DIRECT's REQ_SYNC | REQ_IDLE, REQ_FUA only on REQ_OP_WRITE (the
+ * block layer fails it on any other op), write zeroes REQ_NOUNMAP unless
+ * unmapping is allowed, a flush is an empty write with REQ_PREFLUSH.
+ */
+enum {
+	OPF_FUA = 1, OPF_ATOMIC = 2, OPF_ZEROES = 4, OPF_UNMAP = 8, OPF_APPEND = 16,
+	OPF_ZBD = 32,
+};
+
+struct opf_case {
+	const char *desc;
+	u8 set;			/* OPF_*: the options set */
+	unsigned int dir;
+	blk_opf_t opf;
+};
+
+#define KB_WSYNC	(REQ_SYNC | REQ_IDLE)
+
+static const struct opf_case opf_cases[] = {
+	{ "read", 0, KIOBENCH_DIR_READ, REQ_OP_READ },
+	{ "read, writefua", OPF_FUA, KIOBENCH_DIR_READ, REQ_OP_READ },
+	{ "write", 0, KIOBENCH_DIR_WRITE, REQ_OP_WRITE | KB_WSYNC },
+	{ "writefua", OPF_FUA, KIOBENCH_DIR_WRITE, REQ_OP_WRITE | KB_WSYNC | REQ_FUA },
+	{ "atomic", OPF_ATOMIC, KIOBENCH_DIR_WRITE, REQ_OP_WRITE | KB_WSYNC | KB_REQ_ATOMIC },
+	{ "write zeroes", OPF_ZEROES, KIOBENCH_DIR_WRITE, REQ_OP_WRITE_ZEROES | REQ_NOUNMAP },
+	{ "write zeroes, unmap", OPF_ZEROES | OPF_UNMAP, KIOBENCH_DIR_WRITE,
+	  REQ_OP_WRITE_ZEROES },
+	{ "write zeroes, writefua", OPF_ZEROES | OPF_FUA, KIOBENCH_DIR_WRITE,
+	  REQ_OP_WRITE_ZEROES | REQ_NOUNMAP },
+	{ "zone append", OPF_APPEND, KIOBENCH_DIR_WRITE, REQ_OP_ZONE_APPEND | KB_WSYNC },
+	{ "trim", 0, KIOBENCH_DIR_TRIM, REQ_OP_DISCARD },
+	{ "trim, writefua", OPF_FUA, KIOBENCH_DIR_TRIM, REQ_OP_DISCARD },
+	{ "trim, zonemode=zbd", OPF_ZBD, KIOBENCH_DIR_TRIM, REQ_OP_ZONE_RESET | REQ_SYNC },
+	{ "flush", 0, KIOBENCH_DIR_SYNC, REQ_OP_WRITE | REQ_PREFLUSH },
+	{ "flush, writefua", OPF_FUA, KIOBENCH_DIR_SYNC, REQ_OP_WRITE | REQ_PREFLUSH },
+};
+
+static void opf_desc(const struct opf_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(opf, opf_cases, opf_desc);
+
+static void kb_opf_of_each_op(struct kunit *test)
+{
+	const struct opf_case *c = test->param_value;
+	/* off the stack, which the debug kernel bounds */
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	cfg->writefua = c->set & OPF_FUA;
+	cfg->atomic = c->set & OPF_ATOMIC;
+	cfg->write_zeroes = c->set & OPF_ZEROES;
+	cfg->zeroes_unmap = c->set & OPF_UNMAP;
+	cfg->zone_append = c->set & OPF_APPEND;
+	cfg->zonemode = c->set & OPF_ZBD ? KIOBENCH_ZONEMODE_ZBD : KIOBENCH_ZONEMODE_NONE;
+	KUNIT_EXPECT_EQ(test, (__force u32)kb_opf(cfg, c->dir), (__force u32)c->opf);
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
 	KUNIT_CASE(kb_hist_error_bound),
@@ -1269,6 +1331,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_job_new_needs_a_device),
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
+	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
 	{}
 };
 

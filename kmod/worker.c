@@ -189,7 +189,7 @@ picked:
  * empty REQ_OP_WRITE with REQ_PREFLUSH).  REQ_FUA goes on REQ_OP_WRITE
  * only: submit_bio_noacct() fails any other op with it.
  */
-static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
+VISIBLE_IF_KUNIT blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 {
 	switch (dir) {
 	case KIOBENCH_DIR_WRITE:
@@ -210,6 +210,7 @@ static blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 		return REQ_OP_READ;
 	}
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_opf);
 
 /*
  * The operations against what one device can do, before any I/O: a trim
