@@ -188,6 +188,8 @@ void kb_config_free(struct kb_config *cfg)
 	kvfree(cfg->cdf);
 	kfree(cfg->verify_pattern);
 	cfg->verify_pattern = NULL;
+	kfree(cfg->buffer_pattern);
+	cfg->buffer_pattern = NULL;
 	cfg->nr_devs = 0;
 	cfg->cpus = NULL;
 	cfg->zones = NULL;
@@ -581,16 +583,6 @@ static void kb_free_slot(struct kb_slot *slot)
 	kvfree(slot);
 }
 
-/* Write buffers hold pseudo-random data: never zeroes, never stale memory. */
-static void kb_fill_page(struct page *page, struct kb_rng *rng)
-{
-	u64 *p = page_address(page);
-	unsigned int i;
-
-	for (i = 0; i < PAGE_SIZE / sizeof(u64); i++)
-		p[i] = kb_rng_next(rng);
-}
-
 static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
 				     bool fill)
 {
@@ -608,9 +600,9 @@ static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
 		slot->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
 		if (!slot->pages[i])
 			goto out_free_slot;
-		if (fill)
-			kb_fill_page(slot->pages[i], &w->rng);
 	}
+	if (fill)	/* never stale memory (data.c) */
+		kb_data_fill_slot(w, slot);
 	slot->w = w;
 	bio_init(&slot->bio, w->dev->bdev.bdev, slot->bvec, nr_pages, 0);
 	return slot;

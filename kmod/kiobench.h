@@ -173,6 +173,14 @@ struct kb_config {
 	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
 	u32 zone_reset_threshold;	/* millionths of the zones' size */
 	u32 zone_reset_frequency;	/* millionths of the writes; 0: none */
+	/* what writes carry (data.c) */
+	u8 buffer_fill;		/* enum kiobench_buffer_fill */
+	u8 *buffer_pattern;	/* NULL: none */
+	u32 buffer_pattern_len;
+	bool refill_buffers;
+	bool scramble_buffers;
+	u8 buffer_compress_percentage;
+	u32 buffer_compress_chunk;	/* bytes; 0: the write's size */
 };
 
 struct kb_counters {
@@ -294,6 +302,7 @@ struct kb_sched {
 	u64 gap_fx;		/* mean gap, ns << KB_SCHED_FX */
 };
 
+#include "data.h"
 #include "verify.h"
 #include "zone.h"
 
@@ -346,6 +355,8 @@ struct kb_worker {
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
+	struct kb_rng drng;	/* data.c: refill_buffers' bytes */
+	u64 dwrites;		/* data.c: writes scrambled */
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */

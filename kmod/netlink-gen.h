@@ -188,6 +188,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_TRIM_VERIFY_ZERO] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KIOBENCH_A_BSSPLIT_WRITE] = NLA_POLICY_NESTED(kb_bss_policy),
 	[KIOBENCH_A_BSSPLIT_TRIM] = NLA_POLICY_NESTED(kb_bss_policy),
+	[KIOBENCH_A_BUFFER_FILL] =
+		NLA_POLICY_MAX(NLA_U8, KIOBENCH_BUFFER_PATTERN),
+	[KIOBENCH_A_BUFFER_PATTERN] = { .type = NLA_BINARY, .len = 512, },
+	[KIOBENCH_A_REFILL_BUFFERS] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_SCRAMBLE_BUFFERS] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 99),
+	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { .type = NLA_U32, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -249,6 +256,11 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_BUFFER_FILL, buffer_fill, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_REFILL_BUFFERS, refill_buffers, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_SCRAMBLE_BUFFERS, scramble_buffers, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, buffer_compress_percentage, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_CHUNK, buffer_compress_chunk, NLA_U32, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -305,5 +317,10 @@ static_assert(__same_type(((struct kb_config *)0)->trim_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog_batch, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_verify_zero, u8));
+static_assert(__same_type(((struct kb_config *)0)->buffer_fill, u8));
+static_assert(__same_type(((struct kb_config *)0)->refill_buffers, bool));
+static_assert(__same_type(((struct kb_config *)0)->scramble_buffers, bool));
+static_assert(__same_type(((struct kb_config *)0)->buffer_compress_percentage, u8));
+static_assert(__same_type(((struct kb_config *)0)->buffer_compress_chunk, u32));
 
 #endif /* KB_NETLINK_GEN_H */

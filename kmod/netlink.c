@@ -608,6 +608,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		return -EINVAL;
 	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
+	       kb_parse_data(info, cfg) ?:
 	       kb_zbd_parse(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
@@ -890,6 +891,10 @@ static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
 	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, cfg->verify_pattern_len,
 		    cfg->verify_pattern))
 		return -EMSGSIZE;
+	if (cfg->buffer_pattern &&
+	    nla_put(msg, KIOBENCH_A_BUFFER_PATTERN, cfg->buffer_pattern_len,
+		    cfg->buffer_pattern))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -901,6 +906,7 @@ static size_t kb_status_size(const struct kb_config *cfg)
 
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
+	size += nla_total_size(cfg->buffer_pattern_len);
 	size += nla_total_size(cfg->verify_pattern_len) +
 		5 * nla_total_size_64bit(sizeof(u64));	/* verify's */
 	size += KB_BSS_DIRS * nla_total_size(0) +	/* an entry: size, weight */

@@ -159,8 +159,11 @@ again:
 	if (unlikely(w->zbd.zd))	/* zonemode zbd: at the write pointers */
 		kb_zbd_pick(w, slot, dir, &off, &len);
 picked:
-	if (dir == KIOBENCH_DIR_WRITE)
+	if (dir == KIOBENCH_DIR_WRITE) {
 		kb_count_write(w);
+		if (unlikely(kb_data_per_write(cfg)))
+			kb_data_write(w, slot, off + dev->span_start, len);
+	}
 	w->last_end[dir] = off + len;
 	slot->off = off + dev->span_start;
 	slot->len = len;

@@ -43,9 +43,9 @@
 			"(do_verify, verify_backlog) or alone (verify_only), in the kernel's workers"
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
-#define DATA		"not implemented yet: kiobench's write buffers hold pseudo-random " \
-			"data from the job's seed (fio's default); their contents cannot " \
-			"be chosen"
+#define DATA		"not implemented yet: deduplicable writes; kiobench chooses what " \
+			"writes carry with zero_buffers, buffer_pattern, refill_buffers, " \
+			"scramble_buffers and buffer_compress_percentage/chunk"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
 #define PCTS		"not implemented yet: kiobench reports one latency (submission to " \
@@ -143,12 +143,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
 	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },
 	/* data */
-	{ "zero_buffers", NULL, DATA },
-	{ "buffer_pattern", NULL, DATA },
-	{ "buffer_compress_chunk", NULL, DATA },
-	{ "buffer_compress_percentage", NULL, DATA },
-	{ "refill_buffers", NULL, DATA },
-	{ "scramble_buffers", NULL, DATA },
 	{ "dedupe_percentage", NULL, DATA },
 	{ "dedupe_mode", NULL, DATA },
 	{ "dedupe_working_set_percentage", NULL, DATA },

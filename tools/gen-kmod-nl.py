@@ -62,6 +62,7 @@ HAND = {
     "random-zones": "nested zones of each direction, built into a table of percents",
     "random-cdf": "an array of entries, checked in order; not with random-zones",
     "verify-pattern": "bytes, kept with their length; only with verify",
+    "buffer-pattern": "bytes, kept with their length; with buffer-fill pattern or buffer-compress-percentage",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

@@ -196,6 +196,10 @@ struct kb_job {
 	/* fio's trims of verified writes: trim_percentage every trim_backlog */
 	uint32_t trim_percentage, trim_backlog, trim_backlog_batch;
 	bool trim_verify_zero;
+	/* what writes carry (kmod/data.c): fio's buffer options */
+	bool zero_buffers, refill_buffers, scramble_buffers;
+	uint8_t buffer_pattern[512];
+	uint32_t buffer_pattern_len, buffer_compress_percentage, buffer_compress_chunk;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	uint32_t thinktime_blocks;

@@ -194,6 +194,18 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 		KCFG_ADD(" fsync=%" PRIu64, K(FSYNC));
 	KCFG_ADD("%s%s%s", K_HAS(END_FSYNC) ? " end_fsync" : "",
 		 K_HAS(WRITEFUA) ? " writefua" : "", K_HAS(ATOMIC) ? " atomic" : "");
+	if (K(RWMIX_READ) < 100 && !K(VERIFY) && !K_HAS(WRITE_ZEROES)) {
+		static const char *const fills[] = { "random", "zeroes", "pattern" };
+
+		KCFG_ADD(" buffers=%s%s%s", fills[K(BUFFER_FILL) % 3],
+			 K_HAS(REFILL_BUFFERS) ? " refill_buffers" : "",
+			 K_HAS(SCRAMBLE_BUFFERS) && !K_HAS(REFILL_BUFFERS) &&
+			 !K(BUFFER_COMPRESS_PERCENTAGE) ? " scramble_buffers" : "");
+		if (K(BUFFER_COMPRESS_PERCENTAGE))
+			KCFG_ADD(" buffer_compress_percentage=%" PRIu64
+				 " buffer_compress_chunk=%" PRIu64,
+				 K(BUFFER_COMPRESS_PERCENTAGE), K(BUFFER_COMPRESS_CHUNK));
+	}
 	if (K(VERIFY_BACKLOG))
 		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
 	if (K(TRIM_BACKLOG))
@@ -358,6 +370,13 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "end_fsync", json_object_new_boolean(K_HAS(END_FSYNC)));
 	kb_jadd(o, "writefua", json_object_new_boolean(K_HAS(WRITEFUA)));
 	kb_jadd(o, "atomic", json_object_new_boolean(K_HAS(ATOMIC)));
+	kb_jadd(o, "buffer_fill", kb_jstr(K(BUFFER_FILL) == KIOBENCH_BUFFER_ZEROES ? "zeroes" :
+					  K(BUFFER_FILL) == KIOBENCH_BUFFER_PATTERN ? "pattern" :
+					  "random"));
+	kb_jadd(o, "refill_buffers", json_object_new_boolean(K_HAS(REFILL_BUFFERS)));
+	kb_jadd(o, "scramble_buffers", json_object_new_boolean(K_HAS(SCRAMBLE_BUFFERS)));
+	kb_jadd(o, "buffer_compress_percentage", kb_ju64(K(BUFFER_COMPRESS_PERCENTAGE)));
+	kb_jadd(o, "buffer_compress_chunk", kb_ju64(K(BUFFER_COMPRESS_CHUNK)));
 	kb_jadd(o, "zonemode", kb_jstr(K(ZONEMODE) ? "zbd" : "none"));
 	kb_jadd(o, "max_open_zones", kb_ju64(K(MAX_OPEN_ZONES)));
 	kb_jadd(o, "job_max_open_zones", kb_ju64(K(JOB_MAX_OPEN_ZONES)));

@@ -162,6 +162,12 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_BSSPLIT_WRITE] = { "bssplit-write", KB_NLT_NEST, true },
 	[KIOBENCH_A_BSSPLIT_TRIM] = { "bssplit-trim", KB_NLT_NEST, true },
 	[KIOBENCH_A_JOB_VERIFY_TRIMMED] = { "job-verify-trimmed", KB_NLT_U64, false },
+	[KIOBENCH_A_BUFFER_FILL] = { "buffer-fill", KB_NLT_U8, true },
+	[KIOBENCH_A_BUFFER_PATTERN] = { "buffer-pattern", KB_NLT_BINARY, true },
+	[KIOBENCH_A_REFILL_BUFFERS] = { "refill-buffers", KB_NLT_FLAG, true },
+	[KIOBENCH_A_SCRAMBLE_BUFFERS] = { "scramble-buffers", KB_NLT_FLAG, true },
+	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = { "buffer-compress-percentage", KB_NLT_U8, true },
+	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { "buffer-compress-chunk", KB_NLT_U32, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

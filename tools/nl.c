@@ -140,6 +140,19 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY, "verify", "when given; pattern when verify_pattern is given "
 	  "alone (fio)" },
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
+	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
+	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
+	  "buffer_compress_percentage=100 (fio), else none (random)" },
+	{ KIOBENCH_A_BUFFER_PATTERN, "buffer_pattern", "its bytes, when given" },
+	{ KIOBENCH_A_REFILL_BUFFERS, "refill_buffers", "when set, or implied by "
+	  "buffer_compress_percentage unless set to 0 (fio); never with verify, which fills "
+	  "every write" },
+	{ KIOBENCH_A_SCRAMBLE_BUFFERS, "scramble_buffers", "fio's rule: on (its default) "
+	  "unless zero_buffers is given and scramble_buffers is not" },
+	{ KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, "buffer_compress_percentage", "when 1 to 99 "
+	  "(100 is zero buffers, as fio makes it)" },
+	{ KIOBENCH_A_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "with "
+	  "buffer_compress_percentage only (its default is 512)" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -637,6 +650,35 @@ static int put_options(struct nl_msg *msg, const struct kb_job *job)
 	return 0;
 }
 
+/* What writes carry, by fio's rules (init.c's fixup_options, setup_td_flags). */
+static int put_data(struct nl_msg *msg, const struct kb_job *job)
+{
+	uint32_t pct = job->buffer_compress_percentage == 100 ? 0 :
+		       job->buffer_compress_percentage;
+	bool zero = job->zero_buffers || job->buffer_compress_percentage == 100;
+	bool refill = kb_job_isset(job, KB_OPT_REFILL_BUFFERS) ? job->refill_buffers : pct;
+	bool scramble = job->scramble_buffers && (kb_job_isset(job, KB_OPT_SCRAMBLE_BUFFERS) ||
+						  !kb_job_isset(job, KB_OPT_ZERO_BUFFERS));
+	uint8_t fill = job->buffer_pattern_len ? (pct ? KIOBENCH_BUFFER_RANDOM :
+						  KIOBENCH_BUFFER_PATTERN) :
+		       zero ? KIOBENCH_BUFFER_ZEROES : KIOBENCH_BUFFER_RANDOM;
+
+	if (kb_job_verify(job))
+		refill = false;		/* verify fills every write */
+	if ((fill && nla_put_u8(msg, KIOBENCH_A_BUFFER_FILL, fill)) ||
+	    (job->buffer_pattern_len &&
+	     nla_put(msg, KIOBENCH_A_BUFFER_PATTERN, job->buffer_pattern_len,
+		     job->buffer_pattern)) ||
+	    (refill && nla_put_flag(msg, KIOBENCH_A_REFILL_BUFFERS)) ||
+	    (scramble && nla_put_flag(msg, KIOBENCH_A_SCRAMBLE_BUFFERS)))
+		return -1;
+	if (pct && (nla_put_u8(msg, KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, pct) ||
+		    nla_put_u32(msg, KIOBENCH_A_BUFFER_COMPRESS_CHUNK,
+				job->buffer_compress_chunk)))
+		return -1;
+	return 0;
+}
+
 /*
  * What code sets, by rules other than "put when given" (kb_nl_by_code[]
  * says each one's): the command's detach, the latency log, the rate,
@@ -665,7 +707,7 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
-	if (put_prio(msg, job))
+	if (put_prio(msg, job) || put_data(msg, job))
 		return -1;
 	if (job->thinktime_spin_ns &&
 	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))

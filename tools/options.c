@@ -1015,27 +1015,30 @@ static int p_verify(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
- * fio's verify_pattern: 0xHEX (any length), a decimal number (in as many
- * bytes as it needs, up to 4, little-endian as fio fills it on x86) or
- * "text", one after another.  fio's %o (the offset) is refused.
+ * fio's verify_pattern and buffer_pattern (@name): 0xHEX (any length), a
+ * decimal number (in as many bytes as it needs, up to 4, little-endian as
+ * fio fills it on x86) or "text", one after another, into @out (@cap
+ * bytes); their length in *@len.  fio's %o (the offset) and 'file' are
+ * refused.
  */
-static int p_vpattern(const struct kb_opt *o, const char *val, struct kb_job *job,
-		      struct kb_global *g, char *err, size_t errlen)
+static int parse_pattern(const char *name, const char *val, uint8_t *out, size_t cap,
+			 uint32_t *len, char *err, size_t errlen)
 {
-	uint8_t *out = job->verify_pattern;
-	size_t n = 0, cap = sizeof(job->verify_pattern);
+	size_t n = 0;
 	const char *p = val;
 
-	(void)o; (void)g;
 	while (*p) {
 		if (p[0] == '%' && p[1] == 'o')
-			return kb_errf(err, errlen, "verify_pattern: %%o (the offset) is not "
-				       "implemented; the verify header holds the offset");
+			return kb_errf(err, errlen, "%s: %%o (the offset) is not implemented; "
+				       "the verify header holds the offset", name);
+		if (*p == '\'')
+			return kb_errf(err, errlen, "%s: a 'file' is not implemented: give its "
+				       "bytes as 0xHEX or \"text\"", name);
 		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
 			size_t len = strspn(p + 2, "0123456789abcdefABCDEF"), i;
 
 			if (!len || len / 2 + len % 2 > cap - n)
-				return kb_errf(err, errlen, "invalid verify_pattern '%s'", val);
+				return kb_errf(err, errlen, "invalid %s '%s'", name, val);
 			for (i = len % 2 ? 0 : 1; i <= len; i += 2) {
 				char byte[3] = { i ? p[2 + i - 1] : '0', p[2 + i], 0 };
 
@@ -1046,7 +1049,7 @@ static int p_vpattern(const struct kb_opt *o, const char *val, struct kb_job *jo
 			const char *end = strchr(p + 1, '"');
 
 			if (!end || end == p + 1 || (size_t)(end - p - 1) > cap - n)
-				return kb_errf(err, errlen, "invalid verify_pattern '%s'", val);
+				return kb_errf(err, errlen, "invalid %s '%s'", name, val);
 			memcpy(out + n, p + 1, end - p - 1);
 			n += end - p - 1;
 			p = end + 1;
@@ -1055,22 +1058,38 @@ static int p_vpattern(const struct kb_opt *o, const char *val, struct kb_job *jo
 			unsigned long long v = strtoull(p, &end, 10);
 
 			if (v > UINT32_MAX || cap - n < 4)
-				return kb_errf(err, errlen, "invalid verify_pattern '%s' (a number "
-					       "is at most 32 bits)", val);
+				return kb_errf(err, errlen, "invalid %s '%s' (a number "
+					       "is at most 32 bits)", name, val);
 			do {
 				out[n++] = v & 0xff;
 				v >>= 8;
 			} while (v);
 			p = end;
 		} else {
-			return kb_errf(err, errlen, "invalid verify_pattern '%s' (0xHEX, a number "
-				       "or \"text\")", val);
+			return kb_errf(err, errlen, "invalid %s '%s' (0xHEX, a number "
+				       "or \"text\")", name, val);
 		}
 	}
 	if (!n)
-		return kb_errf(err, errlen, "invalid verify_pattern '%s' (empty)", val);
-	job->verify_pattern_len = n;
+		return kb_errf(err, errlen, "invalid %s '%s' (empty)", name, val);
+	*len = n;
 	return 0;
+}
+
+static int p_vpattern(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	return parse_pattern("verify_pattern", val, job->verify_pattern,
+			     sizeof(job->verify_pattern), &job->verify_pattern_len, err, errlen);
+}
+
+static int p_bpattern(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	return parse_pattern("buffer_pattern", val, job->buffer_pattern,
+			     sizeof(job->buffer_pattern), &job->buffer_pattern_len, err, errlen);
 }
 
 static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
@@ -1723,6 +1742,23 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_TRIM_VERIFY_ZERO, "trim_verify_zero", "BOOL", p_flag,
 	    "verify expects trimmed blocks to read back as zeroes (1)",
 	    ATTR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero), FLAG, .def = "1"),
+	/* fio's buffer contents (kmod/data.c); put by kb_nl_job_new()'s code */
+	JOB(KB_OPT_ZERO_BUFFERS, "zero_buffers", NULL, p_flag,
+	    "writes carry zeroes (else pseudo-random bytes)", .off = JOBF(zero_buffers), FLAG),
+	JOB(KB_OPT_REFILL_BUFFERS, "refill_buffers", NULL, p_flag,
+	    "fill each write's buffer anew before its submission",
+	    .off = JOBF(refill_buffers), FLAG),
+	JOB(KB_OPT_SCRAMBLE_BUFFERS, "scramble_buffers", "BOOL", p_flag,
+	    "write each sector's offset and a write count into every write (defeats dedupe)",
+	    .off = JOBF(scramble_buffers), FLAG, .def = "1"),
+	JOB(KB_OPT_BUFFER_PATTERN, "buffer_pattern", "PATTERN", p_bpattern,
+	    "bytes the write buffers are filled with: 0xHEX, a number, \"text\", joined"),
+	JOB(KB_OPT_BUFFER_COMPRESS_PERCENTAGE, "buffer_compress_percentage", "PCT", p_u32,
+	    "writes that compress by PCT %: random bytes then zeroes (or buffer_pattern) in "
+	    "each chunk", .off = JOBF(buffer_compress_percentage), BOUNDS(0, 100)),
+	JOB(KB_OPT_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "SIZE", p_size32,
+	    "the chunk buffer_compress_percentage lays out (0: the block size)",
+	    .off = JOBF(buffer_compress_chunk), BOUNDS(0, UINT32_MAX), .def = "512"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

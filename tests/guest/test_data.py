@@ -1,0 +1,118 @@
+"""What writes carry (kmod/data.c): fio's zero_buffers, buffer_pattern,
+refill_buffers, scramble_buffers, buffer_compress_percentage and
+buffer_compress_chunk, judged by what a memory-backed null_blk holds
+afterwards, read by dd and counted by od, sort and gzip in the guest, not
+by kiobench.
+
+A sequential 4 KiB write of 256 blocks at QD 8: without refill or
+scramble a worker's 8 slots are filled once, so the device holds 8
+distinct blocks; fio's default scramble_buffers makes every block
+distinct, and so does refill_buffers.  The data path has no compat code:
+6.12 only (no marker)."""
+from __future__ import annotations
+
+import pytest
+
+from kb import run_job
+
+BS = 4096
+BLOCKS = 256
+QD = 8
+
+
+def write(guest, dev: str, args: str, bs: int = BS) -> dict:
+    job = run_job(guest, f"--filename={dev} --rw=write --bs={bs} --size={BS * BLOCKS} "
+                         f"--iodepth={QD} --allow-writes {args}")
+    assert job["write"]["total_ios"] == BS * BLOCKS // bs, job["write"]
+    return job
+
+
+def read(guest, dev: str, pipe: str) -> str:
+    return guest.check(f"dd if={dev} bs={BS} count={BLOCKS} iflag=direct 2>/dev/null | {pipe}")
+
+
+def distinct(guest, dev: str) -> int:
+    """Distinct 4 KiB blocks among the first BLOCKS (od prints one a line)."""
+    return int(read(guest, dev, f"od -An -v -tx1 -w{BS} | sort -u | wc -l"))
+
+
+def zero_blocks(guest, dev: str) -> int:
+    return int(read(guest, dev, f"od -An -v -tx1 -w{BS} | grep -vc '[1-9a-f]' || true"))
+
+
+def gzip_ratio(guest, dev: str) -> float:
+    return int(read(guest, dev, "gzip -c | wc -c")) / (BS * BLOCKS)
+
+
+@pytest.fixture
+def dev(make_nullb):
+    return make_nullb("nullb0", size_mb=16)
+
+
+def test_scramble_and_refill_make_every_write_distinct(guest, kiobench_module, dev):
+    """fio's default (scramble_buffers=1): 256 distinct blocks; with
+    scramble_buffers=0 the 8 slots' data repeats (8 distinct); with
+    refill_buffers, 256 again, and random (gzip gains nothing).
+    Mutations: kb_data_write() returning at once: red (8, not 256);
+    refill drawing nothing (kb_dfill_buffer() skipped): red."""
+    job = write(guest, dev, "")
+    assert job["kiobench"]["settings"]["scramble_buffers"] is True
+    assert distinct(guest, dev) == BLOCKS
+    write(guest, dev, "--scramble_buffers=0")
+    assert distinct(guest, dev) == QD
+    job = write(guest, dev, "--refill_buffers --scramble_buffers=0")
+    assert job["kiobench"]["settings"]["refill_buffers"] is True
+    assert distinct(guest, dev) == BLOCKS and gzip_ratio(guest, dev) > 0.99
+
+
+def test_zero_buffers_and_pattern(guest, kiobench_module, dev):
+    """zero_buffers: every block zeroes (scramble is off with it, as fio
+    sets it), unless scramble_buffers is given too; buffer_pattern: the
+    pattern from each block's start.  Mutations: zero_buffers sending no
+    buffer-fill: red; the pattern restarted at each page: red (a 3-byte
+    pattern does not divide 4096, so the second page's first bytes
+    differ)."""
+    job = write(guest, dev, "--zero_buffers")
+    assert job["kiobench"]["settings"]["buffer_fill"] == "zeroes"
+    assert zero_blocks(guest, dev) == BLOCKS
+    write(guest, dev, "--zero_buffers --scramble_buffers=1")
+    assert zero_blocks(guest, dev) == 0 and distinct(guest, dev) == BLOCKS
+    job = write(guest, dev, """'--buffer_pattern=0xdead"x"' --scramble_buffers=0""", 2 * BS)
+    assert job["kiobench"]["settings"]["buffer_fill"] == "pattern"
+    want = ("de ad 78 " * (2 * BS // 3 + 1)).split()[:2 * BS]
+    got = read(guest, dev, f"head -c {2 * BS} | od -An -v -tx1").split()
+    assert got == want
+    assert distinct(guest, dev) == 2        # the two pages of each 8k block
+
+
+@pytest.mark.parametrize("pct", [25, 75])
+def test_compress_percentage(guest, kiobench_module, dev, pct):
+    """buffer_compress_percentage: gzip's ratio follows 100 - pct (random
+    bytes do not compress, zeroes vanish; gzip's overhead on the random
+    part is a few %), every write distinct (refilled, as fio implies);
+    with refill_buffers=0 the 8 slots repeat.  Mutations: the random part
+    taken as pct instead of 100 - pct: red; compression without refill:
+    red (8 distinct)."""
+    job = write(guest, dev, f"--buffer_compress_percentage={pct}")
+    s = job["kiobench"]["settings"]
+    assert (s["buffer_compress_percentage"], s["buffer_compress_chunk"]) == (pct, 512), s
+    assert s["refill_buffers"] is True
+    ratio = gzip_ratio(guest, dev)
+    assert (100 - pct) / 100 <= ratio <= (100 - pct) / 100 + 0.06, ratio
+    assert distinct(guest, dev) == BLOCKS
+    write(guest, dev, f"--buffer_compress_percentage={pct} --refill_buffers=0")
+    assert distinct(guest, dev) == QD
+
+
+def test_data_refusals(guest, kiobench_module, dev):
+    """With verify, whose writes carry its own data, the options that
+    choose data are refused with the reason, and nothing is written."""
+    before = guest.check("cat /sys/block/nullb0/stat").split()[4]
+    for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50"):
+        r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=crc32c "
+                      f"--allow-writes --size=1m {args}")
+        assert r.rc != 0 and "verify: its writes carry verify's data" in r.out, (args, r.out)
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
+                  "\"--buffer_pattern='file'\"")
+    assert r.rc != 0 and "a 'file' is not implemented" in r.out, r.out
+    assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
