@@ -409,9 +409,14 @@ int kb_zbd_begin(struct kb_worker *w)
 	}
 	for (i = zw->j; i < zd->nr; i += zw->nw) {
 		zw->start_bytes += zd->z[i].wp;
+		/* kb_zbd_open() without zw->zd, which is set last */
 		if (zd->z[i].wp && zd->z[i].wp < zd->z[i].cap &&
-		    (!zw->max_open || zw->open < zw->max_open))
-			kb_zbd_open(zw, i);
+		    (!zw->max_open || zw->open < zw->max_open)) {
+			zd->z[i].open = true;
+			if (zw->max_open)
+				zw->open_idx[zw->open] = i;
+			zw->open++;
+		}
 	}
 	WRITE_ONCE(zw->zd, zd);
 	return 0;
