@@ -188,6 +188,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_TRIM_VERIFY_ZERO] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KIOBENCH_A_BSSPLIT_WRITE] = NLA_POLICY_NESTED(kb_bss_policy),
 	[KIOBENCH_A_BSSPLIT_TRIM] = NLA_POLICY_NESTED(kb_bss_policy),
+	[KIOBENCH_A_ZONE_OP] = NLA_POLICY_MAX(NLA_U8, 5),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -249,6 +250,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_ZONE_OP, zone_op, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -305,5 +307,6 @@ static_assert(__same_type(((struct kb_config *)0)->trim_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog_batch, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_verify_zero, u8));
+static_assert(__same_type(((struct kb_config *)0)->zone_op, u8));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -64,7 +64,8 @@
  *	KIOBENCH_A_VERIFY_BACKLOG, KIOBENCH_A_VERIFY_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_PERCENTAGE, KIOBENCH_A_TRIM_BACKLOG,
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
- *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+ *	KIOBENCH_A_ZONE_OP.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -106,7 +107,7 @@
  *	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
  *	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
- *	KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_ZONE_OP.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -163,7 +164,7 @@
  *	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
  *	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
- *	KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_ZONE_OP.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -211,7 +212,8 @@
  *	KIOBENCH_A_VERIFY_BACKLOG, KIOBENCH_A_VERIFY_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_PERCENTAGE, KIOBENCH_A_TRIM_BACKLOG,
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
- *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+ *	KIOBENCH_A_ZONE_OP.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -283,6 +285,28 @@ enum kiobench_trim_mode {
 enum kiobench_zonemode {
 	KIOBENCH_ZONEMODE_NONE,
 	KIOBENCH_ZONEMODE_ZBD,
+};
+
+/**
+ * enum kiobench_zone_op - kiobench's zone management ops (fio has none): what
+ *   the trims of a zonemode zbd job are, each timed in the trim direction.
+ * @KIOBENCH_ZONE_OP_NONE: a zbd trim resets its zone, its resets are not timed
+ *   (the default)
+ * @KIOBENCH_ZONE_OP_RESET: REQ_OP_ZONE_RESET of a zone; in a job that writes,
+ *   the zone resets zonemode zbd issues, timed
+ * @KIOBENCH_ZONE_OP_OPEN: REQ_OP_ZONE_OPEN of a zone (explicitly open)
+ * @KIOBENCH_ZONE_OP_CLOSE: REQ_OP_ZONE_CLOSE of a zone
+ * @KIOBENCH_ZONE_OP_FINISH: REQ_OP_ZONE_FINISH of a zone (full)
+ * @KIOBENCH_ZONE_OP_RESET_ALL: REQ_OP_ZONE_RESET_ALL: one command resets every
+ *   sequential zone of the device
+ */
+enum kiobench_zone_op {
+	KIOBENCH_ZONE_OP_NONE,
+	KIOBENCH_ZONE_OP_RESET,
+	KIOBENCH_ZONE_OP_OPEN,
+	KIOBENCH_ZONE_OP_CLOSE,
+	KIOBENCH_ZONE_OP_FINISH,
+	KIOBENCH_ZONE_OP_RESET_ALL,
 };
 
 /**
@@ -637,6 +661,17 @@ struct kiobench_cdf_ent {
  *   sizes and weights. bssplit-write's when absent.
  * @KIOBENCH_A_JOB_VERIFY_TRIMMED: Status: intervals verify read back from
  *   trimmed blocks and found zeroed (trim-verify-zero).
+ * @KIOBENCH_A_ZONE_OP: kiobench's rw=zone_reset, zone_open, zone_close,
+ *   zone_finish and zone_reset_all: each trim of a zonemode zbd job (trim-mode
+ *   trim) is this zone management command, of one zone (the worker's zones in
+ *   turn, or a random offset's zone with random) or, reset-all, of the device,
+ *   timed in the trim direction; a zone's op takes a zone's bytes of the
+ *   budgets. Reset-all needs numjobs 1, the span the whole device and a device
+ *   that resets all zones at once; open, the span's zones within the device's
+ *   open and active limits unless ignore-zone-limits. In a zbd job that writes,
+ *   reset (the zone_mgmt option): the zone resets the job issues are timed in
+ *   the trim direction. Implies zonemode zbd when zonemode is absent. Needs
+ *   allow-writes.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -750,6 +785,7 @@ enum kiobench_attr {
 	KIOBENCH_A_BSSPLIT_WRITE,	/* nest: enum kiobench_bss_attr */
 	KIOBENCH_A_BSSPLIT_TRIM,	/* nest: enum kiobench_bss_attr */
 	KIOBENCH_A_JOB_VERIFY_TRIMMED,	/* u64 */
+	KIOBENCH_A_ZONE_OP,		/* u8: enum kiobench_zone_op */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
