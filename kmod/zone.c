@@ -246,9 +246,14 @@ static int kb_zbd_report_cb(struct blk_zone *bz, unsigned int idx, void *data)
 	if (r->nw && idx % r->nw != r->j)
 		return 0;
 	z = &zd->z[idx];
-	z->cap = cap;
-	z->wp = min(wp, cap);
 	z->cond0 = bz->cond;
+	/*
+	 * A conventional zone holds data everywhere (reads go anywhere in it)
+	 * and has no room: zbd's writes skip it, and never reset it.
+	 */
+	z->conv = bz->type == BLK_ZONE_TYPE_CONVENTIONAL;
+	z->cap = z->conv ? 0 : cap;
+	z->wp = z->conv ? bz->len << SECTOR_SHIFT : min(wp, cap);
 	return 0;
 }
 
@@ -300,6 +305,24 @@ static int kb_zbd_limits(const struct kb_config *cfg, struct kb_zbd_dev *zd,
 		zd->max_open = cfg->job_max_open_zones;
 	}
 	return 0;
+}
+
+/*
+ * Whether a worker has fewer than iodepth sequential zones in its share:
+ * each write in flight holds one, and a reset needs one with none.
+ */
+static bool kb_zbd_seq_short(const struct kb_zbd_dev *zd,
+			     const struct kb_config *cfg)
+{
+	u32 j, i, n;
+
+	for (j = 0; j < cfg->numjobs; j++) {
+		for (n = 0, i = j; i < zd->nr; i += cfg->numjobs)
+			n += !zd->z[i].conv;
+		if (n < cfg->iodepth)
+			return true;
+	}
+	return false;
 }
 
 /* zone-op against a device: reset-all's whole device, open's limits. */
@@ -388,12 +411,19 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			   err);
 		return err;
 	}
-	if (rep.conv) {
+	if (rep.conv && cfg->trim_mode) {
 		KB_ERR_FMT(extack, NULL,
-			   "zonemode: a span holds conventional zones (not implemented yet)",
-			   "zonemode: zone %llu of %s is conventional (not implemented yet)",
+			   "zonemode: trims and zone ops reset zones; a span holds conventional zones",
+			   "zonemode: zone %llu of %s is conventional: it has no reset",
 			   rep.first_conv, path);
 		return -EOPNOTSUPP;
+	}
+	if (rep.conv && writes && kb_zbd_seq_short(zd, cfg)) {
+		KB_ERR_FMT(extack, NULL,
+			   "iodepth: zonemode zbd needs iodepth sequential zones per worker (conventional ones are skipped)",
+			   "iodepth: zbd needs %u sequential zones a worker; %s's span has %u conventional",
+			   cfg->iodepth, path, rep.conv);
+		return -EINVAL;
 	}
 	if (rep.bad) {
 		KB_ERR_FMT(extack, NULL,
@@ -514,6 +544,8 @@ int kb_zbd_begin(struct kb_worker *w)
 	zw->op_next = zw->j;
 	kb_zbd_op_budget(w);
 	for (i = zw->j; i < zd->nr; i += zw->nw) {
+		if (zd->z[i].conv)
+			continue;
 		zw->start_bytes += zd->z[i].wp;
 		/* kb_zbd_open() without zw->zd, which is set last */
 		if (zd->z[i].wp && zd->z[i].wp < zd->z[i].cap &&
@@ -604,7 +636,7 @@ static u32 kb_zbd_write_zone(struct kb_worker *w, u32 start)
 		}
 	}
 	for (n = 0, i = start; n < owned; n++, i = kb_zbd_next(zw, i)) {
-		if (!zd->z[i].inflight) {
+		if (!zd->z[i].inflight && !zd->z[i].conv) {
 			kb_zbd_reset_full(w, i);
 			kb_zbd_open(zw, i);
 			return i;
@@ -889,8 +921,9 @@ static void kb_zbd_show_dev(struct seq_file *m, struct kb_job *job,
 	for (i = 0; i < zd->nr; i++) {
 		const struct kb_zbd_zone *z = &zd->z[i];
 
-		seq_printf(m, "zone %llu wp %llu cap %llu touched %d",
-			   zd->first + i, READ_ONCE(z->wp), z->cap, z->touched);
+		seq_printf(m, "zone %llu wp %llu cap %llu touched %d conv %d",
+			   zd->first + i, READ_ONCE(z->wp), z->cap, z->touched,
+			   z->conv);
 		if (!err)
 			seq_printf(m, " dev_wp %llu cond %s", rep.dev_wp[i],
 				   kb_zone_cond(rep.dev_cond[i]));

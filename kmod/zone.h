@@ -32,6 +32,7 @@ struct kb_zbd_zone {
 	u64 append_end;		/* zone append: the furthest end returned, bytes */
 	bool open;		/* one of the owner's open zones */
 	bool touched;		/* written or reset by the job */
+	bool conv;		/* conventional: read anywhere, never written */
 };
 
 struct kb_zbd_dev {

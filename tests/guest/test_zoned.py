@@ -174,8 +174,9 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     """Each refusal names what is wrong, before any I/O: a device that is
     not zoned, a span that cuts a zone, more open zones than the device
     allows, fewer zones than the depth, continue_on_error, zone append
-    without zonemode, a conventional zone in the span.  Mutation recorded: the span's
-    alignment check dropped (zone.c)."""
+    without zonemode, a conventional zone in the span of trims (it has no
+    reset), fewer sequential zones than the depth.  Mutation recorded: the
+    span's alignment check dropped (zone.c)."""
     plain = make_nullb("nullb1", size_mb=64)
     out = refused(guest, plain, "--zonemode=zbd --rw=randwrite --io_size=1M")
     assert "which is not zoned" in out or "not zoned" in out, out
@@ -191,8 +192,10 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     out = refused(guest, zdev, "--rw=randwrite --io_size=1M --write_mode=zone_append")
     assert "zone-append: only with zonemode" in out, out
     conv = make_nullb("nullb2", memory_backed=False, **zoned(ZONE_MB, 8, nr_conv=1))
-    out = refused(guest, conv, "--zonemode=zbd --rw=randwrite --io_size=1M")
-    assert "conventional" in out, out
+    out = refused(guest, conv, f"--zonemode=zbd --rw=trim --bs={ZONE_MB}M")
+    assert "zone 0 of /dev/nullb2 is conventional" in out, out
+    out = refused(guest, conv, "--zonemode=zbd --rw=randwrite --io_size=1M --iodepth=8")
+    assert "8 sequential zones a worker" in out, out
     # the zone management ops (rw=zone_*): the same device and span rules,
     # and their own limits (mutation recorded: kb_zbd_check_op()'s open
     # limit dropped: the 16 opens run, red)
@@ -323,3 +326,33 @@ def test_zone_ops(guest: Guest, zdev: str) -> None:
     assert conds()[:2 * MAX_OPEN] == ["fu"] * 2 * MAX_OPEN, blkzone(guest, zdev)
     zone_op(guest, zdev, "zone_reset_all", 1)
     assert blkzone(guest, zdev) == [(0, "em")] * NR_ZONES, blkzone(guest, zdev)
+
+
+def test_zbd_skips_conventional_zones(guest: Guest, make_nullb, kiobench_module) -> None:
+    """Conventional zones in the span (the first 2 of 8, of 4 MiB; the
+    sequential ones take 3 MiB): the writes skip them and the resets never
+    touch them.  A sequential write of 36 MiB at depth 1 fills the 18 MiB
+    of sequential zones twice, its offsets wrapping into the conventional
+    zones when a zone must be reset: no error, every byte at a sequential
+    zone's pointer (the device's pointers plus what the resets took back),
+    the conventional zones untouched; a random read then goes anywhere,
+    conventional zones included, with none past a pointer.  Mutation
+    recorded: the reset loop without its conventional guard (zone.c
+    kb_zbd_write_zone()): red (a reset of zone 0 fails the job)."""
+    need_zoned(guest)
+    dev = make_nullb("nullb2", memory_backed=False,
+                     **zoned(ZONE_MB, 8, zone_capacity_mb=CAP_MB, nr_conv=2))
+    io = 2 * 6 * CAP_MB * MiB
+    job, text = run_zbd(guest, dev, f"--rw=write --bs=1M --iodepth=1 --io_size={io}")
+    w, zones = zones_file(text, 8)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    rep = re.findall(r"wptr 0x([0-9a-f]+).*?type:\s*\d+\((\w+)\)",
+                     guest.check(f"blkzone report {dev}"))
+    assert [t for _, t in rep] == ["CONVENTIONAL"] * 2 + ["SEQ_WRITE_REQUIRED"] * 6, rep
+    seq = sum(int(wp, 16) * 512 for wp, _ in rep[2:])
+    assert w["resets"] >= 5 and seq + w["reset_bytes"] == io == w["written"], (w, rep)
+    assert [(z["conv"], z["touched"]) for z in zones[:2]] == [(1, 0)] * 2, zones
+    assert w["start_bytes"] == 0, w
+    job, text = run_zbd(guest, dev, "--rw=randread --bs=64k --iodepth=4 --io_size=4M")
+    assert job["error"] == 0 and job["read"]["io_bytes"] == 4 * MiB, job["read"]
+    assert zones_file(text, 8)[0]["reads_beyond_wp"] == 0, text

@@ -597,10 +597,11 @@ struct kiobench_cdf_ent {
  *   Reads stay below the write pointers unless read-beyond-wp; a trim resets
  *   the zone of its offset (REQ_OP_ZONE_RESET). The write pointers are read
  *   with blkdev_report_zones() at each worker's start. The workers of a device
- *   share its zones, zone i to worker i mod numjobs. Needs the span aligned to
- *   zones and without conventional zones, at least iodepth zones a worker for a
- *   job that writes; not with completion poll, verify, trimwrite, write-zeroes,
- *   atomic or continue-on-error.
+ *   share its zones, zone i to worker i mod numjobs. The writes skip
+ *   conventional zones, the reads go anywhere in them. Needs the span aligned
+ *   to zones, without conventional zones for trims, at least iodepth sequential
+ *   zones a worker for a job that writes; not with completion poll, verify,
+ *   trimwrite, write-zeroes, atomic or continue-on-error.
  * @KIOBENCH_A_MAX_OPEN_ZONES: fio's max_open_zones: the zones of each device
  *   the job keeps open (written, not full) at once, shared among its workers;
  *   at most the device's max_open_zones and max_active_zones unless
