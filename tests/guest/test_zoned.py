@@ -193,18 +193,21 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     assert "zone-append: only with zonemode" in out, out
     conv = make_nullb("nullb2", memory_backed=False, **zoned(ZONE_MB, 8, nr_conv=1))
     out = refused(guest, conv, f"--zonemode=zbd --rw=trim --bs={ZONE_MB}M")
-    assert "zone 0 of /dev/nullb2 is conventional" in out, out
+    # before 6.4 the kernel has no formatted extack: the fixed message
+    assert "zone 0 of /dev/nullb2 is conventional" in out or \
+        "a span holds conventional zones" in out, out
     out = refused(guest, conv, "--zonemode=zbd --rw=randwrite --io_size=1M --iodepth=8")
-    assert "8 sequential zones a worker" in out, out
+    assert "8 sequential zones a worker" in out or "iodepth sequential zones" in out, out
     # the zone management ops (rw=zone_*): the same device and span rules,
     # and their own limits (mutation recorded: kb_zbd_check_op()'s open
     # limit dropped: the 16 opens run, red)
     out = refused(guest, plain, "--rw=zone_reset")
     assert "not zoned" in out, out
     out = refused(guest, zdev, "--rw=zone_finish --offset=1M --size=4M")
-    assert "cuts zone 0" in out, out
+    assert "cuts zone 0" in out or "zone boundaries" in out, out
     out = refused(guest, zdev, "--rw=zone_open")
-    assert f"zone-op open: {NR_ZONES} zones" in out and f"max_open {MAX_OPEN}" in out, out
+    assert (f"zone-op open: {NR_ZONES} zones" in out and f"max_open {MAX_OPEN}" in out) or \
+        "more zones than a device keeps open" in out, out
     out = refused(guest, zdev, f"--rw=zone_reset_all --size={ZONE_MB}M")
     assert "not the whole device" in out, out
     out = refused(guest, zdev, "--rw=zone_reset_all --workers=2")
@@ -326,6 +329,12 @@ def test_zone_ops(guest: Guest, zdev: str) -> None:
     assert conds()[:2 * MAX_OPEN] == ["fu"] * 2 * MAX_OPEN, blkzone(guest, zdev)
     zone_op(guest, zdev, "zone_reset_all", 1)
     assert blkzone(guest, zdev) == [(0, "em")] * NR_ZONES, blkzone(guest, zdev)
+    # the normal output names the op of its trim line, and counts the zones
+    out = guest.check(f"kiobench run --filename={zdev} --allow-writes --rw=zone_finish "
+                      f"--size={ZONE_MB}M")
+    assert re.search(r"^  trim: IOPS=", out, re.M) and \
+        "zone_finish: the trims above are zone management commands" in out, out
+    assert re.search(r"zones +: 1 of 1 written.*, 0 opened, 0 closed, 1 finished", out), out
 
 
 def test_zbd_skips_conventional_zones(guest: Guest, make_nullb, kiobench_module) -> None:
