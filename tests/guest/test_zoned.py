@@ -323,10 +323,14 @@ def test_zone_ops(guest: Guest, zdev: str) -> None:
     assert blkzone(guest, zdev)[:MAX_OPEN] == [(64 << 10, "cl")] * MAX_OPEN, blkzone(guest, zdev)
     zone_op(guest, zdev, "zone_finish", MAX_OPEN, span)
     assert conds()[:MAX_OPEN] == ["fu"] * MAX_OPEN, blkzone(guest, zdev)
+    guest.check("cp /tmp/kiobench.json /tmp/finish1.json")
     zone_op(guest, zdev, "zone_reset", MAX_OPEN, span)
     assert blkzone(guest, zdev)[:MAX_OPEN] == [(0, "em")] * MAX_OPEN, blkzone(guest, zdev)
     zone_op(guest, zdev, "zone_finish", 2 * MAX_OPEN, f"--size={2 * MAX_OPEN * ZONE_MB}M")
     assert conds()[:2 * MAX_OPEN] == ["fu"] * 2 * MAX_OPEN, blkzone(guest, zdev)
+    # compare names the op of the trims it compares
+    out = guest.run("kiobench compare /tmp/finish1.json /tmp/kiobench.json").out
+    assert "job kiobench, trim (zone_finish)" in out, out
     zone_op(guest, zdev, "zone_reset_all", 1)
     assert blkzone(guest, zdev) == [(0, "em")] * NR_ZONES, blkzone(guest, zdev)
     # the normal output names the op of its trim line, and counts the zones
