@@ -161,6 +161,30 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 EXPORT_SYMBOL_IF_KUNIT(kb_account);
 
 /*
+ * An operation the worker timed itself around a synchronous call (the zone
+ * resets of zonemode zbd, zone.c): counted as kb_account() counts a bio of
+ * @dir, on the worker's CPU, with no secondary measures (it has no slot).
+ */
+void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
+		   u64 now, int err)
+{
+	struct kb_cpu_stats *s;
+	struct kb_dir_stats *d;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	s = job->stats[smp_processor_id()];
+	d = &s->dir[dir];
+	write_seqcount_begin(&s->seq);
+	if (unlikely(err))
+		d->c.errors++;
+	else
+		kb_count(d, len, now - start, start >= job->ramp_end_ns);
+	write_seqcount_end(&s->seq);
+	local_irq_restore(flags);
+}
+
+/*
  * Any context, any CPU, possibly inside submit_bio() when the block layer
  * fails a bio early.  Never resubmits (submit_bio may sleep): the slot goes
  * back to its worker, which is woken if it may be waiting.  The RCU read

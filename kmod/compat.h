@@ -267,6 +267,23 @@ static inline bool kb_zone_writes_ordered(struct block_device *bdev)
 }
 #endif
 
+/*
+ * REQ_OP_ZONE_RESET_ALL: before 6.10 submit_bio_noacct() fails it unless
+ * the driver set QUEUE_FLAG_ZONE_RESETALL; from 6.10 every zoned driver
+ * takes it (the flag is gone).
+ */
+#ifdef QUEUE_FLAG_ZONE_RESETALL
+static inline bool kb_zone_resetall(struct block_device *bdev)
+{
+	return blk_queue_zone_resetall(bdev_get_queue(bdev));
+}
+#else
+static inline bool kb_zone_resetall(struct block_device *bdev)
+{
+	return true;
+}
+#endif
+
 #ifdef KB_HAVE_ZONE_MGMT_NOGFP
 #define kb_zone_mgmt(bdev, op, sector, nr)	blkdev_zone_mgmt(bdev, op, sector, nr)
 #else

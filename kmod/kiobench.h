@@ -173,6 +173,7 @@ struct kb_config {
 	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
 	u32 zone_reset_threshold;	/* millionths of the zones' size */
 	u32 zone_reset_frequency;	/* millionths of the writes; 0: none */
+	u8 zone_op;		/* enum kiobench_zone_op: what trims are */
 	/* what writes carry (data.c) */
 	u8 buffer_fill;		/* enum kiobench_buffer_fill */
 	u8 *buffer_pattern;	/* NULL: none */
@@ -486,6 +487,8 @@ u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
+void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
+		   u64 now, int err);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* account.c and job.c internals, visible to kiobench_kunit.c only */

@@ -195,6 +195,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_SCRAMBLE_BUFFERS] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 99),
 	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { .type = NLA_U32, },
+	[KIOBENCH_A_ZONE_OP] = NLA_POLICY_MAX(NLA_U8, 5),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -261,6 +262,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_SCRAMBLE_BUFFERS, scramble_buffers, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, buffer_compress_percentage, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_CHUNK, buffer_compress_chunk, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_ZONE_OP, zone_op, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -322,5 +324,6 @@ static_assert(__same_type(((struct kb_config *)0)->refill_buffers, bool));
 static_assert(__same_type(((struct kb_config *)0)->scramble_buffers, bool));
 static_assert(__same_type(((struct kb_config *)0)->buffer_compress_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->buffer_compress_chunk, u32));
+static_assert(__same_type(((struct kb_config *)0)->zone_op, u8));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -204,8 +204,8 @@ VISIBLE_IF_KUNIT blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir)
 		return REQ_OP_WRITE | REQ_SYNC | REQ_IDLE |
 		       (cfg->writefua ? REQ_FUA : 0) |
 		       (cfg->atomic ? KB_REQ_ATOMIC : 0);
-	case KIOBENCH_DIR_TRIM:	/* zonemode zbd: a zone's reset */
-		return cfg->zonemode ? REQ_OP_ZONE_RESET | REQ_SYNC :
+	case KIOBENCH_DIR_TRIM:	/* zonemode zbd: a zone's reset, or zone-op */
+		return cfg->zonemode ? kb_zbd_opf(cfg) | REQ_SYNC :
 				       REQ_OP_DISCARD;
 	case KIOBENCH_DIR_SYNC:
 		return REQ_OP_WRITE | REQ_PREFLUSH;

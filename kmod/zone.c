@@ -21,6 +21,12 @@
  * from 6.10 zone write plugging keeps it for any scheduler; before, only
  * mq-deadline's zone write locking does, and the job is refused at depth
  * > 1 without it (compat.h).
+ *
+ * zone-op (kiobench's rw=zone_reset, zone_open, zone_close, zone_finish,
+ * zone_reset_all): the trims of a zbd job are that zone management
+ * command, one zone each (reset-all: the device), at the job's depth and
+ * timed in the trim direction; beside writes, reset times the resets zbd
+ * issues (zone_mgmt).
  */
 #include <linux/blkdev.h>
 #include <linux/debugfs.h>
@@ -28,9 +34,40 @@
 #include <linux/math64.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <net/genetlink.h>
 
 #include "kiobench.h"
+
+/*
+ * zone-op: the trims of a job that only trims, any op; beside writes, the
+ * resets zbd issues.  Every op destroys data; reset-all is one command for
+ * the whole device, from one worker.
+ */
+static int kb_zbd_parse_op(struct genl_info *info, const struct kb_config *cfg)
+{
+	struct nlattr *at = info->attrs[KIOBENCH_A_ZONE_OP];
+	struct netlink_ext_ack *extack = info->extack;
+
+	if (!cfg->allow_writes) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "zone-op: zone management destroys data; the request must set allow-writes");
+		return -EINVAL;
+	}
+	if (cfg->trim_mode != KIOBENCH_TRIM_TRIM &&
+	    (cfg->zone_op != KIOBENCH_ZONE_OP_RESET || cfg->rwmix_read == 100 ||
+	     cfg->trim_mode)) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "zone-op: with trim-mode trim (every I/O a zone op), or reset beside writes");
+		return -EINVAL;
+	}
+	if (cfg->zone_op == KIOBENCH_ZONE_OP_RESET_ALL && cfg->numjobs > 1) {
+		NL_SET_ERR_MSG_ATTR(extack, at,
+				    "zone-op: reset-all resets every zone of a device: numjobs must be 1");
+		return -EINVAL;
+	}
+	return 0;
+}
 
 /*
  * The request's rules: the zone options only with zonemode, and zonemode
@@ -50,12 +87,20 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 	struct nlattr *zm = tb[KIOBENCH_A_ZONEMODE];
 	unsigned int i;
 
+	/* zone ops exist only under zbd: they imply it */
+	if (cfg->zone_op && !zm)
+		cfg->zonemode = KIOBENCH_ZONEMODE_ZBD;
 	for (i = 0; i < ARRAY_SIZE(only_zbd); i++) {
 		if (tb[only_zbd[i]] && !cfg->zonemode) {
 			NL_SET_ERR_MSG_ATTR(extack, tb[only_zbd[i]],
 					    "max-open-zones/job-max-open-zones/ignore-zone-limits/read-beyond-wp/zone-reset-*: only with zonemode zbd");
 			return -EINVAL;
 		}
+	}
+	if (cfg->zone_op && zm && !cfg->zonemode) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONE_OP],
+				    "zone-op: only with zonemode zbd (which it implies)");
+		return -EINVAL;
 	}
 	if (cfg->zone_append && !cfg->zonemode) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONE_APPEND],
@@ -99,6 +144,8 @@ int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg)
 				    "zone-reset-threshold: needs zone-reset-frequency");
 		return -EINVAL;
 	}
+	if (cfg->zone_op && kb_zbd_parse_op(info, cfg))
+		return -EINVAL;
 	if (cfg->max_open_zones && cfg->job_max_open_zones > cfg->max_open_zones) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_JOB_MAX_OPEN_ZONES],
 				    "job-max-open-zones: more than max-open-zones");
@@ -199,9 +246,14 @@ static int kb_zbd_report_cb(struct blk_zone *bz, unsigned int idx, void *data)
 	if (r->nw && idx % r->nw != r->j)
 		return 0;
 	z = &zd->z[idx];
-	z->cap = cap;
-	z->wp = min(wp, cap);
 	z->cond0 = bz->cond;
+	/*
+	 * A conventional zone holds data everywhere (reads go anywhere in it)
+	 * and has no room: zbd's writes skip it, and never reset it.
+	 */
+	z->conv = bz->type == BLK_ZONE_TYPE_CONVENTIONAL;
+	z->cap = z->conv ? 0 : cap;
+	z->wp = z->conv ? bz->len << SECTOR_SHIFT : min(wp, cap);
 	return 0;
 }
 
@@ -255,6 +307,59 @@ static int kb_zbd_limits(const struct kb_config *cfg, struct kb_zbd_dev *zd,
 	return 0;
 }
 
+/*
+ * Whether a worker has fewer than iodepth sequential zones in its share:
+ * each write in flight holds one, and a reset needs one with none.
+ */
+static bool kb_zbd_seq_short(const struct kb_zbd_dev *zd,
+			     const struct kb_config *cfg)
+{
+	u32 j, i, n;
+
+	for (j = 0; j < cfg->numjobs; j++) {
+		for (n = 0, i = j; i < zd->nr; i += cfg->numjobs)
+			n += !zd->z[i].conv;
+		if (n < cfg->iodepth)
+			return true;
+	}
+	return false;
+}
+
+/* zone-op against a device: reset-all's whole device, open's limits. */
+static int kb_zbd_check_op(const struct kb_config *cfg, struct kb_dev *dev,
+			   const struct kb_zbd_dev *zd, const char *path,
+			   struct netlink_ext_ack *extack)
+{
+	struct block_device *bdev = dev->bdev.bdev;
+	u32 dlim = min_not_zero(zd->dev_max_open, zd->dev_max_active);
+
+	if (cfg->zone_op == KIOBENCH_ZONE_OP_RESET_ALL) {
+		if (dev->span_start || dev->span_len != bdev_nr_bytes(bdev)) {
+			KB_ERR_FMT(extack, NULL,
+				   "zone-op: reset-all resets every zone of a device; a span is not the whole device",
+				   "zone-op reset-all: %s's span %llu+%llu is not the whole device",
+				   path, dev->span_start, dev->span_len);
+			return -EINVAL;
+		}
+		if (!kb_zone_resetall(bdev)) {
+			KB_ERR_FMT(extack, NULL,
+				   "zone-op: reset-all: a device does not reset all its zones at once (QUEUE_FLAG_ZONE_RESETALL, before 6.10)",
+				   "zone-op reset-all: %s has no QUEUE_FLAG_ZONE_RESETALL",
+				   path);
+			return -EOPNOTSUPP;
+		}
+	}
+	if (cfg->zone_op == KIOBENCH_ZONE_OP_OPEN && !cfg->ignore_zone_limits &&
+	    dlim && zd->nr > dlim) {
+		KB_ERR_FMT(extack, NULL,
+			   "zone-op: open: a span has more zones than a device keeps open (max_open_zones, max_active_zones)",
+			   "zone-op open: %u zones of %s over max_open %u/max_active %u",
+			   zd->nr, path, zd->dev_max_open, zd->dev_max_active);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The span against the zones of @dev, before any I/O. */
 static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			     struct kb_zbd_dev *zd, const char *path,
@@ -289,8 +394,9 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			   (u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT);
 		return -EOPNOTSUPP;
 	}
-	/* appends need no order: the device places them */
-	if (writes && !cfg->zone_append && cfg->iodepth > 1 &&
+	/* appends need no order: the device places them; nor zone ops */
+	if (writes && !cfg->zone_append && cfg->trim_mode != KIOBENCH_TRIM_TRIM &&
+	    cfg->iodepth > 1 &&
 	    !kb_zone_writes_ordered(bdev)) {
 		KB_ERR_FMT(extack, NULL,
 			   "iodepth: writes to a zone at depth > 1 need zone write locking (mq-deadline) before 6.10; a device's scheduler is none: set iodepth 1 or mq-deadline",
@@ -305,12 +411,19 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			   err);
 		return err;
 	}
-	if (rep.conv) {
+	if (rep.conv && cfg->trim_mode) {
 		KB_ERR_FMT(extack, NULL,
-			   "zonemode: a span holds conventional zones (not implemented yet)",
-			   "zonemode: zone %llu of %s is conventional (not implemented yet)",
+			   "zonemode: trims and zone ops reset zones; a span holds conventional zones",
+			   "zonemode: zone %llu of %s is conventional: it has no reset",
 			   rep.first_conv, path);
 		return -EOPNOTSUPP;
+	}
+	if (rep.conv && writes && kb_zbd_seq_short(zd, cfg)) {
+		KB_ERR_FMT(extack, NULL,
+			   "iodepth: zonemode zbd needs iodepth sequential zones per worker (conventional ones are skipped)",
+			   "iodepth: zbd needs %u sequential zones a worker; %s's span has %u conventional",
+			   cfg->iodepth, path, rep.conv);
+		return -EINVAL;
 	}
 	if (rep.bad) {
 		KB_ERR_FMT(extack, NULL,
@@ -319,7 +432,8 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			   rep.first_bad, path);
 		return -EIO;
 	}
-	return kb_zbd_limits(cfg, zd, path, extack);
+	return kb_zbd_limits(cfg, zd, path, extack) ?:
+	       kb_zbd_check_op(cfg, dev, zd, path, extack);
 }
 
 /*
@@ -374,6 +488,26 @@ int kb_zbd_check(struct kb_job *job, struct kb_dev *dev, const char *path,
 	return err;
 }
 
+/*
+ * zone-op: one pass (no size, time or count limit given) is an op on each
+ * of the worker's zones, or one reset-all: what the ops cover, not what
+ * their bs took (kb_zbd_take()).
+ */
+static void kb_zbd_op_budget(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_zbd_w *zw = &w->zbd;
+	struct kb_zbd_dev *zd = w->dev->zbd;
+
+	if (cfg->trim_mode != KIOBENCH_TRIM_TRIM || !cfg->zone_op)
+		return;
+	if (cfg->io_bytes || cfg->runtime_ns || cfg->number_ios)
+		return;
+	w->bytes_left = cfg->zone_op == KIOBENCH_ZONE_OP_RESET_ALL ?
+			w->dev->span_len :
+			(u64)DIV_ROUND_UP(zd->nr - zw->j, zw->nw) * zd->zone_bytes;
+}
+
 /* The worker's zones, from the device; 0, or the job fails. */
 int kb_zbd_begin(struct kb_worker *w)
 {
@@ -407,11 +541,20 @@ int kb_zbd_begin(struct kb_worker *w)
 					       zd->zone_bytes,
 					       cfg->zone_reset_threshold, 1000000);
 	}
+	zw->op_next = zw->j;
+	kb_zbd_op_budget(w);
 	for (i = zw->j; i < zd->nr; i += zw->nw) {
+		if (zd->z[i].conv)
+			continue;
 		zw->start_bytes += zd->z[i].wp;
+		/* kb_zbd_open() without zw->zd, which is set last */
 		if (zd->z[i].wp && zd->z[i].wp < zd->z[i].cap &&
-		    (!zw->max_open || zw->open < zw->max_open))
-			kb_zbd_open(zw, i);
+		    (!zw->max_open || zw->open < zw->max_open)) {
+			zd->z[i].open = true;
+			if (zw->max_open)
+				zw->open_idx[zw->open] = i;
+			zw->open++;
+		}
 	}
 	WRITE_ONCE(zw->zd, zd);
 	return 0;
@@ -439,12 +582,14 @@ int kb_zbd_begin(struct kb_worker *w)
 /*
  * A full zone's reset, from the worker, none of its writes in flight (the
  * slot's own I/O waits for it).  A failure fails the job: the write that
- * follows fails as well.
+ * follows fails as well.  With zone-op reset (zone_mgmt), timed around
+ * blkdev_zone_mgmt(): submission to completion, as the worker waits.
  */
 static void kb_zbd_reset_full(struct kb_worker *w, u32 i)
 {
 	struct kb_zbd_dev *zd = w->zbd.zd;
 	struct kb_zbd_zone *z = &zd->z[i];
+	u64 start = ktime_get_ns();
 	int err = -EOPNOTSUPP;
 
 #ifdef CONFIG_BLK_DEV_ZONED
@@ -452,6 +597,10 @@ static void kb_zbd_reset_full(struct kb_worker *w, u32 i)
 			   ((zd->first + i) << zd->shift) >> SECTOR_SHIFT,
 			   zd->zone_bytes >> SECTOR_SHIFT);
 #endif
+	/* zone_mgmt: timed, a zone_reset op in the trim direction */
+	if (w->job->cfg.zone_op)
+		kb_account_op(w->job, KIOBENCH_DIR_TRIM, zd->zone_bytes, start,
+			      ktime_get_ns(), err);
 	if (err) {
 		cmpxchg(&w->job->error, 0, err);
 		WRITE_ONCE(w->job->stop, true);
@@ -487,7 +636,7 @@ static u32 kb_zbd_write_zone(struct kb_worker *w, u32 start)
 		}
 	}
 	for (n = 0, i = start; n < owned; n++, i = kb_zbd_next(zw, i)) {
-		if (!zd->z[i].inflight) {
+		if (!zd->z[i].inflight && !zd->z[i].conv) {
 			kb_zbd_reset_full(w, i);
 			kb_zbd_open(zw, i);
 			return i;
@@ -566,21 +715,95 @@ static void kb_zbd_read(struct kb_worker *w, u32 i, u64 *off, u32 len)
 	zw->beyond++;	/* no data anywhere: the read goes to its offset */
 }
 
-/* A trim: the reset of its offset's zone (REQ_OP_ZONE_RESET), timed as a trim. */
-static void kb_zbd_trim(struct kb_worker *w, u32 i, u64 *off, u32 *len)
+/* A zone op's budget: what it covers, of which its bs took @took. */
+static void kb_zbd_take(struct kb_worker *w, u64 cover, u32 took)
+{
+	if (cover > took)
+		w->bytes_left -= min(w->bytes_left, cover - took);
+}
+
+/* reset-all: every zone of the span, which is the device, empty. */
+static void kb_zbd_reset_all(struct kb_worker *w, u64 *off, u32 *len)
 {
 	struct kb_zbd_w *zw = &w->zbd;
-	struct kb_zbd_zone *z = &zw->zd->z[i];
+	u32 i;
 
-	if (z->open)
-		kb_zbd_close(zw, i);
-	zw->resets++;
-	zw->reset_bytes += z->wp;
-	WRITE_ONCE(z->wp, 0);
-	z->append_end = 0;
+	for (i = 0; i < zw->zd->nr; i++) {
+		struct kb_zbd_zone *z = &zw->zd->z[i];
+
+		zw->reset_bytes += z->wp;
+		WRITE_ONCE(z->wp, 0);
+		z->append_end = 0;
+		z->touched = true;
+	}
+	WRITE_ONCE(zw->resets, zw->resets + zw->zd->nr);
+	kb_zbd_take(w, w->dev->span_len, *len);
+	*off = 0;
+	*len = 0;	/* the device's zones: no bytes of its own */
+}
+
+/*
+ * A trim: the reset of its offset's zone (REQ_OP_ZONE_RESET), timed as a
+ * trim; with zone-op, that op, on the worker's zones in turn unless random.
+ */
+static void kb_zbd_trim(struct kb_worker *w, u32 i, u64 *off, u32 *len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_zbd_w *zw = &w->zbd;
+	struct kb_zbd_zone *z;
+
+	if (cfg->zone_op == KIOBENCH_ZONE_OP_RESET_ALL) {
+		kb_zbd_reset_all(w, off, len);
+		return;
+	}
+	if (cfg->zone_op && !cfg->random) {
+		i = zw->op_next;
+		zw->op_next = kb_zbd_next(zw, i);
+	}
+	z = &zw->zd->z[i];
+	switch (cfg->zone_op) {
+	case KIOBENCH_ZONE_OP_OPEN:
+		WRITE_ONCE(zw->opens, zw->opens + 1);
+		break;
+	case KIOBENCH_ZONE_OP_CLOSE:
+		WRITE_ONCE(zw->closes, zw->closes + 1);
+		break;
+	case KIOBENCH_ZONE_OP_FINISH:
+		if (z->open)
+			kb_zbd_close(zw, i);
+		WRITE_ONCE(zw->finishes, zw->finishes + 1);
+		WRITE_ONCE(z->wp, z->cap);
+		break;
+	default:
+		if (z->open)
+			kb_zbd_close(zw, i);
+		zw->resets++;
+		zw->reset_bytes += z->wp;
+		WRITE_ONCE(z->wp, 0);
+		z->append_end = 0;
+	}
 	z->touched = true;
+	if (cfg->zone_op)
+		kb_zbd_take(w, zw->zd->zone_bytes, *len);
 	*off = (u64)i << zw->zd->shift;
 	*len = zw->zd->zone_bytes;
+}
+
+/* The op of a zbd trim: a zone's reset, or zone-op's. */
+blk_opf_t kb_zbd_opf(const struct kb_config *cfg)
+{
+	switch (cfg->zone_op) {
+	case KIOBENCH_ZONE_OP_OPEN:
+		return REQ_OP_ZONE_OPEN;
+	case KIOBENCH_ZONE_OP_CLOSE:
+		return REQ_OP_ZONE_CLOSE;
+	case KIOBENCH_ZONE_OP_FINISH:
+		return REQ_OP_ZONE_FINISH;
+	case KIOBENCH_ZONE_OP_RESET_ALL:
+		return REQ_OP_ZONE_RESET_ALL;
+	default:
+		return REQ_OP_ZONE_RESET;
+	}
 }
 
 /* Moves the picked I/O of @dir at @off (in the span) where zbd wants it. */
@@ -685,6 +908,9 @@ static void kb_zbd_show_dev(struct seq_file *m, struct kb_job *job,
 			   READ_ONCE(zw->append_reordered));
 		seq_printf(m, "gc %u resets %llu\n", k,
 			   READ_ONCE(zw->gc_resets));
+		seq_printf(m, "ops %u opens %llu closes %llu finishes %llu\n", k,
+			   READ_ONCE(zw->opens), READ_ONCE(zw->closes),
+			   READ_ONCE(zw->finishes));
 	}
 	rep.dev_wp = kvcalloc(zd->nr, sizeof(*rep.dev_wp), GFP_KERNEL);
 	rep.dev_cond = kvcalloc(zd->nr, 1, GFP_KERNEL);
@@ -695,8 +921,9 @@ static void kb_zbd_show_dev(struct seq_file *m, struct kb_job *job,
 	for (i = 0; i < zd->nr; i++) {
 		const struct kb_zbd_zone *z = &zd->z[i];
 
-		seq_printf(m, "zone %llu wp %llu cap %llu touched %d",
-			   zd->first + i, READ_ONCE(z->wp), z->cap, z->touched);
+		seq_printf(m, "zone %llu wp %llu cap %llu touched %d conv %d",
+			   zd->first + i, READ_ONCE(z->wp), z->cap, z->touched,
+			   z->conv);
 		if (!err)
 			seq_printf(m, " dev_wp %llu cond %s", rep.dev_wp[i],
 				   kb_zone_cond(rep.dev_cond[i]));

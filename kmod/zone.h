@@ -7,6 +7,7 @@
 #ifndef KB_ZONE_H
 #define KB_ZONE_H
 
+#include <linux/blk_types.h>
 #include <linux/types.h>
 
 struct kb_job;
@@ -31,6 +32,7 @@ struct kb_zbd_zone {
 	u64 append_end;		/* zone append: the furthest end returned, bytes */
 	bool open;		/* one of the owner's open zones */
 	bool touched;		/* written or reset by the job */
+	bool conv;		/* conventional: read anywhere, never written */
 };
 
 struct kb_zbd_dev {
@@ -65,6 +67,9 @@ struct kb_zbd_w {
 	u32 gc_every, gc_cnt;
 	u64 gc_bytes;
 	u64 gc_resets;		/* of resets, those */
+	/* zone-op: the zones opened, closed and finished; the next zone */
+	u64 opens, closes, finishes;
+	u32 op_next;
 };
 
 int kb_zbd_parse(struct genl_info *info, struct kb_config *cfg);
@@ -75,6 +80,7 @@ int kb_zbd_begin(struct kb_worker *w);
 void kb_zbd_pick(struct kb_worker *w, struct kb_slot *slot, unsigned int dir,
 		 u64 *off, u32 *len);
 void kb_zbd_done(struct kb_worker *w, struct kb_slot *slot);
+blk_opf_t kb_zbd_opf(const struct kb_config *cfg);
 int kb_zbd_debugfs(struct kb_job *job, struct dentry *dir);
 
 #endif /* KB_ZONE_H */

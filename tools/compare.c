@@ -382,20 +382,41 @@ static void cmp_locality(struct cmp *c, const char *step, const struct kb_cmp_jo
 	json_object_array_add(c->locs, o);
 }
 
+/*
+ * A direction's name, with the zone op its trims are (kiobench's
+ * rw=zone_*, or zone_mgmt's timed resets): "trim (zone_finish)".
+ */
+static void dir_label(const struct kb_cmp_job *j, int d, char *buf, size_t len)
+{
+	const char *rw = kb_cmp_kv_get(&j->cfg, "option rw");
+	const char *mgmt = kb_cmp_kv_get(&j->cfg, "option zone_mgmt");
+	const char *op = NULL;
+
+	if (d == KIOBENCH_DIR_TRIM && rw && !strncmp(rw, "zone_", 5))
+		op = rw;
+	else if (d == KIOBENCH_DIR_TRIM && mgmt && strcmp(mgmt, "0"))
+		op = "zone_reset";
+	if (op)
+		snprintf(buf, len, "%s (%s)", kb_dir_names[d], op);
+	else
+		snprintf(buf, len, "%s", kb_dir_names[d]);
+}
+
 static void cmp_pair(struct cmp *c, const struct kb_cmp_step *sa,
 		     const struct kb_cmp_step *sb, const struct kb_cmp_job *ja,
 		     const struct kb_cmp_job *jb)
 {
 	struct kb_cmp_result r;
-	char what[512];
+	char what[512], dir[64];
 	int d;
 
 	(void)sb;
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		if (!ja->dir[d].present && !jb->dir[d].present)
 			continue;
+		dir_label(ja, d, dir, sizeof(dir));
 		snprintf(what, sizeof(what), "%s%s%sjob %s, %s", sa->label[0] ? "step " : "",
-			 sa->label, sa->label[0] ? ", " : "", ja->name, kb_dir_names[d]);
+			 sa->label, sa->label[0] ? ", " : "", ja->name, dir);
 		if (ja->dir[d].present != jb->dir[d].present) {
 			one_side(c, ja->dir[d].present ? "base" : "new", sa->label, what);
 			continue;

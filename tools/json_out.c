@@ -425,6 +425,7 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *opts, *kb;
 	const char *op = kb_kcfg_write_op(&r->st.cfg);
+	const char *top = kb_kcfg_trim_op(&r->st.cfg);
 	double pn[KB_LAT_N_NR], pu[KB_LAT_U_NR], pm[KB_LAT_M_NR];
 	size_t i;
 
@@ -457,6 +458,8 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb = kiobench_obj(r);
 	if (op)		/* the writes, under their op's name too */
 		kb_jadd(kb, op, dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
+	if (top)	/* the trims: zone management ops */
+		kb_jadd(kb, top, dir_obj_ext(r, KIOBENCH_DIR_TRIM, plus));
 	kb_jadd(o, "kiobench", kb);
 	return o;
 }

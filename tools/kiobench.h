@@ -220,6 +220,8 @@ struct kb_job {
 	bool ignore_zone_limits, read_beyond_wp;
 	bool zone_append;	/* write_mode=zone_append */
 	uint32_t zone_reset_threshold, zone_reset_frequency;	/* millionths */
+	uint8_t zone_op;	/* enum kiobench_zone_op, from rw=zone_* */
+	bool zone_mgmt;		/* zbd writes: their zone resets timed (zone_op reset) */
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -136,8 +136,31 @@ const char *kb_kcfg_completion(const struct kb_kcfg *c)
 #define K(a)		kb_kcfg_u64(c, KIOBENCH_A_##a)
 #define K_HAS(a)	kb_kcfg_has(c, KIOBENCH_A_##a)
 
+/* kiobench's zone management ops (rw=zone_*), by enum kiobench_zone_op. */
+static const char *const kb_zone_op_names[] = {
+	[KIOBENCH_ZONE_OP_RESET] = "zone_reset",
+	[KIOBENCH_ZONE_OP_OPEN] = "zone_open",
+	[KIOBENCH_ZONE_OP_CLOSE] = "zone_close",
+	[KIOBENCH_ZONE_OP_FINISH] = "zone_finish",
+	[KIOBENCH_ZONE_OP_RESET_ALL] = "zone_reset_all",
+};
+
+/*
+ * kiobench's key for the job's trims when they are zone management ops
+ * (zone-op): timed in the trim direction, reported under this key too.
+ */
+const char *kb_kcfg_trim_op(const struct kb_kcfg *c)
+{
+	uint64_t op = c->present ? K(ZONE_OP) : 0;
+
+	return op && op < sizeof(kb_zone_op_names) / sizeof(kb_zone_op_names[0]) ?
+	       kb_zone_op_names[op] : NULL;
+}
+
 static const char *kcfg_rw(const struct kb_kcfg *c)
 {
+	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIM && kb_kcfg_trim_op(c))
+		return kb_kcfg_trim_op(c);
 	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIM)
 		return K_HAS(RANDOM) ? "randtrim" : "trim";
 	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIMWRITE)
@@ -182,6 +205,8 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 	if (K(ZONE_RESET_FREQUENCY))
 		KCFG_ADD(" zone_reset_threshold=%g zone_reset_frequency=%g",
 			 K(ZONE_RESET_THRESHOLD) / 1e6, K(ZONE_RESET_FREQUENCY) / 1e6);
+	if (K(ZONE_OP) && K(TRIM_MODE) != KIOBENCH_TRIM_TRIM)
+		KCFG_ADD(" zone_mgmt");
 	return at;
 }
 
@@ -384,6 +409,7 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "read_beyond_wp", json_object_new_boolean(K_HAS(READ_BEYOND_WP)));
 	kb_jadd(o, "zone_reset_threshold", kb_jdbl(K(ZONE_RESET_THRESHOLD) / 1e6));
 	kb_jadd(o, "zone_reset_frequency", kb_jdbl(K(ZONE_RESET_FREQUENCY) / 1e6));
+	kb_jadd(o, "zone_op", kb_jstr(kb_kcfg_trim_op(c) ? kb_kcfg_trim_op(c) : "none"));
 	kb_jadd(o, "verify_backlog", kb_ju64(K(VERIFY_BACKLOG)));
 	kb_jadd(o, "trim_percentage", kb_ju64(K(TRIM_PERCENTAGE)));
 	kb_jadd(o, "trim_backlog", kb_ju64(K(TRIM_BACKLOG)));
@@ -619,6 +645,9 @@ static void print_zbd(FILE *f, const struct kb_zbd_counts *z)
 		z->touched, z->zones, z->written, z->resets, z->reset_bytes, z->gc_resets);
 	if (z->beyond)
 		fprintf(f, ", %" PRIu64 " reads past a pointer", z->beyond);
+	if (z->opens || z->closes || z->finishes)
+		fprintf(f, ", %" PRIu64 " opened, %" PRIu64 " closed, %" PRIu64 " finished",
+			z->opens, z->closes, z->finishes);
 	if (z->append_in || z->append_out)
 		fprintf(f, "; zone appends: %" PRIu64 " in their zone, %" PRIu64 " outside, %"
 			PRIu64 " before an earlier one's end", z->append_in, z->append_out,
@@ -644,6 +673,9 @@ struct json_object *kb_zbd_json(const struct kb_zbd_counts *z)
 	kb_jadd(o, "append_in_zone", kb_ju64(z->append_in));
 	kb_jadd(o, "append_outside", kb_ju64(z->append_out));
 	kb_jadd(o, "append_reordered", kb_ju64(z->append_reordered));
+	kb_jadd(o, "opens", kb_ju64(z->opens));
+	kb_jadd(o, "closes", kb_ju64(z->closes));
+	kb_jadd(o, "finishes", kb_ju64(z->finishes));
 	return o;
 }
 
@@ -660,6 +692,13 @@ void kb_print_ops_notes(FILE *f, const struct kb_result *r)
 			"no data sent\n", K_HAS(ZEROES_UNMAP) ? ", unmap allowed" : " with REQ_NOUNMAP");
 	if (K_HAS(ATOMIC) && r->st.dir[KIOBENCH_DIR_WRITE].ios)
 		fprintf(f, "  atomic_write: the writes above are atomic (REQ_ATOMIC)\n");
+	if (kb_kcfg_trim_op(c) && r->st.dir[KIOBENCH_DIR_TRIM].ios)
+		fprintf(f, "  %s: the trims above are %s\n", kb_kcfg_trim_op(c),
+			K(TRIM_MODE) == KIOBENCH_TRIM_TRIM ?
+			"zone management commands, one zone each (the device: reset-all), "
+			"timed from submit_bio() to bi_end_io()" :
+			"the zone resets of zonemode=zbd beside the writes, each timed around "
+			"blkdev_zone_mgmt()");
 	if (r->zbd.present)
 		print_zbd(f, &r->zbd);
 	if (K_HAS(JOB_FUA_EMULATED))

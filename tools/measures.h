@@ -25,6 +25,7 @@ const char *kb_kcfg_completion(const struct kb_kcfg *c);
 /* "feistel-permutation" (the random map) or "xoshiro256**" (norandommap). */
 const char *kb_kcfg_generator(const struct kb_kcfg *c);
 const char *kb_kcfg_write_op(const struct kb_kcfg *c);
+const char *kb_kcfg_trim_op(const struct kb_kcfg *c);
 struct json_object *kb_zbd_json(const struct kb_zbd_counts *z);
 void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len);
 struct json_object *kb_kcfg_json(const struct kb_kcfg *c);

@@ -168,6 +168,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_SCRAMBLE_BUFFERS] = { "scramble-buffers", KB_NLT_FLAG, true },
 	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = { "buffer-compress-percentage", KB_NLT_U8, true },
 	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { "buffer-compress-chunk", KB_NLT_U32, true },
+	[KIOBENCH_A_ZONE_OP] = { "zone-op", KB_NLT_U8, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

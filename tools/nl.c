@@ -101,6 +101,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "a write stage)" },
 	{ KIOBENCH_A_ZONE_APPEND, "write_mode", "write_mode=zone_append; the option's own "
 	  "attribute is write_zeroes" },
+	{ KIOBENCH_A_ZONE_OP, "rw/zone_mgmt", "rw=zone_reset, zone_open, zone_close, "
+	  "zone_finish, zone_reset_all; zone_mgmt: reset, beside writes (kb_job_zone_op)" },
 	{ KIOBENCH_A_BSSPLIT, "bs/bssplit", "a nest of sizes and weights: bssplit, else bs" },
 	{ KIOBENCH_A_BSSPLIT_WRITE, "bs/bssplit", "the writes' own sizes: bs's, bssplit's or "
 	  "bsrange's second value" },
@@ -822,7 +824,8 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	    (kb_job_fsync(job) && nla_put_u32(msg, KIOBENCH_A_FSYNC, kb_job_fsync(job))) ||
 	    (job->end_fsync && kb_job_has_writes(job) &&
 	     nla_put_flag(msg, KIOBENCH_A_END_FSYNC)) ||
-	    (job->zone_append && nla_put_flag(msg, KIOBENCH_A_ZONE_APPEND)))
+	    (job->zone_append && nla_put_flag(msg, KIOBENCH_A_ZONE_APPEND)) ||
+	    (kb_job_zone_op(job) && nla_put_u8(msg, KIOBENCH_A_ZONE_OP, kb_job_zone_op(job))))
 		return -1;
 	if (put_bss(msg, KIOBENCH_A_BSSPLIT, job->bss, job->nr_bss) ||
 	    (job->bss_wt[0] && put_bss(msg, KIOBENCH_A_BSSPLIT_WRITE, job->bss_wt[0],

@@ -180,20 +180,27 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
 	static const struct {
-		const char *name; enum kb_rw rw; bool random; uint8_t trim;
+		const char *name; enum kb_rw rw; bool random; uint8_t trim; uint8_t zone_op;
 	} t[] = {
-		{ "read", KB_RW_READ, false, KIOBENCH_TRIM_NONE },
-		{ "write", KB_RW_WRITE, false, KIOBENCH_TRIM_NONE },
-		{ "randread", KB_RW_READ, true, KIOBENCH_TRIM_NONE },
-		{ "randwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_NONE },
-		{ "rw", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
-		{ "readwrite", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE },
-		{ "randrw", KB_RW_MIXED, true, KIOBENCH_TRIM_NONE },
+		{ "read", KB_RW_READ, false, KIOBENCH_TRIM_NONE, 0 },
+		{ "write", KB_RW_WRITE, false, KIOBENCH_TRIM_NONE, 0 },
+		{ "randread", KB_RW_READ, true, KIOBENCH_TRIM_NONE, 0 },
+		{ "randwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_NONE, 0 },
+		{ "rw", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE, 0 },
+		{ "readwrite", KB_RW_MIXED, false, KIOBENCH_TRIM_NONE, 0 },
+		{ "randrw", KB_RW_MIXED, true, KIOBENCH_TRIM_NONE, 0 },
 		/* trims are the kernel's writes of its trim-mode */
-		{ "trim", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM },
-		{ "randtrim", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIM },
-		{ "trimwrite", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIMWRITE },
-		{ "randtrimwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIMWRITE },
+		{ "trim", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM, 0 },
+		{ "randtrim", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIM, 0 },
+		{ "trimwrite", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIMWRITE, 0 },
+		{ "randtrimwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIMWRITE, 0 },
+		/* kiobench's own: zone management ops, the trims of zonemode=zbd */
+		{ "zone_reset", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM, KIOBENCH_ZONE_OP_RESET },
+		{ "zone_open", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM, KIOBENCH_ZONE_OP_OPEN },
+		{ "zone_close", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM, KIOBENCH_ZONE_OP_CLOSE },
+		{ "zone_finish", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM, KIOBENCH_ZONE_OP_FINISH },
+		{ "zone_reset_all", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM,
+		  KIOBENCH_ZONE_OP_RESET_ALL },
 	};
 	size_t i;
 
@@ -203,12 +210,14 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 			job->rw = t[i].rw;
 			job->random = t[i].random;
 			job->trim_mode = t[i].trim;
+			job->zone_op = t[i].zone_op;	/* the kernel: zonemode=zbd */
 			job->rw_str = t[i].name;
 			return 0;
 		}
 	}
 	return kb_errf(err, errlen, "invalid rw '%s' (read, write, randread, randwrite, "
-		    "rw, readwrite, randrw, trim, randtrim, trimwrite or randtrimwrite)", val);
+		    "rw, readwrite, randrw, trim, randtrim, trimwrite, randtrimwrite, zone_reset, "
+		    "zone_open, zone_close, zone_finish or zone_reset_all)", val);
 }
 
 /*
@@ -1407,7 +1416,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "job name (default: section name or \"kiobench\")"),
 	JOB(KB_OPT_FILENAME, "filename", "DEV[:DEV...]", p_filename, "block devices"),
 	JOB(KB_OPT_RW, "rw", "MODE", p_rw, "read|write|randread|randwrite|rw|readwrite|randrw|"
-	    "trim|randtrim|trimwrite|randtrimwrite",
+	    "trim|randtrim|trimwrite|randtrimwrite|zone_reset|zone_open|zone_close|"
+	    "zone_finish|zone_reset_all",
 	    .alias = "readwrite", .def = "read"),
 	JOB(KB_OPT_RWMIXREAD, "rwmixread", "PCT", p_rwmix, "percent reads of a mixed workload",
 	    BOUNDS(0, 100), .def = "50"),
@@ -1722,6 +1732,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ZONE_RESET_FREQUENCY, "zone_reset_frequency", "F", p_fraction,
 	    "zonemode=zbd: past zone_reset_threshold, one write in 1/F resets its zone first",
 	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency)),
+	JOB(KB_OPT_ZONE_MGMT, "zone_mgmt", NULL, p_flag,
+	    "zonemode=zbd writes: the zone resets the job issues are timed, as zone_reset ops",
+	    .off = JOBF(zone_mgmt), FLAG),
 	/* verify's windows, and its trims (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
 	    "with verify, read back and check every N writes, then write on",
@@ -2062,6 +2075,14 @@ uint32_t kb_job_rwmix_read(const struct kb_job *job)
 	case KB_RW_WRITE: return 0;
 	default: return job->rwmixread;
 	}
+}
+
+/* rw=zone_*'s op; else, with zone_mgmt, the resets of zbd's writes. */
+uint8_t kb_job_zone_op(const struct kb_job *job)
+{
+	if (job->zone_op)
+		return job->zone_op;
+	return job->zone_mgmt ? KIOBENCH_ZONE_OP_RESET : KIOBENCH_ZONE_OP_NONE;
 }
 
 bool kb_job_has_writes(const struct kb_job *job)

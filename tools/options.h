@@ -130,6 +130,7 @@ enum kb_opt_id {
 	KB_OPT_READ_BEYOND_WP,
 	KB_OPT_ZONE_RESET_THRESHOLD,
 	KB_OPT_ZONE_RESET_FREQUENCY,
+	KB_OPT_ZONE_MGMT,
 	KB_OPT_VERIFY_BACKLOG,
 	KB_OPT_VERIFY_BACKLOG_BATCH,
 	KB_OPT_TRIM_PERCENTAGE,
@@ -241,6 +242,7 @@ int kb_assign_add(struct kb_assign_list *l, const struct kb_opt *o,
 void kb_assign_list_free(struct kb_assign_list *l);
 
 bool kb_job_has_writes(const struct kb_job *job);
+uint8_t kb_job_zone_op(const struct kb_job *job);
 /* The kernel's verify (enum kiobench_verify): verify_pattern alone is pattern (fio). */
 uint8_t kb_job_verify(const struct kb_job *job);
 /* A cmdprio_percentage share in either direction: per-priority latency. */

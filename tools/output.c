@@ -277,6 +277,9 @@ static void kb_zbd_add(struct kb_zbd_counts *a, const struct kb_zbd_counts *x)
 	a->append_in += x->append_in;
 	a->append_out += x->append_out;
 	a->append_reordered += x->append_reordered;
+	a->opens += x->opens;
+	a->closes += x->closes;
+	a->finishes += x->finishes;
 	a->zones = a->zones > x->zones ? a->zones : x->zones;
 	a->touched = a->touched > x->touched ? a->touched : x->touched;
 }

@@ -172,6 +172,7 @@ struct kb_zbd_counts {
 	bool present;
 	uint64_t written, resets, reset_bytes, gc_resets, beyond;
 	uint64_t append_in, append_out, append_reordered;
+	uint64_t opens, closes, finishes;	/* zone-op's */
 	uint32_t zones, touched;
 };
 

@@ -656,6 +656,10 @@ static void read_zones(const char *dir, struct kb_result *res)
 			z->append_in += zbd_field(line, "append_in");
 			z->append_out += zbd_field(line, "append_out");
 			z->append_reordered += zbd_field(line, "append_reordered");
+		} else if (!strncmp(line, "ops ", 4)) {
+			z->opens += zbd_field(line, "opens");
+			z->closes += zbd_field(line, "closes");
+			z->finishes += zbd_field(line, "finishes");
 		} else if (!strncmp(line, "gc ", 3)) {
 			z->gc_resets += zbd_field(line, "resets");
 		} else if (!strncmp(line, "zone ", 5)) {

@@ -214,3 +214,26 @@ def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
     finally:
         guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
     return re.findall(rf"{event}: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))
+
+
+NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
+
+
+def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
+    """The NVMe commands the driver set up while `cmd` ran, in order: op
+    (nvme_cmd_write, nvme_cmd_dsm ...) and the fields of its arguments
+    (slba, len, ctrl of reads, writes and write zeroes; nr of a DSM, its
+    ranges less one)."""
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
+    try:
+        r = guest.run(cmd, timeout=300)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{NVME_CMD}/enable")
+    out = []
+    for op, args in re.findall(r"cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
+                               guest.check(f"cat {TRACING}/trace")):
+        f = {k: int(v, 0) for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", args)}
+        out.append({"op": op, **f})
+    return out

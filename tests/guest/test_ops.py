@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import TRACING, nlreq, run_job, tracepoint_rwbs
+from kb import TRACING, nlreq, nvme_cmds, run_job, tracepoint_rwbs
 from vm.guest import Guest, Nvme
 from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
@@ -24,32 +24,11 @@ pytestmark = pytest.mark.core
 
 MiB = 1 << 20
 GUEST_ARGS = {"nvme": [Nvme(64 * MiB, discard=True)]}
-NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
 NVME_RW_FUA = 1 << 14
 NVME_WZ_DEAC = 1 << 9
 # /sys/block/<dev>/stat (Documentation/block/stat.rst), 0-based
 ST_READS, ST_WRITES, ST_WSECT, ST_DISCARDS, ST_DMERGES, ST_DSECT, ST_FLUSHES = 0, 4, 6, 11, 12, 13, 15
 EXIT_USAGE = 2
-
-
-def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
-    """The NVMe commands the driver set up while `cmd` ran, in order: op
-    (nvme_cmd_write, nvme_cmd_dsm ...) and the fields of its arguments
-    (slba, len, ctrl of reads, writes and write zeroes; nr of a DSM, its
-    ranges less one)."""
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
-    guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
-    try:
-        r = guest.run(cmd, timeout=300)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{NVME_CMD}/enable")
-    out = []
-    for op, args in re.findall(r"cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
-                               guest.check(f"cat {TRACING}/trace")):
-        f = {k: int(v, 0) for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", args)}
-        out.append({"op": op, **f})
-    return out
 
 
 def ops(cmds: list[dict]) -> list[str]:

@@ -68,7 +68,7 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -113,7 +113,7 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -173,7 +173,7 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -225,7 +225,7 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -297,6 +297,28 @@ enum kiobench_trim_mode {
 enum kiobench_zonemode {
 	KIOBENCH_ZONEMODE_NONE,
 	KIOBENCH_ZONEMODE_ZBD,
+};
+
+/**
+ * enum kiobench_zone_op - kiobench's zone management ops (fio has none): what
+ *   the trims of a zonemode zbd job are, each timed in the trim direction.
+ * @KIOBENCH_ZONE_OP_NONE: a zbd trim resets its zone, its resets are not timed
+ *   (the default)
+ * @KIOBENCH_ZONE_OP_RESET: REQ_OP_ZONE_RESET of a zone; in a job that writes,
+ *   the zone resets zonemode zbd issues, timed
+ * @KIOBENCH_ZONE_OP_OPEN: REQ_OP_ZONE_OPEN of a zone (explicitly open)
+ * @KIOBENCH_ZONE_OP_CLOSE: REQ_OP_ZONE_CLOSE of a zone
+ * @KIOBENCH_ZONE_OP_FINISH: REQ_OP_ZONE_FINISH of a zone (full)
+ * @KIOBENCH_ZONE_OP_RESET_ALL: REQ_OP_ZONE_RESET_ALL: one command resets every
+ *   sequential zone of the device
+ */
+enum kiobench_zone_op {
+	KIOBENCH_ZONE_OP_NONE,
+	KIOBENCH_ZONE_OP_RESET,
+	KIOBENCH_ZONE_OP_OPEN,
+	KIOBENCH_ZONE_OP_CLOSE,
+	KIOBENCH_ZONE_OP_FINISH,
+	KIOBENCH_ZONE_OP_RESET_ALL,
 };
 
 /**
@@ -600,10 +622,11 @@ struct kiobench_cdf_ent {
  *   Reads stay below the write pointers unless read-beyond-wp; a trim resets
  *   the zone of its offset (REQ_OP_ZONE_RESET). The write pointers are read
  *   with blkdev_report_zones() at each worker's start. The workers of a device
- *   share its zones, zone i to worker i mod numjobs. Needs the span aligned to
- *   zones and without conventional zones, at least iodepth zones a worker for a
- *   job that writes; not with completion poll, verify, trimwrite, write-zeroes,
- *   atomic or continue-on-error.
+ *   share its zones, zone i to worker i mod numjobs. The writes skip
+ *   conventional zones, the reads go anywhere in them. Needs the span aligned
+ *   to zones, without conventional zones for trims, at least iodepth sequential
+ *   zones a worker for a job that writes; not with completion poll, verify,
+ *   trimwrite, write-zeroes, atomic or continue-on-error.
  * @KIOBENCH_A_MAX_OPEN_ZONES: fio's max_open_zones: the zones of each device
  *   the job keeps open (written, not full) at once, shared among its workers;
  *   at most the device's max_open_zones and max_active_zones unless
@@ -684,6 +707,17 @@ struct kiobench_cdf_ent {
  *   as fio does) each write anew.
  * @KIOBENCH_A_BUFFER_COMPRESS_CHUNK: fio's buffer_compress_chunk: the region
  *   the random and fixed parts repeat over; 0 is the write's size.
+ * @KIOBENCH_A_ZONE_OP: kiobench's rw=zone_reset, zone_open, zone_close,
+ *   zone_finish and zone_reset_all: each trim of a zonemode zbd job (trim-mode
+ *   trim) is this zone management command, of one zone (the worker's zones in
+ *   turn, or a random offset's zone with random) or, reset-all, of the device,
+ *   timed in the trim direction; a zone's op takes a zone's bytes of the
+ *   budgets. Reset-all needs numjobs 1, the span the whole device and a device
+ *   that resets all zones at once; open, the span's zones within the device's
+ *   open and active limits unless ignore-zone-limits. In a zbd job that writes,
+ *   reset (the zone_mgmt option): the zone resets the job issues are timed in
+ *   the trim direction. Implies zonemode zbd when zonemode is absent. Needs
+ *   allow-writes.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -803,6 +837,7 @@ enum kiobench_attr {
 	KIOBENCH_A_SCRAMBLE_BUFFERS,	/* flag */
 	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,	/* u8 */
 	KIOBENCH_A_BUFFER_COMPRESS_CHUNK,	/* u32 */
+	KIOBENCH_A_ZONE_OP,		/* u8: enum kiobench_zone_op */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
