@@ -309,19 +309,21 @@ static void print_batch(const struct top *t, uint64_t t0)
 	fflush(stdout);
 }
 
+/* The screen at its size now (ncurses updates COLS and LINES on SIGWINCH). */
 static void draw(const struct top *t)
 {
+	const int w = COLS;
 	char line[512];
 	size_t i;
 
 	erase();
 	mvprintw(0, 0, "kiobench top: %zu job(s); q quits", t->nr_rows);
 	attron(A_REVERSE);
-	mvprintw(2, 0, "%-*.*s", COLS, COLS, header);
+	mvprintw(2, 0, "%-*.*s", w, w, header);
 	attroff(A_REVERSE);
 	for (i = 0; i < t->nr_rows && (int)i + 3 < LINES; i++) {
 		format_row(&t->rows[i], line, sizeof(line));
-		mvprintw((int)i + 3, 0, "%.*s", COLS, line);
+		mvprintw((int)i + 3, 0, "%.*s", w, line);
 	}
 	refresh();
 }
