@@ -474,6 +474,7 @@ u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
+unsigned int kb_worker_inflight(const struct kb_worker *w);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* account.c and job.c internals, visible to kiobench_kunit.c only */

@@ -42,7 +42,12 @@ def stop_all(guest: Guest) -> None:
 
 
 def test_top_batch_shows_every_job(guest: Guest, kiobench_module, make_nullb):
-    """Mutation: make_row() takes no IOPS (r->iops stays 0): red."""
+    """Both jobs with IOPS, percentiles, depth and locality; the third,
+    depth 1, shares the first's device: each job's in-flight count is its
+    own (never above its depth), not the device's.  Mutations: make_row()
+    takes no IOPS (r->iops stays 0): red; top reads the device's sysfs
+    inflight (the count before debugfs inflight): red (third: 5/1);
+    kb_worker_inflight() returns 0: red (never in flight)."""
     a = make_nullb("nullb0", size_mb=64, memory_backed=False, completion_nsec=50_000)
     b = make_nullb("nullb1", size_mb=64, memory_backed=False, completion_nsec=50_000)
     start(guest, a, "first", 4)
@@ -64,6 +69,9 @@ def test_top_batch_shows_every_job(guest: Guest, kiobench_module, make_nullb):
     last = refreshes(out)[-1]
     assert sorted(j["name"] for j in last.values()) == ["first", "second", "third"], out
     assert all(float(j["iops"]) > 0 for j in last.values()), out
+    jobs = [j for r in refreshes(out) for j in r.values()]
+    assert all(int(j["inflight"]) <= int(j["depth"]) for j in jobs), out
+    assert any(int(j["inflight"]) > 0 for j in jobs if j["name"] == "first"), out
     stop_all(guest)
     assert re.search(r"top t=", out)
 
