@@ -63,6 +63,47 @@ def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, ma
     assert name
 
 
+def test_tuning_scheduler_and_nr_requests(guest: Guest, kiobench_module, make_nullb):
+    """--ioscheduler=mq-deadline,none swept with --nr_requests=32 fixed:
+    each step's scheduler and nr_requests as sysfs read them during it (32
+    both times, though a scheduler switch resets nr_requests); afterwards
+    the queue's own scheduler and nr_requests (100, not a default) are back
+    without a warning; and so after a SIGKILL, by the next command.
+    Mutations: kb_tune_restore() puts the scheduler back last (its switch
+    resets nr_requests to the default): red; recover_file() likewise: red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    guest.check(f"echo mq-deadline >{q}/scheduler && echo 100 >{q}/nr_requests")
+    before = (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests"))
+    assert "[mq-deadline]" in before[0] and before[1] == "100", before
+    r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=200 "
+                  f"--allow-tuning --ioscheduler=mq-deadline,none --nr_requests=32 "
+                  f"--output-format=json --output=/tmp/sched.json", timeout=120)
+    assert r.ok and "cannot put back" not in r.out, r.out
+    part = json.loads(guest.check("cat /tmp/sched.json"))["parts"][0]
+    assert part["variable"] == "ioscheduler"
+    seen = [(s["value"], s["tuning"][dev]["ioscheduler"], s["tuning"][dev]["nr_requests"])
+            for s in part["steps"]]
+    assert seen == [("mq-deadline", "mq-deadline", "32"), ("none", "none", "32")], seen
+    assert (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests")) == before
+    assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
+    # killed (SIGKILL) in a first step under "none": the next command puts
+    # both back in the same order
+    guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
+                f"--allow-tuning --ioscheduler=none,mq-deadline --nr_requests=32 "
+                f">/tmp/k.out 2>&1 &) ; for i in $(seq 100); do grep -q '\\[none\\]' "
+                f"{q}/scheduler && grep -qx 32 {q}/nr_requests && exit 0; sleep 0.1; done; "
+                f"exit 1", timeout=60)
+    guest.check("pid=$(pidof kiobench); kill -KILL $pid; "
+                "while kill -0 $pid 2>/dev/null; do sleep 0.1; done")
+    r = guest.run("kiobench --version")
+    assert r.ok and "cannot put back" not in r.out, r.out
+    assert re.search(r"put back \S+/queue/nr_requests=100, left changed", r.out), r.out
+    assert (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests")) == before
+    guest.check("for i in $(seq 300); do ls /sys/kernel/debug/kiobench | grep -q job || "
+                "exit 0; sleep 0.1; done; exit 1", timeout=60)
+
+
 def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb):
     """The sweep is killed (SIGKILL) during its first step, rq_affinity=0:
     the value stays changed and recorded; the next kiobench command puts
