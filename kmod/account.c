@@ -383,6 +383,16 @@ u64 kb_job_retries(struct kb_job *job)
 	return kb_workers_sum(job, offsetof(struct kb_worker, retries));
 }
 
+/* The I/Os a worker has submitted and not yet taken back (debugfs inflight). */
+unsigned int kb_worker_inflight(const struct kb_worker *w)
+{
+	/*
+	 * Only the worker writes it, unmarked (the hot path stays as it is);
+	 * a display reads a snapshot, a word that may be one I/O stale.
+	 */
+	return data_race(w->inflight);
+}
+
 /* Appends the completions since the previous sample; control path only. */
 void kb_timeline_sample(struct kb_job *job)
 {

@@ -288,6 +288,27 @@ static const struct seq_operations kb_lat_log_sops = {
 };
 DEFINE_SEQ_ATTRIBUTE(kb_lat_log);
 
+/*
+ * "worker W N" per worker, then "total N": the job's own I/Os in flight
+ * now (submitted, not yet reaped; REQ_NOWAIT ones waiting for a tag too),
+ * each worker at most its iodepth.  A snapshot: the workers move on.
+ */
+static int kb_inflight_show(struct seq_file *m, void *unused)
+{
+	struct kb_job *job = m->private;
+	unsigned int i, n, total = 0;
+
+	seq_puts(m, "# kiobench-inflight 1\n");
+	for (i = 0; i < job->nr_workers; i++) {
+		n = kb_worker_inflight(job->workers[i]);
+		total += n;
+		seq_printf(m, "worker %u %u\n", i, n);
+	}
+	seq_printf(m, "total %u\n", total);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(kb_inflight);
+
 static const struct {
 	const char *name;
 	const struct file_operations *fops;
@@ -298,6 +319,7 @@ static const struct {
 	{ "hist_trim", &kb_hist_trim_fops },
 	{ "hist_sync", &kb_hist_sync_fops },
 	{ "timeline", &kb_timeline_fops },
+	{ "inflight", &kb_inflight_fops },
 	{ "lat_log", &kb_lat_log_fops },	/* last: only with a log */
 };
 

@@ -489,6 +489,7 @@ u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
 void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err);
+unsigned int kb_worker_inflight(const struct kb_worker *w);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* account.c and job.c internals, visible to kiobench_kunit.c only */

@@ -65,6 +65,9 @@ pkgs=(
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)
 	dkms openssl strace
+	# tests/guest/test_top.py: kiobench top's curses screen in a tmux pane
+	# of the guest (ncurses-base's terminfo is always there)
+	tmux
 	# bench/fio-compare --profile: perf in a guest of its own
 	linux-perf
 	"${k61/image/headers}" "${k612/image/headers}" "${k612rt/image/headers}"

@@ -358,3 +358,189 @@ void kb_loc_free(struct kb_locality *loc)
 	kb_irqs_free(&loc->irqs);
 	memset(loc, 0, sizeof(*loc));
 }
+
+static int cmp_cpu(const void *a, const void *b)
+{
+	const struct kb_loc_cpu *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const struct kb_loc_pair *x = a, *y = b;
+
+	if (x->s != y->s)
+		return (x->s > y->s) - (x->s < y->s);
+	return (x->c > y->c) - (x->c < y->c);
+}
+
+/* The queues in order, "none" (-1) last, as the module lists them. */
+static int cmp_queue(const void *a, const void *b)
+{
+	unsigned int x = (unsigned int)((const struct kb_loc_queue *)a)->q;
+	unsigned int y = (unsigned int)((const struct kb_loc_queue *)b)->q;
+
+	return (x > y) - (x < y);
+}
+
+static int add_cpus(struct kb_locality *a, const struct kb_locality *x)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < x->nr_cpus; i++) {
+		const struct kb_loc_cpu *c = &x->cpus[i];
+		struct kb_loc_cpu *d = NULL;
+
+		for (k = 0; k < a->nr_cpus && !d; k++)
+			if (a->cpus[k].cpu == c->cpu)
+				d = &a->cpus[k];
+		if (!d) {
+			void *p = grow(a->cpus, a->nr_cpus, sizeof(*c));
+
+			if (!p)
+				return -1;
+			a->cpus = p;
+			d = &a->cpus[a->nr_cpus++];
+			*d = (struct kb_loc_cpu){ .cpu = c->cpu };
+		}
+		d->submitted += c->submitted;
+		d->completed += c->completed;
+		d->local += c->local;
+		for (k = 0; k < KB_LOC_NR_CTX; k++)
+			d->ctx[k] += c->ctx[k];
+	}
+	if (a->nr_cpus)
+		qsort(a->cpus, a->nr_cpus, sizeof(*a->cpus), cmp_cpu);
+	return 0;
+}
+
+static int add_pairs(struct kb_locality *a, const struct kb_locality *x)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < x->nr_pairs; i++) {
+		const struct kb_loc_pair *p = &x->pairs[i];
+		struct kb_loc_pair *d = NULL;
+
+		for (k = 0; k < a->nr_pairs && !d; k++)
+			if (a->pairs[k].s == p->s && a->pairs[k].c == p->c)
+				d = &a->pairs[k];
+		if (!d) {
+			void *q = grow(a->pairs, a->nr_pairs, sizeof(*p));
+
+			if (!q)
+				return -1;
+			a->pairs = q;
+			d = &a->pairs[a->nr_pairs++];
+			*d = (struct kb_loc_pair){ .s = p->s, .c = p->c };
+		}
+		d->n += p->n;
+	}
+	if (a->nr_pairs)
+		qsort(a->pairs, a->nr_pairs, sizeof(*a->pairs), cmp_pair);
+	return 0;
+}
+
+static int add_queues(struct kb_locality *a, const struct kb_locality *x)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < x->nr_queues; i++) {
+		const struct kb_loc_queue *q = &x->queues[i];
+		struct kb_loc_queue *d = NULL;
+
+		for (k = 0; k < a->nr_queues && !d; k++)
+			if (a->queues[k].q == q->q)
+				d = &a->queues[k];
+		if (!d) {
+			void *p = grow(a->queues, a->nr_queues, sizeof(*q));
+
+			if (!p)
+				return -1;
+			a->queues = p;
+			d = &a->queues[a->nr_queues++];
+			*d = (struct kb_loc_queue){ .q = q->q };
+		}
+		d->n += q->n;
+	}
+	if (a->nr_queues)
+		qsort(a->queues, a->nr_queues, sizeof(*a->queues), cmp_queue);
+	return 0;
+}
+
+/*
+ * The group's interrupts: each vector of any job's devices once.  The jobs
+ * of a group run side by side, so their windows over a vector they share
+ * overlap: its count is the job's that saw the most, not a sum.
+ */
+static int add_irqs(struct kb_irqs *a, const struct kb_irqs *x)
+{
+	unsigned int i, k;
+
+	if (!x->nr)
+		return 0;
+	if (!a->nr) {
+		free(a->cpu);
+		a->cpu = malloc((x->ncpu ? x->ncpu : 1) * sizeof(*a->cpu));
+		if (!a->cpu)
+			return -1;
+		memcpy(a->cpu, x->cpu, x->ncpu * sizeof(*a->cpu));
+		a->ncpu = x->ncpu;
+	} else if (a->ncpu != x->ncpu) {
+		return 0;	/* another machine's columns: not comparable */
+	}
+	for (i = 0; i < x->nr; i++) {
+		const struct kb_irq *q = &x->l[i];
+		struct kb_irq *d = NULL;
+		uint64_t *cnt;
+
+		for (k = 0; k < a->nr && !d; k++)
+			if (a->l[k].irq == q->irq)
+				d = &a->l[k];
+		if (d && d->total >= q->total)
+			continue;
+		cnt = malloc((a->ncpu ? a->ncpu : 1) * sizeof(*cnt));
+		if (!cnt)
+			return -1;
+		memcpy(cnt, q->cnt, a->ncpu * sizeof(*cnt));
+		if (!d) {
+			void *p = grow(a->l, a->nr, sizeof(*q));
+
+			if (!p) {
+				free(cnt);
+				return -1;
+			}
+			a->l = p;
+			d = &a->l[a->nr++];
+		} else {
+			free(d->cnt);
+		}
+		*d = *q;
+		d->cnt = cnt;
+	}
+	return 0;
+}
+
+int kb_loc_add(struct kb_locality *a, const struct kb_locality *x)
+{
+	int k;
+
+	if (!a->present || !x->present) {	/* a part of the group's I/Os only */
+		kb_loc_free(a);
+		return 0;
+	}
+	if (add_cpus(a, x) || add_pairs(a, x) || add_queues(a, x) || add_irqs(&a->irqs, &x->irqs)) {
+		kb_loc_free(a);
+		return -1;
+	}
+	a->total += x->total;
+	for (k = 0; k < KB_LOC_NR_CTX; k++)
+		a->ctx[k] += x->ctx[k];
+	/* each pair's class is its own: the sums' shares are the summed pairs' */
+	for (k = 0; k < KB_LOC_NR_WHERE; k++)
+		a->where[k] += x->where[k];
+	a->llc_known = a->llc_known && x->llc_known;
+	a->has_irqs = a->has_irqs || x->has_irqs;
+	return 0;
+}

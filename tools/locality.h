@@ -88,6 +88,14 @@ int kb_irqs_parse(char *text, const unsigned int *irqs, unsigned int nr, struct 
 /* after - before into after, lines without any count dropped. */
 void kb_irqs_delta(struct kb_irqs *after, const struct kb_irqs *before);
 void kb_irqs_free(struct kb_irqs *irqs);
+/*
+ * a += x, the locality of a group of jobs reported as one (group_reporting):
+ * the counts per CPU, per pair, per queue and per context summed, so the
+ * shares are those of the sums; each interrupt vector once.  When either
+ * lacks its report, the group has none (a is freed).  0, or -1: no memory
+ * (a freed).
+ */
+int kb_loc_add(struct kb_locality *a, const struct kb_locality *x);
 void kb_loc_free(struct kb_locality *loc);
 
 #endif /* KIOBENCH_LOCALITY_H */

@@ -210,6 +210,12 @@ static bool is_prio_metric(int m)
 	return m == KB_MET_CLAT_PRIO_DEF || m == KB_MET_CLAT_PRIO_CMD;
 }
 
+/* The measures a group keeps, merged over its jobs: they split its I/Os. */
+static bool is_group_metric(int m)
+{
+	return is_prio_metric(m) || m == KB_MET_LAT_LOCAL || m == KB_MET_LAT_REMOTE;
+}
+
 /* The same priorities in both jobs' per-priority latency (the kernel's). */
 static bool same_prios(const struct kb_result *a, const struct kb_result *x)
 {
@@ -255,6 +261,35 @@ static bool merge_prios(struct kb_result *a, const struct kb_result *x)
 			lo = h->sumsq_lo + y->sumsq_lo;
 			h->sumsq_hi += y->sumsq_hi + (lo < h->sumsq_lo);
 			h->sumsq_lo = lo;
+		}
+	return true;
+}
+
+/*
+ * --locality's latency of local and of remote completions over a group:
+ * summed when every job of the group kept the split; else none (a split
+ * of some of the group's I/Os would not add up to its total).
+ */
+static bool merge_split(struct kb_result *a, const struct kb_result *x)
+{
+	bool both = a->job->locality && x->job->locality;
+	int m, d;
+
+	for (m = KB_MET_LAT_LOCAL; m <= KB_MET_LAT_REMOTE; m++)
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
+			if (!both) {
+				kb_hist_free(&a->met[m][d]);
+				a->has_met[m][d] = false;
+				continue;
+			}
+			if (!x->has_met[m][d])
+				continue;
+			if (!a->has_met[m][d]) {
+				a->met[m][d].dir = d;
+				a->has_met[m][d] = true;
+			}
+			if (kb_hist_merge(&a->met[m][d], &x->met[m][d]))
+				return false;
 		}
 	return true;
 }
@@ -324,6 +359,8 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 	a->st.zero_reads += x->st.zero_reads;
 	a->st.retries += x->st.retries;
 	kb_zbd_add(&a->zbd, &x->zbd);
+	if (kb_loc_add(&a->loc, &x->loc) || !merge_split(a, x))
+		return false;
 	for (d = 0; d < KB_VCOUNTS; d++)	/* verify's counts; its records stay the first job's */
 		a->st.verify[d] += x->st.verify[d];
 	a->st.has_verify |= x->st.has_verify;
@@ -336,7 +373,8 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 
 /*
  * The merged entry's parts that no longer say one job's: timeline,
- * measures (but the per-priority latency, merged with the group's).
+ * measures (but the per-priority and the locality split latency, merged
+ * with the group's; the locality report is summed, kb_loc_add()).
  */
 static void drop_per_job(struct kb_result *a)
 {
@@ -344,9 +382,8 @@ static void drop_per_job(struct kb_result *a)
 
 	kb_timeline_free(&a->tl);
 	a->has_tl = false;
-	kb_loc_free(&a->loc);	/* one job's; the group's is not summed */
 	for (m = 0; m < KB_NR_MET; m++)
-		for (d = 0; d < KIOBENCH_NR_DIRS && !is_prio_metric(m); d++) {
+		for (d = 0; d < KIOBENCH_NR_DIRS && !is_group_metric(m); d++) {
 			kb_hist_free(&a->met[m][d]);
 			a->has_met[m][d] = false;
 		}

@@ -3,9 +3,9 @@
  * kiobench top: a live view of every job in the kernel, whoever started
  * it, detached ones too, from the module's status (JOB_GET dump) and
  * debugfs files, never from another tool's memory.  Per job and interval:
- * IOPS and MB/s, p50, p99 and p99.9 of the histogram's difference, the
- * requests in flight on its devices (sysfs inflight) against the depth it
- * asked for, and the share of its completions on the submitting CPU.
+ * IOPS and MB/s, p50, p99 and p99.9 of the histogram's difference, its
+ * own I/Os in flight (debugfs inflight) against the depth it asked for,
+ * and the share of its completions on the submitting CPU.
  * A curses screen (q quits; resizing redraws), or plain lines (--batch).
  */
 #define _GNU_SOURCE
@@ -14,8 +14,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 
 #include "cli.h"
 #include "locality.h"
@@ -43,8 +41,8 @@ struct row {
 	char name[KIOBENCH_NAME_LEN], state[12];
 	double iops, mbs, local_pct;
 	uint64_t pct[NR_PCT];
-	bool has_pct, has_loc;
-	uint64_t inflight, depth;
+	bool has_pct, has_loc, has_inflight;
+	uint64_t inflight, depth;	/* the job's own I/Os in flight; asked */
 };
 
 struct top {
@@ -116,28 +114,20 @@ static bool interval_pcts(const struct kb_hist now[2], const struct kb_hist was[
 	return ok;
 }
 
-/* Requests in flight on the job's devices (sysfs inflight: reads + writes). */
-static uint64_t inflight(const char *devices)
+/*
+ * The job's own I/Os in flight (debugfs inflight's total); false: a
+ * module without the file.  Not the devices' sysfs inflight, which counts
+ * every job's and every other user's requests.
+ */
+static bool job_inflight(const struct kb_status *st, uint64_t *n)
 {
-	char *copy = strdup(devices), *dev, *save = NULL, path[256], *t;
-	uint64_t n = 0;
+	char *text = read_dbg(st, "inflight"), *p = text ? strstr(text, "\ntotal ") : NULL;
+	unsigned long long v;
+	bool ok = p && sscanf(p, "\ntotal %llu", &v) == 1;
 
-	for (dev = copy ? strtok_r(copy, ":", &save) : NULL; dev;
-	     dev = strtok_r(NULL, ":", &save)) {
-		struct stat sb;
-		unsigned long long r = 0, w = 0;
-
-		if (stat(dev, &sb) || !S_ISBLK(sb.st_mode))
-			continue;
-		snprintf(path, sizeof(path), "%s/dev/block/%u:%u/inflight", kb_sysfs_root(),
-			 major(sb.st_rdev), minor(sb.st_rdev));
-		t = kb_read_file(path);
-		if (t && sscanf(t, "%llu %llu", &r, &w) == 2)
-			n += r + w;
-		free(t);
-	}
-	free(copy);
-	return n;
+	*n = ok ? v : 0;
+	free(text);
+	return ok;
 }
 
 static struct prev *find_prev(struct top *t, uint32_t id)
@@ -218,10 +208,9 @@ static void make_row(struct top *t, const struct kb_status *st, struct prev *p, 
 	r->has_loc = ln > p->loc_n;
 	if (r->has_loc)
 		r->local_pct = 100.0 * (double)(ll - p->loc_local) / (double)(ln - p->loc_n);
-	if (st->cfg.present) {
-		r->inflight = inflight(st->cfg.devices);
+	r->has_inflight = job_inflight(st, &r->inflight);
+	if (st->cfg.present)
 		r->depth = kb_kcfg_u64(&st->cfg, KIOBENCH_A_IODEPTH) * st->nr_workers;
-	}
 	for (d = 0; d < 2; d++) {
 		kb_hist_free(&p->h[d]);
 		p->h[d] = h[d];
@@ -273,15 +262,17 @@ static int update(struct top *t, struct kb_nl *nl)
 
 static void format_row(const struct row *r, char *buf, size_t len)
 {
-	char pct[64] = "         -          -          -", loc[16] = "     -";
+	char pct[64] = "         -          -          -", loc[16] = "     -", inf[24] = "-";
 
 	if (r->has_pct)
 		snprintf(pct, sizeof(pct), "%10.1f %10.1f %10.1f", r->pct[0] / 1e3, r->pct[1] / 1e3,
 			 r->pct[2] / 1e3);
 	if (r->has_loc)
 		snprintf(loc, sizeof(loc), "%5.1f%%", r->local_pct);
-	snprintf(buf, len, "%5u %-16.16s %-8s %10.0f %8.1f %s %6" PRIu64 "/%-6" PRIu64 " %s",
-		 r->id, r->name, r->state, r->iops, r->mbs, pct, r->inflight, r->depth, loc);
+	if (r->has_inflight)
+		snprintf(inf, sizeof(inf), "%" PRIu64, r->inflight);
+	snprintf(buf, len, "%5u %-16.16s %-8s %10.0f %8.1f %s %6s/%-6" PRIu64 " %s",
+		 r->id, r->name, r->state, r->iops, r->mbs, pct, inf, r->depth, loc);
 }
 
 static const char header[] =
@@ -301,7 +292,9 @@ static void print_batch(const struct top *t, uint64_t t0)
 		if (r->has_pct)
 			printf(" p50_us=%.2f p99_us=%.2f p99.9_us=%.2f", r->pct[0] / 1e3,
 			       r->pct[1] / 1e3, r->pct[2] / 1e3);
-		printf(" inflight=%" PRIu64 " depth=%" PRIu64, r->inflight, r->depth);
+		if (r->has_inflight)
+			printf(" inflight=%" PRIu64, r->inflight);
+		printf(" depth=%" PRIu64, r->depth);
 		if (r->has_loc)
 			printf(" local_pct=%.1f", r->local_pct);
 		printf("\n");
@@ -309,19 +302,21 @@ static void print_batch(const struct top *t, uint64_t t0)
 	fflush(stdout);
 }
 
+/* The screen at its size now (ncurses updates COLS and LINES on SIGWINCH). */
 static void draw(const struct top *t)
 {
+	const int w = COLS;
 	char line[512];
 	size_t i;
 
 	erase();
 	mvprintw(0, 0, "kiobench top: %zu job(s); q quits", t->nr_rows);
 	attron(A_REVERSE);
-	mvprintw(2, 0, "%-*.*s", COLS, COLS, header);
+	mvprintw(2, 0, "%-*.*s", w, w, header);
 	attroff(A_REVERSE);
 	for (i = 0; i < t->nr_rows && (int)i + 3 < LINES; i++) {
 		format_row(&t->rows[i], line, sizeof(line));
-		mvprintw((int)i + 3, 0, "%.*s", COLS, line);
+		mvprintw((int)i + 3, 0, "%.*s", w, line);
 	}
 	refresh();
 }

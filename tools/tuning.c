@@ -140,31 +140,42 @@ static void restore_at_exit(void)
 	kb_tune_restore();
 }
 
-/* Writes val to path, its old value kept (the first time only) and recorded. */
-static int change(const char *path, const char *val, const char *what)
+/*
+ * path's old value kept (the first time only) and recorded, to be put
+ * back.  1: kept now; 0: known already; -1: cannot (said).
+ */
+static int keep(const char *path)
 {
 	struct change c;
 	unsigned int i;
-	bool known = false;
-	int err;
+	void *a;
 
 	for (i = 0; i < nr_changes; i++)
-		known |= !strcmp(changes[i].path, path);
-	if (!known) {
-		void *a = realloc(changes, (nr_changes + 1) * sizeof(*changes));
-
-		snprintf(c.path, sizeof(c.path), "%s", path);
-		if (!a || !read_value(path, c.old, sizeof(c.old)) || record(path, c.old)) {
-			msg("%s: cannot read and record it (%s)", path, strerror(errno));
-			if (a)
-				changes = a;
-			return -1;
-		}
-		changes = a;
-		changes[nr_changes++] = c;
-		if (!at_exit)
-			at_exit = !atexit(restore_at_exit);
+		if (!strcmp(changes[i].path, path))
+			return 0;
+	a = realloc(changes, (nr_changes + 1) * sizeof(*changes));
+	snprintf(c.path, sizeof(c.path), "%s", path);
+	if (!a || !read_value(path, c.old, sizeof(c.old)) || record(path, c.old)) {
+		msg("%s: cannot read and record it (%s)", path, strerror(errno));
+		if (a)
+			changes = a;
+		return -1;
 	}
+	changes = a;
+	changes[nr_changes++] = c;
+	if (!at_exit)
+		at_exit = !atexit(restore_at_exit);
+	return 1;
+}
+
+/* Writes val to path, its old value kept first (keep()). */
+static int change(const char *path, const char *val, const char *what)
+{
+	int kept = keep(path), err;
+	bool known = kept == 0;
+
+	if (kept < 0)
+		return -1;
 	err = write_value(path, val);
 	if (err) {
 		msg("%s=%s: %s refuses it: %s%s", what, val, path, strerror(-err),
@@ -226,6 +237,10 @@ int kb_tune_set(enum kb_tune t, char *const *devs, unsigned int n, const char *v
 		}
 		if (queue_dir(devs[i], dir, sizeof(dir)))
 			return -1;
+		/* a scheduler switch resets nr_requests: keep its value first */
+		snprintf(path, sizeof(path), "%s/%s", dir, queue_attr[KB_TUNE_NR_REQUESTS]);
+		if (t == KB_TUNE_SCHEDULER && keep(path) < 0)
+			return -1;
 		snprintf(path, sizeof(path), "%s/%s", dir, queue_attr[t]);
 		if (change(path, val, kb_tune_names[t]))
 			return -1;
@@ -233,18 +248,37 @@ int kb_tune_set(enum kb_tune t, char *const *devs, unsigned int n, const char *v
 	return 0;
 }
 
+/*
+ * Whether putting path back resets other settings, so that it goes back
+ * first: switching a queue's scheduler sets its nr_requests to the new
+ * scheduler's default (and under "none" a larger old nr_requests than the
+ * tags is refused); kb_tune_set() keeps nr_requests before the switch.
+ */
+static bool goes_first(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n >= 10 && !strcmp(path + n - 10, "/scheduler");
+}
+
 void kb_tune_restore(void)
 {
 	char file[PATH_MAX];
+	unsigned int i, pass;
 	int err;
 
-	while (nr_changes) {
-		struct change *c = &changes[--nr_changes];
+	for (pass = 0; pass < 2; pass++)
+		for (i = nr_changes; i--;) {
+			struct change *c = &changes[i];
 
-		err = write_value(c->path, c->old);
-		if (err)
-			msg("warning: cannot put back %s=%s: %s", c->path, c->old, strerror(-err));
-	}
+			if (goes_first(c->path) != !pass)
+				continue;
+			err = write_value(c->path, c->old);
+			if (err)
+				msg("warning: cannot put back %s=%s: %s", c->path, c->old,
+				    strerror(-err));
+		}
+	nr_changes = 0;
 	free(changes);
 	changes = NULL;
 	record_path(file, sizeof(file), (long)getpid());
@@ -255,25 +289,31 @@ void kb_tune_restore(void)
 static void recover_file(const char *file, long pid)
 {
 	char *text = kb_read_file(file), *line, *save = NULL, *lines[256];
-	unsigned int n = 0;
+	unsigned int n = 0, i;
 
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < 256;
 	     line = strtok_r(NULL, "\n", &save))
 		lines[n++] = line;
-	while (n--) {
-		char *tab = strchr(lines[n], '\t');
+	/* kb_tune_restore()'s order: the schedulers, then the rest, last first */
+	for (i = 0; i < 2 * n; i++) {
+		char *l = lines[n - 1 - i % n], *tab = strchr(l, '\t');
 		int err;
 
 		if (!tab)
-			continue;
+			continue;	/* not a record, or put back already */
 		*tab = '\0';
-		err = write_value(lines[n], tab + 1);
+		if (goes_first(l) != (i < n)) {
+			*tab = '\t';
+			continue;
+		}
+		err = write_value(l, tab + 1);
 		if (err)
 			msg("warning: cannot put back %s=%s (left by kiobench pid %ld): %s",
-			    lines[n], tab + 1, pid, strerror(-err));
+			    l, tab + 1, pid, strerror(-err));
 		else
 			msg("put back %s=%s, left changed by kiobench pid %ld, which did not end",
-			    lines[n], tab + 1, pid);
+			    l, tab + 1, pid);
+		*tab = '\n';	/* done: no tab left */
 	}
 	free(text);
 	unlink(file);

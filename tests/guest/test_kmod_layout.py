@@ -67,7 +67,7 @@ def test_job_without_its_debugfs_directory_is_refused(guest, kernel, kiobench_mo
     j = ack.replies[0]["job-id"]
     files = guest.check(f"ls {DEBUGFS}/job{j}").split()
     assert set(files) == {"config", "hist_read", "hist_write", "hist_trim", "hist_sync",
-                          "timeline", "locality"}, files
+                          "timeline", "inflight", "locality"}, files
     assert nlreq(guest, "start", f"job-id={j}").errno == 0
     wait_state(guest, j, "2")
     assert nlreq(guest, "del", f"job-id={j}").errno == 0

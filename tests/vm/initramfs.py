@@ -3,7 +3,9 @@
 Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio,
 e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt, util-linux's
 blkdiscard and blkzone, dropbear and
-dropbearkey (sshd of the guests booted with ssh=True) and
+dropbearkey (sshd of the guests booted with ssh=True), tmux with the
+terminfo entries of its panes and of the console (TERMINFO) and the
+C.UTF-8 locale it needs (LOCALES), and
 tools/kiobench with every shared library they load,
 the harness' static helpers (tests/fuzz/nlfuzz: raw netlink client and
 fuzzer, privilege dropper), the block and
@@ -50,12 +52,23 @@ ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
 # blktrace, blkparse and btt (test_stages.py checks --stages against them);
 # util-linux's blkdiscard (-z: write zeroes, which busybox's lacks) and
 # blkzone (zone reports); dropbear and dropbearkey (Debian's dropbear-bin:
-# /init starts sshd only in a guest booted with ssh=True); tools/kiobench
+# /init starts sshd only in a guest booted with ssh=True); tmux (test_top.py
+# drives `kiobench top`'s curses screen in a tmux pane); tools/kiobench
 # when built.
 HOST_PROGRAMS = ("/usr/bin/fio", "/usr/bin/kmod", "/usr/sbin/mke2fs", "/usr/sbin/mdadm",
                  "/usr/sbin/dmsetup", "/usr/sbin/blktrace", "/usr/bin/blkparse",
                  "/usr/bin/btt", "/usr/sbin/blkdiscard", "/usr/sbin/blkzone",
-                 "/usr/sbin/dropbear", "/usr/bin/dropbearkey")
+                 "/usr/sbin/dropbear", "/usr/bin/dropbearkey", "/usr/bin/tmux")
+# Compiled terminfo entries (Debian's ncurses-base, /lib/terminfo), copied to
+# the same path: tmux's panes (Debian's default-terminal is tmux-256color),
+# what a user's TERM may name, and the console's.  Without them curses
+# programs (kiobench top) and tmux cannot start.
+TERMINFO = tuple(f"/lib/terminfo/{n[0]}/{n}" for n in (
+    "dumb", "linux", "screen", "screen-256color", "tmux", "tmux-256color", "vt100", "xterm",
+    "xterm-256color"))
+# glibc's C.UTF-8 locale (Debian's libc-bin): tmux refuses to start without
+# a UTF-8 LC_CTYPE ("need UTF-8 locale"), and tries C.UTF-8 by itself.
+LOCALES = ("/usr/lib/locale/C.utf8",)
 # Further names of those programs.  busybox sh runs its own applets before
 # PATH, and its mke2fs makes no ext4: use mkfs.ext4.
 PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}
@@ -335,8 +348,10 @@ def _build(kernel: Kernel, out_dir: Path, force: bool,
                    for lib in shared_libs(prog)})
     meta = [str(p) for p in (modtree.dir / "modules.builtin", modtree.dir / "modules.builtin.modinfo",
                               modtree.dir / "modules.order") if p.exists()]
+    data = [Path(t) for t in TERMINFO if Path(t).exists()] \
+        + [f for root in LOCALES for f in tree_files(root)]
     inputs = [*kmods, *programs, busybox, *map(Path, libs), *map(Path, meta),
-              *(f for f in trees if f.exists())]
+              *(f for f in trees if f.exists()), *data]
 
     image = out_dir / f"{ver}.cpio"
     stamp = out_dir / f"{ver}.stamp"
@@ -349,7 +364,8 @@ def _build(kernel: Kernel, out_dir: Path, force: bool,
         missing_modules=tuple(missing))
     fp = _fingerprint(inputs, {"kernel": str(kernel), "ours": sorted(ours), "libs": libs})
     if force or not image.exists() or not stamp.exists() or stamp.read_text() != fp:
-        _write(image, modtree, kmods, ours, meta, programs, busybox, libs, ver, trees)
+        _write(image, modtree, kmods, ours, meta, programs, busybox, libs, ver,
+               [*trees, *data])
         stamp.write_text(fp)
     return result
 

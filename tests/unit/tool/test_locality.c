@@ -2,6 +2,7 @@
 /* Unit tests of where each I/O ran (tools/locality.c, tools/locality_out.c). */
 #include "locality.h"
 #include "locality_out.h"
+#include "report.h"
 #include "tool_test.h"
 
 /* Worker on CPU 1; interrupt on CPU 3 (CPUs 2-3 share a cache); one on CPU 1. */
@@ -149,10 +150,88 @@ static void t_output(void)
 	free_result(&r, &job);
 }
 
+/* A second job of the group: worker on CPU 2, its own queue 1, the same vector. */
+static const char loc_text2[] =
+	"# kiobench-locality 1\n"
+	"# cpus 4 queues 2\n"
+	"cpu 2 submitted 80 completed 50 local 50 hardirq 50 softirq 0 task 0\n"
+	"cpu 3 submitted 0 completed 30 local 0 hardirq 0 softirq 30 task 0\n"
+	"pair 2 2 50\n"
+	"pair 2 3 30\n"
+	"hq 1 80\n";
+
+static void group_member(struct kb_result *r, struct kb_job *job, const char *text,
+			 unsigned int irq28)
+{
+	static const unsigned int irqs[] = { 27, 28 };
+	char *t = strdup(interrupts);
+
+	make_result(r, job, 100);
+	job->group_reporting = true;
+	CHECK(!kb_loc_parse(text, &r->loc, err, sizeof(err)));
+	kb_loc_classify("/nonexistent", &r->loc);	/* caches unknown: local or elsewhere */
+	CHECK(!kb_irqs_parse(t, irqs, 2, &r->loc.irqs));
+	r->loc.irqs.l[1].cnt[3] = irq28;
+	r->loc.irqs.l[1].total = irq28 + 5;
+	r->loc.has_irqs = true;
+	free(t);
+}
+
+/*
+ * group_reporting sums the locality of the group's jobs: counts per CPU,
+ * per pair, per queue and per context, the shares from the sums; a vector
+ * both saw counts once (the larger).  Mutation: merge_result() does not
+ * call kb_loc_add() (the first job's report stands for the group): red.
+ */
+static void t_group(void)
+{
+	struct kb_result r[2], *g;
+	struct kb_job job[2];
+	struct json_object *o;
+	size_t i, n;
+	char *out;
+
+	group_member(&r[0], &job[0], loc_text, 577);
+	group_member(&r[1], &job[1], loc_text2, 300);
+	g = kb_group_results(r, 2, &n);
+	CHECK(g && n == 1 && g[0].nr_jobs == 2);
+	CHECK(g[0].loc.present && g[0].loc.total == 200);
+	/* CPUs 1, 2, 3; CPU 2: 0 + 80 submitted, 30 + 50 completed, 50 local */
+	CHECK(g[0].loc.nr_cpus == 3 && g[0].loc.cpus[1].cpu == 2);
+	CHECK(g[0].loc.cpus[1].submitted == 80 && g[0].loc.cpus[1].completed == 80 &&
+	      g[0].loc.cpus[1].local == 50 && g[0].loc.cpus[1].ctx[KB_LOC_HARDIRQ] == 80);
+	CHECK(g[0].loc.cpus[2].completed == 110 && g[0].loc.cpus[2].ctx[KB_LOC_SOFTIRQ] == 110);
+	CHECK(g[0].loc.nr_pairs == 6 && g[0].loc.pairs[4].s == 2 && g[0].loc.pairs[4].c == 3);
+	CHECK(g[0].loc.nr_queues == 3 && g[0].loc.queues[1].q == 1 &&
+	      g[0].loc.queues[2].q == -1);
+	CHECK(g[0].loc.irqs.nr == 2 && g[0].loc.irqs.l[1].total == 582);
+	out = capture(print_loc, &g[0]);
+	/* local: 10 + 20 + 50 of 200; elsewhere: 30 + 60 + 30 */
+	CHECK(strstr(out, "locality: 200 I/Os completed: 40.00% on the submitting CPU, 0.00% on "
+		      "another sharing its last-level cache (caches unknown), 60.00% elsewhere")
+	      != NULL);
+	CHECK(strstr(out, "context: hardirq 40.00%, softirq 55.00%, task 5.00%") != NULL);
+	CHECK(strstr(out, "hardware queues: hq0 100 hq1 80 none (bio-based) 20") != NULL);
+	free(out);
+	o = kb_locality_json(&g[0]);
+	CHECK(json_object_get_uint64(json_object_object_get(o, "completions")) == 200);
+	CHECK(json_object_get_uint64(json_object_object_get(o, "local")) == 80);
+	CHECK(json_object_array_length(json_object_object_get(o, "cpus")) == 3);
+	json_object_put(o);
+	kb_loc_free(&g[0].loc);
+	kb_hist_free(&g[0].hist[0]);
+	free(g);
+	for (i = 0; i < 2; i++) {
+		kb_loc_free(&r[i].loc);
+		free_result(&r[i], &job[i]);
+	}
+}
+
 void locality_tests(void)
 {
 	run_case("locality: debugfs file parsed, bad lines refused", t_parse);
 	run_case("locality: pairs by the caches sysfs lists", t_classify);
 	run_case("locality: /proc/interrupts lines and their difference", t_irqs);
 	run_case("locality: normal output and JSON", t_output);
+	run_case("locality: group_reporting sums the group's", t_group);
 }
