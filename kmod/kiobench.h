@@ -173,6 +173,11 @@ struct kb_config {
 	bool zone_append;	/* writes are REQ_OP_ZONE_APPEND */
 	u32 zone_reset_threshold;	/* millionths of the zones' size */
 	u32 zone_reset_frequency;	/* millionths of the writes; 0: none */
+	/* fio's latency_target (latt.c) */
+	u64 latency_target_ns;	/* 0: none */
+	u64 latency_window_ns;
+	u32 latency_percentile_ppm;
+	bool latency_run;
 };
 
 struct kb_counters {
@@ -296,6 +301,7 @@ struct kb_sched {
 
 #include "verify.h"
 #include "zone.h"
+#include "latt.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
@@ -369,6 +375,7 @@ struct kb_worker {
 	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
+	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };

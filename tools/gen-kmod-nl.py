@@ -62,6 +62,10 @@ HAND = {
     "random-zones": "nested zones of each direction, built into a table of percents",
     "random-cdf": "an array of entries, checked in order; not with random-zones",
     "verify-pattern": "bytes, kept with their length; only with verify",
+    "latency-target-ns": "closed loop only; puts the latency-target group",
+    "latency-window-ns": "only with latency-target-ns",
+    "latency-percentile-ppm": "only with latency-target-ns; 100 % when absent",
+    "latency-run": "only with latency-target-ns",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the
