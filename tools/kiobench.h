@@ -216,6 +216,10 @@ struct kb_job {
 	bool ignore_zone_limits, read_beyond_wp;
 	bool zone_append;	/* write_mode=zone_append */
 	uint32_t zone_reset_threshold, zone_reset_frequency;	/* millionths */
+	/* fio's latency target: the depth search of the kernel's workers */
+	uint64_t latency_target_ns, latency_window_ns;
+	uint32_t latency_percentile_ppm;	/* millionths: 1000000 is 100 % */
+	bool latency_run;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -136,6 +136,11 @@ enum kb_opt_id {
 	KB_OPT_TRIM_BACKLOG,
 	KB_OPT_TRIM_BACKLOG_BATCH,
 	KB_OPT_TRIM_VERIFY_ZERO,
+	/* fio's latency target, searched by the kernel's workers (kmod/latt.c) */
+	KB_OPT_LATENCY_TARGET,
+	KB_OPT_LATENCY_WINDOW,
+	KB_OPT_LATENCY_PERCENTILE,
+	KB_OPT_LATENCY_RUN,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
