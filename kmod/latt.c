@@ -14,6 +14,7 @@
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <kunit/visibility.h>
 
 #include "kiobench.h"
 
@@ -35,12 +36,14 @@ int kb_latt_alloc(struct kb_worker *w)
 	w->latt = lt;
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_latt_alloc);
 
 void kb_latt_free(struct kb_worker *w)
 {
 	kvfree(w->latt);
 	w->latt = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_latt_free);
 
 /* ---- the search ---------------------------------------------------------- */
 
@@ -204,6 +207,7 @@ bool kb_latt_step(struct kb_worker *w, u64 now)
 	kb_latt_down(w, now);
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_latt_step);
 
 /* ---- debugfs ------------------------------------------------------------- */
 
