@@ -3,6 +3,9 @@
 #include <json-c/json.h>
 
 #include "latt.h"
+#include "measures.h"
+#include "options.h"
+#include "result.h"
 #include "tool_test.h"
 
 static const char latt_text[] =
@@ -64,8 +67,35 @@ static void t_latt_json(void)
 	kb_latt_free(&lt);
 }
 
+/*
+ * A job kept far below iodepth is warned about (the submission path set
+ * the pace), but not with a latency target: its search set the depth.
+ */
+static void t_latt_no_depth_warning(void)
+{
+	struct kb_result r;
+	struct kb_job job;
+	char buf[8192];
+	FILE *f;
+
+	make_result(&r, &job, 1000);
+	f = fmemopen(buf, sizeof(buf), "w");
+	kb_print_measures(f, &r);
+	fclose(f);
+	CHECK(strstr(buf, "warning: the workers kept") != NULL);
+	CHECK(kb_latt_parse(latt_text, &r.latt, err, sizeof(err)) == 0);
+	f = fmemopen(buf, sizeof(buf), "w");
+	kb_print_measures(f, &r);
+	fclose(f);
+	CHECK(strstr(buf, "warning: the workers kept") == NULL);
+	kb_latt_free(&r.latt);
+	kb_hist_free(&r.hist[0]);
+	kb_job_free(&job);
+}
+
 void latt_tests(void)
 {
+	run_case("latt: no depth warning with a latency target", t_latt_no_depth_warning);
 	run_case("latt: debugfs latency_target parsed, fio's line", t_latt_parse);
 	run_case("latt: kiobench.latency_target in JSON", t_latt_json);
 }
