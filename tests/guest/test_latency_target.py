@@ -56,7 +56,7 @@ def share(w: dict) -> float:
 
 @pytest.mark.timing
 @pytest.mark.core
-@pytest.mark.budget(60)
+@pytest.mark.budget(30)
 def test_latency_target_finds_the_tags(guest, kiobench_module, make_nullb):
     """iodepth=16, latency_target=15 ms, 85 %, 500 ms windows: the
     worker doubles from 1 while windows hold (1, 2, 4, 8), backs off from
@@ -92,7 +92,7 @@ def test_latency_target_finds_the_tags(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.timing
-@pytest.mark.budget(60)
+@pytest.mark.budget(30)
 def test_latency_target_as_fio(guest, kiobench_module, make_nullb):
     """One job file, with fio's units (bare times in us, a percentile with
     decimals), under Debian's fio 3.33 and kiobench on the same device in
@@ -122,7 +122,7 @@ def test_latency_target_as_fio(guest, kiobench_module, make_nullb):
 
 @pytest.mark.timing
 @pytest.mark.core
-@pytest.mark.budget(60)
+@pytest.mark.budget(30)
 def test_latency_run_keeps_searching(guest, kiobench_module, make_nullb):
     """latency_run=1 on the same device, 4 s time_based: the worker never
     ends its search but with the job, which runs its 4 s whole, judging a
