@@ -203,6 +203,11 @@ void kb_end_io(struct bio *bio)
 		WRITE_ONCE(slot->refused, true);
 	else
 		kb_account(w->job, slot, now, bio->bi_status);
+	/* latency_target: before the worker can reap it (latt.h) */
+	if (unlikely(w->latt) && !bio->bi_status &&
+	    slot->dir != KIOBENCH_DIR_SYNC)
+		kb_latt_complete(w->latt, now - slot->submit_ns,
+				 w->job->cfg.latency_target_ns);
 	rcu_read_lock();
 	/* A spinning or polling worker never sleeps: it needs no wake-up. */
 	if (llist_add(&slot->node, &w->done) &&

@@ -618,6 +618,7 @@ static void kb_free_worker(struct kb_worker *w)
 
 	for (i = 0; i < w->nr_slots; i++)
 		kb_free_slot(w->slots[i]);
+	kb_latt_free(w);
 	if (w->task)
 		put_task_struct(w->task);
 	kvfree(w);
@@ -713,6 +714,8 @@ static int kb_alloc_workers(struct kb_job *job)
 		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
 			     ~cfg->seed + i / cfg->numjobs);
 		kb_init_budgets(job, w, j);
+		if (kb_latt_alloc(w))
+			goto out_free_workers;
 		for (s = 0; s < cfg->iodepth; s++) {
 			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);
 			if (!w->slots[s])

@@ -182,6 +182,11 @@ struct kb_config {
 	bool scramble_buffers;
 	u8 buffer_compress_percentage;
 	u32 buffer_compress_chunk;	/* bytes; 0: the write's size */
+	/* fio's latency_target (latt.c) */
+	u64 latency_target_ns;	/* 0: none */
+	u64 latency_window_ns;
+	u32 latency_percentile_ppm;
+	bool latency_run;
 };
 
 struct kb_counters {
@@ -306,6 +311,7 @@ struct kb_sched {
 #include "data.h"
 #include "verify.h"
 #include "zone.h"
+#include "latt.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
@@ -382,6 +388,7 @@ struct kb_worker {
 	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
+	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };

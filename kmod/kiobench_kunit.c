@@ -1050,6 +1050,19 @@ static const struct cfg_case cfg_cases[] = {
 	  4, -EINVAL, "needs thinktime-ns" },
 	{ "thinktime-blocks 0", KIOBENCH_A_THINKTIME_BLOCKS, 4, 0, -ERANGE },
 	{ "thinktime-iotime 0", KIOBENCH_A_THINKTIME_IOTIME_NS, 8, 0, -ERANGE },
+	{ "latency-target 0", KIOBENCH_A_LATENCY_TARGET_NS, 8, 0, -ERANGE },
+	{ "latency-target 1", KIOBENCH_A_LATENCY_TARGET_NS, 8, 1, 0 },
+	{ "latency-target max+1", KIOBENCH_A_LATENCY_TARGET_NS, 8,
+	  1000000ULL * NSEC_PER_SEC + 1, -ERANGE },
+	{ "latency-window without target", KIOBENCH_A_LATENCY_WINDOW_NS, 8,
+	  1000, -EINVAL, "needs latency-target-ns" },
+	{ "latency-percentile without target",
+	  KIOBENCH_A_LATENCY_PERCENTILE_PPM, 4, 990000, -EINVAL,
+	  "needs latency-target-ns" },
+	{ "latency-percentile 100.0001 %", KIOBENCH_A_LATENCY_PERCENTILE_PPM, 4,
+	  KB_LATT_PPM_ALL + 1, -ERANGE },
+	{ "latency-run without target", KIOBENCH_A_LATENCY_RUN, 0, 1, -EINVAL,
+	  "needs latency-target-ns" },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
 };
 
@@ -1105,6 +1118,8 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 		return cfg->stages;
 	case KIOBENCH_A_THINKTIME_NS:
 		return cfg->thinktime_ns;
+	case KIOBENCH_A_LATENCY_TARGET_NS:
+		return cfg->latency_target_ns;
 	default:
 		return 0;
 	}
@@ -1165,6 +1180,93 @@ static void kb_job_new_needs_a_device(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_parse_config(&info, cfg), -EINVAL);
 	KUNIT_EXPECT_EQ(test, extack.miss_type, KIOBENCH_A_DEVICES);
 	kb_config_free(cfg);
+}
+
+/* ---- the latency target's search ----------------------------------------- */
+
+/* A worker of a job with a latency target, alone: no device, no slots. */
+static struct kb_worker *latt_worker(struct kunit *test, u32 ppm)
+{
+	struct kb_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	struct kb_worker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	job->cfg.iodepth = 16;
+	job->cfg.latency_target_ns = 1000;
+	job->cfg.latency_window_ns = 100;
+	job->cfg.latency_percentile_ppm = ppm;
+	w->job = job;
+	w->nr_slots = 16;
+	KUNIT_ASSERT_EQ(test, kb_latt_alloc(w), 0);
+	return w;
+}
+
+/* One window of @ios completions, @over of them over the target, judged. */
+static void latt_window(struct kb_worker *w, u64 *now, u64 ios, u64 over)
+{
+	atomic64_set(&w->latt->win, ios | over << KB_LATT_OVER_SHIFT);
+	*now += 100;
+	kb_latt_step(w, *now);
+	if (w->latt->draining)	/* nothing in flight here: drained at once */
+		kb_latt_step(w, *now);
+}
+
+/*
+ * fio's walk (its lat_target_success() and __lat_target_failed()) against
+ * a device whose windows hold up to depth 4, at 90 %: doubling from 1 to
+ * the first failure, 8; bisecting down to 4 (6 and 5 fail); 4 holds and
+ * leaves the depth unchanged (4 + 5 halved), so one last window there, and
+ * the search is done at 4.
+ */
+static void kb_latt_walks_fios_search(struct kunit *test)
+{
+	static const u32 want[] = { 1, 2, 4, 8, 6, 5, 4, 4 };
+	struct kb_worker *w = latt_worker(test, 900000);
+	struct kb_latt *lt = w->latt;
+	u64 now = 1000;
+	unsigned int i;
+
+	kb_latt_step(w, now);	/* past the ramp: the first window starts */
+	for (i = 0; !lt->done && i < 20; i++)
+		latt_window(w, &now, 100, lt->depth > 4 ? 30 : 5);
+	KUNIT_EXPECT_TRUE(test, lt->done);
+	KUNIT_EXPECT_EQ(test, lt->depth, 4);
+	KUNIT_ASSERT_EQ(test, lt->nr_curve, ARRAY_SIZE(want));
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, lt->curve[i].depth, want[i], "window %u", i);
+		KUNIT_EXPECT_EQ(test, lt->curve[i].pass, want[i] <= 4);
+	}
+	KUNIT_EXPECT_EQ(test, lt->curve[3].within, 70);
+	kb_latt_free(w);
+}
+
+/*
+ * At 100 % a single I/O over the target fails the window before its time,
+ * stepping down; one at depth 1 fails the job with ETIMEDOUT.
+ */
+static void kb_latt_all_fails_at_once(struct kunit *test)
+{
+	struct kb_worker *w = latt_worker(test, KB_LATT_PPM_ALL);
+	struct kb_latt *lt = w->latt;
+	u64 now = 1000;
+
+	kb_latt_step(w, now);
+	latt_window(w, &now, 10, 0);
+	latt_window(w, &now, 10, 0);
+	KUNIT_EXPECT_EQ(test, lt->depth, 4);
+	atomic64_set(&lt->win, 3 | 1ULL << KB_LATT_OVER_SHIFT);
+	kb_latt_step(w, now + 1);	/* before the window's end */
+	KUNIT_EXPECT_EQ(test, lt->depth, 3);	/* halfway to 2, which held */
+	KUNIT_EXPECT_FALSE(test, lt->curve[lt->nr_curve - 1].pass);
+	KUNIT_EXPECT_EQ(test, w->job->error, 0);
+	while (lt->depth > 1 && !lt->done)
+		latt_window(w, &now, 10, 1);
+	KUNIT_EXPECT_EQ(test, lt->depth, 1);
+	latt_window(w, &now, 10, 1);
+	KUNIT_EXPECT_EQ(test, w->job->error, -ETIMEDOUT);
+	KUNIT_EXPECT_TRUE(test, w->job->stop);
+	kb_latt_free(w);
 }
 
 /* ---- verify's header ----------------------------------------------------- */
@@ -1329,6 +1431,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_stage_split_adds_up, stage_gen_params),
 	KUNIT_CASE_PARAM(kb_job_new_bounds, cfg_gen_params),
 	KUNIT_CASE(kb_job_new_needs_a_device),
+	KUNIT_CASE(kb_latt_walks_fios_search),
+	KUNIT_CASE(kb_latt_all_fails_at_once),
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),

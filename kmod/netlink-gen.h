@@ -75,6 +75,21 @@ static struct netlink_range_validation kb_trim_backlog_range = {
 	.max = 65536,
 };
 
+static struct netlink_range_validation kb_latency_target_ns_range = {
+	.min = 1,
+	.max = 1000000000000000,
+};
+
+static struct netlink_range_validation kb_latency_window_ns_range = {
+	.min = 0,
+	.max = 1000000000000000,
+};
+
+static struct netlink_range_validation kb_latency_percentile_ppm_range = {
+	.min = 0,
+	.max = 1000000,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -196,6 +211,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 99),
 	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { .type = NLA_U32, },
 	[KIOBENCH_A_ZONE_OP] = NLA_POLICY_MAX(NLA_U8, 5),
+	[KIOBENCH_A_LATENCY_TARGET_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_latency_target_ns_range),
+	[KIOBENCH_A_LATENCY_WINDOW_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_latency_window_ns_range),
+	[KIOBENCH_A_LATENCY_PERCENTILE_PPM] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_latency_percentile_ppm_range),
+	[KIOBENCH_A_LATENCY_RUN] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 

@@ -487,6 +487,62 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 }
 
 /*
+ * fio's latency_target, latency_window, latency_percentile and latency_run
+ * (latt.c): the others only with latency-target-ns; percentile 100 % when
+ * absent.
+ */
+static int kb_parse_latt(struct genl_info *info, struct kb_config *cfg)
+{
+	static const int parts[] = { KIOBENCH_A_LATENCY_WINDOW_NS,
+				     KIOBENCH_A_LATENCY_PERCENTILE_PPM,
+				     KIOBENCH_A_LATENCY_RUN };
+	struct nlattr **tb = info->attrs;
+	struct nlattr *t = tb[KIOBENCH_A_LATENCY_TARGET_NS];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(parts); i++) {
+		if (tb[parts[i]] && !t) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[parts[i]],
+					    "latency target: needs latency-target-ns");
+			return -EINVAL;
+		}
+	}
+	if (!t)
+		return 0;
+	if (cfg->rate_iops || cfg->thinktime_ns || cfg->verify) {
+		NL_SET_ERR_MSG_ATTR(info->extack, t,
+				    "latency-target-ns: not with rate-iops, thinktime-ns or verify");
+		return -EINVAL;
+	}
+	cfg->latency_target_ns = nla_get_u64(t);
+	if (tb[KIOBENCH_A_LATENCY_WINDOW_NS])
+		cfg->latency_window_ns =
+			nla_get_u64(tb[KIOBENCH_A_LATENCY_WINDOW_NS]);
+	cfg->latency_percentile_ppm = KB_LATT_PPM_ALL;
+	if (tb[KIOBENCH_A_LATENCY_PERCENTILE_PPM])
+		cfg->latency_percentile_ppm =
+			nla_get_u32(tb[KIOBENCH_A_LATENCY_PERCENTILE_PPM]);
+	cfg->latency_run = nla_get_flag(tb[KIOBENCH_A_LATENCY_RUN]);
+	return 0;
+}
+
+/* The settings the workers use; all absent without a target. */
+static int kb_put_latt(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	if (!cfg->latency_target_ns)
+		return 0;
+	if (nla_put_u64_64bit(msg, KIOBENCH_A_LATENCY_TARGET_NS,
+			      cfg->latency_target_ns, KIOBENCH_A_PAD) ||
+	    nla_put_u64_64bit(msg, KIOBENCH_A_LATENCY_WINDOW_NS,
+			      cfg->latency_window_ns, KIOBENCH_A_PAD) ||
+	    nla_put_u32(msg, KIOBENCH_A_LATENCY_PERCENTILE_PPM,
+			cfg->latency_percentile_ppm) ||
+	    (cfg->latency_run && nla_put_flag(msg, KIOBENCH_A_LATENCY_RUN)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
  * An atomic write is naturally aligned, a power of two in size, and never
  * split (the block layer fails one it would have to split): one transfer
  * size, and an offset that is a multiple of it, so that every offset the
@@ -609,7 +665,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
 	       kb_parse_data(info, cfg) ?:
-	       kb_zbd_parse(info, cfg);
+	       kb_zbd_parse(info, cfg) ?: kb_parse_latt(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -866,7 +922,8 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	if (cfg->cdf && nla_put(msg, KIOBENCH_A_RANDOM_CDF,
 				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
 		return -EMSGSIZE;
-	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones);
+	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones) ?:
+	       kb_put_latt(msg, cfg);
 }
 
 /* verify's counts in the job status, and its pattern (verify.c) */

@@ -399,6 +399,21 @@ static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 
 /* ---- workers ------------------------------------------------------------- */
 
+/* latency_target: parked slots back, up to the depth the search set. */
+static void kb_latt_fill(struct kb_worker *w, u64 now)
+{
+	struct kb_latt *lt = w->latt;
+	struct kb_slot *slot;
+
+	while (w->idle && w->nr_slots - lt->parked < lt->depth &&
+	       kb_may_submit(w, now)) {
+		slot = container_of(w->idle, struct kb_slot, node);
+		w->idle = w->idle->next;
+		lt->parked--;
+		kb_submit(w, slot);
+	}
+}
+
 /*
  * Never-written or deallocated (trimmed, thin) blocks read back as zeroes,
  * and devices often return them without touching the media: such reads
@@ -745,6 +760,8 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		if (kb_open_loop(w) || unlikely(w->thinking)) {
 			slot->node.next = w->idle;	/* parked */
 			w->idle = &slot->node;
+		} else if (unlikely(w->latt) && kb_latt_park(w, slot)) {
+			continue;	/* latency_target: above the depth */
 		} else if (kb_may_submit(w, now)) {
 			kb_pick_io(w, slot);
 			kb_defer(w, slot, false);
@@ -763,7 +780,8 @@ static void kb_worker_start(struct kb_worker *w)
 	w->think_last_ns = now;
 	if (!kb_open_loop(w)) {
 		for (i = 0; i < w->nr_slots && kb_may_submit(w, now); i++)
-			kb_submit(w, w->slots[i]);
+			if (likely(!w->latt) || !kb_latt_park(w, w->slots[i]))
+				kb_submit(w, w->slots[i]);
 		return;
 	}
 	for (i = w->nr_slots; i--; ) {
@@ -829,6 +847,8 @@ static void kb_worker_pass(struct kb_worker *w)
 		done = llist_del_all(&w->done);
 		kb_start_plug(&plug, kb_plug_batch(done, w->deferred, batch));
 		kb_reap(w, done, now);
+		if (unlikely(w->latt) && kb_latt_step(w, now))
+			kb_latt_fill(w, now);
 		if (kb_open_loop(w))
 			kb_submit_due(w, now);
 		blk_finish_plug(&plug);

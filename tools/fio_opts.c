@@ -34,7 +34,6 @@
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
 #define ZONES		"not implemented yet: zonemode=strided and block"
-#define LATTARGET	"not implemented yet: latency-target depth search"
 #define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
 			"not one per block size"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
@@ -131,10 +130,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "from the device, and strided is not implemented yet" },
 	/* rates, waits, latency target, steady state */
 	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
-	{ "latency_target", NULL, LATTARGET },
-	{ "latency_window", NULL, LATTARGET },
-	{ "latency_percentile", NULL, LATTARGET },
-	{ "latency_run", NULL, LATTARGET },
 	{ "flow", NULL, FLOW },
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },

@@ -63,6 +63,10 @@ HAND = {
     "random-cdf": "an array of entries, checked in order; not with random-zones",
     "verify-pattern": "bytes, kept with their length; only with verify",
     "buffer-pattern": "bytes, kept with their length; with buffer-fill pattern or buffer-compress-percentage",
+    "latency-target-ns": "closed loop only; puts the latency-target group",
+    "latency-window-ns": "only with latency-target-ns",
+    "latency-percentile-ppm": "only with latency-target-ns; 100 % when absent",
+    "latency-run": "only with latency-target-ns",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

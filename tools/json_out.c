@@ -355,6 +355,8 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 		kb_jadd(o, "verify", kb_verify_json(r));
 	if (r->zbd.present)
 		kb_jadd(o, "zones", kb_zbd_json(&r->zbd));
+	if (r->latt.present)
+		kb_jadd(o, "latency_target", kb_latt_json(&r->latt));
 	stages = kb_stages_json(r);
 	if (stages)
 		kb_jadd(o, "stages", stages);
@@ -455,6 +457,12 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "latency_ms", lat_dist_obj(pm, kb_lat_m_edges, KB_LAT_M_NR, true));
 	if (r->ss)
 		kb_jadd(o, "steadystate", steady_obj(r->ss));
+	if (r->latt.present) {	/* fio's fields: target in ns, window in us */
+		kb_jadd(o, "latency_depth", kb_ju64(kb_latt_depth(&r->latt)));
+		kb_jadd(o, "latency_target", kb_ju64(r->latt.target_ns));
+		kb_jadd(o, "latency_percentile", kb_jdbl(r->latt.percentile_ppm / 1e4));
+		kb_jadd(o, "latency_window", kb_ju64(r->latt.window_ns / 1000));
+	}
 	kb = kiobench_obj(r);
 	if (op)		/* the writes, under their op's name too */
 		kb_jadd(kb, op, dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));

@@ -222,6 +222,10 @@ struct kb_job {
 	uint32_t zone_reset_threshold, zone_reset_frequency;	/* millionths */
 	uint8_t zone_op;	/* enum kiobench_zone_op, from rw=zone_* */
 	bool zone_mgmt;		/* zbd writes: their zone resets timed (zone_op reset) */
+	/* fio's latency target: the depth search of the kernel's workers */
+	uint64_t latency_target_ns, latency_window_ns;
+	uint32_t latency_percentile_ppm;	/* millionths: 1000000 is 100 % */
+	bool latency_run;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

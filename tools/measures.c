@@ -631,7 +631,8 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 		print_offsets(f, r);
 	if (K(RATE_IOPS))
 		print_open_loop(f, r);
-	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)
+	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd &&
+		 !r->latt.present)	/* latency_target: the search set the depth */
 		fprintf(f, "  warning: the workers kept %.2f of iodepth=%u in flight (below "
 			"%.0f %%): the submission path, not the device, set part of the pace\n",
 			depth, qd, 100 * KB_DEPTH_WARN);

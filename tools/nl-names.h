@@ -169,6 +169,10 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE] = { "buffer-compress-percentage", KB_NLT_U8, true },
 	[KIOBENCH_A_BUFFER_COMPRESS_CHUNK] = { "buffer-compress-chunk", KB_NLT_U32, true },
 	[KIOBENCH_A_ZONE_OP] = { "zone-op", KB_NLT_U8, true },
+	[KIOBENCH_A_LATENCY_TARGET_NS] = { "latency-target-ns", KB_NLT_U64, true },
+	[KIOBENCH_A_LATENCY_WINDOW_NS] = { "latency-window-ns", KB_NLT_U64, true },
+	[KIOBENCH_A_LATENCY_PERCENTILE_PPM] = { "latency-percentile-ppm", KB_NLT_U32, true },
+	[KIOBENCH_A_LATENCY_RUN] = { "latency-run", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -296,6 +296,7 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 		kb_print_ops_notes(f, &r[i]);
 		kb_print_stages(f, &r[i]);
 		kb_print_locality(f, &r[i]);
+		kb_print_latt(f, &r[i].latt);
 		kb_print_measures(f, &r[i]);
 		print_job_footer(f, &r[i]);
 		if (i + 1 < n)

@@ -1323,6 +1323,24 @@ static int p_fraction(const struct kb_opt *o, const char *val, struct kb_job *jo
 	return 0;
 }
 
+/* The kernel's bound on latency_target and latency_window: 1000000 s. */
+#define KB_MAX_LATT_NS	(1000000ULL * 1000000000ULL)
+
+/* fio's latency_percentile: a percentage, decimals allowed, to millionths. */
+static int p_lat_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	double f;
+
+	errno = 0;
+	f = strtod(val, &end);
+	if (errno || end == val || *end || !(f >= 0) || f > 100)
+		return kb_errf(err, errlen, "invalid latency_percentile '%s' (0 to 100)", val);
+	*(uint32_t *)field(o, job, g) = (uint32_t)(f * 1e4 + 0.5);
+	return 0;
+}
+
 /* compare: a percentage, decimals allowed. */
 static int p_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
@@ -1735,6 +1753,20 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ZONE_MGMT, "zone_mgmt", NULL, p_flag,
 	    "zonemode=zbd writes: the zone resets the job issues are timed, as zone_reset ops",
 	    .off = JOBF(zone_mgmt), FLAG),
+	/* fio's latency target: each kernel worker's depth search (kmod/latt.c) */
+	JOB(KB_OPT_LATENCY_TARGET, "latency_target", "TIME", p_time_us,
+	    "find the highest depth up to iodepth at which latency_percentile of the I/Os "
+	    "complete within TIME (bare number: us)",
+	    ATTR(KIOBENCH_A_LATENCY_TARGET_NS, latency_target_ns), BOUNDS(1, KB_MAX_LATT_NS)),
+	JOB(KB_OPT_LATENCY_WINDOW, "latency_window", "TIME", p_time_us,
+	    "the time each depth is tried (bare number: us; 0: each round of completions)",
+	    ATTR(KIOBENCH_A_LATENCY_WINDOW_NS, latency_window_ns), BOUNDS(0, KB_MAX_LATT_NS)),
+	JOB(KB_OPT_LATENCY_PERCENTILE, "latency_percentile", "PCT", p_lat_pct,
+	    "the share of a window's I/Os within latency_target for it to hold (100)",
+	    ATTR(KIOBENCH_A_LATENCY_PERCENTILE_PPM, latency_percentile_ppm), .def = "100"),
+	JOB(KB_OPT_LATENCY_RUN, "latency_run", "BOOL", p_flag,
+	    "keep searching until the job's end instead of ending at the depth found",
+	    ATTR(KIOBENCH_A_LATENCY_RUN, latency_run), FLAG),
 	/* verify's windows, and its trims (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
 	    "with verify, read back and check every N writes, then write on",
@@ -2160,6 +2192,16 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "takes REQ_FUA on data writes only");
 	if (job->zeroes_unmap && !job->write_zeroes)
 		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
+	if (!kb_job_isset(job, KB_OPT_LATENCY_TARGET) &&
+	    (kb_job_isset(job, KB_OPT_LATENCY_WINDOW) ||
+	     kb_job_isset(job, KB_OPT_LATENCY_PERCENTILE) ||
+	     kb_job_isset(job, KB_OPT_LATENCY_RUN)))
+		return kb_errf(err, errlen, "latency_window, latency_percentile and latency_run "
+			       "need latency_target");
+	if (kb_job_isset(job, KB_OPT_LATENCY_TARGET) &&
+	    (job->rate_iops || kb_job_isset(job, KB_OPT_THINKTIME) || job->verify))
+		return kb_errf(err, errlen, "latency_target with rate, rate_iops, thinktime or "
+			       "verify: not implemented yet (the search runs in the closed loop)");
 	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
 		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
 			       "(the pause is done in the closed loop only)");

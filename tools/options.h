@@ -144,6 +144,11 @@ enum kb_opt_id {
 	KB_OPT_BUFFER_PATTERN,
 	KB_OPT_BUFFER_COMPRESS_PERCENTAGE,
 	KB_OPT_BUFFER_COMPRESS_CHUNK,
+	/* fio's latency target, searched by the kernel's workers (kmod/latt.c) */
+	KB_OPT_LATENCY_TARGET,
+	KB_OPT_LATENCY_WINDOW,
+	KB_OPT_LATENCY_PERCENTILE,
+	KB_OPT_LATENCY_RUN,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,

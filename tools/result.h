@@ -12,6 +12,7 @@
 
 #include "distrib.h"
 #include "kiobench.h"
+#include "latt.h"
 #include "locality.h"
 
 struct kb_hwmon;
@@ -202,6 +203,7 @@ struct kb_result {
 	struct kb_locality loc;		/* where its I/Os ran (malloc'ed parts) */
 	unsigned int nr_devid;
 	struct kb_zbd_counts zbd;	/* zonemode=zbd: what the workers did */
+	struct kb_latt latt;		/* latency_target: the depth search (malloc'ed parts) */
 };
 
 /* A block device's identity from sysfs ("" where sysfs has none). */

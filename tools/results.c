@@ -670,6 +670,19 @@ static void read_zones(const char *dir, struct kb_result *res)
 	free(text);
 }
 
+/* latency_target: the depth each worker found and the windows it judged. */
+static bool read_latt(const char *dir, struct kb_result *res)
+{
+	char path[512], err[KB_ERRLEN], *text = read_debugfs(dir, "latency_target", path,
+							     sizeof(path));
+	bool ok = text && !kb_latt_parse(text, &res->latt, err, sizeof(err));
+
+	if (text && !ok)
+		msg("%s: %s", path, err);
+	free(text);
+	return ok;
+}
+
 /* locality: where the I/Os ran; a module without the file has none to tell. */
 static bool read_locality(const char *dir, struct kb_result *res)
 {
@@ -704,6 +717,8 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 		read_verify(dir, res);
 	if (res->st.cfg.present && kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_ZONEMODE))
 		read_zones(dir, res);
+	if (res->st.cfg.present && kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_LATENCY_TARGET_NS))
+		ok &= read_latt(dir, res);
 	kb_read_versions(res);
 	ok &= save_logs(dir, several, res);
 	return ok;

@@ -656,6 +656,7 @@ void free_results(struct kb_result *res, size_t n)
 		kb_hwmon_free(res[i].hw, res[i].nr_hw);
 		free(res[i].devid);
 		kb_loc_free(&res[i].loc);
+		kb_latt_free(&res[i].latt);
 	}
 	free(res);
 }

@@ -68,7 +68,9 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
+ *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -113,7 +115,9 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
+ *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -173,7 +177,9 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
+ *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -225,7 +231,9 @@
  *	KIOBENCH_A_BUFFER_FILL, KIOBENCH_A_BUFFER_PATTERN,
  *	KIOBENCH_A_REFILL_BUFFERS, KIOBENCH_A_SCRAMBLE_BUFFERS,
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
- *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP.
+ *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
+ *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -718,6 +726,29 @@ struct kiobench_cdf_ent {
  *   reset (the zone_mgmt option): the zone resets the job issues are timed in
  *   the trim direction. Implies zonemode zbd when zonemode is absent. Needs
  *   allow-writes.
+ * @KIOBENCH_A_LATENCY_TARGET_NS: fio's latency_target: each worker searches for
+ *   the highest depth, up to iodepth, at which latency-percentile of its I/Os
+ *   complete within this latency. It starts at depth 1; at the end of each
+ *   window (latency-window-ns) it doubles the depth while every window has held
+ *   (then bisects below the lowest depth that failed), and halves back towards
+ *   the highest depth that held when a window fails, first draining what is in
+ *   flight. Every completion is tested against the target in bi_end_io. Without
+ *   latency-run the worker ends once the depth stops changing, after one more
+ *   window at that depth; with latency-percentile 100 a single I/O over the
+ *   target fails the window at once, and one at depth 1 fails the job
+ *   (ETIMEDOUT), as fio. The curve walked is in debugfs latency_target. At most
+ *   1000000 s. Closed loop only: not with rate-iops, thinktime-ns or verify.
+ * @KIOBENCH_A_LATENCY_WINDOW_NS: fio's latency_window: the time each depth is
+ *   tried before its completions are judged. Absent or 0: every round of
+ *   completions the worker reaps is a window, as fio's 0. At most 1000000 s;
+ *   needs latency-target-ns.
+ * @KIOBENCH_A_LATENCY_PERCENTILE_PPM: fio's latency_percentile, in millionths:
+ *   the share of a window's completions that must be within latency-target-ns
+ *   for the window to hold (1000000, fio's 100 %, when absent). Needs
+ *   latency-target-ns.
+ * @KIOBENCH_A_LATENCY_RUN: fio's latency_run: the worker goes on searching,
+ *   window after window, until the job's end, instead of ending at the depth
+ *   found. Needs latency-target-ns.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -838,6 +869,10 @@ enum kiobench_attr {
 	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,	/* u8 */
 	KIOBENCH_A_BUFFER_COMPRESS_CHUNK,	/* u32 */
 	KIOBENCH_A_ZONE_OP,		/* u8: enum kiobench_zone_op */
+	KIOBENCH_A_LATENCY_TARGET_NS,	/* u64 */
+	KIOBENCH_A_LATENCY_WINDOW_NS,	/* u64 */
+	KIOBENCH_A_LATENCY_PERCENTILE_PPM,	/* u32 */
+	KIOBENCH_A_LATENCY_RUN,		/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -31,6 +31,7 @@ int main(void)
 	steps_out_tests();
 	stages_out_tests();
 	locality_tests();
+	latt_tests();
 	compare_stats_tests();
 	compare_load_tests();
 	fiolog_tests();

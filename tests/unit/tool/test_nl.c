@@ -225,8 +225,41 @@ static void t_job_new_by_code(void)
 	kb_global_free(&g);
 }
 
+/* latency_target's group: the four attributes as the kernel takes them. */
+static void t_job_new_latency_target(void)
+{
+	static struct kb_status st;
+	struct kb_global g;
+	struct kb_job job;
+
+	kb_global_init(&g, KB_CMD_RUN);
+	base_job(&job);
+	CHECK(!apply(&job, &g, "iodepth", "4"));
+	CHECK(!apply(&job, &g, "latency_target", "1500"));
+	CHECK(!round_trip(&job, &st));
+	CHECK(kb_kcfg_u64(&st.cfg, KIOBENCH_A_LATENCY_TARGET_NS) == 1500000);
+	/* not given: the kernel's defaults (100 %, no window, no run) */
+	CHECK(!kb_kcfg_has(&st.cfg, KIOBENCH_A_LATENCY_PERCENTILE_PPM));
+	CHECK(!kb_kcfg_has(&st.cfg, KIOBENCH_A_LATENCY_WINDOW_NS));
+	CHECK(!kb_kcfg_has(&st.cfg, KIOBENCH_A_LATENCY_RUN));
+	kb_job_free(&job);
+	base_job(&job);
+	CHECK(!apply(&job, &g, "iodepth", "4"));
+	CHECK(!apply(&job, &g, "latency_target", "1ms"));
+	CHECK(!apply(&job, &g, "latency_window", "100ms"));
+	CHECK(!apply(&job, &g, "latency_percentile", "99.9"));
+	CHECK(!apply(&job, &g, "latency_run", "1"));
+	CHECK(!round_trip(&job, &st));
+	CHECK(kb_kcfg_u64(&st.cfg, KIOBENCH_A_LATENCY_WINDOW_NS) == 100000000);
+	CHECK(kb_kcfg_u64(&st.cfg, KIOBENCH_A_LATENCY_PERCENTILE_PPM) == 999000);
+	CHECK(kb_kcfg_has(&st.cfg, KIOBENCH_A_LATENCY_RUN));
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void nl_tests(void)
 {
+	run_case("nl: latency_target's attributes", t_job_new_latency_target);
 	run_case("nl: every request attribute has its setter", t_request_attrs_have_a_setter);
 	run_case("nl: job-new puts every option given", t_job_new_puts_every_option);
 	run_case("nl: job-new's attributes set by code", t_job_new_by_code);

@@ -291,8 +291,45 @@ static void t_numa_cpu_nodes(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* fio's latency_target, latency_window (times: a bare number is us), latency_percentile. */
+static void t_latency_target(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(job.latency_percentile_ppm == 1000000);		/* fio's default: 100 */
+	CHECK(apply(&job, &g, "latency_window", "100ms") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "need latency_target") != NULL);
+	CHECK(apply(&job, &g, "latency_target", "500") == 0);
+	CHECK(job.latency_target_ns == 500000);			/* bare: us, as fio */
+	CHECK(apply(&job, &g, "latency_target", "2ms") == 0 && job.latency_target_ns == 2000000);
+	CHECK(apply(&job, &g, "latency_target", "0") == -1);
+	CHECK(job.latency_window_ns == 100000000);
+	CHECK(apply(&job, &g, "latency_window", "250") == 0 && job.latency_window_ns == 250000);
+	CHECK(apply(&job, &g, "latency_percentile", "99.5") == 0);
+	CHECK(job.latency_percentile_ppm == 995000);
+	CHECK(apply(&job, &g, "latency_percentile", "100") == 0);
+	CHECK(job.latency_percentile_ppm == 1000000);
+	CHECK(apply(&job, &g, "latency_percentile", "0") == 0 && job.latency_percentile_ppm == 0);
+	CHECK(apply(&job, &g, "latency_percentile", "100.5") == -1);
+	CHECK(apply(&job, &g, "latency_percentile", "-1") == -1);
+	CHECK(apply(&job, &g, "latency_percentile", "x") == -1);
+	CHECK(apply(&job, &g, "latency_run", "1") == 0 && job.latency_run);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(apply(&job, &g, "rate_iops", "100") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "latency_target with rate") != NULL);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void options_tests(void)
 {
+	run_case("options: latency_target, latency_window, latency_percentile, latency_run",
+		 t_latency_target);
 	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",
 		 t_random);
 	run_case("options: the table's entries", t_table);

@@ -72,6 +72,7 @@ void sensors_tests(void);
 void steps_out_tests(void);
 void stages_out_tests(void);
 void locality_tests(void);
+void latt_tests(void);
 void compare_stats_tests(void);
 void compare_load_tests(void);
 void fiolog_tests(void);
