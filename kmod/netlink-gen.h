@@ -188,6 +188,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_TRIM_VERIFY_ZERO] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KIOBENCH_A_BSSPLIT_WRITE] = NLA_POLICY_NESTED(kb_bss_policy),
 	[KIOBENCH_A_BSSPLIT_TRIM] = NLA_POLICY_NESTED(kb_bss_policy),
+	[KIOBENCH_A_RW_SEQ_NR] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_RW_SEQUENCER] =
+		NLA_POLICY_MAX(NLA_U8, KIOBENCH_RW_SEQ_IDENTICAL),
+	[KIOBENCH_A_RW_SEQ_ADD] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONESIZE] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONERANGE] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -249,6 +256,12 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG, trim_backlog, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_BACKLOG_BATCH, trim_backlog_batch, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_RW_SEQ_NR, rw_seq_nr, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_RW_SEQUENCER, rw_sequencer, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_RW_SEQ_ADD, rw_seq_add, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONESIZE, zonesize, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONERANGE, zonerange, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -305,5 +318,11 @@ static_assert(__same_type(((struct kb_config *)0)->trim_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_backlog_batch, u32));
 static_assert(__same_type(((struct kb_config *)0)->trim_verify_zero, u8));
+static_assert(__same_type(((struct kb_config *)0)->rw_seq_nr, u32));
+static_assert(__same_type(((struct kb_config *)0)->rw_sequencer, u8));
+static_assert(__same_type(((struct kb_config *)0)->rw_seq_add, u64));
+static_assert(__same_type(((struct kb_config *)0)->zonesize, u64));
+static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
+static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
 
 #endif /* KB_NETLINK_GEN_H */

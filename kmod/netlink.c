@@ -568,6 +568,64 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	       kb_parse_zones(info, cfg) ?: kb_parse_cdf(info, cfg);
 }
 
+/*
+ * fio's offset patterns: rw=randread:N (rw-seq-nr) with rw_sequencer,
+ * rw=write:N (rw-seq-add) and zonemode=strided (zonesize, zonerange,
+ * zoneskip).  Plain settings, with rules across attributes; zonerange is
+ * zonesize's when absent, as fio's.
+ */
+static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+
+	if (tb[KIOBENCH_A_RW_SEQ_NR] && (!cfg->random || cfg->zones || cfg->cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQ_NR],
+				    "rw-seq-nr: only with random, not with random-zones or random-cdf");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_RW_SEQUENCER] && !tb[KIOBENCH_A_RW_SEQ_NR]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQUENCER],
+				    "rw-sequencer: needs rw-seq-nr");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_RW_SEQ_ADD] &&
+	    (cfg->random || cfg->rw_seq_add % SECTOR_SIZE)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQ_ADD],
+				    "rw-seq-add: a multiple of 512, not with random");
+		return -EINVAL;
+	}
+	if ((tb[KIOBENCH_A_ZONERANGE] || tb[KIOBENCH_A_ZONESKIP]) &&
+	    !cfg->zonesize) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONERANGE] ?:
+				    tb[KIOBENCH_A_ZONESKIP],
+				    "zonerange/zoneskip: need zonesize");
+		return -EINVAL;
+	}
+	if (!cfg->zonesize)
+		return 0;
+	cfg->zonerange = cfg->zonerange ?: cfg->zonesize;
+	if ((cfg->zonesize | cfg->zonerange | cfg->zoneskip) % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONESIZE],
+				    "zonesize/zonerange/zoneskip: must be multiples of 512");
+		return -EINVAL;
+	}
+	if (cfg->zonerange < cfg->max_bs) {
+		KB_ERR_FMT(extack, tb[KIOBENCH_A_ZONERANGE] ?: tb[KIOBENCH_A_ZONESIZE],
+			   "zonerange: below the largest transfer size",
+			   "zonerange: %llu is below the largest transfer size %u",
+			   cfg->zonerange, cfg->max_bs);
+		return -EINVAL;
+	}
+	if (cfg->zonemode || cfg->zones || cfg->cdf || cfg->rw_seq_nr > 1 ||
+	    cfg->percentage_random < 100 || cfg->percentage_random_write < 100) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONESIZE],
+				    "zonesize: not with zonemode, random-zones, random-cdf, rw-seq-nr or percentage-random");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
 VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				     struct kb_config *cfg)
@@ -608,7 +666,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		return -EINVAL;
 	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
-	       kb_zbd_parse(info, cfg);
+	       kb_zbd_parse(info, cfg) ?: kb_parse_pattern(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 

@@ -611,6 +611,7 @@ static void kb_vsave_take(const struct kb_worker *w, struct kb_vsave *s)
 	s->ios_left = w->ios_left;
 	s->bytes_left = w->bytes_left;
 	memcpy(s->last_end, w->last_end, sizeof(s->last_end));
+	s->opat = w->opat;
 }
 
 static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
@@ -621,6 +622,7 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 	w->ios_left = s->ios_left;
 	w->bytes_left = s->bytes_left;
 	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
+	w->opat = s->opat;
 }
 
 /* Writes per window: verify_backlog's or trim_backlog's; 0: none. */

@@ -59,6 +59,80 @@ static bool kb_go_on_sequentially(struct kb_worker *w, unsigned int dir, u32 len
 	       w->last_end[dir] + len <= w->dev->span_len;
 }
 
+/*
+ * fio's rw=randread:N between two drawn offsets: the I/O goes on from where
+ * the previous one of @dir ended (rw_sequencer=sequential; a drawn one where
+ * that would pass the span's end, as fio) or repeats its offset
+ * (identical).  False: the I/O draws its offset.
+ */
+static bool kb_follow(struct kb_worker *w, unsigned int dir, u32 len, u64 *off)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 span_len = w->dev->span_len;
+
+	if (kb_seq_nr_draw(&w->opat.seq_left, cfg->rw_seq_nr))
+		return false;
+	if (cfg->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL) {
+		*off = min(w->opat.last_start[dir],
+			   rounddown(span_len - len, cfg->min_bs));
+		return true;
+	}
+	if (w->last_end[dir] + len > span_len)
+		return false;
+	*off = w->last_end[dir];
+	return true;
+}
+
+/*
+ * fio's zonemode=strided: the I/O's offset in its zone (gen.c), relative
+ * to the span.  A random job walks a new random map in each zone.
+ */
+static u64 kb_strided_offset(struct kb_worker *w, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_rmap *m = &w->rmap;
+	u64 range, off;
+
+	if (kb_stride_zone(&w->opat, cfg, w->dev->span_len, len, &range) &&
+	    cfg->random && !cfg->norandommap)
+		kb_rmap_init(m, m->perm.n, m->seed + 1, 1, 0);
+	if (!cfg->random)
+		off = kb_stride_seq(&w->opat, range, len, cfg->rw_seq_add);
+	else if (cfg->norandommap)
+		off = kb_rand_offset(&w->rng, range, len, cfg->min_bs);
+	else
+		off = kb_rmap_offset(kb_rmap_next(m), range, len, cfg->min_bs);
+	return w->opat.zbase + off;
+}
+
+/* A drawn offset of @dir, relative to the span: the job's distribution. */
+static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dev *dev = w->dev;
+	u64 off;
+
+	if (cfg->random && kb_go_on_sequentially(w, dir, len))
+		return w->last_end[dir];
+	if (cfg->cdf)
+		return min(kb_perm_at(&w->scatter,
+				      kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
+						  kb_rng_next(&w->rng) >> 32)) *
+			   cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
+	if (cfg->zones && cfg->zones->nr[dir])
+		return kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
+				      len, cfg->min_bs);
+	if (cfg->random && cfg->norandommap)
+		return kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
+	if (cfg->random)
+		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
+				      cfg->min_bs);
+	/* fio's rw=write:N: N bytes skipped after each I/O */
+	off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	w->seq_next += cfg->rw_seq_add;
+	return off;
+}
+
 /* A flush: an empty write with REQ_PREFLUSH (kb_issue()), no budget. */
 static void kb_pick_sync(struct kb_slot *slot)
 {
@@ -132,23 +206,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;
 	w->ios_left--;
-	if (cfg->random && kb_go_on_sequentially(w, dir, len))
-		off = w->last_end[dir];
-	else if (cfg->cdf)
-		off = min(kb_perm_at(&w->scatter,
-				     kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
-						 kb_rng_next(&w->rng) >> 32)) *
-			  cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
-	else if (cfg->zones && cfg->zones->nr[dir])
-		off = kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
-				     len, cfg->min_bs);
-	else if (cfg->random && cfg->norandommap)
-		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
-	else if (cfg->random)
-		off = kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
-				     cfg->min_bs);
-	else
-		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	if (unlikely(cfg->zonesize))
+		off = kb_strided_offset(w, len);
+	else if (!(cfg->rw_seq_nr > 1 && kb_follow(w, dir, len, &off)))
+		off = kb_draw_offset(w, dir, len);
 	if (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE) {
 		w->tw_write = true;
 		w->tw_off = off;
@@ -160,6 +221,7 @@ picked:
 	if (dir == KIOBENCH_DIR_WRITE)
 		kb_count_write(w);
 	w->last_end[dir] = off + len;
+	w->opat.last_start[dir] = off;
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = dir;

@@ -162,6 +162,12 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_BSSPLIT_WRITE] = { "bssplit-write", KB_NLT_NEST, true },
 	[KIOBENCH_A_BSSPLIT_TRIM] = { "bssplit-trim", KB_NLT_NEST, true },
 	[KIOBENCH_A_JOB_VERIFY_TRIMMED] = { "job-verify-trimmed", KB_NLT_U64, false },
+	[KIOBENCH_A_RW_SEQ_NR] = { "rw-seq-nr", KB_NLT_U32, true },
+	[KIOBENCH_A_RW_SEQUENCER] = { "rw-sequencer", KB_NLT_U8, true },
+	[KIOBENCH_A_RW_SEQ_ADD] = { "rw-seq-add", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONESIZE] = { "zonesize", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONERANGE] = { "zonerange", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONESKIP] = { "zoneskip", KB_NLT_U64, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

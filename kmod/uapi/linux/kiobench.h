@@ -64,7 +64,9 @@
  *	KIOBENCH_A_VERIFY_BACKLOG, KIOBENCH_A_VERIFY_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_PERCENTAGE, KIOBENCH_A_TRIM_BACKLOG,
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
- *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -106,7 +108,9 @@
  *	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
  *	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
- *	KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
+ *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
+ *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -163,7 +167,9 @@
  *	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
  *	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
- *	KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
+ *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
+ *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -211,7 +217,9 @@
  *	KIOBENCH_A_VERIFY_BACKLOG, KIOBENCH_A_VERIFY_BACKLOG_BATCH,
  *	KIOBENCH_A_TRIM_PERCENTAGE, KIOBENCH_A_TRIM_BACKLOG,
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
- *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM.
+ *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -328,6 +336,19 @@ enum kiobench_verify {
 	KIOBENCH_VERIFY_SHA256,
 	KIOBENCH_VERIFY_PATTERN,
 	KIOBENCH_VERIFY_META,
+};
+
+/**
+ * enum kiobench_rw_sequencer - fio's rw_sequencer: what a random job with
+ *   rw-seq-nr does between two drawn offsets.
+ * @KIOBENCH_RW_SEQ_SEQUENTIAL: each I/O goes on from where the previous one of
+ *   its direction ended (the default)
+ * @KIOBENCH_RW_SEQ_IDENTICAL: each I/O repeats the offset of the previous one
+ *   of its direction
+ */
+enum kiobench_rw_sequencer {
+	KIOBENCH_RW_SEQ_SEQUENTIAL,
+	KIOBENCH_RW_SEQ_IDENTICAL,
 };
 
 /**
@@ -637,6 +658,33 @@ struct kiobench_cdf_ent {
  *   sizes and weights. bssplit-write's when absent.
  * @KIOBENCH_A_JOB_VERIFY_TRIMMED: Status: intervals verify read back from
  *   trimmed blocks and found zeroed (trim-verify-zero).
+ * @KIOBENCH_A_RW_SEQ_NR: fio's rw=randread:N (any random rw): a random job
+ *   draws a new offset for one I/O in N, the first included; each of the N - 1
+ *   between goes on from where the worker's previous I/O of its direction ended
+ *   (a drawn one past the span's end) or repeats its offset, as rw-sequencer
+ *   says. One count across the directions, as fio's. Absent or 1: every offset
+ *   drawn. Only with random, not with random-zones, random-cdf or zonesize.
+ * @KIOBENCH_A_RW_SEQUENCER: fio's rw_sequencer: sequential (absent) or
+ *   identical. Only with rw-seq-nr.
+ * @KIOBENCH_A_RW_SEQ_ADD: fio's rw=write:N (any sequential rw): a sequential
+ *   job's I/O starts N bytes past where the worker's previous one ended, the
+ *   first at the span's start; one that would pass the span's end starts at it
+ *   again. A multiple of 512; not with random.
+ * @KIOBENCH_A_ZONESIZE: fio's zonemode=strided: each worker moves through the
+ *   span's zones of zonerange bytes, the first at the span's start, each
+ *   zoneskip bytes past the previous one's end, and after zonesize bytes of I/O
+ *   in one zone goes on to the next (back to the first past the span's end).
+ *   Its offsets fall in the zone's first zonerange bytes: sequential ones from
+ *   the zone's start on, wrapping to it at that end; random ones drawn there
+ *   (the random map's permutation of the zone's blocks, a new one every zone;
+ *   with norandommap, with replacement). A multiple of 512, at least the
+ *   largest transfer size; not with zonemode, random-zones, random-cdf,
+ *   rw-seq-nr or percentage-random.
+ * @KIOBENCH_A_ZONERANGE: fio's zonerange: the bytes of a strided zone, a
+ *   multiple of 512 from the largest transfer size to the span. Absent:
+ *   zonesize. Only with zonesize.
+ * @KIOBENCH_A_ZONESKIP: fio's zoneskip: bytes between the end of a strided zone
+ *   and the next one's start, a multiple of 512 bytes. Only with zonesize.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -750,6 +798,12 @@ enum kiobench_attr {
 	KIOBENCH_A_BSSPLIT_WRITE,	/* nest: enum kiobench_bss_attr */
 	KIOBENCH_A_BSSPLIT_TRIM,	/* nest: enum kiobench_bss_attr */
 	KIOBENCH_A_JOB_VERIFY_TRIMMED,	/* u64 */
+	KIOBENCH_A_RW_SEQ_NR,		/* u32 */
+	KIOBENCH_A_RW_SEQUENCER,	/* u8: enum kiobench_rw_sequencer */
+	KIOBENCH_A_RW_SEQ_ADD,		/* u64 */
+	KIOBENCH_A_ZONESIZE,		/* u64 */
+	KIOBENCH_A_ZONERANGE,		/* u64 */
+	KIOBENCH_A_ZONESKIP,		/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
