@@ -216,6 +216,12 @@ struct kb_job {
 	bool ignore_zone_limits, read_beyond_wp;
 	bool zone_append;	/* write_mode=zone_append */
 	uint32_t zone_reset_threshold, zone_reset_frequency;	/* millionths */
+	/* fio's rw=...:N and rw_sequencer, its zonemode=strided */
+	uint32_t rw_seq_nr;	/* rw=randread:N: a drawn offset every N; 0, 1: each */
+	uint64_t rw_seq_add;	/* rw=write:N: bytes skipped after each I/O */
+	uint8_t rw_sequencer;	/* enum kiobench_rw_sequencer */
+	bool strided;		/* zonemode=strided, or zonesize alone (fio) */
+	uint64_t zonesize, zonerange, zoneskip;
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -136,6 +136,12 @@ const char *kb_kcfg_completion(const struct kb_kcfg *c)
 #define K(a)		kb_kcfg_u64(c, KIOBENCH_A_##a)
 #define K_HAS(a)	kb_kcfg_has(c, KIOBENCH_A_##a)
 
+/* fio's rw_sequencer, as the kernel runs it. */
+static const char *kcfg_sequencer(const struct kb_kcfg *c)
+{
+	return K(RW_SEQUENCER) == KIOBENCH_RW_SEQ_IDENTICAL ? "identical" : "sequential";
+}
+
 static const char *kcfg_rw(const struct kb_kcfg *c)
 {
 	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIM)
@@ -261,6 +267,14 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	    (K(PERCENTAGE_RANDOM) < 100 || K(PERCENTAGE_RANDOM_WRITE) < 100))
 		KCFG_ADD(" percentage_random=%" PRIu64 ",%" PRIu64, K(PERCENTAGE_RANDOM),
 			 K(PERCENTAGE_RANDOM_WRITE));
+	if (K(RW_SEQ_NR) > 1)
+		KCFG_ADD(" rw_seq_nr=%" PRIu64 " rw_sequencer=%s", K(RW_SEQ_NR),
+			 kcfg_sequencer(c));
+	if (K(RW_SEQ_ADD))
+		KCFG_ADD(" rw_seq_add=%" PRIu64, K(RW_SEQ_ADD));
+	if (K(ZONESIZE))
+		KCFG_ADD(" zonemode=strided zonerange=%" PRIu64 " zonesize=%" PRIu64
+			 " zoneskip=%" PRIu64, K(ZONERANGE), K(ZONESIZE), K(ZONESKIP));
 	if (K(RATE_IOPS))
 		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
 			 kcfg_process(c));
@@ -449,6 +463,14 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 						       c->cmdprio_pct[1]));
 		kb_jadd(o, "cmdprio", per_dir_u8(c->cmdprio, c->cmdprio_pct[0] || c->cmdprio_pct[1]));
 	}
+	kb_jadd(o, "rw_seq_nr", kb_ju64(K(RW_SEQ_NR) ? K(RW_SEQ_NR) : 1));
+	kb_jadd(o, "rw_sequencer", K(RW_SEQ_NR) > 1 ? kb_jstr(kcfg_sequencer(c)) : NULL);
+	kb_jadd(o, "rw_seq_add", kb_ju64(K(RW_SEQ_ADD)));
+	if (K(ZONESIZE)) {
+		kb_jadd(o, "zonerange", kb_ju64(K(ZONERANGE)));
+		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
+		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
+	}
 	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
 	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));
@@ -565,6 +587,23 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 			kb_randgen_name(r->job->random_generator), kb_kcfg_generator(c));
 }
 
+/* fio's offset patterns the kernel ran: rw's :N, zonemode=strided. */
+static void print_pattern(FILE *f, const struct kb_kcfg *c)
+{
+	if (K(RW_SEQ_NR) > 1)
+		fprintf(f, "  pattern      : a drawn offset every %" PRIu64 " I/Os, the %" PRIu64
+			" between %s\n", K(RW_SEQ_NR), K(RW_SEQ_NR) - 1,
+			K(RW_SEQUENCER) == KIOBENCH_RW_SEQ_IDENTICAL ?
+			"at the same offset" : "going on from where the previous one ended");
+	if (K(RW_SEQ_ADD))
+		fprintf(f, "  pattern      : sequential, %" PRIu64 " bytes skipped after each I/O\n",
+			K(RW_SEQ_ADD));
+	if (K(ZONESIZE))
+		fprintf(f, "  pattern      : strided: %" PRIu64 " bytes of I/O in each zone's first %"
+			PRIu64 " bytes, the next zone %" PRIu64 " bytes past its end\n",
+			K(ZONESIZE), K(ZONERANGE), K(ZONESKIP));
+}
+
 /* The completion mode, the depth kept, the open loop: after a job's directions. */
 void kb_print_measures(FILE *f, const struct kb_result *r)
 {
@@ -584,6 +623,8 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	fputc('\n', f);
 	if (c->present && K_HAS(RANDOM))
 		print_offsets(f, r);
+	if (c->present)
+		print_pattern(f, c);
 	if (K(RATE_IOPS))
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd)

@@ -140,6 +140,10 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY, "verify", "when given; pattern when verify_pattern is given "
 	  "alone (fio)" },
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
+	{ KIOBENCH_A_RW_SEQ_NR, "rw", "a random rw's :N, when above 1" },
+	{ KIOBENCH_A_RW_SEQUENCER, "rw_sequencer", "with rw-seq-nr only: fio's rw_sequencer "
+	  "does nothing without rw's :N" },
+	{ KIOBENCH_A_RW_SEQ_ADD, "rw", "a sequential rw's :N, in bytes, when not zero" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -669,6 +673,14 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (job->thinktime_spin_ns &&
 	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))
+		return -1;
+	if (job->random && job->rw_seq_nr > 1 &&
+	    (nla_put_u32(msg, KIOBENCH_A_RW_SEQ_NR, job->rw_seq_nr) ||
+	     (kb_job_isset(job, KB_OPT_RW_SEQUENCER) &&
+	      nla_put_u8(msg, KIOBENCH_A_RW_SEQUENCER, job->rw_sequencer))))
+		return -1;
+	if (!job->random && job->rw_seq_add &&
+	    nla_put_u64(msg, KIOBENCH_A_RW_SEQ_ADD, job->rw_seq_add))
 		return -1;
 	if (job->random && kb_job_isset(job, KB_OPT_PERCENTAGE_RANDOM) &&
 	    (nla_put_u8(msg, KIOBENCH_A_PERCENTAGE_RANDOM,

@@ -120,19 +120,39 @@ static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job
 	return 0;
 }
 
-/* fio's zonemode: none or zbd; strided and block are not implemented */
+/*
+ * fio's zonemode: none, strided or zbd; block is not implemented.  strided
+ * is an offset pattern (zonesize, zonerange, zoneskip), not the kernel's
+ * zonemode: that stays none.
+ */
 static int p_zonemode(const struct kb_opt *o, const char *val, struct kb_job *job,
 		      struct kb_global *g, char *err, size_t errlen)
 {
 	(void)o; (void)g;
-	if (!strcmp(val, "none"))
+	job->strided = !strcmp(val, "strided");
+	if (!strcmp(val, "none") || job->strided)
 		job->zonemode = KIOBENCH_ZONEMODE_NONE;
 	else if (!strcmp(val, "zbd"))
 		job->zonemode = KIOBENCH_ZONEMODE_ZBD;
-	else if (!strcmp(val, "strided") || !strcmp(val, "block"))
-		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none or zbd)", val);
+	else if (!strcmp(val, "block"))
+		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none, strided "
+			       "or zbd)", val);
 	else
-		return kb_errf(err, errlen, "invalid zonemode '%s' (none or zbd)", val);
+		return kb_errf(err, errlen, "invalid zonemode '%s' (none, strided or zbd)", val);
+	return 0;
+}
+
+static int p_rw_sequencer(const struct kb_opt *o, const char *val, struct kb_job *job,
+			  struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "sequential"))
+		job->rw_sequencer = KIOBENCH_RW_SEQ_SEQUENTIAL;
+	else if (!strcmp(val, "identical"))
+		job->rw_sequencer = KIOBENCH_RW_SEQ_IDENTICAL;
+	else
+		return kb_errf(err, errlen, "invalid rw_sequencer '%s' (sequential or "
+			       "identical)", val);
 	return 0;
 }
 
@@ -176,6 +196,45 @@ static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job 
 	return kb_parse_random_dist(val, job->kb_base, job, err, errlen);
 }
 
+static unsigned int kb_base_of(const struct kb_job *job);
+
+/*
+ * fio's offset modifier, rw's ":N": for a random rw, a new offset every N
+ * I/Os (rw_sequencer says what the others do); for a sequential one, N
+ * bytes (fio's size suffixes) skipped after each I/O.  As fio, each rw
+ * sets both anew.
+ */
+static int rw_suffix(const char *val, const char *nr, struct kb_job *job, char *err,
+		     size_t errlen)
+{
+	uint64_t v;
+	char *end;
+
+	job->rw_seq_nr = 1;
+	job->rw_seq_add = 0;
+	if (!nr)
+		return 0;
+	if (*nr == '-')
+		return kb_errf(err, errlen, "rw=%s: not implemented yet: a negative offset "
+			       "modifier (backward sequential I/O)", val);
+	if (!job->random) {
+		if (kb_parse_size_base(nr, kb_base_of(job), &v, err, errlen))
+			return -1;
+		if (v % 512)
+			return kb_errf(err, errlen, "rw=%s: the bytes skipped must be a multiple "
+				       "of 512, which kiobench's direct I/O needs", val);
+		job->rw_seq_add = v;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(nr, &end, 10);
+	if (!isdigit((unsigned char)*nr) || *end || errno || !v || v > UINT32_MAX)
+		return kb_errf(err, errlen, "rw=%s: a random rw takes a count of I/Os "
+			       "per drawn offset, 1..%u", val, UINT32_MAX);
+	job->rw_seq_nr = v;
+	return 0;
+}
+
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
@@ -195,16 +254,16 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		{ "trimwrite", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIMWRITE },
 		{ "randtrimwrite", KB_RW_WRITE, true, KIOBENCH_TRIM_TRIMWRITE },
 	};
-	size_t i;
+	size_t i, n = strcspn(val, ":");
 
 	(void)o; (void)g;
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (!strcmp(val, t[i].name)) {
+		if (strlen(t[i].name) == n && !strncmp(val, t[i].name, n)) {
 			job->rw = t[i].rw;
 			job->random = t[i].random;
 			job->trim_mode = t[i].trim;
 			job->rw_str = t[i].name;
-			return 0;
+			return rw_suffix(val, val[n] ? val + n + 1 : NULL, job, err, errlen);
 		}
 	}
 	return kb_errf(err, errlen, "invalid rw '%s' (read, write, randread, randwrite, "
@@ -1681,9 +1740,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LOCALITY, "locality", NULL, p_flag,
 	    "split latency into completions on the submitting CPU and on another one",
 	    ATTR(KIOBENCH_A_LOCALITY, locality), FLAG),
-	JOB(KB_OPT_ZONEMODE, "zonemode", "none|zbd", p_zonemode,
-	    "zbd: writes at the write pointers of a zoned device's zones, reads below "
-	    "them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
+	JOB(KB_OPT_ZONEMODE, "zonemode", "none|strided|zbd", p_zonemode,
+	    "strided: I/O in zones of zonerange bytes, zonesize bytes each, zoneskip "
+	    "apart; zbd: writes at the write pointers of a zoned device's zones, reads "
+	    "below them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
 	JOB(KB_OPT_MAX_OPEN_ZONES, "max_open_zones", "N", p_u32,
 	    "zonemode=zbd: zones of each device open at once (the device's limit)",
 	    ATTR(KIOBENCH_A_MAX_OPEN_ZONES, max_open_zones), BOUNDS(1, UINT32_MAX)),
@@ -1723,6 +1783,20 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_TRIM_VERIFY_ZERO, "trim_verify_zero", "BOOL", p_flag,
 	    "verify expects trimmed blocks to read back as zeroes (1)",
 	    ATTR(KIOBENCH_A_TRIM_VERIFY_ZERO, trim_verify_zero), FLAG, .def = "1"),
+	/* fio's offset patterns (kmod/worker.c) */
+	JOB(KB_OPT_RW_SEQUENCER, "rw_sequencer", "sequential|identical", p_rw_sequencer,
+	    "with rw=randread:N (any random rw), the N - 1 I/Os after each drawn offset "
+	    "go on from where the previous one ended (sequential) or repeat its offset "
+	    "(identical)", .off = JOBF(rw_sequencer), .def = "sequential"),
+	JOB(KB_OPT_ZONERANGE, "zonerange", "SIZE", p_size,
+	    "zonemode=strided: the bytes of each zone (zonesize)",
+	    ATTR(KIOBENCH_A_ZONERANGE, zonerange), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_ZONESIZE, "zonesize", "SIZE", p_size,
+	    "zonemode=strided: bytes of I/O in a zone's first zonerange bytes before the "
+	    "next zone", ATTR(KIOBENCH_A_ZONESIZE, zonesize), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_ZONESKIP, "zoneskip", "SIZE", p_size,
+	    "zonemode=strided: bytes skipped between a zone's end and the next one",
+	    ATTR(KIOBENCH_A_ZONESKIP, zoneskip), BOUNDS(0, UINT64_MAX)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2067,6 +2141,28 @@ uint64_t kb_job_io_bytes(const struct kb_job *job)
 	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
 }
 
+/*
+ * fio's zonemode=strided: zonesize needed; zonesize, zonerange and
+ * zoneskip only with it.  fio 3.33 refuses zonesize with zonemode=none (its
+ * default) and ignores zonerange and zoneskip there, and the three with
+ * zbd, which takes its zones from the device: refused here.
+ */
+static int check_strided(struct kb_job *job, char *err, size_t errlen)
+{
+	bool given = kb_job_isset(job, KB_OPT_ZONESIZE) || kb_job_isset(job, KB_OPT_ZONERANGE) ||
+		     kb_job_isset(job, KB_OPT_ZONESKIP);
+
+	if (given && job->zonemode == KIOBENCH_ZONEMODE_ZBD)
+		return kb_errf(err, errlen, "zonesize, zonerange and zoneskip with zonemode=zbd: "
+			       "the zones are the device's (zonemode=strided takes them)");
+	if (given && !job->strided)
+		return kb_errf(err, errlen, "zonemode=none (fio's default) and zonesize, zonerange "
+			       "or zoneskip are not compatible; zonemode=strided takes them");
+	if (job->strided && !kb_job_isset(job, KB_OPT_ZONESIZE))
+		return kb_errf(err, errlen, "zonemode=strided needs zonesize");
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -2103,6 +2199,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "takes REQ_FUA on data writes only");
 	if (job->zeroes_unmap && !job->write_zeroes)
 		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
+	if (check_strided(job, err, errlen))
+		return -1;
 	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
 		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
 			       "(the pause is done in the closed loop only)");
@@ -2314,8 +2412,18 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		format_list(o, job, buf, len);
 	else if (o->id == KB_OPT_NAME)
 		snprintf(buf, len, "%s", job->name);
+	else if (o->id == KB_OPT_RW && job->random && job->rw_seq_nr > 1)
+		snprintf(buf, len, "%s:%u", job->rw_str, job->rw_seq_nr);
+	else if (o->id == KB_OPT_RW && !job->random && job->rw_seq_add)
+		snprintf(buf, len, "%s:%llu", job->rw_str, (unsigned long long)job->rw_seq_add);
 	else if (o->id == KB_OPT_RW)
 		snprintf(buf, len, "%s", job->rw_str);
+	else if (o->id == KB_OPT_ZONEMODE)
+		snprintf(buf, len, "%s", job->strided ? "strided" :
+			 job->zonemode == KIOBENCH_ZONEMODE_ZBD ? "zbd" : "none");
+	else if (o->id == KB_OPT_RW_SEQUENCER)
+		snprintf(buf, len, "%s", job->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL ?
+			 "identical" : "sequential");
 	else if (o->id == KB_OPT_RWMIXREAD || o->id == KB_OPT_RWMIXWRITE)
 		snprintf(buf, len, "%u", o->id == KB_OPT_RWMIXREAD ? job->rwmixread :
 			 100 - job->rwmixread);

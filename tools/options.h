@@ -136,6 +136,11 @@ enum kb_opt_id {
 	KB_OPT_TRIM_BACKLOG,
 	KB_OPT_TRIM_BACKLOG_BATCH,
 	KB_OPT_TRIM_VERIFY_ZERO,
+	/* fio's offset patterns: rw_sequencer, zonemode=strided */
+	KB_OPT_RW_SEQUENCER,
+	KB_OPT_ZONERANGE,
+	KB_OPT_ZONESIZE,
+	KB_OPT_ZONESKIP,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
