@@ -468,3 +468,65 @@ def test_priority_options_parse_with_fios_pairs(tmp_path):
         p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
         assert p.returncode == 1 and line.split("=")[0] in p.stderr and expect in p.stderr, \
             p.stderr
+
+
+# ---- offset patterns: rw's :N, rw_sequencer, zonemode=strided ---------------------------
+
+PATTERNS = [
+    ("rw=randread:8", {"rw": "randread:8"}),
+    ("rw=randrw:3\nrw_sequencer=identical", {"rw": "randrw:3", "rw_sequencer": "identical"}),
+    ("rw=write:4k", {"rw": "write:4096"}),
+    ("rw=read:1m\nrw=read", {"rw": "read"}),
+    ("zonemode=strided\nzonesize=64k\nzonerange=1m\nzoneskip=3m",
+     {"zonemode": "strided", "zonesize": "65536", "zonerange": "1048576",
+      "zoneskip": "3145728"}),
+]
+
+
+@needs_fio
+@pytest.mark.parametrize("lines,want", PATTERNS, ids=[p[0].split("\n")[0] for p in PATTERNS])
+def test_offset_patterns_parse_as_fio(lines, want, tmp_path):
+    """rw's offset modifier (a count for a random rw, a size with fio's
+    suffixes for a sequential one, each rw setting it anew), rw_sequencer
+    and zonemode=strided's sizes: kiobench --parse-only gives them back as
+    a job file that parses the same, and fio takes the same file.
+    Mutation: rw_suffix() keeping a random rw's count as bytes skipped
+    (`job->rw_seq_add = v;` in place of rw_seq_nr): red (rw=randread)."""
+    (tmp_path / "p.fio").write_text(f"[a]\nfilename=/dev/null\n{lines}\n")
+    p = kb("run", "--parse-only", "p.fio", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    a = parsed(p.stdout)["a"]
+    assert {k: a.get(k) for k in want} == want, a
+    (tmp_path / "again.fio").write_text(p.stdout)
+    assert kb("run", "--parse-only", "again.fio", cwd=tmp_path).stdout == p.stdout
+    f = fio("--parse-only", "p.fio", cwd=tmp_path)
+    assert f.returncode == 0, f.stderr
+
+
+REFUSED_PATTERNS = [
+    ("zonesize=64k", "zonemode=none (fio's default) and zonesize", True),
+    ("zonemode=strided", "zonemode=strided needs zonesize", True),
+    ("zonemode=zbd\nzonerange=1m", "with zonemode=zbd", False),
+    ("zonemode=block", "zonemode=block: not implemented yet", False),
+    ("rw=write:-4k", "not implemented yet: a negative offset modifier", False),
+    ("rw=randread:0", "a count of I/Os per drawn offset", False),
+    ("rw=read:100", "multiple of 512", False),
+    ("rw_sequencer=backward", "invalid rw_sequencer", True),
+]
+
+
+@pytest.mark.parametrize("line,expect,fio_refuses", REFUSED_PATTERNS,
+                         ids=[r[0].split("\n")[-1] for r in REFUSED_PATTERNS])
+def test_offset_patterns_refused_with_the_reason(line, expect, fio_refuses, tmp_path):
+    """What kiobench cannot do with fio's meaning is refused, with the
+    reason and the option named; where fio 3.33 refuses the file too (its
+    zonesize without zonemode=strided, a strided job without zonesize), it
+    is checked to.  Mutation: check_strided() without its zonemode=none
+    rule (zonesize alone runs, as a strided job): red."""
+    (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\nsize=4k\n{line}\n")
+    p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
+    assert p.returncode == 1 and expect in p.stderr, p.stderr
+    if fio_refuses and FIO:
+        # fio checks these when it sets the job up, after --parse-only
+        f = fio("--output=/dev/null", "e.fio", cwd=tmp_path)
+        assert f.returncode != 0, f.stderr
