@@ -110,9 +110,9 @@ def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
     zoneskip=768k: 16 reads in each zone, each in the zone's first 256
     KiB, the zones one MiB apart in turn, the same zone sequence as fio's;
     and inside each zone no block read twice (the random map, drawn anew
-    in each zone; fio resets its own there).  Mutation: random offsets
-    drawn over the span, not the zone (`range = span_len - p->zbase`):
-    red."""
+    in each zone; fio resets its own there).  Mutation: the random map
+    made of the span's blocks, not the zone's (`div_u64(w->dev->span_len,
+    cfg->min_bs)` in kb_alloc_workers()): red."""
     dev = make_nullb("nullb0", size_mb=256)
     kb, fio = both(guest, dev, job(dev, "[sr]\nrw=randread\nzonemode=strided\n"
                                         "zonerange=256k\nzonesize=64k\nzoneskip=768k"))
