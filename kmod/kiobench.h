@@ -180,6 +180,12 @@ struct kb_config {
 	u64 zonesize;		/* strided: bytes of I/O per zone; 0: none */
 	u64 zonerange;		/* strided: a zone's bytes */
 	u64 zoneskip;		/* strided: bytes between zones */
+	/* fio's cmdprio_bssplit: each direction's sizes and their shares */
+	struct kb_cmdprio_bs {
+		u32 size;
+		u8 pct;
+	} cmdprio_bs[KIOBENCH_NR_DIRS][KB_MAX_BSSPLIT];
+	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
 };
 
 struct kb_counters {

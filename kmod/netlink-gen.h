@@ -195,6 +195,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_ZONESIZE] = { .type = NLA_U64, },
 	[KIOBENCH_A_ZONERANGE] = { .type = NLA_U64, },
 	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
+	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 

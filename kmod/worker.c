@@ -133,6 +133,23 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 	return off;
 }
 
+/*
+ * Whether the I/O carries its direction's cmdprio priority: the
+ * cmdprio_percentage share, or cmdprio_bssplit's share of its size (none
+ * for a size the table does not name), drawn per I/O as fio does.
+ */
+static bool kb_cmdprio_draw(struct kb_worker *w, unsigned int dir, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u8 pct = cfg->cmdprio_pct[dir];
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_cmdprio_bs[dir]; i++)
+		if (cfg->cmdprio_bs[dir][i].size == len)
+			pct = cfg->cmdprio_bs[dir][i].pct;
+	return pct && kb_rng_below(&w->rng, 100) < pct;
+}
+
 /* A flush: an empty write with REQ_PREFLUSH (kb_issue()), no budget. */
 static void kb_pick_sync(struct kb_slot *slot)
 {
@@ -225,8 +242,7 @@ picked:
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = dir;
-	slot->cmdprio = cfg->cmdprio_pct[dir] &&
-			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
+	slot->cmdprio = kb_cmdprio_draw(w, dir, len);
 	slot->submit_ns = 0;	/* not tried yet */
 	if (unlikely(w->vw))
 		kb_verify_pick(w, slot);	/* fills a write, or replays it */

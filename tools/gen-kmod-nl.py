@@ -62,6 +62,8 @@ HAND = {
     "random-zones": "nested zones of each direction, built into a table of percents",
     "random-cdf": "an array of entries, checked in order; not with random-zones",
     "verify-pattern": "bytes, kept with their length; only with verify",
+    "cmdprio-bssplit": "a table of entries per direction, one priority a direction; "
+                       "not with cmdprio-percentage",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

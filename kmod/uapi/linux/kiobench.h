@@ -66,7 +66,8 @@
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
  *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
- *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -110,7 +111,8 @@
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
  *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
  *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
- *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
+ *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -169,7 +171,8 @@
  *	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_BSSPLIT_WRITE,
  *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
  *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
- *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
+ *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -219,7 +222,8 @@
  *	KIOBENCH_A_TRIM_BACKLOG_BATCH, KIOBENCH_A_TRIM_VERIFY_ZERO,
  *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
- *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP.
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -359,6 +363,22 @@ enum kiobench_rw_sequencer {
 struct kiobench_cdf_ent {
 	__u64 cum;
 	__u64 rank;
+};
+
+/**
+ * struct kiobench_cmdprio_bs_ent - One entry of cmdprio-bssplit.
+ * @size: The transfer size, in bytes, the entry is for.
+ * @dir: The direction, read (0) or write (1).
+ * @pct: Percent of that direction's I/Os of that size, 1 to 100.
+ * @class: The priority class they carry, 0 to 3.
+ * @level: The priority level they carry, 0 to 7.
+ */
+struct kiobench_cmdprio_bs_ent {
+	__u32 size;
+	__u8 dir;
+	__u8 pct;
+	__u8 class;
+	__u8 level;
 };
 
 /**
@@ -685,6 +705,16 @@ struct kiobench_cdf_ent {
  *   zonesize. Only with zonesize.
  * @KIOBENCH_A_ZONESKIP: fio's zoneskip: bytes between the end of a strided zone
  *   and the next one's start, a multiple of 512 bytes. Only with zonesize.
+ * @KIOBENCH_A_CMDPRIO_BSSPLIT: fio's cmdprio_bssplit: a table of struct
+ *   kiobench_cmdprio_bs_ent {__u32 size; __u8 dir, pct, class, level;}, at most
+ *   16 a direction: dir 0 (reads) or 1 (writes), pct 1 to 100, class 0 to 3,
+ *   level 0 to 7 (each of them). An I/O of a direction and size the table names
+ *   carries that priority (class, level) with that percent's chance, drawn per
+ *   I/O; the others carry the job's (prioclass, prio). One class and level a
+ *   direction (their latency is split from the others' as cmdprio-percentage's
+ *   share is), each size once a direction. Sets cmdprio-class and cmdprio of
+ *   the directions it names, which the status gives; not with
+ *   cmdprio-percentage.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -804,6 +834,7 @@ enum kiobench_attr {
 	KIOBENCH_A_ZONESIZE,		/* u64 */
 	KIOBENCH_A_ZONERANGE,		/* u64 */
 	KIOBENCH_A_ZONESKIP,		/* u64 */
+	KIOBENCH_A_CMDPRIO_BSSPLIT,	/* binary */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
