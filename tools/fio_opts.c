@@ -33,8 +33,6 @@
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define LATTARGET	"not implemented yet: latency-target depth search"
-#define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
-			"not one per block size"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench's verify reads back after the writes " \
@@ -134,7 +132,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
-	{ "cmdprio_bssplit", NULL, PRIO },
 	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
 	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },
 	/* data */

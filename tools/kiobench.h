@@ -27,6 +27,7 @@
 #define KB_OPT_SET_WORDS	3
 #define KB_BSS_DIRS		3	/* fio's bs values: reads, writes, trims */
 #define KB_MAX_BSSPLIT_DIR	16	/* the module's limit-bssplit, per direction */
+#define KB_CMDPRIO_BS_MAX	16	/* the module's cmdprio_bssplit sizes a direction */
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -222,6 +223,13 @@ struct kb_job {
 	uint8_t rw_sequencer;	/* enum kiobench_rw_sequencer */
 	bool strided;		/* zonemode=strided, or zonesize alone (fio) */
 	uint64_t zonesize, zonerange, zoneskip;
+	/* fio's cmdprio_bssplit: the reads' and the writes' sizes, percents, priorities */
+	struct kb_cmdprio_bs {
+		uint32_t size;
+		uint8_t pct;
+		int8_t class, level;	/* -1: cmdprio_class's, cmdprio's */
+	} cmdprio_bs[2][KB_CMDPRIO_BS_MAX];
+	unsigned int nr_cmdprio_bs[2];
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

@@ -284,6 +284,12 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" cmdprio_percentage=%u,%u cmdprio_class=%u,%u cmdprio=%u,%u",
 			 c->cmdprio_pct[0], c->cmdprio_pct[1], c->cmdprio_class[0],
 			 c->cmdprio_class[1], c->cmdprio[0], c->cmdprio[1]);
+	for (i = 0; i < c->nr_cmdprio_bs; i++) {
+		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
+
+		KCFG_ADD("%s%u/%u/%u/%u", !i ? " cmdprio_bssplit=" :
+			 e->dir != e[-1].dir ? "," : ":", e->size, e->pct, e->class, e->level);
+	}
 	if (K(THINKTIME_NS))
 		KCFG_ADD(" thinktime=%" PRIu64 "ns thinktime_spin=%" PRIu64
 			 "ns thinktime_blocks=%" PRIu64 " thinktime_iotime=%" PRIu64 "ns",
@@ -314,6 +320,32 @@ const char *kb_kcfg_write_op(const struct kb_kcfg *c)
 	if (K_HAS(ZONE_APPEND))
 		return "zone_append";
 	return K_HAS(ATOMIC) ? "atomic_write" : NULL;
+}
+
+/* cmdprio_bssplit's table: each direction's entries, or NULL without one. */
+static struct json_object *kcfg_cmdprio_bs_json(const struct kb_kcfg *c)
+{
+	struct json_object *o, *dirs[2];
+	unsigned int i;
+
+	if (!c->nr_cmdprio_bs)
+		return NULL;
+	o = json_object_new_object();
+	dirs[0] = json_object_new_array();
+	dirs[1] = json_object_new_array();
+	for (i = 0; i < c->nr_cmdprio_bs; i++) {
+		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
+		struct json_object *x = json_object_new_object();
+
+		kb_jadd(x, "bs", kb_ju64(e->size));
+		kb_jadd(x, "percentage", kb_ju64(e->pct));
+		kb_jadd(x, "prioclass", kb_ju64(e->class));
+		kb_jadd(x, "prio", kb_ju64(e->level));
+		json_object_array_add(dirs[e->dir ? 1 : 0], x);
+	}
+	kb_jadd(o, "read", dirs[0]);
+	kb_jadd(o, "write", dirs[1]);
+	return o;
 }
 
 /* The kernel's generator of random offsets, from what it reports. */
@@ -471,6 +503,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
 		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
 	}
+	kb_jadd(o, "cmdprio_bssplit", kcfg_cmdprio_bs_json(c));
 	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
 	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));

@@ -1212,6 +1212,83 @@ static int p_cmdprio(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
+/*
+ * One direction of fio's cmdprio_bssplit: BS/PCT or BS/PCT/CLASS/LEVEL
+ * entries, ':'-separated.  As fio: PCT above 100 is 100, CLASS above 3 is
+ * 3, LEVEL above 7 is 7, an entry without PCT or of 0 % is dropped, and a
+ * size's entries may not add up past 100.  The entries of a size with one
+ * priority are merged.
+ */
+static int cmdprio_bs_dir(const char *val, size_t n, struct kb_job *job, unsigned int d,
+			  char *err, size_t errlen)
+{
+	char buf[256], *save = NULL, *e;
+	unsigned int i;
+
+	if (n >= sizeof(buf))
+		return kb_errf(err, errlen, "'%s' is too long", val);
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	job->nr_cmdprio_bs[d] = 0;
+	for (e = strtok_r(buf, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char bs[64];
+		unsigned int pct = 0, class = 0, level = 0;
+		int m = sscanf(e, "%63[^/]/%u/%u/%u", bs, &pct, &class, &level);
+		struct kb_cmdprio_bs x;
+		uint64_t v;
+
+		if (m < 1 || m == 3 || strspn(e, "0123456789kKmMgGiIbB/ ") != strlen(e))
+			return kb_errf(err, errlen, "invalid cmdprio_bssplit entry '%s' (BS/PCT or "
+				       "BS/PCT/CLASS/LEVEL)", e);
+		if (kb_parse_size_base(bs, kb_base_of(job), &v, err, errlen))
+			return -1;
+		if (!pct)
+			continue;	/* fio drops them */
+		x = (struct kb_cmdprio_bs){ (uint32_t)v, pct > 100 ? 100 : pct,
+					    m == 4 ? (int8_t)(class > 3 ? 3 : class) : -1,
+					    m == 4 ? (int8_t)(level > 7 ? 7 : level) : -1 };
+		for (i = 0; i < job->nr_cmdprio_bs[d]; i++) {
+			struct kb_cmdprio_bs *y = &job->cmdprio_bs[d][i];
+
+			if (y->size != x.size)
+				continue;
+			if (y->class != x.class || y->level != x.level)
+				return kb_errf(err, errlen, "not implemented yet: "
+					       "two priorities in a direction (latency is split "
+					       "between the job's priority and one cmdprio)");
+			if (y->pct + x.pct > 100)
+				return kb_errf(err, errlen, "the percentages of "
+					       "%s add up past 100", bs);
+			y->pct += x.pct;
+			break;
+		}
+		if (i < job->nr_cmdprio_bs[d])
+			continue;
+		if (i == KB_CMDPRIO_BS_MAX)
+			return kb_errf(err, errlen, "at most %d sizes a "
+				       "direction", KB_CMDPRIO_BS_MAX);
+		job->cmdprio_bs[d][job->nr_cmdprio_bs[d]++] = x;
+	}
+	return 0;
+}
+
+/*
+ * fio's cmdprio_bssplit: the reads' then the writes' entries (the trims',
+ * a third value, are ignored, as fio does); one value is both's.
+ */
+static int p_cmdprio_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job,
+			     struct kb_global *g, char *err, size_t errlen)
+{
+	const char *comma = strchr(val, ',');
+
+	(void)o; (void)g;
+	if (!comma)
+		return cmdprio_bs_dir(val, strlen(val), job, 0, err, errlen) ||
+		       cmdprio_bs_dir(val, strlen(val), job, 1, err, errlen) ? -1 : 0;
+	return cmdprio_bs_dir(val, comma - val, job, 0, err, errlen) ||
+	       cmdprio_bs_dir(comma + 1, strcspn(comma + 1, ","), job, 1, err, errlen) ? -1 : 0;
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -1797,6 +1874,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ZONESKIP, "zoneskip", "SIZE", p_size,
 	    "zonemode=strided: bytes skipped between a zone's end and the next one",
 	    ATTR(KIOBENCH_A_ZONESKIP, zoneskip), BOUNDS(0, UINT64_MAX)),
+	JOB(KB_OPT_CMDPRIO_BSSPLIT, "cmdprio_bssplit", "BS/PCT[/CLASS/LEVEL]:...[,...]",
+	    p_cmdprio_bssplit, "the share of each block size's I/Os (reads,writes) issued "
+	    "with a priority: CLASS/LEVEL, or cmdprio_class/cmdprio; one priority a "
+	    "direction; not with cmdprio_percentage"),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2163,6 +2244,38 @@ static int check_strided(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * cmdprio_bssplit's entries without a priority take cmdprio_class's and
+ * cmdprio's of their direction (fio's implicit cmdprio), known once the
+ * whole job is read; kiobench splits latency between the job's priority
+ * and one cmdprio a direction.  Not with cmdprio_percentage, as in fio.
+ */
+static int check_cmdprio_bs(struct kb_job *job, char *err, size_t errlen)
+{
+	unsigned int d, i;
+
+	if (!kb_job_isset(job, KB_OPT_CMDPRIO_BSSPLIT))
+		return 0;
+	if (kb_job_isset(job, KB_OPT_CMDPRIO_PCT))
+		return kb_errf(err, errlen, "cmdprio_bssplit and cmdprio_percentage exclude "
+			       "each other (fio's rule)");
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < job->nr_cmdprio_bs[d]; i++) {
+			struct kb_cmdprio_bs *e = &job->cmdprio_bs[d][i];
+
+			if (e->class < 0) {
+				e->class = job->cmdprio_class[d];
+				e->level = job->cmdprio[d];
+			}
+			if (e->class != job->cmdprio_bs[d][0].class ||
+			    e->level != job->cmdprio_bs[d][0].level)
+				return kb_errf(err, errlen, "cmdprio_bssplit: not implemented yet: "
+					       "two priorities in a direction (latency is split "
+					       "between the job's priority and one cmdprio)");
+		}
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -2201,6 +2314,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
 	if (check_strided(job, err, errlen))
 		return -1;
+	if (check_cmdprio_bs(job, err, errlen))
+		return -1;
 	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
 		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
 			       "(the pause is done in the closed loop only)");
@@ -2226,7 +2341,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
  */
 bool kb_job_cmdprio(const struct kb_job *job)
 {
-	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE];
+	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE] ||
+	       job->nr_cmdprio_bs[0] || job->nr_cmdprio_bs[1];
 }
 
 bool kb_job_norandommap(const struct kb_job *job)
@@ -2400,6 +2516,26 @@ static void format_bs(const struct kb_job *job, char *buf, size_t len)
 		snprintf(buf, len, "%u", job->bs);
 }
 
+/* cmdprio_bssplit as fio reads it: the reads', a comma, the writes'. */
+static void format_cmdprio_bs(const struct kb_job *job, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int d, i;
+
+	buf[0] = '\0';
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < job->nr_cmdprio_bs[d] && at < len; i++) {
+			const struct kb_cmdprio_bs *e = &job->cmdprio_bs[d][i];
+
+			at += snprintf(buf + at, len - at, "%s%u/%u", i ? ":" : d ? "," : "",
+				       e->size, e->pct);
+			if (e->class >= 0 && at < len)
+				at += snprintf(buf + at, len - at, "/%d/%d", e->class, e->level);
+		}
+	if (!job->nr_cmdprio_bs[1] && at < len)
+		snprintf(buf + at, len - at, ",");
+}
+
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
 {
 	const void *f = (const char *)job + o->off;
@@ -2421,6 +2557,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_ZONEMODE)
 		snprintf(buf, len, "%s", job->strided ? "strided" :
 			 job->zonemode == KIOBENCH_ZONEMODE_ZBD ? "zbd" : "none");
+	else if (o->id == KB_OPT_CMDPRIO_BSSPLIT)
+		format_cmdprio_bs(job, buf, len);
 	else if (o->id == KB_OPT_RW_SEQUENCER)
 		snprintf(buf, len, "%s", job->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL ?
 			 "identical" : "sequential");

@@ -448,7 +448,8 @@ def test_priority_options_parse_with_fios_pairs(tmp_path):
     """prioclass, prio and the cmdprio options are read from a job file
     (cmdprio_class defaults to 1, fio's highest class); the cmdprio options
     take fio's read,write pair, prio and prioclass do not (nor does fio),
-    and cmdprio_bssplit is refused by name with the reason.  Mutation:
+    and cmdprio_bssplit takes one priority a direction, not with
+    cmdprio_percentage (fio's rule).  Mutation:
     p_cmdprio() giving the writes the reads' value (`f[KIOBENCH_DIR_WRITE]
     = v[0];`): the pair prints as one value: red."""
     (tmp_path / "p.fio").write_text("[a]\nfilename=/dev/null\nprioclass=2\nprio=5\n"
@@ -459,11 +460,21 @@ def test_priority_options_parse_with_fios_pairs(tmp_path):
     a = parsed(p.stdout)["a"]
     assert (a["prioclass"], a["prio"], a["cmdprio_percentage"], a["cmdprio"],
             a["cmdprio_class"]) == ("2", "5", "30,60", "3", "1,2"), a
+    # cmdprio_bssplit: fio's entries, the reads' and the writes' (a third value
+    # ignored, as fio), an entry without a priority taking cmdprio_class/cmdprio's
+    (tmp_path / "b.fio").write_text("[a]\nfilename=/dev/null\ncmdprio=3\n"
+                                    "cmdprio_bssplit=4k/30:64k/120:8k/0,16k/10/3/0,1m/5\n")
+    p = kb("run", "--parse-only", "b.fio", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert parsed(p.stdout)["a"]["cmdprio_bssplit"] == "4096/30/1/3:65536/100/1/3,16384/10/3/0"
     for line, expect in (("prio=1,3", "prio is one value"),
                          ("prioclass=1,2", "prioclass is one value"),
                          ("cmdprio_percentage=30,101", "must be 0..100"),
                          ("cmdprio=1,3,4", "read,write pair"),
-                         ("cmdprio_bssplit=4k/50", "per block size")):
+                         ("cmdprio_bssplit=4k/50/1/1:8k/50/2/2",
+                          "two priorities in a direction"),
+                         ("cmdprio_bssplit=4k/50\ncmdprio_percentage=3",
+                          "exclude each other")):
         (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\n{line}\n")
         p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
         assert p.returncode == 1 and line.split("=")[0] in p.stderr and expect in p.stderr, \
