@@ -186,6 +186,7 @@ struct kb_config {
 		u8 pct;
 	} cmdprio_bs[KIOBENCH_NR_DIRS][KB_MAX_BSSPLIT];
 	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
+	bool rate_ignore_thinktime;	/* open loop: no catch-up after a pause */
 };
 
 struct kb_counters {

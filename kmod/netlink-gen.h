@@ -196,6 +196,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_ZONERANGE] = { .type = NLA_U64, },
 	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
+	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -263,6 +264,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ZONESIZE, zonesize, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_ZONERANGE, zonerange, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_RATE_IGNORE_THINKTIME, rate_ignore_thinktime, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -325,5 +327,6 @@ static_assert(__same_type(((struct kb_config *)0)->rw_seq_add, u64));
 static_assert(__same_type(((struct kb_config *)0)->zonesize, u64));
 static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
 static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
+static_assert(__same_type(((struct kb_config *)0)->rate_ignore_thinktime, bool));
 
 #endif /* KB_NETLINK_GEN_H */

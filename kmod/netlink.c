@@ -452,7 +452,9 @@ static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
 
 /*
  * fio's thinktime: a pause after every thinktime-blocks completions (1
- * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O.
+ * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O,
+ * in the closed loop or the open one (rate-iops, whose arrivals then catch
+ * up unless rate-ignore-thinktime).
  */
 static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 {
@@ -469,13 +471,15 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (!tb[KIOBENCH_A_THINKTIME_NS])
-		return 0;
-	if (cfg->rate_iops) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_THINKTIME_NS],
-				    "thinktime-ns: not with rate-iops");
+	if (cfg->rate_ignore_thinktime &&
+	    (!tb[KIOBENCH_A_THINKTIME_NS] || !cfg->rate_iops)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[KIOBENCH_A_RATE_IGNORE_THINKTIME],
+				    "rate-ignore-thinktime: needs rate-iops and thinktime-ns");
 		return -EINVAL;
 	}
+	if (!tb[KIOBENCH_A_THINKTIME_NS])
+		return 0;
 	cfg->thinktime_ns = nla_get_u64(tb[KIOBENCH_A_THINKTIME_NS]);
 	cfg->thinktime_spin_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_SPIN_NS, 0);
 	cfg->thinktime_iotime_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_IOTIME_NS, 0);

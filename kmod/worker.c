@@ -507,7 +507,8 @@ static bool kb_open_loop(const struct kb_worker *w)
 /* Open loop: a free slot and the job may go on; else no arrival matters. */
 static bool kb_arrival_pending(struct kb_worker *w, u64 now)
 {
-	return kb_open_loop(w) && w->idle && kb_may_submit(w, now);
+	return kb_open_loop(w) && w->idle && !w->thinking &&
+	       kb_may_submit(w, now);
 }
 
 /* Submits every arrival that is due, while slots are free. */
@@ -761,18 +762,30 @@ static void kb_think(struct kb_worker *w)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* After the drain, the pause; then the parked slots fill the depth again. */
+/*
+ * After the drain, the pause; then the parked slots fill the depth again,
+ * or in the open loop the arrivals due go out: those of the pause too
+ * (fio's catch-up), or with rate_ignore_thinktime the schedule moves on by
+ * the pause, as fio counts the pause's I/O as issued.
+ */
 static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
 {
+	u64 start = ktime_get_ns(), now;
 	struct kb_slot *slot;
 	struct blk_plug plug;
-	u64 now;
 
 	kb_think(w);
 	w->thinking = false;
 	now = ktime_get_ns();
 	w->think_last_ns = now;
 	kb_start_plug(&plug, batch);
+	if (kb_open_loop(w)) {
+		if (w->job->cfg.rate_ignore_thinktime)
+			w->sched.next_ns += now - start;
+		kb_submit_due(w, now);
+		blk_finish_plug(&plug);
+		return;
+	}
 	while (w->idle && kb_may_submit(w, now)) {
 		slot = container_of(w->idle, struct kb_slot, node);
 		w->idle = w->idle->next;

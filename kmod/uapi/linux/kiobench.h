@@ -67,7 +67,7 @@
  *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
- *	KIOBENCH_A_CMDPRIO_BSSPLIT.
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -112,7 +112,7 @@
  *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
  *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
  *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
- *	KIOBENCH_A_CMDPRIO_BSSPLIT.
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -172,7 +172,7 @@
  *	KIOBENCH_A_BSSPLIT_TRIM, KIOBENCH_A_RW_SEQ_NR,
  *	KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD, KIOBENCH_A_ZONESIZE,
  *	KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
- *	KIOBENCH_A_CMDPRIO_BSSPLIT.
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -223,7 +223,7 @@
  *	KIOBENCH_A_BSSPLIT_WRITE, KIOBENCH_A_BSSPLIT_TRIM,
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
- *	KIOBENCH_A_CMDPRIO_BSSPLIT.
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -514,7 +514,8 @@ struct kiobench_cmdprio_bs_ent {
  *   then pauses this long (spinning thinktime-spin-ns of it, sleeping the rest)
  *   before it fills its depth again. The completions that drain count toward
  *   the next pause. No pause follows the worker's last I/O. At most 3600 s.
- *   Only in the closed loop: not with rate-iops.
+ *   With rate-iops, no arrival goes out during the drain and the pause; those
+ *   due go out when it ends, unless rate-ignore-thinktime.
  * @KIOBENCH_A_THINKTIME_SPIN_NS: The part of each pause spent spinning (busy,
  *   the CPU offered at every turn), before sleeping the rest; the pause lasts
  *   the longer of the two. At most 3600 s; needs thinktime-ns.
@@ -715,6 +716,10 @@ struct kiobench_cmdprio_bs_ent {
  *   share is), each size once a direction. Sets cmdprio-class and cmdprio of
  *   the directions it names, which the status gives; not with
  *   cmdprio-percentage.
+ * @KIOBENCH_A_RATE_IGNORE_THINKTIME: fio's rate_ignore_thinktime: after each
+ *   thinktime pause an open-loop worker's arrivals go on at the rate, those of
+ *   the pause skipped; without it they are all due when the pause ends, and go
+ *   out at once (fio's catch-up). Only with rate-iops and thinktime-ns.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -835,6 +840,7 @@ enum kiobench_attr {
 	KIOBENCH_A_ZONERANGE,		/* u64 */
 	KIOBENCH_A_ZONESKIP,		/* u64 */
 	KIOBENCH_A_CMDPRIO_BSSPLIT,	/* binary */
+	KIOBENCH_A_RATE_IGNORE_THINKTIME,	/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
