@@ -123,7 +123,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "device: kiobench's zbd takes each zone's capacity from the zoned device, and "
 	  "strided has none (fio ignores it there)" },
 	/* rates, waits, latency target, steady state */
-	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "latency_target", NULL, LATTARGET },
 	{ "latency_window", NULL, LATTARGET },
 	{ "latency_percentile", NULL, LATTARGET },

@@ -295,6 +295,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 "ns thinktime_blocks=%" PRIu64 " thinktime_iotime=%" PRIu64 "ns",
 			 K(THINKTIME_NS), K(THINKTIME_SPIN_NS), K(THINKTIME_BLOCKS),
 			 K(THINKTIME_IOTIME_NS));
+	if (K_HAS(RATE_IGNORE_THINKTIME))
+		KCFG_ADD(" rate_ignore_thinktime");
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
 	at = kcfg_ops_str(c, buf, len, at);
@@ -514,6 +516,8 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "thinktime_spin_ns", kb_ju64(K(THINKTIME_SPIN_NS)));
 	kb_jadd(o, "thinktime_blocks", kb_ju64(K(THINKTIME_BLOCKS)));
 	kb_jadd(o, "thinktime_iotime_ns", kb_ju64(K(THINKTIME_IOTIME_NS)));
+	kb_jadd(o, "rate_ignore_thinktime",
+		json_object_new_boolean(K_HAS(RATE_IGNORE_THINKTIME)));
 	kb_jadd(o, "allow_writes", json_object_new_boolean(K_HAS(ALLOW_WRITES)));
 	kb_jadd(o, "continue_on_error", json_object_new_boolean(K_HAS(CONTINUE_ON_ERROR)));
 	kb_jadd(o, "stages", json_object_new_boolean(K_HAS(STAGES)));

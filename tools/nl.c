@@ -147,6 +147,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_CMDPRIO_BSSPLIT, "cmdprio_bssplit", "a table of the reads' and "
 	  "writes' entries, each with its priority (cmdprio_class/cmdprio's when it names "
 	  "none)" },
+	{ KIOBENCH_A_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "with rate or rate_iops "
+	  "and thinktime only: fio's does nothing without them" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -690,6 +692,9 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
 	if (put_prio(msg, job))
+		return -1;
+	if (job->rate_ignore_thinktime && job->rate_iops && job->thinktime_ns &&
+	    nla_put_flag(msg, KIOBENCH_A_RATE_IGNORE_THINKTIME))
 		return -1;
 	if (job->thinktime_spin_ns &&
 	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))

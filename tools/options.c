@@ -1878,6 +1878,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    p_cmdprio_bssplit, "the share of each block size's I/Os (reads,writes) issued "
 	    "with a priority: CLASS/LEVEL, or cmdprio_class/cmdprio; one priority a "
 	    "direction; not with cmdprio_percentage"),
+	JOB(KB_OPT_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "BOOL", p_flag,
+	    "with rate and thinktime: after a pause go on at the rate, not catching up "
+	    "the pause's I/O", .off = JOBF(rate_ignore_thinktime), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2316,9 +2319,6 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return -1;
 	if (check_cmdprio_bs(job, err, errlen))
 		return -1;
-	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
-		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
-			       "(the pause is done in the closed loop only)");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;
