@@ -431,10 +431,11 @@ static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
 static int kb_check_pattern(const struct kb_config *cfg, const struct kb_dev *dev,
 			    const char *path, struct netlink_ext_ack *extack)
 {
-	if ((cfg->rw_seq_add | cfg->zonerange | cfg->zoneskip) % dev->lbs) {
+	if ((cfg->rw_seq_add | cfg->zonerange | cfg->zoneskip | cfg->blockalign) %
+	    dev->lbs) {
 		KB_ERR_FMT(extack, NULL,
-			   "rw-seq-add/zonerange/zoneskip: not a multiple of a device's logical block size",
-			   "rw-seq-add/zonerange/zoneskip: not multiples of the LBS %u of %s",
+			   "rw-seq-add/zonerange/zoneskip/blockalign: not a multiple of a device's logical block size",
+			   "rw-seq-add/zonerange/zoneskip/blockalign: not multiples of LBS %u of %s",
 			   dev->lbs, path);
 		return -EINVAL;
 	}

@@ -187,6 +187,7 @@ struct kb_config {
 	} cmdprio_bs[KIOBENCH_NR_DIRS][KB_MAX_BSSPLIT];
 	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
 	bool rate_ignore_thinktime;	/* open loop: no catch-up after a pause */
+	u32 blockalign;		/* norandommap's offsets; 0: min_bs */
 };
 
 struct kb_counters {

@@ -197,6 +197,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_BLOCKALIGN] = NLA_POLICY_MIN(NLA_U32, 512),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -265,6 +266,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ZONERANGE, zonerange, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_RATE_IGNORE_THINKTIME, rate_ignore_thinktime, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_BLOCKALIGN, blockalign, NLA_U32, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -328,5 +330,6 @@ static_assert(__same_type(((struct kb_config *)0)->zonesize, u64));
 static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
 static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
 static_assert(__same_type(((struct kb_config *)0)->rate_ignore_thinktime, bool));
+static_assert(__same_type(((struct kb_config *)0)->blockalign, u32));
 
 #endif /* KB_NETLINK_GEN_H */

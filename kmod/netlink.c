@@ -640,8 +640,8 @@ static int kb_parse_cmdprio_bs(struct genl_info *info, struct kb_config *cfg)
 
 /*
  * fio's offset patterns: rw=randread:N (rw-seq-nr) with rw_sequencer,
- * rw=write:N (rw-seq-add) and zonemode=strided (zonesize, zonerange,
- * zoneskip).  Plain settings, with rules across attributes; zonerange is
+ * rw=write:N (rw-seq-add), zonemode=strided (zonesize, zonerange,
+ * zoneskip), and ba (blockalign).  Plain settings, with rules across attributes; zonerange is
  * zonesize's when absent, as fio's.
  */
 static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
@@ -670,6 +670,13 @@ static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONERANGE] ?:
 				    tb[KIOBENCH_A_ZONESKIP],
 				    "zonerange/zoneskip: need zonesize");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_BLOCKALIGN] &&
+	    (!cfg->random || !cfg->norandommap || cfg->zones || cfg->cdf ||
+	     cfg->blockalign % SECTOR_SIZE)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_BLOCKALIGN],
+				    "blockalign: a multiple of 512, only with random and norandommap, not with random-zones or random-cdf");
 		return -EINVAL;
 	}
 	if (!cfg->zonesize)

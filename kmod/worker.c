@@ -99,7 +99,8 @@ static u64 kb_strided_offset(struct kb_worker *w, u32 len)
 	if (!cfg->random)
 		off = kb_stride_seq(&w->opat, range, len, cfg->rw_seq_add);
 	else if (cfg->norandommap)
-		off = kb_rand_offset(&w->rng, range, len, cfg->min_bs);
+		off = kb_rand_offset(&w->rng, range, len,
+				     cfg->blockalign ?: cfg->min_bs);
 	else
 		off = kb_rmap_offset(kb_rmap_next(m), range, len, cfg->min_bs);
 	return w->opat.zbase + off;
@@ -123,7 +124,8 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 		return kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
 				      len, cfg->min_bs);
 	if (cfg->random && cfg->norandommap)
-		return kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
+		return kb_rand_offset(&w->rng, dev->span_len, len,
+				      cfg->blockalign ?: cfg->min_bs);
 	if (cfg->random)
 		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
 				      cfg->min_bs);
