@@ -115,8 +115,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "kernel threads that submit their own bios" },
 	/* execution model */
 	/* offsets */
-	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
-	  "block size (fio's default)" },
 	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
 	  "overlaps" },
 	{ "zonecapacity", NULL, "the capacity of zonemode=zbd's zones emulated on a regular "

@@ -267,6 +267,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	    (K(PERCENTAGE_RANDOM) < 100 || K(PERCENTAGE_RANDOM_WRITE) < 100))
 		KCFG_ADD(" percentage_random=%" PRIu64 ",%" PRIu64, K(PERCENTAGE_RANDOM),
 			 K(PERCENTAGE_RANDOM_WRITE));
+	if (K(BLOCKALIGN))
+		KCFG_ADD(" blockalign=%" PRIu64, K(BLOCKALIGN));
 	if (K(RW_SEQ_NR) > 1)
 		KCFG_ADD(" rw_seq_nr=%" PRIu64 " rw_sequencer=%s", K(RW_SEQ_NR),
 			 kcfg_sequencer(c));
@@ -506,6 +508,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
 	}
 	kb_jadd(o, "cmdprio_bssplit", kcfg_cmdprio_bs_json(c));
+	kb_jadd(o, "blockalign", K(BLOCKALIGN) ? kb_ju64(K(BLOCKALIGN)) : NULL);
 	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
 	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));
@@ -611,8 +614,9 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 			"50%%: %.1f%%\n", c->nr_cdf, c->cdf_blocks, K(SEED), 100 * c->cdf_hot[0],
 			100 * c->cdf_hot[1], 100 * c->cdf_hot[2]);
 	} else if (K_HAS(NORANDOMMAP)) {
-		fprintf(f, "  offsets      : norandommap: %s, with replacement "
-			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), K(SEED));
+		fprintf(f, "  offsets      : norandommap: %s, with replacement, "
+			"multiples of %" PRIu64 " (randseed=%" PRIu64 ")\n",
+			kb_kcfg_generator(c), K(BLOCKALIGN) ? K(BLOCKALIGN) : blk, K(SEED));
 	} else {
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",

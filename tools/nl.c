@@ -149,6 +149,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "none)" },
 	{ KIOBENCH_A_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "with rate or rate_iops "
 	  "and thinktime only: fio's does nothing without them" },
+	{ KIOBENCH_A_BLOCKALIGN, "ba", "a random job's, when not the smallest block size "
+	  "(fio's has no effect then); the random map off with it (kb_job_ba)" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -692,6 +694,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
 	if (put_prio(msg, job))
+		return -1;
+	if (kb_job_ba(job) && nla_put_u32(msg, KIOBENCH_A_BLOCKALIGN, kb_job_ba(job)))
 		return -1;
 	if (job->rate_ignore_thinktime && job->rate_iops && job->thinktime_ns &&
 	    nla_put_flag(msg, KIOBENCH_A_RATE_IGNORE_THINKTIME))

@@ -1289,6 +1289,35 @@ static int p_cmdprio_bssplit(const struct kb_opt *o, const char *val, struct kb_
 	       cmdprio_bs_dir(comma + 1, strcspn(comma + 1, ","), job, 1, err, errlen) ? -1 : 0;
 }
 
+/*
+ * fio's ba: one size, or fio's R,W[,T] values all alike (kiobench draws
+ * the directions' random offsets with one alignment).
+ */
+static int p_ba(const struct kb_opt *o, const char *val, struct kb_job *job,
+		struct kb_global *g, char *err, size_t errlen)
+{
+	char buf[64], *save = NULL, *v;
+	uint64_t x, first = 0;
+
+	(void)o; (void)g;
+	if (strlen(val) >= sizeof(buf))
+		return kb_errf(err, errlen, "invalid ba '%s'", val);
+	strcpy(buf, val);
+	for (v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (kb_parse_size_base(v, kb_base_of(job), &x, err, errlen))
+			return -1;
+		if (!x || x % 512 || x > UINT32_MAX)
+			return kb_errf(err, errlen, "ba=%s: a multiple of 512, which kiobench's "
+				       "direct I/O needs", val);
+		if (first && x != first)
+			return kb_errf(err, errlen, "ba=%s: not implemented yet: an alignment "
+				       "per direction (kiobench aligns all random offsets alike)", val);
+		first = x;
+	}
+	job->ba = first;
+	return 0;
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -1878,6 +1907,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    p_cmdprio_bssplit, "the share of each block size's I/Os (reads,writes) issued "
 	    "with a priority: CLASS/LEVEL, or cmdprio_class/cmdprio; one priority a "
 	    "direction; not with cmdprio_percentage"),
+	JOB(KB_OPT_BA, "ba", "SIZE", p_ba, "random offsets aligned to SIZE, not the "
+	    "smallest block size: turns the random map off (norandommap), as fio",
+	    .alias = "blockalign", .off = JOBF(ba)),
 	JOB(KB_OPT_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "BOOL", p_flag,
 	    "with rate and thinktime: after a pause go on at the rate, not catching up "
 	    "the pause's I/O", .off = JOBF(rate_ignore_thinktime), FLAG),
@@ -2319,6 +2351,10 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return -1;
 	if (check_cmdprio_bs(job, err, errlen))
 		return -1;
+	if (kb_job_ba(job) && (job->skew || job->nr_zones[KIOBENCH_DIR_READ] ||
+			       job->nr_zones[KIOBENCH_DIR_WRITE]))
+		return kb_errf(err, errlen, "ba with random_distribution other than random: not "
+			       "implemented yet");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;
@@ -2349,7 +2385,13 @@ bool kb_job_norandommap(const struct kb_job *job)
 {
 	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
 	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE] ||
-	       job->skew;
+	       job->skew || kb_job_ba(job);
+}
+
+/* fio's ba when it changes anything: a random job's, not the smallest bs. */
+uint32_t kb_job_ba(const struct kb_job *job)
+{
+	return job->random && job->ba && job->ba != kb_job_min_bs(job) ? job->ba : 0;
 }
 
 /* Direction @d's sizes (0 reads, 1 writes, 2 trims): its own or the previous one's. */
@@ -2557,6 +2599,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_ZONEMODE)
 		snprintf(buf, len, "%s", job->strided ? "strided" :
 			 job->zonemode == KIOBENCH_ZONEMODE_ZBD ? "zbd" : "none");
+	else if (o->id == KB_OPT_BA)
+		snprintf(buf, len, "%u", job->ba);
 	else if (o->id == KB_OPT_CMDPRIO_BSSPLIT)
 		format_cmdprio_bs(job, buf, len);
 	else if (o->id == KB_OPT_RW_SEQUENCER)

@@ -122,3 +122,21 @@ def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
         assert all(o % (1 << 20) < 256 << 10 for o in offs), name
         for z in range(NR_IOS // 16):
             assert len(set(offs[16 * z:16 * z + 16])) == 16, (name, z, offs[16 * z:16 * z + 16])
+
+
+def test_blockalign_aligns_random_offsets_as_fio(guest, kiobench_module, make_nullb):
+    """ba=16k with bs=4k: every random offset a multiple of 16 KiB under
+    kiobench as under fio, and about half of them multiples of 32 KiB
+    (within 0.15 of 0.5: 400 draws), so the alignment is 16 KiB, not
+    more; the kernel's status says blockalign and norandommap (fio turns
+    its random map off for ba).  Mutation: the worker aligning to the
+    smallest size (`cfg->min_bs` for blockalign in kb_draw_offset()):
+    red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[ba]\nrw=randread\nba=16k"))
+    for name, offs in (("kiobench", kb), ("fio", fio)):
+        assert all(o % 16384 == 0 for o in offs), (name, [o for o in offs if o % 16384][:5])
+        half = sum(o % 32768 == 0 for o in offs) / len(offs)
+        assert abs(half - 0.5) <= 0.15, (name, half)
+    out = guest.check("kiobench run /tmp/job.fio")
+    assert "blockalign=16384" in out and "norandommap" in out, out

@@ -488,6 +488,7 @@ PATTERNS = [
     ("rw=randrw:3\nrw_sequencer=identical", {"rw": "randrw:3", "rw_sequencer": "identical"}),
     ("rw=write:4k", {"rw": "write:4096"}),
     ("rw=read:1m\nrw=read", {"rw": "read"}),
+    ("rw=randread\nblockalign=16k,16k", {"ba": "16384"}),
     ("zonemode=strided\nzonesize=64k\nzonerange=1m\nzoneskip=3m",
      {"zonemode": "strided", "zonesize": "65536", "zonerange": "1048576",
       "zoneskip": "3145728"}),
@@ -523,6 +524,10 @@ REFUSED_PATTERNS = [
     ("rw=randread:0", "a count of I/Os per drawn offset", False),
     ("rw=read:100", "multiple of 512", False),
     ("rw_sequencer=backward", "invalid rw_sequencer", True),
+    ("ba=8k,16k", "not implemented yet: an alignment per direction", False),
+    ("ba=100", "a multiple of 512", False),
+    ("rw=randread\nbs=4k\nba=8k\nrandom_distribution=zipf:1.2",
+     "ba with random_distribution other than random", False),
 ]
 
 
