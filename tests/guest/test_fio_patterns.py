@@ -89,16 +89,23 @@ def test_sequential_offset_modifier_skips_as_fio(guest, kiobench_module, make_nu
 def test_strided_sequential_zones_as_fio(guest, kiobench_module, make_nullb):
     """zonemode=strided, zonerange=64k, zonesize=32k, zoneskip=192k,
     rw=read: 8 reads from the start of each zone, the next zone 256 KiB
-    on, and with zonesize above zonerange (zonesize=96k, zonerange=32k)
-    each zone read over again from its start: kiobench's offsets are fio's,
-    the same lists.  Mutations: zoneskip not added to the next zone's start
-    (`p->zbase += cfg->zonerange`): red; the zone's cursor not wrapping at
-    zonerange (`if (p->zpos + len > range + 4096)`): red."""
+    on: kiobench's offsets are fio's, the same list.  Mutation: zoneskip
+    not added to the next zone's start (`p->zbase += cfg->zonerange`):
+    red."""
     dev = make_nullb("nullb0", size_mb=256)
     kb, fio = both(guest, dev, job(dev, "[st]\nrw=read\nzonemode=strided\nzonerange=64k\n"
                                         "zonesize=32k\nzoneskip=192k"))
     assert fio[:10] == [i * 4096 for i in range(8)] + [262144, 266240], fio[:10]
     assert kb == fio, (kb[:10], fio[:10])
+
+
+def test_strided_zone_read_over_as_fio(guest, kiobench_module, make_nullb):
+    """zonesize=96k above zonerange=32k: each zone read three times over
+    from its start before the next one, right after it (no zoneskip):
+    kiobench's offsets are fio's, the same list.  Mutation: the zone's
+    cursor not wrapping at zonerange (`if (p->zpos + len > range +
+    4096)`): red."""
+    dev = make_nullb("nullb0", size_mb=256)
     kb, fio = both(guest, dev, job(dev, "[st2]\nrw=read\nzonemode=strided\nzonesize=96k\n"
                                         "zonerange=32k"))
     assert fio[8:10] == [0, 4096] and fio[24] == 32768, fio[:26]
