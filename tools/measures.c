@@ -192,6 +192,35 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 }
 
 /* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
+/*
+ * fio's offset patterns (ba, rw's :N, rw_sequencer, zonemode=strided),
+ * cmdprio_bssplit's table and rate_ignore_thinktime, as the kernel runs them.
+ */
+static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	unsigned int i;
+
+	if (K(BLOCKALIGN))
+		KCFG_ADD(" blockalign=%" PRIu64, K(BLOCKALIGN));
+	if (K(RW_SEQ_NR) > 1)
+		KCFG_ADD(" rw_seq_nr=%" PRIu64 " rw_sequencer=%s", K(RW_SEQ_NR),
+			 kcfg_sequencer(c));
+	if (K(RW_SEQ_ADD))
+		KCFG_ADD(" rw_seq_add=%" PRIu64, K(RW_SEQ_ADD));
+	if (K(ZONESIZE))
+		KCFG_ADD(" zonemode=strided zonerange=%" PRIu64 " zonesize=%" PRIu64
+			 " zoneskip=%" PRIu64, K(ZONERANGE), K(ZONESIZE), K(ZONESKIP));
+	for (i = 0; i < c->nr_cmdprio_bs; i++) {
+		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
+
+		KCFG_ADD("%s%u/%u/%u/%u", !i ? " cmdprio_bssplit=" :
+			 e->dir != e[-1].dir ? "," : ":", e->size, e->pct, e->class, e->level);
+	}
+	if (K_HAS(RATE_IGNORE_THINKTIME))
+		KCFG_ADD(" rate_ignore_thinktime");
+	return at;
+}
+
 static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
 	if (K_HAS(WRITE_ZEROES))
@@ -267,16 +296,6 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	    (K(PERCENTAGE_RANDOM) < 100 || K(PERCENTAGE_RANDOM_WRITE) < 100))
 		KCFG_ADD(" percentage_random=%" PRIu64 ",%" PRIu64, K(PERCENTAGE_RANDOM),
 			 K(PERCENTAGE_RANDOM_WRITE));
-	if (K(BLOCKALIGN))
-		KCFG_ADD(" blockalign=%" PRIu64, K(BLOCKALIGN));
-	if (K(RW_SEQ_NR) > 1)
-		KCFG_ADD(" rw_seq_nr=%" PRIu64 " rw_sequencer=%s", K(RW_SEQ_NR),
-			 kcfg_sequencer(c));
-	if (K(RW_SEQ_ADD))
-		KCFG_ADD(" rw_seq_add=%" PRIu64, K(RW_SEQ_ADD));
-	if (K(ZONESIZE))
-		KCFG_ADD(" zonemode=strided zonerange=%" PRIu64 " zonesize=%" PRIu64
-			 " zoneskip=%" PRIu64, K(ZONERANGE), K(ZONESIZE), K(ZONESKIP));
 	if (K(RATE_IOPS))
 		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
 			 kcfg_process(c));
@@ -286,22 +305,15 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD(" cmdprio_percentage=%u,%u cmdprio_class=%u,%u cmdprio=%u,%u",
 			 c->cmdprio_pct[0], c->cmdprio_pct[1], c->cmdprio_class[0],
 			 c->cmdprio_class[1], c->cmdprio[0], c->cmdprio[1]);
-	for (i = 0; i < c->nr_cmdprio_bs; i++) {
-		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
-
-		KCFG_ADD("%s%u/%u/%u/%u", !i ? " cmdprio_bssplit=" :
-			 e->dir != e[-1].dir ? "," : ":", e->size, e->pct, e->class, e->level);
-	}
 	if (K(THINKTIME_NS))
 		KCFG_ADD(" thinktime=%" PRIu64 "ns thinktime_spin=%" PRIu64
 			 "ns thinktime_blocks=%" PRIu64 " thinktime_iotime=%" PRIu64 "ns",
 			 K(THINKTIME_NS), K(THINKTIME_SPIN_NS), K(THINKTIME_BLOCKS),
 			 K(THINKTIME_IOTIME_NS));
-	if (K_HAS(RATE_IGNORE_THINKTIME))
-		KCFG_ADD(" rate_ignore_thinktime");
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
 	at = kcfg_ops_str(c, buf, len, at);
+	at = kcfg_fio_str(c, buf, len, at);
 	if (K(ZONEMODE) && at < len)
 		at += kcfg_zbd_str(c, buf + at, len - at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
@@ -350,6 +362,23 @@ static struct json_object *kcfg_cmdprio_bs_json(const struct kb_kcfg *c)
 	kb_jadd(o, "read", dirs[0]);
 	kb_jadd(o, "write", dirs[1]);
 	return o;
+}
+
+/* kcfg_fio_str()'s settings, in the JSON settings. */
+static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	kb_jadd(o, "rw_seq_nr", kb_ju64(K(RW_SEQ_NR) ? K(RW_SEQ_NR) : 1));
+	kb_jadd(o, "rw_sequencer", K(RW_SEQ_NR) > 1 ? kb_jstr(kcfg_sequencer(c)) : NULL);
+	kb_jadd(o, "rw_seq_add", kb_ju64(K(RW_SEQ_ADD)));
+	if (K(ZONESIZE)) {
+		kb_jadd(o, "zonerange", kb_ju64(K(ZONERANGE)));
+		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
+		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
+	}
+	kb_jadd(o, "cmdprio_bssplit", kcfg_cmdprio_bs_json(c));
+	kb_jadd(o, "blockalign", K(BLOCKALIGN) ? kb_ju64(K(BLOCKALIGN)) : NULL);
+	kb_jadd(o, "rate_ignore_thinktime",
+		json_object_new_boolean(K_HAS(RATE_IGNORE_THINKTIME)));
 }
 
 /* The kernel's generator of random offsets, from what it reports. */
@@ -499,16 +528,6 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 						       c->cmdprio_pct[1]));
 		kb_jadd(o, "cmdprio", per_dir_u8(c->cmdprio, c->cmdprio_pct[0] || c->cmdprio_pct[1]));
 	}
-	kb_jadd(o, "rw_seq_nr", kb_ju64(K(RW_SEQ_NR) ? K(RW_SEQ_NR) : 1));
-	kb_jadd(o, "rw_sequencer", K(RW_SEQ_NR) > 1 ? kb_jstr(kcfg_sequencer(c)) : NULL);
-	kb_jadd(o, "rw_seq_add", kb_ju64(K(RW_SEQ_ADD)));
-	if (K(ZONESIZE)) {
-		kb_jadd(o, "zonerange", kb_ju64(K(ZONERANGE)));
-		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
-		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
-	}
-	kb_jadd(o, "cmdprio_bssplit", kcfg_cmdprio_bs_json(c));
-	kb_jadd(o, "blockalign", K(BLOCKALIGN) ? kb_ju64(K(BLOCKALIGN)) : NULL);
 	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
 	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));
@@ -519,13 +538,12 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "thinktime_spin_ns", kb_ju64(K(THINKTIME_SPIN_NS)));
 	kb_jadd(o, "thinktime_blocks", kb_ju64(K(THINKTIME_BLOCKS)));
 	kb_jadd(o, "thinktime_iotime_ns", kb_ju64(K(THINKTIME_IOTIME_NS)));
-	kb_jadd(o, "rate_ignore_thinktime",
-		json_object_new_boolean(K_HAS(RATE_IGNORE_THINKTIME)));
 	kb_jadd(o, "allow_writes", json_object_new_boolean(K_HAS(ALLOW_WRITES)));
 	kb_jadd(o, "continue_on_error", json_object_new_boolean(K_HAS(CONTINUE_ON_ERROR)));
 	kb_jadd(o, "stages", json_object_new_boolean(K_HAS(STAGES)));
 	kb_jadd(o, "detach", json_object_new_boolean(K_HAS(DETACH)));
 	kcfg_ops_json(o, c);
+	kcfg_fio_json(o, c);
 	return o;
 }
 

@@ -2578,19 +2578,14 @@ static void format_cmdprio_bs(const struct kb_job *job, char *buf, size_t len)
 		snprintf(buf + at, len - at, ",");
 }
 
-void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
+/*
+ * rw with its :N, zonemode, ba, cmdprio_bssplit and rw_sequencer as fio
+ * reads them; false for another option.
+ */
+static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *buf,
+		       size_t len)
 {
-	const void *f = (const char *)job + o->off;
-	uint8_t pct = o->id == KB_OPT_SIZE ? job->size_pct :
-		      o->id == KB_OPT_OFFSET ? job->offset_pct :
-		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
-
-	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
-	    o->id == KB_OPT_PLIST)
-		format_list(o, job, buf, len);
-	else if (o->id == KB_OPT_NAME)
-		snprintf(buf, len, "%s", job->name);
-	else if (o->id == KB_OPT_RW && job->random && job->rw_seq_nr > 1)
+	if (o->id == KB_OPT_RW && job->random && job->rw_seq_nr > 1)
 		snprintf(buf, len, "%s:%u", job->rw_str, job->rw_seq_nr);
 	else if (o->id == KB_OPT_RW && !job->random && job->rw_seq_add)
 		snprintf(buf, len, "%s:%llu", job->rw_str, (unsigned long long)job->rw_seq_add);
@@ -2606,6 +2601,25 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 	else if (o->id == KB_OPT_RW_SEQUENCER)
 		snprintf(buf, len, "%s", job->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL ?
 			 "identical" : "sequential");
+	else
+		return false;
+	return true;
+}
+
+void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
+{
+	const void *f = (const char *)job + o->off;
+	uint8_t pct = o->id == KB_OPT_SIZE ? job->size_pct :
+		      o->id == KB_OPT_OFFSET ? job->offset_pct :
+		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
+
+	if (format_fio(o, job, buf, len))
+		return;
+	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
+	    o->id == KB_OPT_PLIST)
+		format_list(o, job, buf, len);
+	else if (o->id == KB_OPT_NAME)
+		snprintf(buf, len, "%s", job->name);
 	else if (o->id == KB_OPT_RWMIXREAD || o->id == KB_OPT_RWMIXWRITE)
 		snprintf(buf, len, "%u", o->id == KB_OPT_RWMIXREAD ? job->rwmixread :
 			 100 - job->rwmixread);
