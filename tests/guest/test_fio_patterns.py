@@ -12,6 +12,9 @@ core nor debug: the offsets are drawn by the same code on every kernel.
 """
 from __future__ import annotations
 
+import pytest
+
+from kb import run_job
 from test_fio_files import traced
 
 NR_IOS = 400
@@ -147,3 +150,25 @@ def test_blockalign_aligns_random_offsets_as_fio(guest, kiobench_module, make_nu
         assert abs(half - 0.5) <= 0.15, (name, half)
     out = guest.check("kiobench run /tmp/job.fio")
     assert "blockalign=16384" in out and "norandommap" in out, out
+
+
+@pytest.mark.parametrize("pattern", ["--rw=write:4k --io_size=2m",
+                                     "--rw=write --zonemode=strided --zonesize=16k "
+                                     "--zonerange=64k --zoneskip=64k --io_size=256k"])
+def test_verify_reads_back_the_pattern(guest, kiobench_module, make_nullb, pattern):
+    """verify=crc32c after a write pass with holes (rw=write:4k) and with
+    strided zones (half of the span's 32 zones), each block written once:
+    the read-back replays the
+    pattern's offsets (the worker's pattern state is saved with the rest
+    of the generator's) and finds every block it wrote, none corrupt.
+    Mutation: kb_vsave_put() not restoring the pattern state (`w->opat =
+    s->opat;` dropped): the strided read-back goes on to the zones after
+    the written ones: red."""
+    dev = make_nullb("nullb0", size_mb=16, memory_backed=True)
+    job = run_job(guest, f"--filename={dev} --bs=4k --size=4m --iodepth=8 --verify=crc32c "
+                         f"--allow-writes {pattern}")
+    v = job["kiobench"]["verify"]
+    n = job["write"]["total_ios"]
+    assert n == (512 if "write:4k" in pattern else 64), n
+    assert v["verified"] == n and job["read"]["total_ios"] == n, v
+    assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
