@@ -351,6 +351,68 @@ u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len)
 EXPORT_SYMBOL_IF_KUNIT(kb_seq_offset);
 
 /*
+ * fio's rw=randread:N: whether a random job's next I/O draws its offset,
+ * the first of every @nr (0 and 1: each one).  @left counts the I/Os still
+ * to follow the last drawn one.
+ */
+bool kb_seq_nr_draw(u32 *left, u32 nr)
+{
+	if (*left) {
+		(*left)--;
+		return false;
+	}
+	*left = nr > 1 ? nr - 1 : 0;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_seq_nr_draw);
+
+/*
+ * fio's zonemode=strided: the zone an I/O of @len goes to.  After zonesize
+ * bytes of I/O in a zone the next one starts zoneskip bytes past its
+ * zonerange; past the span's end the first one again.  A zone the span
+ * cuts short is used as far as it goes, one too short for @len not at all
+ * (the first instead).  @range gets the bytes of the zone the I/O may use;
+ * true when it starts a new zone.
+ */
+bool kb_stride_zone(struct kb_opat *p, const struct kb_config *cfg,
+		    u64 span_len, u32 len, u64 *range)
+{
+	bool moved = false;
+
+	if (p->zdone >= cfg->zonesize) {
+		p->zbase += cfg->zonerange + cfg->zoneskip;
+		p->zdone = 0;
+		p->zpos = 0;
+		moved = true;
+	}
+	if (p->zbase >= span_len || span_len - p->zbase < len) {
+		p->zbase = 0;
+		p->zpos = 0;
+	}
+	*range = min(cfg->zonerange, span_len - p->zbase);
+	p->zdone += len;
+	return moved;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_stride_zone);
+
+/*
+ * The next sequential offset in a strided zone of @range bytes, relative
+ * to the zone: from its start on, @add bytes skipped after each I/O (fio's
+ * rw=write:N), back to its start where @len would pass its end.
+ */
+u64 kb_stride_seq(struct kb_opat *p, u64 range, u32 len, u64 add)
+{
+	u64 off;
+
+	if (p->zpos + len > range)
+		p->zpos = 0;
+	off = p->zpos;
+	p->zpos = off + len + add;
+	return off;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_stride_seq);
+
+/*
  * Share @i of @parts of @total, in whole @unit: the shares differ by at most
  * one unit and add up to @total when @total is a multiple of @unit.
  */

@@ -425,6 +425,31 @@ static int kb_check_zones(const struct kb_config *cfg, const struct kb_dev *dev,
 	return 0;
 }
 
+/*
+ * fio's rw=write:N and zonemode=strided move offsets by their bytes: the
+ * device's logical block size must divide them, and a strided zone lie
+ * within the span.
+ */
+static int kb_check_pattern(const struct kb_config *cfg, const struct kb_dev *dev,
+			    const char *path, struct netlink_ext_ack *extack)
+{
+	if ((cfg->rw_seq_add | cfg->zonerange | cfg->zoneskip | cfg->blockalign) %
+	    dev->lbs) {
+		KB_ERR_FMT(extack, NULL,
+			   "rw-seq-add/zonerange/zoneskip/blockalign: not a multiple of a device's logical block size",
+			   "rw-seq-add/zonerange/zoneskip/blockalign: not multiples of LBS %u of %s",
+			   dev->lbs, path);
+		return -EINVAL;
+	}
+	if (cfg->zonerange > dev->span_len) {
+		KB_ERR_FMT(extack, NULL, "zonerange: larger than the span of a device",
+			   "zonerange: %llu is larger than the span (%llu) of %s",
+			   cfg->zonerange, dev->span_len, path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Checks the configuration against one device's size and block size. */
 static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   const char *path, struct netlink_ext_ack *extack)
@@ -470,6 +495,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 		return -EINVAL;
 	}
 	return kb_check_zones(cfg, dev, path, extack) ?:
+	       kb_check_pattern(cfg, dev, path, extack) ?:
 	       kb_zbd_check(job, dev, path, extack);
 }
 
@@ -710,6 +736,10 @@ static int kb_alloc_workers(struct kb_job *job)
 		/* the workers of a device share its map, a share each */
 		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),
 			     cfg->seed + i / cfg->numjobs, cfg->numjobs, j);
+		/* strided: a map of the zone's blocks, each worker its own */
+		if (cfg->zonesize)
+			kb_rmap_init(&w->rmap, div_u64(cfg->zonerange, cfg->min_bs),
+				     cfg->seed + i, 1, 0);
 		/* the workers of a device share its hot blocks */
 		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
 			     ~cfg->seed + i / cfg->numjobs);

@@ -187,6 +187,21 @@ struct kb_config {
 	u64 latency_window_ns;
 	u32 latency_percentile_ppm;
 	bool latency_run;
+	/* fio's rw=...:N, rw_sequencer and zonemode=strided (worker.c) */
+	u32 rw_seq_nr;		/* random: a drawn offset every N; 0, 1: each */
+	u8 rw_sequencer;	/* enum kiobench_rw_sequencer */
+	u64 rw_seq_add;		/* sequential: bytes skipped after each I/O */
+	u64 zonesize;		/* strided: bytes of I/O per zone; 0: none */
+	u64 zonerange;		/* strided: a zone's bytes */
+	u64 zoneskip;		/* strided: bytes between zones */
+	/* fio's cmdprio_bssplit: each direction's sizes and their shares */
+	struct kb_cmdprio_bs {
+		u32 size;
+		u8 pct;
+	} cmdprio_bs[KIOBENCH_NR_DIRS][KB_MAX_BSSPLIT];
+	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
+	bool rate_ignore_thinktime;	/* open loop: no catch-up after a pause */
+	u32 blockalign;		/* norandommap's offsets; 0: min_bs */
 };
 
 struct kb_counters {
@@ -309,6 +324,20 @@ struct kb_sched {
 };
 
 #include "data.h"
+/*
+ * A worker's place in fio's offset patterns (gen.c, worker.c): rw=...:N's
+ * count, the previous offsets rw_sequencer=identical repeats, and the zone
+ * of zonemode=strided.  Constant size; verify saves and restores it with
+ * the rest of the generator's state.
+ */
+struct kb_opat {
+	u32 seq_left;		/* rw-seq-nr: I/Os before the next drawn one */
+	u64 last_start[KIOBENCH_NR_DIRS];	/* relative to the span */
+	u64 zbase;		/* strided: the zone's start, in the span */
+	u64 zdone;		/* strided: bytes of I/O in the zone */
+	u64 zpos;		/* strided: next sequential offset in the zone */
+};
+
 #include "verify.h"
 #include "zone.h"
 #include "latt.h"
@@ -367,6 +396,7 @@ struct kb_worker {
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
 	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */
+	struct kb_opat opat;	/* rw=...:N, rw_sequencer, strided */
 	u32 since_sync;		/* fsync: writes picked since the last flush */
 	bool sync_due;		/* fsync: the next I/O is a flush */
 	bool tw_write;		/* trimwrite: the next I/O writes tw_off */
@@ -534,6 +564,10 @@ u64 kb_zone_offset(const struct kb_zones *zs, unsigned int dir,
 int kb_cdf_check(const struct kiobench_cdf_ent *t, unsigned int nr);
 u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x);
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len);
+bool kb_seq_nr_draw(u32 *left, u32 nr);
+bool kb_stride_zone(struct kb_opat *p, const struct kb_config *cfg,
+		    u64 span_len, u32 len, u64 *range);
+u64 kb_stride_seq(struct kb_opat *p, u64 range, u32 len, u64 add);
 void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
 u64 kb_perm_at(const struct kb_perm *p, u64 i);
 u64 kb_perm_pos(const struct kb_perm *p, u64 v);

@@ -311,6 +311,69 @@ static void kb_seq_offset_wraps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, 2 * SZ_4K), 0);
 }
 
+/* fio's rw=randread:N: a drawn offset for the first I/O of every N. */
+static void kb_seq_nr_draws_one_in_n(struct kunit *test)
+{
+	u32 left = 0, i, draws = 0;
+
+	for (i = 0; i < 24; i++) {
+		bool draw = kb_seq_nr_draw(&left, 8);
+
+		KUNIT_EXPECT_EQ(test, draw, i % 8 == 0);
+		draws += draw;
+	}
+	KUNIT_EXPECT_EQ(test, draws, 3);
+	/* 0 and 1: every I/O draws */
+	left = 0;
+	KUNIT_EXPECT_TRUE(test, kb_seq_nr_draw(&left, 0));
+	KUNIT_EXPECT_TRUE(test, kb_seq_nr_draw(&left, 1));
+	KUNIT_EXPECT_TRUE(test, kb_seq_nr_draw(&left, 1));
+}
+
+/*
+ * fio's zonemode=strided: zonesize bytes in a zone's zonerange, the next
+ * zone zoneskip past it, the first again past the span; the sequential
+ * cursor wraps at the zonerange.
+ */
+static void kb_stride_walks_the_zones(struct kunit *test)
+{
+	struct kb_config cfg = { .zonesize = 2 * SZ_4K, .zonerange = SZ_16K,
+				 .zoneskip = SZ_16K };
+	struct kb_opat p = {};
+	u64 range, span = 3 * SZ_32K;
+	unsigned int i;
+
+	/* zones at 0, 32k and 64k of a 96k span, two I/Os each, then 0 again */
+	for (i = 0; i < 8; i++) {
+		bool moved = kb_stride_zone(&p, &cfg, span, SZ_4K, &range);
+
+		KUNIT_EXPECT_EQ(test, moved, i && !(i % 2));
+		KUNIT_EXPECT_EQ(test, p.zbase, (u64)(i / 2 % 3) * SZ_32K);
+		KUNIT_EXPECT_EQ(test, range, (u64)SZ_16K);
+		KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, range, SZ_4K, 0),
+				(u64)(i % 2) * SZ_4K);
+	}
+	/* zonesize above zonerange: the zone read over from its start */
+	cfg.zonesize = 6 * SZ_4K;
+	p = (struct kb_opat){};
+	for (i = 0; i < 6; i++) {
+		kb_stride_zone(&p, &cfg, span, SZ_4K, &range);
+		KUNIT_EXPECT_EQ(test, p.zbase, 0);
+		KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, range, SZ_4K, 0),
+				(u64)(i % 4) * SZ_4K);
+	}
+	/* a zone the span cuts short is used as far as it goes */
+	p = (struct kb_opat){ .zbase = SZ_32K, .zdone = 6 * SZ_4K };
+	kb_stride_zone(&p, &cfg, SZ_64K + SZ_8K, SZ_4K, &range);
+	KUNIT_EXPECT_EQ(test, p.zbase, (u64)SZ_64K);
+	KUNIT_EXPECT_EQ(test, range, (u64)SZ_8K);
+	/* rw=write:N's skip inside a zone */
+	p = (struct kb_opat){};
+	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), 0);
+	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), (u64)SZ_8K);
+	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), 0);
+}
+
 static void kb_pick_bs_follows_weights(struct kunit *test)
 {
 	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
@@ -1412,6 +1475,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_rmap_shares_cover_each_pass),
 	KUNIT_CASE(kb_rmap_offset_fits),
 	KUNIT_CASE(kb_seq_offset_wraps),
+	KUNIT_CASE(kb_seq_nr_draws_one_in_n),
+	KUNIT_CASE(kb_stride_walks_the_zones),
 	KUNIT_CASE(kb_pick_bs_follows_weights),
 	KUNIT_CASE(kb_zones_follow_their_shares),
 	KUNIT_CASE(kb_zones_abs_and_sums),

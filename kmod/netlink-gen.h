@@ -218,6 +218,16 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_LATENCY_PERCENTILE_PPM] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_latency_percentile_ppm_range),
 	[KIOBENCH_A_LATENCY_RUN] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_RW_SEQ_NR] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_RW_SEQUENCER] =
+		NLA_POLICY_MAX(NLA_U8, KIOBENCH_RW_SEQ_IDENTICAL),
+	[KIOBENCH_A_RW_SEQ_ADD] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONESIZE] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONERANGE] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
+	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
+	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_BLOCKALIGN] = NLA_POLICY_MIN(NLA_U32, 512),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -285,6 +295,14 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, buffer_compress_percentage, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_BUFFER_COMPRESS_CHUNK, buffer_compress_chunk, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_ZONE_OP, zone_op, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_RW_SEQ_NR, rw_seq_nr, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_RW_SEQUENCER, rw_sequencer, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_RW_SEQ_ADD, rw_seq_add, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONESIZE, zonesize, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONERANGE, zonerange, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_RATE_IGNORE_THINKTIME, rate_ignore_thinktime, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_BLOCKALIGN, blockalign, NLA_U32, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -347,5 +365,13 @@ static_assert(__same_type(((struct kb_config *)0)->scramble_buffers, bool));
 static_assert(__same_type(((struct kb_config *)0)->buffer_compress_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->buffer_compress_chunk, u32));
 static_assert(__same_type(((struct kb_config *)0)->zone_op, u8));
+static_assert(__same_type(((struct kb_config *)0)->rw_seq_nr, u32));
+static_assert(__same_type(((struct kb_config *)0)->rw_sequencer, u8));
+static_assert(__same_type(((struct kb_config *)0)->rw_seq_add, u64));
+static_assert(__same_type(((struct kb_config *)0)->zonesize, u64));
+static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
+static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
+static_assert(__same_type(((struct kb_config *)0)->rate_ignore_thinktime, bool));
+static_assert(__same_type(((struct kb_config *)0)->blockalign, u32));
 
 #endif /* KB_NETLINK_GEN_H */

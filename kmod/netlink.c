@@ -452,7 +452,9 @@ static void kb_parse_prio(struct nlattr **tb, struct kb_config *cfg)
 
 /*
  * fio's thinktime: a pause after every thinktime-blocks completions (1
- * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O.
+ * unless only thinktime-iotime-ns is given) or thinktime-iotime-ns of I/O,
+ * in the closed loop or the open one (rate-iops, whose arrivals then catch
+ * up unless rate-ignore-thinktime).
  */
 static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 {
@@ -469,13 +471,15 @@ static int kb_parse_think(struct genl_info *info, struct kb_config *cfg)
 			return -EINVAL;
 		}
 	}
-	if (!tb[KIOBENCH_A_THINKTIME_NS])
-		return 0;
-	if (cfg->rate_iops) {
-		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_THINKTIME_NS],
-				    "thinktime-ns: not with rate-iops");
+	if (cfg->rate_ignore_thinktime &&
+	    (!tb[KIOBENCH_A_THINKTIME_NS] || !cfg->rate_iops)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[KIOBENCH_A_RATE_IGNORE_THINKTIME],
+				    "rate-ignore-thinktime: needs rate-iops and thinktime-ns");
 		return -EINVAL;
 	}
+	if (!tb[KIOBENCH_A_THINKTIME_NS])
+		return 0;
 	cfg->thinktime_ns = nla_get_u64(tb[KIOBENCH_A_THINKTIME_NS]);
 	cfg->thinktime_spin_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_SPIN_NS, 0);
 	cfg->thinktime_iotime_ns = kb_get_u64(tb, KIOBENCH_A_THINKTIME_IOTIME_NS, 0);
@@ -624,6 +628,137 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	       kb_parse_zones(info, cfg) ?: kb_parse_cdf(info, cfg);
 }
 
+/*
+ * fio's cmdprio_bssplit: each direction's sizes with their percent and
+ * priority, one priority a direction, which takes the place of that
+ * direction's cmdprio-class and cmdprio (kb_parse_prio()'s).
+ */
+static int kb_parse_cmdprio_bs(struct genl_info *info, struct kb_config *cfg)
+{
+	const struct nlattr *attr = info->attrs[KIOBENCH_A_CMDPRIO_BSSPLIT];
+	struct netlink_ext_ack *extack = info->extack;
+	const struct kiobench_cmdprio_bs_ent *e;
+	bool seen[KIOBENCH_NR_DIRS] = {};
+	unsigned int i, j, n;
+
+	if (!attr)
+		return 0;
+	n = nla_len(attr) / sizeof(*e);
+	e = nla_data(attr);
+	if (!n || nla_len(attr) % sizeof(*e)) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cmdprio-bssplit: not a table of struct kiobench_cmdprio_bs_ent");
+		return -EINVAL;
+	}
+	if (info->attrs[KIOBENCH_A_CMDPRIO_PERCENTAGE] ||
+	    info->attrs[KIOBENCH_A_CMDPRIO_PERCENTAGE_WRITE]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "cmdprio-bssplit: not with cmdprio-percentage");
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++, e++) {
+		u8 d = e->dir;
+
+		if (d > KIOBENCH_DIR_WRITE || !e->pct || e->pct > 100 ||
+		    e->class > IOPRIO_CLASS_IDLE || e->level > 7) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "cmdprio-bssplit: dir 0 or 1, pct 1 to 100, class 0 to 3, level 0 to 7");
+			return -EINVAL;
+		}
+		if (seen[d] && (e->class != cfg->cmdprio_class[d] ||
+				e->level != cfg->cmdprio[d])) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "cmdprio-bssplit: one class and level a direction");
+			return -EINVAL;
+		}
+		for (j = 0; j < cfg->nr_cmdprio_bs[d]; j++) {
+			if (cfg->cmdprio_bs[d][j].size == e->size) {
+				NL_SET_ERR_MSG_ATTR(extack, attr,
+						    "cmdprio-bssplit: each size once a direction");
+				return -EINVAL;
+			}
+		}
+		if (cfg->nr_cmdprio_bs[d] == KB_MAX_BSSPLIT) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "cmdprio-bssplit: at most 16 a direction");
+			return -EINVAL;
+		}
+		seen[d] = true;
+		cfg->cmdprio_class[d] = e->class;
+		cfg->cmdprio[d] = e->level;
+		cfg->cmdprio_ioprio[d] = IOPRIO_PRIO_VALUE(e->class, e->level);
+		cfg->cmdprio_bs[d][cfg->nr_cmdprio_bs[d]++] =
+			(struct kb_cmdprio_bs){ e->size, e->pct };
+	}
+	cfg->cmdprio_any = true;
+	return 0;
+}
+
+/*
+ * fio's offset patterns: rw=randread:N (rw-seq-nr) with rw_sequencer,
+ * rw=write:N (rw-seq-add), zonemode=strided (zonesize, zonerange,
+ * zoneskip), and ba (blockalign).  Plain settings, with rules across attributes; zonerange is
+ * zonesize's when absent, as fio's.
+ */
+static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+
+	if (tb[KIOBENCH_A_RW_SEQ_NR] && (!cfg->random || cfg->zones || cfg->cdf)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQ_NR],
+				    "rw-seq-nr: only with random, not with random-zones or random-cdf");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_RW_SEQUENCER] && !tb[KIOBENCH_A_RW_SEQ_NR]) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQUENCER],
+				    "rw-sequencer: needs rw-seq-nr");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_RW_SEQ_ADD] &&
+	    (cfg->random || cfg->rw_seq_add % SECTOR_SIZE)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RW_SEQ_ADD],
+				    "rw-seq-add: a multiple of 512, not with random");
+		return -EINVAL;
+	}
+	if ((tb[KIOBENCH_A_ZONERANGE] || tb[KIOBENCH_A_ZONESKIP]) &&
+	    !cfg->zonesize) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONERANGE] ?:
+				    tb[KIOBENCH_A_ZONESKIP],
+				    "zonerange/zoneskip: need zonesize");
+		return -EINVAL;
+	}
+	if (tb[KIOBENCH_A_BLOCKALIGN] &&
+	    (!cfg->random || !cfg->norandommap || cfg->zones || cfg->cdf ||
+	     cfg->blockalign % SECTOR_SIZE)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_BLOCKALIGN],
+				    "blockalign: a multiple of 512, only with random and norandommap, not with random-zones or random-cdf");
+		return -EINVAL;
+	}
+	if (!cfg->zonesize)
+		return 0;
+	cfg->zonerange = cfg->zonerange ?: cfg->zonesize;
+	if ((cfg->zonesize | cfg->zonerange | cfg->zoneskip) % SECTOR_SIZE) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONESIZE],
+				    "zonesize/zonerange/zoneskip: must be multiples of 512");
+		return -EINVAL;
+	}
+	if (cfg->zonerange < cfg->max_bs) {
+		KB_ERR_FMT(extack, tb[KIOBENCH_A_ZONERANGE] ?: tb[KIOBENCH_A_ZONESIZE],
+			   "zonerange: below the largest transfer size",
+			   "zonerange: %llu is below the largest transfer size %u",
+			   cfg->zonerange, cfg->max_bs);
+		return -EINVAL;
+	}
+	if (cfg->zonemode || cfg->zones || cfg->cdf || cfg->rw_seq_nr > 1 ||
+	    cfg->percentage_random < 100 || cfg->percentage_random_write < 100) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONESIZE],
+				    "zonesize: not with zonemode, random-zones, random-cdf, rw-seq-nr or percentage-random");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* Fills @cfg from a JOB_NEW request; kb_config_free() frees it after. */
 VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				     struct kb_config *cfg)
@@ -665,7 +800,8 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
 	       kb_parse_data(info, cfg) ?:
-	       kb_zbd_parse(info, cfg) ?: kb_parse_latt(info, cfg);
+	       kb_zbd_parse(info, cfg) ?: kb_parse_latt(info, cfg) ?:
+	       kb_parse_pattern(info, cfg) ?: kb_parse_cmdprio_bs(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -784,6 +920,24 @@ static int kb_put_cmdprio(struct sk_buff *msg, const struct kb_config *cfg)
 	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_CLASS_WRITE,
 		       cfg->cmdprio_class[w]) ||
 	    nla_put_u8(msg, KIOBENCH_A_CMDPRIO_WRITE, cfg->cmdprio[w]))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* cmdprio_bssplit's table as the workers use it; absent without one. */
+static int kb_put_cmdprio_bs(struct sk_buff *msg, const struct kb_config *cfg)
+{
+	struct kiobench_cmdprio_bs_ent t[2 * KB_MAX_BSSPLIT];
+	unsigned int d, i, n = 0;
+
+	for (d = KIOBENCH_DIR_READ; d <= KIOBENCH_DIR_WRITE; d++)
+		for (i = 0; i < cfg->nr_cmdprio_bs[d]; i++)
+			t[n++] = (struct kiobench_cmdprio_bs_ent){
+				.size = cfg->cmdprio_bs[d][i].size, .dir = d,
+				.pct = cfg->cmdprio_bs[d][i].pct,
+				.class = cfg->cmdprio_class[d],
+				.level = cfg->cmdprio[d] };
+	if (n && nla_put(msg, KIOBENCH_A_CMDPRIO_BSSPLIT, n * sizeof(*t), t))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -923,7 +1077,7 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
 		return -EMSGSIZE;
 	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones) ?:
-	       kb_put_latt(msg, cfg);
+	       kb_put_latt(msg, cfg) ?: kb_put_cmdprio_bs(msg, cfg);
 }
 
 /* verify's counts in the job status, and its pattern (verify.c) */
@@ -964,6 +1118,8 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
 	size += nla_total_size(cfg->buffer_pattern_len);
+	size += nla_total_size(2 * KB_MAX_BSSPLIT *
+			       sizeof(struct kiobench_cmdprio_bs_ent));
 	size += nla_total_size(cfg->verify_pattern_len) +
 		5 * nla_total_size_64bit(sizeof(u64));	/* verify's */
 	size += KB_BSS_DIRS * nla_total_size(0) +	/* an entry: size, weight */

@@ -626,6 +626,7 @@ static void kb_vsave_take(const struct kb_worker *w, struct kb_vsave *s)
 	s->ios_left = w->ios_left;
 	s->bytes_left = w->bytes_left;
 	memcpy(s->last_end, w->last_end, sizeof(s->last_end));
+	s->opat = w->opat;
 }
 
 static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
@@ -636,6 +637,7 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 	w->ios_left = s->ios_left;
 	w->bytes_left = s->bytes_left;
 	memcpy(w->last_end, s->last_end, sizeof(w->last_end));
+	w->opat = s->opat;
 }
 
 /* Neither the job's end nor a stop has come: more may be written. */

@@ -51,6 +51,7 @@ struct kb_vsave {
 	struct kb_rmap rmap;
 	u64 seq_next, ios_left, bytes_left;
 	u64 last_end[KIOBENCH_NR_DIRS];
+	struct kb_opat opat;
 };
 
 /* A write chosen for a trim (trim_percentage), waiting for trim_backlog. */

@@ -59,6 +59,99 @@ static bool kb_go_on_sequentially(struct kb_worker *w, unsigned int dir, u32 len
 	       w->last_end[dir] + len <= w->dev->span_len;
 }
 
+/*
+ * fio's rw=randread:N between two drawn offsets: the I/O goes on from where
+ * the previous one of @dir ended (rw_sequencer=sequential; a drawn one where
+ * that would pass the span's end, as fio) or repeats its offset
+ * (identical).  False: the I/O draws its offset.
+ */
+static bool kb_follow(struct kb_worker *w, unsigned int dir, u32 len, u64 *off)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 span_len = w->dev->span_len;
+
+	if (kb_seq_nr_draw(&w->opat.seq_left, cfg->rw_seq_nr))
+		return false;
+	if (cfg->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL) {
+		*off = min(w->opat.last_start[dir],
+			   rounddown(span_len - len, cfg->min_bs));
+		return true;
+	}
+	if (w->last_end[dir] + len > span_len)
+		return false;
+	*off = w->last_end[dir];
+	return true;
+}
+
+/*
+ * fio's zonemode=strided: the I/O's offset in its zone (gen.c), relative
+ * to the span.  A random job walks a new random map in each zone.
+ */
+static u64 kb_strided_offset(struct kb_worker *w, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_rmap *m = &w->rmap;
+	u64 range, off;
+
+	if (kb_stride_zone(&w->opat, cfg, w->dev->span_len, len, &range) &&
+	    cfg->random && !cfg->norandommap)
+		kb_rmap_init(m, m->perm.n, m->seed + 1, 1, 0);
+	if (!cfg->random)
+		off = kb_stride_seq(&w->opat, range, len, cfg->rw_seq_add);
+	else if (cfg->norandommap)
+		off = kb_rand_offset(&w->rng, range, len,
+				     cfg->blockalign ?: cfg->min_bs);
+	else
+		off = kb_rmap_offset(kb_rmap_next(m), range, len, cfg->min_bs);
+	return w->opat.zbase + off;
+}
+
+/* A drawn offset of @dir, relative to the span: the job's distribution. */
+static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dev *dev = w->dev;
+	u64 off;
+
+	if (cfg->random && kb_go_on_sequentially(w, dir, len))
+		return w->last_end[dir];
+	if (cfg->cdf)
+		return min(kb_perm_at(&w->scatter,
+				      kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
+						  kb_rng_next(&w->rng) >> 32)) *
+			   cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
+	if (cfg->zones && cfg->zones->nr[dir])
+		return kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
+				      len, cfg->min_bs);
+	if (cfg->random && cfg->norandommap)
+		return kb_rand_offset(&w->rng, dev->span_len, len,
+				      cfg->blockalign ?: cfg->min_bs);
+	if (cfg->random)
+		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
+				      cfg->min_bs);
+	/* fio's rw=write:N: N bytes skipped after each I/O */
+	off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	w->seq_next += cfg->rw_seq_add;
+	return off;
+}
+
+/*
+ * Whether the I/O carries its direction's cmdprio priority: the
+ * cmdprio_percentage share, or cmdprio_bssplit's share of its size (none
+ * for a size the table does not name), drawn per I/O as fio does.
+ */
+static bool kb_cmdprio_draw(struct kb_worker *w, unsigned int dir, u32 len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u8 pct = cfg->cmdprio_pct[dir];
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_cmdprio_bs[dir]; i++)
+		if (cfg->cmdprio_bs[dir][i].size == len)
+			pct = cfg->cmdprio_bs[dir][i].pct;
+	return pct && kb_rng_below(&w->rng, 100) < pct;
+}
+
 /* A flush: an empty write with REQ_PREFLUSH (kb_issue()), no budget. */
 static void kb_pick_sync(struct kb_slot *slot)
 {
@@ -134,23 +227,10 @@ again:
 		len = w->bytes_left;	/* budgets are multiples of the LBS */
 	w->bytes_left -= len;
 	w->ios_left--;
-	if (cfg->random && kb_go_on_sequentially(w, dir, len))
-		off = w->last_end[dir];
-	else if (cfg->cdf)
-		off = min(kb_perm_at(&w->scatter,
-				     kb_cdf_rank(cfg->cdf, cfg->nr_cdf,
-						 kb_rng_next(&w->rng) >> 32)) *
-			  cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
-	else if (cfg->zones && cfg->zones->nr[dir])
-		off = kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
-				     len, cfg->min_bs);
-	else if (cfg->random && cfg->norandommap)
-		off = kb_rand_offset(&w->rng, dev->span_len, len, cfg->min_bs);
-	else if (cfg->random)
-		off = kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
-				     cfg->min_bs);
-	else
-		off = kb_seq_offset(&w->seq_next, dev->span_len, len);
+	if (unlikely(cfg->zonesize))
+		off = kb_strided_offset(w, len);
+	else if (!(cfg->rw_seq_nr > 1 && kb_follow(w, dir, len, &off)))
+		off = kb_draw_offset(w, dir, len);
 	if (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE) {
 		w->tw_write = true;
 		w->tw_off = off;
@@ -165,11 +245,11 @@ picked:
 			kb_data_write(w, slot, off + dev->span_start, len);
 	}
 	w->last_end[dir] = off + len;
+	w->opat.last_start[dir] = off;
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = dir;
-	slot->cmdprio = cfg->cmdprio_pct[dir] &&
-			kb_rng_below(&w->rng, 100) < cfg->cmdprio_pct[dir];
+	slot->cmdprio = kb_cmdprio_draw(w, dir, len);
 	slot->submit_ns = 0;	/* not tried yet */
 	if (unlikely(w->vw) && !kb_verify_pick(w, slot)) {
 		w->ios_left++;		/* a mix's read, not read back */
@@ -453,7 +533,8 @@ static bool kb_open_loop(const struct kb_worker *w)
 /* Open loop: a free slot and the job may go on; else no arrival matters. */
 static bool kb_arrival_pending(struct kb_worker *w, u64 now)
 {
-	return kb_open_loop(w) && w->idle && kb_may_submit(w, now);
+	return kb_open_loop(w) && w->idle && !w->thinking &&
+	       kb_may_submit(w, now);
 }
 
 /* Submits every arrival that is due, while slots are free. */
@@ -707,18 +788,30 @@ static void kb_think(struct kb_worker *w)
 	__set_current_state(TASK_RUNNING);
 }
 
-/* After the drain, the pause; then the parked slots fill the depth again. */
+/*
+ * After the drain, the pause; then the parked slots fill the depth again,
+ * or in the open loop the arrivals due go out: those of the pause too
+ * (fio's catch-up), or with rate_ignore_thinktime the schedule moves on by
+ * the pause, as fio counts the pause's I/O as issued.
+ */
 static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
 {
+	u64 start = ktime_get_ns(), now;
 	struct kb_slot *slot;
 	struct blk_plug plug;
-	u64 now;
 
 	kb_think(w);
 	w->thinking = false;
 	now = ktime_get_ns();
 	w->think_last_ns = now;
 	kb_start_plug(&plug, batch);
+	if (kb_open_loop(w)) {
+		if (w->job->cfg.rate_ignore_thinktime)
+			w->sched.next_ns += now - start;
+		kb_submit_due(w, now);
+		blk_finish_plug(&plug);
+		return;
+	}
 	while (w->idle && kb_may_submit(w, now)) {
 		slot = container_of(w->idle, struct kb_slot, node);
 		w->idle = w->idle->next;

@@ -32,10 +32,6 @@
 #define LIBAIO_REAP	"libaio's completion ring: kiobench completes I/O in the kernel " \
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
-#define DISTRIB		"not implemented yet: a random job's offsets are all random, a sequential job's all sequential"
-#define ZONES		"not implemented yet: zonemode=strided and block"
-#define PRIO		"not implemented yet: kiobench draws one cmdprio_percentage share, " \
-			"not one per block size"
 #define LOGS		"not implemented yet: kiobench writes fio's lat, clat, bw, iops and " \
 			"histogram logs, uncompressed, timed from the end of ramp_time"
 #define VERIFY		"not implemented yet: kiobench's verify reads back after the writes " \
@@ -118,23 +114,16 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "kernel threads that submit their own bios" },
 	/* execution model */
 	/* offsets */
-	{ "rw_sequencer", NULL, DISTRIB },
-	{ "ba", "blockalign", "not implemented yet: kiobench aligns random offsets to the "
-	  "block size (fio's default)" },
 	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
 	  "overlaps" },
-	{ "zonerange", NULL, ZONES },
-	{ "zonesize", NULL, ZONES },
-	{ "zoneskip", NULL, ZONES },
-	{ "zonecapacity", NULL, "zonemode=strided's: zonemode=zbd takes each zone's capacity "
-	  "from the device, and strided is not implemented yet" },
+	{ "zonecapacity", NULL, "the capacity of zonemode=zbd's zones emulated on a regular "
+	  "device: kiobench's zbd takes each zone's capacity from the zoned device, and "
+	  "strided has none (fio ignores it there)" },
 	/* rates, waits, latency target, steady state */
-	{ "rate_ignore_thinktime", NULL, "not implemented yet: thinktime with rate or rate_iops" },
 	{ "flow", NULL, FLOW },
 	{ "flow_id", NULL, FLOW },
 	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
-	{ "cmdprio_bssplit", NULL, PRIO },
 	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
 	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },
 	/* data */
@@ -271,7 +260,8 @@ const struct kb_fio_engine kb_fio_engines[] = {
 	{ "pmemblk", false, false, "persistent memory through libpmemblk " NOT_BLOCK },
 	{ "dev-dax", false, false, "DAX character devices, not block devices" },
 	{ "libpmem", false, false, "persistent memory through libpmem " NOT_BLOCK },
-	{ "libzbc", false, false, "zoned devices through libzbc passthrough: " ZONES },
+	{ "libzbc", false, false, "zoned devices through libzbc passthrough: "
+	  "kiobench's zonemode=zbd drives them through the block layer" },
 	{ "xnvme", false, false, "NVMe through xNVMe in user space: kiobench issues bios "
 	  "through the block layer" },
 	{ "spdk", false, false, "NVMe through SPDK in user space: kiobench issues bios "

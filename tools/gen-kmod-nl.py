@@ -67,6 +67,8 @@ HAND = {
     "latency-window-ns": "only with latency-target-ns",
     "latency-percentile-ppm": "only with latency-target-ns; 100 % when absent",
     "latency-run": "only with latency-target-ns",
+    "cmdprio-bssplit": "a table of entries per direction, one priority a direction; "
+                       "not with cmdprio-percentage",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

@@ -27,6 +27,7 @@
 #define KB_OPT_SET_WORDS	3
 #define KB_BSS_DIRS		3	/* fio's bs values: reads, writes, trims */
 #define KB_MAX_BSSPLIT_DIR	16	/* the module's limit-bssplit, per direction */
+#define KB_CMDPRIO_BS_MAX	16	/* the module's cmdprio_bssplit sizes a direction */
 
 /* Exit codes. */
 #define KB_EXIT_OK		0
@@ -202,6 +203,8 @@ struct kb_job {
 	uint32_t buffer_pattern_len, buffer_compress_percentage, buffer_compress_chunk;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
+	bool rate_ignore_thinktime;	/* with rate: no catch-up after a pause */
+	uint32_t ba;		/* fio's blockalign of random offsets; 0: the smallest bs */
 	uint32_t thinktime_blocks;
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */
@@ -226,6 +229,19 @@ struct kb_job {
 	uint64_t latency_target_ns, latency_window_ns;
 	uint32_t latency_percentile_ppm;	/* millionths: 1000000 is 100 % */
 	bool latency_run;
+	/* fio's rw=...:N and rw_sequencer, its zonemode=strided */
+	uint32_t rw_seq_nr;	/* rw=randread:N: a drawn offset every N; 0, 1: each */
+	uint64_t rw_seq_add;	/* rw=write:N: bytes skipped after each I/O */
+	uint8_t rw_sequencer;	/* enum kiobench_rw_sequencer */
+	bool strided;		/* zonemode=strided, or zonesize alone (fio) */
+	uint64_t zonesize, zonerange, zoneskip;
+	/* fio's cmdprio_bssplit: the reads' and the writes' sizes, percents, priorities */
+	struct kb_cmdprio_bs {
+		uint32_t size;
+		uint8_t pct;
+		int8_t class, level;	/* -1: cmdprio_class's, cmdprio's */
+	} cmdprio_bs[2][KB_CMDPRIO_BS_MAX];
+	unsigned int nr_cmdprio_bs[2];
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */

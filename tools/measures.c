@@ -157,6 +157,12 @@ const char *kb_kcfg_trim_op(const struct kb_kcfg *c)
 	       kb_zone_op_names[op] : NULL;
 }
 
+/* fio's rw_sequencer, as the kernel runs it. */
+static const char *kcfg_sequencer(const struct kb_kcfg *c)
+{
+	return K(RW_SEQUENCER) == KIOBENCH_RW_SEQ_IDENTICAL ? "identical" : "sequential";
+}
+
 static const char *kcfg_rw(const struct kb_kcfg *c)
 {
 	if (K(TRIM_MODE) == KIOBENCH_TRIM_TRIM && kb_kcfg_trim_op(c))
@@ -211,6 +217,35 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 }
 
 /* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
+/*
+ * fio's offset patterns (ba, rw's :N, rw_sequencer, zonemode=strided),
+ * cmdprio_bssplit's table and rate_ignore_thinktime, as the kernel runs them.
+ */
+static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	unsigned int i;
+
+	if (K(BLOCKALIGN))
+		KCFG_ADD(" blockalign=%" PRIu64, K(BLOCKALIGN));
+	if (K(RW_SEQ_NR) > 1)
+		KCFG_ADD(" rw_seq_nr=%" PRIu64 " rw_sequencer=%s", K(RW_SEQ_NR),
+			 kcfg_sequencer(c));
+	if (K(RW_SEQ_ADD))
+		KCFG_ADD(" rw_seq_add=%" PRIu64, K(RW_SEQ_ADD));
+	if (K(ZONESIZE))
+		KCFG_ADD(" zonemode=strided zonerange=%" PRIu64 " zonesize=%" PRIu64
+			 " zoneskip=%" PRIu64, K(ZONERANGE), K(ZONESIZE), K(ZONESKIP));
+	for (i = 0; i < c->nr_cmdprio_bs; i++) {
+		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
+
+		KCFG_ADD("%s%u/%u/%u/%u", !i ? " cmdprio_bssplit=" :
+			 e->dir != e[-1].dir ? "," : ":", e->size, e->pct, e->class, e->level);
+	}
+	if (K_HAS(RATE_IGNORE_THINKTIME))
+		KCFG_ADD(" rate_ignore_thinktime");
+	return at;
+}
+
 static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
 	if (K_HAS(WRITE_ZEROES))
@@ -315,6 +350,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	if (K(LAT_LOG))
 		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
 	at = kcfg_ops_str(c, buf, len, at);
+	at = kcfg_fio_str(c, buf, len, at);
 	if (K(ZONEMODE) && at < len)
 		at += kcfg_zbd_str(c, buf + at, len - at);
 	KCFG_ADD("%s%s%s%s", K_HAS(ALLOW_WRITES) ? " allow_writes" : "",
@@ -337,6 +373,49 @@ const char *kb_kcfg_write_op(const struct kb_kcfg *c)
 	if (K_HAS(ZONE_APPEND))
 		return "zone_append";
 	return K_HAS(ATOMIC) ? "atomic_write" : NULL;
+}
+
+/* cmdprio_bssplit's table: each direction's entries, or NULL without one. */
+static struct json_object *kcfg_cmdprio_bs_json(const struct kb_kcfg *c)
+{
+	struct json_object *o, *dirs[2];
+	unsigned int i;
+
+	if (!c->nr_cmdprio_bs)
+		return NULL;
+	o = json_object_new_object();
+	dirs[0] = json_object_new_array();
+	dirs[1] = json_object_new_array();
+	for (i = 0; i < c->nr_cmdprio_bs; i++) {
+		const struct kiobench_cmdprio_bs_ent *e = &c->cmdprio_bs[i];
+		struct json_object *x = json_object_new_object();
+
+		kb_jadd(x, "bs", kb_ju64(e->size));
+		kb_jadd(x, "percentage", kb_ju64(e->pct));
+		kb_jadd(x, "prioclass", kb_ju64(e->class));
+		kb_jadd(x, "prio", kb_ju64(e->level));
+		json_object_array_add(dirs[e->dir ? 1 : 0], x);
+	}
+	kb_jadd(o, "read", dirs[0]);
+	kb_jadd(o, "write", dirs[1]);
+	return o;
+}
+
+/* kcfg_fio_str()'s settings, in the JSON settings. */
+static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	kb_jadd(o, "rw_seq_nr", kb_ju64(K(RW_SEQ_NR) ? K(RW_SEQ_NR) : 1));
+	kb_jadd(o, "rw_sequencer", K(RW_SEQ_NR) > 1 ? kb_jstr(kcfg_sequencer(c)) : NULL);
+	kb_jadd(o, "rw_seq_add", kb_ju64(K(RW_SEQ_ADD)));
+	if (K(ZONESIZE)) {
+		kb_jadd(o, "zonerange", kb_ju64(K(ZONERANGE)));
+		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
+		kb_jadd(o, "zoneskip", kb_ju64(K(ZONESKIP)));
+	}
+	kb_jadd(o, "cmdprio_bssplit", kcfg_cmdprio_bs_json(c));
+	kb_jadd(o, "blockalign", K(BLOCKALIGN) ? kb_ju64(K(BLOCKALIGN)) : NULL);
+	kb_jadd(o, "rate_ignore_thinktime",
+		json_object_new_boolean(K_HAS(RATE_IGNORE_THINKTIME)));
 }
 
 /* The kernel's generator of random offsets, from what it reports. */
@@ -509,6 +588,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "stages", json_object_new_boolean(K_HAS(STAGES)));
 	kb_jadd(o, "detach", json_object_new_boolean(K_HAS(DETACH)));
 	kcfg_ops_json(o, c);
+	kcfg_fio_json(o, c);
 	return o;
 }
 
@@ -597,8 +677,9 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 			"50%%: %.1f%%\n", c->nr_cdf, c->cdf_blocks, K(SEED), 100 * c->cdf_hot[0],
 			100 * c->cdf_hot[1], 100 * c->cdf_hot[2]);
 	} else if (K_HAS(NORANDOMMAP)) {
-		fprintf(f, "  offsets      : norandommap: %s, with replacement "
-			"(randseed=%" PRIu64 ")\n", kb_kcfg_generator(c), K(SEED));
+		fprintf(f, "  offsets      : norandommap: %s, with replacement, "
+			"multiples of %" PRIu64 " (randseed=%" PRIu64 ")\n",
+			kb_kcfg_generator(c), K(BLOCKALIGN) ? K(BLOCKALIGN) : blk, K(SEED));
 	} else {
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
@@ -608,6 +689,23 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
 			"its %s, which keeps that generator's guarantee\n",
 			kb_randgen_name(r->job->random_generator), kb_kcfg_generator(c));
+}
+
+/* fio's offset patterns the kernel ran: rw's :N, zonemode=strided. */
+static void print_pattern(FILE *f, const struct kb_kcfg *c)
+{
+	if (K(RW_SEQ_NR) > 1)
+		fprintf(f, "  pattern      : a drawn offset every %" PRIu64 " I/Os, the %" PRIu64
+			" between %s\n", K(RW_SEQ_NR), K(RW_SEQ_NR) - 1,
+			K(RW_SEQUENCER) == KIOBENCH_RW_SEQ_IDENTICAL ?
+			"at the same offset" : "going on from where the previous one ended");
+	if (K(RW_SEQ_ADD))
+		fprintf(f, "  pattern      : sequential, %" PRIu64 " bytes skipped after each I/O\n",
+			K(RW_SEQ_ADD));
+	if (K(ZONESIZE))
+		fprintf(f, "  pattern      : strided: %" PRIu64 " bytes of I/O in each zone's first %"
+			PRIu64 " bytes, the next zone %" PRIu64 " bytes past its end\n",
+			K(ZONESIZE), K(ZONERANGE), K(ZONESKIP));
 }
 
 /* The completion mode, the depth kept, the open loop: after a job's directions. */
@@ -629,6 +727,8 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 	fputc('\n', f);
 	if (c->present && K_HAS(RANDOM))
 		print_offsets(f, r);
+	if (c->present)
+		print_pattern(f, c);
 	if (K(RATE_IOPS))
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd &&

@@ -173,6 +173,15 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_LATENCY_WINDOW_NS] = { "latency-window-ns", KB_NLT_U64, true },
 	[KIOBENCH_A_LATENCY_PERCENTILE_PPM] = { "latency-percentile-ppm", KB_NLT_U32, true },
 	[KIOBENCH_A_LATENCY_RUN] = { "latency-run", KB_NLT_FLAG, true },
+	[KIOBENCH_A_RW_SEQ_NR] = { "rw-seq-nr", KB_NLT_U32, true },
+	[KIOBENCH_A_RW_SEQUENCER] = { "rw-sequencer", KB_NLT_U8, true },
+	[KIOBENCH_A_RW_SEQ_ADD] = { "rw-seq-add", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONESIZE] = { "zonesize", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONERANGE] = { "zonerange", KB_NLT_U64, true },
+	[KIOBENCH_A_ZONESKIP] = { "zoneskip", KB_NLT_U64, true },
+	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { "cmdprio-bssplit", KB_NLT_BINARY, true },
+	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { "rate-ignore-thinktime", KB_NLT_FLAG, true },
+	[KIOBENCH_A_BLOCKALIGN] = { "blockalign", KB_NLT_U32, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

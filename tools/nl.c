@@ -155,6 +155,17 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "(100 is zero buffers, as fio makes it)" },
 	{ KIOBENCH_A_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "with "
 	  "buffer_compress_percentage only (its default is 512)" },
+	{ KIOBENCH_A_RW_SEQ_NR, "rw", "a random rw's :N, when above 1" },
+	{ KIOBENCH_A_RW_SEQUENCER, "rw_sequencer", "with rw-seq-nr only: fio's rw_sequencer "
+	  "does nothing without rw's :N" },
+	{ KIOBENCH_A_RW_SEQ_ADD, "rw", "a sequential rw's :N, in bytes, when not zero" },
+	{ KIOBENCH_A_CMDPRIO_BSSPLIT, "cmdprio_bssplit", "a table of the reads' and "
+	  "writes' entries, each with its priority (cmdprio_class/cmdprio's when it names "
+	  "none)" },
+	{ KIOBENCH_A_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "with rate or rate_iops "
+	  "and thinktime only: fio's does nothing without them" },
+	{ KIOBENCH_A_BLOCKALIGN, "ba", "a random job's, when not the smallest block size "
+	  "(fio's has no effect then); the random map off with it (kb_job_ba)" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -594,6 +605,21 @@ static int parse_new(struct nl_msg *msg, void *arg)
  * fio's priorities: prio without prioclass is best-effort (class none would
  * drop the level: the block layer gives such a bio its task's priority).
  */
+static int put_cmdprio_bs(struct nl_msg *msg, const struct kb_job *job)
+{
+	struct kiobench_cmdprio_bs_ent t[2 * KB_CMDPRIO_BS_MAX];
+	unsigned int d, i, n = 0;
+
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < job->nr_cmdprio_bs[d]; i++) {
+			const struct kb_cmdprio_bs *e = &job->cmdprio_bs[d][i];
+
+			t[n++] = (struct kiobench_cmdprio_bs_ent){ .size = e->size, .dir = d,
+				.pct = e->pct, .class = e->class, .level = e->level };
+		}
+	return nla_put(msg, KIOBENCH_A_CMDPRIO_BSSPLIT, n * sizeof(t[0]), t);
+}
+
 static int put_prio(struct nl_msg *msg, const struct kb_job *job)
 {
 	const int r = KIOBENCH_DIR_READ, w = KIOBENCH_DIR_WRITE;
@@ -604,6 +630,8 @@ static int put_prio(struct nl_msg *msg, const struct kb_job *job)
 	if ((class && nla_put_u8(msg, KIOBENCH_A_PRIOCLASS, class)) ||
 	    (job->prio && nla_put_u8(msg, KIOBENCH_A_PRIO, job->prio)))
 		return -1;
+	if (job->nr_cmdprio_bs[r] || job->nr_cmdprio_bs[w])
+		return put_cmdprio_bs(msg, job);
 	if (!kb_job_cmdprio(job))
 		return 0;
 	if (nla_put_u8(msg, KIOBENCH_A_CMDPRIO_PERCENTAGE, job->cmdprio_pct[r]) ||
@@ -711,8 +739,21 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job))
 		return -1;
+	if (kb_job_ba(job) && nla_put_u32(msg, KIOBENCH_A_BLOCKALIGN, kb_job_ba(job)))
+		return -1;
+	if (job->rate_ignore_thinktime && job->rate_iops && job->thinktime_ns &&
+	    nla_put_flag(msg, KIOBENCH_A_RATE_IGNORE_THINKTIME))
+		return -1;
 	if (job->thinktime_spin_ns &&
 	    nla_put_u64(msg, KIOBENCH_A_THINKTIME_SPIN_NS, job->thinktime_spin_ns))
+		return -1;
+	if (job->random && job->rw_seq_nr > 1 &&
+	    (nla_put_u32(msg, KIOBENCH_A_RW_SEQ_NR, job->rw_seq_nr) ||
+	     (kb_job_isset(job, KB_OPT_RW_SEQUENCER) &&
+	      nla_put_u8(msg, KIOBENCH_A_RW_SEQUENCER, job->rw_sequencer))))
+		return -1;
+	if (!job->random && job->rw_seq_add &&
+	    nla_put_u64(msg, KIOBENCH_A_RW_SEQ_ADD, job->rw_seq_add))
 		return -1;
 	if (job->random && kb_job_isset(job, KB_OPT_PERCENTAGE_RANDOM) &&
 	    (nla_put_u8(msg, KIOBENCH_A_PERCENTAGE_RANDOM,
@@ -1008,6 +1049,15 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 		return -EINVAL;
 	if (tb[KIOBENCH_A_RANDOM_CDF] && parse_kcdf(tb[KIOBENCH_A_RANDOM_CDF], c))
 		return -EINVAL;
+	if (tb[KIOBENCH_A_CMDPRIO_BSSPLIT]) {
+		int len = nla_len(tb[KIOBENCH_A_CMDPRIO_BSSPLIT]);
+
+		if (len <= 0 || len % (int)sizeof(c->cmdprio_bs[0]) ||
+		    len / sizeof(c->cmdprio_bs[0]) > 2 * KB_CMDPRIO_BS_MAX)
+			return -EINVAL;
+		memcpy(c->cmdprio_bs, nla_data(tb[KIOBENCH_A_CMDPRIO_BSSPLIT]), len);
+		c->nr_cmdprio_bs = len / sizeof(c->cmdprio_bs[0]);
+	}
 	for (d = 0; d < KB_BSS_DIRS; d++)
 		if (tb[bss_attrs[d]] && parse_kbss(tb[bss_attrs[d]], c, d))
 			return -EINVAL;

@@ -120,19 +120,39 @@ static int p_rate_process(const struct kb_opt *o, const char *val, struct kb_job
 	return 0;
 }
 
-/* fio's zonemode: none or zbd; strided and block are not implemented */
+/*
+ * fio's zonemode: none, strided or zbd; block is not implemented.  strided
+ * is an offset pattern (zonesize, zonerange, zoneskip), not the kernel's
+ * zonemode: that stays none.
+ */
 static int p_zonemode(const struct kb_opt *o, const char *val, struct kb_job *job,
 		      struct kb_global *g, char *err, size_t errlen)
 {
 	(void)o; (void)g;
-	if (!strcmp(val, "none"))
+	job->strided = !strcmp(val, "strided");
+	if (!strcmp(val, "none") || job->strided)
 		job->zonemode = KIOBENCH_ZONEMODE_NONE;
 	else if (!strcmp(val, "zbd"))
 		job->zonemode = KIOBENCH_ZONEMODE_ZBD;
-	else if (!strcmp(val, "strided") || !strcmp(val, "block"))
-		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none or zbd)", val);
+	else if (!strcmp(val, "block"))
+		return kb_errf(err, errlen, "zonemode=%s: not implemented yet (none, strided "
+			       "or zbd)", val);
 	else
-		return kb_errf(err, errlen, "invalid zonemode '%s' (none or zbd)", val);
+		return kb_errf(err, errlen, "invalid zonemode '%s' (none, strided or zbd)", val);
+	return 0;
+}
+
+static int p_rw_sequencer(const struct kb_opt *o, const char *val, struct kb_job *job,
+			  struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "sequential"))
+		job->rw_sequencer = KIOBENCH_RW_SEQ_SEQUENTIAL;
+	else if (!strcmp(val, "identical"))
+		job->rw_sequencer = KIOBENCH_RW_SEQ_IDENTICAL;
+	else
+		return kb_errf(err, errlen, "invalid rw_sequencer '%s' (sequential or "
+			       "identical)", val);
 	return 0;
 }
 
@@ -176,6 +196,45 @@ static int p_random_dist(const struct kb_opt *o, const char *val, struct kb_job 
 	return kb_parse_random_dist(val, job->kb_base, job, err, errlen);
 }
 
+static unsigned int kb_base_of(const struct kb_job *job);
+
+/*
+ * fio's offset modifier, rw's ":N": for a random rw, a new offset every N
+ * I/Os (rw_sequencer says what the others do); for a sequential one, N
+ * bytes (fio's size suffixes) skipped after each I/O.  As fio, each rw
+ * sets both anew.
+ */
+static int rw_suffix(const char *val, const char *nr, struct kb_job *job, char *err,
+		     size_t errlen)
+{
+	uint64_t v;
+	char *end;
+
+	job->rw_seq_nr = 1;
+	job->rw_seq_add = 0;
+	if (!nr)
+		return 0;
+	if (*nr == '-')
+		return kb_errf(err, errlen, "rw=%s: not implemented yet: a negative offset "
+			       "modifier (backward sequential I/O)", val);
+	if (!job->random) {
+		if (kb_parse_size_base(nr, kb_base_of(job), &v, err, errlen))
+			return -1;
+		if (v % 512)
+			return kb_errf(err, errlen, "rw=%s: the bytes skipped must be a multiple "
+				       "of 512, which kiobench's direct I/O needs", val);
+		job->rw_seq_add = v;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(nr, &end, 10);
+	if (!isdigit((unsigned char)*nr) || *end || errno || !v || v > UINT32_MAX)
+		return kb_errf(err, errlen, "rw=%s: a random rw takes a count of I/Os "
+			       "per drawn offset, 1..%u", val, UINT32_MAX);
+	job->rw_seq_nr = v;
+	return 0;
+}
+
 static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		struct kb_global *g, char *err, size_t errlen)
 {
@@ -202,17 +261,17 @@ static int p_rw(const struct kb_opt *o, const char *val, struct kb_job *job,
 		{ "zone_reset_all", KB_RW_WRITE, false, KIOBENCH_TRIM_TRIM,
 		  KIOBENCH_ZONE_OP_RESET_ALL },
 	};
-	size_t i;
+	size_t i, n = strcspn(val, ":");
 
 	(void)o; (void)g;
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		if (!strcmp(val, t[i].name)) {
+		if (strlen(t[i].name) == n && !strncmp(val, t[i].name, n)) {
 			job->rw = t[i].rw;
 			job->random = t[i].random;
 			job->trim_mode = t[i].trim;
 			job->zone_op = t[i].zone_op;	/* the kernel: zonemode=zbd */
 			job->rw_str = t[i].name;
-			return 0;
+			return rw_suffix(val, val[n] ? val + n + 1 : NULL, job, err, errlen);
 		}
 	}
 	return kb_errf(err, errlen, "invalid rw '%s' (read, write, randread, randwrite, "
@@ -1181,6 +1240,112 @@ static int p_cmdprio(const struct kb_opt *o, const char *val, struct kb_job *job
 	return 0;
 }
 
+/*
+ * One direction of fio's cmdprio_bssplit: BS/PCT or BS/PCT/CLASS/LEVEL
+ * entries, ':'-separated.  As fio: PCT above 100 is 100, CLASS above 3 is
+ * 3, LEVEL above 7 is 7, an entry without PCT or of 0 % is dropped, and a
+ * size's entries may not add up past 100.  The entries of a size with one
+ * priority are merged.
+ */
+static int cmdprio_bs_dir(const char *val, size_t n, struct kb_job *job, unsigned int d,
+			  char *err, size_t errlen)
+{
+	char buf[256], *save = NULL, *e;
+	unsigned int i;
+
+	if (n >= sizeof(buf))
+		return kb_errf(err, errlen, "'%s' is too long", val);
+	memcpy(buf, val, n);
+	buf[n] = '\0';
+	job->nr_cmdprio_bs[d] = 0;
+	for (e = strtok_r(buf, ":", &save); e; e = strtok_r(NULL, ":", &save)) {
+		char bs[64];
+		unsigned int pct = 0, class = 0, level = 0;
+		int m = sscanf(e, "%63[^/]/%u/%u/%u", bs, &pct, &class, &level);
+		struct kb_cmdprio_bs x;
+		uint64_t v;
+
+		if (m < 1 || m == 3 || strspn(e, "0123456789kKmMgGiIbB/ ") != strlen(e))
+			return kb_errf(err, errlen, "invalid cmdprio_bssplit entry '%s' (BS/PCT or "
+				       "BS/PCT/CLASS/LEVEL)", e);
+		if (kb_parse_size_base(bs, kb_base_of(job), &v, err, errlen))
+			return -1;
+		if (!pct)
+			continue;	/* fio drops them */
+		x = (struct kb_cmdprio_bs){ (uint32_t)v, pct > 100 ? 100 : pct,
+					    m == 4 ? (int8_t)(class > 3 ? 3 : class) : -1,
+					    m == 4 ? (int8_t)(level > 7 ? 7 : level) : -1 };
+		for (i = 0; i < job->nr_cmdprio_bs[d]; i++) {
+			struct kb_cmdprio_bs *y = &job->cmdprio_bs[d][i];
+
+			if (y->size != x.size)
+				continue;
+			if (y->class != x.class || y->level != x.level)
+				return kb_errf(err, errlen, "not implemented yet: "
+					       "two priorities in a direction (latency is split "
+					       "between the job's priority and one cmdprio)");
+			if (y->pct + x.pct > 100)
+				return kb_errf(err, errlen, "the percentages of "
+					       "%s add up past 100", bs);
+			y->pct += x.pct;
+			break;
+		}
+		if (i < job->nr_cmdprio_bs[d])
+			continue;
+		if (i == KB_CMDPRIO_BS_MAX)
+			return kb_errf(err, errlen, "at most %d sizes a "
+				       "direction", KB_CMDPRIO_BS_MAX);
+		job->cmdprio_bs[d][job->nr_cmdprio_bs[d]++] = x;
+	}
+	return 0;
+}
+
+/*
+ * fio's cmdprio_bssplit: the reads' then the writes' entries (the trims',
+ * a third value, are ignored, as fio does); one value is both's.
+ */
+static int p_cmdprio_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job,
+			     struct kb_global *g, char *err, size_t errlen)
+{
+	const char *comma = strchr(val, ',');
+
+	(void)o; (void)g;
+	if (!comma)
+		return cmdprio_bs_dir(val, strlen(val), job, 0, err, errlen) ||
+		       cmdprio_bs_dir(val, strlen(val), job, 1, err, errlen) ? -1 : 0;
+	return cmdprio_bs_dir(val, comma - val, job, 0, err, errlen) ||
+	       cmdprio_bs_dir(comma + 1, strcspn(comma + 1, ","), job, 1, err, errlen) ? -1 : 0;
+}
+
+/*
+ * fio's ba: one size, or fio's R,W[,T] values all alike (kiobench draws
+ * the directions' random offsets with one alignment).
+ */
+static int p_ba(const struct kb_opt *o, const char *val, struct kb_job *job,
+		struct kb_global *g, char *err, size_t errlen)
+{
+	char buf[64], *save = NULL, *v;
+	uint64_t x, first = 0;
+
+	(void)o; (void)g;
+	if (strlen(val) >= sizeof(buf))
+		return kb_errf(err, errlen, "invalid ba '%s'", val);
+	strcpy(buf, val);
+	for (v = strtok_r(buf, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (kb_parse_size_base(v, kb_base_of(job), &x, err, errlen))
+			return -1;
+		if (!x || x % 512 || x > UINT32_MAX)
+			return kb_errf(err, errlen, "ba=%s: a multiple of 512, which kiobench's "
+				       "direct I/O needs", val);
+		if (first && x != first)
+			return kb_errf(err, errlen, "ba=%s: not implemented yet: an alignment "
+				       "per direction (kiobench aligns all random offsets alike)", val);
+		first = x;
+	}
+	job->ba = first;
+	return 0;
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -1728,9 +1893,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LOCALITY, "locality", NULL, p_flag,
 	    "split latency into completions on the submitting CPU and on another one",
 	    ATTR(KIOBENCH_A_LOCALITY, locality), FLAG),
-	JOB(KB_OPT_ZONEMODE, "zonemode", "none|zbd", p_zonemode,
-	    "zbd: writes at the write pointers of a zoned device's zones, reads below "
-	    "them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
+	JOB(KB_OPT_ZONEMODE, "zonemode", "none|strided|zbd", p_zonemode,
+	    "strided: I/O in zones of zonerange bytes, zonesize bytes each, zoneskip "
+	    "apart; zbd: writes at the write pointers of a zoned device's zones, reads "
+	    "below them, trims reset zones", ATTR(KIOBENCH_A_ZONEMODE, zonemode)),
 	JOB(KB_OPT_MAX_OPEN_ZONES, "max_open_zones", "N", p_u32,
 	    "zonemode=zbd: zones of each device open at once (the device's limit)",
 	    ATTR(KIOBENCH_A_MAX_OPEN_ZONES, max_open_zones), BOUNDS(1, UINT32_MAX)),
@@ -1804,6 +1970,30 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "SIZE", p_size32,
 	    "the chunk buffer_compress_percentage lays out (0: the block size)",
 	    .off = JOBF(buffer_compress_chunk), BOUNDS(0, UINT32_MAX), .def = "512"),
+	/* fio's offset patterns (kmod/worker.c) */
+	JOB(KB_OPT_RW_SEQUENCER, "rw_sequencer", "sequential|identical", p_rw_sequencer,
+	    "with rw=randread:N (any random rw), the N - 1 I/Os after each drawn offset "
+	    "go on from where the previous one ended (sequential) or repeat its offset "
+	    "(identical)", .off = JOBF(rw_sequencer), .def = "sequential"),
+	JOB(KB_OPT_ZONERANGE, "zonerange", "SIZE", p_size,
+	    "zonemode=strided: the bytes of each zone (zonesize)",
+	    ATTR(KIOBENCH_A_ZONERANGE, zonerange), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_ZONESIZE, "zonesize", "SIZE", p_size,
+	    "zonemode=strided: bytes of I/O in a zone's first zonerange bytes before the "
+	    "next zone", ATTR(KIOBENCH_A_ZONESIZE, zonesize), BOUNDS(1, UINT64_MAX)),
+	JOB(KB_OPT_ZONESKIP, "zoneskip", "SIZE", p_size,
+	    "zonemode=strided: bytes skipped between a zone's end and the next one",
+	    ATTR(KIOBENCH_A_ZONESKIP, zoneskip), BOUNDS(0, UINT64_MAX)),
+	JOB(KB_OPT_CMDPRIO_BSSPLIT, "cmdprio_bssplit", "BS/PCT[/CLASS/LEVEL]:...[,...]",
+	    p_cmdprio_bssplit, "the share of each block size's I/Os (reads,writes) issued "
+	    "with a priority: CLASS/LEVEL, or cmdprio_class/cmdprio; one priority a "
+	    "direction; not with cmdprio_percentage"),
+	JOB(KB_OPT_BA, "ba", "SIZE", p_ba, "random offsets aligned to SIZE, not the "
+	    "smallest block size: turns the random map off (norandommap), as fio",
+	    .alias = "blockalign", .off = JOBF(ba)),
+	JOB(KB_OPT_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "BOOL", p_flag,
+	    "with rate and thinktime: after a pause go on at the rate, not catching up "
+	    "the pause's I/O", .off = JOBF(rate_ignore_thinktime), FLAG),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2156,6 +2346,60 @@ uint64_t kb_job_io_bytes(const struct kb_job *job)
 	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
 }
 
+/*
+ * fio's zonemode=strided: zonesize needed; zonesize, zonerange and
+ * zoneskip only with it.  fio 3.33 refuses zonesize with zonemode=none (its
+ * default) and ignores zonerange and zoneskip there, and the three with
+ * zbd, which takes its zones from the device: refused here.
+ */
+static int check_strided(struct kb_job *job, char *err, size_t errlen)
+{
+	bool given = kb_job_isset(job, KB_OPT_ZONESIZE) || kb_job_isset(job, KB_OPT_ZONERANGE) ||
+		     kb_job_isset(job, KB_OPT_ZONESKIP);
+
+	if (given && job->zonemode == KIOBENCH_ZONEMODE_ZBD)
+		return kb_errf(err, errlen, "zonesize, zonerange and zoneskip with zonemode=zbd: "
+			       "the zones are the device's (zonemode=strided takes them)");
+	if (given && !job->strided)
+		return kb_errf(err, errlen, "zonemode=none (fio's default) and zonesize, zonerange "
+			       "or zoneskip are not compatible; zonemode=strided takes them");
+	if (job->strided && !kb_job_isset(job, KB_OPT_ZONESIZE))
+		return kb_errf(err, errlen, "zonemode=strided needs zonesize");
+	return 0;
+}
+
+/*
+ * cmdprio_bssplit's entries without a priority take cmdprio_class's and
+ * cmdprio's of their direction (fio's implicit cmdprio), known once the
+ * whole job is read; kiobench splits latency between the job's priority
+ * and one cmdprio a direction.  Not with cmdprio_percentage, as in fio.
+ */
+static int check_cmdprio_bs(struct kb_job *job, char *err, size_t errlen)
+{
+	unsigned int d, i;
+
+	if (!kb_job_isset(job, KB_OPT_CMDPRIO_BSSPLIT))
+		return 0;
+	if (kb_job_isset(job, KB_OPT_CMDPRIO_PCT))
+		return kb_errf(err, errlen, "cmdprio_bssplit and cmdprio_percentage exclude "
+			       "each other (fio's rule)");
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < job->nr_cmdprio_bs[d]; i++) {
+			struct kb_cmdprio_bs *e = &job->cmdprio_bs[d][i];
+
+			if (e->class < 0) {
+				e->class = job->cmdprio_class[d];
+				e->level = job->cmdprio[d];
+			}
+			if (e->class != job->cmdprio_bs[d][0].class ||
+			    e->level != job->cmdprio_bs[d][0].level)
+				return kb_errf(err, errlen, "cmdprio_bssplit: not implemented yet: "
+					       "two priorities in a direction (latency is split "
+					       "between the job's priority and one cmdprio)");
+		}
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -2202,9 +2446,14 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	    (job->rate_iops || kb_job_isset(job, KB_OPT_THINKTIME) || job->verify))
 		return kb_errf(err, errlen, "latency_target with rate, rate_iops, thinktime or "
 			       "verify: not implemented yet (the search runs in the closed loop)");
-	if (kb_job_isset(job, KB_OPT_THINKTIME) && job->rate_iops)
-		return kb_errf(err, errlen, "thinktime with rate or rate_iops: not implemented yet "
-			       "(the pause is done in the closed loop only)");
+	if (check_strided(job, err, errlen))
+		return -1;
+	if (check_cmdprio_bs(job, err, errlen))
+		return -1;
+	if (kb_job_ba(job) && (job->skew || job->nr_zones[KIOBENCH_DIR_READ] ||
+			       job->nr_zones[KIOBENCH_DIR_WRITE]))
+		return kb_errf(err, errlen, "ba with random_distribution other than random: not "
+			       "implemented yet");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;
@@ -2227,14 +2476,21 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
  */
 bool kb_job_cmdprio(const struct kb_job *job)
 {
-	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE];
+	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE] ||
+	       job->nr_cmdprio_bs[0] || job->nr_cmdprio_bs[1];
 }
 
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
 	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE] ||
-	       job->skew;
+	       job->skew || kb_job_ba(job);
+}
+
+/* fio's ba when it changes anything: a random job's, not the smallest bs. */
+uint32_t kb_job_ba(const struct kb_job *job)
+{
+	return job->random && job->ba && job->ba != kb_job_min_bs(job) ? job->ba : 0;
 }
 
 /* Direction @d's sizes (0 reads, 1 writes, 2 trims): its own or the previous one's. */
@@ -2401,6 +2657,54 @@ static void format_bs(const struct kb_job *job, char *buf, size_t len)
 		snprintf(buf, len, "%u", job->bs);
 }
 
+/* cmdprio_bssplit as fio reads it: the reads', a comma, the writes'. */
+static void format_cmdprio_bs(const struct kb_job *job, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int d, i;
+
+	buf[0] = '\0';
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < job->nr_cmdprio_bs[d] && at < len; i++) {
+			const struct kb_cmdprio_bs *e = &job->cmdprio_bs[d][i];
+
+			at += snprintf(buf + at, len - at, "%s%u/%u", i ? ":" : d ? "," : "",
+				       e->size, e->pct);
+			if (e->class >= 0 && at < len)
+				at += snprintf(buf + at, len - at, "/%d/%d", e->class, e->level);
+		}
+	if (!job->nr_cmdprio_bs[1] && at < len)
+		snprintf(buf + at, len - at, ",");
+}
+
+/*
+ * rw with its :N, zonemode, ba, cmdprio_bssplit and rw_sequencer as fio
+ * reads them; false for another option.
+ */
+static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *buf,
+		       size_t len)
+{
+	if (o->id == KB_OPT_RW && job->random && job->rw_seq_nr > 1)
+		snprintf(buf, len, "%s:%u", job->rw_str, job->rw_seq_nr);
+	else if (o->id == KB_OPT_RW && !job->random && job->rw_seq_add)
+		snprintf(buf, len, "%s:%llu", job->rw_str, (unsigned long long)job->rw_seq_add);
+	else if (o->id == KB_OPT_RW)
+		snprintf(buf, len, "%s", job->rw_str);
+	else if (o->id == KB_OPT_ZONEMODE)
+		snprintf(buf, len, "%s", job->strided ? "strided" :
+			 job->zonemode == KIOBENCH_ZONEMODE_ZBD ? "zbd" : "none");
+	else if (o->id == KB_OPT_BA)
+		snprintf(buf, len, "%u", job->ba);
+	else if (o->id == KB_OPT_CMDPRIO_BSSPLIT)
+		format_cmdprio_bs(job, buf, len);
+	else if (o->id == KB_OPT_RW_SEQUENCER)
+		snprintf(buf, len, "%s", job->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL ?
+			 "identical" : "sequential");
+	else
+		return false;
+	return true;
+}
+
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
 {
 	const void *f = (const char *)job + o->off;
@@ -2408,13 +2712,13 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		      o->id == KB_OPT_OFFSET ? job->offset_pct :
 		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
 
+	if (format_fio(o, job, buf, len))
+		return;
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)
 		format_list(o, job, buf, len);
 	else if (o->id == KB_OPT_NAME)
 		snprintf(buf, len, "%s", job->name);
-	else if (o->id == KB_OPT_RW)
-		snprintf(buf, len, "%s", job->rw_str);
 	else if (o->id == KB_OPT_RWMIXREAD || o->id == KB_OPT_RWMIXWRITE)
 		snprintf(buf, len, "%u", o->id == KB_OPT_RWMIXREAD ? job->rwmixread :
 			 100 - job->rwmixread);

@@ -149,6 +149,14 @@ enum kb_opt_id {
 	KB_OPT_LATENCY_WINDOW,
 	KB_OPT_LATENCY_PERCENTILE,
 	KB_OPT_LATENCY_RUN,
+	/* fio's offset patterns: rw_sequencer, zonemode=strided */
+	KB_OPT_RW_SEQUENCER,
+	KB_OPT_ZONERANGE,
+	KB_OPT_ZONESIZE,
+	KB_OPT_ZONESKIP,
+	KB_OPT_CMDPRIO_BSSPLIT,
+	KB_OPT_RATE_IGNORE_THINKTIME,
+	KB_OPT_BA,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -276,6 +284,7 @@ int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t e
 /* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
 uint32_t kb_job_min_bs(const struct kb_job *job);
+uint32_t kb_job_ba(const struct kb_job *job);
 const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsigned int *n);
 /*
  * Option o's value in job, resolved, as a job file line takes it (sizes in

@@ -88,6 +88,9 @@ struct kb_kcfg {
 	/* each direction's cmdprio_percentage share (0: none), the reads' when alone */
 	uint8_t cmdprio_pct[KIOBENCH_NR_DIRS];
 	uint8_t cmdprio_class[KIOBENCH_NR_DIRS], cmdprio[KIOBENCH_NR_DIRS];
+	/* cmdprio_bssplit's table, the kernel's: the reads' entries then the writes' */
+	struct kiobench_cmdprio_bs_ent cmdprio_bs[2 * KB_CMDPRIO_BS_MAX];
+	unsigned int nr_cmdprio_bs;
 	/* lists */
 	char devices[1024];		/* the paths, ':'-separated */
 	unsigned int nr_devs;

@@ -12,6 +12,7 @@ kernel side is the same on every kernel, and 6.1's event has no priority.
 """
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -167,3 +168,61 @@ def test_group_reporting_keeps_the_split(guest, kiobench_module, make_nullb):
     assert set(got) == {(2, 5), (1, 3)} and sum(got.values()) == n, got
     sd = math.sqrt(n * PCT / 100 * (1 - PCT / 100))
     assert abs(got[(1, 3)] - n * PCT / 100) < 5 * sd, got
+
+
+def traced_sizes(guest, dev: str, cmd: str) -> Counter:
+    """Run cmd under block_rq_complete on dev (merges off, so that one
+    request is one I/O): the requests per (bytes, class, level)."""
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    if "ioprio" not in guest.check(f"cat {TRACING}/events/block/block_rq_complete/format"):
+        pytest.skip("this kernel's block_rq_complete event has no ioprio field")
+    major, minor = (int(x, 16) for x in guest.check(f"stat -L -c '%t %T' {dev}").split())
+    guest.check(f"echo 2 >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/nomerges")
+    guest.check(f"rmdir {INST} 2>/dev/null; mkdir {INST} && echo 16384 >{INST}/buffer_size_kb "
+                f"&& echo 'dev == {(major << 20) | minor}' "
+                f">{INST}/events/block/block_rq_complete/filter "
+                f"&& echo 1 >{INST}/events/block/block_rq_complete/enable")
+    try:
+        r = guest.run(cmd, timeout=300)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+        guest.check(f"echo 0 >{INST}/events/block/block_rq_complete/enable")
+        out = guest.check(f"cat {INST}/trace", timeout=120)
+    finally:
+        guest.run(f"echo 0 >{INST}/events/block/block_rq_complete/enable; rmdir {INST}")
+    assert "LOST" not in out, "trace buffer overran"
+    return Counter((int(n) * 512, c, int(lv)) for n, c, lv in re.findall(
+        rf"block_rq_complete: {major},{minor} \S+ \(\S*\) \d+ \+ (\d+) (\w+),\d+,(\d+) \[", out)
+        if int(n))
+
+
+def test_cmdprio_bssplit_per_size_as_fio(guest, kiobench_module, make_nullb):
+    """fio's cmdprio_bssplit=4k/30:64k/70 (cmdprio_class=1 cmdprio=3) on
+    bssplit=4k/50:64k/50 with prioclass=2 prio=5, one job file run by fio
+    (libaio) and by kiobench: the trace sees be/5 and rt/3 only, and for
+    each size the rt/3 share is within 5 binomial standard deviations of
+    its own percentage, under both.  kiobench's JSON gives the kernel's
+    table and its rt/3 latency histogram holds as many I/Os as the trace.
+    Mutation: kb_cmdprio_draw() taking the table's first share for every
+    size (`pct = cfg->cmdprio_bs[dir][0].pct;`): 64 KiB at 30 %: red."""
+    dev = make_nullb("nullb0", size_mb=256, blocksize=4096)
+    guest.check(f"cat >/tmp/cb.fio <<'EOF'\n[global]\nfilename={dev}\ndirect=1\n"
+                f"ioengine=libaio\niodepth=4\nnumber_ios={NR_IOS}\nrw=randread\n"
+                f"norandommap\nbssplit=4k/50:64k/50\nprioclass=2\nprio=5\ncmdprio_class=1\n"
+                f"cmdprio=3\ncmdprio_bssplit=4k/30:64k/70\n[cb]\nEOF")
+    ours = traced_sizes(guest, dev, "kiobench run --output-format=json --output=/tmp/cb.json "
+                                    "/tmp/cb.fio")
+    fio = traced_sizes(guest, dev, "fio --output=/dev/null /tmp/cb.fio")
+    for name, got in (("kiobench", ours), ("fio", fio)):
+        assert {(c, lv) for _, c, lv in got} == {("be", 5), ("rt", 3)}, (name, got)
+        assert sum(got.values()) == NR_IOS, (name, got)
+        for size, pct in ((4096, 30), (65536, 70)):
+            n = got[(size, "be", 5)] + got[(size, "rt", 3)]
+            sd = math.sqrt(n * pct / 100 * (1 - pct / 100))
+            assert abs(got[(size, "rt", 3)] - n * pct / 100) < 5 * sd, (name, size, got)
+    job = json.loads(guest.check("cat /tmp/cb.json"))["jobs"][0]
+    table = [{"bs": 4096, "percentage": 30, "prioclass": 1, "prio": 3},
+             {"bs": 65536, "percentage": 70, "prioclass": 1, "prio": 3}]
+    assert job["kiobench"]["settings"]["cmdprio_bssplit"] == {"read": table, "write": table}
+    got = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"] for p in job["read"]["prios"]}
+    assert got == {(2, 5): sum(n for (_, c, _), n in ours.items() if c == "be"),
+                   (1, 3): sum(n for (_, c, _), n in ours.items() if c == "rt")}, (got, ours)

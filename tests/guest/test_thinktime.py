@@ -19,6 +19,7 @@ scheduling differ between 6.1, 6.12, 6.12-rt and the debug kernel.
 """
 from __future__ import annotations
 
+import json
 import statistics
 
 import pytest
@@ -200,3 +201,34 @@ def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
     assert all(s >= 190_000_000 for s in cycles), (min(cycles), cycles, at)
     assert all(90_000_000 <= s <= 130_000_000 for s in spans), (spans, at, lens)
     assert statistics.median(lens) < 150_000_000, lens
+
+
+@pytest.mark.timing
+@pytest.mark.core
+@pytest.mark.budget(60)
+def test_thinktime_with_rate_catches_up_unless_ignored(guest, kiobench_module, make_nullb):
+    """rate_iops=500 with a 100 ms pause after every 50 completions, 2 s
+    time-based, one job file under fio and kiobench: without
+    rate_ignore_thinktime the pause's arrivals go out when it ends (fio's
+    catch-up) and the job keeps its rate, about 1000 I/Os (fio here:
+    971); with it the rate resumes after each pause, about half as many
+    (fio: 521).  Both within 15 % of fio's count on the same file, and
+    the ignoring run below 0.7 times the catching-up one under both.
+    The kernel's status says rate_ignore_thinktime.  Mutation:
+    kb_think_and_resume() moving the schedule on whatever the flag
+    (`if (1 || w->job->cfg.rate_ignore_thinktime)`): red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    counts = {}
+    for ig in (0, 1):
+        f = jobfile(guest, dev, "iodepth=16\nrate_iops=500\nthinktime=100ms\n"
+                                f"thinktime_blocks=50\nruntime=2\ntime_based\n"
+                                f"rate_ignore_thinktime={ig}")
+        job = run_job(guest, f)
+        assert job["kiobench"]["settings"]["rate_ignore_thinktime"] == bool(ig)
+        guest.check(f"fio --output-format=json --output=/tmp/think.json {f}")
+        theirs = json.loads(guest.check("cat /tmp/think.json"))["jobs"][0]["read"]
+        counts[ig] = (job["read"]["total_ios"], theirs["total_ios"])
+        ours, fio = counts[ig]
+        assert abs(ours - fio) <= 0.15 * fio, (ig, counts)
+    for i, name in enumerate(("kiobench", "fio")):
+        assert counts[1][i] < 0.7 * counts[0][i], (name, counts)

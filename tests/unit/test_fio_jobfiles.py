@@ -448,7 +448,8 @@ def test_priority_options_parse_with_fios_pairs(tmp_path):
     """prioclass, prio and the cmdprio options are read from a job file
     (cmdprio_class defaults to 1, fio's highest class); the cmdprio options
     take fio's read,write pair, prio and prioclass do not (nor does fio),
-    and cmdprio_bssplit is refused by name with the reason.  Mutation:
+    and cmdprio_bssplit takes one priority a direction, not with
+    cmdprio_percentage (fio's rule).  Mutation:
     p_cmdprio() giving the writes the reads' value (`f[KIOBENCH_DIR_WRITE]
     = v[0];`): the pair prints as one value: red."""
     (tmp_path / "p.fio").write_text("[a]\nfilename=/dev/null\nprioclass=2\nprio=5\n"
@@ -459,12 +460,89 @@ def test_priority_options_parse_with_fios_pairs(tmp_path):
     a = parsed(p.stdout)["a"]
     assert (a["prioclass"], a["prio"], a["cmdprio_percentage"], a["cmdprio"],
             a["cmdprio_class"]) == ("2", "5", "30,60", "3", "1,2"), a
+    # cmdprio_bssplit: fio's entries, the reads' and the writes' (a third value
+    # ignored, as fio), an entry without a priority taking cmdprio_class/cmdprio's
+    (tmp_path / "b.fio").write_text("[a]\nfilename=/dev/null\ncmdprio=3\n"
+                                    "cmdprio_bssplit=4k/30:64k/120:8k/0,16k/10/3/0,1m/5\n")
+    p = kb("run", "--parse-only", "b.fio", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert parsed(p.stdout)["a"]["cmdprio_bssplit"] == "4096/30/1/3:65536/100/1/3,16384/10/3/0"
     for line, expect in (("prio=1,3", "prio is one value"),
                          ("prioclass=1,2", "prioclass is one value"),
                          ("cmdprio_percentage=30,101", "must be 0..100"),
                          ("cmdprio=1,3,4", "read,write pair"),
-                         ("cmdprio_bssplit=4k/50", "per block size")):
+                         ("cmdprio_bssplit=4k/50/1/1:8k/50/2/2",
+                          "two priorities in a direction"),
+                         ("cmdprio_bssplit=4k/50\ncmdprio_percentage=3",
+                          "exclude each other")):
         (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\n{line}\n")
         p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
         assert p.returncode == 1 and line.split("=")[0] in p.stderr and expect in p.stderr, \
             p.stderr
+
+
+# ---- offset patterns: rw's :N, rw_sequencer, zonemode=strided ---------------------------
+
+PATTERNS = [
+    ("rw=randread:8", {"rw": "randread:8"}),
+    ("rw=randrw:3\nrw_sequencer=identical", {"rw": "randrw:3", "rw_sequencer": "identical"}),
+    ("rw=write:4k", {"rw": "write:4096"}),
+    ("rw=read:1m\nrw=read", {"rw": "read"}),
+    ("rw=randread\nblockalign=16k,16k", {"ba": "16384"}),
+    ("zonemode=strided\nzonesize=64k\nzonerange=1m\nzoneskip=3m",
+     {"zonemode": "strided", "zonesize": "65536", "zonerange": "1048576",
+      "zoneskip": "3145728"}),
+]
+
+
+@needs_fio
+@pytest.mark.parametrize("lines,want", PATTERNS, ids=[p[0].split("\n")[0] for p in PATTERNS])
+def test_offset_patterns_parse_as_fio(lines, want, tmp_path):
+    """rw's offset modifier (a count for a random rw, a size with fio's
+    suffixes for a sequential one, each rw setting it anew), rw_sequencer
+    and zonemode=strided's sizes: kiobench --parse-only gives them back as
+    a job file that parses the same, and fio takes the same file.
+    Mutation: rw_suffix() keeping a random rw's count as bytes skipped
+    (`job->rw_seq_add = v;` in place of rw_seq_nr): red (rw=randread)."""
+    (tmp_path / "p.fio").write_text(f"[a]\nfilename=/dev/null\n{lines}\n")
+    p = kb("run", "--parse-only", "p.fio", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    a = parsed(p.stdout)["a"]
+    assert {k: a.get(k) for k in want} == want, a
+    (tmp_path / "again.fio").write_text(p.stdout)
+    assert kb("run", "--parse-only", "again.fio", cwd=tmp_path).stdout == p.stdout
+    f = fio("--parse-only", "p.fio", cwd=tmp_path)
+    assert f.returncode == 0, f.stderr
+
+
+REFUSED_PATTERNS = [
+    ("zonesize=64k", "zonemode=none (fio's default) and zonesize", True),
+    ("zonemode=strided", "zonemode=strided needs zonesize", True),
+    ("zonemode=zbd\nzonerange=1m", "with zonemode=zbd", False),
+    ("zonemode=block", "zonemode=block: not implemented yet", False),
+    ("rw=write:-4k", "not implemented yet: a negative offset modifier", False),
+    ("rw=randread:0", "a count of I/Os per drawn offset", False),
+    ("rw=read:100", "multiple of 512", False),
+    ("rw_sequencer=backward", "invalid rw_sequencer", True),
+    ("ba=8k,16k", "not implemented yet: an alignment per direction", False),
+    ("ba=100", "a multiple of 512", False),
+    ("rw=randread\nbs=4k\nba=8k\nrandom_distribution=zipf:1.2",
+     "ba with random_distribution other than random", False),
+]
+
+
+@pytest.mark.parametrize("line,expect,fio_refuses", REFUSED_PATTERNS,
+                         ids=[r[0].split("\n")[-1] for r in REFUSED_PATTERNS])
+def test_offset_patterns_refused_with_the_reason(line, expect, fio_refuses, tmp_path):
+    """What kiobench cannot do with fio's meaning is refused, with the
+    reason and the option named; where fio 3.33 refuses the file too (its
+    zonesize without zonemode=strided, a strided job without zonesize), it
+    is checked to.  Mutation: check_strided() without its zonemode=none
+    rule (zonesize alone runs, as a strided job): red."""
+    (tmp_path / "e.fio").write_text(f"[a]\nfilename=/dev/null\nsize=4k\n{line}\n")
+    p = kb("run", "--parse-only", "e.fio", cwd=tmp_path)
+    assert p.returncode == 1 and expect in p.stderr, p.stderr
+    if fio_refuses and FIO:
+        # fio checks these when it sets the job up, after --parse-only
+        f = fio("--output=/dev/null", "e.fio", cwd=tmp_path)
+        assert f.returncode != 0, f.stderr

@@ -70,7 +70,11 @@
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
  *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
  *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
- *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
+ *	KIOBENCH_A_BLOCKALIGN.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -117,7 +121,11 @@
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
  *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
  *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
- *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
+ *	KIOBENCH_A_BLOCKALIGN.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -179,7 +187,11 @@
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
  *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
  *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
- *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
+ *	KIOBENCH_A_BLOCKALIGN.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -233,7 +245,11 @@
  *	KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE,
  *	KIOBENCH_A_BUFFER_COMPRESS_CHUNK, KIOBENCH_A_ZONE_OP,
  *	KIOBENCH_A_LATENCY_TARGET_NS, KIOBENCH_A_LATENCY_WINDOW_NS,
- *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN.
+ *	KIOBENCH_A_LATENCY_PERCENTILE_PPM, KIOBENCH_A_LATENCY_RUN,
+ *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
+ *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
+ *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
+ *	KIOBENCH_A_BLOCKALIGN.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -388,6 +404,19 @@ enum kiobench_verify {
 };
 
 /**
+ * enum kiobench_rw_sequencer - fio's rw_sequencer: what a random job with
+ *   rw-seq-nr does between two drawn offsets.
+ * @KIOBENCH_RW_SEQ_SEQUENTIAL: each I/O goes on from where the previous one of
+ *   its direction ended (the default)
+ * @KIOBENCH_RW_SEQ_IDENTICAL: each I/O repeats the offset of the previous one
+ *   of its direction
+ */
+enum kiobench_rw_sequencer {
+	KIOBENCH_RW_SEQ_SEQUENTIAL,
+	KIOBENCH_RW_SEQ_IDENTICAL,
+};
+
+/**
  * struct kiobench_cdf_ent - One entry of random-cdf.
  * @cum: A fraction of 2^32 of the draws, those below it.
  * @rank: The block rank those draws reach.
@@ -395,6 +424,22 @@ enum kiobench_verify {
 struct kiobench_cdf_ent {
 	__u64 cum;
 	__u64 rank;
+};
+
+/**
+ * struct kiobench_cmdprio_bs_ent - One entry of cmdprio-bssplit.
+ * @size: The transfer size, in bytes, the entry is for.
+ * @dir: The direction, read (0) or write (1).
+ * @pct: Percent of that direction's I/Os of that size, 1 to 100.
+ * @class: The priority class they carry, 0 to 3.
+ * @level: The priority level they carry, 0 to 7.
+ */
+struct kiobench_cmdprio_bs_ent {
+	__u32 size;
+	__u8 dir;
+	__u8 pct;
+	__u8 class;
+	__u8 level;
 };
 
 /**
@@ -530,7 +575,8 @@ struct kiobench_cdf_ent {
  *   then pauses this long (spinning thinktime-spin-ns of it, sleeping the rest)
  *   before it fills its depth again. The completions that drain count toward
  *   the next pause. No pause follows the worker's last I/O. At most 3600 s.
- *   Only in the closed loop: not with rate-iops.
+ *   With rate-iops, no arrival goes out during the drain and the pause; those
+ *   due go out when it ends, unless rate-ignore-thinktime.
  * @KIOBENCH_A_THINKTIME_SPIN_NS: The part of each pause spent spinning (busy,
  *   the CPU offered at every turn), before sleeping the rest; the pause lasts
  *   the longer of the two. At most 3600 s; needs thinktime-ns.
@@ -749,6 +795,52 @@ struct kiobench_cdf_ent {
  * @KIOBENCH_A_LATENCY_RUN: fio's latency_run: the worker goes on searching,
  *   window after window, until the job's end, instead of ending at the depth
  *   found. Needs latency-target-ns.
+ * @KIOBENCH_A_RW_SEQ_NR: fio's rw=randread:N (any random rw): a random job
+ *   draws a new offset for one I/O in N, the first included; each of the N - 1
+ *   between goes on from where the worker's previous I/O of its direction ended
+ *   (a drawn one past the span's end) or repeats its offset, as rw-sequencer
+ *   says. One count across the directions, as fio's. Absent or 1: every offset
+ *   drawn. Only with random, not with random-zones, random-cdf or zonesize.
+ * @KIOBENCH_A_RW_SEQUENCER: fio's rw_sequencer: sequential (absent) or
+ *   identical. Only with rw-seq-nr.
+ * @KIOBENCH_A_RW_SEQ_ADD: fio's rw=write:N (any sequential rw): a sequential
+ *   job's I/O starts N bytes past where the worker's previous one ended, the
+ *   first at the span's start; one that would pass the span's end starts at it
+ *   again. A multiple of 512; not with random.
+ * @KIOBENCH_A_ZONESIZE: fio's zonemode=strided: each worker moves through the
+ *   span's zones of zonerange bytes, the first at the span's start, each
+ *   zoneskip bytes past the previous one's end, and after zonesize bytes of I/O
+ *   in one zone goes on to the next (back to the first past the span's end).
+ *   Its offsets fall in the zone's first zonerange bytes: sequential ones from
+ *   the zone's start on, wrapping to it at that end; random ones drawn there
+ *   (the random map's permutation of the zone's blocks, a new one every zone;
+ *   with norandommap, with replacement). A multiple of 512, at least the
+ *   largest transfer size; not with zonemode, random-zones, random-cdf,
+ *   rw-seq-nr or percentage-random.
+ * @KIOBENCH_A_ZONERANGE: fio's zonerange: the bytes of a strided zone, a
+ *   multiple of 512 from the largest transfer size to the span. Absent:
+ *   zonesize. Only with zonesize.
+ * @KIOBENCH_A_ZONESKIP: fio's zoneskip: bytes between the end of a strided zone
+ *   and the next one's start, a multiple of 512 bytes. Only with zonesize.
+ * @KIOBENCH_A_CMDPRIO_BSSPLIT: fio's cmdprio_bssplit: a table of struct
+ *   kiobench_cmdprio_bs_ent {__u32 size; __u8 dir, pct, class, level;}, at most
+ *   16 a direction: dir 0 (reads) or 1 (writes), pct 1 to 100, class 0 to 3,
+ *   level 0 to 7 (each of them). An I/O of a direction and size the table names
+ *   carries that priority (class, level) with that percent's chance, drawn per
+ *   I/O; the others carry the job's (prioclass, prio). One class and level a
+ *   direction (their latency is split from the others' as cmdprio-percentage's
+ *   share is), each size once a direction. Sets cmdprio-class and cmdprio of
+ *   the directions it names, which the status gives; not with
+ *   cmdprio-percentage.
+ * @KIOBENCH_A_RATE_IGNORE_THINKTIME: fio's rate_ignore_thinktime: after each
+ *   thinktime pause an open-loop worker's arrivals go on at the rate, those of
+ *   the pause skipped; without it they are all due when the pause ends, and go
+ *   out at once (fio's catch-up). Only with rate-iops and thinktime-ns.
+ * @KIOBENCH_A_BLOCKALIGN: fio's ba (blockalign): a random job's drawn offsets
+ *   are multiples of it from the span's start, rather than of the smallest
+ *   transfer size. A multiple of 512 and of the devices' logical block sizes.
+ *   Only with random and norandommap (fio turns its random map off for it), not
+ *   with random-zones or random-cdf.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -873,6 +965,15 @@ enum kiobench_attr {
 	KIOBENCH_A_LATENCY_WINDOW_NS,	/* u64 */
 	KIOBENCH_A_LATENCY_PERCENTILE_PPM,	/* u32 */
 	KIOBENCH_A_LATENCY_RUN,		/* flag */
+	KIOBENCH_A_RW_SEQ_NR,		/* u32 */
+	KIOBENCH_A_RW_SEQUENCER,	/* u8: enum kiobench_rw_sequencer */
+	KIOBENCH_A_RW_SEQ_ADD,		/* u64 */
+	KIOBENCH_A_ZONESIZE,		/* u64 */
+	KIOBENCH_A_ZONERANGE,		/* u64 */
+	KIOBENCH_A_ZONESKIP,		/* u64 */
+	KIOBENCH_A_CMDPRIO_BSSPLIT,	/* binary */
+	KIOBENCH_A_RATE_IGNORE_THINKTIME,	/* flag */
+	KIOBENCH_A_BLOCKALIGN,		/* u32 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -1,0 +1,174 @@
+"""fio's offset patterns, run by fio and by kiobench on the same job file in
+the same guest and compared as the I/O streams blktrace saw dispatched:
+rw's offset modifier (rw=randread:N, rw=write:N), rw_sequencer and
+zonemode=strided.
+
+Every job runs at iodepth=1, so that dispatch order is the order in which
+the offsets were picked.  Where fio's stream is exact (sequential offsets,
+strided zones) kiobench's must be the same list; where it is random, the
+pattern's structure must be the same: which I/Os follow on from the
+previous one or repeat its offset, which zone each I/O falls in.  Neither
+core nor debug: the offsets are drawn by the same code on every kernel.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kb import run_job
+from test_fio_files import traced
+
+NR_IOS = 400
+
+
+def job(dev: str, body: str) -> str:
+    return (f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\nbs=4k\n"
+            f"number_ios={NR_IOS}\n{body}\n")
+
+
+def both(guest, dev: str, jobfile: str, kb_args: str = "") -> tuple[list[int], list[int]]:
+    """The offsets kiobench and fio dispatched for jobfile, in order."""
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}\nEOF")
+    kb = traced(guest, dev, f"kiobench run {kb_args} /tmp/job.fio --output=/dev/null")
+    fio = traced(guest, dev, "fio --randrepeat=0 --output=/dev/null /tmp/job.fio")
+    assert len(kb.ios) == len(fio.ios) == NR_IOS, (len(kb.ios), len(fio.ios))
+    return [o for _, o, _ in kb.ios], [o for _, o, _ in fio.ios]
+
+
+def phases(offs: list[int], n: int, same) -> list[float]:
+    """For each position p in 0..n-1 of the pattern's period, the share of
+    the I/Os at that position (I/O i at position i mod n) for which
+    same(previous offset, offset) holds."""
+    hits, seen = [0] * n, [0] * n
+    for i in range(1, len(offs)):
+        seen[i % n] += 1
+        hits[i % n] += bool(same(offs[i - 1], offs[i]))
+    return [h / s for h, s in zip(hits, seen)]
+
+
+def test_random_offset_modifier_draws_one_offset_in_n_as_fio(guest, kiobench_module,
+                                                             make_nullb):
+    """rw=randread:8: the first I/O of every 8 at a drawn offset, the 7
+    after it each starting where the previous one ended, under kiobench
+    as under fio (fio's counter starts with a draw).  Per position in the
+    period of 8: positions 1-7 follow on (all of fio's and kiobench's, but
+    where a run meets the device's end, at most 1 in 100), position 0
+    does not (a draw lands right after the previous I/O about once in
+    65536).  Mutation: kb_seq_nr_draw() restarting the count at N instead
+    of N - 1 (a draw every 9 I/Os): red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[n]\nrw=randread:8"))
+    follows = lambda a, b: b == a + 4096  # noqa: E731
+    for name, offs in (("kiobench", kb), ("fio", fio)):
+        p = phases(offs, 8, follows)
+        assert p[0] <= 0.02 and min(p[1:]) >= 0.98, (name, [round(x, 3) for x in p])
+
+
+def test_rw_sequencer_identical_repeats_each_offset_as_fio(guest, kiobench_module,
+                                                          make_nullb):
+    """rw=randread:4 with rw_sequencer=identical: each drawn offset read 4
+    times in a row, under kiobench as under fio; with norandommap, as
+    fio's random map would shorten the repeats.  Mutation: kb_follow()
+    taking identical as sequential (`cfg->rw_sequencer ==
+    KIOBENCH_RW_SEQ_SEQUENTIAL`): red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[id]\nrw=randread:4\nrw_sequencer=identical\n"
+                                        "norandommap"))
+    for name, offs in (("kiobench", kb), ("fio", fio)):
+        p = phases(offs, 4, lambda a, b: a == b)
+        assert p[0] <= 0.02 and min(p[1:]) == 1, (name, p)
+
+
+def test_sequential_offset_modifier_skips_as_fio(guest, kiobench_module, make_nullb):
+    """rw=write:12k with bs=4k: each write starts 12 KiB past where the
+    previous one ended, from the device's start: kiobench's offsets are
+    fio's, the same list.  Mutation: the skip not added
+    (`w->seq_next += 0`): red."""
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=True)
+    kb, fio = both(guest, dev, job(dev, "[hole]\nrw=write:12k"), kb_args="--allow-writes")
+    assert fio[:3] == [0, 16384, 32768], fio[:3]
+    assert kb == fio, (kb[:6], fio[:6])
+
+
+def test_strided_sequential_zones_as_fio(guest, kiobench_module, make_nullb):
+    """zonemode=strided, zonerange=64k, zonesize=32k, zoneskip=192k,
+    rw=read: 8 reads from the start of each zone, the next zone 256 KiB
+    on: kiobench's offsets are fio's, the same list.  Mutation: zoneskip
+    not added to the next zone's start (`p->zbase += cfg->zonerange`):
+    red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[st]\nrw=read\nzonemode=strided\nzonerange=64k\n"
+                                        "zonesize=32k\nzoneskip=192k"))
+    assert fio[:10] == [i * 4096 for i in range(8)] + [262144, 266240], fio[:10]
+    assert kb == fio, (kb[:10], fio[:10])
+
+
+def test_strided_zone_read_over_as_fio(guest, kiobench_module, make_nullb):
+    """zonesize=96k above zonerange=32k: each zone read three times over
+    from its start before the next one, right after it (no zoneskip):
+    kiobench's offsets are fio's, the same list.  Mutation: the zone's
+    cursor not wrapping at zonerange (`if (p->zpos + len > range +
+    4096)`): red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[st2]\nrw=read\nzonemode=strided\nzonesize=96k\n"
+                                        "zonerange=32k"))
+    assert fio[8:10] == [0, 4096] and fio[24] == 32768, fio[:26]
+    assert kb == fio, (kb[:26], fio[:26])
+
+
+def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
+    """zonemode=strided with rw=randread, zonerange=256k, zonesize=64k,
+    zoneskip=768k: 16 reads in each zone, each in the zone's first 256
+    KiB, the zones one MiB apart in turn, the same zone sequence as fio's;
+    and inside each zone no block read twice (the random map, drawn anew
+    in each zone; fio resets its own there).  Mutation: the random map
+    made of the span's blocks, not the zone's (`div_u64(w->dev->span_len,
+    cfg->min_bs)` in kb_alloc_workers()): red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[sr]\nrw=randread\nzonemode=strided\n"
+                                        "zonerange=256k\nzonesize=64k\nzoneskip=768k"))
+    zones = [i // 16 for i in range(NR_IOS)]
+    for name, offs in (("kiobench", kb), ("fio", fio)):
+        assert [o >> 20 for o in offs] == zones, (name, [o >> 20 for o in offs][:40])
+        assert all(o % (1 << 20) < 256 << 10 for o in offs), name
+        for z in range(NR_IOS // 16):
+            assert len(set(offs[16 * z:16 * z + 16])) == 16, (name, z, offs[16 * z:16 * z + 16])
+
+
+def test_blockalign_aligns_random_offsets_as_fio(guest, kiobench_module, make_nullb):
+    """ba=16k with bs=4k: every random offset a multiple of 16 KiB under
+    kiobench as under fio, and about half of them multiples of 32 KiB
+    (within 0.15 of 0.5: 400 draws), so the alignment is 16 KiB, not
+    more; the kernel's status says blockalign and norandommap (fio turns
+    its random map off for ba).  Mutation: the worker aligning to the
+    smallest size (`cfg->min_bs` for blockalign in kb_draw_offset()):
+    red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[ba]\nrw=randread\nba=16k"))
+    for name, offs in (("kiobench", kb), ("fio", fio)):
+        assert all(o % 16384 == 0 for o in offs), (name, [o for o in offs if o % 16384][:5])
+        half = sum(o % 32768 == 0 for o in offs) / len(offs)
+        assert abs(half - 0.5) <= 0.15, (name, half)
+    out = guest.check("kiobench run /tmp/job.fio")
+    assert "blockalign=16384" in out and "norandommap" in out, out
+
+
+@pytest.mark.parametrize("pattern", ["--rw=write:4k --io_size=2m",
+                                     "--rw=write --zonemode=strided --zonesize=16k "
+                                     "--zonerange=64k --zoneskip=64k --io_size=256k"])
+def test_verify_reads_back_the_pattern(guest, kiobench_module, make_nullb, pattern):
+    """verify=crc32c after a write pass with holes (rw=write:4k) and with
+    strided zones (half of the span's 32 zones), each block written once:
+    the read-back replays the
+    pattern's offsets (the worker's pattern state is saved with the rest
+    of the generator's) and finds every block it wrote, none corrupt.
+    Mutation: kb_vsave_put() not restoring the pattern state (`w->opat =
+    s->opat;` dropped): the strided read-back goes on to the zones after
+    the written ones: red."""
+    dev = make_nullb("nullb0", size_mb=16, memory_backed=True)
+    job = run_job(guest, f"--filename={dev} --bs=4k --size=4m --iodepth=8 --verify=crc32c "
+                         f"--allow-writes {pattern}")
+    v = job["kiobench"]["verify"]
+    n = job["write"]["total_ios"]
+    assert n == (512 if "write:4k" in pattern else 64), n
+    assert v["verified"] == n and job["read"]["total_ios"] == n, v
+    assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
