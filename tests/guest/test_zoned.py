@@ -29,7 +29,7 @@ ZONE_MB, NR_ZONES, CAP_MB, MAX_OPEN = 4, 16, 3, 4
 
 def need_zoned(guest: Guest) -> None:
     guest.check(f"modprobe null_blk nr_devices=0 && test -d {NULLB}")
-    if "zoned" not in guest.check(f"cat {NULLB}/features").split(","):
+    if "zoned" not in guest.check(f"cat {NULLB}/features").strip().split(","):
         pytest.skip(f"{guest.kernel.name}: null_blk has no zoned devices "
                     "(the kernel is built without CONFIG_BLK_DEV_ZONED)")
 
