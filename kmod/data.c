@@ -119,14 +119,10 @@ void kb_data_write(struct kb_worker *w, struct kb_slot *slot, u64 off, u32 len)
 	u32 line, pos;
 	u8 *sec;
 
-	if (w->vw || cfg->write_zeroes)
-		return;		/* verify's data, or none */
 	if (cfg->refill_buffers) {
 		kb_dfill_buffer(cfg, slot, len, &w->drng);
 		return;
 	}
-	if (cfg->buffer_compress_percentage)
-		return;		/* fio scrambles no compressible buffer */
 	line = (w->dwrites ^ (off >> SECTOR_SHIFT)) & 7;
 	for (pos = 0; pos + KB_SECTOR <= len; pos += KB_SECTOR) {
 		sec = (u8 *)page_address(slot->pages[pos >> PAGE_SHIFT]) +
@@ -169,6 +165,15 @@ int kb_parse_data(struct genl_info *info, struct kb_config *cfg)
 				    "buffer-compress-chunk: only with buffer-compress-percentage");
 		return -EINVAL;
 	}
+	/*
+	 * What each write does, decided once and reported as done: verify
+	 * fills its writes itself, write zeroes carries no data, and fio
+	 * scrambles no compressible buffer.
+	 */
+	if (cfg->verify || cfg->write_zeroes)
+		cfg->refill_buffers = false;
+	if (cfg->verify || cfg->write_zeroes || cfg->buffer_compress_percentage)
+		cfg->scramble_buffers = false;
 	if (!pat)
 		return 0;
 	cfg->buffer_pattern = kmemdup(nla_data(pat), nla_len(pat), GFP_KERNEL);

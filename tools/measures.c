@@ -259,8 +259,8 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 
 		KCFG_ADD(" buffers=%s%s%s", fills[K(BUFFER_FILL) % 3],
 			 K_HAS(REFILL_BUFFERS) ? " refill_buffers" : "",
-			 K_HAS(SCRAMBLE_BUFFERS) && !K_HAS(REFILL_BUFFERS) &&
-			 !K(BUFFER_COMPRESS_PERCENTAGE) ? " scramble_buffers" : "");
+			 K_HAS(SCRAMBLE_BUFFERS) && !K_HAS(REFILL_BUFFERS) ?
+			 " scramble_buffers" : "");
 		if (K(BUFFER_COMPRESS_PERCENTAGE))
 			KCFG_ADD(" buffer_compress_percentage=%" PRIu64
 				 " buffer_compress_chunk=%" PRIu64,

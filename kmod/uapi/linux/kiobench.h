@@ -754,7 +754,9 @@ struct kiobench_cmdprio_bs_ent {
  *   without refill, every 512-byte sector of its buffer gets the sector's
  *   device offset in one of its first eight 64-byte lines (chosen per write)
  *   and the worker's write count at its byte 48, so no two writes carry the
- *   same sector. fio's default is on (the tool sends it).
+ *   same sector. fio's default is on (the tool sends it); the kernel clears it,
+ *   and refill-buffers, where they do not apply (verify, write-zeroes; scramble
+ *   with buffer-compress-percentage too).
  * @KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE: fio's buffer_compress_percentage:
  *   each buffer-compress-chunk of a write is (100 - N) % random bytes followed
  *   by N % zeroes (or buffer-pattern). With refill-buffers (the tool sets it,
