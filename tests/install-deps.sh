@@ -50,6 +50,8 @@ k612rt=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$')
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev libncurses-dev sparse
+	# the tool's log_store_compressed (fio's .fz logs)
+	zlib1g-dev
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
 	blktrace
 	# guests reachable over SSH (the fleet lane): dropbear in the guest,

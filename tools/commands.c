@@ -143,11 +143,15 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 	install_signals();
 	r->detach = g->detach || g->keep;	/* kept jobs must outlive us */
 	r->nr_disks = 0;
-	for (i = 0; i < r->n; i++) {	/* every device of the run, once */
+	/* every device of the run's jobs that keep disk_util (fio's default), once */
+	for (i = 0; i < r->n; i++) {
 		struct kb_disk *d = NULL;
-		size_t k, nd = kb_disks_of(kb_sysfs_root(), r->rj[i].job.devices,
-					   r->rj[i].job.nr_devices, &d);
+		size_t k, nd;
 
+		if (!r->rj[i].job.disk_util)
+			continue;
+		nd = kb_disks_of(kb_sysfs_root(), r->rj[i].job.devices,
+				 r->rj[i].job.nr_devices, &d);
 		for (k = 0; k < nd; k++) {
 			size_t m;
 			bool dup = false;

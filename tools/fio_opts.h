@@ -11,6 +11,11 @@
 
 #include "kiobench.h"
 
+/* Why slat_percentiles=1 is refused (options.c) and slat is reported as zero. */
+#define KB_NO_SLAT	"kiobench has no submission latency: its one latency runs from just " \
+			"before submit_bio() to bi_end_io() (fio's lat, reported as clat too); " \
+			"nothing stamps submit_bio()'s return"
+
 struct kb_fio_refused {
 	const char *name;
 	const char *alias;	/* fio's other name, or NULL */

@@ -12,11 +12,15 @@
  * too, and the _clat log holds the same figure.  There is no _slat log: the
  * per-I/O log has no stamp at the return from submit_bio().
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <zlib.h>
 
 #include "fiolog.h"
 #include "values.h"
@@ -134,7 +138,28 @@ struct fio_logs {
 	FILE *lat, *clat, *bw, *iops, *hist;
 	bool offset;
 	bool prio;		/* log_prio: the priority's value, not its high flag */
+	bool gz;		/* log_store_compressed: fio's samples, binary (memstreams) */
+	bool max;		/* log_max_value: a window's largest latency */
+	uint64_t epoch_ms;	/* added to every time (log_unix_epoch...) */
 };
+
+/*
+ * fio 3.33's in-memory sample (iolog.h struct io_sample, x86-64 layout),
+ * what its log_store_compressed files hold deflated: fio --inflate-log
+ * prints each as the line it stands for.  The two top bits of ddir say
+ * that an offset follows (log_offset) and that priority is the value
+ * itself (log_prio), as fio sets them.
+ */
+struct fio_sample {
+	uint64_t time, val;
+	uint32_t ddir;
+	uint16_t prio;
+	uint16_t pad;
+	uint64_t bs;
+};
+_Static_assert(sizeof(struct fio_sample) == 32, "fio's struct io_sample is 32 bytes");
+#define FIO_SAMPLE_OFFSET	0x80000000u
+#define FIO_SAMPLE_PRIO		0x40000000u
 
 /*
  * "time, value, direction, size, [offset, ]priority": fio's log line.  The
@@ -146,6 +171,19 @@ static void line(const struct fio_logs *l, FILE *f, uint64_t ms, uint64_t val,
 {
 	if (!f)
 		return;
+	ms += l->epoch_ms;
+	if (l->gz) {
+		struct fio_sample s = {
+			.time = ms, .val = val, .bs = size, .prio = ioprio,
+			.ddir = dir | (l->offset ? FIO_SAMPLE_OFFSET : 0) |
+				(l->prio ? FIO_SAMPLE_PRIO : 0),
+		};
+
+		fwrite(&s, sizeof(s), 1, f);
+		if (l->offset)
+			fwrite(&offset, sizeof(offset), 1, f);
+		return;
+	}
 	fprintf(f, "%" PRIu64 ", %" PRIu64 ", %u, %" PRIu64 ", ", ms, val, dir, size);
 	if (l->offset)
 		fprintf(f, "%" PRIu64 ", ", offset);
@@ -195,14 +233,16 @@ static void window_end(uint64_t k, uint64_t w_ns, bool last, uint64_t last_end_n
 }
 
 struct win {
-	uint64_t n, bytes, lat_sum;
+	uint64_t n, bytes, lat_sum, lat_max;
 	uint32_t last_len;
 };
 
 /*
  * log_avg_msec: per window and direction the mean latency of its
- * completions, its bandwidth (KiB/s) and IOPS; a direction of the job
- * with no completion in a window has bandwidth and IOPS 0 there.
+ * completions (log_max_value: the largest), its bandwidth (KiB/s) and
+ * IOPS; a direction of the job with no completion in a window has
+ * bandwidth and IOPS 0 there.  A window's bandwidth and IOPS are one
+ * figure each, its bytes and I/Os over its length: their largest is it.
  */
 static void averaged(const struct fio_logs *l, const struct kb_io_entry *e, size_t n,
 		     uint32_t avg_ms)
@@ -225,13 +265,17 @@ static void averaged(const struct fio_logs *l, const struct kb_io_entry *e, size
 			w[e[i].dir].n++;
 			w[e[i].dir].bytes += e[i].len;
 			w[e[i].dir].lat_sum += e[i].lat_ns;
+			if (e[i].lat_ns > w[e[i].dir].lat_max)
+				w[e[i].dir].lat_max = e[i].lat_ns;
 		}
 		window_end(k, w_ns, k == last_k, e[n - 1].end_ns, &ms, &dur);
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 			if (w[d].n) {
+				uint64_t v = l->max ? w[d].lat_max : w[d].lat_sum / w[d].n;
+
 				/* fio's windows carry no priority: 0 (0x0000) */
-				line(l, l->lat, ms, w[d].lat_sum / w[d].n, d, 0, 0, 0);
-				line(l, l->clat, ms, w[d].lat_sum / w[d].n, d, 0, 0, 0);
+				line(l, l->lat, ms, v, d, 0, 0, 0);
+				line(l, l->clat, ms, v, d, 0, 0, 0);
 			}
 			if (!seen[d])
 				continue;
@@ -294,52 +338,142 @@ static int histograms(FILE *f, const struct kb_io_entry *e, size_t n, uint32_t h
 	return 0;
 }
 
-static FILE *open_log(const char *prefix, const char *type, unsigned int index, bool per_job,
-		      char *name, size_t len, char *err, size_t errlen)
-{
+/* One log file being written: its name, and its memstream when deflated. */
+struct log_out {
 	FILE *f;
+	char name[4096];
+	char *buf;		/* gz: the samples, deflated into name at the end */
+	size_t len;
+};
 
-	if (!prefix)
-		return NULL;
-	kb_fio_log_name(name, len, prefix, type, index, per_job);
-	/* fio: without per_job_logs, jobs of one name append to one file */
-	f = fopen(name, per_job ? "w" : "a");
-	if (!f)
-		kb_errf(err, errlen, "%s: %s", name, strerror(errno));
-	return f;
-}
-
-static int close_log(FILE *f, const char *name, char *err, size_t errlen)
+static int open_log(struct log_out *o, const char *prefix, const char *type,
+		    unsigned int index, const struct kb_job *job, bool gz, char *err,
+		    size_t errlen)
 {
-	bool ok;
-
-	if (!f)
+	o->f = NULL;
+	if (!prefix)
 		return 0;
-	ok = !ferror(f);
-	ok &= !fclose(f);
-	if (!ok)
-		return kb_errf(err, errlen, "%s: %s", name, strerror(errno));
+	kb_fio_log_name(o->name, sizeof(o->name), prefix, type, index, job->per_job_logs);
+	if (gz) {	/* fio's name: the log's with .fz after it */
+		strncat(o->name, ".fz", sizeof(o->name) - strlen(o->name) - 1);
+		o->f = open_memstream(&o->buf, &o->len);
+	} else {
+		/* fio: without per_job_logs, jobs of one name append to one file */
+		o->f = fopen(o->name, job->per_job_logs ? "w" : "a");
+	}
+	if (!o->f)
+		return kb_errf(err, errlen, "%s: %s", o->name, strerror(errno));
 	return 0;
 }
 
-int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
+/*
+ * log_store_compressed: the samples deflated, a zlib stream per chunk of
+ * log_compression bytes (whole samples; all in one without it), one after
+ * the other as fio stores its chunks; fio --inflate-log reads them in turn.
+ */
+static int deflate_to(FILE *f, const unsigned char *buf, size_t len, size_t chunk)
+{
+	unsigned char out[65536];
+	size_t at = 0;
+
+	do {
+		size_t n = chunk && len - at > chunk ? chunk : len - at;
+		z_stream zs = { 0 };
+		int ret;
+
+		if (deflateInit(&zs, Z_DEFAULT_COMPRESSION) != Z_OK)
+			return -1;
+		zs.next_in = (unsigned char *)buf + at;
+		zs.avail_in = n;
+		do {
+			zs.next_out = out;
+			zs.avail_out = sizeof(out);
+			ret = deflate(&zs, Z_FINISH);
+			if (ret == Z_STREAM_ERROR ||
+			    fwrite(out, 1, sizeof(out) - zs.avail_out, f) !=
+			    sizeof(out) - zs.avail_out) {
+				deflateEnd(&zs);
+				return -1;
+			}
+		} while (ret != Z_STREAM_END);
+		deflateEnd(&zs);
+		at += n;
+	} while (at < len);
+	return 0;
+}
+
+/* log_compression_cpus: the tool on those CPUs while it deflates (old: its set). */
+static bool pin(const struct kb_job *job, cpu_set_t *old)
+{
+	cpu_set_t set;
+	unsigned int i;
+
+	if (!job->nr_log_compression_cpus || sched_getaffinity(0, sizeof(*old), old))
+		return false;
+	CPU_ZERO(&set);
+	for (i = 0; i < job->nr_log_compression_cpus; i++)
+		if (job->log_compression_cpus[i] < CPU_SETSIZE)
+			CPU_SET(job->log_compression_cpus[i], &set);
+	return !sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int close_log(struct log_out *o, const struct kb_job *job, size_t sample_sz,
+		     char *err, size_t errlen)
+{
+	size_t chunk = job->log_compression / sample_sz * sample_sz;
+	cpu_set_t old;
+	bool ok, pinned;
+	FILE *f;
+
+	if (!o->f)
+		return 0;
+	ok = !ferror(o->f);
+	ok &= !fclose(o->f);
+	if (!ok || !o->buf)
+		goto out;
+	f = fopen(o->name, job->per_job_logs ? "wb" : "ab");
+	if (!f)
+		goto out;
+	pinned = pin(job, &old);
+	if (o->len && deflate_to(f, (unsigned char *)o->buf, o->len,
+				 job->log_compression ? (chunk ? chunk : sample_sz) : 0))
+		ok = false;
+	if (pinned)
+		sched_setaffinity(0, sizeof(old), &old);
+	ok &= !ferror(f);
+	ok &= !fclose(f);
+out:
+	free(o->buf);
+	o->buf = NULL;
+	if (!ok)
+		return kb_errf(err, errlen, "%s: %s", o->name, errno ? strerror(errno) :
+			       "cannot write");
+	return 0;
+}
+
+int kb_fio_logs_write(const struct kb_job *job, unsigned int index, uint64_t epoch_ms,
 		      const struct kb_io_entry *e, size_t n, char *err, size_t errlen)
 {
-	char names[5][4096];
-	struct fio_logs l = { .offset = job->log_offset, .prio = job->log_prio };
+	struct fio_logs l = { .offset = job->log_offset, .prio = job->log_prio,
+			      .gz = job->log_store_compressed, .max = job->log_max_value,
+			      .epoch_ms = epoch_ms };
+	struct log_out out[5];
 	FILE **files[5] = { &l.lat, &l.clat, &l.bw, &l.iops, &l.hist };
 	static const char *const types[5] = { "lat", "clat", "bw", "iops", "clat_hist" };
 	const char *prefix[5] = { job->lat_log, job->lat_log, job->bw_log, job->iops_log,
 				  job->hist_log };
+	size_t sample_sz = sizeof(struct fio_sample) + (job->log_offset ? sizeof(uint64_t) : 0);
 	int i, ret = 0;
 
+	memset(out, 0, sizeof(out));
 	for (i = 0; i < 5; i++) {
-		*files[i] = open_log(prefix[i], types[i], index, job->per_job_logs, names[i],
-				     sizeof(names[i]), err, errlen);
-		if (prefix[i] && !*files[i]) {
+		/* the histogram log is text: kb_job_check refuses it with log_store_compressed */
+		if (open_log(&out[i], prefix[i], types[i], index, job, l.gz && i < 4, err,
+			     errlen)) {
 			ret = -1;
 			goto out;
 		}
+		*files[i] = out[i].f;
 	}
 	if (job->log_avg_msec)
 		averaged(&l, e, n, job->log_avg_msec);
@@ -351,7 +485,7 @@ int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
 		ret = kb_errf(err, errlen, "out of memory");
 out:
 	for (i = 0; i < 5; i++)
-		if (close_log(*files[i], names[i], err, errlen))
+		if (close_log(&out[i], job, sample_sz, err, errlen))
 			ret = -1;
 	return ret;
 }

@@ -45,9 +45,11 @@ void kb_fio_log_name(char *buf, size_t len, const char *prefix, const char *type
 		     unsigned int index, bool per_job);
 /*
  * Every fio log the job asks for, from its n logged I/Os (sorted); index:
- * the job's number in the run, from 1.  -1 with err: a file not written.
+ * the job's number in the run, from 1; epoch_ms: added to every time
+ * (log_unix_epoch, log_alternate_epoch: the clock's ms at the end of
+ * ramp_time; else 0).  -1 with err: a file not written.
  */
-int kb_fio_logs_write(const struct kb_job *job, unsigned int index,
+int kb_fio_logs_write(const struct kb_job *job, unsigned int index, uint64_t epoch_ms,
 		      const struct kb_io_entry *e, size_t n, char *err, size_t errlen);
 
 #endif /* KIOBENCH_FIOLOG_H */

@@ -85,7 +85,7 @@ static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool pl
 static struct json_object *prios_obj(const struct kb_result *r, int d)
 {
 	const struct kb_kcfg *k = &r->st.cfg;
-	struct json_object *a = json_object_new_array(), *e;
+	struct json_object *a = json_object_new_array(), *e, *lat;
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -97,7 +97,11 @@ static struct json_object *prios_obj(const struct kb_result *r, int d)
 		kb_jadd(e, "prioclass", kb_ju64(i ? k->cmdprio_class[d] :
 						kb_kcfg_u64(k, KIOBENCH_A_PRIOCLASS)));
 		kb_jadd(e, "prio", kb_ju64(i ? k->cmdprio[d] : kb_kcfg_u64(k, KIOBENCH_A_PRIO)));
-		kb_jadd(e, "clat_ns", kb_json_metric(&r->met[m][d], r->job));
+		lat = kb_json_metric(&r->met[m][d], r->job);
+		if (!kb_pct_shown(r->job))	/* fio: percentiles with either switch */
+			json_object_object_del(lat, "percentile");
+		/* fio: "lat_ns" with lat_percentiles */
+		kb_jadd(e, r->job->lat_percentiles ? "lat_ns" : "clat_ns", lat);
 		json_object_array_add(a, e);
 	}
 	return a;
@@ -115,8 +119,8 @@ static struct json_object *sync_obj(const struct kb_result *r, bool plus)
 
 	kb_calc_dir(r, d, &c);
 	kb_jadd(o, "total_ios", kb_ju64(c.ds->ios));
-	lat = lat_obj(r, &c, true);
-	if (plus && r->has_hist[d] && r->hist[d].nr)
+	lat = lat_obj(r, &c, kb_pct_shown(r->job));
+	if (plus && kb_pct_shown(r->job) && r->has_hist[d] && r->hist[d].nr)
 		kb_jadd(lat, "bins", bins_obj(&r->hist[d]));
 	kb_jadd(o, "lat_ns", lat);
 	return o;
@@ -124,7 +128,7 @@ static struct json_object *sync_obj(const struct kb_result *r, bool plus)
 
 static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus)
 {
-	struct json_object *o = json_object_new_object(), *clat;
+	struct json_object *o = json_object_new_object(), *clat, *lat;
 	struct dir_calc c, *cp = NULL;
 
 	if (d >= 0) {
@@ -141,12 +145,19 @@ static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool pl
 	kb_jadd(o, "short_ios", kb_ju64(0));
 	kb_jadd(o, "drop_ios", kb_ju64(0));
 	kb_jadd(o, "slat_ns", lat_obj(r, NULL, false));
-	clat = lat_obj(r, cp, true);
-	/* fio_jsonplus_clat2csv wants bins with something in them */
-	if (plus && cp && r->has_hist[d] && r->hist[d].nr)
+	/*
+	 * The one latency is fio's clat and lat: each with its percentiles
+	 * (and json+'s bins) as its switch asks, as fio's.
+	 * fio_jsonplus_clat2csv wants bins with something in them.
+	 */
+	clat = lat_obj(r, cp, r->job->clat_percentiles);
+	if (plus && cp && r->job->clat_percentiles && r->has_hist[d] && r->hist[d].nr)
 		kb_jadd(clat, "bins", bins_obj(&r->hist[d]));
 	kb_jadd(o, "clat_ns", clat);
-	kb_jadd(o, "lat_ns", lat_obj(r, cp, false));
+	lat = lat_obj(r, cp, r->job->lat_percentiles);
+	if (plus && cp && r->job->lat_percentiles && r->has_hist[d] && r->hist[d].nr)
+		kb_jadd(lat, "bins", bins_obj(&r->hist[d]));
+	kb_jadd(o, "lat_ns", lat);
 	if (cp && r->has_met[KB_MET_CLAT_PRIO_DEF][d])
 		kb_jadd(o, "prios", prios_obj(r, d));
 	return o;
@@ -423,6 +434,25 @@ static struct json_object *steady_obj(const struct kb_steady *ss)
 	return o;
 }
 
+/*
+ * unified_rw_reporting: "mixed", the reads, writes and trims summed; alone
+ * (mixed: fio 3.33 has no read, write, trim or sync then) or after them
+ * (both).
+ */
+static void mixed_obj(struct json_object *o, const struct kb_result *r, bool plus)
+{
+	struct kb_result m;
+
+	if (r->job->unified_rw == KB_UNIFIED_NONE)
+		return;
+	if (kb_mixed_result(r, &m)) {
+		kb_jadd(o, "mixed", NULL);
+		return;
+	}
+	kb_jadd(o, "mixed", dir_obj_ext(&m, KIOBENCH_DIR_READ, plus));
+	kb_mixed_free(&m);
+}
+
 static struct json_object *json_job(const struct kb_result *r, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *opts, *kb;
@@ -446,10 +476,13 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 	kb_jadd(o, "job options", opts);
 	kb_jadd(o, "usr_cpu", kb_jdbl(0.0));
 	kb_jadd(o, "sys_cpu", kb_jdbl(kb_sys_cpu_pct(r)));
-	kb_jadd(o, "read", dir_obj_ext(r, KIOBENCH_DIR_READ, plus));
-	kb_jadd(o, "write", dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
-	kb_jadd(o, "trim", dir_obj_ext(r, KIOBENCH_DIR_TRIM, plus));
-	kb_jadd(o, "sync", sync_obj(r, plus));
+	if (r->job->unified_rw != KB_UNIFIED_MIXED) {
+		kb_jadd(o, "read", dir_obj_ext(r, KIOBENCH_DIR_READ, plus));
+		kb_jadd(o, "write", dir_obj_ext(r, KIOBENCH_DIR_WRITE, plus));
+		kb_jadd(o, "trim", dir_obj_ext(r, KIOBENCH_DIR_TRIM, plus));
+		kb_jadd(o, "sync", sync_obj(r, plus));
+	}
+	mixed_obj(o, r, plus);
 	kb_jadd(o, "job_runtime", kb_ju64(r->st.measured_ns / 1000000));
 	kb_result_lat_dist(r, pn, pu, pm);
 	kb_jadd(o, "latency_ns", lat_dist_obj(pn, kb_lat_nu_edges, KB_LAT_N_NR, false));
@@ -507,7 +540,7 @@ char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms
 	for (i = 0; i < n; i++)
 		json_object_array_add(jobs, json_job(&r[i], plus));
 	kb_jadd(root, "jobs", jobs);
-	if (disks)
+	if (disks && nd)	/* fio: none without disks (disk_util=0) */
 		kb_jadd(root, "disk_util", kb_json_disk_util(disks, nd));
 	s = strdup(json_object_to_json_string_ext(root, KB_JSON_FLAGS));
 	json_object_put(root);

@@ -122,6 +122,12 @@ struct kb_assign_list {
 	size_t n, cap;
 };
 
+/*
+ * fio's unified_rw_reporting: reads, writes and trims reported apart
+ * (none), summed into one "mixed" direction (mixed), or both.
+ */
+enum kb_unified { KB_UNIFIED_NONE, KB_UNIFIED_MIXED, KB_UNIFIED_BOTH };
+
 /* fio's random_generator values; kiobench's kernel runs its own (options.c). */
 enum kb_randgen { KB_RANDGEN_TAUSWORTHE, KB_RANDGEN_LFSR, KB_RANDGEN_TAUSWORTHE64 };
 
@@ -163,6 +169,15 @@ struct kb_job {
 	uint32_t log_avg_msec, log_hist_msec, log_hist_coarseness;
 	bool log_offset, per_job_logs;
 	bool log_prio;		/* the logs' priority column: the value, not the RT flag */
+	bool log_max_value;	/* log_avg_msec windows: the largest latency, not the mean */
+	/* log_unix_epoch, log_alternate_epoch: times on this clock (clock_gettime's id) */
+	bool log_unix_epoch, log_alternate_epoch;
+	uint32_t log_epoch_clock;
+	uint32_t log_entries;	/* fio's initial log allocation: no effect here */
+	uint32_t log_compression;	/* fio's chunk size: each .fz stream's samples */
+	bool log_store_compressed;	/* fio's .fz logs (zlib) */
+	uint32_t *log_compression_cpus;	/* where the tool compresses them; NULL: anywhere */
+	unsigned int nr_log_compression_cpus;
 	uint32_t rate_iops;	/* per worker; 0: closed loop */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;
@@ -248,6 +263,12 @@ struct kb_job {
 	uint64_t span_bytes;	/* the devices' span from offset, when needed; 0: unknown */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */
 	unsigned int nr_plist;
+	/* fio's report options */
+	bool clat_percentiles, lat_percentiles;	/* the one latency's percentiles shown */
+	uint8_t unified_rw;	/* enum kb_unified: reads, writes, trims apart or summed */
+	uint32_t sig_figs;	/* significant_figures: normal output's digits */
+	uint32_t unit_base;	/* 0 auto, 8 bytes, 1 bits: normal output's bandwidth */
+	bool disk_util;		/* the disks' statistics reported */
 	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
 	/* size=N%, offset=N%, offset_increment=N%: of the device; 0: bytes */
 	uint8_t size_pct, offset_pct, offset_increment_pct;

@@ -101,7 +101,8 @@ static void print_prio(FILE *f, const struct kb_result *r, int d, enum kb_metric
 		"samples=%" PRIu64 "\n", class, level, h->min / 1e3, h->max / 1e3,
 		kb_lat_mean(h->samples, h->sum) / 1e3,
 		kb_lat_stddev(h->samples, h->sum, h->sumsq_hi, h->sumsq_lo) / 1e3, h->samples);
-	if (kb_hist_percentiles(h, r->job->plist, r->job->nr_plist, c.pv, c.lowconf))
+	if (!kb_pct_shown(r->job) ||
+	    kb_hist_percentiles(h, r->job->plist, r->job->nr_plist, c.pv, c.lowconf))
 		return;
 	for (i = 0; i < r->job->nr_plist; i++)
 		c.any_lowconf |= c.lowconf[i];
@@ -110,8 +111,13 @@ static void print_prio(FILE *f, const struct kb_result *r, int d, enum kb_metric
 	print_percentiles(f, r, &c, what, h->samples);
 }
 
-static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
+/*
+ * Direction d of r under fio's name for it (what: "mixed" for the sum of
+ * unified_rw_reporting), in significant_figures digits and unit_base's unit.
+ */
+static void print_dir_normal(FILE *f, const struct kb_result *r, int d, const char *what)
 {
+	unsigned int sig = kb_sig_figs(r->job);
 	struct dir_calc c;
 	char iops[32], bw[32], bwalt[32], io[32], smin[32], smax[32], ramp[32];
 	const char *unit = "nsec";
@@ -119,15 +125,15 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 	double mean, dev;
 
 	kb_calc_dir(r, d, &c);
-	kb_num2str(iops, sizeof(iops), c.iops_int, 4, false, "");
-	kb_num2str(bw, sizeof(bw), c.bw_bytes, 4, true, "B/s");
-	kb_num2str(bwalt, sizeof(bwalt), c.bw_bytes, 4, false, "B/s");
-	kb_num2str(io, sizeof(io), c.ds->bytes, 4, true, "B");
+	kb_num2str(iops, sizeof(iops), c.iops_int, sig, false, "");
+	kb_bw_str(bw, sizeof(bw), c.bw_bytes, true, r->job);
+	kb_bw_str(bwalt, sizeof(bwalt), c.bw_bytes, false, r->job);
+	kb_num2str(io, sizeof(io), c.ds->bytes, sig, true, "B");
 	if (d == KIOBENCH_DIR_SYNC)	/* fio's heading of its syncs; no bytes */
 		fprintf(f, "  fsync/fdatasync/sync_file_range: flushes=%" PRIu64 ", IOPS=%s\n",
 			c.ds->ios, iops);
 	else
-		fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", kb_dir_names[d],
+		fprintf(f, "  %s: IOPS=%s, BW=%s (%s)(%s/%" PRIu64 "msec)\n", what,
 			iops, bw, bwalt, io, r->st.measured_ns / 1000000);
 	if (c.ds->ios) {
 		min = c.ds->lat_min;
@@ -153,7 +159,8 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d)
 			kb_num2str(smin, sizeof(smin), min, 6, false, ""),
 			kb_num2str(smax, sizeof(smax), max, 6, false, ""),
 			mean, dev, c.ds->ios);
-		if (c.has_pct)
+		/* clat_percentiles and lat_percentiles both name this one latency */
+		if (c.has_pct && kb_pct_shown(r->job))
 			print_percentiles(f, r, &c, d == KIOBENCH_DIR_SYNC ? "sync" : "lat",
 					  c.ds->ios);
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_DEF);
@@ -240,15 +247,16 @@ static void print_sensors(FILE *f, const struct kb_result *r)
 }
 
 /* fio's steadystate line: the window's means and its last criterion. */
-static void print_steady(FILE *f, const struct kb_steady *ss)
+static void print_steady(FILE *f, const struct kb_steady *ss, const struct kb_job *job)
 {
 	char bw[32], bwalt[32], iops[32];
 	uint64_t b = kb_ss_mean(ss, true);
 
 	fprintf(f, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
-		ss->attained ? "yes" : "no", kb_num2str(bw, sizeof(bw), b, 4, true, "B/s"),
-		kb_num2str(bwalt, sizeof(bwalt), b, 4, false, "B/s"),
-		kb_num2str(iops, sizeof(iops), kb_ss_mean(ss, false), 4, false, ""),
+		ss->attained ? "yes" : "no", kb_bw_str(bw, sizeof(bw), b, true, job),
+		kb_bw_str(bwalt, sizeof(bwalt), b, false, job),
+		kb_num2str(iops, sizeof(iops), kb_ss_mean(ss, false), kb_sig_figs(job), false,
+			   ""),
 		kb_ss_on_bw(&ss->o) ? "bw" : "iops",
 		kb_ss_on_slope(&ss->o) ? " slope" : " mean dev", ss->criterion,
 		ss->o.pct ? "%" : "");
@@ -261,7 +269,7 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	fprintf(f, "  cpu          : sys=%.2f%%, %.0f ns per I/O (workers; interrupt-side "
 		"completion not included)\n", kb_sys_cpu_pct(r), kb_cpu_ns_per_io(r));
 	if (r->ss)
-		print_steady(f, r->ss);
+		print_steady(f, r->ss, r->job);
 	if (r->st.zero_reads)
 		fprintf(f, "  warning: %" PRIu64 " of %" PRIu64 " " KB_ZERO_READS_WARNING "\n",
 			r->st.zero_reads, reads);
@@ -276,6 +284,29 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 	print_sensors(f, r);
 }
 
+/*
+ * unified_rw_reporting=mixed or both: the reads, writes and trims summed,
+ * as fio's "mixed" (after the directions with both, as fio 3.33; its
+ * "mixed" line of both says IOPS=0, BW=0, a bug of its, not followed).
+ */
+static bool print_mixed(FILE *f, const struct kb_result *r)
+{
+	struct kb_result m;
+	bool shown;
+
+	if (r->job->unified_rw == KB_UNIFIED_NONE)
+		return false;
+	if (kb_mixed_result(r, &m)) {
+		fprintf(f, "  mixed: out of memory\n");
+		return false;
+	}
+	shown = kb_dir_shown(&m, KIOBENCH_DIR_READ);
+	if (shown)
+		print_dir_normal(f, &m, KIOBENCH_DIR_READ, "mixed");
+	kb_mixed_free(&m);
+	return shown;
+}
+
 void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 {
 	size_t i;
@@ -286,9 +317,12 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 
 		print_job_header(f, &r[i]);
 		for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
-			if (!kb_dir_shown(&r[i], d))
+			if (d == KIOBENCH_DIR_SYNC)
+				any |= print_mixed(f, &r[i]);
+			if (!kb_dir_shown(&r[i], d) ||
+			    (d != KIOBENCH_DIR_SYNC && r[i].job->unified_rw == KB_UNIFIED_MIXED))
 				continue;
-			print_dir_normal(f, &r[i], d);
+			print_dir_normal(f, &r[i], d, kb_dir_names[d]);
 			any = true;
 		}
 		if (!any)
@@ -306,9 +340,72 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 
 /* ---- fio's closing lines ---------------------------------------------------- */
 
+/*
+ * One "READ:" line of group g: the directions in mask (bit d: direction d)
+ * of its jobs summed, each job's rate over its own measured time.
+ */
+static void run_status_line(FILE *f, const struct kb_result *res, size_t n, unsigned int g,
+			    unsigned int mask, const char *name, const struct kb_job *job)
+{
+	uint64_t bytes = 0, tmax = 0, rmin = UINT64_MAX, rmax = 0;
+	uint64_t bmin = UINT64_MAX, bmax = 0, agg;
+	char a[32], b[32], c[32], e[32], h[32], k[32], io[32], io2[32];
+	unsigned int sig = kb_sig_figs(job);
+	bool any = false;
+	size_t i;
+	int d;
+
+	for (i = 0; i < n; i++) {
+		uint64_t jb = 0, ios = 0, bw;
+
+		if (!res[i].job || res[i].groupid != g)
+			continue;
+		for (d = 0; d < KIOBENCH_DIR_SYNC; d++) {
+			if (mask & (1u << d)) {
+				jb += res[i].st.dir[d].bytes;
+				ios += res[i].st.dir[d].ios;
+			}
+		}
+		if (!ios)
+			continue;
+		any = true;
+		bytes += jb;
+		if (res[i].st.measured_ns > tmax)
+			tmax = res[i].st.measured_ns;
+		if (res[i].st.measured_ns / 1000000 < rmin)
+			rmin = res[i].st.measured_ns / 1000000;
+		if (res[i].st.measured_ns / 1000000 > rmax)
+			rmax = res[i].st.measured_ns / 1000000;
+		bw = res[i].st.measured_ns ?
+		     (uint64_t)((u128)jb * 1000000000u / res[i].st.measured_ns) : 0;
+		if (bw < bmin)
+			bmin = bw;
+		if (bw > bmax)
+			bmax = bw;
+	}
+	if (!any)
+		return;
+	agg = tmax ? (uint64_t)((u128)bytes * 1000000000u / tmax) : 0;
+	fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%"
+		PRIu64 "msec\n", name,
+		kb_bw_str(a, sizeof(a), agg, true, job),
+		kb_bw_str(b, sizeof(b), agg, false, job),
+		kb_bw_str(c, sizeof(c), bmin, true, job),
+		kb_bw_str(e, sizeof(e), bmax, true, job),
+		kb_bw_str(h, sizeof(h), bmin, false, job),
+		kb_bw_str(k, sizeof(k), bmax, false, job),
+		kb_num2str(io, sizeof(io), bytes, sig, true, "B"),
+		kb_num2str(io2, sizeof(io2), bytes, sig, false, "B"), rmin, rmax);
+}
+
+/*
+ * fio's group lines: its first job's significant_figures and unit_base;
+ * unified_rw_reporting as any of its jobs asks (fio ORs them).
+ */
 void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
 {
 	static const char *const up[KIOBENCH_NR_DIRS] = { "READ", "WRITE", "TRIM", "SYNC" };
+	const unsigned int rwt = (1u << KIOBENCH_DIR_SYNC) - 1;
 	unsigned int g, last = 0;
 	size_t i;
 	int d;
@@ -317,52 +414,24 @@ void kb_print_run_status(FILE *f, const struct kb_result *res, size_t n)
 		if (res[i].job && res[i].groupid > last)
 			last = res[i].groupid;
 	for (g = 0; g <= last && n; g++) {
-		bool any_job = false;
+		const struct kb_job *job = NULL;
+		unsigned int unified = KB_UNIFIED_NONE;
 
-		for (i = 0; i < n; i++)
-			any_job |= res[i].job && res[i].groupid == g;
-		if (!any_job)
+		for (i = 0; i < n; i++) {
+			if (!res[i].job || res[i].groupid != g)
+				continue;
+			if (!job)
+				job = res[i].job;
+			if (res[i].job->unified_rw > unified)
+				unified = res[i].job->unified_rw;
+		}
+		if (!job)
 			continue;
 		fprintf(f, "\nRun status group %u (all jobs):\n", g);
-		for (d = 0; d < KIOBENCH_DIR_SYNC; d++) {	/* flushes move no bytes */
-			uint64_t bytes = 0, tmax = 0, rmin = UINT64_MAX, rmax = 0;
-			uint64_t bmin = UINT64_MAX, bmax = 0, agg;
-			char a[32], b[32], c[32], e[32], h[32], k[32], io[32], io2[32];
-			bool any = false;
-
-			for (i = 0; i < n; i++) {
-				struct dir_calc dc;
-
-				if (!res[i].job || res[i].groupid != g || !res[i].st.dir[d].ios)
-					continue;
-				kb_calc_rates(&res[i], d, &dc);
-				any = true;
-				bytes += res[i].st.dir[d].bytes;
-				if (res[i].st.measured_ns > tmax)
-					tmax = res[i].st.measured_ns;
-				if (dc.runtime_ms < rmin)
-					rmin = dc.runtime_ms;
-				if (dc.runtime_ms > rmax)
-					rmax = dc.runtime_ms;
-				if (dc.bw_bytes < bmin)
-					bmin = dc.bw_bytes;
-				if (dc.bw_bytes > bmax)
-					bmax = dc.bw_bytes;
-			}
-			if (!any)
-				continue;
-			agg = tmax ? (uint64_t)((u128)bytes * 1000000000u / tmax) : 0;
-			fprintf(f, "  %5s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%" PRIu64 "-%"
-				PRIu64 "msec\n", up[d],
-				kb_num2str(a, sizeof(a), agg, 4, true, "B/s"),
-				kb_num2str(b, sizeof(b), agg, 4, false, "B/s"),
-				kb_num2str(c, sizeof(c), bmin, 4, true, "B/s"),
-				kb_num2str(e, sizeof(e), bmax, 4, true, "B/s"),
-				kb_num2str(h, sizeof(h), bmin, 4, false, "B/s"),
-				kb_num2str(k, sizeof(k), bmax, 4, false, "B/s"),
-				kb_num2str(io, sizeof(io), bytes, 4, true, "B"),
-				kb_num2str(io2, sizeof(io2), bytes, 4, false, "B"), rmin, rmax);
-		}
+		for (d = 0; d < KIOBENCH_DIR_SYNC && unified != KB_UNIFIED_MIXED; d++)
+			run_status_line(f, res, n, g, 1u << d, up[d], job);	/* flushes move no bytes */
+		if (unified != KB_UNIFIED_NONE)
+			run_status_line(f, res, n, g, rwt, "MIXED", job);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "distrib.h"
 #include "fio_opts.h"
@@ -1372,6 +1373,90 @@ static int p_direct(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
+ * slat_percentiles: kiobench has no submission latency (its one latency
+ * runs from before submit_bio() to bi_end_io(), fio's lat); =0 is what it
+ * does, =1 is refused.
+ */
+static int p_slat_pct(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	bool on;
+
+	(void)job; (void)g;
+	if (kb_parse_bool(val, &on, err, errlen))
+		return -1;
+	if (on)
+		return kb_errf(err, errlen, "%s=%s is refused: %s", o->name, val,
+			       KB_NO_SLAT);
+	return 0;
+}
+
+/* fio's unified_rw_reporting: none, mixed, both, or its 0, 1, 2. */
+static int p_unified(const struct kb_opt *o, const char *val, struct kb_job *job,
+		     struct kb_global *g, char *err, size_t errlen)
+{
+	static const char *const names[][2] = {
+		[KB_UNIFIED_NONE] = { "none", "0" },
+		[KB_UNIFIED_MIXED] = { "mixed", "1" },
+		[KB_UNIFIED_BOTH] = { "both", "2" },
+	};
+	unsigned int i;
+
+	(void)o; (void)g;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!strcmp(val, names[i][0]) || !strcmp(val, names[i][1])) {
+			job->unified_rw = i;
+			return 0;
+		}
+	}
+	return kb_errf(err, errlen, "invalid unified_rw_reporting '%s' (none, mixed, both; "
+		       "0, 1, 2)", val);
+}
+
+/* fio's unit_base: 0 auto (bytes for block I/O), 8 bytes, 1 bits. */
+static int p_unit_base(const struct kb_opt *o, const char *val, struct kb_job *job,
+		       struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "0") || !strcmp(val, "8") || !strcmp(val, "1")) {
+		job->unit_base = val[0] - '0';
+		return 0;
+	}
+	return kb_errf(err, errlen, "invalid unit_base '%s' (0 auto, 8 bytes, 1 bits)", val);
+}
+
+/* log_alternate_epoch_clock_id: a clock clock_gettime() reads on this host. */
+static int p_clock_id(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	struct timespec ts;
+	uint64_t v;
+
+	if (get_range(o, val, &v, err, errlen))
+		return -1;
+	if (clock_gettime((clockid_t)v, &ts))
+		return kb_errf(err, errlen, "invalid clock id '%s' (clock_gettime: %s)", val,
+			       strerror(errno));
+	*(uint32_t *)field(o, job, g) = v;
+	return 0;
+}
+
+static int p_log_cpus(const struct kb_opt *o, const char *val, struct kb_job *job,
+		      struct kb_global *g, char *err, size_t errlen)
+{
+	uint32_t *v;
+	unsigned int n;
+
+	(void)o; (void)g;
+	if (kb_parse_cpus(val, &v, &n, err, errlen))
+		return -1;
+	free(job->log_compression_cpus);
+	job->log_compression_cpus = v;
+	job->nr_log_compression_cpus = n;
+	return 0;
+}
+
+/*
  * fixedbufs, registerfiles: fio asks its engine for what
  * kiobench always does (the table's help says why); =0 is refused.
  */
@@ -1659,6 +1744,27 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_SEED, seed), BOUNDS(0, UINT64_MAX)),
 	JOB(KB_OPT_PLIST, "percentile_list", "P:P:...", p_plist, "latency percentiles to report",
 	    .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99:99.999"),
+	JOB(KB_OPT_CLAT_PERCENTILES, "clat_percentiles", "BOOL", p_flag,
+	    "the latency's percentiles: JSON's clat_ns, normal and terse output (1)",
+	    .off = JOBF(clat_percentiles), FLAG, .def = "1"),
+	JOB(KB_OPT_LAT_PERCENTILES, "lat_percentiles", "BOOL", p_flag,
+	    "the latency's percentiles: JSON's lat_ns, normal and terse output (0)",
+	    .off = JOBF(lat_percentiles), FLAG),
+	JOB(KB_OPT_SLAT_PERCENTILES, "slat_percentiles", "0", p_slat_pct,
+	    "submission latency percentiles: kiobench has no submission latency "
+	    "(slat_percentiles=1 is refused)"),
+	JOB(KB_OPT_UNIFIED_RW, "unified_rw_reporting", "none|mixed|both", p_unified,
+	    "none, mixed or both (fio's 0, 1, 2): reads, writes and trims reported apart, "
+	    "summed as one \"mixed\" direction, or both", .def = "none"),
+	JOB(KB_OPT_SIG_FIGS, "significant_figures", "N", p_u32,
+	    "normal output: digits of IOPS, bandwidth and sizes (4)", .off = JOBF(sig_figs),
+	    BOUNDS(1, 10), .def = "4"),
+	JOB(KB_OPT_UNIT_BASE, "unit_base", "0|8|1", p_unit_base,
+	    "0, 8 or 1 (auto, bytes, bits): the normal output's bandwidth in bytes or bits",
+	    .off = JOBF(unit_base), .def = "0"),
+	JOB(KB_OPT_DISK_UTIL, "disk_util", "BOOL", p_flag,
+	    "report the job's disks' statistics (1)", .off = JOBF(disk_util), FLAG,
+	    .def = "1"),
 	JOB(KB_OPT_INTERVAL, "interval", "TIME", p_time, "timeline interval (1s)",
 	    ATTR(KIOBENCH_A_INTERVAL_NS, interval_ns), BOUNDS(1, UINT64_MAX)),
 	JOB(KB_OPT_CONT_ERR, "continue_on_error", NULL, p_flag, "count I/O errors and go on",
@@ -1745,6 +1851,32 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(log_hist_coarseness), BOUNDS(0, 6)),
 	JOB(KB_OPT_PER_JOB_LOGS, "per_job_logs", NULL, p_flag,
 	    "log names carry the job's number", .off = JOBF(per_job_logs), FLAG, .def = "1"),
+	JOB(KB_OPT_LOG_MAX_VALUE, "log_max_value", "BOOL", p_flag,
+	    "log_avg_msec: the lat and clat logs give each window's largest latency, not "
+	    "its mean", .off = JOBF(log_max_value), FLAG),
+	JOB(KB_OPT_LOG_UNIX_EPOCH, "log_unix_epoch", "BOOL", p_flag,
+	    "log times in ms on log_alternate_epoch_clock_id's clock (Unix time), not from "
+	    "the job's start", .off = JOBF(log_unix_epoch), FLAG),
+	JOB(KB_OPT_LOG_ALT_EPOCH, "log_alternate_epoch", "BOOL", p_flag,
+	    "log times in ms on log_alternate_epoch_clock_id's clock, not from the job's "
+	    "start", .off = JOBF(log_alternate_epoch), FLAG),
+	JOB(KB_OPT_LOG_ALT_EPOCH_CLOCK, "log_alternate_epoch_clock_id", "N", p_clock_id,
+	    "the clock_gettime() clock of log_unix_epoch and log_alternate_epoch "
+	    "(0: CLOCK_REALTIME)", .off = JOBF(log_epoch_clock), BOUNDS(0, INT32_MAX),
+	    .def = "0"),
+	JOB(KB_OPT_LOG_ENTRIES, "log_entries", "N", p_u32,
+	    "fio's initial log allocation: no effect (the kernel's per-I/O log holds "
+	    "lat_log_entries; the logs are written from it after the run)",
+	    .off = JOBF(log_entries), BOUNDS(1024, 1048576), .def = "1024"),
+	JOB(KB_OPT_LOG_COMPRESSION, "log_compression", "SIZE", p_size32,
+	    "fio's log chunks: with log_store_compressed, a zlib stream per SIZE bytes of "
+	    "samples; alone no effect (nothing to save: the logs are written after the run)",
+	    .off = JOBF(log_compression), BOUNDS(1024, 512 * 1024 * 1024)),
+	JOB(KB_OPT_LOG_COMPRESSION_CPUS, "log_compression_cpus", "LIST", p_log_cpus,
+	    "CPUs the tool compresses the logs on (log_store_compressed)"),
+	JOB(KB_OPT_LOG_STORE_COMPRESSED, "log_store_compressed", "BOOL", p_flag,
+	    "fio's logs zlib-compressed as FILE_TYPE.N.log.fz (fio --inflate-log reads "
+	    "them)", .off = JOBF(log_store_compressed), FLAG),
 	/* fio's execution model: the tool sequences the jobs (run.c) */
 	JOB(KB_OPT_STONEWALL, "stonewall", NULL, p_flag,
 	    "start after every job above has ended; starts a new group",
@@ -2182,6 +2314,7 @@ void kb_job_free(struct kb_job *job)
 	free(job->bw_log);
 	free(job->iops_log);
 	free(job->hist_log);
+	free(job->log_compression_cpus);
 	free(job->wait_for);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
@@ -2408,6 +2541,10 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
+	if (job->log_store_compressed && job->hist_log)
+		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
+			       "fio stores a histogram sample as a pointer into its own memory, "
+			       "so no reader (fio --inflate-log) can make its .fz back into lines");
 	if (job->offset_align % 512)
 		return kb_errf(err, errlen, "offset_align=%llu: not a multiple of 512, which "
 			       "kiobench's direct I/O needs", (unsigned long long)job->offset_align);
@@ -2681,6 +2818,16 @@ static void format_cmdprio_bs(const struct kb_job *job, char *buf, size_t len)
  * rw with its :N, zonemode, ba, cmdprio_bssplit and rw_sequencer as fio
  * reads them; false for another option.
  */
+static void format_cpus(const uint32_t *v, unsigned int n, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += snprintf(buf + at, len - at, "%s%u", i ? "," : "", v[i]);
+}
+
 static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *buf,
 		       size_t len)
 {
@@ -2700,6 +2847,16 @@ static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *b
 	else if (o->id == KB_OPT_RW_SEQUENCER)
 		snprintf(buf, len, "%s", job->rw_sequencer == KIOBENCH_RW_SEQ_IDENTICAL ?
 			 "identical" : "sequential");
+	else if (o->id == KB_OPT_UNIFIED_RW)
+		snprintf(buf, len, "%s", job->unified_rw == KB_UNIFIED_MIXED ? "mixed" :
+			 job->unified_rw == KB_UNIFIED_BOTH ? "both" : "none");
+	else if (o->id == KB_OPT_UNIT_BASE || o->id == KB_OPT_LOG_ALT_EPOCH_CLOCK ||
+		 o->id == KB_OPT_LOG_COMPRESSION)
+		snprintf(buf, len, "%u", *(const uint32_t *)((const char *)job + o->off));
+	else if (o->id == KB_OPT_SLAT_PERCENTILES)
+		snprintf(buf, len, "0");
+	else if (o->id == KB_OPT_LOG_COMPRESSION_CPUS)
+		format_cpus(job->log_compression_cpus, job->nr_log_compression_cpus, buf, len);
 	else
 		return false;
 	return true;

@@ -193,6 +193,111 @@ void kb_result_lat_dist(const struct kb_result *r, double *pn, double *pu, doubl
 	kb_lat_dist(h, KIOBENCH_NR_DIRS, pn, pu, pm);
 }
 
+/* ---- fio's report options ------------------------------------------------- */
+
+bool kb_pct_shown(const struct kb_job *job)
+{
+	return job->clat_percentiles || job->lat_percentiles;
+}
+
+unsigned int kb_sig_figs(const struct kb_job *job)
+{
+	return job->sig_figs ? job->sig_figs : 4;
+}
+
+/* unit_base=1: bits (fio's N2S_BITPERSEC multiplies by 8); 0 and 8: bytes. */
+char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool pow2, const struct kb_job *job)
+{
+	bool bits = job->unit_base == 1;
+
+	return kb_num2str(buf, len, bits ? bytes_s * 8 : bytes_s, kb_sig_figs(job), pow2,
+			  bits ? "bit/s" : "B/s");
+}
+
+static void add_dirstat(struct kb_dirstat *s, const struct kb_dirstat *t)
+{
+	uint64_t lo = s->sumsq_lo + t->sumsq_lo;
+
+	if (t->ios && (!s->ios || t->lat_min < s->lat_min))
+		s->lat_min = t->lat_min;
+	if (t->lat_max > s->lat_max)
+		s->lat_max = t->lat_max;
+	s->present |= t->present;
+	s->ios += t->ios;
+	s->bytes += t->bytes;
+	s->errors += t->errors;
+	s->lat_sum += t->lat_sum;
+	s->sumsq_hi += t->sumsq_hi + (lo < s->sumsq_lo);
+	s->sumsq_lo = lo;
+	s->all_ios += t->all_ios;
+	s->all_bytes += t->all_bytes;
+}
+
+/* h = the sum of src[d] for the kept directions d < KIOBENCH_DIR_SYNC. */
+static int mixed_hist(struct kb_hist *h, bool *has, const struct kb_hist *src,
+		      const bool *src_has)
+{
+	int d;
+
+	memset(h, 0, sizeof(*h));
+	h->dir = KIOBENCH_DIR_READ;
+	*has = false;
+	for (d = 0; d < KIOBENCH_DIR_SYNC; d++) {
+		uint64_t lo;
+
+		if (!src_has[d])
+			continue;
+		*has = true;
+		if (kb_hist_merge(h, &src[d]))
+			return -1;
+		lo = h->sumsq_lo + src[d].sumsq_lo;
+		h->sumsq_hi += src[d].sumsq_hi + (lo < h->sumsq_lo);
+		h->sumsq_lo = lo;
+	}
+	return 0;
+}
+
+int kb_mixed_result(const struct kb_result *r, struct kb_result *m)
+{
+	bool has[KB_NR_MET][KIOBENCH_NR_DIRS];
+	struct kb_dirstat sum = { 0 };
+	int d, k;
+
+	*m = *r;
+	for (d = 0; d < KIOBENCH_DIR_SYNC; d++)
+		add_dirstat(&sum, &r->st.dir[d]);
+	m->st.dir[KIOBENCH_DIR_READ] = sum;
+	for (d = KIOBENCH_DIR_WRITE; d < KIOBENCH_DIR_SYNC; d++) {
+		memset(&m->st.dir[d], 0, sizeof(m->st.dir[d]));
+		m->has_hist[d] = false;
+	}
+	memset(m->hist, 0, sizeof(m->hist));
+	memset(m->met, 0, sizeof(m->met));
+	memset(has, 0, sizeof(has));
+	memcpy(m->has_met, has, sizeof(has));
+	m->has_hist[KIOBENCH_DIR_SYNC] = false;
+	m->tl = (struct kb_timeline){ 0 };
+	m->has_tl = false;
+	if (mixed_hist(&m->hist[0], &m->has_hist[0], r->hist, r->has_hist))
+		goto fail;
+	for (k = KB_MET_CLAT_PRIO_DEF; k <= KB_MET_CLAT_PRIO_CMD; k++)
+		if (mixed_hist(&m->met[k][0], &m->has_met[k][0], r->met[k], r->has_met[k]))
+			goto fail;
+	return 0;
+fail:
+	kb_mixed_free(m);
+	return -1;
+}
+
+void kb_mixed_free(struct kb_result *m)
+{
+	int k;
+
+	kb_hist_free(&m->hist[0]);
+	for (k = KB_MET_CLAT_PRIO_DEF; k <= KB_MET_CLAT_PRIO_CMD; k++)
+		kb_hist_free(&m->met[k][0]);
+}
+
 /* ---- fio's groups ---------------------------------------------------------- */
 
 static int worse_state(int a, int b)

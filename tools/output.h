@@ -37,6 +37,22 @@ double kb_cpu_ns_per_io(const struct kb_result *r);
 void kb_result_lat_dist(const struct kb_result *r, double *pn, double *pu, double *pm);
 void kb_job_rates(const struct kb_result *r, double *iops, double *bw);
 
+/*
+ * fio's unified_rw_reporting=mixed of r: a copy whose reads are r's reads,
+ * writes and trims summed (counts, bytes, latency, histograms, the
+ * per-priority latency), with no writes or trims and none of r's other
+ * measures; the rest is r's (shared, not copied).  kb_mixed_free() frees
+ * what it made.  -1: out of memory.
+ */
+int kb_mixed_result(const struct kb_result *r, struct kb_result *m);
+void kb_mixed_free(struct kb_result *m);
+/* clat_percentiles or lat_percentiles: the latency's percentiles are shown. */
+bool kb_pct_shown(const struct kb_job *job);
+/* fio's num2str of a bandwidth (bytes/s) in the job's unit_base, sig_figs digits. */
+char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool pow2, const struct kb_job *job);
+/* significant_figures, or fio's default 4 (a job of a sweep's step has it too) */
+unsigned int kb_sig_figs(const struct kb_job *job);
+
 #define KB_NO_POWER_NOTE "no power sensor: efficiency not reported"
 
 /* IOPS per watt and MB/s per watt at iops and bw (bytes/s); false: no power. */

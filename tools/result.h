@@ -207,6 +207,11 @@ struct kb_result {
 	unsigned int nr_devid;
 	struct kb_zbd_counts zbd;	/* zonemode=zbd: what the workers did */
 	struct kb_latt latt;		/* latency_target: the depth search (malloc'ed parts) */
+	/*
+	 * log_unix_epoch, log_alternate_epoch: log_alternate_epoch_clock_id's
+	 * clock when the job was started, ns; 0: the logs' times from its start
+	 */
+	uint64_t log_epoch_ns;
 };
 
 /* A block device's identity from sysfs ("" where sysfs has none). */

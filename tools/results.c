@@ -541,7 +541,10 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 	ramp = res->st.cfg.present ? kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_RAMP_NS) : job->ramp_ns;
 	for (i = 0; i < n; i++)
 		e[i].end_ns = e[i].end_ns > ramp ? e[i].end_ns - ramp : 0;
-	ok = !kb_fio_logs_write(job, res->index ? res->index : 1, e, n, err, sizeof(err));
+	/* log_unix_epoch...: the clock at the job's start, plus its warm-up (fio's epoch) */
+	ok = !kb_fio_logs_write(job, res->index ? res->index : 1,
+				res->log_epoch_ns ? (res->log_epoch_ns + ramp) / 1000000 : 0,
+				e, n, err, sizeof(err));
 	if (!ok)
 		msg("%s", err);
 	free(e);

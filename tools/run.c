@@ -283,6 +283,13 @@ static int start_one(struct run *r, struct run_job *j)
 	j->start_ns = j->next_sample_ns = now_ns();
 	j->has_irqs = !kb_irqs_read(kb_sysfs_root(), kb_proc_interrupts(), j->job.devices,
 				    j->job.nr_devices, &j->irqs);
+	if (j->job.log_unix_epoch || j->job.log_alternate_epoch) {
+		struct timespec ts;
+
+		/* fio's epoch: the clock (checked by the option) as the job starts */
+		clock_gettime((clockid_t)j->job.log_epoch_clock, &ts);
+		j->log_epoch_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
 	if (kb_nl_job_cmd(&r->nl, KIOBENCH_CMD_JOB_START, j->id, &e)) {
 		snprintf(what, sizeof(what), "cannot start job '%s'", j->job.name);
 		return nl_fail(what, &e);
@@ -611,6 +618,7 @@ static bool collect(struct run *r, struct run_job *j, struct kb_result *res)
 		res->ss = &j->ss;
 	if (j->limit_err && !res->st.error)	/* fio's error for the limit */
 		res->st.error = -j->limit_err;
+	res->log_epoch_ns = j->log_epoch_ns;
 	ok &= kb_read_results(j->dir, r->n > 1, res);
 	read_devids(j, res);
 	read_irqs(j, res);

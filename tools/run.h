@@ -38,6 +38,7 @@ struct run_job {
 	int limit_err;
 	struct kb_irqs irqs;	/* its devices' interrupts at its start */
 	bool has_irqs;
+	uint64_t log_epoch_ns;	/* log_unix_epoch...: its clock at JOB_START, ns */
 };
 
 struct run {

@@ -38,7 +38,7 @@ static void terse_dir(FILE *f, const struct kb_result *r, int d)
 	else
 		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
 	for (i = 0; i < KB_MAX_PERCENTILES; i++) {
-		if (c.has_pct && i < r->job->nr_plist)
+		if (c.has_pct && kb_pct_shown(r->job) && i < r->job->nr_plist)
 			fprintf(f, ";%f%%=%" PRIu64, r->job->plist[i] / (double)KB_PCT_ONE,
 				c.pv[i] / 1000);
 		else
@@ -52,6 +52,16 @@ static void terse_dir(FILE *f, const struct kb_result *r, int d)
 		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
 	/* bandwidth samples: not measured */
 	fprintf(f, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
+}
+
+static void terse_mixed(FILE *f, const struct kb_result *r)
+{
+	struct kb_result m;
+
+	if (r->job->unified_rw == KB_UNIFIED_NONE || kb_mixed_result(r, &m))
+		return;
+	terse_dir(f, &m, KIOBENCH_DIR_READ);
+	kb_mixed_free(&m);
 }
 
 void kb_print_terse(FILE *f, const struct kb_result *r, size_t n)
@@ -86,9 +96,14 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 	for (i = 0; i < n; i++) {
 		fprintf(f, "3;kiobench-%s;%s;%u;%d", KB_TOOL_VERSION, r[i].job->name,
 			r[i].groupid, -r[i].st.error);
-		/* fio's terse version 3: reads and writes (trims came in 4) */
-		for (d = 0; d <= KIOBENCH_DIR_WRITE; d++)
+		/*
+		 * fio's terse version 3: reads and writes (trims came in 4);
+		 * unified_rw_reporting=mixed: the sum alone, both: after them
+		 */
+		for (d = 0; d <= KIOBENCH_DIR_WRITE &&
+			    r[i].job->unified_rw != KB_UNIFIED_MIXED; d++)
 			terse_dir(f, &r[i], d);
+		terse_mixed(f, &r[i]);
 		/* CPU usage: the workers' system time; context switches not counted */
 		fprintf(f, ";%f%%;%f%%;0;0;0", 0.0, kb_sys_cpu_pct(&r[i]));
 		/* I/O depth distribution: not measured */

@@ -305,7 +305,8 @@ def replies(tmp_path_factory):
              "kiobench suite 00", "kiobench features --", "kiobench plot --",
              "kiobench-plot --o", "kiobench run --filename=", "kiobench run --filename=/dev/x:",
              "kiobench bogus --", "kiobench compare tes", "kiobench plot tes",
-             "kiobench run tes", "kiobench stop ", "kiobench suite 001-datacenter tes"]
+             "kiobench run tes", "kiobench stop ", "kiobench suite 001-datacenter tes",
+             "kiobench run --unified_rw_reporting=", "kiobench run --unit_base="]
     return complete(lines, bindir)
 
 
@@ -324,6 +325,14 @@ def test_completion_offers_a_commands_options(replies):
     assert set(replies["kiobench run --i"]) == {o for o in run if o.startswith("--i")}
     assert set(replies["kiobench features --"]) == {"--help"}
     assert set(replies["kiobench bogus --"]) == {"--help"}
+
+
+def test_completion_offers_the_report_options_values(replies):
+    """fio's value lists of unified_rw_reporting and unit_base (their help's
+    first words).  Mutation: unified_rw_reporting's help without its
+    "none, mixed or both" head: red."""
+    assert replies["kiobench run --unified_rw_reporting="] == ["none", "mixed", "both"]
+    assert replies["kiobench run --unit_base="] == ["0", "8", "1"]
 
 
 def test_completion_adds_runs_job_options_to_sweep(replies):

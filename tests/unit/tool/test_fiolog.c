@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of fio's log files (tools/fiolog.c). */
+#include <zlib.h>
+
 #include "fiolog.h"
 #include "options.h"
 #include "tool_test.h"
@@ -86,7 +88,7 @@ static void write_logs(struct kb_job *job, const char *dir, unsigned int index)
 	job->iops_log = strdup(prefix);
 	job->hist_log = strdup(prefix);
 	CHECK(kb_io_log_parse(raw, &e, &n, &dropped, err, sizeof(err)) == 0);
-	CHECK(kb_fio_logs_write(job, index, e, n, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(job, index, 0, e, n, err, sizeof(err)) == 0);
 	free(e);
 }
 
@@ -160,13 +162,13 @@ static void t_prio(void)
 	job.lat_log = strdup(prefix);
 	CHECK(kb_io_log_parse(raw6, &e, &n, &dropped, err, sizeof(err)) == 0);
 	CHECK(n == 3 && e[0].ioprio == 0x4005 && e[1].ioprio == 0x2003 && e[2].ioprio == 0);
-	CHECK(kb_fio_logs_write(&job, 1, e, n, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(&job, 1, 0, e, n, err, sizeof(err)) == 0);
 	s = slurp(dir, "p_clat.1.log");
 	CHECK_STR(s ? s : "(none)", "1, 1000, 0, 4096, 0\n2, 2000, 0, 4096, 1\n3, 3000, 0, 4096, 0\n");
 	free(s);
 	CHECK(apply(&job, NULL, "log_prio", "1") == 0);
 	CHECK(apply(&job, NULL, "per_job_logs", "0") == 0);
-	CHECK(kb_fio_logs_write(&job, 1, e, n, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(&job, 1, 0, e, n, err, sizeof(err)) == 0);
 	s = slurp(dir, "p_clat.log");
 	CHECK_STR(s ? s : "(none)", "1, 1000, 0, 4096, 0x4005\n2, 2000, 0, 4096, 0x2003\n"
 		  "3, 3000, 0, 4096, 0x0000\n");
@@ -212,6 +214,194 @@ static void t_windows(void)
 	rm_dir(dir);
 }
 
+
+/*
+ * log_max_value: a window's largest latency in the lat and clat logs
+ * (reads of 200 and 500 us in 0-10 ms: 500000, not the mean 350000);
+ * bandwidth unchanged.  Mutation: `l->max ? w[d].lat_max :` ->
+ * `l->max ? w[d].lat_sum / w[d].n :`: red.
+ */
+static void t_max_value(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", *s;
+	struct kb_job job;
+
+	CHECK(mkdtemp(dir) != NULL);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "log_avg_msec", "10") == 0);
+	CHECK(apply(&job, NULL, "log_max_value", "1") == 0);
+	write_logs(&job, dir, 1);
+	s = slurp(dir, "k_clat.1.log");
+	CHECK_STR(s ? s : "(none)", "10, 500000, 0, 0, 0\n10, 1000, 1, 0, 0\n"
+		  "12, 1000000, 0, 0, 0\n");
+	free(s);
+	s = slurp(dir, "k_bw.1.log");
+	CHECK(s && !strncmp(s, "10, 800, 0, 0, 0\n", 17));
+	free(s);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
+/*
+ * log_unix_epoch: every time plus the epoch's ms (results.c gives the
+ * clock at the job's start plus ramp_time).  Mutation: line() without
+ * `ms += l->epoch_ms`: red.
+ */
+static void t_epoch(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", prefix[256], *s;
+	struct kb_io_entry *e;
+	struct kb_job job;
+	uint64_t dropped;
+	size_t n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "log_unix_epoch", "1") == 0);
+	snprintf(prefix, sizeof(prefix), "%s/u", dir);
+	job.lat_log = strdup(prefix);
+	CHECK(kb_io_log_parse(raw, &e, &n, &dropped, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(&job, 1, 1700000000000ULL, e, n, err, sizeof(err)) == 0);
+	s = slurp(dir, "u_lat.1.log");
+	CHECK(s && !strncmp(s, "1700000000001, 200000, 0, 4096, 0\n", 34));
+	free(s);
+	free(e);
+	/* fio's clock ids: one this host reads, else refused */
+	CHECK(apply(&job, NULL, "log_alternate_epoch_clock_id", "1") == 0 &&
+	      job.log_epoch_clock == 1);
+	CHECK(apply(&job, NULL, "log_alternate_epoch_clock_id", "4096") == -1);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
+/* The .fz file inflated: each zlib stream in turn, as fio --inflate-log. */
+static unsigned char *inflate_all(const char *path, size_t *out_len, unsigned int *streams)
+{
+	unsigned char *in, *out = NULL;
+	size_t in_len, at = 0, cap = 0;
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+
+	*out_len = 0;
+	*streams = 0;
+	if (!f || fstat(fileno(f), &st)) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	in_len = st.st_size;
+	in = malloc(in_len + 1);
+	if (!in || fread(in, 1, in_len, f) != in_len) {
+		fclose(f);
+		free(in);
+		return NULL;
+	}
+	fclose(f);
+	while (at < in_len) {
+		z_stream zs = { 0 };
+		int ret;
+
+		if (inflateInit(&zs) != Z_OK)
+			break;
+		zs.next_in = in + at;
+		zs.avail_in = in_len - at;
+		do {
+			if (cap - *out_len < 65536) {
+				cap = cap * 2 + 65536;
+				out = realloc(out, cap);
+			}
+			zs.next_out = out + *out_len;
+			zs.avail_out = cap - *out_len;
+			ret = inflate(&zs, Z_NO_FLUSH);
+			*out_len = zs.next_out - out;
+		} while (ret == Z_OK);
+		at = zs.next_in - in;
+		inflateEnd(&zs);
+		if (ret != Z_STREAM_END)
+			break;
+		(*streams)++;
+	}
+	free(in);
+	return out;
+}
+
+/*
+ * log_store_compressed: k_lat.1.log.fz holds fio 3.33's samples (32 bytes,
+ * 40 with log_offset and its ddir bit), deflated, a stream per
+ * log_compression bytes; Debian's fio --inflate-log prints them as the
+ * text log's lines.  Mutation: line()'s sample without
+ * `(l->offset ? FIO_SAMPLE_OFFSET : 0)`: red (fio reads 32-byte samples).
+ */
+static void t_compressed(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", path[512], cmd[700], *text, *s;
+	unsigned int streams;
+	unsigned char *b;
+	struct kb_job job;
+	uint64_t v;
+	size_t len;
+	FILE *p;
+
+	CHECK(mkdtemp(dir) != NULL);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "log_offset", "1") == 0);
+	write_logs(&job, dir, 1);
+	text = slurp(dir, "k_lat.1.log");
+	CHECK(apply(&job, NULL, "log_store_compressed", "1") == 0);
+	CHECK(apply(&job, NULL, "log_compression", "1k") == 0);
+	free(job.hist_log);
+	job.hist_log = NULL;
+	write_logs(&job, dir, 1);
+	snprintf(path, sizeof(path), "%s/k_lat.1.log.fz", dir);
+	b = inflate_all(path, &len, &streams);
+	CHECK(b && len == 4 * 40 && streams == 1);
+	if (b && len == 160) {
+		memcpy(&v, b + 8, 8);
+		CHECK(v == 200000);		/* the first sample's latency */
+		memcpy(&v, b + 40 + 32, 8);
+		CHECK(v == 4096);		/* the second's offset */
+		CHECK(b[16 + 3] == 0x80);	/* fio's LOG_OFFSET_SAMPLE_BIT */
+	}
+	free(b);
+	snprintf(path, sizeof(path), "%s/k_bw.1.log.fz", dir);
+	CHECK(access(path, F_OK) == 0);
+	if (!system("fio --version >/dev/null 2>&1")) {
+		snprintf(cmd, sizeof(cmd), "fio --inflate-log=%s/k_lat.1.log.fz", dir);
+		p = popen(cmd, "r");
+		s = calloc(1, 4096);
+		if (p && s)
+			CHECK(fread(s, 1, 4095, p) > 0);
+		if (p)
+			pclose(p);
+		CHECK_STR(s ? s : "(none)", text ? text : "(no text log)");
+		free(s);
+	} else {
+		printf("    skipped fio --inflate-log: no fio on this host\n");
+	}
+	/* 2000 samples of 32 bytes in 1 KiB chunks: a stream per 32 samples */
+	{
+		struct kb_io_entry e[2000];
+		unsigned int i;
+
+		for (i = 0; i < 2000; i++)
+			e[i] = (struct kb_io_entry){ .end_ns = i * 1000ULL, .lat_ns = 1000,
+						     .len = 4096 };
+		CHECK(apply(&job, NULL, "log_offset", "0") == 0);
+		CHECK(kb_fio_logs_write(&job, 2, 0, e, 2000, err, sizeof(err)) == 0);
+		snprintf(path, sizeof(path), "%s/k_iops.2.log.fz", dir);
+		b = inflate_all(path, &len, &streams);
+		CHECK(len == 2000 * 32 && streams == (2000 + 31) / 32);
+		free(b);
+	}
+	/* fio's hist samples are pointers: no .fz of them */
+	CHECK(apply(&job, NULL, "write_hist_log", "h") == 0);
+	CHECK(apply(&job, NULL, "filename", "/dev/nullb0") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1 && strstr(err, "write_hist_log"));
+	free(text);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
 static void t_options(void)
 {
 	struct kb_job job;
@@ -233,4 +423,8 @@ void fiolog_tests(void)
 	run_case("fiolog: the priority column, log_prio", t_prio);
 	run_case("fiolog: windows of log_avg_msec, log_hist_msec", t_windows);
 	run_case("fiolog: options", t_options);
+	run_case("fiolog: log_max_value", t_max_value);
+	run_case("fiolog: log_unix_epoch, log_alternate_epoch_clock_id", t_epoch);
+	run_case("fiolog: log_store_compressed, log_compression (fio --inflate-log)",
+		 t_compressed);
 }

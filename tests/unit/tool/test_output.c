@@ -346,6 +346,229 @@ static void t_disks(void)
 	json_object_put(a);
 }
 
+
+/* r's writes: n I/Os of 8 KiB at 2000-2010 ns (a bucket [2000, 2016)). */
+static void add_writes(struct kb_result *r, uint64_t n)
+{
+	static const struct kb_bucket b[] = { { 2000, 2016, 0 } };
+
+	r->st.dir[1].ios = r->st.dir[1].all_ios = n;
+	r->st.dir[1].bytes = r->st.dir[1].all_bytes = n * 8192;
+	r->st.dir[1].lat_min = 2000;
+	r->st.dir[1].lat_max = 2010;
+	r->st.dir[1].lat_sum = 2005 * n;
+	mkhist(&r->hist[1], b, 1, 2000, 2010);
+	r->hist[1].b[0].count = n;
+	r->hist[1].samples = n;
+	r->hist[1].bits = 6;
+	r->hist[1].dir = 1;
+}
+
+static struct json_object *job0_of(const char *s, struct json_object **root)
+{
+	struct json_object *jobs;
+
+	*root = json_tokener_parse(s);
+	if (!*root || !json_object_object_get_ex(*root, "jobs", &jobs))
+		return NULL;
+	return json_object_array_get_idx(jobs, 0);
+}
+
+static int64_t jget(struct json_object *o, const char *k1, const char *k2)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k1, &v) ||
+	    (k2 && !json_object_object_get_ex(v, k2, &v)))
+		return -1;
+	return json_object_get_int64(v);
+}
+
+static void run_status_of(const struct kb_result *r, char **s)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(s, &len);
+
+	kb_print_run_status(f, r, 1);
+	fclose(f);
+}
+
+/*
+ * unified_rw_reporting: mixed sums reads and writes into fio's one
+ * "mixed" direction, alone (JSON: no read, write, trim or sync, as fio
+ * 3.33), both after them; normal, terse, JSON and the run status.
+ * Mutation: kb_mixed_result() without add_dirstat() of the writes
+ * (`d < KIOBENCH_DIR_SYNC` -> `d < KIOBENCH_DIR_WRITE`): red.
+ */
+static void t_unified(void)
+{
+	struct json_object *root, *j, *m;
+	struct kb_global g = { 0 };
+	struct kb_result r;
+	struct kb_job job;
+	char *s, *p;
+	int fields = 1;
+
+	make_result(&r, &job, 1000);
+	add_writes(&r, 1000);
+	CHECK(apply(&job, &g, "unified_rw_reporting", "mixed") == 0);
+	s = capture(kb_print_normal, &r);
+	/* 1000 x 4 KiB + 1000 x 8 KiB in 10 s: 200 IOPS, 1200 KiB/s */
+	CHECK(strstr(s, "  mixed: IOPS=200, BW=1200KiB/s (1229kB/s)(11.7MiB/10000msec)\n"));
+	CHECK(strstr(s, "    lat (nsec): min=1020, max=2010, avg=1515.00,"));
+	CHECK(strstr(s, "    lat percentiles (nsec, N=2000):\n"));
+	CHECK(!strstr(s, "  read:") && !strstr(s, "  write:"));
+	free(s);
+	run_status_of(&r, &s);
+	CHECK(strstr(s, "  MIXED: bw=1200KiB/s (1229kB/s), 1200KiB/s-1200KiB/s "));
+	CHECK(!strstr(s, "READ:"));
+	free(s);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(j && json_object_object_get_ex(j, "mixed", &m));
+	CHECK(jget(j, "mixed", "total_ios") == 2000);
+	CHECK(jget(j, "mixed", "io_bytes") == 12288000);
+	CHECK(j && json_object_object_get_ex(j, "mixed", &m) &&
+	      jget(m, "clat_ns", "N") == 2000 && jget(m, "clat_ns", "max") == 2010);
+	CHECK(j && !json_object_object_get_ex(j, "read", NULL) &&
+	      !json_object_object_get_ex(j, "write", NULL) &&
+	      !json_object_object_get_ex(j, "trim", NULL) &&
+	      !json_object_object_get_ex(j, "sync", NULL));
+	json_object_put(root);
+	free(s);
+	s = capture(kb_print_terse, &r);
+	for (p = s; *p; p++)
+		fields += *p == ';';
+	CHECK(fields == 80);	/* fio 3.33's count: the mixed direction in the reads' place */
+	CHECK(!strncmp(s, "3;kiobench-" KB_TOOL_VERSION ";kiobench;0;0;12000;1200;200;",
+		       strlen("3;kiobench-" KB_TOOL_VERSION ";kiobench;0;0;12000;1200;200;")));
+	free(s);
+
+	CHECK(apply(&job, &g, "unified_rw_reporting", "2") == 0);	/* both */
+	s = capture(kb_print_normal, &r);
+	p = strstr(s, "  write: IOPS=100,");
+	CHECK(strstr(s, "  read: IOPS=100,") && p && strstr(p, "  mixed: IOPS=200,"));
+	free(s);
+	run_status_of(&r, &s);
+	CHECK(strstr(s, "   READ: bw=") && strstr(s, "  WRITE: bw=") && strstr(s, "  MIXED: bw="));
+	free(s);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(jget(j, "read", "total_ios") == 1000 && jget(j, "write", "total_ios") == 1000 &&
+	      jget(j, "mixed", "total_ios") == 2000);
+	json_object_put(root);
+	free(s);
+	CHECK(apply(&job, &g, "unified_rw_reporting", "0") == 0);
+	s = capture(kb_print_normal, &r);
+	CHECK(!strstr(s, "mixed"));
+	free(s);
+	CHECK(apply(&job, &g, "unified_rw_reporting", "sum") != 0);
+	kb_hist_free(&r.hist[1]);
+	free_result(&r, &job);
+}
+
+/*
+ * clat_percentiles and lat_percentiles: the one latency's percentiles,
+ * under JSON's clat_ns and lat_ns as each asks, in the normal and terse
+ * output when either does.  Mutation: lat_obj()'s clat call with `true`
+ * for r->job->clat_percentiles: red.
+ */
+static void t_pct_switches(void)
+{
+	struct json_object *root, *j, *v;
+	struct kb_global g = { 0 };
+	struct kb_result r;
+	struct kb_job job;
+	char *s;
+
+	make_result(&r, &job, 1000);
+	CHECK(job.clat_percentiles && !job.lat_percentiles);	/* fio's defaults */
+	CHECK(apply(&job, &g, "clat_percentiles", "0") == 0);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(j && json_object_object_get_ex(j, "read", &v) &&
+	      json_object_object_get_ex(v, "clat_ns", &v) &&
+	      jget(v, "N", NULL) == 1000 && !json_object_object_get_ex(v, "percentile", NULL));
+	json_object_put(root);
+	free(s);
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "    lat (nsec): min=1020") && !strstr(s, "percentiles"));
+	free(s);
+	s = capture(kb_print_terse, &r);
+	CHECK(!strstr(s, "%=1;") && strstr(s, ";0%=0;"));
+	free(s);
+	CHECK(apply(&job, &g, "lat_percentiles", "1") == 0);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(j && json_object_object_get_ex(j, "read", &v) &&
+	      json_object_object_get_ex(v, "lat_ns", &v) &&
+	      jget(v, "percentile", "99.000000") == 1027);
+	json_object_put(root);
+	free(s);
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "    lat percentiles (nsec, N=1000):\n"));
+	free(s);
+	CHECK(apply(&job, &g, "slat_percentiles", "0") == 0);
+	CHECK(apply(&job, &g, "slat_percentiles", "1") != 0 &&
+	      strstr(err, "no submission latency"));
+	free_result(&r, &job);
+}
+
+/*
+ * significant_figures and unit_base: fio's num2str digits of the normal
+ * output's IOPS, bandwidth and sizes, and bits for bandwidth.  Expected
+ * strings are Debian fio 3.33's for the same figures (4 MiB in 1 ms:
+ * "IOPS=1024.0k, BW=32000Mibit/s (33554Mbit/s)(4096.0KiB/1msec)").
+ * Mutation: kb_bw_str() without `* 8`: red.
+ */
+static void t_sig_figs(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_result r;
+	struct kb_job job;
+	char *s;
+
+	make_result(&r, &job, 1024);
+	r.st.measured_ns = 1000000;	/* 1024 x 4 KiB in 1 ms */
+	CHECK(apply(&job, &g, "significant_figures", "6") == 0);
+	CHECK(apply(&job, &g, "unit_base", "1") == 0);
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "  read: IOPS=1024.0k, BW=32000Mibit/s (33554Mbit/s)(4096.0KiB/1msec)\n"));
+	free(s);
+	run_status_of(&r, &s);
+	CHECK(strstr(s, "   READ: bw=32000Mibit/s (33554Mbit/s), 32000Mibit/s-32000Mibit/s "
+		      "(33554Mbit/s-33554Mbit/s), io=4096.0KiB (4194.3kB), run=1-1msec\n"));
+	free(s);
+	CHECK(apply(&job, &g, "significant_figures", "2") == 0);
+	CHECK(apply(&job, &g, "unit_base", "8") == 0);
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "  read: IOPS=1M, BW=4GiB/s (4GB/s)(4MiB/1msec)\n"));
+	free(s);
+	CHECK(apply(&job, &g, "significant_figures", "11") != 0);
+	CHECK(apply(&job, &g, "unit_base", "2") != 0);
+	free_result(&r, &job);
+}
+
+/*
+ * disk_util: the JSON's "disk_util" is there only with disks to report
+ * (the run collects none for jobs with disk_util=0), as fio's.
+ * Mutation: kb_json_report_disks()'s `disks && nd` -> `disks`: red.
+ */
+static void t_no_disks(void)
+{
+	struct kb_disk d = { 0 };
+	struct kb_result r;
+	struct kb_job job;
+	char *s;
+
+	make_result(&r, &job, 10);
+	CHECK(job.disk_util);
+	s = kb_json_report_disks(&r, 1, 1700000000123LL, false, &d, 0);
+	CHECK(!strstr(s, "disk_util"));
+	free(s);
+	free_result(&r, &job);
+}
+
 void output_tests(void)
 {
 	run_case("num2str like fio", t_num2str);
@@ -355,4 +578,8 @@ void output_tests(void)
 	run_case("fio's groups: group_reporting, run status", t_groups);
 	run_case("output: group_reporting keeps the per-priority latency", t_group_prios);
 	run_case("fio's disk stats: normal, terse, JSON", t_disks);
+	run_case("output: unified_rw_reporting mixed and both", t_unified);
+	run_case("output: clat_percentiles, lat_percentiles, slat_percentiles", t_pct_switches);
+	run_case("output: significant_figures, unit_base", t_sig_figs);
+	run_case("output: no disk_util without disks", t_no_disks);
 }
