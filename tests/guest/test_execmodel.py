@@ -228,6 +228,30 @@ def test_group_reporting_sums(guest, kiobench_module, make_nullb):
     assert re.search(r";nullb0;600;0;\d+;\d+;\d+;\d+;\d+;[\d.]+%$", line), line
 
 
+def test_unified_mixed_without_disk_util_as_fio(guest, kiobench_module, make_nullb):
+    """unified_rw_reporting=mixed and disk_util=0, by kiobench and by
+    Debian's fio on the same file: the job's JSON has one "mixed" object
+    of all its I/Os and no read, write, trim or sync (fio 3.33's shape),
+    the report no disk_util; the normal output a "mixed:" paragraph, a
+    "MIXED:" run status line and no disk stats.  Mutation: execute()
+    collecting the disks whatever disk_util (its `continue` removed): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=20_000)
+    text = (f"[m]\nfilename={dev}\nrw=randrw\nnumber_ios=200\n"
+            f"unified_rw_reporting=mixed\ndisk_util=0\n")
+    doc = json.loads(run_file(guest, text, extra="--allow-writes"))
+    fio = run_fio(guest, text)
+    for who, d in (("kiobench", doc), ("fio", fio)):
+        [j] = d["jobs"]
+        assert "disk_util" not in d, (who, d.get("disk_util"))
+        assert not {"read", "write", "trim", "sync"} & set(j), (who, sorted(j))
+        assert j["mixed"]["total_ios"] == 200, (who, j["mixed"]["total_ios"])
+    assert doc["jobs"][0]["mixed"]["clat_ns"]["N"] == 200
+    out = run_file(guest, text, fmt="normal", extra="--allow-writes")
+    assert re.search(r"^  mixed: IOPS=.*\(800KiB/", out, re.M), out
+    assert re.search(r"^  MIXED: bw=.*io=800KiB", out, re.M), out
+    assert "Disk stats" not in out and "  read:" not in out, out
+
+
 def test_loops_and_one_pass(guest, kiobench_module, make_nullb):
     """loops=3 over size=1m reads every block 3 times (the device's count:
     768); without size, runtime=60 still ends after one pass over the

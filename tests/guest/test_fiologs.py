@@ -139,3 +139,30 @@ def test_fio_scripts_read_kiobench_logs(guest, kiobench_module, make_nullb, tmp_
     # length, not by its I/Os, and a guest under TCG has slow windows with
     # few I/Os: 13 % above the I/O mean in one run.  Its -A fails under
     # Python 3.)
+
+
+def test_unix_epoch_logs_stored_compressed_as_fio(guest, kiobench_module, make_nullb):
+    """--log_unix_epoch --log_store_compressed: fio's names (PREFIX_lat.1.log.fz,
+    no text log), which Debian's fio --inflate-log prints as lines of fio's
+    shape, one per I/O, their times Unix ms within the run (the guest's clock
+    before and after it); fio's own files of the same options in the same
+    guest inflate to the same shape.  Mutation: run.c's start_one() not
+    reading the clock (`j->log_epoch_ns = 0`): red (times from 0)."""
+    dev = make_nullb("nullb0", size_mb=64)
+    guest.check("rm -rf /tmp/ke /tmp/fe && mkdir /tmp/ke /tmp/fe")
+    opts = "--write_lat_log={p} --log_unix_epoch=1 --log_store_compressed=1"
+    t0 = int(guest.check("date +%s"))
+    job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --number_ios=300 "
+                         + opts.format(p="/tmp/ke/k"))
+    t1 = int(guest.check("date +%s"))
+    assert sorted(guest.check("ls /tmp/ke").split()) == ["k_clat.1.log.fz", "k_lat.1.log.fz"]
+    lines = guest.check("fio --inflate-log=/tmp/ke/k_clat.1.log.fz").splitlines()
+    assert len(lines) == job["read"]["total_ios"] == 300
+    times = [int(line.split(", ")[0]) for line in lines]
+    assert t0 * 1000 <= times[0] <= times[-1] <= (t1 + 1) * 1000, (t0, times[0], times[-1], t1)
+    guest.check(f"cd /tmp/fe && fio --name=f --filename={dev} --rw=randread --bs=4k "
+                f"--direct=1 --number_ios=300 --output=/dev/null " + opts.format(p="f"),
+                timeout=120)
+    theirs = guest.check("fio --inflate-log=/tmp/fe/f_clat.1.log.fz").splitlines()
+    assert {len(x.split(", ")) for x in theirs} == {len(x.split(", ")) for x in lines} == {5}
+    assert int(theirs[0].split(", ")[0]) >= t0 * 1000
