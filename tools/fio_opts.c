@@ -41,10 +41,6 @@
 			"scramble_buffers and buffer_compress_percentage/chunk"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
-#define BWSAMPLES	"not implemented yet: the interval of fio's bandwidth and IOPS " \
-			"samples (bw_min, bw_max, bw_mean, bw_dev, bw_samples and the iops_ " \
-			"ones), which kiobench does not report; its timeline (interval) holds " \
-			"each interval's I/Os and bytes"
 #define ERRORS		"not implemented yet: kiobench counts errors with continue_on_error " \
 			"only"
 #define FLOW		"not implemented yet: flow control between jobs"
@@ -166,8 +162,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "kiobench's kernel workers keep no per-block trim count or failure state "
 	  "(continue_on_error counts each direction's errors, trim verify the trimmed "
 	  "blocks that read back as zeroes)" },
-	{ "bwavgtime", NULL, BWSAMPLES },
-	{ "iopsavgtime", NULL, BWSAMPLES },
 	/* io_uring and libaio engine options */
 	{ "sqthread_poll", NULL, URING_SQ },
 	{ "sqthread_poll_cpu", NULL, URING_SQ },

@@ -126,6 +126,38 @@ static struct json_object *sync_obj(const struct kb_result *r, bool plus)
 	return o;
 }
 
+/* The report's results, for fio's bw_agg (its group's aggregate); NULL: one job. */
+static const struct kb_result *report_all;
+static size_t report_n;
+
+/*
+ * fio's bw_* (KiB/s) and iops_* samples: windows of bwavgtime and
+ * iopsavgtime of the timeline (output.c); zeros without any.
+ */
+static void rate_samples_obj(struct json_object *o, const struct kb_result *r, int d)
+{
+	struct kb_samples bw = { 0 }, iops = { 0 };
+	double mean = 0, dev = 0, per = 0;
+
+	if (d >= 0)
+		kb_rate_samples(r, d, &bw, &iops);
+	if (kb_samples_stats(&bw, &mean, &dev))
+		per = kb_bw_per(report_all, report_n, r, d, mean);
+	kb_jadd(o, "bw_min", kb_ju64(bw.min));
+	kb_jadd(o, "bw_max", kb_ju64(bw.max));
+	kb_jadd(o, "bw_agg", kb_jdbl(per));
+	kb_jadd(o, "bw_mean", kb_jdbl(mean));
+	kb_jadd(o, "bw_dev", kb_jdbl(dev));
+	kb_jadd(o, "bw_samples", kb_ju64(bw.n));
+	mean = dev = 0;
+	kb_samples_stats(&iops, &mean, &dev);
+	kb_jadd(o, "iops_min", kb_ju64(iops.min));
+	kb_jadd(o, "iops_max", kb_ju64(iops.max));
+	kb_jadd(o, "iops_mean", kb_jdbl(mean));
+	kb_jadd(o, "iops_stddev", kb_jdbl(dev));
+	kb_jadd(o, "iops_samples", kb_ju64(iops.n));
+}
+
 static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool plus)
 {
 	struct json_object *o = json_object_new_object(), *clat, *lat;
@@ -160,6 +192,7 @@ static struct json_object *dir_obj_ext(const struct kb_result *r, int d, bool pl
 	kb_jadd(o, "lat_ns", lat);
 	if (cp && r->has_met[KB_MET_CLAT_PRIO_DEF][d])
 		kb_jadd(o, "prios", prios_obj(r, d));
+	rate_samples_obj(o, r, d);
 	return o;
 }
 
@@ -537,8 +570,12 @@ char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms
 	kb_jadd(root, "timestamp_ms", json_object_new_int64(now_ms));
 	kb_jadd(root, "time", kb_jstr(tbuf));
 	jobs = json_object_new_array();
+	report_all = r;
+	report_n = n;
 	for (i = 0; i < n; i++)
 		json_object_array_add(jobs, json_job(&r[i], plus));
+	report_all = NULL;
+	report_n = 0;
 	kb_jadd(root, "jobs", jobs);
 	if (disks && nd)	/* fio: none without disks (disk_util=0) */
 		kb_jadd(root, "disk_util", kb_json_disk_util(disks, nd));

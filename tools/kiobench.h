@@ -269,6 +269,7 @@ struct kb_job {
 	uint32_t sig_figs;	/* significant_figures: normal output's digits */
 	uint32_t unit_base;	/* 0 auto, 8 bytes, 1 bits: normal output's bandwidth */
 	bool disk_util;		/* the disks' statistics reported */
+	uint32_t bw_avg_ms, iops_avg_ms;	/* bwavgtime, iopsavgtime: sample windows */
 	unsigned int kb_base;	/* fio's kb_base: 1024 (its default) or 1000 */
 	/* size=N%, offset=N%, offset_increment=N%: of the device; 0: bytes */
 	uint8_t size_pct, offset_pct, offset_increment_pct;

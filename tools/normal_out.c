@@ -111,6 +111,52 @@ static void print_prio(FILE *f, const struct kb_result *r, int d, enum kb_metric
 	print_percentiles(f, r, &c, what, h->samples);
 }
 
+/* The report's results, for fio's "per" (its group's aggregate); NULL: one job. */
+static const struct kb_result *report_all;
+static size_t report_n;
+
+/*
+ * fio's bw and iops lines: the samples of bwavgtime and iopsavgtime
+ * windows (output.c), the bandwidth in kb_base's KiB or kB (unit_base=1:
+ * bits), MiB past kb_base^2, as fio's show_ddir_status().
+ */
+static void print_rate_samples(FILE *f, const struct kb_result *r, int d)
+{
+	struct kb_samples bw, iops;
+	double mean, dev, base = r->job->kb_base ? r->job->kb_base : 1024;
+	bool pow2 = base == 1024, bits = r->job->unit_base == 1;
+	double min, max, per;
+	const char *unit;
+
+	kb_rate_samples(r, d, &bw, &iops);
+	if (kb_samples_stats(&bw, &mean, &dev)) {
+		per = kb_bw_per(report_all, report_n, r, d, mean);
+		unit = bits ? (pow2 ? "Kibit" : "kbit") : (pow2 ? "KiB" : "kB");
+		min = bw.min;
+		max = bw.max;
+		if (bits) {
+			min *= 8;
+			max *= 8;
+			mean *= 8;
+			dev *= 8;
+		}
+		if (mean > base * base) {
+			min /= base;
+			max /= base;
+			mean /= base;
+			dev /= base;
+			unit = bits ? "Mibit" : "MiB";
+		}
+		fprintf(f, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, "
+			"stdev=%5.02f, samples=%" PRIu64 "\n", unit, (unsigned long long)min,
+			(unsigned long long)max, per, mean, dev, bw.n);
+	}
+	if (kb_samples_stats(&iops, &mean, &dev))
+		fprintf(f, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, "
+			"stdev=%5.02f, samples=%" PRIu64 "\n", iops.min, iops.max, mean, dev,
+			iops.n);
+}
+
 /*
  * Direction d of r under fio's name for it (what: "mixed" for the sum of
  * unified_rw_reporting), in significant_figures digits and unit_base's unit.
@@ -166,6 +212,8 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d, const ch
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_DEF);
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_CMD);
 	}
+	if (d != KIOBENCH_DIR_SYNC)
+		print_rate_samples(f, r, d);
 	if (r->job->ramp_ns) {
 		kb_fmt_duration(ramp, sizeof(ramp), r->job->ramp_ns);
 		fprintf(f, "    warm-up excluded: %s, %" PRIu64 " I/Os; errors: %" PRIu64 "\n",
@@ -312,6 +360,8 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 	size_t i;
 	int d;
 
+	report_all = r;
+	report_n = n;
 	for (i = 0; i < n; i++) {
 		bool any = false;
 
@@ -336,6 +386,8 @@ void kb_print_normal(FILE *f, const struct kb_result *r, size_t n)
 		if (i + 1 < n)
 			fprintf(f, "\n");
 	}
+	report_all = NULL;
+	report_n = 0;
 }
 
 /* ---- fio's closing lines ---------------------------------------------------- */

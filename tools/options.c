@@ -1762,6 +1762,13 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_UNIT_BASE, "unit_base", "0|8|1", p_unit_base,
 	    "0, 8 or 1 (auto, bytes, bits): the normal output's bandwidth in bytes or bits",
 	    .off = JOBF(unit_base), .def = "0"),
+	JOB(KB_OPT_BWAVGTIME, "bwavgtime", "MS", p_u32,
+	    "the window of the bandwidth samples (bw min, max, avg, stdev), a multiple of "
+	    "interval (which it sets when not given); default: the timeline's interval",
+	    .off = JOBF(bw_avg_ms), BOUNDS(1, UINT32_MAX), .def = "500"),
+	JOB(KB_OPT_IOPSAVGTIME, "iopsavgtime", "MS", p_u32,
+	    "the window of the IOPS samples, as bwavgtime's", .off = JOBF(iops_avg_ms),
+	    BOUNDS(1, UINT32_MAX), .def = "500"),
 	JOB(KB_OPT_DISK_UTIL, "disk_util", "BOOL", p_flag,
 	    "report the job's disks' statistics (1)", .off = JOBF(disk_util), FLAG,
 	    .def = "1"),
@@ -2533,6 +2540,58 @@ static int check_cmdprio_bs(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+uint64_t kb_job_rate_window_ns(const struct kb_job *job, bool iops)
+{
+	bool given = kb_job_isset(job, iops ? KB_OPT_IOPSAVGTIME : KB_OPT_BWAVGTIME);
+	uint32_t ms = iops ? job->iops_avg_ms : job->bw_avg_ms;
+
+	/* fio: a bw (iops) log averaged over log_avg_msec sets the window too */
+	if ((iops ? job->iops_log : job->bw_log) && job->log_avg_msec)
+		ms = given && ms < job->log_avg_msec ? ms : job->log_avg_msec;
+	else if (!given)
+		return 0;
+	return ms * 1000000ULL;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * bwavgtime, iopsavgtime: their samples are windows of the kernel's
+ * timeline, so each must be a whole number of its intervals; without
+ * interval, the timeline's is their greatest common divisor.
+ */
+static int rate_windows(struct kb_job *job, char *err, size_t errlen)
+{
+	uint64_t w[2] = { kb_job_rate_window_ns(job, false), kb_job_rate_window_ns(job, true) };
+	uint64_t g = gcd64(w[0], w[1]);
+	int i;
+
+	if (!g)
+		return 0;
+	if (!kb_job_isset(job, KB_OPT_INTERVAL)) {
+		job->interval_ns = g;
+		kb_job_mark(job, KB_OPT_INTERVAL, true);
+		return 0;
+	}
+	for (i = 0; i < 2; i++)
+		if (w[i] && w[i] % job->interval_ns)
+			return kb_errf(err, errlen, "%s=%llums is not a multiple of interval "
+				       "(%lluns): its samples are whole intervals of the kernel's "
+				       "timeline", i ? "iopsavgtime" : "bwavgtime",
+				       (unsigned long long)(w[i] / 1000000),
+				       (unsigned long long)job->interval_ns);
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -2541,6 +2600,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
+	if (rate_windows(job, err, errlen))
+		return -1;
 	if (job->log_store_compressed && job->hist_log)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
 			       "fio stores a histogram sample as a pointer into its own memory, "

@@ -37,6 +37,8 @@ enum kb_opt_id {
 	KB_OPT_SIG_FIGS,
 	KB_OPT_UNIT_BASE,
 	KB_OPT_DISK_UTIL,
+	KB_OPT_BWAVGTIME,
+	KB_OPT_IOPSAVGTIME,
 	KB_OPT_INTERVAL,
 	KB_OPT_CONT_ERR,
 	KB_OPT_LAT_LOG,
@@ -312,6 +314,12 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 uint64_t kb_job_io_bytes(const struct kb_job *job);
 uint32_t kb_job_rwmix_read(const struct kb_job *job);
 uint32_t kb_job_fsync(const struct kb_job *job);
+/*
+ * The window of fio's bandwidth (iops: IOPS) samples, ns: bwavgtime
+ * (iopsavgtime), or with write_bw_log (write_iops_log) and log_avg_msec the
+ * smaller of the two, as fio; 0: neither given, the timeline's interval.
+ */
+uint64_t kb_job_rate_window_ns(const struct kb_job *job, bool iops);
 /* Percentile as fio prints it in keys: "99.990000". */
 void kb_pct_str(uint32_t pct, char *buf, size_t len);
 unsigned int kb_plist_precision(const uint32_t *plist, unsigned int nr);

@@ -19,6 +19,7 @@
 
 #include "json.h"
 #include "kiobench.h"
+#include "options.h"
 #include "output.h"
 #include "report.h"
 #include "result.h"
@@ -193,6 +194,115 @@ void kb_result_lat_dist(const struct kb_result *r, double *pn, double *pu, doubl
 	kb_lat_dist(h, KIOBENCH_NR_DIRS, pn, pu, pm);
 }
 
+static void sample_add(struct kb_samples *s, uint64_t v)
+{
+	double delta = (double)v - s->mean;
+
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (v > s->max)
+		s->max = v;
+	s->n++;
+	s->mean += delta / s->n;
+	s->s += delta * ((double)v - s->mean);
+}
+
+bool kb_samples_stats(const struct kb_samples *s, double *mean, double *dev)
+{
+	if (!s->n)
+		return false;
+	*mean = s->mean;
+	*dev = s->n > 1 ? sqrt(s->s / (s->n - 1)) : 0.0;
+	return true;
+}
+
+/* fio's sum of its jobs' samples in a group: each figure added (pure_sum). */
+static void samples_sum(struct kb_samples *a, const struct kb_samples *x)
+{
+	if (!x->n)
+		return;
+	if (!a->n) {
+		*a = *x;
+		return;
+	}
+	a->min += x->min;
+	a->max += x->max;
+	a->n += x->n;
+	a->mean += x->mean;
+	a->s += x->s;
+}
+
+/* Samples of the timeline of r in windows of w_ns (0: each interval). */
+static void tl_samples(const struct kb_result *r, int d, uint64_t w_ns, bool iops,
+		       struct kb_samples *out)
+{
+	uint64_t ramp = r->st.cfg.present ? kb_kcfg_u64(&r->st.cfg, KIOBENCH_A_RAMP_NS) :
+		       r->job->ramp_ns;
+	uint64_t k = 1, prev = 0, start = 0, ios = 0, bytes = 0;
+	size_t i, in = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!r->has_tl || !r->tl.interval_ns)
+		return;
+	if (w_ns >= r->tl.interval_ns)
+		k = w_ns / r->tl.interval_ns;
+	for (i = 0; i < r->tl.nr; prev = r->tl.p[i++].t_ns) {
+		uint64_t ms;
+
+		if (prev < ramp)	/* an interval of the warm-up, or across its end */
+			continue;
+		if (!in++)
+			start = prev;
+		ios += r->tl.p[i].ios[d];
+		bytes += r->tl.p[i].bytes[d];
+		if (in < k)
+			continue;
+		ms = (r->tl.p[i].t_ns - start) / 1000000;
+		/* fio: no sample of a window without I/O, rate 0 of one of 0 ms */
+		if (iops ? ios : bytes)
+			sample_add(out, !ms ? 0 : iops ? ios * 1000 / ms : bytes * 1000 / ms / 1024);
+		in = 0;
+		ios = bytes = 0;
+	}
+}
+
+void kb_rate_samples(const struct kb_result *r, int d, struct kb_samples *bw,
+		     struct kb_samples *iops)
+{
+	if (r->has_samples) {
+		*bw = r->bw_s[d];
+		*iops = r->iops_s[d];
+		return;
+	}
+	tl_samples(r, d, kb_job_rate_window_ns(r->job, false), false, bw);
+	tl_samples(r, d, kb_job_rate_window_ns(r->job, true), true, iops);
+}
+
+double kb_bw_per(const struct kb_result *all, size_t n, const struct kb_result *r, int d,
+		 double mean_kib)
+{
+	uint64_t bytes = 0, tmax = 0;
+	double agg, p;
+	size_t i;
+
+	if (!all) {
+		all = r;
+		n = 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!all[i].job || all[i].groupid != r->groupid)
+			continue;
+		bytes += all[i].st.dir[d].bytes;
+		if (all[i].st.dir[d].ios && all[i].st.measured_ns > tmax)
+			tmax = all[i].st.measured_ns;
+	}
+	agg = tmax ? (double)bytes * 1e9 / tmax : 0;
+	if (agg <= 1024)	/* fio's convert_agg_kbytes_percent() */
+		return 100.0;
+	p = mean_kib * 100.0 / (agg / 1024.0);
+	return p > 100.0 ? 100.0 : p;
+}
+
 /* ---- fio's report options ------------------------------------------------- */
 
 bool kb_pct_shown(const struct kb_job *job)
@@ -278,6 +388,17 @@ int kb_mixed_result(const struct kb_result *r, struct kb_result *m)
 	m->has_hist[KIOBENCH_DIR_SYNC] = false;
 	m->tl = (struct kb_timeline){ 0 };
 	m->has_tl = false;
+	/* fio's mixed samples: the directions' summed (pure_sum) */
+	memset(m->bw_s, 0, sizeof(m->bw_s));
+	memset(m->iops_s, 0, sizeof(m->iops_s));
+	for (d = 0; d < KIOBENCH_DIR_SYNC; d++) {
+		struct kb_samples bw, iops;
+
+		kb_rate_samples(r, d, &bw, &iops);
+		samples_sum(&m->bw_s[0], &bw);
+		samples_sum(&m->iops_s[0], &iops);
+	}
+	m->has_samples = true;
 	if (mixed_hist(&m->hist[0], &m->has_hist[0], r->hist, r->has_hist))
 		goto fail;
 	for (k = KB_MET_CLAT_PRIO_DEF; k <= KB_MET_CLAT_PRIO_CMD; k++)
@@ -433,6 +554,9 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 		const struct kb_dirstat *t = &x->st.dir[d];
 		uint64_t lo = s->sumsq_lo + t->sumsq_lo;
 
+		samples_sum(&a->bw_s[d], &x->bw_s[d]);
+		samples_sum(&a->iops_s[d], &x->iops_s[d]);
+
 		if (t->ios && (!s->ios || t->lat_min < s->lat_min))
 			s->lat_min = t->lat_min;
 		if (t->lat_max > s->lat_max)
@@ -504,9 +628,14 @@ struct kb_result *kb_group_results(struct kb_result *res, size_t n, size_t *nout
 	for (i = 0; i < n; i++) {
 		struct kb_result *x = &res[i];
 		bool merged = false;
+		int d;
 
 		if (!x->job)
 			continue;
+		/* fio's bw and iops samples, before a merge drops the timeline */
+		for (d = 0; d < KIOBENCH_NR_DIRS && !x->has_samples; d++)
+			kb_rate_samples(x, d, &x->bw_s[d], &x->iops_s[d]);
+		x->has_samples = true;
 		if (x->job->group_reporting) {
 			for (k = 0; k < no && !merged; k++) {
 				struct kb_result *a = &out[k];

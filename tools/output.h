@@ -53,6 +53,26 @@ char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool pow2, const struct
 /* significant_figures, or fio's default 4 (a job of a sweep's step has it too) */
 unsigned int kb_sig_figs(const struct kb_job *job);
 
+/*
+ * fio's bw (KiB/s) and iops samples of direction d of r: r's own when it
+ * has them, else from its timeline, a sample per window of
+ * kb_job_rate_window_ns() (0: each interval) from the end of the warm-up on
+ * that has I/O of d, as fio's; a last window shorter than that is left out.
+ */
+void kb_rate_samples(const struct kb_result *r, int d, struct kb_samples *bw,
+		     struct kb_samples *iops);
+/* fio's calc_lat of samples: false when there are none. */
+bool kb_samples_stats(const struct kb_samples *s, double *mean, double *dev);
+
+/*
+ * fio's "per" of a mean bandwidth sample (KiB/s): its share of the
+ * aggregate bandwidth of r's group in direction d (fio's rs->agg: its
+ * entries among all[0..n) summed over the longest runtime; all NULL: r's
+ * own), percent, at most 100.
+ */
+double kb_bw_per(const struct kb_result *all, size_t n, const struct kb_result *r, int d,
+		 double mean_kib);
+
 #define KB_NO_POWER_NOTE "no power sensor: efficiency not reported"
 
 /* IOPS per watt and MB/s per watt at iops and bw (bytes/s); false: no power. */

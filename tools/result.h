@@ -180,6 +180,16 @@ struct kb_zbd_counts {
 	uint32_t zones, touched;
 };
 
+/*
+ * fio's bandwidth (KiB/s) or IOPS samples of one direction: a rate per
+ * window of the timeline with I/O in it (output.c); s: the sum of the
+ * squared deviations from the mean (fio's S).
+ */
+struct kb_samples {
+	uint64_t n, min, max;
+	double mean, s;
+};
+
 struct kb_result {
 	const struct kb_job *job;
 	unsigned int index;		/* the job's number in the run, from 1 (fio's logs) */
@@ -212,6 +222,9 @@ struct kb_result {
 	 * clock when the job was started, ns; 0: the logs' times from its start
 	 */
 	uint64_t log_epoch_ns;
+	/* fio's bw and iops samples per direction, when kb_group_results() made them */
+	struct kb_samples bw_s[KIOBENCH_NR_DIRS], iops_s[KIOBENCH_NR_DIRS];
+	bool has_samples;
 };
 
 /* A block device's identity from sysfs ("" where sysfs has none). */

@@ -21,8 +21,11 @@
 
 /* ---- terse (fio version 3) ------------------------------------------------- */
 
-static void terse_dir(FILE *f, const struct kb_result *r, int d)
+static void terse_dir(FILE *f, const struct kb_result *all, size_t n,
+		      const struct kb_result *r, int d)
 {
+	struct kb_samples bw, iops;
+	double mean, dev;
 	struct dir_calc c;
 	unsigned int i;
 
@@ -50,17 +53,23 @@ static void terse_dir(FILE *f, const struct kb_result *r, int d)
 			c.ds->lat_max / 1000, c.mean / 1000, c.dev / 1000);
 	else
 		fprintf(f, ";0;0;%f;%f", 0.0, 0.0);
-	/* bandwidth samples: not measured */
-	fprintf(f, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
+	/* fio's bandwidth samples (KiB/s): bwavgtime windows of the timeline */
+	kb_rate_samples(r, d, &bw, &iops);
+	if (kb_samples_stats(&bw, &mean, &dev))
+		fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", bw.min, bw.max,
+			kb_bw_per(all, n, r, d, mean), mean, dev);
+	else
+		fprintf(f, ";0;0;%f%%;%f;%f", 0.0, 0.0, 0.0);
 }
 
-static void terse_mixed(FILE *f, const struct kb_result *r)
+static void terse_mixed(FILE *f, const struct kb_result *all, size_t n,
+			const struct kb_result *r)
 {
 	struct kb_result m;
 
 	if (r->job->unified_rw == KB_UNIFIED_NONE || kb_mixed_result(r, &m))
 		return;
-	terse_dir(f, &m, KIOBENCH_DIR_READ);
+	terse_dir(f, all, n, &m, KIOBENCH_DIR_READ);
 	kb_mixed_free(&m);
 }
 
@@ -102,8 +111,8 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 		 */
 		for (d = 0; d <= KIOBENCH_DIR_WRITE &&
 			    r[i].job->unified_rw != KB_UNIFIED_MIXED; d++)
-			terse_dir(f, &r[i], d);
-		terse_mixed(f, &r[i]);
+			terse_dir(f, r, n, &r[i], d);
+		terse_mixed(f, r, n, &r[i]);
 		/* CPU usage: the workers' system time; context switches not counted */
 		fprintf(f, ";%f%%;%f%%;0;0;0", 0.0, kb_sys_cpu_pct(&r[i]));
 		/* I/O depth distribution: not measured */

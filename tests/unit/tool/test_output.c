@@ -569,6 +569,79 @@ static void t_no_disks(void)
 	free_result(&r, &job);
 }
 
+
+/*
+ * bwavgtime and iopsavgtime: fio's bw and iops samples from the timeline,
+ * one a window of the option's ms (whole intervals) after the warm-up, no
+ * sample of a window without I/O; each interval without the options.
+ * Ten 100 ms intervals of 1..10 reads of 4 KiB, the ninth empty; the
+ * warm-up (ramp_time=250ms) ends in the third, which is left out.
+ * Mutation: tl_samples() taking the interval across the warm-up's end
+ * (`prev < ramp` -> `r->tl.p[i].t_ns <= ramp`): red.
+ */
+static void t_rate_samples(void)
+{
+	struct json_object *root, *j, *rd;
+	struct kb_global g = { 0 };
+	struct kb_result r;
+	struct kb_job job;
+	unsigned int i;
+	char *s;
+
+	make_result(&r, &job, 1000);
+	CHECK(apply(&job, &g, "ramp_time", "250ms") == 0);
+	free(r.tl.p);
+	r.tl.interval_ns = 100000000ULL;
+	r.tl.nr = 10;
+	r.tl.p = calloc(10, sizeof(*r.tl.p));
+	for (i = 0; i < 10; i++) {
+		r.tl.p[i].t_ns = (i + 1) * 100000000ULL;
+		r.tl.p[i].ios[0] = i == 8 ? 0 : i + 1;
+		r.tl.p[i].bytes[0] = r.tl.p[i].ios[0] * 4096;
+	}
+	/* each interval from 300 ms: reads 4..8, 0, 10: 6 samples */
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(j && json_object_object_get_ex(j, "read", &rd));
+	CHECK(jget(rd, "bw_samples", NULL) == 6 && jget(rd, "iops_samples", NULL) == 6);
+	CHECK(jget(rd, "bw_min", NULL) == 160 && jget(rd, "bw_max", NULL) == 400);
+	CHECK(jget(rd, "iops_min", NULL) == 40 && jget(rd, "iops_max", NULL) == 100);
+	json_object_put(root);
+	free(s);
+	/* bwavgtime=200: 300-500, 500-700, 700-900 ms of 9, 13, 8 reads (900-1000 too short) */
+	CHECK(apply(&job, &g, "bwavgtime", "200") == 0);
+	CHECK(kb_job_rate_window_ns(&job, false) == 200000000ULL &&
+	      kb_job_rate_window_ns(&job, true) == 0);
+	s = kb_json_report(&r, 1, 1700000000123LL);
+	j = job0_of(s, &root);
+	CHECK(j && json_object_object_get_ex(j, "read", &rd));
+	CHECK(jget(rd, "bw_samples", NULL) == 3 && jget(rd, "iops_samples", NULL) == 6);
+	CHECK(jget(rd, "bw_min", NULL) == 160 && jget(rd, "bw_max", NULL) == 260);
+	json_object_put(root);
+	free(s);
+	/* per: of the job's 400 KiB/s */
+	s = capture(kb_print_normal, &r);
+	CHECK(strstr(s, "   bw (  KiB/s): min=  160, max=  260, per=50.00%, avg=200.00, "
+		      "stdev=52.92, samples=3\n"));
+	CHECK(strstr(s, "   iops        : min=   40, max=  100, avg=66.67, stdev=21.60, "
+		      "samples=6\n"));
+	free(s);
+	s = capture(kb_print_terse, &r);
+	CHECK(strstr(s, ";160;260;50.000000%;200.000000;52.915026;"));
+	free(s);
+	free_result(&r, &job);
+
+	/* the timeline's interval: theirs when not given, else a divisor of theirs */
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/nullb0") == 0);
+	CHECK(apply(&job, &g, "bwavgtime", "500") == 0);
+	CHECK(apply(&job, &g, "iopsavgtime", "300") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0 && job.interval_ns == 100000000ULL);
+	CHECK(apply(&job, &g, "interval", "200ms") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1 && strstr(err, "bwavgtime=500ms"));
+	kb_job_free(&job);
+}
+
 void output_tests(void)
 {
 	run_case("num2str like fio", t_num2str);
@@ -582,4 +655,5 @@ void output_tests(void)
 	run_case("output: clat_percentiles, lat_percentiles, slat_percentiles", t_pct_switches);
 	run_case("output: significant_figures, unit_base", t_sig_figs);
 	run_case("output: no disk_util without disks", t_no_disks);
+	run_case("output: bwavgtime, iopsavgtime samples", t_rate_samples);
 }
