@@ -233,8 +233,10 @@ def test_unified_mixed_without_disk_util_as_fio(guest, kiobench_module, make_nul
     Debian's fio on the same file: the job's JSON has one "mixed" object
     of all its I/Os and no read, write, trim or sync (fio 3.33's shape),
     the report no disk_util; the normal output a "mixed:" paragraph, a
-    "MIXED:" run status line and no disk stats.  Mutation: execute()
-    collecting the disks whatever disk_util (its `continue` removed): red."""
+    "MIXED:" run status line and no disk stats; fio's bw_* and iops_*
+    sample fields are all there.  Mutations: execute() collecting the disks
+    whatever disk_util (its `continue` removed): red; dir_obj_ext() without
+    rate_samples_obj(): red."""
     dev = make_nullb("nullb0", size_mb=64, completion_nsec=20_000)
     text = (f"[m]\nfilename={dev}\nrw=randrw\nnumber_ios=200\n"
             f"unified_rw_reporting=mixed\ndisk_util=0\n")
@@ -246,6 +248,9 @@ def test_unified_mixed_without_disk_util_as_fio(guest, kiobench_module, make_nul
         assert not {"read", "write", "trim", "sync"} & set(j), (who, sorted(j))
         assert j["mixed"]["total_ios"] == 200, (who, j["mixed"]["total_ios"])
     assert doc["jobs"][0]["mixed"]["clat_ns"]["N"] == 200
+    # fio's bw and iops sample fields (bwavgtime, iopsavgtime), all of them
+    rates = {k for k in fio["jobs"][0]["mixed"] if k.startswith(("bw_", "iops_"))}
+    assert len(rates) == 12 and rates <= set(doc["jobs"][0]["mixed"]), rates  # bw_bytes too
     out = run_file(guest, text, fmt="normal", extra="--allow-writes")
     assert re.search(r"^  mixed: IOPS=.*\(800KiB/", out, re.M), out
     assert re.search(r"^  MIXED: bw=.*io=800KiB", out, re.M), out
