@@ -24,7 +24,7 @@
 #endif
 #define KB_ERRLEN		256
 /* words of struct kb_job's "set" bits: one per option (options.c checks) */
-#define KB_OPT_SET_WORDS	3
+#define KB_OPT_SET_WORDS	4
 #define KB_BSS_DIRS		3	/* fio's bs values: reads, writes, trims */
 #define KB_MAX_BSSPLIT_DIR	16	/* the module's limit-bssplit, per direction */
 #define KB_CMDPRIO_BS_MAX	16	/* the module's cmdprio_bssplit sizes a direction */
