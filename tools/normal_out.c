@@ -205,8 +205,11 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d, const ch
 			kb_num2str(smin, sizeof(smin), min, 6, false, ""),
 			kb_num2str(smax, sizeof(smax), max, 6, false, ""),
 			mean, dev, c.ds->ios);
-		/* clat_percentiles and lat_percentiles both name this one latency */
-		if (c.has_pct && kb_pct_shown(r->job))
+		/*
+		 * clat_percentiles and lat_percentiles both name this one
+		 * latency; fio shows its flushes' percentiles whatever they say
+		 */
+		if (c.has_pct && (kb_pct_shown(r->job) || d == KIOBENCH_DIR_SYNC))
 			print_percentiles(f, r, &c, d == KIOBENCH_DIR_SYNC ? "sync" : "lat",
 					  c.ds->ios);
 		print_prio(f, r, d, KB_MET_CLAT_PRIO_DEF);
