@@ -2578,6 +2578,11 @@ static int rate_windows(struct kb_job *job, char *err, size_t errlen)
 
 	if (!g)
 		return 0;
+	if (!kb_job_isset(job, KB_OPT_INTERVAL) && g < 10000000)
+		return kb_errf(err, errlen, "bwavgtime and iopsavgtime: windows of %llums need a "
+			       "timeline interval of %llums; the kernel's shortest is 10ms",
+			       (unsigned long long)((w[0] ? w[0] : w[1]) / 1000000),
+			       (unsigned long long)(g / 1000000));
 	if (!kb_job_isset(job, KB_OPT_INTERVAL)) {
 		job->interval_ns = g;
 		kb_job_mark(job, KB_OPT_INTERVAL, true);

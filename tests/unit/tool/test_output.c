@@ -640,6 +640,12 @@ static void t_rate_samples(void)
 	CHECK(apply(&job, &g, "interval", "200ms") == 0);
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1 && strstr(err, "bwavgtime=500ms"));
 	kb_job_free(&job);
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/nullb0") == 0);
+	CHECK(apply(&job, &g, "iopsavgtime", "25") == 0);
+	CHECK(apply(&job, &g, "bwavgtime", "30") == 0);	/* gcd 5 ms */
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1 && strstr(err, "10ms"));
+	kb_job_free(&job);
 }
 
 void output_tests(void)
