@@ -16,6 +16,17 @@
  *     write count at byte 48: no two writes carry the same sector, which
  *     defeats a device's naive deduplication, as fio's does.
  *
+ * dedupe_percentage (with refill_buffers, as fio sets it) fills each write
+ * from a seed of its own, so that a write can carry an earlier one's
+ * content: drawn for each write, that share replays the seed of the
+ * worker's previous unique write (dedupe_mode repeat) or of a page of its
+ * working set (working_set: its first unique writes, as fio's, or, with
+ * dedupe_global, the first ones of every worker of the job, an even share
+ * each); the others take the next seed of their own.  A seed is a function
+ * of the job's seed, the worker and the unique write's number, so nothing
+ * is kept of the writes, nothing is shared and nothing is locked; the
+ * buffer_compress_percentage layout is filled from it as from any seed.
+ *
  * A verified job's writes carry verify's data (verify.c), and write zeroes
  * carries none: neither is touched here.  Nothing allocates per I/O.
  */
@@ -104,12 +115,86 @@ static void kb_dfill_buffer(const struct kb_config *cfg, struct kb_slot *slot,
 	}
 }
 
+/* dedupe: the seed of unique write @k of worker @s (below 2^24 workers). */
+static u64 kb_dseed(const struct kb_dedupe *dd, u64 s, u64 k)
+{
+	return dd->key + (s << 40) + k;
+}
+
+/* The smallest size a write of the job may have. */
+static u32 kb_min_write_bs(const struct kb_config *cfg)
+{
+	const struct kb_bss_dir *t = &cfg->bsd[KIOBENCH_DIR_WRITE];
+	u32 bs = U32_MAX;
+	unsigned int i;
+
+	for (i = t->first; i < t->first + t->nr; i++)
+		bs = min(bs, cfg->bss[i].size);
+	return t->nr ? bs : cfg->min_bs;
+}
+
+/*
+ * dedupe: the working set is dedupe_working_set_percentage of the
+ * device's span, in pages of the smallest write (fio's min_bs), at least
+ * one; with dedupe_global, an even share of it from each worker's first
+ * unique writes, as fio spreads its jobs'.
+ */
+static void kb_dedupe_init(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dedupe *dd = &w->dd;
+
+	dd->key = cfg->seed ^ 0xd5a61266f0c9392cULL;
+	dd->unique = 0;
+	dd->prev = kb_dseed(dd, w->index, 0);
+	dd->ws_pages = div_u64(div_u64(w->dev->span_len *
+				       cfg->dedupe_working_set_percentage, 100),
+			       kb_min_write_bs(cfg)) ?: 1;
+	dd->ws_share = div_u64(dd->ws_pages, w->job->nr_workers) ?: 1;
+}
+
+/* working_set: the seed of page @i of the worker's working set. */
+static u64 kb_dws_seed(struct kb_worker *w, u64 i)
+{
+	const struct kb_dedupe *dd = &w->dd;
+	u64 s = w->index, k = i, q;
+
+	if (w->job->cfg.dedupe_global) {
+		q = div64_u64_rem(i, dd->ws_share, &k);
+		s += q;
+		s = do_div(s, w->job->nr_workers);
+	}
+	return kb_dseed(dd, s, k);
+}
+
+/*
+ * The seed of the next write's content: dedupe_percentage % of the writes
+ * (all at 100, as fio) an earlier content's, the others a new one.
+ */
+static u64 kb_dedupe_seed(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_dedupe *dd = &w->dd;
+
+	if (cfg->dedupe_percentage == 100)
+		return dd->prev;
+	if (kb_rng_below(&w->drng, 100) < cfg->dedupe_percentage) {
+		if (cfg->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET)
+			return kb_dws_seed(w, kb_rng_below(&w->drng, dd->ws_pages));
+		return dd->prev;
+	}
+	dd->prev = kb_dseed(dd, w->index, dd->unique++);
+	return dd->prev;
+}
+
 /* At the job's creation: the whole of a slot's buffer. */
 void kb_data_fill_slot(struct kb_worker *w, struct kb_slot *slot)
 {
 	kb_dfill_buffer(&w->job->cfg, slot, slot->nr_pages * PAGE_SIZE, &w->rng);
 	if (w->job->cfg.refill_buffers)
 		kb_rng_seed(&w->drng, kb_rng_next(&w->rng));
+	if (w->job->cfg.dedupe_percentage)
+		kb_dedupe_init(w);
 }
 
 /* Before the submission of a write of @len bytes at device offset @off. */
@@ -120,7 +205,13 @@ void kb_data_write(struct kb_worker *w, struct kb_slot *slot, u64 off, u32 len)
 	u8 *sec;
 
 	if (cfg->refill_buffers) {
-		kb_dfill_buffer(cfg, slot, len, &w->drng);
+		struct kb_rng r, *rng = &w->drng;
+
+		if (cfg->dedupe_percentage) {
+			kb_rng_seed(&r, kb_dedupe_seed(w));
+			rng = &r;
+		}
+		kb_dfill_buffer(cfg, slot, len, rng);
 		return;
 	}
 	line = (w->dwrites ^ (off >> SECTOR_SHIFT)) & 7;
@@ -146,9 +237,10 @@ int kb_parse_data(struct genl_info *info, struct kb_config *cfg)
 	bool want_pat = cfg->buffer_fill == KIOBENCH_BUFFER_PATTERN;
 
 	if (cfg->verify && (cfg->buffer_fill || pat || cfg->refill_buffers ||
-			    cfg->buffer_compress_percentage)) {
+			    cfg->buffer_compress_percentage ||
+			    cfg->dedupe_percentage)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
-				    "verify: its writes carry verify's data, not buffer-fill, buffer-pattern, refill-buffers or buffer-compress-percentage (use verify-pattern)");
+				    "verify: its writes carry verify's data, not buffer-fill, buffer-pattern, refill-buffers, buffer-compress-percentage or dedupe-percentage (use verify-pattern)");
 		return -EINVAL;
 	}
 	if (pat && !nla_len(pat)) {
@@ -172,7 +264,8 @@ int kb_parse_data(struct genl_info *info, struct kb_config *cfg)
 	 */
 	if (cfg->verify || cfg->write_zeroes)
 		cfg->refill_buffers = false;
-	if (cfg->verify || cfg->write_zeroes || cfg->buffer_compress_percentage)
+	if (cfg->verify || cfg->write_zeroes || cfg->buffer_compress_percentage ||
+	    cfg->dedupe_percentage)
 		cfg->scramble_buffers = false;
 	if (!pat)
 		return 0;
@@ -180,5 +273,53 @@ int kb_parse_data(struct genl_info *info, struct kb_config *cfg)
 	if (!cfg->buffer_pattern)
 		return -ENOMEM;
 	cfg->buffer_pattern_len = nla_len(pat);
+	return 0;
+}
+
+/*
+ * dedupe-percentage and its options, after kb_parse_data(): only with
+ * refill-buffers (a buffer filled once cannot be chosen per write), and
+ * fio's rules for the working set.
+ */
+int kb_parse_dedupe(struct genl_info *info, struct kb_config *cfg)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **tb = info->attrs;
+	bool ws = cfg->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET;
+
+	if (!cfg->dedupe_percentage) {
+		struct nlattr *a = tb[KIOBENCH_A_DEDUPE_MODE] ?:
+				   tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] ?:
+				   tb[KIOBENCH_A_DEDUPE_GLOBAL];
+
+		if (!a)
+			return 0;
+		NL_SET_ERR_MSG_ATTR(extack, a,
+				    "dedupe-mode, -working-set-percentage, -global: only with dedupe-percentage");
+		return -EINVAL;
+	}
+	if (cfg->write_zeroes) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_PERCENTAGE],
+				    "dedupe-percentage: write-zeroes carries no data");
+		return -EINVAL;
+	}
+	if (!cfg->refill_buffers) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_PERCENTAGE],
+				    "dedupe-percentage: only with refill-buffers: a buffer filled once is not chosen per write");
+		return -EINVAL;
+	}
+	if (!ws && (tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] ||
+		    cfg->dedupe_global)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] ?:
+				    tb[KIOBENCH_A_DEDUPE_GLOBAL],
+				    "dedupe-working-set-percentage, dedupe-global: only with dedupe-mode working-set");
+		return -EINVAL;
+	}
+	if (ws && cfg->dedupe_percentage < 100 &&
+	    cfg->dedupe_working_set_percentage + cfg->dedupe_percentage > 100) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE],
+				    "dedupe-working-set-percentage: its sum with dedupe-percentage above 100 (the working set's pages are unique), as fio refuses");
+		return -EINVAL;
+	}
 	return 0;
 }

@@ -29,6 +29,7 @@
 #include <uapi/linux/kiobench.h>
 
 #include "hist.h"
+#include "errors.h"
 
 /* Hard limits, reported by KIOBENCH_CMD_GET_FEATURES. */
 #define KB_MAX_JOBS		64
@@ -202,6 +203,15 @@ struct kb_config {
 	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
 	bool rate_ignore_thinktime;	/* open loop: no catch-up after a pause */
 	u32 blockalign;		/* norandommap's offsets; 0: min_bs */
+	/* fio's dedupe_* (data.c) */
+	u8 dedupe_percentage;
+	u8 dedupe_mode;		/* enum kiobench_dedupe_mode */
+	u8 dedupe_working_set_percentage;
+	bool dedupe_global;
+	/* fio's ignore_error and error_dump (errors.c) */
+	u16 ignore_error[KB_ERR_TYPES][KB_MAX_IGNORE_ERROR];
+	u8 nr_ignore_error[KB_ERR_TYPES];
+	bool error_dump;
 };
 
 struct kb_counters {
@@ -419,6 +429,7 @@ struct kb_worker {
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
+	struct kb_dedupe dd;	/* dedupe_percentage (data.c) */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -475,6 +486,7 @@ struct kb_job {
 	struct dentry *dbg;		/* debugfs.c; gone before destruction */
 	struct kb_metric_file mfiles[KB_NR_METRICS][KIOBENCH_NR_DIRS];
 	char dbg_name[16];
+	struct kb_errs errs;		/* errors.c: errors gone on from */
 };
 
 /* main.c: module parameters */

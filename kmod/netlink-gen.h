@@ -228,6 +228,16 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_BLOCKALIGN] = NLA_POLICY_MIN(NLA_U32, 512),
+	[KIOBENCH_A_DEDUPE_PERCENTAGE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_DEDUPE_MODE] =
+		NLA_POLICY_MAX(NLA_U8, KIOBENCH_DEDUPE_WORKING_SET),
+	[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] =
+		NLA_POLICY_MAX(NLA_U8, 100),
+	[KIOBENCH_A_DEDUPE_GLOBAL] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_IGNORE_ERROR_READ] = { .type = NLA_BINARY, .len = 64, },
+	[KIOBENCH_A_IGNORE_ERROR_WRITE] = { .type = NLA_BINARY, .len = 64, },
+	[KIOBENCH_A_IGNORE_ERROR_VERIFY] = { .type = NLA_BINARY, .len = 64, },
+	[KIOBENCH_A_ERROR_DUMP] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -303,6 +313,12 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_RATE_IGNORE_THINKTIME, rate_ignore_thinktime, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_BLOCKALIGN, blockalign, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_PERCENTAGE, dedupe_percentage, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_MODE, dedupe_mode, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE, dedupe_working_set_percentage,
+		  NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_ERROR_DUMP, error_dump, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -373,5 +389,10 @@ static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
 static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
 static_assert(__same_type(((struct kb_config *)0)->rate_ignore_thinktime, bool));
 static_assert(__same_type(((struct kb_config *)0)->blockalign, u32));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_percentage, u8));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_mode, u8));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_working_set_percentage, u8));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_global, bool));
+static_assert(__same_type(((struct kb_config *)0)->error_dump, bool));
 
 #endif /* KB_NETLINK_GEN_H */

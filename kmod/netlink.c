@@ -409,6 +409,7 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->percentage_random_write = 100;
 	cfg->do_verify = 1;
 	cfg->trim_verify_zero = 1;
+	cfg->dedupe_working_set_percentage = 5;
 }
 
 static u64 kb_get_u64(struct nlattr **tb, int type, u64 def)
@@ -799,8 +800,8 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		return -EINVAL;
 	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
-	       kb_parse_data(info, cfg) ?:
-	       kb_zbd_parse(info, cfg) ?: kb_parse_latt(info, cfg) ?:
+	       kb_parse_data(info, cfg) ?: kb_parse_dedupe(info, cfg) ?:
+	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:
 	       kb_parse_pattern(info, cfg) ?: kb_parse_cmdprio_bs(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
@@ -1118,6 +1119,7 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
 	size += nla_total_size(cfg->buffer_pattern_len);
+	size += kb_errors_size();
 	size += nla_total_size(2 * KB_MAX_BSSPLIT *
 			       sizeof(struct kiobench_cmdprio_bs_ent));
 	size += nla_total_size(cfg->verify_pattern_len) +
@@ -1167,7 +1169,8 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 	    (job->fua_emulated && nla_put_flag(msg, KIOBENCH_A_JOB_FUA_EMULATED)) ||
 	    (job->flush_noop && nla_put_flag(msg, KIOBENCH_A_JOB_FLUSH_NOOP)))
 		goto out_cancel;
-	if (kb_put_config(msg, job) || kb_put_verify(msg, job))
+	if (kb_put_config(msg, job) || kb_put_verify(msg, job) ||
+	    kb_put_errors(msg, job))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)

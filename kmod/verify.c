@@ -498,9 +498,12 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	struct kb_vmis *m;
 	int n;
 
-	cmpxchg(&job->error, 0, -EILSEQ);
-	if (job->cfg.verify_fatal)
-		WRITE_ONCE(job->stop, true);
+	/* ignore_error's verify list with EILSEQ: counted, gone on from */
+	if (!kb_err_listed(job, KIOBENCH_ERR_VERIFY, EILSEQ)) {
+		cmpxchg(&job->error, 0, -EILSEQ);
+		if (job->cfg.verify_fatal)
+			WRITE_ONCE(job->stop, true);
+	}
 	n = atomic_inc_return(&v->nr_mis) - 1;
 	if (n >= KB_VLOG_MAX)
 		return;

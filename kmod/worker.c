@@ -508,9 +508,10 @@ static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 }
 
 /*
- * Stops the job at its first failed I/O, unless it continues on errors.  A
- * device that has been removed fails every I/O at once, so continuing
- * would only spin until the job's limit: that ends the job either way.
+ * Stops the job at its first failed I/O, unless it goes on from that error
+ * (continue_on_error, ignore_error: errors.c).  A device that has been
+ * removed fails every I/O at once, so continuing would only spin until the
+ * job's limit: that ends the job either way.
  */
 static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -519,7 +520,7 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 
 	if (!disk_live(w->dev->bdev.bdev->bd_disk))
 		err = -ENODEV;
-	else if (job->cfg.continue_on_error)
+	else if (kb_err_go_on(w, slot, err))
 		return;
 	cmpxchg(&job->error, 0, err);
 	WRITE_ONCE(job->stop, true);

@@ -36,13 +36,8 @@
 			"(do_verify, verify_backlog) or alone (verify_only), in the kernel's workers"
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
-#define DATA		"not implemented yet: deduplicable writes; kiobench chooses what " \
-			"writes carry with zero_buffers, buffer_pattern, refill_buffers, " \
-			"scramble_buffers and buffer_compress_percentage/chunk"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
-#define ERRORS		"not implemented yet: kiobench counts errors with continue_on_error " \
-			"only"
 #define FLOW		"not implemented yet: flow control between jobs"
 
 const struct kb_fio_refused kb_fio_refused[] = {
@@ -121,11 +116,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	/* priority, CPUs */
 	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
 	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },
-	/* data */
-	{ "dedupe_percentage", NULL, DATA },
-	{ "dedupe_mode", NULL, DATA },
-	{ "dedupe_working_set_percentage", NULL, DATA },
-	{ "dedupe_global", NULL, DATA },
 	{ "verify_async", NULL, "kiobench checks in the kernel's workers as they reap; there "
 	  "are no offload threads" },
 	{ "verify_state_load", NULL, VSTATE },
@@ -136,8 +126,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", BATCH },
 	{ "iodepth_batch_complete_max", NULL, BATCH },
 	{ "iodepth_low", NULL, BATCH },
-	{ "ignore_error", NULL, ERRORS },
-	{ "error_dump", NULL, ERRORS },
 	/* I/O logs */
 	{ "read_iolog", NULL, IOLOG },
 	{ "read_iolog_chunked", NULL, IOLOG },

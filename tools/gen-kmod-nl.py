@@ -63,6 +63,9 @@ HAND = {
     "random-cdf": "an array of entries, checked in order; not with random-zones",
     "verify-pattern": "bytes, kept with their length; only with verify",
     "buffer-pattern": "bytes, kept with their length; with buffer-fill pattern or buffer-compress-percentage",
+    "ignore-error-read": "an array of errnos, kept as a list (errors.c)",
+    "ignore-error-write": "an array of errnos, kept as a list (errors.c)",
+    "ignore-error-verify": "an array of errnos, kept as a list (errors.c)",
     "latency-target-ns": "closed loop only; puts the latency-target group",
     "latency-window-ns": "only with latency-target-ns",
     "latency-percentile-ppm": "only with latency-target-ns; 100 % when absent",
@@ -476,7 +479,11 @@ def kernel(sp: Spec) -> str:
     table = scalars(sp)
     out.append("static const struct kb_scalar kb_scalars[] = {")
     for attr, field, nla, zero_absent in table:
-        out.append(f"\tKB_SCALAR({attr}, {field}, {nla}, {'true' if zero_absent else 'false'}),")
+        line = f"\tKB_SCALAR({attr}, {field}, {nla}, {'true' if zero_absent else 'false'}),"
+        if len(line.expandtabs(8)) > 100:     # checkpatch's limit
+            line = (f"\tKB_SCALAR({attr}, {field},\n\t\t  {nla}, "
+                    f"{'true' if zero_absent else 'false'}),")
+        out.append(line)
     out += ["};", "", "/* Each field is of its attribute's C type. */"]
     for attr, field, nla, zero_absent in table:
         out.append(f"static_assert(__same_type(((struct kb_config *)0)->{field}, "

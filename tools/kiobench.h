@@ -216,6 +216,13 @@ struct kb_job {
 	bool zero_buffers, refill_buffers, scramble_buffers;
 	uint8_t buffer_pattern[512];
 	uint32_t buffer_pattern_len, buffer_compress_percentage, buffer_compress_chunk;
+	/* fio's dedupe_percentage and its options (kmod/data.c) */
+	uint32_t dedupe_percentage, dedupe_mode, dedupe_working_set_percentage;
+	bool dedupe_global;
+	/* fio's ignore_error: read, write and verify lists (kmod/errors.c); error_dump */
+	uint32_t ignore_error[3][16];
+	uint32_t nr_ignore_error[3];
+	bool error_dump;
 	/* fio's thinktime, done by the kernel's workers; 0: none */
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	bool rate_ignore_thinktime;	/* with rate: no catch-up after a pause */

@@ -246,6 +246,49 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 	return at;
 }
 
+static size_t kcfg_dedupe_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	if (!K(DEDUPE_PERCENTAGE))
+		return at;
+	KCFG_ADD(" dedupe_percentage=%" PRIu64 " dedupe_mode=%s", K(DEDUPE_PERCENTAGE),
+		 K(DEDUPE_MODE) ? "working_set" : "repeat");
+	if (K(DEDUPE_MODE))
+		KCFG_ADD(" dedupe_working_set_percentage=%" PRIu64 "%s",
+			 K(DEDUPE_WORKING_SET_PERCENTAGE),
+			 K_HAS(DEDUPE_GLOBAL) ? " dedupe_global" : "");
+	return at;
+}
+
+/* ignore_error's lists in fio's syntax: EIO:ENOSPC,,EILSEQ; "" when none. */
+static void kcfg_ignore_error(const struct kb_kcfg *c, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int t, i, last = 0;
+
+	buf[0] = '\0';
+	for (t = 0; t < 3; t++)
+		if (c->nr_ignore_error[t])
+			last = t + 1;
+	for (t = 0; t < last; t++) {
+		if (t)
+			KCFG_ADD(",");
+		for (i = 0; i < c->nr_ignore_error[t]; i++)
+			KCFG_ADD("%s%s", i ? ":" : "", kb_errno_name(c->ignore_error[t][i]));
+	}
+}
+
+static size_t kcfg_errors_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	char l[512];
+
+	kcfg_ignore_error(c, l, sizeof(l));
+	if (l[0])
+		KCFG_ADD(" ignore_error=%s", l);
+	if (K_HAS(ERROR_DUMP))
+		KCFG_ADD(" error_dump");
+	return at;
+}
+
 static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
 	if (K_HAS(WRITE_ZEROES))
@@ -265,7 +308,9 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 			KCFG_ADD(" buffer_compress_percentage=%" PRIu64
 				 " buffer_compress_chunk=%" PRIu64,
 				 K(BUFFER_COMPRESS_PERCENTAGE), K(BUFFER_COMPRESS_CHUNK));
+		at = kcfg_dedupe_str(c, buf, len, at);
 	}
+	at = kcfg_errors_str(c, buf, len, at);
 	if (K(VERIFY_BACKLOG))
 		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
 	if (K(TRIM_BACKLOG))
@@ -465,6 +510,21 @@ static struct json_object *kcfg_cdf_json(const struct kb_kcfg *c)
 }
 
 /* The operations: write zeroes, flushes, FUA, and what the block layer did. */
+static void kcfg_dedupe_errors_json(struct json_object *o, const struct kb_kcfg *c)
+{
+	char l[512];
+
+	kb_jadd(o, "dedupe_percentage", kb_ju64(K(DEDUPE_PERCENTAGE)));
+	kb_jadd(o, "dedupe_mode", K(DEDUPE_PERCENTAGE) ?
+		kb_jstr(K(DEDUPE_MODE) ? "working_set" : "repeat") : NULL);
+	kb_jadd(o, "dedupe_working_set_percentage", K(DEDUPE_MODE) ?
+		kb_ju64(K(DEDUPE_WORKING_SET_PERCENTAGE)) : NULL);
+	kb_jadd(o, "dedupe_global", json_object_new_boolean(K_HAS(DEDUPE_GLOBAL)));
+	kcfg_ignore_error(c, l, sizeof(l));
+	kb_jadd(o, "ignore_error", l[0] ? kb_jstr(l) : NULL);
+	kb_jadd(o, "error_dump", json_object_new_boolean(K_HAS(ERROR_DUMP)));
+}
+
 static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 {
 	kb_jadd(o, "write_mode", kb_jstr(K_HAS(WRITE_ZEROES) ? "zeroes" :
@@ -481,6 +541,7 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "scramble_buffers", json_object_new_boolean(K_HAS(SCRAMBLE_BUFFERS)));
 	kb_jadd(o, "buffer_compress_percentage", kb_ju64(K(BUFFER_COMPRESS_PERCENTAGE)));
 	kb_jadd(o, "buffer_compress_chunk", kb_ju64(K(BUFFER_COMPRESS_CHUNK)));
+	kcfg_dedupe_errors_json(o, c);
 	kb_jadd(o, "zonemode", kb_jstr(K(ZONEMODE) ? "zbd" : "none"));
 	kb_jadd(o, "max_open_zones", kb_ju64(K(MAX_OPEN_ZONES)));
 	kb_jadd(o, "job_max_open_zones", kb_ju64(K(JOB_MAX_OPEN_ZONES)));
@@ -597,11 +658,58 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
  * the completion mode and the rate are the kernel's (JSON null when the
  * module did not report them), never the options this tool sent.
  */
+static const char *const kb_err_types[3] = { "read", "write", "verify" };
+
+/* The errors the kernel went on from: fio's total_err, first_error, by errno. */
+static uint64_t errs_total(const struct kb_status *st)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->nr_errs; i++)
+		n += st->errs[i].count;
+	return n;
+}
+
+static void json_errors(struct json_object *o, const struct kb_status *st)
+{
+	struct json_object *a = json_object_new_array(), *e;
+	unsigned int i;
+
+	kb_jadd(o, "total_err", kb_ju64(errs_total(st)));
+	kb_jadd(o, "first_error", json_object_new_int(-st->first_error));
+	for (i = 0; i < st->nr_errs; i++) {
+		e = json_object_new_object();
+		kb_jadd(e, "type", kb_jstr(kb_err_types[st->errs[i].type % 3]));
+		kb_jadd(e, "errno", kb_ju64(st->errs[i].err));
+		kb_jadd(e, "name", kb_jstr(kb_errno_name(st->errs[i].err)));
+		kb_jadd(e, "count", kb_ju64(st->errs[i].count));
+		json_object_array_add(a, e);
+	}
+	kb_jadd(o, "errors_gone_on", a);
+}
+
+static void print_errors(FILE *f, const struct kb_status *st)
+{
+	unsigned int i;
+
+	if (!st->nr_errs)
+		return;
+	fprintf(f, "  errors       : %" PRIu64 " gone on from (total_err), first_error=%d (%s):",
+		errs_total(st), -st->first_error, kb_errno_name(-st->first_error));
+	for (i = 0; i < st->nr_errs; i++)
+		fprintf(f, "%s %s %s=%" PRIu64, i ? "," : "",
+			kb_err_types[st->errs[i].type % 3],
+			kb_errno_name(st->errs[i].err), (uint64_t)st->errs[i].count);
+	fputc('\n', f);
+}
+
 void kb_json_measures(struct json_object *o, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
 	const char *mode = kb_kcfg_completion(c);
 
+	json_errors(o, &r->st);
 	kb_jadd(o, "settings", kb_kcfg_json(c));
 	kb_jadd(o, "completion", mode ? kb_jstr(mode) : NULL);
 	kb_jadd(o, "effective_iodepth", kb_jdbl(kb_effective_iodepth(r)));
@@ -729,6 +837,7 @@ void kb_print_measures(FILE *f, const struct kb_result *r)
 		print_offsets(f, r);
 	if (c->present)
 		print_pattern(f, c);
+	print_errors(f, &r->st);
 	if (K(RATE_IOPS))
 		print_open_loop(f, r);
 	else if (ios >= KB_DEPTH_MIN_IOS * r->st.nr_workers && depth < KB_DEPTH_WARN * qd &&

@@ -182,6 +182,16 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { "cmdprio-bssplit", KB_NLT_BINARY, true },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { "rate-ignore-thinktime", KB_NLT_FLAG, true },
 	[KIOBENCH_A_BLOCKALIGN] = { "blockalign", KB_NLT_U32, true },
+	[KIOBENCH_A_DEDUPE_PERCENTAGE] = { "dedupe-percentage", KB_NLT_U8, true },
+	[KIOBENCH_A_DEDUPE_MODE] = { "dedupe-mode", KB_NLT_U8, true },
+	[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] = { "dedupe-working-set-percentage", KB_NLT_U8, true },
+	[KIOBENCH_A_DEDUPE_GLOBAL] = { "dedupe-global", KB_NLT_FLAG, true },
+	[KIOBENCH_A_IGNORE_ERROR_READ] = { "ignore-error-read", KB_NLT_BINARY, true },
+	[KIOBENCH_A_IGNORE_ERROR_WRITE] = { "ignore-error-write", KB_NLT_BINARY, true },
+	[KIOBENCH_A_IGNORE_ERROR_VERIFY] = { "ignore-error-verify", KB_NLT_BINARY, true },
+	[KIOBENCH_A_ERROR_DUMP] = { "error-dump", KB_NLT_FLAG, true },
+	[KIOBENCH_A_JOB_FIRST_ERROR] = { "job-first-error", KB_NLT_S32, false },
+	[KIOBENCH_A_JOB_ERR_COUNTS] = { "job-err-counts", KB_NLT_BINARY, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

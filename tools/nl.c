@@ -147,8 +147,12 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
 	{ KIOBENCH_A_BUFFER_PATTERN, "buffer_pattern", "its bytes, when given" },
 	{ KIOBENCH_A_REFILL_BUFFERS, "refill_buffers", "when set, or implied by "
-	  "buffer_compress_percentage unless set to 0 (fio); never with verify, which fills "
-	  "every write" },
+	  "buffer_compress_percentage or dedupe_percentage unless set to 0 (fio); never with "
+	  "verify, which fills every write" },
+	{ KIOBENCH_A_IGNORE_ERROR_READ, "ignore_error", "the first list's errnos, when given" },
+	{ KIOBENCH_A_IGNORE_ERROR_WRITE, "ignore_error", "the second list's errnos, when given" },
+	{ KIOBENCH_A_IGNORE_ERROR_VERIFY, "ignore_error", "the third list's errnos, when given" },
+	{ KIOBENCH_A_ERROR_DUMP, "error_dump", "on unless error_dump=0 (fio's default)" },
 	{ KIOBENCH_A_SCRAMBLE_BUFFERS, "scramble_buffers", "fio's rule: on (its default) "
 	  "unless zero_buffers is given and scramble_buffers is not" },
 	{ KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, "buffer_compress_percentage", "when 1 to 99 "
@@ -686,7 +690,8 @@ static int put_data(struct nl_msg *msg, const struct kb_job *job)
 	uint32_t pct = job->buffer_compress_percentage == 100 ? 0 :
 		       job->buffer_compress_percentage;
 	bool zero = job->zero_buffers || job->buffer_compress_percentage == 100;
-	bool refill = kb_job_isset(job, KB_OPT_REFILL_BUFFERS) ? job->refill_buffers : pct;
+	bool refill = kb_job_isset(job, KB_OPT_REFILL_BUFFERS) ? job->refill_buffers :
+		      pct || job->dedupe_percentage;
 	bool scramble = job->scramble_buffers && (kb_job_isset(job, KB_OPT_SCRAMBLE_BUFFERS) ||
 						  !kb_job_isset(job, KB_OPT_ZERO_BUFFERS));
 	uint8_t fill = job->buffer_pattern_len ? (pct ? KIOBENCH_BUFFER_RANDOM :
@@ -707,6 +712,21 @@ static int put_data(struct nl_msg *msg, const struct kb_job *job)
 				job->buffer_compress_chunk)))
 		return -1;
 	return 0;
+}
+
+/* ignore_error's lists, each when given, and error_dump (fio's default on). */
+static int put_errors(struct nl_msg *msg, const struct kb_job *job)
+{
+	static const int attrs[3] = { KIOBENCH_A_IGNORE_ERROR_READ,
+		KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY };
+	int t;
+
+	for (t = 0; t < 3; t++)
+		if (job->nr_ignore_error[t] &&
+		    nla_put(msg, attrs[t], job->nr_ignore_error[t] * sizeof(uint32_t),
+			    job->ignore_error[t]))
+			return -1;
+	return job->error_dump && nla_put_flag(msg, KIOBENCH_A_ERROR_DUMP) ? -1 : 0;
 }
 
 /*
@@ -737,7 +757,7 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
-	if (put_prio(msg, job) || put_data(msg, job))
+	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;
 	if (kb_job_ba(job) && nla_put_u32(msg, KIOBENCH_A_BLOCKALIGN, kb_job_ba(job)))
 		return -1;
@@ -1125,7 +1145,36 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 		c->nr_cpus = len / 4;
 		memcpy(c->cpus, nla_data(tb[KIOBENCH_A_CPUS]), len);
 	}
+	for (a = 0; a < 3; a++) {
+		static const int ea[3] = { KIOBENCH_A_IGNORE_ERROR_READ,
+			KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY };
+		int len = tb[ea[a]] ? nla_len(tb[ea[a]]) : 0;
+
+		if (len % 4 || len / 4 > 16)
+			return -EINVAL;
+		c->nr_ignore_error[a] = len / 4;
+		if (len)
+			memcpy(c->ignore_error[a], nla_data(tb[ea[a]]), len);
+	}
 	return parse_kcfg_lists(nlh, tb, c);
+}
+
+/* The errors gone on from: fio's first_error and the counts by type and errno. */
+static int parse_errs(struct nlattr **tb, struct kb_status *st)
+{
+	int len = tb[KIOBENCH_A_JOB_ERR_COUNTS] ? nla_len(tb[KIOBENCH_A_JOB_ERR_COUNTS]) : 0;
+
+	if (tb[KIOBENCH_A_JOB_FIRST_ERROR])
+		st->first_error = (int32_t)nla_get_u32(tb[KIOBENCH_A_JOB_FIRST_ERROR]);
+	if (len % sizeof(st->errs[0]))
+		return -1;
+	st->nr_errs = len / sizeof(st->errs[0]);
+	if (st->nr_errs > KB_ERR_COUNTS)
+		st->nr_errs = KB_ERR_COUNTS;
+	if (len)
+		memcpy(st->errs, nla_data(tb[KIOBENCH_A_JOB_ERR_COUNTS]),
+		       st->nr_errs * sizeof(st->errs[0]));
+	return 0;
 }
 
 static int parse_status(struct nl_msg *msg, struct kb_status *st)
@@ -1206,7 +1255,7 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		G(KIOBENCH_STAT_A_ALL_BYTES, all_bytes);
 #undef G
 	}
-	return parse_kcfg(nlh, tb, &st->cfg);
+	return parse_errs(tb, st) ? -EINVAL : parse_kcfg(nlh, tb, &st->cfg);
 }
 
 int kb_nl_parse_status(struct nl_msg *msg, struct kb_status *st)

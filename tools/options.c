@@ -143,6 +143,84 @@ static int p_zonemode(const struct kb_opt *o, const char *val, struct kb_job *jo
 	return 0;
 }
 
+static int p_dedupe_mode(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "repeat"))
+		job->dedupe_mode = KIOBENCH_DEDUPE_REPEAT;
+	else if (!strcmp(val, "working_set"))
+		job->dedupe_mode = KIOBENCH_DEDUPE_WORKING_SET;
+	else
+		return kb_errf(err, errlen, "invalid dedupe_mode '%s' (repeat or working_set)",
+			       val);
+	return 0;
+}
+
+/* EIO for 5, as strerrorname_np names it; "?" for a number without a name. */
+const char *kb_errno_name(int e)
+{
+	const char *n = e > 0 ? strerrorname_np(e) : NULL;
+
+	return n ? n : "?";
+}
+
+/* An errno by its name (EIO, as strerrorname_np names it) or number, 1 to 133. */
+static int parse_errno(const char *s, uint32_t *e)
+{
+	char *end;
+	unsigned long v;
+	int i;
+
+	if (s[0] == 'E') {
+		for (i = 1; i < 134; i++) {
+			const char *n = strerrorname_np(i);
+
+			if (n && !strcmp(n, s)) {
+				*e = i;
+				return 0;
+			}
+		}
+		return -1;
+	}
+	v = strtoul(s[0] == '-' ? s + 1 : s, &end, 10);	/* fio takes -5 as 5 */
+	if (end == s || *end || !v || v > 133)
+		return -1;
+	*e = v;
+	return 0;
+}
+
+/*
+ * fio's ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each list's errnos
+ * joined by ':' (EIO, ENOSPC or numbers); an empty list leaves its type to
+ * continue_on_error.
+ */
+static int p_ignore_error(const struct kb_opt *o, const char *val, struct kb_job *job,
+			  struct kb_global *g, char *err, size_t errlen)
+{
+	char buf[512], *p = buf, *list, *e;
+	unsigned int t = 0;
+
+	(void)o; (void)g;
+	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
+		return kb_errf(err, errlen, "ignore_error: too long");
+	memset(job->nr_ignore_error, 0, sizeof(job->nr_ignore_error));
+	while ((list = strsep(&p, ","))) {
+		if (t == 3)
+			return kb_errf(err, errlen, "ignore_error: three lists at most "
+				       "(read,write,verify)");
+		while ((e = strsep(&list, ":")) && *e) {
+			if (job->nr_ignore_error[t] == 16)
+				return kb_errf(err, errlen, "ignore_error: 16 errors a list at most");
+			if (parse_errno(e, &job->ignore_error[t][job->nr_ignore_error[t]++]))
+				return kb_errf(err, errlen, "ignore_error: unknown error '%s' "
+					       "(a name such as EIO, or a number 1 to 133)", e);
+		}
+		t++;
+	}
+	return 0;
+}
+
 static int p_rw_sequencer(const struct kb_opt *o, const char *val, struct kb_job *job,
 			  struct kb_global *g, char *err, size_t errlen)
 {
@@ -2110,6 +2188,26 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "SIZE", p_size32,
 	    "the chunk buffer_compress_percentage lays out (0: the block size)",
 	    .off = JOBF(buffer_compress_chunk), BOUNDS(0, UINT32_MAX), .def = "512"),
+	JOB(KB_OPT_DEDUPE_PERCENTAGE, "dedupe_percentage", "PCT", p_u32,
+	    "this share of the writes carry an earlier write's content (sets refill_buffers)",
+	    ATTR(KIOBENCH_A_DEDUPE_PERCENTAGE, dedupe_percentage), BOUNDS(0, 100)),
+	JOB(KB_OPT_DEDUPE_MODE, "dedupe_mode", "repeat|working_set", p_dedupe_mode,
+	    "whose content dedupe_percentage's writes carry: the previous unique write's "
+	    "(repeat) or a working set page's", ATTR(KIOBENCH_A_DEDUPE_MODE, dedupe_mode),
+	    BOUNDS(0, KIOBENCH_DEDUPE_WORKING_SET), .def = "repeat"),
+	JOB(KB_OPT_DEDUPE_WORKING_SET_PERCENTAGE, "dedupe_working_set_percentage", "PCT",
+	    p_u32, "dedupe_mode=working_set: the working set, in percent of the span",
+	    ATTR(KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE, dedupe_working_set_percentage),
+	    BOUNDS(0, 100), .def = "5"),
+	JOB(KB_OPT_DEDUPE_GLOBAL, "dedupe_global", "BOOL", p_flag,
+	    "dedupe_mode=working_set: the job's workers share one working set",
+	    ATTR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global), FLAG),
+	/* fio's error lists (kmod/errors.c); put by kb_nl_job_new()'s code */
+	JOB(KB_OPT_IGNORE_ERROR, "ignore_error", "READ,WRITE,VERIFY", p_ignore_error,
+	    "errors (EIO:ENOSPC or numbers) each type goes on from; any other stops the job"),
+	JOB(KB_OPT_ERROR_DUMP, "error_dump", "BOOL", p_flag,
+	    "log every failed I/O, those gone on from too (kernel log)",
+	    .off = JOBF(error_dump), FLAG, .def = "1"),
 	/* fio's offset patterns (kmod/worker.c) */
 	JOB(KB_OPT_RW_SEQUENCER, "rw_sequencer", "sequential|identical", p_rw_sequencer,
 	    "with rw=randread:N (any random rw), the N - 1 I/Os after each drawn offset "

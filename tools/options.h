@@ -176,6 +176,13 @@ enum kb_opt_id {
 	KB_OPT_CMDPRIO_BSSPLIT,
 	KB_OPT_RATE_IGNORE_THINKTIME,
 	KB_OPT_BA,
+	/* fio's dedupe (kmod/data.c) and error lists (kmod/errors.c) */
+	KB_OPT_DEDUPE_PERCENTAGE,
+	KB_OPT_DEDUPE_MODE,
+	KB_OPT_DEDUPE_WORKING_SET_PERCENTAGE,
+	KB_OPT_DEDUPE_GLOBAL,
+	KB_OPT_IGNORE_ERROR,
+	KB_OPT_ERROR_DUMP,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -285,6 +292,7 @@ bool kb_job_cmdprio(const struct kb_job *job);
  */
 bool kb_job_norandommap(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);
+const char *kb_errno_name(int e);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);
 /* Mark option id as given by the user (or not). */
 void kb_job_mark(struct kb_job *job, enum kb_opt_id id, bool given);

@@ -111,6 +111,9 @@ struct kb_kcfg {
 	unsigned int nr_cdf;		/* its entries; 0: none */
 	uint64_t cdf_blocks;		/* the ranks it spreads over */
 	double cdf_hot[KB_KCFG_HOT];	/* share of the I/Os on the hottest KB_KCFG_HOT_PCTS % */
+	/* ignore_error's read, write and verify lists, the kernel's */
+	uint32_t ignore_error[3][16];
+	unsigned int nr_ignore_error[3];
 };
 
 /* The kernel's value of attribute attr (enum kiobench_attr): 0 when absent (rwmix-read 100). */
@@ -134,6 +137,11 @@ struct kb_status {
 	uint32_t nr_workers;
 	uint64_t cpu_ns, zero_reads;
 	uint64_t retries;		/* polled bios refused for want of a tag */
+	/* errors gone on from (continue_on_error, ignore_error): fio's first_error, by errno */
+	int32_t first_error;		/* -errno; 0: none */
+#define KB_ERR_COUNTS	32
+	struct kiobench_err_count errs[KB_ERR_COUNTS];
+	unsigned int nr_errs;
 	/*
 	 * verify: intervals checked, corrupt, misdirected, stale, and the
 	 * checked ones of trimmed blocks that read as zeroes

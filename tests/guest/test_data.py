@@ -7,9 +7,13 @@ by kiobench.
 A sequential 4 KiB write of 256 blocks at QD 8: without refill or
 scramble a worker's 8 slots are filled once, so the device holds 8
 distinct blocks; fio's default scramble_buffers makes every block
-distinct, and so does refill_buffers.  The data path has no compat code:
-6.12 only (no marker)."""
+distinct, and so does refill_buffers.  dedupe_percentage's duplicated
+blocks are counted the same way, against Debian's fio 3.33 writing the
+same job in the same guest.  The data path has no compat code: 6.12 only
+(no marker)."""
 from __future__ import annotations
+
+from collections import Counter
 
 import pytest
 
@@ -106,13 +110,84 @@ def test_compress_percentage(guest, kiobench_module, dev, pct):
 
 def test_data_refusals(guest, kiobench_module, dev):
     """With verify, whose writes carry its own data, the options that
-    choose data are refused with the reason, and nothing is written."""
+    choose data are refused with the reason, and nothing is written;
+    dedupe_percentage, which fills each write, without refill_buffers."""
     before = guest.check("cat /sys/block/nullb0/stat").split()[4]
-    for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50"):
+    for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50",
+                 "--dedupe_percentage=50"):
         r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=crc32c "
                       f"--allow-writes --size=1m {args}")
         assert r.rc != 0 and "verify: its writes carry verify's data" in r.out, (args, r.out)
     r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
                   "\"--buffer_pattern='file'\"")
     assert r.rc != 0 and "a 'file' is not implemented" in r.out, r.out
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
+                  "--dedupe_percentage=50 --refill_buffers=0")
+    assert r.rc != 0 and "dedupe-percentage: only with refill-buffers" in r.out, r.out
     assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
+
+
+def dup_stats(guest, dev: str) -> tuple[float, int, bool]:
+    """(share of the blocks that repeat an earlier one, contents held by
+    more than one block, whether each of the first 8 blocks repeats or is
+    repeated) among the first BLOCKS."""
+    ids = [int(i) for i in read(guest, dev, f"od -An -v -tx8 -w{BS} | "
+                                            "awk '{if (!($0 in id)) id[$0] = ++n; print id[$0]}'")
+           .split()]
+    assert len(ids) == BLOCKS
+    n = Counter(ids)
+    return (BLOCKS - len(n)) / BLOCKS, sum(1 for c in n.values() if c > 1), \
+        all(n[i] > 1 for i in ids[:8])
+
+
+def fio_dup_stats(guest, dev: str, args: str, seed: int) -> tuple[float, int]:
+    if guest.run("command -v fio").rc:
+        pytest.skip("fio is not in the guest image")
+    guest.check(f"fio --name=d --filename={dev} --rw=write --bs={BS} --size={BS * BLOCKS} "
+                f"--iodepth={QD} --ioengine=libaio --direct=1 --randseed={seed} "
+                f"--output=/dev/null {args}", timeout=120)
+    return dup_stats(guest, dev)
+
+
+DEDUPE = "--dedupe_percentage=50"
+
+
+@pytest.mark.parametrize("mode", ["repeat", "working_set"])
+def test_dedupe_like_fio(guest, kiobench_module, dev, mode):
+    """dedupe_percentage=50: the share of blocks that repeat an earlier one
+    is fio's, within what fio's own seeds spread (at least 3 binomial
+    standard deviations of 256 draws); repeat makes about one repeated
+    content for every two unique writes, working_set (5 % of 1 MiB: 12
+    pages) at most 12, in both tools, and the working set is the first
+    unique writes (each of the first 8 blocks repeats or is repeated).
+    Mutations: kb_dedupe_seed() never replaying (every write unique): red
+    (no duplicates); working_set's pages taken from the worker's stream
+    past its first writes: red (the first blocks are not repeated)."""
+    args = f"{DEDUPE} --dedupe_mode={mode}"
+    job = write(guest, dev, args)
+    s = job["kiobench"]["settings"]
+    assert (s["dedupe_percentage"], s["dedupe_mode"], s["refill_buffers"]) == (50, mode, True)
+    share, groups, firsts = dup_stats(guest, dev)
+    fio = [fio_dup_stats(guest, dev, args, seed) for seed in (1, 2)]
+    shares = [f[0] for f in fio]
+    tol = max(max(shares) - min(shares), 3 * (0.25 / BLOCKS) ** 0.5)
+    assert abs(share - sum(shares) / len(shares)) <= tol, (share, fio)
+    if mode == "repeat":
+        assert all(40 <= g <= 90 for g in [groups] + [f[1] for f in fio]), (groups, fio)
+    else:
+        assert all(1 <= g <= 12 for g in [groups] + [f[1] for f in fio]), (groups, fio)
+        # the working set is the first unique writes: written, and repeated
+        assert firsts and all(f[2] for f in fio), (firsts, fio)
+
+
+def test_dedupe_with_compression(guest, kiobench_module, dev):
+    """With buffer_compress_percentage=50 a deduped write is filled as its
+    original was: about half the blocks repeat one (256 draws, 3 standard
+    deviations) and every block still compresses; at 100 every write is
+    the same.  Mutation: kb_data_write() filling from the worker's
+    generator, not the dedupe seed: red (no duplicates)."""
+    write(guest, dev, f"{DEDUPE} --buffer_compress_percentage=50")
+    assert abs(dup_stats(guest, dev)[0] - 0.5) <= 3 * (0.25 / BLOCKS) ** 0.5
+    assert gzip_ratio(guest, dev) <= 0.5 + 0.06
+    write(guest, dev, "--dedupe_percentage=100")
+    assert distinct(guest, dev) == 1

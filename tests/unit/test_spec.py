@@ -32,7 +32,9 @@ HEADER = (REPO / "kmod/uapi/linux/kiobench.h").read_text()
 # netlink.c with the policies and the settings table it includes (generated
 # by tools/gen-kmod-nl.py: tests/unit/test_kmod_nl_gen.py)
 NETLINK_GEN = (REPO / "kmod/netlink-gen.h").read_text()
-NETLINK_C = (REPO / "kmod/netlink.c").read_text() + "\n" + NETLINK_GEN
+# and errors.c, whose kb_put_errors() puts the error lists and counts
+NETLINK_C = (REPO / "kmod/netlink.c").read_text() + "\n" + NETLINK_GEN + "\n" + \
+    (REPO / "kmod/errors.c").read_text()
 KIOBENCH_H = (REPO / "kmod/kiobench.h").read_text()
 SPEC = yaml.safe_load((REPO / "Documentation/netlink/specs/kiobench.yaml").read_text())
 

@@ -74,7 +74,11 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_DEDUPE_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_MODE, KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
+ *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
+ *	KIOBENCH_A_ERROR_DUMP.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -125,7 +129,12 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_DEDUPE_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_MODE, KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
+ *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
+ *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
+ *	KIOBENCH_A_JOB_ERR_COUNTS.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -191,7 +200,12 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_DEDUPE_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_MODE, KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
+ *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
+ *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
+ *	KIOBENCH_A_JOB_ERR_COUNTS.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -249,7 +263,12 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_DEDUPE_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_MODE, KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
+ *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
+ *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
+ *	KIOBENCH_A_JOB_ERR_COUNTS.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -440,6 +459,41 @@ struct kiobench_cmdprio_bs_ent {
 	__u8 pct;
 	__u8 class;
 	__u8 level;
+};
+
+/**
+ * enum kiobench_dedupe_mode - fio's dedupe_mode: where a write chosen by
+ *   dedupe-percentage takes its content from.
+ * @KIOBENCH_DEDUPE_REPEAT: the worker's previous unique write
+ * @KIOBENCH_DEDUPE_WORKING_SET: a page drawn from the working set: the worker's
+ *   first unique writes, dedupe-working-set-percentage of its device's span
+ */
+enum kiobench_dedupe_mode {
+	KIOBENCH_DEDUPE_REPEAT,
+	KIOBENCH_DEDUPE_WORKING_SET,
+};
+
+/**
+ * enum kiobench_err_type - fio's error types, by which ignore_error lists
+ *   errors: EILSEQ is a verify error, any other error of a read is a read
+ *   error, of anything else (write, trim, flush, zone reset) a write error.
+ */
+enum kiobench_err_type {
+	KIOBENCH_ERR_READ,
+	KIOBENCH_ERR_WRITE,
+	KIOBENCH_ERR_VERIFY,
+};
+
+/**
+ * struct kiobench_err_count - One entry of job-err-counts.
+ * @type: The error's type (enum kiobench_err_type).
+ * @err: The positive errno.
+ * @count: Errors of that type and errno counted and gone on from.
+ */
+struct kiobench_err_count {
+	__u32 type;
+	__u32 err;
+	__u64 count;
 };
 
 /**
@@ -843,6 +897,40 @@ struct kiobench_cmdprio_bs_ent {
  *   transfer size. A multiple of 512 and of the devices' logical block sizes.
  *   Only with random and norandommap (fio turns its random map off for it), not
  *   with random-zones or random-cdf.
+ * @KIOBENCH_A_DEDUPE_PERCENTAGE: fio's dedupe_percentage: this share of the
+ *   writes, drawn for each write, carry the content of an earlier write
+ *   (dedupe-mode says which); the others a content of their own. Each write is
+ *   filled anew from a seed of its own (needs refill-buffers; the tool sets it,
+ *   as fio does), laid out as buffer-compress-percentage says. 100: every write
+ *   carries the same content.
+ * @KIOBENCH_A_DEDUPE_MODE: fio's dedupe_mode (repeat when absent). Only with
+ *   dedupe-percentage.
+ * @KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE: fio's
+ *   dedupe_working_set_percentage: the working set's size, in percent of the
+ *   device's span, in pages of the smallest write size (5 when absent). Its sum
+ *   with dedupe-percentage is at most 100, as fio requires. Only with
+ *   dedupe-mode working-set.
+ * @KIOBENCH_A_DEDUPE_GLOBAL: fio's dedupe_global: the workers of the job share
+ *   one working set, made of the first unique writes of each of them, spread
+ *   evenly, as fio spreads it across its jobs. Only with dedupe-mode
+ *   working-set.
+ * @KIOBENCH_A_IGNORE_ERROR_READ: fio's ignore_error, its read list: an array of
+ *   u32 errnos (1 to 133, at most 16) that a read may fail with and the job go
+ *   on (counted in job-err-counts); any other read error stops it, even with
+ *   continue-on-error, as in fio.
+ * @KIOBENCH_A_IGNORE_ERROR_WRITE: fio's ignore_error, its write list (writes,
+ *   trims, flushes, zone resets), as ignore-error-read.
+ * @KIOBENCH_A_IGNORE_ERROR_VERIFY: fio's ignore_error, its verify list: with
+ *   EILSEQ in it, a verify mismatch is counted and the job neither stops
+ *   (verify-fatal) nor fails.
+ * @KIOBENCH_A_ERROR_DUMP: fio's error_dump: every failed I/O is logged (kernel
+ *   log, rate limited: device, operation, offset, length, errno), those the job
+ *   goes on from too; without it, only the one that stops the job.
+ * @KIOBENCH_A_JOB_FIRST_ERROR: Status: the first error counted and gone on from
+ *   (-errno), as fio's first_error; 0: none.
+ * @KIOBENCH_A_JOB_ERR_COUNTS: Status: the errors gone on from, by type and
+ *   errno: an array of struct kiobench_err_count, those counted only (at most
+ *   32).
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -976,6 +1064,16 @@ enum kiobench_attr {
 	KIOBENCH_A_CMDPRIO_BSSPLIT,	/* binary */
 	KIOBENCH_A_RATE_IGNORE_THINKTIME,	/* flag */
 	KIOBENCH_A_BLOCKALIGN,		/* u32 */
+	KIOBENCH_A_DEDUPE_PERCENTAGE,	/* u8 */
+	KIOBENCH_A_DEDUPE_MODE,		/* u8: enum kiobench_dedupe_mode */
+	KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,	/* u8 */
+	KIOBENCH_A_DEDUPE_GLOBAL,	/* flag */
+	KIOBENCH_A_IGNORE_ERROR_READ,	/* binary */
+	KIOBENCH_A_IGNORE_ERROR_WRITE,	/* binary */
+	KIOBENCH_A_IGNORE_ERROR_VERIFY,	/* binary */
+	KIOBENCH_A_ERROR_DUMP,		/* flag */
+	KIOBENCH_A_JOB_FIRST_ERROR,	/* s32 */
+	KIOBENCH_A_JOB_ERR_COUNTS,	/* binary */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -326,8 +326,33 @@ static void t_latency_target(void)
 	kb_global_free(&g);
 }
 
+/* fio's ignore_error lists: names or numbers, ',' between types, ':' within. */
+static void t_ignore_error(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(job.error_dump);					/* fio's default */
+	CHECK(apply(&job, &g, "ignore_error", "EAGAIN,ENOSPC:122,EILSEQ") == 0);
+	CHECK(job.nr_ignore_error[0] == 1 && job.ignore_error[0][0] == 11);
+	CHECK(job.nr_ignore_error[1] == 2 && job.ignore_error[1][0] == 28 &&
+	      job.ignore_error[1][1] == 122);
+	CHECK(job.nr_ignore_error[2] == 1 && job.ignore_error[2][0] == 84);
+	CHECK(apply(&job, &g, "ignore_error", ",-5") == 0);	/* fio takes -5 as 5 */
+	CHECK(job.nr_ignore_error[0] == 0 && job.nr_ignore_error[1] == 1 &&
+	      job.ignore_error[1][0] == 5 && job.nr_ignore_error[2] == 0);
+	CHECK(apply(&job, &g, "ignore_error", "EFOO") == -1);
+	CHECK(apply(&job, &g, "ignore_error", "134") == -1);
+	CHECK(apply(&job, &g, "ignore_error", "EIO,EIO,EIO,EIO") == -1);
+	CHECK(strcmp(kb_errno_name(5), "EIO") == 0);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void options_tests(void)
 {
+	run_case("options: ignore_error's lists", t_ignore_error);
 	run_case("options: latency_target, latency_window, latency_percentile, latency_run",
 		 t_latency_target);
 	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",
