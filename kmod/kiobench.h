@@ -202,6 +202,9 @@ struct kb_config {
 	u8 nr_cmdprio_bs[KIOBENCH_NR_DIRS];
 	bool rate_ignore_thinktime;	/* open loop: no catch-up after a pause */
 	u32 blockalign;		/* norandommap's offsets; 0: min_bs */
+	u32 flow;		/* flow control's weight (flow.c); 0: none */
+	u32 flow_id;
+	u64 flow_sleep_ns;
 };
 
 struct kb_counters {
@@ -341,6 +344,7 @@ struct kb_opat {
 #include "verify.h"
 #include "zone.h"
 #include "latt.h"
+#include "flow.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
@@ -419,6 +423,9 @@ struct kb_worker {
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
+	struct kb_flow *flow;	/* flow control (flow.c); NULL: none */
+	u64 flow_ios;		/* flow: I/Os counted in the group */
+	bool flow_in;		/* flow: its weight and I/Os in the group */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -470,6 +477,7 @@ struct kb_job {
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
 
 	struct kb_verify *verify;	/* verify.c; NULL: no verify */
+	struct kb_flow *flow;		/* flow.c; NULL: no flow control */
 	atomic_t vwriters;		/* verify: workers still writing */
 
 	struct dentry *dbg;		/* debugfs.c; gone before destruction */

@@ -90,6 +90,11 @@ static struct netlink_range_validation kb_latency_percentile_ppm_range = {
 	.max = 1000000,
 };
 
+static struct netlink_range_validation kb_flow_sleep_ns_range = {
+	.min = 0,
+	.max = 3600000000000,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -228,6 +233,10 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_BLOCKALIGN] = NLA_POLICY_MIN(NLA_U32, 512),
+	[KIOBENCH_A_FLOW] = NLA_POLICY_MAX(NLA_U32, 1000),
+	[KIOBENCH_A_FLOW_ID] = { .type = NLA_U32, },
+	[KIOBENCH_A_FLOW_SLEEP_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_flow_sleep_ns_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -303,6 +312,9 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ZONESKIP, zoneskip, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_RATE_IGNORE_THINKTIME, rate_ignore_thinktime, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_BLOCKALIGN, blockalign, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_FLOW, flow, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_FLOW_ID, flow_id, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns, NLA_U64, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -373,5 +385,8 @@ static_assert(__same_type(((struct kb_config *)0)->zonerange, u64));
 static_assert(__same_type(((struct kb_config *)0)->zoneskip, u64));
 static_assert(__same_type(((struct kb_config *)0)->rate_ignore_thinktime, bool));
 static_assert(__same_type(((struct kb_config *)0)->blockalign, u32));
+static_assert(__same_type(((struct kb_config *)0)->flow, u32));
+static_assert(__same_type(((struct kb_config *)0)->flow_id, u32));
+static_assert(__same_type(((struct kb_config *)0)->flow_sleep_ns, u64));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -182,6 +182,9 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { "cmdprio-bssplit", KB_NLT_BINARY, true },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { "rate-ignore-thinktime", KB_NLT_FLAG, true },
 	[KIOBENCH_A_BLOCKALIGN] = { "blockalign", KB_NLT_U32, true },
+	[KIOBENCH_A_FLOW] = { "flow", KB_NLT_U32, true },
+	[KIOBENCH_A_FLOW_ID] = { "flow-id", KB_NLT_U32, true },
+	[KIOBENCH_A_FLOW_SLEEP_NS] = { "flow-sleep-ns", KB_NLT_U64, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -74,7 +74,8 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -125,7 +126,8 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -191,7 +193,8 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -249,7 +252,8 @@
  *	KIOBENCH_A_RW_SEQ_NR, KIOBENCH_A_RW_SEQUENCER, KIOBENCH_A_RW_SEQ_ADD,
  *	KIOBENCH_A_ZONESIZE, KIOBENCH_A_ZONERANGE, KIOBENCH_A_ZONESKIP,
  *	KIOBENCH_A_CMDPRIO_BSSPLIT, KIOBENCH_A_RATE_IGNORE_THINKTIME,
- *	KIOBENCH_A_BLOCKALIGN.
+ *	KIOBENCH_A_BLOCKALIGN, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -843,6 +847,20 @@ struct kiobench_cmdprio_bs_ent {
  *   transfer size. A multiple of 512 and of the devices' logical block sizes.
  *   Only with random and norandommap (fio turns its random map off for it), not
  *   with random-zones or random-cdf.
+ * @KIOBENCH_A_FLOW: fio's flow: the job's weight in the flow control of the
+ *   jobs that share its flow-id. Before each I/O a worker compares its share of
+ *   the group's I/O with its share of the group's weight (each worker weighs
+ *   flow): while its share of the I/O is the larger, it issues nothing (with
+ *   flow-sleep-ns it first lets its I/O in flight complete, then sleeps). A
+ *   job's weight counts from its creation to its workers' ends, as fio counts a
+ *   job's from its setup to its exit. 0: no flow control. One device per job
+ *   (fio weighs all of a job's files at once; kiobench has a worker per
+ *   device), and not with rate-iops, thinktime-ns or latency-target-ns.
+ * @KIOBENCH_A_FLOW_ID: fio's flow_id: the group whose I/O flow weighs against;
+ *   jobs of any socket with the same flow-id share it (0 by default).
+ * @KIOBENCH_A_FLOW_SLEEP_NS: fio's flow_sleep: how long a worker held back by
+ *   flow sleeps, its I/O in flight completed first, before it looks again; 0
+ *   (the default): it looks again at once, spinning.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -976,6 +994,9 @@ enum kiobench_attr {
 	KIOBENCH_A_CMDPRIO_BSSPLIT,	/* binary */
 	KIOBENCH_A_RATE_IGNORE_THINKTIME,	/* flag */
 	KIOBENCH_A_BLOCKALIGN,		/* u32 */
+	KIOBENCH_A_FLOW,		/* u32 */
+	KIOBENCH_A_FLOW_ID,		/* u32 */
+	KIOBENCH_A_FLOW_SLEEP_NS,	/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
