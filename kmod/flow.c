@@ -83,6 +83,7 @@ found:
 	}
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_flow_join);
 
 /*
  * A worker's weight and I/O out of the group: when it ends, or, for one
@@ -116,6 +117,7 @@ void kb_flow_put(struct kb_job *job)
 	mutex_unlock(&kb_flows_lock);
 	job->flow = NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_flow_put);
 
 /*
  * fio's flow_threshold_exceeded(): held while own / group I/O is above
