@@ -237,6 +237,7 @@ static int kb_worker_fn(void *data)
 	struct kb_worker *w = data;
 
 	kb_worker_run(w);
+	kb_flow_leave(w);
 	kb_worker_finish(w);
 	/* The job owns this task: stay until kb_job_destroy() stops it. */
 	for (;;) {
@@ -666,6 +667,7 @@ static void kb_free_workers(struct kb_job *job)
 		if (job->workers[i] && job->workers[i]->task)
 			kthread_stop(job->workers[i]->task);
 	synchronize_rcu();
+	kb_flow_put(job);
 	kb_verify_destroy(job);
 	for (i = 0; i < job->nr_workers; i++)
 		if (job->workers[i])
@@ -753,8 +755,8 @@ static int kb_alloc_workers(struct kb_job *job)
 			w->nr_slots++;
 		}
 	}
-	/* verify's buffers, the workers' and the job's (verify.c) */
-	if (!kb_verify_create(job))
+	/* verify's buffers, the workers' and the job's (verify.c); the flow */
+	if (!kb_verify_create(job) && !kb_flow_join(job))
 		return 0;
 
 out_free_workers:

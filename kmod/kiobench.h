@@ -212,6 +212,9 @@ struct kb_config {
 	u16 ignore_error[KB_ERR_TYPES][KB_MAX_IGNORE_ERROR];
 	u8 nr_ignore_error[KB_ERR_TYPES];
 	bool error_dump;
+	u32 flow;		/* flow control's weight (flow.c); 0: none */
+	u32 flow_id;
+	u64 flow_sleep_ns;
 };
 
 struct kb_counters {
@@ -351,6 +354,7 @@ struct kb_opat {
 #include "verify.h"
 #include "zone.h"
 #include "latt.h"
+#include "flow.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
@@ -430,6 +434,9 @@ struct kb_worker {
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
 	struct kb_dedupe dd;	/* dedupe_percentage (data.c) */
+	struct kb_flow *flow;	/* flow control (flow.c); NULL: none */
+	u64 flow_ios;		/* flow: I/Os counted in the group */
+	bool flow_in;		/* flow: its weight and I/Os in the group */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -481,6 +488,7 @@ struct kb_job {
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
 
 	struct kb_verify *verify;	/* verify.c; NULL: no verify */
+	struct kb_flow *flow;		/* flow.c; NULL: no flow control */
 	atomic_t vwriters;		/* verify: workers still writing */
 
 	struct dentry *dbg;		/* debugfs.c; gone before destruction */

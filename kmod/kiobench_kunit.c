@@ -1304,6 +1304,60 @@ static void kb_latt_walks_fios_search(struct kunit *test)
 	kb_latt_free(w);
 }
 
+/* A job of one worker with flow control: no device, no slots. */
+static struct kb_job *flow_job(struct kunit *test, u32 flow, u32 id)
+{
+	struct kb_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
+	struct kb_worker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, job);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	job->workers = kunit_kzalloc(test, sizeof(*job->workers), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->workers);
+	job->cfg.flow = flow;
+	job->cfg.flow_id = id;
+	job->nr_workers = 1;
+	job->workers[0] = w;
+	w->job = job;
+	KUNIT_ASSERT_EQ(test, kb_flow_join(job), 0);
+	return job;
+}
+
+/*
+ * fio's rule: two workers of weights 3 and 1 in one group, each asking in
+ * turn, issue 3:1 (the group's count starts at 1: the light one's
+ * (4000 + 1) / 3) (each held while its share of the group's I/O is above
+ * its share of the weight); a job of another flow-id is never held by
+ * them.  When both leave, the group is freed: a new job of that id
+ * starts from an empty one and is not held by their I/O.
+ */
+static void kb_flow_holds_to_the_weights(struct kunit *test)
+{
+	struct kb_job *a = flow_job(test, 3, 5), *b = flow_job(test, 1, 5);
+	struct kb_job *other = flow_job(test, 1, 6);
+	struct kb_worker *wa = a->workers[0], *wb = b->workers[0];
+	unsigned int i, held_other = 0;
+
+	for (i = 0; i < 4000; i++) {
+		kb_flow_held(wa);
+		kb_flow_held(wb);
+		held_other += kb_flow_held(other->workers[0]);
+	}
+	/* the heavy one is never held; the light one keeps to a quarter */
+	KUNIT_EXPECT_EQ(test, wa->flow_ios, 4000);
+	KUNIT_EXPECT_GE(test, wb->flow_ios, 1330);
+	KUNIT_EXPECT_LE(test, wb->flow_ios, 1340);
+	KUNIT_EXPECT_EQ(test, held_other, 0);
+	KUNIT_EXPECT_PTR_EQ(test, a->flow, b->flow);
+	kb_flow_put(a);
+	kb_flow_put(b);
+	kb_flow_put(other);
+	a = flow_job(test, 1, 5);
+	for (i = 0; i < 10; i++)
+		KUNIT_EXPECT_FALSE(test, kb_flow_held(a->workers[0]));
+	kb_flow_put(a);
+}
+
 /*
  * At 100 % a single I/O over the target fails the window before its time,
  * stepping down; one at depth 1 fails the job with ETIMEDOUT.
@@ -1498,6 +1552,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_job_new_needs_a_device),
 	KUNIT_CASE(kb_latt_walks_fios_search),
 	KUNIT_CASE(kb_latt_all_fails_at_once),
+	KUNIT_CASE(kb_flow_holds_to_the_weights),
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),

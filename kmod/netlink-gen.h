@@ -90,6 +90,11 @@ static struct netlink_range_validation kb_latency_percentile_ppm_range = {
 	.max = 1000000,
 };
 
+static struct netlink_range_validation kb_flow_sleep_ns_range = {
+	.min = 0,
+	.max = 3600000000000,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -238,6 +243,10 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IGNORE_ERROR_WRITE] = { .type = NLA_BINARY, .len = 64, },
 	[KIOBENCH_A_IGNORE_ERROR_VERIFY] = { .type = NLA_BINARY, .len = 64, },
 	[KIOBENCH_A_ERROR_DUMP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_FLOW] = NLA_POLICY_MAX(NLA_U32, 1000),
+	[KIOBENCH_A_FLOW_ID] = { .type = NLA_U32, },
+	[KIOBENCH_A_FLOW_SLEEP_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_flow_sleep_ns_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -319,6 +328,9 @@ static const struct kb_scalar kb_scalars[] = {
 		  NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_ERROR_DUMP, error_dump, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_FLOW, flow, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_FLOW_ID, flow_id, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns, NLA_U64, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -394,5 +406,8 @@ static_assert(__same_type(((struct kb_config *)0)->dedupe_mode, u8));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_working_set_percentage, u8));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global, bool));
 static_assert(__same_type(((struct kb_config *)0)->error_dump, bool));
+static_assert(__same_type(((struct kb_config *)0)->flow, u32));
+static_assert(__same_type(((struct kb_config *)0)->flow_id, u32));
+static_assert(__same_type(((struct kb_config *)0)->flow_sleep_ns, u64));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -802,7 +802,8 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
 	       kb_parse_data(info, cfg) ?: kb_parse_dedupe(info, cfg) ?:
 	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:
-	       kb_parse_pattern(info, cfg) ?: kb_parse_cmdprio_bs(info, cfg);
+	       kb_flow_parse(info, cfg) ?: kb_parse_pattern(info, cfg) ?:
+	       kb_parse_cmdprio_bs(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 

@@ -761,6 +761,20 @@ static void kb_think_count(struct kb_worker *w, u64 now)
 	}
 }
 
+/* Sleeps until @end, or the job's end or a stop (which wakes the worker). */
+static void kb_sleep_until(struct kb_worker *w, u64 end)
+{
+	ktime_t until = ns_to_ktime(end);
+
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		if (ktime_get_ns() >= end || !kb_may_go_on(w, 0))
+			break;
+		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
+	}
+	__set_current_state(TASK_RUNNING);
+}
+
 /*
  * The pause, with nothing in flight: spins thinktime_spin, then sleeps the
  * rest of thinktime, both cut short by the job's end or a stop (which wakes
@@ -774,19 +788,12 @@ static void kb_think(struct kb_worker *w)
 	u64 spin_end = min(start + cfg->thinktime_spin_ns, kb_deadline(w));
 	u64 end = min(start + max(cfg->thinktime_ns, cfg->thinktime_spin_ns),
 		      kb_deadline(w));
-	ktime_t until = ns_to_ktime(end);
 
 	while (ktime_get_ns() < spin_end && kb_may_go_on(w, 0)) {
 		cpu_relax();
 		cond_resched();
 	}
-	for (;;) {
-		set_current_state(TASK_IDLE);
-		if (ktime_get_ns() >= end || !kb_may_go_on(w, 0))
-			break;
-		schedule_hrtimeout_range(&until, 0, HRTIMER_MODE_ABS);
-	}
-	__set_current_state(TASK_RUNNING);
+	kb_sleep_until(w, end);
 }
 
 /*
@@ -857,11 +864,46 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		} else if (unlikely(w->latt) && kb_latt_park(w, slot)) {
 			continue;	/* latency_target: above the depth */
 		} else if (kb_may_submit(w, now)) {
+			if (unlikely(w->flow) && kb_flow_park(w, slot))
+				continue;	/* flow: over its share */
 			kb_pick_io(w, slot);
 			kb_defer(w, slot, false);
 		}
 	}
 	kb_retry(w, now);
+}
+
+/*
+ * flow: the slots held back go out while the worker's share allows.  With
+ * nothing in flight and its share still too large, it waits for the other
+ * jobs of its group: flow-sleep-ns at a time, or spinning without it, as
+ * fio; with flow-sleep-ns it first lets its I/O in flight complete (fio's
+ * io_u_quiesce()).  At the job's end the held slots are dropped.
+ */
+static void kb_flow_resume(struct kb_worker *w)
+{
+	u64 pause = w->job->cfg.flow_sleep_ns, now;
+	struct kb_slot *slot;
+
+	if (pause && w->inflight)
+		return;
+	for (;;) {
+		now = ktime_get_ns();
+		while (w->idle && kb_may_submit(w, now) && !kb_flow_held(w)) {
+			slot = container_of(w->idle, struct kb_slot, node);
+			w->idle = w->idle->next;
+			kb_submit(w, slot);
+		}
+		if (!kb_may_submit(w, now))
+			w->idle = NULL;
+		if (!w->idle || w->inflight || w->deferred)
+			return;
+		if (pause)
+			kb_sleep_until(w, min(now + pause, kb_deadline(w)));
+		else
+			cpu_relax();
+		cond_resched();
+	}
 }
 
 /* The first submissions: every slot (closed loop), or the first arrival. */
@@ -874,7 +916,8 @@ static void kb_worker_start(struct kb_worker *w)
 	w->think_last_ns = now;
 	if (!kb_open_loop(w)) {
 		for (i = 0; i < w->nr_slots && kb_may_submit(w, now); i++)
-			if (likely(!w->latt) || !kb_latt_park(w, w->slots[i]))
+			if ((likely(!w->latt) || !kb_latt_park(w, w->slots[i])) &&
+			    (likely(!w->flow) || !kb_flow_park(w, w->slots[i])))
 				kb_submit(w, w->slots[i]);
 		return;
 	}
@@ -948,6 +991,8 @@ static void kb_worker_pass(struct kb_worker *w)
 		blk_finish_plug(&plug);
 		if (unlikely(w->thinking) && !w->inflight && !w->deferred)
 			kb_think_and_resume(w, min(batch, w->nr_slots));
+		if (unlikely(w->flow) && w->idle)
+			kb_flow_resume(w);
 		/*
 		 * A device that completes inside submit_bio() (null_blk with
 		 * irqmode=0, a polled queue) refills the list before we look

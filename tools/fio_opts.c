@@ -38,7 +38,6 @@
 			"workload, as fio does without a saved state"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
 #define BATCH		"not implemented yet: fio's submission and completion batches"
-#define FLOW		"not implemented yet: flow control between jobs"
 
 const struct kb_fio_refused kb_fio_refused[] = {
 	/* files, file systems, buffered I/O */
@@ -110,9 +109,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "device: kiobench's zbd takes each zone's capacity from the zoned device, and "
 	  "strided has none (fio ignores it there)" },
 	/* rates, waits, latency target, steady state */
-	{ "flow", NULL, FLOW },
-	{ "flow_id", NULL, FLOW },
-	{ "flow_sleep", NULL, FLOW },
 	/* priority, CPUs */
 	{ "numa_mem_policy", NULL, "the memory policy of fio's buffers: kiobench's are the "
 	  "kernel's, allocated at job creation (pin the workers with numa_cpu_nodes)" },

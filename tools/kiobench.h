@@ -227,6 +227,8 @@ struct kb_job {
 	uint64_t thinktime_ns, thinktime_spin_ns, thinktime_iotime_ns;
 	bool rate_ignore_thinktime;	/* with rate: no catch-up after a pause */
 	uint32_t ba;		/* fio's blockalign of random offsets; 0: the smallest bs */
+	uint32_t flow, flow_id;	/* fio's flow control (kmod/flow.c); flow 0: none */
+	uint64_t flow_sleep_ns;
 	uint32_t thinktime_blocks;
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */

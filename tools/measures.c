@@ -219,7 +219,8 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 /* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
 /*
  * fio's offset patterns (ba, rw's :N, rw_sequencer, zonemode=strided),
- * cmdprio_bssplit's table and rate_ignore_thinktime, as the kernel runs them.
+ * cmdprio_bssplit's table, rate_ignore_thinktime and flow control, as the
+ * kernel runs them.
  */
 static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
@@ -243,6 +244,9 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 	}
 	if (K_HAS(RATE_IGNORE_THINKTIME))
 		KCFG_ADD(" rate_ignore_thinktime");
+	if (K(FLOW))
+		KCFG_ADD(" flow=%" PRIu64 " flow_id=%" PRIu64 " flow_sleep=%" PRIu64 "us",
+			 K(FLOW), K(FLOW_ID), K(FLOW_SLEEP_NS) / 1000);
 	return at;
 }
 
@@ -461,6 +465,11 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "blockalign", K(BLOCKALIGN) ? kb_ju64(K(BLOCKALIGN)) : NULL);
 	kb_jadd(o, "rate_ignore_thinktime",
 		json_object_new_boolean(K_HAS(RATE_IGNORE_THINKTIME)));
+	kb_jadd(o, "flow", kb_ju64(K(FLOW)));
+	if (K(FLOW)) {
+		kb_jadd(o, "flow_id", kb_ju64(K(FLOW_ID)));
+		kb_jadd(o, "flow_sleep_ns", kb_ju64(K(FLOW_SLEEP_NS)));
+	}
 }
 
 /* The kernel's generator of random offsets, from what it reports. */

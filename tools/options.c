@@ -2232,6 +2232,16 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RATE_IGNORE_THINKTIME, "rate_ignore_thinktime", "BOOL", p_flag,
 	    "with rate and thinktime: after a pause go on at the rate, not catching up "
 	    "the pause's I/O", .off = JOBF(rate_ignore_thinktime), FLAG),
+	/* fio's flow control between jobs: the kernel's workers (kmod/flow.c) */
+	JOB(KB_OPT_FLOW, "flow", "N", p_u32, "weight in the flow control of the jobs "
+	    "with this job's flow_id: their I/O kept in the ratio of their weights (0: none)",
+	    ATTR(KIOBENCH_A_FLOW, flow), BOUNDS(0, 1000)),
+	JOB(KB_OPT_FLOW_ID, "flow_id", "N", p_u32, "the flow control group of flow (0)",
+	    ATTR(KIOBENCH_A_FLOW_ID, flow_id), BOUNDS(0, INT32_MAX)),
+	JOB(KB_OPT_FLOW_SLEEP, "flow_sleep", "TIME", p_time_us, "flow: once held back, "
+	    "let the I/O in flight complete and sleep TIME (bare number: us) before looking "
+	    "again (0: look again at once)", ATTR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns),
+	    BOUNDS(0, 3600000000000ULL)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),

@@ -175,6 +175,9 @@ enum kb_opt_id {
 	KB_OPT_ZONESKIP,
 	KB_OPT_CMDPRIO_BSSPLIT,
 	KB_OPT_RATE_IGNORE_THINKTIME,
+	KB_OPT_FLOW,
+	KB_OPT_FLOW_ID,
+	KB_OPT_FLOW_SLEEP,
 	KB_OPT_BA,
 	/* fio's dedupe (kmod/data.c) and error lists (kmod/errors.c) */
 	KB_OPT_DEDUPE_PERCENTAGE,

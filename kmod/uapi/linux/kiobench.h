@@ -78,7 +78,8 @@
  *	KIOBENCH_A_DEDUPE_MODE, KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
- *	KIOBENCH_A_ERROR_DUMP.
+ *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -134,7 +135,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
- *	KIOBENCH_A_JOB_ERR_COUNTS.
+ *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -205,7 +207,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
- *	KIOBENCH_A_JOB_ERR_COUNTS.
+ *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -268,7 +271,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
- *	KIOBENCH_A_JOB_ERR_COUNTS.
+ *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
+ *	KIOBENCH_A_FLOW_SLEEP_NS.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -931,6 +935,20 @@ struct kiobench_err_count {
  * @KIOBENCH_A_JOB_ERR_COUNTS: Status: the errors gone on from, by type and
  *   errno: an array of struct kiobench_err_count, those counted only (at most
  *   32).
+ * @KIOBENCH_A_FLOW: fio's flow: the job's weight in the flow control of the
+ *   jobs that share its flow-id. Before each I/O a worker compares its share of
+ *   the group's I/O with its share of the group's weight (each worker weighs
+ *   flow): while its share of the I/O is the larger, it issues nothing (with
+ *   flow-sleep-ns it first lets its I/O in flight complete, then sleeps). A
+ *   job's weight counts from its creation to its workers' ends, as fio counts a
+ *   job's from its setup to its exit. 0: no flow control. One device per job
+ *   (fio weighs all of a job's files at once; kiobench has a worker per
+ *   device), and not with rate-iops, thinktime-ns or latency-target-ns.
+ * @KIOBENCH_A_FLOW_ID: fio's flow_id: the group whose I/O flow weighs against;
+ *   jobs of any socket with the same flow-id share it (0 by default).
+ * @KIOBENCH_A_FLOW_SLEEP_NS: fio's flow_sleep: how long a worker held back by
+ *   flow sleeps, its I/O in flight completed first, before it looks again; 0
+ *   (the default): it looks again at once, spinning.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1074,6 +1092,9 @@ enum kiobench_attr {
 	KIOBENCH_A_ERROR_DUMP,		/* flag */
 	KIOBENCH_A_JOB_FIRST_ERROR,	/* s32 */
 	KIOBENCH_A_JOB_ERR_COUNTS,	/* binary */
+	KIOBENCH_A_FLOW,		/* u32 */
+	KIOBENCH_A_FLOW_ID,		/* u32 */
+	KIOBENCH_A_FLOW_SLEEP_NS,	/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
