@@ -32,8 +32,6 @@
 #define LIBAIO_REAP	"libaio's completion ring: kiobench completes I/O in the kernel " \
 			"(bi_end_io), nothing is reaped in user space"
 /* Refused until kiobench has it: a block meaning it lacks today. */
-#define VERIFY		"not implemented yet: kiobench's verify reads back after the writes " \
-			"(do_verify, verify_backlog) or alone (verify_only), in the kernel's workers"
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
@@ -116,7 +114,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "are no offload threads" },
 	{ "verify_state_load", NULL, VSTATE },
 	{ "verify_state_save", NULL, VSTATE },
-	{ "experimental_verify", NULL, VERIFY },
 	/* submission and completion */
 	{ "iodepth_batch", "iodepth_batch_submit", BATCH },
 	{ "iodepth_batch_complete_min", "iodepth_batch_complete", BATCH },

@@ -208,6 +208,7 @@ struct kb_job {
 	uint8_t verify, verify_pattern[512];
 	uint32_t verify_pattern_len, verify_interval, verify_offset, verify_generation;
 	bool do_verify, verify_only, verify_fatal, verify_dump;
+	bool experimental_verify;	/* fio's: what kiobench's read-back always is */
 	uint32_t verify_backlog, verify_backlog_batch;	/* writes per read-back */
 	/* fio's trims of verified writes: trim_percentage every trim_backlog */
 	uint32_t trim_percentage, trim_backlog, trim_backlog_batch;

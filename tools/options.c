@@ -2047,6 +2047,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "kiobench's: the generation verify headers carry; another one read back is a "
 	    "lost write (0)", ATTR(KIOBENCH_A_VERIFY_GENERATION, verify_generation),
 	    BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_EXPERIMENTAL_VERIFY, "experimental_verify", "BOOL", p_flag,
+	    "fio's replay of the writes for their read-back, in the order they were issued, "
+	    "from their seeds: kiobench's read-back is that, on or off (fio's default sorts the "
+	    "writes of a job without a random map by offset)", .off = JOBF(experimental_verify),
+	    FLAG),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
