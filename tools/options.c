@@ -1362,9 +1362,7 @@ static int p_sync(const struct kb_opt *o, const char *val, struct kb_job *job,
 	if (strcmp(val, "sync") && strcmp(val, "1") && strcmp(val, "dsync"))
 		return kb_errf(err, errlen, "invalid sync '%s' (none, 0, sync, 1 or dsync)",
 			       val);
-	job->sync_writes = true;
-	job->writefua = true;
-	kb_job_mark(job, KB_OPT_WRITEFUA, true);
+	job->sync_writes = true;	/* writefua at kb_job_check() */
 	return 0;
 }
 
@@ -2487,17 +2485,30 @@ static int check_cmdprio_bs(struct kb_job *job, char *err, size_t errlen)
 
 /*
  * How bios are submitted: fio's fixup of the batch options (init.c: 0 is
- * iodepth; a low mark of 0, a complete_min of 0 or 1 are the defaults), and
- * sync where the engine's write(2) would add a flush.
+ * iodepth; a low mark of 0, a complete_min of 0 or 1 are the defaults),
+ * sync's writefua (the last sync given decides), nowait with an engine that
+ * has it, and sync where the engine's write(2) would add a flush.
  */
 static int check_submit(struct kb_job *job, char *err, size_t errlen)
 {
+	if (job->sync_writes && job->write_zeroes)
+		return kb_errf(err, errlen, "sync with write_mode=zeroes: a write zeroes carries "
+			       "no REQ_FUA (the block layer takes it on REQ_OP_WRITE only)");
+	if (job->sync_writes) {
+		job->writefua = true;
+		kb_job_mark(job, KB_OPT_WRITEFUA, true);
+	}
 	if (kb_job_isset(job, KB_OPT_IODEPTH_BATCH) && !job->iodepth_batch)
 		job->iodepth_batch = job->iodepth;
 	if (!job->iodepth_low)
 		kb_job_mark(job, KB_OPT_IODEPTH_LOW, false);
 	if (job->iodepth_batch_complete_min <= 1)
 		kb_job_mark(job, KB_OPT_IODEPTH_BATCH_COMPLETE_MIN, false);
+	/* fio's nowait is an option of these engines only */
+	if (job->nowait && job->ioengine && strcmp(job->ioengine, "pvsync2") &&
+	    strcmp(job->ioengine, "libaio") && strcmp(job->ioengine, "io_uring"))
+		return kb_errf(err, errlen, "nowait with ioengine=%s: fio's nowait is an "
+			       "option of pvsync2, libaio and io_uring only", job->ioengine);
 	/* posixaio: glibc's threads call pwrite(2) */
 	if (job->sync_writes && (job->sync_engine ||
 				 (job->ioengine && !strcmp(job->ioengine, "posixaio"))))

@@ -334,9 +334,9 @@ static void t_submit(void)
 
 	kb_job_init(&job);
 	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
-	CHECK(apply(&job, &g, "sync", "0") == 0 && !job.writefua);
-	CHECK(apply(&job, &g, "sync", "dsync") == 0 && job.writefua);
-	CHECK(kb_job_isset(&job, KB_OPT_WRITEFUA));	/* put to the kernel */
+	CHECK(apply(&job, &g, "sync", "dsync") == 0 && apply(&job, &g, "sync", "0") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0 && !job.writefua);
+	CHECK(apply(&job, &g, "sync", "dsync") == 0);
 	CHECK(apply(&job, &g, "sync", "fsync") == -1);
 	CHECK(apply(&job, &g, "iodepth", "16") == 0);
 	CHECK(apply(&job, &g, "iodepth_batch_submit", "0") == 0);
@@ -344,6 +344,7 @@ static void t_submit(void)
 	CHECK(apply(&job, &g, "iodepth_low", "0") == 0);
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
 	CHECK(job.iodepth_batch == 16);			/* fio: 0 is iodepth */
+	CHECK(job.writefua && kb_job_isset(&job, KB_OPT_WRITEFUA));	/* put to the kernel */
 	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_BATCH_COMPLETE_MIN));	/* the default */
 	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_LOW));
 	CHECK(apply(&job, &g, "nice", "-20") == 0 && job.nice == -20);
@@ -355,6 +356,11 @@ static void t_submit(void)
 	CHECK(apply(&job, &g, "ioengine", "psync") == 0);
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "sync with ioengine=psync") != NULL);
+	CHECK(apply(&job, &g, "sync", "none") == 0 && apply(&job, &g, "nowait", "1") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "nowait with ioengine=psync") != NULL);
+	CHECK(apply(&job, &g, "ioengine", "pvsync2") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
 	kb_job_free(&job);
 	kb_global_free(&g);
 }
