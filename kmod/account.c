@@ -197,9 +197,13 @@ void kb_end_io(struct bio *bio)
 	struct kb_worker *w = slot->w;
 	u64 now = ktime_get_ns();
 
-	/* Refused for want of a tag, inside submit_bio(): nothing was done. */
+	/*
+	 * Refused for want of a tag, inside submit_bio(): nothing was done,
+	 * the polled path tries again.  With nowait the refusal is the I/O's
+	 * error (-EAGAIN), as for fio.
+	 */
 	if (unlikely(bio->bi_status == BLK_STS_AGAIN &&
-		     (bio->bi_opf & REQ_NOWAIT)))
+		     (bio->bi_opf & REQ_NOWAIT) && !w->job->cfg.nowait))
 		WRITE_ONCE(slot->refused, true);
 	else
 		kb_account(w->job, slot, now, bio->bi_status);

@@ -244,6 +244,27 @@ static inline void kb_atomic_limits(struct block_device *bdev,
 #endif
 
 /*
+ * Write lifetime hints on bios (fio's write_hint): bi_write_hint was
+ * removed in 5.18 (so 6.1 has none) and came back in 6.9; the block layer
+ * then keeps requests of different hints apart (blk-merge.c) and SCSI
+ * sends it as the group number.  Without it a job is refused.
+ */
+#ifdef KB_HAVE_BIO_WRITE_HINT
+#define KB_WRITE_HINTS	true
+
+static inline void kb_bio_set_write_hint(struct bio *bio, u8 hint)
+{
+	bio->bi_write_hint = hint;
+}
+#else
+#define KB_WRITE_HINTS	false
+
+static inline void kb_bio_set_write_hint(struct bio *bio, u8 hint)
+{
+}
+#endif
+
+/*
  * Zoned devices (zone.c).  Before 6.10 the writes to a sequential zone
  * stay in their order at depth > 1 only through the scheduler's zone write
  * locking: mq-deadline, the one scheduler a zoned queue's

@@ -778,6 +778,7 @@ static int kb_create_threads(struct kb_job *job)
 			return PTR_ERR(task);
 		if (w->cpu >= 0)
 			kthread_bind(task, w->cpu);
+		kb_submit_nice(job, task);
 		get_task_struct(task);
 		w->task = task;
 	}

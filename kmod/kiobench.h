@@ -215,6 +215,18 @@ struct kb_config {
 	u32 flow;		/* flow control's weight (flow.c); 0: none */
 	u32 flow_id;
 	u64 flow_sleep_ns;
+	/* how bios are submitted (submit.c) */
+	int nice;		/* the workers' nice value */
+	u32 write_barrier;	/* every Nth write PREFLUSH | FUA; 0: none */
+	bool nowait;		/* REQ_NOWAIT on reads and writes: EAGAIN fails */
+	bool serialize_overlap;	/* an I/O waits for the overlapping in flight */
+	u8 write_hint;		/* bi_write_hint of every data bio; 0: none */
+	u32 iodepth_batch;	/* bios a plug holds; 0: a round's */
+	u32 iodepth_low;	/* once full: refill at this many in flight */
+	u32 iodepth_batch_complete_min;	/* once full: completions to wait for */
+	u32 refill_at;		/* once full: in flight to refill at; 0: none */
+	/* write_barrier, nowait, serialize_overlap, iodepth_batch, refill_at */
+	bool submit_opts;
 };
 
 struct kb_counters {
@@ -378,6 +390,7 @@ struct kb_slot {
 	bool busy;		/* submitted and not reaped (worker only) */
 	bool refused;		/* submit_bio() had no tag for it (REQ_NOWAIT) */
 	bool cmdprio;		/* carries cfg.cmdprio_ioprio[dir] */
+	bool barrier;		/* write_barrier: PREFLUSH | FUA (a write) */
 	u16 loc_hq;		/* locality.h: hardware queue */
 	u32 loc_cpu;		/* locality.h: submitting CPU */
 	bool vtrimmed;		/* verify: its block was trimmed, reads zeroes */
@@ -412,6 +425,9 @@ struct kb_worker {
 	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */
 	struct kb_opat opat;	/* rw=...:N, rw_sequencer, strided */
 	u32 since_sync;		/* fsync: writes picked since the last flush */
+	u32 since_barrier;	/* write_barrier: writes since the last one */
+	u32 plugged;		/* iodepth_batch: bios in the plug */
+	bool held;		/* iodepth_low: full, no refill before refill_at */
 	bool sync_due;		/* fsync: the next I/O is a flush */
 	bool tw_write;		/* trimwrite: the next I/O writes tw_off */
 	u32 tw_len;
@@ -566,6 +582,9 @@ int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 
 /* locality.h: where each I/O ran (locality.c: counters, debugfs) */
 #include "locality.h"
+
+/* submit.h: how bios are submitted, fio's options of it (submit.c) */
+#include "submit.h"
 
 /* gen.c: offsets, sizes, random numbers (pure, KUnit-tested) */
 void kb_rng_seed(struct kb_rng *rng, u64 seed);

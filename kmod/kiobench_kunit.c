@@ -1126,6 +1126,16 @@ static const struct cfg_case cfg_cases[] = {
 	  KB_LATT_PPM_ALL + 1, -ERANGE },
 	{ "latency-run without target", KIOBENCH_A_LATENCY_RUN, 0, 1, -EINVAL,
 	  "needs latency-target-ns" },
+	{ "nice -20", KIOBENCH_A_NICE, 4, (u32)-20, 0 },
+	{ "nice 19", KIOBENCH_A_NICE, 4, 19, 0 },
+	{ "nice -21", KIOBENCH_A_NICE, 4, (u32)-21, -ERANGE, "nice" },
+	{ "nice 20", KIOBENCH_A_NICE, 4, 20, -ERANGE, "nice" },
+	{ "write-barrier 0", KIOBENCH_A_WRITE_BARRIER, 4, 0, -ERANGE },
+	{ "write-hint 6", KIOBENCH_A_WRITE_HINT, 1, 6, -ERANGE },
+	{ "write-hint 3", KIOBENCH_A_WRITE_HINT, 1, 3,
+	  KB_WRITE_HINTS ? 0 : -EOPNOTSUPP, KB_WRITE_HINTS ? NULL : "write-hint" },
+	{ "iodepth-batch 0", KIOBENCH_A_IODEPTH_BATCH, 4, 0, -ERANGE },
+	{ "iodepth-low 0", KIOBENCH_A_IODEPTH_LOW, 4, 0, -ERANGE },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
 };
 
@@ -1183,6 +1193,10 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 		return cfg->thinktime_ns;
 	case KIOBENCH_A_LATENCY_TARGET_NS:
 		return cfg->latency_target_ns;
+	case KIOBENCH_A_NICE:
+		return (u32)cfg->nice;
+	case KIOBENCH_A_WRITE_HINT:
+		return cfg->write_hint;
 	default:
 		return 0;
 	}

@@ -247,6 +247,14 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_FLOW_ID] = { .type = NLA_U32, },
 	[KIOBENCH_A_FLOW_SLEEP_NS] =
 		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_flow_sleep_ns_range),
+	[KIOBENCH_A_NICE] = { .type = NLA_S32, },
+	[KIOBENCH_A_WRITE_BARRIER] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_NOWAIT] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_SERIALIZE_OVERLAP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_WRITE_HINT] = NLA_POLICY_RANGE(NLA_U8, 1, 5),
+	[KIOBENCH_A_IODEPTH_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_IODEPTH_LOW] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = NLA_POLICY_MIN(NLA_U32, 1),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -331,6 +339,13 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_FLOW, flow, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_FLOW_ID, flow_id, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_WRITE_BARRIER, write_barrier, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_NOWAIT, nowait, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_SERIALIZE_OVERLAP, serialize_overlap, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_WRITE_HINT, write_hint, NLA_U8, true),
+	KB_SCALAR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_IODEPTH_LOW, iodepth_low, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min, NLA_U32, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -409,5 +424,12 @@ static_assert(__same_type(((struct kb_config *)0)->error_dump, bool));
 static_assert(__same_type(((struct kb_config *)0)->flow, u32));
 static_assert(__same_type(((struct kb_config *)0)->flow_id, u32));
 static_assert(__same_type(((struct kb_config *)0)->flow_sleep_ns, u64));
+static_assert(__same_type(((struct kb_config *)0)->write_barrier, u32));
+static_assert(__same_type(((struct kb_config *)0)->nowait, bool));
+static_assert(__same_type(((struct kb_config *)0)->serialize_overlap, bool));
+static_assert(__same_type(((struct kb_config *)0)->write_hint, u8));
+static_assert(__same_type(((struct kb_config *)0)->iodepth_batch, u32));
+static_assert(__same_type(((struct kb_config *)0)->iodepth_low, u32));
+static_assert(__same_type(((struct kb_config *)0)->iodepth_batch_complete_min, u32));
 
 #endif /* KB_NETLINK_GEN_H */

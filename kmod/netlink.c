@@ -803,7 +803,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	       kb_parse_data(info, cfg) ?: kb_parse_dedupe(info, cfg) ?:
 	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:
 	       kb_flow_parse(info, cfg) ?: kb_parse_pattern(info, cfg) ?:
-	       kb_parse_cmdprio_bs(info, cfg);
+	       kb_parse_cmdprio_bs(info, cfg) ?: kb_parse_submit(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -1079,7 +1079,9 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
 		return -EMSGSIZE;
 	return kb_put_think(msg, cfg) ?: kb_put_zones(msg, cfg->zones) ?:
-	       kb_put_latt(msg, cfg) ?: kb_put_cmdprio_bs(msg, cfg);
+	       kb_put_latt(msg, cfg) ?: kb_put_cmdprio_bs(msg, cfg) ?:
+	       (cfg->nice && nla_put_s32(msg, KIOBENCH_A_NICE, cfg->nice) ?
+		-EMSGSIZE : 0);
 }
 
 /* verify's counts in the job status, and its pattern (verify.c) */

@@ -249,6 +249,7 @@ picked:
 	slot->off = off + dev->span_start;
 	slot->len = len;
 	slot->dir = dir;
+	slot->barrier = dir == KIOBENCH_DIR_WRITE && kb_barrier_due(w);
 	slot->cmdprio = kb_cmdprio_draw(w, dir, len);
 	slot->submit_ns = 0;	/* not tried yet */
 	if (unlikely(w->vw) && !kb_verify_pick(w, slot)) {
@@ -340,7 +341,7 @@ int kb_check_dev_ops(struct kb_job *job, struct kb_dev *dev, const char *path,
 		job->flush_noop = true;
 	if (cfg->writefua && bdev_write_cache(bdev) && !bdev_fua(bdev))
 		job->fua_emulated = true;
-	return 0;
+	return kb_check_submit(job, dev, path, extack);
 }
 
 /*
@@ -384,12 +385,16 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	unsigned int i;
 
 	opf = kb_opf(cfg, slot->dir);
+	if (unlikely(cfg->submit_opts))
+		opf |= kb_submit_opf(w, slot, opf);
 	if (cfg->completion == KIOBENCH_COMPLETION_POLL && kb_pollable(opf)) {
 		opf |= REQ_POLLED;
 		if (w->inflight && slot->len <= w->nowait_max)
 			opf |= REQ_NOWAIT;
 	}
 	bio_reset(bio, w->dev->bdev.bdev, opf);
+	if (unlikely(cfg->write_hint) && kb_has_data(opf))
+		kb_bio_set_write_hint(bio, cfg->write_hint);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
 	/* 0 (IOPRIO_CLASS_NONE): the block layer gives the worker's own */
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
@@ -411,6 +416,8 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 		slot->submit_ns = ktime_get_ns();
 	kb_loc_submit(slot, bio);
 	submit_bio(bio);
+	if (unlikely(cfg->submit_opts))
+		kb_submit_issued(w);
 	/* a refusal ends the bio inside submit_bio(), in this task */
 	return !READ_ONCE(slot->refused);
 }
@@ -465,7 +472,7 @@ static void kb_refused(struct kb_worker *w)
 /* Submits the slot's I/O, or queues it behind those waiting for a tag. */
 static void kb_queue(struct kb_worker *w, struct kb_slot *slot)
 {
-	if (w->deferred || !kb_may_try(w))
+	if (w->deferred || !kb_may_try(w) || kb_overlap_held(w, slot))
 		kb_defer(w, slot, false);
 	else if (!kb_issue(w, slot))
 		kb_refused(w);
@@ -723,8 +730,10 @@ static void kb_retry(struct kb_worker *w, u64 now)
 	bool go_on = kb_may_go_on(w, now);
 	struct kb_slot *slot;
 
-	while (w->deferred && kb_may_try(w)) {
+	while (w->deferred && kb_may_try(w) && !kb_refill_held(w)) {
 		slot = container_of(w->deferred, struct kb_slot, node);
+		if (go_on && kb_overlap_held(w, slot))
+			break;	/* serialize_overlap: until that one is reaped */
 		w->deferred = w->deferred->next;
 		if (!go_on) {
 			if (kb_open_loop(w)) {

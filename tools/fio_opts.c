@@ -35,7 +35,6 @@
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
 #define IOLOG		"not implemented yet: I/O logs and their replay"
-#define BATCH		"not implemented yet: fio's submission and completion batches"
 
 const struct kb_fio_refused kb_fio_refused[] = {
 	/* files, file systems, buffered I/O */
@@ -68,19 +67,13 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "sync_file_range", NULL, BUFFERED },
 	{ "uncached", NULL, BUFFERED },
 	{ "fsync_on_close", NULL, FS_SYNC },
-	{ "write_barrier", NULL, "not implemented yet: a write with REQ_PREFLUSH every N "
-	  "writes (fsync=N sends flushes, writefua FUA writes)" },
-	{ "sync", NULL, "not implemented yet: O_SYNC/O_DSYNC writes; writefua sends REQ_FUA "
-	  "writes" },
 	{ "readfua", NULL, "a read with REQ_FUA is refused by the block layer on every kernel "
 	  "kiobench supports (submit_bio_noacct() fails any op but a write that carries "
 	  "REQ_FUA or REQ_PREFLUSH, 6.1 to 7.2); only SCSI passthrough (sg) sends it" },
-	{ "write_hint", NULL, "not implemented yet: kiobench sets no write lifetime hint" },
 	/* fio's processes, memory, clocks */
 	{ "thread", NULL, PROCESS },
 	{ "uid", NULL, PROCESS },
 	{ "gid", NULL, PROCESS },
-	{ "nice", NULL, "not implemented yet: the scheduling priority of kiobench's workers" },
 	{ "cgroup", NULL, CGROUP },
 	{ "cgroup_weight", NULL, CGROUP },
 	{ "cgroup_nodelete", NULL, CGROUP },
@@ -101,8 +94,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "kernel threads that submit their own bios" },
 	/* execution model */
 	/* offsets */
-	{ "serialize_overlap", NULL, "not implemented yet: waiting for in-flight I/O that "
-	  "overlaps" },
 	{ "zonecapacity", NULL, "the capacity of zonemode=zbd's zones emulated on a regular "
 	  "device: kiobench's zbd takes each zone's capacity from the zoned device, and "
 	  "strided has none (fio ignores it there)" },
@@ -115,10 +106,10 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "verify_state_load", NULL, VSTATE },
 	{ "verify_state_save", NULL, VSTATE },
 	/* submission and completion */
-	{ "iodepth_batch", "iodepth_batch_submit", BATCH },
-	{ "iodepth_batch_complete_min", "iodepth_batch_complete", BATCH },
-	{ "iodepth_batch_complete_max", NULL, BATCH },
-	{ "iodepth_low", NULL, BATCH },
+	{ "iodepth_batch_complete_max", NULL, "caps the events one io_getevents() returns: "
+	  "kiobench accounts each completion in bi_end_io and its worker takes every "
+	  "completed bio each time it looks, there are no events to cap (its floor is "
+	  "iodepth_batch_complete_min)" },
 	/* I/O logs */
 	{ "read_iolog", NULL, IOLOG },
 	{ "read_iolog_chunked", NULL, IOLOG },
@@ -151,8 +142,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "which have no such choice" },
 	{ "cmd_type", NULL, "io_uring passthrough commands (uring_cmd): kiobench issues bios "
 	  "through the block layer" },
-	{ "nowait", NULL, "not implemented yet: I/O that fails rather than waits for a "
-	  "request (RWF_NOWAIT); kiobench waits, except on its polled path" },
 	{ "userspace_reap", NULL, LIBAIO_REAP },
 };
 

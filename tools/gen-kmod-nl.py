@@ -72,6 +72,7 @@ HAND = {
     "latency-run": "only with latency-target-ns",
     "cmdprio-bssplit": "a table of entries per direction, one priority a direction; "
                        "not with cmdprio-percentage",
+    "nice": "signed (s32), which kb_scalars does not hold; put only when not 0",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

@@ -230,6 +230,14 @@ struct kb_job {
 	uint32_t ba;		/* fio's blockalign of random offsets; 0: the smallest bs */
 	uint32_t flow, flow_id;	/* fio's flow control (kmod/flow.c); flow 0: none */
 	uint64_t flow_sleep_ns;
+	/* how bios are submitted (kmod/submit.c) */
+	bool sync_writes;	/* fio's sync=sync|dsync: writefua with sync_engine refused */
+	int nice;		/* the workers' nice value, -20..19 */
+	uint32_t write_barrier;	/* every Nth write a barrier write; 0: none */
+	bool nowait, serialize_overlap;
+	uint8_t write_hint;	/* RWH_WRITE_LIFE_*: 1 none .. 5 extreme; 0: none */
+	/* fio's iodepth_batch_submit, iodepth_low, iodepth_batch_complete_min */
+	uint32_t iodepth_batch, iodepth_low, iodepth_batch_complete_min;
 	uint32_t thinktime_blocks;
 	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */

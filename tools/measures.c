@@ -216,6 +216,15 @@ static size_t kcfg_zbd_str(const struct kb_kcfg *c, char *buf, size_t len)
 	return at;
 }
 
+/* fio's name of the kernel's write hint (RWH_WRITE_LIFE_*, 1..5). */
+static const char *kcfg_write_hint(const struct kb_kcfg *c)
+{
+	static const char *const hints[] = { "?", "none", "short", "medium", "long",
+					     "extreme" };
+
+	return hints[K(WRITE_HINT) < 6 ? K(WRITE_HINT) : 0];
+}
+
 /* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
 /*
  * fio's offset patterns (ba, rw's :N, rw_sequencer, zonemode=strided),
@@ -247,6 +256,20 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 	if (K(FLOW))
 		KCFG_ADD(" flow=%" PRIu64 " flow_id=%" PRIu64 " flow_sleep=%" PRIu64 "us",
 			 K(FLOW), K(FLOW_ID), K(FLOW_SLEEP_NS) / 1000);
+	if (K(NICE))
+		KCFG_ADD(" nice=%d", (int)(int64_t)K(NICE));
+	if (K(WRITE_BARRIER))
+		KCFG_ADD(" write_barrier=%" PRIu64, K(WRITE_BARRIER));
+	KCFG_ADD("%s%s", K_HAS(NOWAIT) ? " nowait" : "",
+		 K_HAS(SERIALIZE_OVERLAP) ? " serialize_overlap" : "");
+	if (K(WRITE_HINT))
+		KCFG_ADD(" write_hint=%s", kcfg_write_hint(c));
+	if (K(IODEPTH_BATCH))
+		KCFG_ADD(" iodepth_batch=%" PRIu64, K(IODEPTH_BATCH));
+	if (K(IODEPTH_LOW))
+		KCFG_ADD(" iodepth_low=%" PRIu64, K(IODEPTH_LOW));
+	if (K(IODEPTH_BATCH_COMPLETE_MIN))
+		KCFG_ADD(" iodepth_batch_complete_min=%" PRIu64, K(IODEPTH_BATCH_COMPLETE_MIN));
 	return at;
 }
 
@@ -470,6 +493,15 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 		kb_jadd(o, "flow_id", kb_ju64(K(FLOW_ID)));
 		kb_jadd(o, "flow_sleep_ns", kb_ju64(K(FLOW_SLEEP_NS)));
 	}
+	/* how bios are submitted (kmod/submit.c) */
+	kb_jadd(o, "nice", json_object_new_int((int)(int64_t)K(NICE)));
+	kb_jadd(o, "write_barrier", kb_ju64(K(WRITE_BARRIER)));
+	kb_jadd(o, "nowait", json_object_new_boolean(K_HAS(NOWAIT)));
+	kb_jadd(o, "serialize_overlap", json_object_new_boolean(K_HAS(SERIALIZE_OVERLAP)));
+	kb_jadd(o, "write_hint", K(WRITE_HINT) ? kb_jstr(kcfg_write_hint(c)) : NULL);
+	kb_jadd(o, "iodepth_batch", K(IODEPTH_BATCH) ? kb_ju64(K(IODEPTH_BATCH)) : NULL);
+	kb_jadd(o, "iodepth_low", K(IODEPTH_LOW) ? kb_ju64(K(IODEPTH_LOW)) : NULL);
+	kb_jadd(o, "iodepth_batch_complete_min", kb_ju64(K(IODEPTH_BATCH_COMPLETE_MIN) ?: 1));
 }
 
 /* The kernel's generator of random offsets, from what it reports. */

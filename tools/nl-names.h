@@ -195,6 +195,14 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_FLOW] = { "flow", KB_NLT_U32, true },
 	[KIOBENCH_A_FLOW_ID] = { "flow-id", KB_NLT_U32, true },
 	[KIOBENCH_A_FLOW_SLEEP_NS] = { "flow-sleep-ns", KB_NLT_U64, true },
+	[KIOBENCH_A_NICE] = { "nice", KB_NLT_S32, true },
+	[KIOBENCH_A_WRITE_BARRIER] = { "write-barrier", KB_NLT_U32, true },
+	[KIOBENCH_A_NOWAIT] = { "nowait", KB_NLT_FLAG, true },
+	[KIOBENCH_A_SERIALIZE_OVERLAP] = { "serialize-overlap", KB_NLT_FLAG, true },
+	[KIOBENCH_A_WRITE_HINT] = { "write-hint", KB_NLT_U8, true },
+	[KIOBENCH_A_IODEPTH_BATCH] = { "iodepth-batch", KB_NLT_U32, true },
+	[KIOBENCH_A_IODEPTH_LOW] = { "iodepth-low", KB_NLT_U32, true },
+	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = { "iodepth-batch-complete-min", KB_NLT_U32, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

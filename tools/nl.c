@@ -170,6 +170,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "and thinktime only: fio's does nothing without them" },
 	{ KIOBENCH_A_BLOCKALIGN, "ba", "a random job's, when not the smallest block size "
 	  "(fio's has no effect then); the random map off with it (kb_job_ba)" },
+	{ KIOBENCH_A_NICE, "nice", "signed, which the options' put does not type; when not "
+	  "0" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
@@ -761,6 +763,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (kb_job_ba(job) && nla_put_u32(msg, KIOBENCH_A_BLOCKALIGN, kb_job_ba(job)))
 		return -1;
+	if (job->nice && nla_put_s32(msg, KIOBENCH_A_NICE, job->nice))
+		return -1;
 	if (job->rate_ignore_thinktime && job->rate_iops && job->thinktime_ns &&
 	    nla_put_flag(msg, KIOBENCH_A_RATE_IGNORE_THINKTIME))
 		return -1;
@@ -1093,6 +1097,7 @@ static bool scalar_value(const struct nlattr *a, enum kb_nl_type t, uint64_t *v)
 	case KB_NLT_U16:	*v = nla_get_u16(a); return true;
 	case KB_NLT_U32:	*v = nla_get_u32(a); return true;
 	case KB_NLT_U64:	*v = nla_get_u64(a); return true;
+	case KB_NLT_S32:	*v = (uint64_t)(int64_t)nla_get_s32(a); return true;
 	default:		return false;
 	}
 }

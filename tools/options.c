@@ -1425,6 +1425,59 @@ static int p_ba(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * fio's sync: none or 0, sync or 1 (O_SYNC), dsync (O_DSYNC).  A direct
+ * write to a block device opened either way is a REQ_FUA write
+ * (block/fops.c, iocb_is_dsync()): writefua.
+ */
+static int p_sync(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	(void)o; (void)g;
+	if (!strcmp(val, "none") || !strcmp(val, "0")) {
+		job->sync_writes = false;
+		return 0;
+	}
+	if (strcmp(val, "sync") && strcmp(val, "1") && strcmp(val, "dsync"))
+		return kb_errf(err, errlen, "invalid sync '%s' (none, 0, sync, 1 or dsync)",
+			       val);
+	job->sync_writes = true;	/* writefua at kb_job_check() */
+	return 0;
+}
+
+/* fio's nice: -20..19; the kernel sets it on the workers (submit.c). */
+static int p_nice(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	char *end;
+	long v;
+
+	(void)o; (void)g;
+	errno = 0;
+	v = strtol(val, &end, 10);
+	if (errno || end == val || *end || v < -20 || v > 19)
+		return kb_errf(err, errlen, "invalid nice '%s' (-20..19)", val);
+	job->nice = (int)v;
+	return 0;
+}
+
+/* fio's write_hint: the RWH_WRITE_LIFE_* lifetimes, none (1) to extreme (5). */
+static int p_write_hint(const struct kb_opt *o, const char *val, struct kb_job *job,
+			struct kb_global *g, char *err, size_t errlen)
+{
+	static const char *const hints[] = { "none", "short", "medium", "long", "extreme" };
+	unsigned int i;
+
+	(void)o; (void)g;
+	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
+		if (!strcmp(val, hints[i])) {
+			job->write_hint = i + 1;
+			return 0;
+		}
+	return kb_errf(err, errlen, "invalid write_hint '%s' (none, short, medium, long or "
+		       "extreme)", val);
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -2247,6 +2300,36 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "let the I/O in flight complete and sleep TIME (bare number: us) before looking "
 	    "again (0: look again at once)", ATTR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns),
 	    BOUNDS(0, 3600000000000ULL)),
+	/* how bios are submitted (kmod/submit.c) */
+	JOB(KB_OPT_SYNC, "sync", "none|0|sync|1|dsync", p_sync,
+	    "sync, 1, dsync: writes as to a device opened O_SYNC or O_DSYNC, REQ_FUA "
+	    "writes (writefua); not with a synchronous ioengine"),
+	JOB(KB_OPT_NICE, "nice", "N", p_nice,
+	    "the nice value of the job's kernel threads, -20..19", .off = JOBF(nice)),
+	JOB(KB_OPT_WRITE_BARRIER, "write_barrier", "N", p_u32,
+	    "after every N writes the next is a barrier write (REQ_PREFLUSH | REQ_FUA)",
+	    ATTR(KIOBENCH_A_WRITE_BARRIER, write_barrier), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_NOWAIT, "nowait", "BOOL", p_flag,
+	    "reads and writes with REQ_NOWAIT: one the block layer cannot take at once "
+	    "fails with EAGAIN, an I/O error", ATTR(KIOBENCH_A_NOWAIT, nowait), FLAG),
+	JOB(KB_OPT_SERIALIZE_OVERLAP, "serialize_overlap", "BOOL", p_flag,
+	    "an I/O overlapping one of its worker's in flight waits for it",
+	    ATTR(KIOBENCH_A_SERIALIZE_OVERLAP, serialize_overlap), FLAG),
+	JOB(KB_OPT_WRITE_HINT, "write_hint", "none|short|medium|long|extreme", p_write_hint,
+	    "the lifetime hint (bi_write_hint) of every bio; not on 6.1 (its bios have none)",
+	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint)),
+	JOB(KB_OPT_IODEPTH_BATCH, "iodepth_batch", "N", p_u32,
+	    "a worker's plug holds at most N requests, then the block layer dispatches "
+	    "them (0: iodepth)", .alias = "iodepth_batch_submit",
+	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_IODEPTH_LOW, "iodepth_low", "N", p_u32,
+	    "once iodepth I/Os are in flight, submit again only when at most N are",
+	    ATTR(KIOBENCH_A_IODEPTH_LOW, iodepth_low), BOUNDS(0, UINT32_MAX)),
+	JOB(KB_OPT_IODEPTH_BATCH_COMPLETE_MIN, "iodepth_batch_complete_min", "N", p_u32,
+	    "once iodepth I/Os are in flight, wait for at least N completions before "
+	    "submitting again", .alias = "iodepth_batch_complete",
+	    ATTR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min),
+	    BOUNDS(0, UINT32_MAX)),
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2711,6 +2794,43 @@ static int rate_windows(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * How bios are submitted: fio's fixup of the batch options (init.c: 0 is
+ * iodepth; a low mark of 0, a complete_min of 0 or 1 are the defaults),
+ * sync's writefua (the last sync given decides), nowait with an engine that
+ * has it, and sync where the engine's write(2) would add a flush.
+ */
+static int check_submit(struct kb_job *job, char *err, size_t errlen)
+{
+	if (job->sync_writes && job->write_zeroes)
+		return kb_errf(err, errlen, "sync with write_mode=zeroes: a write zeroes carries "
+			       "no REQ_FUA (the block layer takes it on REQ_OP_WRITE only)");
+	if (job->sync_writes) {
+		job->writefua = true;
+		kb_job_mark(job, KB_OPT_WRITEFUA, true);
+	}
+	if (kb_job_isset(job, KB_OPT_IODEPTH_BATCH) && !job->iodepth_batch)
+		job->iodepth_batch = job->iodepth;
+	if (!job->iodepth_low)
+		kb_job_mark(job, KB_OPT_IODEPTH_LOW, false);
+	if (job->iodepth_batch_complete_min <= 1)
+		kb_job_mark(job, KB_OPT_IODEPTH_BATCH_COMPLETE_MIN, false);
+	/* fio's nowait is an option of these engines only */
+	if (job->nowait && job->ioengine && strcmp(job->ioengine, "pvsync2") &&
+	    strcmp(job->ioengine, "libaio") && strcmp(job->ioengine, "io_uring"))
+		return kb_errf(err, errlen, "nowait with ioengine=%s: fio's nowait is an "
+			       "option of pvsync2, libaio and io_uring only", job->ioengine);
+	/* posixaio: glibc's threads call pwrite(2) */
+	if (job->sync_writes && (job->sync_engine ||
+				 (job->ioengine && !strcmp(job->ioengine, "posixaio"))))
+		return kb_errf(err, errlen, "sync with ioengine=%s: its pwrite(2) on a block "
+			       "device opened O_SYNC is a FUA write then a flush in the same call "
+			       "(generic_write_sync()), timed as one; kiobench times bios: use "
+			       "libaio or io_uring (FUA writes only), or fsync=1 to time the flush "
+			       "apart", job->ioengine);
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -2771,6 +2891,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       job->nr_zones[KIOBENCH_DIR_WRITE]))
 		return kb_errf(err, errlen, "ba with random_distribution other than random: not "
 			       "implemented yet");
+	if (check_submit(job, err, errlen))
+		return -1;
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;

@@ -79,7 +79,10 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL, KIOBENCH_A_IGNORE_ERROR_READ,
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
- *	KIOBENCH_A_FLOW_SLEEP_NS.
+ *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
+ *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
+ *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -136,7 +139,10 @@
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
  *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
- *	KIOBENCH_A_FLOW_SLEEP_NS.
+ *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
+ *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
+ *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -208,7 +214,10 @@
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
  *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
- *	KIOBENCH_A_FLOW_SLEEP_NS.
+ *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
+ *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
+ *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -272,7 +281,10 @@
  *	KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY,
  *	KIOBENCH_A_ERROR_DUMP, KIOBENCH_A_JOB_FIRST_ERROR,
  *	KIOBENCH_A_JOB_ERR_COUNTS, KIOBENCH_A_FLOW, KIOBENCH_A_FLOW_ID,
- *	KIOBENCH_A_FLOW_SLEEP_NS.
+ *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
+ *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
+ *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -949,6 +961,44 @@ struct kiobench_err_count {
  * @KIOBENCH_A_FLOW_SLEEP_NS: fio's flow_sleep: how long a worker held back by
  *   flow sleeps, its I/O in flight completed first, before it looks again; 0
  *   (the default): it looks again at once, spinning.
+ * @KIOBENCH_A_NICE: fio's nice: the nice value of the job's worker threads
+ *   (set_user_nice() before they start), -20 to 19 (checked by the kernel: the
+ *   spec's checks take no negative bound). Their CPU time, not their I/O's
+ *   priority on the device (prioclass, prio).
+ * @KIOBENCH_A_WRITE_BARRIER: fio's write_barrier: after every N writes, the
+ *   next one is a barrier write, REQ_PREFLUSH | REQ_FUA (what the kernel made
+ *   of barriers in 2.6.37: the cache flushed before it, the write itself on
+ *   stable media when it completes). fio 3.33 marks such writes
+ *   (IO_U_F_BARRIER) but none of its engines sends them otherwise. Not with
+ *   write-zeroes or zone-append.
+ * @KIOBENCH_A_NOWAIT: fio's nowait (RWF_NOWAIT): every read and write bio
+ *   carries REQ_NOWAIT, so the block layer fails it (BLK_STS_AGAIN, -EAGAIN)
+ *   rather than sleep for a request or split it. As for fio, such an I/O is an
+ *   error: it fails the job, or with continue-on-error counts in the errors; it
+ *   is not retried. Every device must take REQ_NOWAIT (QUEUE_FLAG_NOWAIT).
+ * @KIOBENCH_A_SERIALIZE_OVERLAP: fio's serialize_overlap: an I/O that overlaps
+ *   one of the same worker's in flight waits until that one completes; those
+ *   behind it wait too, in order. Each worker (numjobs, devices) checks its own
+ *   I/O only, as each fio job does.
+ * @KIOBENCH_A_WRITE_HINT: fio's write_hint: every write bio carries this
+ *   lifetime hint in bi_write_hint: 1 none, 2 short, 3 medium, 4 long, 5
+ *   extreme (RWH_WRITE_LIFE_*), as the kernel's direct writes carry the
+ *   F_SET_RW_HINT of the device's inode. Refused by a kernel whose bios have no
+ *   bi_write_hint (5.18 to 6.8, so 6.1).
+ * @KIOBENCH_A_IODEPTH_BATCH: fio's iodepth_batch_submit: a worker's plug holds
+ *   at most N bios; after the Nth it is flushed (blk_finish_plug()) and the
+ *   block layer dispatches them, as fio's io_submit() of N. Without it a worker
+ *   plugs all it submits in one round. At most iodepth (the kernel takes
+ *   iodepth for more).
+ * @KIOBENCH_A_IODEPTH_LOW: fio's iodepth_low: once a worker has iodepth I/Os in
+ *   flight it submits none until at most N are left (and
+ *   iodepth-batch-complete-min have completed), then fills the depth again. Not
+ *   with rate-iops or latency-target-ns, which set the depth themselves. Below
+ *   iodepth (the kernel takes iodepth, no low mark, for more).
+ * @KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN: fio's iodepth_batch_complete_min:
+ *   once a worker has iodepth I/Os in flight it waits for at least N
+ *   completions (at most iodepth) before it submits again. Not with rate-iops
+ *   or latency-target-ns.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1095,6 +1145,14 @@ enum kiobench_attr {
 	KIOBENCH_A_FLOW,		/* u32 */
 	KIOBENCH_A_FLOW_ID,		/* u32 */
 	KIOBENCH_A_FLOW_SLEEP_NS,	/* u64 */
+	KIOBENCH_A_NICE,		/* s32 */
+	KIOBENCH_A_WRITE_BARRIER,	/* u32 */
+	KIOBENCH_A_NOWAIT,		/* flag */
+	KIOBENCH_A_SERIALIZE_OVERLAP,	/* flag */
+	KIOBENCH_A_WRITE_HINT,		/* u8 */
+	KIOBENCH_A_IODEPTH_BATCH,	/* u32 */
+	KIOBENCH_A_IODEPTH_LOW,		/* u32 */
+	KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,	/* u32 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

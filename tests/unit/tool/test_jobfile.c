@@ -151,9 +151,9 @@ static void t_jobfile_refused(void)
 	CHECK(jobfile_bad("[a]\nfilename=/dev/x\nthread\n",
 			  "job.fio:3: option 'thread' is refused: fio's own processes: "
 			  "kiobench's workers are kernel threads"));
-	CHECK(jobfile_bad("[a]\nserialize_overlap=1\n",
-			  "job.fio:2: option 'serialize_overlap' is refused: not implemented "
-			  "yet: waiting for in-flight I/O that overlaps"));
+	CHECK(jobfile_bad("[a]\nreplay_skip=read\n",
+			  "job.fio:2: option 'replay_skip' is refused: not implemented "
+			  "yet: I/O logs and their replay"));
 	CHECK(jobfile_bad("[a]\nioengine=mmap\n",
 			  "job.fio:2: ioengine: ioengine 'mmap' is refused: memory-mapped file "
 			  "I/O: buffered I/O: kiobench always bypasses the page cache"));

@@ -350,9 +350,49 @@ static void t_ignore_error(void)
 	kb_global_free(&g);
 }
 
+/* How bios are submitted: sync, nice, write_hint, the batches' fixup. */
+static void t_submit(void)
+{
+	struct kb_global g = { 0 };
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "sync", "dsync") == 0 && apply(&job, &g, "sync", "0") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0 && !job.writefua);
+	CHECK(apply(&job, &g, "sync", "dsync") == 0);
+	CHECK(apply(&job, &g, "sync", "fsync") == -1);
+	CHECK(apply(&job, &g, "iodepth", "16") == 0);
+	CHECK(apply(&job, &g, "iodepth_batch_submit", "0") == 0);
+	CHECK(apply(&job, &g, "iodepth_batch_complete", "1") == 0);
+	CHECK(apply(&job, &g, "iodepth_low", "0") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.iodepth_batch == 16);			/* fio: 0 is iodepth */
+	CHECK(job.writefua && kb_job_isset(&job, KB_OPT_WRITEFUA));	/* put to the kernel */
+	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_BATCH_COMPLETE_MIN));	/* the default */
+	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_LOW));
+	CHECK(apply(&job, &g, "nice", "-20") == 0 && job.nice == -20);
+	CHECK(apply(&job, &g, "nice", "19") == 0 && job.nice == 19);
+	CHECK(apply(&job, &g, "nice", "20") == -1 && apply(&job, &g, "nice", "-21") == -1);
+	CHECK(apply(&job, &g, "write_hint", "extreme") == 0 && job.write_hint == 5);
+	CHECK(apply(&job, &g, "write_hint", "none") == 0 && job.write_hint == 1);
+	CHECK(apply(&job, &g, "write_hint", "hot") == -1);
+	CHECK(apply(&job, &g, "ioengine", "psync") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "sync with ioengine=psync") != NULL);
+	CHECK(apply(&job, &g, "sync", "none") == 0 && apply(&job, &g, "nowait", "1") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "nowait with ioengine=psync") != NULL);
+	CHECK(apply(&job, &g, "ioengine", "pvsync2") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void options_tests(void)
 {
 	run_case("options: ignore_error's lists", t_ignore_error);
+	run_case("options: sync, nice, write_hint, iodepth_batch*", t_submit);
 	run_case("options: latency_target, latency_window, latency_percentile, latency_run",
 		 t_latency_target);
 	run_case("options: randrepeat, randseed, allrandrepeat, norandommap, generators",

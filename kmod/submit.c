@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fio's options of how I/O is submitted, for bios that kernel threads
+ * issue:
+ *
+ * - nice: the workers' nice value, set before they first run.
+ * - write_barrier=N: after every N writes the next is a barrier write,
+ *   REQ_PREFLUSH | REQ_FUA (barriers became exactly that in 2.6.37).
+ * - nowait: REQ_NOWAIT on reads and writes; the block layer fails such a
+ *   bio with BLK_STS_AGAIN instead of sleeping for a request (or splitting
+ *   it), and that is an I/O error, as EAGAIN is for fio (kb_end_io()).
+ * - serialize_overlap: an I/O that overlaps one of its worker's in flight
+ *   waits, and those picked after it wait behind it (worker.c's queue of
+ *   deferred slots), as fio's FIO_Q_BUSY requeues it and reaps.  Only the
+ *   worker's own slots are looked at: fio's jobs (numjobs) check their own.
+ * - write_hint: every data bio's bi_write_hint (compat.h), as the kernel's
+ *   direct I/O sets the block device inode's F_SET_RW_HINT.
+ *
+ * Nothing here allocates or takes a lock on the I/O path.
+ */
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <net/genetlink.h>
+
+#include "kiobench.h"
+
+/*
+ * fio's iodepth_batch_submit, iodepth_low and iodepth_batch_complete_min,
+ * taken at most iodepth as fio takes them (init.c).  Once a worker is full
+ * fio reaps at least complete_min, then on while more than iodepth_low are
+ * in flight (backend.c, wait_for_completions()): the worker refills at
+ * refill_at in flight.  Not with rate-iops or latency-target-ns, whose
+ * depth is their own.
+ */
+static int kb_parse_batch(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+	u32 d = cfg->iodepth, low, min;
+
+	cfg->iodepth_batch = min(cfg->iodepth_batch, d);
+	cfg->iodepth_low = cfg->iodepth_low < d ? cfg->iodepth_low : 0;
+	cfg->iodepth_batch_complete_min = min(cfg->iodepth_batch_complete_min, d);
+	low = cfg->iodepth_low ?: d;
+	min = max(cfg->iodepth_batch_complete_min, 1U);
+	cfg->refill_at = min(low, d - min) < d - 1 ? min(low, d - min) + 1 : 0;
+	if (cfg->refill_at && (cfg->rate_iops || cfg->latency_target_ns)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[KIOBENCH_A_IODEPTH_LOW] ?:
+				    tb[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN],
+				    "iodepth-low, iodepth-batch-complete-min: not with rate-iops or latency-target-ns");
+		return -EINVAL;
+	}
+	cfg->submit_opts = cfg->write_barrier || cfg->nowait ||
+			   cfg->serialize_overlap || cfg->iodepth_batch ||
+			   cfg->refill_at;
+	return 0;
+}
+
+/*
+ * The request's nice (s32: -20 to 19, bounds the spec cannot say) and the
+ * rules across attributes: write_barrier only on plain writes, write_hint
+ * only where bios carry one.  serialize_overlap is dropped by a job that only reads,
+ * as fio drops it (init.c): reads change nothing.
+ */
+int kb_parse_submit(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+
+	if (tb[KIOBENCH_A_NICE])
+		cfg->nice = nla_get_s32(tb[KIOBENCH_A_NICE]);
+	if (cfg->nice < MIN_NICE || cfg->nice > MAX_NICE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_NICE],
+				    "nice: -20 to 19");
+		return -ERANGE;
+	}
+	if (cfg->write_barrier && (cfg->write_zeroes || cfg->zone_append)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_WRITE_BARRIER],
+				    "write-barrier: not with write-zeroes or zone-append (REQ_PREFLUSH | REQ_FUA on REQ_OP_WRITE only)");
+		return -EINVAL;
+	}
+	if (cfg->write_hint && !KB_WRITE_HINTS) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_WRITE_HINT],
+				    "write-hint: this kernel's bios carry no write hint (bi_write_hint: removed in 5.18, back in 6.9)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->rwmix_read == 100)
+		cfg->serialize_overlap = false;
+	return kb_parse_batch(info, cfg);
+}
+
+/*
+ * nowait on a device that cannot take REQ_NOWAIT (QUEUE_FLAG_NOWAIT
+ * clear): submit_bio_noacct() would fail every I/O with BLK_STS_NOTSUPP.
+ */
+int kb_check_submit(struct kb_job *job, struct kb_dev *dev, const char *path,
+		    struct netlink_ext_ack *extack)
+{
+	if (job->cfg.nowait && !bdev_nowait(dev->bdev.bdev)) {
+		KB_ERR_FMT(extack, NULL,
+			   "nowait: a device does not take REQ_NOWAIT (QUEUE_FLAG_NOWAIT)",
+			   "nowait: %s does not take REQ_NOWAIT (QUEUE_FLAG_NOWAIT)",
+			   path);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* A worker's kthread, created and not yet woken. */
+void kb_submit_nice(struct kb_job *job, struct task_struct *task)
+{
+	if (job->cfg.nice)
+		set_user_nice(task, job->cfg.nice);
+}
+
+/* The flags write_barrier and nowait add to a bio of @opf. */
+blk_opf_t kb_submit_opf(struct kb_worker *w, struct kb_slot *slot,
+			blk_opf_t opf)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	enum req_op op = opf & REQ_OP_MASK;
+	blk_opf_t add = 0;
+
+	if (slot->barrier && slot->dir == KIOBENCH_DIR_WRITE)
+		add |= REQ_PREFLUSH | REQ_FUA;
+	if (cfg->nowait && (op == REQ_OP_READ || op == REQ_OP_WRITE) &&
+	    slot->len)
+		add |= REQ_NOWAIT;
+	return add;
+}
+
+/*
+ * After a submission: iodepth_batch flushes a plug that holds that many
+ * requests (the block layer's own count: a bio merged into one adds none),
+ * and a worker that has become full holds its refills (kb_refill_held()).
+ */
+void kb_submit_issued(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct blk_plug *plug = current->plug;
+
+	if (cfg->iodepth_batch && plug && plug->rq_count >= cfg->iodepth_batch) {
+		blk_finish_plug(plug);
+		blk_start_plug(plug);
+		plug->nr_ios = cfg->iodepth_batch;
+	}
+	if (cfg->refill_at && w->inflight == w->nr_slots)
+		w->held = true;
+}
+
+/* Whether @slot's blocks overlap those of a slot of its worker in flight. */
+bool kb_overlaps(const struct kb_worker *w, const struct kb_slot *slot)
+{
+	u64 start = slot->off, end = slot->off + slot->len;
+	unsigned int i;
+
+	if (!slot->len)
+		return false;
+	for (i = 0; i < w->nr_slots; i++) {
+		const struct kb_slot *s = w->slots[i];
+
+		if (s->busy && s != slot && s->off < end && start < s->off + s->len)
+			return true;
+	}
+	return false;
+}

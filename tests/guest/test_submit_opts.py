@@ -1,0 +1,253 @@
+"""fio's options of how I/O is submitted (issue 20, item 10), as the kernel
+did them: sync and write_barrier in each bio's flags (the block_bio_queue
+event's rwbs: F before W a preflush, F after it FUA); nice in the workers'
+nice value (/proc); nowait in the I/Os the block layer failed with EAGAIN
+for want of a tag (null_blk with 4 tags at depth 32); serialize_overlap in
+the requests the device had in flight at once (block_rq_issue and
+block_rq_complete: never two overlapping ones); iodepth_low and
+iodepth_batch_complete_min in the device's depth over time, the same
+events; iodepth_batch in the plugs the worker flushed (block_unplug); write_hint in the group
+number of the WRITE(10) commands sd sent (scsi_debug's permanent streams,
+6.12), or in the refusal of a kernel whose bios carry no hint (6.1)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kb import TRACING, run_job, tracepoint_rwbs
+from vm.guest import Guest
+
+EAGAIN = 11
+
+
+def scsi_debug(guest: Guest, **params: int) -> str:
+    """scsi_debug with `params`, its disk's /dev path; rmmod it after."""
+    if {"scsi_debug", "sd_mod"} & set(guest.initramfs.missing_modules):
+        pytest.skip(f"{guest.kernel.name} has no scsi_debug or sd_mod")
+    args = " ".join(f"{k}={v}" for k, v in params.items())
+    guest.check(f"modprobe sd_mod && modprobe scsi_debug {args}")
+    return guest.check("for i in $(seq 100); do for d in /sys/bus/pseudo/drivers/scsi_debug"
+                       "/adapter*/host*/target*/*/block/*; do [ -b /dev/${d##*/} ] && "
+                       "echo /dev/${d##*/} && exit 0; done; sleep 0.1; done; exit 1").strip()
+
+def test_sync_and_write_barrier_flags(guest: Guest, kiobench_module, make_nullb):
+    """null_blk with a volatile cache (and FUA): sync=dsync makes all 16
+    writes FUA (WFS), as a direct write to a block device opened O_DSYNC;
+    write_barrier=4 over 20 writes makes writes 4, 8, 12 and 16 (from 0)
+    PREFLUSH | FUA (FWFS) and the others plain (WS), fio's count.
+    Mutations: p_sync() not setting writefua: red (WS); kb_submit_opf()
+    without REQ_PREFLUSH: red (WFS barriers)."""
+    dev = make_nullb("nullb0", size_mb=16, cache_size=16)
+    base = f"kiobench run --allow-writes --filename={dev} --rw=write --bs=4k --iodepth=1 "
+    rwbs = tracepoint_rwbs(guest, dev, "block_bio_queue", base + "--number_ios=16 --sync=dsync")
+    assert rwbs == ["WFS"] * 16, rwbs
+    rwbs = tracepoint_rwbs(guest, dev, "block_bio_queue",
+                           base + "--number_ios=20 --write_barrier=4")
+    want = ["FWFS" if i and i % 4 == 0 else "WS" for i in range(20)]
+    assert rwbs == want, rwbs
+
+
+def test_nice_of_the_workers(guest: Guest, kiobench_module, make_nullb):
+    """nice=7 with numjobs=2: both kernel threads of the job run at nice 7
+    (/proc/PID/stat) while it runs.  Mutation: kb_submit_nice()
+    without set_user_nice(): red (0)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    guest.check(f"(kiobench run --filename={dev} --rw=randread --bs=4k --numjobs=2 "
+                f"--time_based --runtime=2 --nice=7 >/tmp/nice.out 2>&1 &)")
+    out = ""
+    for _ in range(30):
+        # field 19 of /proc/PID/stat; the comm (field 2) has no blank
+        out = guest.check("for p in /proc/[0-9]*; do case $(cat $p/comm 2>/dev/null) in "
+                          "kiobench*/*) cut -d' ' -f19 $p/stat;; esac; done")
+        if len(out.split()) == 2:
+            break
+        guest.check("sleep 0.2")
+    nices = [int(x) for x in out.split()]
+    guest.check("while pidof kiobench >/dev/null; do sleep 0.2; done", timeout=60)
+    assert nices == [7, 7], out
+
+
+@pytest.mark.core
+def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb):
+    """null_blk with 4 tags (hw_queue_depth=4, no scheduler) at iodepth=32,
+    I/Os held 1 ms: with nowait the block layer fails the bios it has no
+    tag for (BLK_STS_AGAIN) and they are errors, as EAGAIN is for fio: the
+    job fails with EAGAIN, or with continue_on_error ends DONE with errors
+    counted and none retried.  Without nowait the same job has no error.
+    Mutations: kb_submit_opf() without REQ_NOWAIT: red (no error);
+    kb_end_io() taking nowait's refusals for the polled path's: red (no
+    error, the refusals retried)."""
+    dev = make_nullb("nullb0", size_mb=16, hw_queue_depth=4, completion_nsec=1000000)
+    guest.check(f"echo none >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/scheduler")
+    args = f"--filename={dev} --rw=randread --bs=4k --iodepth=32 --number_ios=400"
+    job = run_job(guest, args)
+    assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 400
+    assert job["kiobench"]["errors"]["read"] == 0, job["kiobench"]
+    job = run_job(guest, args + " --nowait=1 --continue_on_error=1")
+    kb = job["kiobench"]
+    assert kb["state"] == "DONE" and kb["settings"]["nowait"], kb
+    assert 0 < kb["errors"]["read"] < 400 and kb["retries"] == 0, kb
+    assert job["read"]["total_ios"] + kb["errors"]["read"] == 400, (job["read"], kb)
+    r = guest.run(f"kiobench run --output-format=json --output=/tmp/nw.json {args} --nowait=1")
+    assert r.rc != 0, r.out
+    assert re.search(r'"error" *: *%d\b' % EAGAIN, guest.check("cat /tmp/nw.json")), r.out
+
+
+def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
+    """Runs cmd under the block `events` of dev; the trace."""
+    name = dev.rsplit("/", 1)[-1]
+    major, minor = guest.check(f"cat /sys/class/block/{name}/dev").strip().split(":")
+    evs = [f"{TRACING}/events/block/{e}" for e in events]
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace")
+    for ev in evs:      # block_unplug has no device: its comm tells
+        flt = "" if ev.endswith("unplug") else f"dev == {(int(major) << 20) | int(minor)}"
+        guest.check(f"echo '{flt or 0}' >{ev}/filter && echo 1 >{ev}/enable")
+    try:
+        r = guest.run(cmd, timeout=120)
+        assert r.rc == 0, r.out
+    finally:
+        for ev in evs:
+            guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
+    out = guest.check(f"cat {TRACING}/trace", timeout=60)
+    assert "LOST" not in out
+    return out
+
+
+def device_inflight(guest: Guest, dev: str, cmd: str) -> list[tuple[bool, int, int]]:
+    """(issued, first sector, sectors) of each request of dev that moved data
+    while cmd ran, from block_rq_issue and block_rq_complete, in order."""
+    out = traced(guest, dev, ("block_rq_issue", "block_rq_complete"), cmd)
+    ev = [(m.group(1) == "block_rq_issue", int(m.group(2)), int(m.group(3)))
+          for m in re.finditer(r"(block_rq_issue|block_rq_complete): \d+,\d+ [RW]\S* "
+                               r"(?:\d+ )?\(\S*\) (\d+) \+ (\d+)", out)]
+    assert ev and all(n for _, _, n in ev), out[-2000:]
+    return ev
+
+
+def inflight_overlaps(guest: Guest, dev: str, cmd: str) -> tuple[int, int]:
+    """The requests issued while one overlapping them was in flight, and the
+    most in flight at once."""
+    inflight: dict[int, int] = {}
+    overlaps = most = 0
+    for issued, start, n in device_inflight(guest, dev, cmd):
+        if issued:
+            overlaps += any(s < start + n and start < s + k for s, k in inflight.items())
+            inflight[start] = n
+            most = max(most, len(inflight))
+        else:
+            inflight.pop(start, None)
+    return overlaps, most
+
+
+def test_serialize_overlap(guest: Guest, kiobench_module, make_nullb):
+    """Random 4 KiB writes with replacement over 8 blocks at iodepth=8,
+    each held 200 us by null_blk: without serialize_overlap the device has
+    overlapping writes in flight at once; with it, never one, though
+    several writes are still in flight together.  Mutation: kb_retry()
+    without kb_overlap_held(): red."""
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=200000)
+    guest.check(f"echo none >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/scheduler")
+    cmd = (f"kiobench run --allow-writes --filename={dev} --rw=randwrite --bs=4k --size=32k "
+           f"--norandommap --iodepth=8 --number_ios=600")
+    overlaps, most = inflight_overlaps(guest, dev, cmd)
+    assert overlaps > 0, (overlaps, most)
+    overlaps, most = inflight_overlaps(guest, dev, cmd + " --serialize_overlap=1")
+    assert overlaps == 0 and most >= 2, (overlaps, most)
+
+
+@pytest.mark.core
+def test_write_hint(guest: Guest, kiobench_module):
+    """write_hint=medium on a scsi_debug disk, whose permanent streams sd
+    reads (6.10+): every write sd sends has group number 3, the hint
+    (scsi_dispatch_cmd_start's raw CDB, byte 6 of a WRITE(10)).  A kernel whose
+    bios carry no hint (6.1) refuses the job, naming bi_write_hint.
+    Mutation: kb_issue() not setting the hint: red (group 0)."""
+    dev = scsi_debug(guest, dev_size_mb=16)
+    try:
+        cmd = (f"kiobench run --allow-writes --filename={dev} --rw=randwrite --bs=4k "
+               f"--iodepth=4 --number_ios=40 --write_hint=medium")
+        ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
+        guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+        guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
+        try:
+            r = guest.run(cmd, timeout=120)
+        finally:
+            guest.check(f"echo 0 >{ev}/enable")
+        if r.rc:
+            assert "write-hint: this kernel's bios carry no write hint" in r.out, r.out
+            assert guest.kernel.name.startswith("6.1."), r.out
+            return
+        cdbs = re.findall(r"cmnd=\((\w+) [^)]*raw=([0-9a-f ]+)\)",
+                          guest.check(f"cat {TRACING}/trace"))
+        writes = [(op, raw.split()) for op, raw in cdbs if op.startswith("WRITE")]
+        assert writes and all(op == "WRITE_10" for op, _ in writes), cdbs
+        assert {int(raw[6], 16) & 0x3f for _, raw in writes} == {3}, writes
+    finally:
+        guest.run("rmmod scsi_debug")
+
+
+def refills_above(guest: Guest, dev: str, cmd: str, depth: int, low: int) -> tuple[int, int]:
+    """The requests issued after the device had `depth` in flight and before
+    it was back to `low`, and the times it reached `depth`."""
+    inflight = set()
+    full = early = fulls = 0
+    for issued, start, _ in device_inflight(guest, dev, cmd):
+        if issued:
+            early += full
+            inflight.add(start)
+            if len(inflight) == depth:
+                full, fulls = 1, fulls + 1
+        else:
+            inflight.discard(start)
+            if len(inflight) <= low:
+                full = 0
+    return early, fulls
+
+
+def null_fifo(make_nullb, guest: Guest, sched: str = "none") -> str:
+    """null_blk holding each I/O 200 us, with `sched` and no merges."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=200000)
+    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    guest.check(f"echo {sched} >{q}/scheduler && echo 2 >{q}/nomerges")
+    return dev
+
+
+def test_iodepth_low_and_complete_min(guest: Guest, kiobench_module):
+    """iodepth=16 on scsi_debug, each command taking 0 to 1 ms at random:
+    with iodepth_low=4 the device, once it has 16 reads in flight, gets
+    none until it is back to 4 (several times over 800 reads); with
+    iodepth_batch_complete_min=8, none until back to 8; without either, the
+    worker refills before.  Mutation: kb_refill_held() always false: red."""
+    dev = scsi_debug(guest, dev_size_mb=64, ndelay=1000000, random=1)
+    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    guest.check(f"echo none >{q}/scheduler && echo 2 >{q}/nomerges")
+    cmd = f"kiobench run --filename={dev} --rw=randread --bs=4k --iodepth=16 --number_ios=800 "
+    try:
+        early, fulls = refills_above(guest, dev, cmd, 16, 8)
+        assert early > 0 and fulls > 1, (early, fulls)
+        early, fulls = refills_above(guest, dev, cmd + "--iodepth_low=4", 16, 4)
+        assert early == 0 and fulls > 2, (early, fulls)
+        early, fulls = refills_above(guest, dev, cmd + "--iodepth_batch_complete_min=8",
+                                     16, 8)
+        assert early == 0 and fulls > 2, (early, fulls)
+    finally:
+        guest.run("rmmod scsi_debug")
+
+
+def test_iodepth_batch_submit(guest: Guest, kiobench_module, make_nullb):
+    """iodepth=16 under mq-deadline: with iodepth_batch=4 every plug the
+    worker flushes holds at most 4 requests (block_unplug's count), the
+    first fill 4 of 4; without it the first fill is one plug of more.
+    Mutation: kb_submit_issued() not flushing the plug: red."""
+    dev = null_fifo(make_nullb, guest, "mq-deadline")
+    cmd = f"kiobench run --filename={dev} --rw=randread --bs=4k --iodepth=16 --number_ios=200 "
+
+    def unplugs(args: str) -> list[int]:
+        out = traced(guest, dev, ("block_unplug",), cmd + args)
+        return [int(n) for n in re.findall(r"block_unplug: \[kiobench\d+/\d+\] (\d+)", out)]
+    u = unplugs("")
+    assert u and max(u) > 4, u
+    u = unplugs("--iodepth_batch=4")
+    assert u[:4] == [4, 4, 4, 4] and max(u) == 4, u
