@@ -337,15 +337,20 @@ static void kb_seq_nr_draws_one_in_n(struct kunit *test)
  */
 static void kb_stride_walks_the_zones(struct kunit *test)
 {
-	struct kb_config cfg = { .zonesize = 2 * SZ_4K, .zonerange = SZ_16K,
-				 .zoneskip = SZ_16K };
+	/* off the stack: KASAN's redzones take the frame past 2 KiB */
+	struct kb_config *c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	struct kb_opat p = {};
 	u64 range, span = 3 * SZ_32K;
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	c->zonesize = 2 * SZ_4K;
+	c->zonerange = SZ_16K;
+	c->zoneskip = SZ_16K;
+
 	/* zones at 0, 32k and 64k of a 96k span, two I/Os each, then 0 again */
 	for (i = 0; i < 8; i++) {
-		bool moved = kb_stride_zone(&p, &cfg, span, SZ_4K, &range);
+		bool moved = kb_stride_zone(&p, c, span, SZ_4K, &range);
 
 		KUNIT_EXPECT_EQ(test, moved, i && !(i % 2));
 		KUNIT_EXPECT_EQ(test, p.zbase, (u64)(i / 2 % 3) * SZ_32K);
@@ -354,17 +359,17 @@ static void kb_stride_walks_the_zones(struct kunit *test)
 				(u64)(i % 2) * SZ_4K);
 	}
 	/* zonesize above zonerange: the zone read over from its start */
-	cfg.zonesize = 6 * SZ_4K;
+	c->zonesize = 6 * SZ_4K;
 	p = (struct kb_opat){};
 	for (i = 0; i < 6; i++) {
-		kb_stride_zone(&p, &cfg, span, SZ_4K, &range);
+		kb_stride_zone(&p, c, span, SZ_4K, &range);
 		KUNIT_EXPECT_EQ(test, p.zbase, 0);
 		KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, range, SZ_4K, 0),
 				(u64)(i % 4) * SZ_4K);
 	}
 	/* a zone the span cuts short is used as far as it goes */
 	p = (struct kb_opat){ .zbase = SZ_32K, .zdone = 6 * SZ_4K };
-	kb_stride_zone(&p, &cfg, SZ_64K + SZ_8K, SZ_4K, &range);
+	kb_stride_zone(&p, c, SZ_64K + SZ_8K, SZ_4K, &range);
 	KUNIT_EXPECT_EQ(test, p.zbase, (u64)SZ_64K);
 	KUNIT_EXPECT_EQ(test, range, (u64)SZ_8K);
 	/* rw=write:N's skip inside a zone */
