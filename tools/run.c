@@ -712,9 +712,10 @@ static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
 	size_t i;
 	int ret;
 
+	/* nothing ran: the status a shell gives for a process the signal ended */
 	if ((start_at && !sleep_until(start_at)) || got_signal) {
 		msg("interrupted before the jobs started");
-		return KB_EXIT_SYSTEM;
+		return 128 + got_signal;
 	}
 	r->t0 = now_ns();
 	if (t_start)

@@ -388,7 +388,8 @@ def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb
             guest.check("kill -INT $(pidof kiobench | tr ' ' '\\n' | tail -1)")
     guest.check("kill -INT $(pidof kiobench)")
     for name in [f"bg{i}" for i in range(len(devs))] + [f"st{r}" for r in range(ROUNDS)]:
-        assert bg_result(guest, name)[0] in (0, 130), name
+        rc, out = bg_result(guest, name)
+        assert rc in (0, 130), (name, out)
     assert tp_stamps(guest)["block_rq_issue"][0] == "no"
 
 
