@@ -125,6 +125,17 @@ void kb_jobs_close(void)
 	kb_jobs_closed = true;
 }
 
+/*
+ * Module exit, every job gone: the xarray's nodes.  An id allocation that
+ * failed half way (an injected allocation failure) can leave empty ones,
+ * which outlive the module's copy of the xarray and leak.
+ */
+void kb_jobs_free(void)
+{
+	lockdep_assert_held(&kb_jobs_mutex);
+	xa_destroy(&kb_jobs);
+}
+
 /* How many registered jobs belong to socket @portid of @net. */
 unsigned int kb_jobs_owned(const struct net *net, u32 portid)
 {

@@ -530,6 +530,7 @@ void kb_job_unregister(struct kb_job *job);
 struct kb_job *kb_job_find(u32 id);
 struct kb_job *kb_job_next(unsigned long *id);
 void kb_jobs_close(void);
+void kb_jobs_free(void);
 unsigned int kb_jobs_owned(const struct net *net, u32 portid);
 unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);

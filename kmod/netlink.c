@@ -1665,6 +1665,7 @@ void kb_nl_exit(void)
 		kb_job_unregister(job);
 		kb_nl_job_release(job);
 	}
+	kb_jobs_free();
 	kb_jobs_unlock();
 	genl_unregister_family(&kb_family);
 }
