@@ -552,24 +552,10 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
 		struct kb_dirstat *s = &a->st.dir[d];
 		const struct kb_dirstat *t = &x->st.dir[d];
-		uint64_t lo = s->sumsq_lo + t->sumsq_lo;
 
 		samples_sum(&a->bw_s[d], &x->bw_s[d]);
 		samples_sum(&a->iops_s[d], &x->iops_s[d]);
-
-		if (t->ios && (!s->ios || t->lat_min < s->lat_min))
-			s->lat_min = t->lat_min;
-		if (t->lat_max > s->lat_max)
-			s->lat_max = t->lat_max;
-		s->present |= t->present;
-		s->ios += t->ios;
-		s->bytes += t->bytes;
-		s->errors += t->errors;
-		s->lat_sum += t->lat_sum;
-		s->sumsq_hi += t->sumsq_hi + (lo < s->sumsq_lo);
-		s->sumsq_lo = lo;
-		s->all_ios += t->all_ios;
-		s->all_bytes += t->all_bytes;
+		add_dirstat(s, t);
 		if (x->has_hist[d]) {
 			if (!a->has_hist[d]) {
 				a->hist[d].dir = d;
