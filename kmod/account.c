@@ -135,7 +135,7 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 				 u64 now, blk_status_t status)
 {
 	u64 lat = now - slot->submit_ns;
-	bool measured = !status && slot->submit_ns >= job->ramp_end_ns;
+	bool measured = !status && slot->submit_ns >= slot->w->ramp_end_ns;
 	struct kb_cpu_stats *s;
 	struct kb_dir_stats *d;
 	unsigned long flags;
@@ -165,9 +165,10 @@ EXPORT_SYMBOL_IF_KUNIT(kb_account);
  * resets of zonemode zbd, zone.c): counted as kb_account() counts a bio of
  * @dir, on the worker's CPU, with no secondary measures (it has no slot).
  */
-void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
+void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err)
 {
+	struct kb_job *job = w->job;
 	struct kb_cpu_stats *s;
 	struct kb_dir_stats *d;
 	unsigned long flags;
@@ -179,7 +180,7 @@ void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
 	if (unlikely(err))
 		d->c.errors++;
 	else
-		kb_count(d, len, now - start, start >= job->ramp_end_ns);
+		kb_count(d, len, now - start, start >= w->ramp_end_ns);
 	write_seqcount_end(&s->seq);
 	local_irq_restore(flags);
 }
@@ -348,12 +349,13 @@ EXPORT_SYMBOL_IF_KUNIT(kb_job_metric_sum);
 u64 kb_job_measured_ns(struct kb_job *job)
 {
 	u8 state = smp_load_acquire(&job->state);	/* then finish_ns */
-	u64 end;
+	u64 end, ramp_end;
 
 	if (state == KIOBENCH_STATE_NEW)
 		return 0;
 	end = state == KIOBENCH_STATE_RUNNING ? ktime_get_ns() : job->finish_ns;
-	return end > job->ramp_end_ns ? end - job->ramp_end_ns : 0;
+	ramp_end = READ_ONCE(job->ramp_end_ns);	/* the first worker's */
+	return end > ramp_end ? end - ramp_end : 0;
 }
 
 /*

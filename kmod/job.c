@@ -943,11 +943,7 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 	}
 	now = ktime_get_ns();
 	job->start_ns = now;
-	job->ramp_end_ns = now + cfg->ramp_ns;
-	job->deadline_ns = cfg->runtime_ns ? job->ramp_end_ns + cfg->runtime_ns
-					   : U64_MAX;
-	if (cfg->max_ns)
-		job->deadline_ns = min(job->deadline_ns, now + cfg->max_ns);
+	job->ramp_end_ns = now + cfg->ramp_ns;	/* until a worker runs */
 	job->tl_next_ns = cfg->interval_ns;
 	atomic_set(&job->active, job->nr_workers);
 	/* Readers of RUNNING see start_ns and ramp_end_ns. */

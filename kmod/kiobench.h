@@ -447,6 +447,8 @@ struct kb_worker {
 	bool verifying;		/* verify: reads of the write pass's blocks */
 	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
+	u64 ramp_end_ns;	/* its own clock, from its first run (fio's) */
+	u64 deadline_ns;	/* U64_MAX: none */
 	struct kb_zbd_w zbd;	/* zonemode zbd (zone.c) */
 	struct kb_latt *latt;	/* latency_target (latt.c); NULL: none */
 	struct kb_dedupe dd;	/* dedupe_percentage (data.c) */
@@ -486,11 +488,11 @@ struct kb_job {
 	bool stop;			/* workers: submit no more */
 	bool user_stop;			/* the stop came from JOB_STOP */
 	atomic_t active;		/* workers not finished yet */
+	atomic_t clocked;		/* workers whose clock started */
 	bool stages_held;		/* a kb_stages_get() to put back */
 	struct kb_loc *loc;		/* locality.c */
 	u64 start_ns;
-	u64 ramp_end_ns;
-	u64 deadline_ns;		/* U64_MAX: none */
+	u64 ramp_end_ns;		/* the first worker's (kb_worker_clock) */
 	u64 finish_ns;
 
 	struct delayed_work tl_work;
@@ -561,7 +563,7 @@ u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
-void kb_account_op(struct kb_job *job, unsigned int dir, u32 len, u64 start,
+void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err);
 unsigned int kb_worker_inflight(const struct kb_worker *w);
 
@@ -571,6 +573,7 @@ void kb_account(struct kb_job *job, struct kb_slot *slot, u64 now,
 		blk_status_t status);
 void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);
 /* worker.c internals */
+void kb_worker_clock(struct kb_worker *w, u64 now);
 blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir);
 /* netlink.c internals */
 #include <net/genetlink.h>

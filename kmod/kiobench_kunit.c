@@ -555,6 +555,16 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 	job->devs[0].lbs = 512;
 	job->devs[0].span_len = SZ_1M;
 	job->io_unit = 512;
+	job->workers = kunit_kcalloc(test, nr_workers, sizeof(*job->workers),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->workers);
+	for (cpu = 0; cpu < nr_workers; cpu++) {
+		job->workers[cpu] = kunit_kzalloc(test, sizeof(**job->workers),
+						  GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, job->workers[cpu]);
+		job->workers[cpu]->job = job;
+		job->workers[cpu]->index = cpu;
+	}
 	job->stats = kunit_kcalloc(test, nr_cpu_ids, sizeof(*job->stats),
 				   GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, job->stats);
@@ -598,11 +608,12 @@ static struct kb_job *fake_open_loop_job(struct kunit *test)
 static void kb_account_records_the_schedule(struct kunit *test)
 {
 	struct kb_job *job = fake_open_loop_job(test);
-	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	struct kb_slot slot = { .w = job->workers[0], .len = SZ_4K,
+				.dir = KIOBENCH_DIR_READ };
 	struct kb_metric_sum lag, from;
 	struct kb_counters c;
 
-	job->ramp_end_ns = 1000;
+	job->workers[0]->ramp_end_ns = 1000;
 
 	/* Act: one warm-up I/O; two measured ones, submitted 100 and 700 late */
 	slot.sched_ns = 400;
@@ -802,12 +813,13 @@ static void kb_budgets_split_limits(struct kunit *test)
 static void kb_account_excludes_warmup(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
-	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	struct kb_slot slot = { .w = job->workers[0], .len = SZ_4K,
+				.dir = KIOBENCH_DIR_READ };
 	struct kb_counters c;
 	u64 *hist = kunit_kcalloc(test, KB_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, hist);
-	job->ramp_end_ns = 1000;
+	job->workers[0]->ramp_end_ns = 1000;
 
 	/* Act: one I/O in the warm-up, two after it, one failed */
 	slot.submit_ns = 500;
@@ -836,18 +848,64 @@ static void kb_account_excludes_warmup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.lat_min, 0);	/* no samples: 0, not U64_MAX */
 }
 
+/*
+ * Each worker's warm-up and run time count from its own first run; the
+ * job's measured time from the first worker's warm-up end.
+ */
+static void kb_worker_clock_starts_at_its_run(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 2);
+	struct kb_worker *late = job->workers[1];
+	struct kb_slot slot = { .w = late, .len = SZ_4K,
+				.dir = KIOBENCH_DIR_READ };
+	struct kb_counters c;
+
+	job->cfg.ramp_ns = 100;
+	job->cfg.runtime_ns = 1000;
+	job->start_ns = 10;
+	job->ramp_end_ns = 110;
+
+	/* Act: worker 0 runs at 5000, worker 1 at 7000 */
+	kb_worker_clock(job->workers[0], 5000);
+	kb_worker_clock(late, 7000);
+	slot.submit_ns = 7050;		/* in its own warm-up */
+	kb_account(job, &slot, 7060, BLK_STS_OK);
+	slot.submit_ns = 7100;
+	kb_account(job, &slot, 7200, BLK_STS_OK);
+
+	/* Assert */
+	KUNIT_EXPECT_EQ(test, job->workers[0]->ramp_end_ns, 5100);
+	KUNIT_EXPECT_EQ(test, job->workers[0]->deadline_ns, 6100);
+	KUNIT_EXPECT_EQ(test, late->ramp_end_ns, 7100);
+	KUNIT_EXPECT_EQ(test, late->deadline_ns, 8100);
+	KUNIT_EXPECT_EQ(test, job->ramp_end_ns, 5100);
+	kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
+	KUNIT_EXPECT_EQ(test, c.all_ios, 2);
+	KUNIT_EXPECT_EQ(test, c.ios, 1);
+
+	/* a detached job's cap still counts from JOB_START */
+	job->cfg.max_ns = 7500;
+	kb_worker_clock(late, 7000);
+	KUNIT_EXPECT_EQ(test, late->deadline_ns, 7510);
+	/* no runtime: no end but the cap */
+	job->cfg.runtime_ns = 0;
+	job->cfg.max_ns = 0;
+	kb_worker_clock(late, 7000);
+	KUNIT_EXPECT_EQ(test, late->deadline_ns, U64_MAX);
+}
+
 static void kb_account_logs_measured_ios(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
-	struct kb_slot slot = { .len = SZ_8K, .dir = KIOBENCH_DIR_WRITE,
-				.off = SZ_1M };
+	struct kb_slot slot = { .w = job->workers[0], .len = SZ_8K,
+				.dir = KIOBENCH_DIR_WRITE, .off = SZ_1M };
 	struct kb_lat_entry *e;
 
 	job->cfg.lat_log = 2;
 	job->lat_log = kunit_kcalloc(test, 2, sizeof(*job->lat_log), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, job->lat_log);
 	job->start_ns = 100;
-	job->ramp_end_ns = 1000;
+	job->workers[0]->ramp_end_ns = 1000;
 	job->cfg.ioprio = IOPRIO_PRIO_VALUE(IOPRIO_CLASS_BE, 5);
 	job->cfg.cmdprio_ioprio[KIOBENCH_DIR_WRITE] =
 		IOPRIO_PRIO_VALUE(IOPRIO_CLASS_RT, 3);
@@ -914,7 +972,8 @@ static void kb_sum_merges_cpus(struct kunit *test)
 static void kb_account_bumps_the_sequence(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
-	struct kb_slot slot = { .len = SZ_4K, .dir = KIOBENCH_DIR_READ };
+	struct kb_slot slot = { .w = job->workers[0], .len = SZ_4K,
+				.dir = KIOBENCH_DIR_READ };
 	unsigned int cpu, before, after_ok, after_err;
 
 	cpu = get_cpu();	/* kb_account() writes this CPU's share */
@@ -935,7 +994,8 @@ static void kb_account_bumps_the_sequence(struct kunit *test)
 static int tear_writer(void *data)
 {
 	struct kb_job *job = data;
-	struct kb_slot slot = { .len = 512, .dir = KIOBENCH_DIR_READ };
+	struct kb_slot slot = { .w = job->workers[0], .len = 512,
+				.dir = KIOBENCH_DIR_READ };
 
 	while (!kthread_should_stop()) {
 		kb_account(job, &slot, TEAR_LAT, BLK_STS_OK);
@@ -1557,6 +1617,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),
 	KUNIT_CASE(kb_budgets_split_limits),
 	KUNIT_CASE(kb_account_excludes_warmup),
+	KUNIT_CASE(kb_worker_clock_starts_at_its_run),
 	KUNIT_CASE(kb_account_logs_measured_ios),
 	KUNIT_CASE(kb_sum_merges_cpus),
 	KUNIT_CASE(kb_account_records_the_schedule),

@@ -162,7 +162,7 @@ bool kb_latt_step(struct kb_worker *w, u64 now)
 		return false;
 	if (!lt->started) {
 		/* fio judges no window in the ramp: depth 1 until its end */
-		if (now < w->job->ramp_end_ns)
+		if (now < w->ramp_end_ns)
 			return false;
 		lt->started = true;
 		kb_latt_cycle(lt, now);

@@ -646,7 +646,7 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 /* Neither the job's end nor a stop has come: more may be written. */
 static bool kb_vgo_on(const struct kb_worker *w)
 {
-	return ktime_get_ns() < w->job->deadline_ns && !READ_ONCE(w->job->stop) &&
+	return ktime_get_ns() < w->deadline_ns && !READ_ONCE(w->job->stop) &&
 	       !READ_ONCE(w->job->error) && !kthread_should_stop();
 }
 

@@ -27,7 +27,7 @@
 /* The job's end; verify's read-back has its own (verify.c). */
 static u64 kb_deadline(const struct kb_worker *w)
 {
-	return unlikely(w->vdeadline_ns) ? w->vdeadline_ns : w->job->deadline_ns;
+	return unlikely(w->vdeadline_ns) ? w->vdeadline_ns : w->deadline_ns;
 }
 
 /* Neither the job's end nor a stop has come. */
@@ -972,6 +972,29 @@ static void kb_end_fsync(struct kb_worker *w)
 	}
 }
 
+/*
+ * A worker's warm-up and run time count from its first run, as each of
+ * fio's jobs counts its own: one the scheduler runs late (a stalled guest)
+ * still runs its whole time rather than none of it.  The job's measured
+ * time starts with the first worker's warm-up end.  max_ns, a detached
+ * job's cap, stays counted from JOB_START.
+ */
+VISIBLE_IF_KUNIT void kb_worker_clock(struct kb_worker *w, u64 now)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_job *job = w->job;
+
+	w->ramp_end_ns = now + cfg->ramp_ns;
+	w->deadline_ns = cfg->runtime_ns ? w->ramp_end_ns + cfg->runtime_ns
+					 : U64_MAX;
+	if (cfg->max_ns)
+		w->deadline_ns = min(w->deadline_ns,
+				     job->start_ns + cfg->max_ns);
+	if (atomic_inc_return(&job->clocked) == 1)
+		WRITE_ONCE(job->ramp_end_ns, w->ramp_end_ns);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_worker_clock);
+
 /* One pass of the job's I/O, until its end and nothing is in flight. */
 static void kb_worker_pass(struct kb_worker *w)
 {
@@ -1020,6 +1043,7 @@ static void kb_worker_pass(struct kb_worker *w)
  */
 void kb_worker_run(struct kb_worker *w)
 {
+	kb_worker_clock(w, ktime_get_ns());
 	if (kb_zbd_begin(w))
 		return;
 	kb_verify_begin(w);

@@ -599,7 +599,7 @@ static void kb_zbd_reset_full(struct kb_worker *w, u32 i)
 #endif
 	/* zone_mgmt: timed, a zone_reset op in the trim direction */
 	if (w->job->cfg.zone_op)
-		kb_account_op(w->job, KIOBENCH_DIR_TRIM, zd->zone_bytes, start,
+		kb_account_op(w, KIOBENCH_DIR_TRIM, zd->zone_bytes, start,
 			      ktime_get_ns(), err);
 	if (err) {
 		cmpxchg(&w->job->error, 0, err);
