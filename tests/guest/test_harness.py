@@ -29,6 +29,10 @@ def test_agent(guest: Guest, kernel):
     assert (res.rc, res.out) == (3, "a\0b\n\ufffdto-stderr\n")
     big = guest.check("seq 100000")
     assert big == "".join(f"{i}\n" for i in range(1, 100001))
+    # enabling a trace event must not live-patch __schedule (vm/guest.py)
+    opt = "/sys/kernel/tracing/options/record-cmd"
+    guest.check(f"test -e {opt} || mount -t tracefs nodev /sys/kernel/tracing")
+    assert guest.check(f"cat {opt}").strip() == "0"
 
 
 def test_command_timeout_keeps_guest(guest: Guest):

@@ -48,8 +48,13 @@ GRACE = 30
 # acpi=noirq: evaluating the PIIX's _PRT under TCG outruns ACPICA's loop
 # timeout on the debug kernel (7 s lost, "AE_AML_LOOP_TIMEOUT"); the devices
 # the tests use (virtio, NVMe) interrupt through MSI-X anyway.
+# trace_options=norecord-cmd: with record-cmd (the default), enabling any
+# trace event also hooks sched_switch, which live-patches __schedule() while
+# the other vCPU runs it; TCG once ran a stale translation holding the
+# patch's int3 after the patch was done ("Oops: int3" in __schedule on the
+# RT kernel, as a test enabled a scsi event).  The tests read no comms.
 CMDLINE = ("console=ttyS0 loglevel=7 printk.devkmsg=on log_buf_len=8M panic=-1 "
-           "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq")
+           "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq trace_options=norecord-cmd")
 
 
 @dataclass(frozen=True)
