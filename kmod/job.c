@@ -635,11 +635,20 @@ static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
 		goto out_free_slot;
 	slot->nr_pages = nr_pages;
 	for (i = 0; i < nr_pages; i++) {
-		slot->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		slot->pages[i] = alloc_page(GFP_KERNEL);
 		if (!slot->pages[i])
 			goto out_free_slot;
+		/*
+		 * Never stale memory.  A read-only job's buffers hold no
+		 * zeroes: a block reads back as all zeroes (zero_reads)
+		 * only if the device put them there, never because a
+		 * device that moves no data (null_blk without
+		 * memory_backed) left the buffer as it was.
+		 */
+		memset(page_address(slot->pages[i]), KB_READ_POISON,
+		       PAGE_SIZE);
 	}
-	if (fill)	/* never stale memory (data.c) */
+	if (fill)	/* the data it writes (data.c) */
 		kb_data_fill_slot(w, slot);
 	slot->w = w;
 	bio_init(&slot->bio, w->dev->bdev.bdev, slot->bvec, nr_pages, 0);

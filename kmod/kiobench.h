@@ -49,6 +49,7 @@
 #define KB_MAX_TIME_NS		(1000000ULL * NSEC_PER_SEC)	/* runtime, ramp */
 #define KB_MAX_THINK_NS		(3600 * NSEC_PER_SEC)	/* thinktime and its parts */
 #define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
+#define KB_READ_POISON		0x5a	/* fresh buffers: never zeroes */
 #define KB_MAX_RATE_IOPS	KIOBENCH_MAX_RATE_IOPS	/* per worker: 100 ns apart */
 
 struct kb_bss {

@@ -153,6 +153,11 @@ def test_zero_reads_are_flagged(guest, kiobench_module, make_nullb):
     job = run_job(guest, f"--filename={dev} --rw=randread --number_ios=500")
     assert job["kiobench"]["zero_reads"] == 0
     assert "all-zero" not in guest.check(f"kiobench run --filename={dev} --number_ios=100")
+    # a device that moves no data returns no zeroes: the buffers keep what
+    # they held (never zeroes), and no read is counted
+    nodata = make_nullb("nullb1", size_mb=8, memory_backed=False)
+    job = run_job(guest, f"--filename={nodata} --rw=randread --number_ios=500")
+    assert job["read"]["total_ios"] == 500 and job["kiobench"]["zero_reads"] == 0
 
 
 @pytest.mark.timing
