@@ -551,8 +551,9 @@ struct kiobench_err_count {
  * @KIOBENCH_A_SIZE: Length of the span, bytes; a multiple of 512 and of each
  *   device's LBS; default to the end of each device.
  * @KIOBENCH_A_RUNTIME_NS: Measured time after the warm-up; no time limit when
- *   absent. A detached job's ramp-ns plus runtime-ns is at most the module's
- *   max_detached_runtime.
+ *   absent. Each worker counts its warm-up and this time from its own first
+ *   run, as each of fio's jobs does. A detached job's ramp-ns plus runtime-ns
+ *   is at most the module's max_detached_runtime, from JOB_START.
  * @KIOBENCH_A_IO_BYTES: Bytes to transfer, all workers together, warm-up
  *   included; a multiple of the devices' largest LBS. Without any of
  *   runtime-ns, io-bytes and number-ios, every device's span is covered once.
