@@ -25,12 +25,13 @@
 /* ---- completion ---------------------------------------------------------- */
 
 /*
- * The optional per-I/O log: one atomic per measured I/O claims an entry,
- * and stops being taken once the log is full.  Entries are read only after
- * the job has ended, when every claimed entry has been written.
+ * The optional per-I/O log: one atomic per measured I/O (with lat-log-all,
+ * per I/O) claims an entry, and stops being taken once the log is full.
+ * Entries are read only after the job has ended, when every claimed entry
+ * has been written.
  */
 static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
-		       u64 lat)
+		       u64 lat, bool warmup, blk_status_t status)
 {
 	struct kb_lat_entry *e;
 	s64 i;
@@ -46,6 +47,11 @@ static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
 	e->offset = slot->off;
 	e->len = slot->len;
 	e->dir = slot->dir;
+	if (job->cfg.lat_log_all) {
+		e->dev = slot->w->dev - job->devs;
+		e->warmup = warmup;
+		e->failed = status != BLK_STS_OK;
+	}
 	e->ioprio = slot->cmdprio ? job->cfg.cmdprio_ioprio[slot->dir] :
 				    job->cfg.ioprio;
 }
@@ -135,7 +141,8 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 				 u64 now, blk_status_t status)
 {
 	u64 lat = now - slot->submit_ns;
-	bool measured = !status && slot->submit_ns >= slot->w->ramp_end_ns;
+	bool warmup = slot->submit_ns < slot->w->ramp_end_ns;
+	bool measured = !status && !warmup;
 	struct kb_cpu_stats *s;
 	struct kb_dir_stats *d;
 	unsigned long flags;
@@ -154,8 +161,8 @@ VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
 	if (measured && job->nr_metrics)
 		kb_count_metrics(job, s, slot, now, local);
 	write_seqcount_end(&s->seq);
-	if (measured && unlikely(job->lat_log))
-		kb_log_lat(job, slot, now, lat);
+	if (unlikely(job->lat_log) && (measured || job->cfg.lat_log_all))
+		kb_log_lat(job, slot, now, lat, warmup, status);
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_account);

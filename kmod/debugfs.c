@@ -248,13 +248,19 @@ static void *kb_lat_log_start(struct seq_file *m, loff_t *pos)
 		u64 ios = 0;
 		unsigned int dir;
 
+		/* lat-log-all: every I/O issued, successful or failed */
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
 			kb_job_sum(job, dir, &c, NULL);
-			ios += c.ios;
+			ios += job->cfg.lat_log_all ? c.all_ios + c.errors :
+						      c.ios;
 		}
 		seq_printf(m, "# kiobench-lat-log 1\n# entries %llu\n# dropped %llu\n",
 			   kb_lat_log_len(job), ios - kb_lat_log_len(job));
-		seq_puts(m, "# columns end_ns lat_ns dir offset bytes ioprio\n");
+		if (job->cfg.lat_log_all)
+			seq_puts(m, "# all 1\n# flags 1 warm-up, 2 failed\n"
+				 "# columns end_ns lat_ns dir offset bytes ioprio dev flags\n");
+		else
+			seq_puts(m, "# columns end_ns lat_ns dir offset bytes ioprio\n");
 	}
 	return *pos < kb_lat_log_len(job) ? &job->lat_log[*pos] : NULL;
 }
@@ -274,9 +280,13 @@ static void kb_lat_log_stop(struct seq_file *m, void *v)
 static int kb_lat_log_show(struct seq_file *m, void *v)
 {
 	const struct kb_lat_entry *e = v;
+	struct kb_job *job = m->private;
 
-	seq_printf(m, "%llu %llu %s %llu %u %u\n", e->end_ns, e->lat_ns,
+	seq_printf(m, "%llu %llu %s %llu %u %u", e->end_ns, e->lat_ns,
 		   kb_dir_names[e->dir], e->offset, e->len, e->ioprio);
+	if (job->cfg.lat_log_all)
+		seq_printf(m, " %u %u", e->dev, e->warmup | e->failed << 1);
+	seq_putc(m, '\n');
 	return 0;
 }
 

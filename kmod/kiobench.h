@@ -228,6 +228,7 @@ struct kb_config {
 	u32 refill_at;		/* once full: in flight to refill at; 0: none */
 	/* write_barrier, nowait, serialize_overlap, iodepth_batch, refill_at */
 	bool submit_opts;
+	bool lat_log_all;	/* the per-I/O log holds every I/O, marked */
 };
 
 struct kb_counters {
@@ -303,15 +304,23 @@ struct kb_tl_entry {
 	struct kb_tl_dir dir[KIOBENCH_NR_DIRS];
 };
 
-/* One measured I/O in the per-I/O latency log. */
+/*
+ * One measured I/O in the per-I/O latency log; with lat-log-all, one I/O
+ * the job issued, measured or marked (and its device).  32 bytes.
+ */
 struct kb_lat_entry {
 	u64 end_ns;		/* completion, since the job's start */
 	u64 lat_ns;
 	u64 offset;		/* bytes, on the device */
 	u32 len;
-	u16 dir;
+	u8 dir;
+	u8 dev:4;		/* lat-log-all: its device's index in the job */
+	u8 warmup:1;		/* lat-log-all: submitted before the warm-up's end */
+	u8 failed:1;		/* lat-log-all: completed with an error */
 	u16 ioprio;		/* the bi_ioprio the I/O was sent with */
 };
+
+static_assert(KB_MAX_DEVICES <= 16, "kb_lat_entry.dev holds 4 bits");
 
 struct kb_rng {
 	u64 s[4];

@@ -936,6 +936,48 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic64_read(&job->lat_log_next), 2);
 }
 
+/*
+ * lat-log-all: every I/O, the warm-up's and the failed ones too, marked,
+ * with its device; a full log takes no more.
+ */
+static void kb_account_logs_every_io(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	struct kb_slot slot = { .w = job->workers[0], .len = SZ_4K,
+				.dir = KIOBENCH_DIR_READ, .off = SZ_1M };
+	struct kb_lat_entry *e;
+
+	job->cfg.lat_log = 3;
+	job->cfg.lat_log_all = true;
+	job->lat_log = kunit_kcalloc(test, 3, sizeof(*job->lat_log), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->lat_log);
+	job->cfg.nr_devs = 2;
+	job->workers[0]->dev = &job->devs[1];
+	job->workers[0]->ramp_end_ns = 1000;
+
+	/* Act: warm-up, failed, measured, then one past the log's end */
+	slot.submit_ns = 500;
+	kb_account(job, &slot, 1500, BLK_STS_OK);
+	slot.submit_ns = 2000;
+	kb_account(job, &slot, 2100, BLK_STS_IOERR);
+	kb_account(job, &slot, 2200, BLK_STS_OK);
+	kb_account(job, &slot, 2300, BLK_STS_OK);
+
+	/* Assert: the three in completion order, each marked as it was */
+	e = job->lat_log;
+	KUNIT_EXPECT_EQ(test, e[0].lat_ns, 1000);
+	KUNIT_EXPECT_TRUE(test, e[0].warmup && !e[0].failed);
+	KUNIT_EXPECT_EQ(test, e[1].lat_ns, 100);
+	KUNIT_EXPECT_TRUE(test, !e[1].warmup && e[1].failed);
+	KUNIT_EXPECT_EQ(test, e[2].lat_ns, 200);
+	KUNIT_EXPECT_TRUE(test, !e[2].warmup && !e[2].failed);
+	KUNIT_EXPECT_EQ(test, (u32)e[0].dev, 1);
+	KUNIT_EXPECT_EQ(test, (u32)e[2].dev, 1);
+	KUNIT_EXPECT_EQ(test, e[2].offset, SZ_1M);
+	KUNIT_EXPECT_EQ(test, e[2].dir, KIOBENCH_DIR_READ);
+	KUNIT_EXPECT_EQ(test, sizeof(*e), 32);
+}
+
 static void kb_sum_merges_cpus(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
@@ -1619,6 +1661,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_account_excludes_warmup),
 	KUNIT_CASE(kb_worker_clock_starts_at_its_run),
 	KUNIT_CASE(kb_account_logs_measured_ios),
+	KUNIT_CASE(kb_account_logs_every_io),
 	KUNIT_CASE(kb_sum_merges_cpus),
 	KUNIT_CASE(kb_account_records_the_schedule),
 	KUNIT_CASE(kb_orphans_are_the_sockets_jobs),

@@ -255,6 +255,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IODEPTH_BATCH] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_IODEPTH_LOW] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_LAT_LOG_ALL] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -346,6 +347,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_IODEPTH_LOW, iodepth_low, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_LAT_LOG_ALL, lat_log_all, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -431,5 +433,6 @@ static_assert(__same_type(((struct kb_config *)0)->write_hint, u8));
 static_assert(__same_type(((struct kb_config *)0)->iodepth_batch, u32));
 static_assert(__same_type(((struct kb_config *)0)->iodepth_low, u32));
 static_assert(__same_type(((struct kb_config *)0)->iodepth_batch_complete_min, u32));
+static_assert(__same_type(((struct kb_config *)0)->lat_log_all, bool));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -799,6 +799,12 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 				    "offset/size: must be multiples of 512");
 		return -EINVAL;
 	}
+	/* zone-op's are not all bios: zone_mgmt's resets would go unlogged */
+	if (cfg->lat_log_all && (!cfg->lat_log || cfg->zone_op)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_LAT_LOG_ALL],
+				    "lat-log-all: needs lat-log, not with zone-op");
+		return -EINVAL;
+	}
 	return kb_parse_modes(info, cfg) ?: kb_parse_verify(info, cfg) ?:
 	       kb_parse_data(info, cfg) ?: kb_parse_dedupe(info, cfg) ?:
 	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:

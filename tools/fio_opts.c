@@ -113,7 +113,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	/* I/O logs */
 	{ "read_iolog", NULL, IOLOG },
 	{ "read_iolog_chunked", NULL, IOLOG },
-	{ "write_iolog", NULL, IOLOG },
 	{ "replay_align", NULL, IOLOG },
 	{ "replay_no_stall", NULL, IOLOG },
 	{ "replay_redirect", NULL, IOLOG },

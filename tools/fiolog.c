@@ -34,7 +34,7 @@ static const char *const dir_names[KIOBENCH_NR_DIRS] = {
 bool kb_job_wants_io_log(const struct kb_job *job)
 {
 	return job->raw_lat_log || job->lat_log || job->bw_log || job->iops_log ||
-	       job->hist_log;
+	       job->hist_log || job->write_iolog;
 }
 
 /*
@@ -76,7 +76,7 @@ int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
 		char buf[160], dir[16];
 		struct kb_io_entry e;
 		unsigned long long a, b, c;
-		unsigned int sz, d, prio = 0;
+		unsigned int sz, d, prio = 0, dev = 0, flags = 0;
 		int got;
 
 		line++;
@@ -91,16 +91,17 @@ int kb_io_log_parse(const char *text, struct kb_io_entry **out, size_t *n,
 			sscanf(buf, "# dropped %" SCNu64, dropped);
 			continue;
 		}
-		/* a module before 0.6 has no ioprio column */
-		got = sscanf(buf, "%llu %llu %15s %llu %u %u", &a, &b, dir, &c, &sz, &prio);
-		if (got != 5 && got != 6)
+		/* a module before 0.6 has no ioprio column; dev, flags: "# all 1" */
+		got = sscanf(buf, "%llu %llu %15s %llu %u %u %u %u", &a, &b, dir, &c, &sz, &prio,
+			     &dev, &flags);
+		if (got != 5 && got != 6 && got != 8)
 			goto bad;
 		for (d = 0; d < KIOBENCH_NR_DIRS && strcmp(dir, dir_names[d]); d++)
 			;
 		if (d == KIOBENCH_NR_DIRS)
 			goto bad;
 		e = (struct kb_io_entry){ .end_ns = a, .lat_ns = b, .offset = c, .len = sz,
-					  .dir = d, .ioprio = prio };
+					  .dir = d, .ioprio = prio, .dev = dev, .flags = flags };
 		if (nr == cap) {
 			struct kb_io_entry *nv;
 
@@ -488,4 +489,76 @@ out:
 		if (close_log(&out[i], job, sample_sz, err, errlen))
 			ret = -1;
 	return ret;
+}
+
+/* Submission order: the kernel logs each I/O at its completion. */
+static int cmp_submit(const void *a, const void *b)
+{
+	const struct kb_io_entry *x = a, *y = b;
+	uint64_t sx = x->end_ns - x->lat_ns, sy = y->end_ns - y->lat_ns;
+
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns < y->end_ns ? -1 : 1;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/* fio's io_ddir_name(); a flush of a job that asked only fdatasync is fio's datasync. */
+static const char *iolog_dir(const struct kb_job *job, uint32_t dir)
+{
+	if (dir == KIOBENCH_DIR_SYNC && job->fdatasync && !job->fsync)
+		return "datasync";
+	return dir_names[dir];
+}
+
+int kb_fio_iolog_write(const struct kb_job *job, const struct kb_io_entry *e, size_t n,
+		       char *err, size_t errlen)
+{
+	struct kb_io_entry *v = NULL;
+	uint64_t end_us = 0;
+	unsigned int d;
+	size_t i;
+	FILE *f;
+	bool ok;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].dev >= job->nr_devices || e[i].dir >= KIOBENCH_NR_DIRS ||
+		    e[i].lat_ns > e[i].end_ns)
+			return kb_errf(err, errlen, "write_iolog: entry %zu of the kernel's log "
+				       "is not an I/O of the job", i + 1);
+		if (e[i].end_ns / 1000 > end_us)
+			end_us = e[i].end_ns / 1000;
+	}
+	if (n) {
+		v = malloc(n * sizeof(*v));
+		if (!v)
+			return kb_errf(err, errlen, "out of memory");
+		memcpy(v, e, n * sizeof(*v));
+		qsort(v, n, sizeof(*v), cmp_submit);
+	}
+	/* fio opens its iolog in append mode, every job and every clone */
+	f = fopen(job->write_iolog, "a");
+	if (!f) {
+		free(v);
+		return kb_errf(err, errlen, "%s: %s", job->write_iolog, strerror(errno));
+	}
+	fputs("fio version 3 iolog\n", f);
+	/* the devices are open before the job starts: added and opened at 0 */
+	for (d = 0; d < job->nr_devices; d++)
+		fprintf(f, "0 %s add\n", job->devices[d]);
+	for (d = 0; d < job->nr_devices; d++)
+		fprintf(f, "0 %s open\n", job->devices[d]);
+	for (i = 0; i < n; i++)
+		fprintf(f, "%" PRIu64 " %s %s %" PRIu64 " %" PRIu32 "\n",
+			(v[i].end_ns - v[i].lat_ns) / 1000, job->devices[v[i].dev],
+			iolog_dir(job, v[i].dir), v[i].offset, v[i].len);
+	for (d = 0; d < job->nr_devices; d++)
+		fprintf(f, "%" PRIu64 " %s close\n", end_us, job->devices[d]);
+	free(v);
+	ok = !ferror(f);
+	ok &= !fclose(f);
+	if (!ok)
+		return kb_errf(err, errlen, "%s: %s", job->write_iolog, strerror(errno));
+	return 0;
 }

@@ -28,7 +28,13 @@ struct kb_io_entry {
 	uint32_t len;
 	uint32_t dir;		/* KIOBENCH_DIR_*: fio's 0 read, 1 write */
 	uint32_t ioprio;	/* the bi_ioprio it was sent with (0: a module before 0.6) */
+	/* a log of every I/O (debugfs "# all 1", write_iolog's): */
+	uint32_t dev;		/* its device's index in the job's */
+	uint32_t flags;		/* KB_IO_*: 0 a measured I/O */
 };
+
+#define KB_IO_WARMUP	1u	/* submitted before the warm-up's end */
+#define KB_IO_FAILED	2u	/* completed with an error */
 
 /* The job needs the kernel's per-I/O log: one of the logs is asked for. */
 bool kb_job_wants_io_log(const struct kb_job *job);
@@ -40,6 +46,16 @@ unsigned int kb_fio_plat_idx(uint64_t ns);
  */
 int kb_io_log_parse(const char *text, struct kb_io_entry **e, size_t *n,
 		    uint64_t *dropped, char *err, size_t errlen);
+/*
+ * write_iolog: fio 3.33's version 3 iolog of the job's n I/Os (every one it
+ * issued, any order) appended to job->write_iolog, as each fio job appends
+ * its own: the version line, "add" and "open" of each device, a line per
+ * I/O at its submission, in submission order, "close" of each device at
+ * the last completion.  Times in us since the job's start.  -1 with err:
+ * not (all) written.
+ */
+int kb_fio_iolog_write(const struct kb_job *job, const struct kb_io_entry *e, size_t n,
+		       char *err, size_t errlen);
 /* "PREFIX_TYPE.INDEX.log", or "PREFIX_TYPE.log" without per_job_logs. */
 void kb_fio_log_name(char *buf, size_t len, const char *prefix, const char *type,
 		     unsigned int index, bool per_job);

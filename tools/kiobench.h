@@ -166,6 +166,7 @@ struct kb_job {
 	/* fio's other logs (fiolog.c), made from the per-I/O log */
 	char *raw_lat_log;	/* raw_lat_log: the per-I/O log in kiobench's format */
 	char *bw_log, *iops_log, *hist_log;	/* write_{bw,iops,hist}_log: PREFIX */
+	char *write_iolog;	/* write_iolog: fio's I/O log of every I/O, FILE */
 	uint32_t log_avg_msec, log_hist_msec, log_hist_coarseness;
 	bool log_offset, per_job_logs;
 	bool log_prio;		/* the logs' priority column: the value, not the RT flag */

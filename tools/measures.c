@@ -420,7 +420,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 			 K(THINKTIME_NS), K(THINKTIME_SPIN_NS), K(THINKTIME_BLOCKS),
 			 K(THINKTIME_IOTIME_NS));
 	if (K(LAT_LOG))
-		KCFG_ADD(" lat_log_entries=%" PRIu64, K(LAT_LOG));
+		KCFG_ADD(" lat_log_entries=%" PRIu64 "%s", K(LAT_LOG),
+			 K_HAS(LAT_LOG_ALL) ? " lat_log_all" : "");
 	at = kcfg_ops_str(c, buf, len, at);
 	at = kcfg_fio_str(c, buf, len, at);
 	if (K(ZONEMODE) && at < len)
@@ -678,6 +679,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "offset_generator", K_HAS(RANDOM) ? kb_jstr(kb_kcfg_generator(c)) : NULL);
 	kb_jadd(o, "interval_ns", kb_ju64(K(INTERVAL_NS)));
 	kb_jadd(o, "lat_log_entries", kb_ju64(K(LAT_LOG)));
+	kb_jadd(o, "lat_log_all", json_object_new_boolean(K_HAS(LAT_LOG_ALL)));
 	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
 	kb_jadd(o, "rate_iops", kb_ju64(K(RATE_IOPS)));
 	kb_jadd(o, "rate_process", K(RATE_IOPS) ? kb_jstr(kcfg_process(c)) : NULL);

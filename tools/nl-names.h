@@ -203,6 +203,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IODEPTH_BATCH] = { "iodepth-batch", KB_NLT_U32, true },
 	[KIOBENCH_A_IODEPTH_LOW] = { "iodepth-low", KB_NLT_U32, true },
 	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = { "iodepth-batch-complete-min", KB_NLT_U32, true },
+	[KIOBENCH_A_LAT_LOG_ALL] = { "lat-log-all", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

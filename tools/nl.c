@@ -112,6 +112,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "else the span, times loops; none when time_based (kb_job_io_bytes)" },
 	{ KIOBENCH_A_LAT_LOG, "lat_log_entries", "only when a log wants the per-I/O log "
 	  "(kb_job_wants_io_log); the option has a default" },
+	{ KIOBENCH_A_LAT_LOG_ALL, "write_iolog", "a flag when the job writes fio's iolog, "
+	  "whose option is a file name" },
 	{ KIOBENCH_A_DETACH, "detach/keep", "the command's --detach or --keep, not a job's" },
 	{ KIOBENCH_A_RATE_IOPS, "rate_iops", "when not zero: rate sets it too, unmarked "
 	  "(kb_job_check)" },
@@ -747,6 +749,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (kb_job_wants_io_log(job) &&
 	    nla_put_u32(msg, KIOBENCH_A_LAT_LOG, job->lat_log_entries))
+		return -1;
+	if (job->write_iolog && nla_put_flag(msg, KIOBENCH_A_LAT_LOG_ALL))
 		return -1;
 	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
 		return -1;

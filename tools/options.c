@@ -2016,6 +2016,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LOG_STORE_COMPRESSED, "log_store_compressed", "BOOL", p_flag,
 	    "fio's logs zlib-compressed as FILE_TYPE.N.log.fz (fio --inflate-log reads "
 	    "them)", .off = JOBF(log_store_compressed), FLAG),
+	JOB(KB_OPT_WRITE_IOLOG, "write_iolog", "FILE", p_str,
+	    "fio's I/O log (version 3) of every I/O the job issued, appended to FILE, "
+	    "which fio's read_iolog replays", .off = JOBF(write_iolog)),
 	/* fio's execution model: the tool sequences the jobs (run.c) */
 	JOB(KB_OPT_STONEWALL, "stonewall", NULL, p_flag,
 	    "start after every job above has ended; starts a new group",
@@ -2515,6 +2518,7 @@ void kb_job_free(struct kb_job *job)
 	free(job->lat_log);
 	free(job->description);
 	free(job->raw_lat_log);
+	free(job->write_iolog);
 	free(job->bw_log);
 	free(job->iops_log);
 	free(job->hist_log);
@@ -2845,6 +2849,10 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
 			       "fio stores a histogram sample as a pointer into its own memory, "
 			       "so no reader (fio --inflate-log) can make its .fz back into lines");
+	if (job->write_iolog && kb_job_zone_op(job))
+		return kb_errf(err, errlen, "write_iolog with zone operations (rw=zone_*, "
+			       "zone_mgmt) is refused: fio's iolog has no zone operations, and "
+			       "zone_mgmt's resets are not bios the kernel logs");
 	if (job->offset_align % 512)
 		return kb_errf(err, errlen, "offset_align=%llu: not a multiple of 512, which "
 			       "kiobench's direct I/O needs", (unsigned long long)job->offset_align);

@@ -81,6 +81,7 @@ enum kb_opt_id {
 	KB_OPT_LOG_COMPRESSION,
 	KB_OPT_LOG_COMPRESSION_CPUS,
 	KB_OPT_LOG_STORE_COMPRESSED,
+	KB_OPT_WRITE_IOLOG,	/* fio's write_iolog (fiolog.c) */
 	/* fio's execution model */
 	KB_OPT_STONEWALL,
 	KB_OPT_NEW_GROUP,

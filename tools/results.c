@@ -530,6 +530,24 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 		msg("%s: %s", path, err);
 		return false;
 	}
+	if (job->write_iolog) {
+		/*
+		 * A log of every I/O (write_iolog): these logs keep their
+		 * meaning, the measured I/Os only; past its end, those of the
+		 * measured I/Os the kernel counted that it does not hold.
+		 */
+		uint64_t measured = 0;
+		size_t k = 0;
+		int d;
+
+		for (i = 0; i < n; i++)
+			if (!e[i].flags)
+				e[k++] = e[i];
+		n = k;
+		for (d = 0; d < KIOBENCH_NR_DIRS; d++)
+			measured += res->st.dir[d].ios;
+		dropped = measured > n ? measured - n : 0;
+	}
 	if (dropped)
 		msg("warning: job %s: the logs hold its first %zu I/Os; %" PRIu64 " more "
 		    "were not logged (lat_log_entries)", job->name, n, dropped);
@@ -551,6 +569,46 @@ static bool save_fio_logs(const char *text, const char *path, const struct kb_re
 	return ok;
 }
 
+/*
+ * write_iolog: fio's iolog of every I/O the job issued, from the kernel's
+ * log of every I/O (lat-log-all).  Never a part of them: a log that could
+ * not hold them all is said, with how many it left out, and not written.
+ */
+static bool save_iolog(const char *text, const char *path, const struct kb_result *res)
+{
+	const struct kb_job *job = res->job;
+	char err[KB_ERRLEN + 4200];
+	struct kb_io_entry *e = NULL;
+	uint64_t dropped;
+	size_t n;
+	bool ok;
+
+	if (!job->write_iolog)
+		return true;
+	if (!strstr(text, "\n# all 1\n")) {
+		msg("error: job %s: write_iolog: %s holds only the measured I/Os (a module "
+		    "without lat-log-all): %s not written", job->name, path, job->write_iolog);
+		return false;
+	}
+	if (kb_io_log_parse(text, &e, &n, &dropped, err, sizeof(err))) {
+		msg("%s: %s", path, err);
+		return false;
+	}
+	if (dropped) {
+		msg("error: job %s: write_iolog: the kernel's per-I/O log held %zu of the %"
+		    PRIu64 " I/Os the job issued, %" PRIu64 " left out (lat_log_entries=%u): "
+		    "%s not written; raise lat_log_entries", job->name, n, n + dropped,
+		    dropped, job->lat_log_entries, job->write_iolog);
+		free(e);
+		return false;
+	}
+	ok = !kb_fio_iolog_write(job, e, n, err, sizeof(err));
+	if (!ok)
+		msg("error: job %s: %s", job->name, err);
+	free(e);
+	return ok;
+}
+
 /* The per-I/O log, for raw_lat_log and fio's logs.  false: not all written. */
 static bool save_logs(const char *dir, bool several, const struct kb_result *res)
 {
@@ -565,6 +623,7 @@ static bool save_logs(const char *dir, bool several, const struct kb_result *res
 	if (res->job->raw_lat_log)
 		ok &= save_raw_lat_log(text, res->job, several);
 	ok &= save_fio_logs(text, path, res);
+	ok &= save_iolog(text, path, res);
 	free(text);
 	return ok;
 }

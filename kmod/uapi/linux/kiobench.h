@@ -82,7 +82,8 @@
  *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
- *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
+ *	KIOBENCH_A_LAT_LOG_ALL.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -142,7 +143,8 @@
  *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
- *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
+ *	KIOBENCH_A_LAT_LOG_ALL.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -217,7 +219,8 @@
  *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
- *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
+ *	KIOBENCH_A_LAT_LOG_ALL.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -284,7 +287,8 @@
  *	KIOBENCH_A_FLOW_SLEEP_NS, KIOBENCH_A_NICE, KIOBENCH_A_WRITE_BARRIER,
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
- *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN.
+ *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
+ *	KIOBENCH_A_LAT_LOG_ALL.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -1000,6 +1004,14 @@ struct kiobench_err_count {
  *   once a worker has iodepth I/Os in flight it waits for at least N
  *   completions (at most iodepth) before it submits again. Not with rate-iops
  *   or latency-target-ns.
+ * @KIOBENCH_A_LAT_LOG_ALL: With lat-log: the per-I/O log holds every I/O the
+ *   job issued (fio's write_iolog), the warm-up's and the failed ones too, each
+ *   with the index of its device in devices and its marks (1: submitted before
+ *   the warm-up's end, 2: failed); unmarked entries are the measured I/Os the
+ *   log holds without it. debugfs lat_log then has the columns dev and flags,
+ *   and its dropped line counts every I/O past the log's end. Only with
+ *   lat-log; not with zone-op (its zone_mgmt resets are timed, not bios, and
+ *   would go unlogged).
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1154,6 +1166,7 @@ enum kiobench_attr {
 	KIOBENCH_A_IODEPTH_BATCH,	/* u32 */
 	KIOBENCH_A_IODEPTH_LOW,		/* u32 */
 	KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,	/* u32 */
+	KIOBENCH_A_LAT_LOG_ALL,		/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

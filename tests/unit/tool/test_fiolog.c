@@ -415,6 +415,72 @@ static void t_options(void)
 	kb_job_free(&job);
 }
 
+/*
+ * A log of every I/O (lat-log-all): two devices, a warm-up I/O, a failed
+ * one and a flush, in completion order, the way CPUs claim entries.
+ */
+static const char raw_all[] =
+	"# kiobench-lat-log 1\n# entries 5\n# dropped 0\n# all 1\n"
+	"# flags 1 warm-up, 2 failed\n"
+	"# columns end_ns lat_ns dir offset bytes ioprio dev flags\n"
+	"9000 7000 read 8192 4096 0 1 0\n"	/* submitted at 2000 */
+	"3000 2500 read 0 4096 0 0 1\n"		/* 500, warm-up */
+	"12500 1500 write 4096 8192 0 0 2\n"	/* 11000, failed */
+	"20999 999 sync 0 0 0 0 0\n"		/* 20000 */
+	"15000 12000 read 12288 4096 0 1 0\n";	/* 3000 */
+
+static void t_iolog(void)
+{
+	char dir[] = "/tmp/kb-iolog-XXXXXX", path[512], *s;
+	struct kb_io_entry *e;
+	struct kb_job job;
+	uint64_t dropped;
+	size_t n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/io.log", dir);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/nullb0:/dev/nullb1") == 0);
+	CHECK(apply(&job, NULL, "write_iolog", path) == 0 && kb_job_wants_io_log(&job));
+	CHECK(kb_io_log_parse(raw_all, &e, &n, &dropped, err, sizeof(err)) == 0);
+	CHECK(n == 5 && dropped == 0);
+	CHECK(e[0].flags == KB_IO_WARMUP && e[1].dev == 1 && e[2].flags == KB_IO_FAILED);
+	/* every I/O, in submission order, at its submission (us); the devices' paths */
+	CHECK(kb_fio_iolog_write(&job, e, n, err, sizeof(err)) == 0);
+	s = kb_read_file(path);
+	CHECK_STR(s, "fio version 3 iolog\n"
+		     "0 /dev/nullb0 add\n0 /dev/nullb1 add\n"
+		     "0 /dev/nullb0 open\n0 /dev/nullb1 open\n"
+		     "0 /dev/nullb0 read 0 4096\n"
+		     "2 /dev/nullb1 read 8192 4096\n"
+		     "3 /dev/nullb1 read 12288 4096\n"
+		     "11 /dev/nullb0 write 4096 8192\n"
+		     "20 /dev/nullb0 sync 0 0\n"
+		     "20 /dev/nullb0 close\n20 /dev/nullb1 close\n");
+	free(s);
+	/* fio appends, each job (and clone) its own log after the others' */
+	CHECK(apply(&job, NULL, "fdatasync", "1") == 0);
+	CHECK(kb_fio_iolog_write(&job, e + 4, 1, err, sizeof(err)) == 0);
+	s = kb_read_file(path);
+	CHECK(s && strstr(s, "close\nfio version 3 iolog\n0 /dev/nullb0 add\n") &&
+	      strstr(s, "\n20 /dev/nullb0 datasync 0 0\n20 /dev/nullb0 close\n"));
+	free(s);
+	/* an entry of a device the job has not: refused, nothing appended */
+	e[0].dev = 2;
+	CHECK(kb_fio_iolog_write(&job, e, n, err, sizeof(err)) == -1 && strstr(err, "entry 1"));
+	free(e);
+	kb_job_free(&job);
+	/* zone operations have no iolog line */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/nullb0") == 0);
+	CHECK(apply(&job, NULL, "write_iolog", path) == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(apply(&job, NULL, "rw", "zone_reset") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1 && strstr(err, "write_iolog"));
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
 void fiolog_tests(void)
 {
 	run_case("fiolog: fio's histogram bins", t_plat_idx);
@@ -427,4 +493,5 @@ void fiolog_tests(void)
 	run_case("fiolog: log_unix_epoch, log_alternate_epoch_clock_id", t_epoch);
 	run_case("fiolog: log_store_compressed, log_compression (fio --inflate-log)",
 		 t_compressed);
+	run_case("fiolog: write_iolog, fio's version 3 iolog", t_iolog);
 }
