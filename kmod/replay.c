@@ -196,6 +196,18 @@ void kb_replay_pick(struct kb_worker *w, struct kb_slot *slot)
 		kb_data_write(w, slot, e->offset, e->len);
 }
 
+/*
+ * replay-timed: the first entry, due, anchors the times of the others at
+ * @now: the log's gaps count from its actual issue, as fio's delays from
+ * its previous issue, and the first one's lateness (waking the worker)
+ * does not shorten the gap after it.
+ */
+void kb_replay_due(struct kb_worker *w, u64 now)
+{
+	if (!w->rp_next)
+		w->rp_start_ns = now - w->job->replay[0].time_ns;
+}
+
 /* replay-timed: the next entry's arrival; none (U64_MAX) after the last. */
 void kb_replay_sched(struct kb_worker *w)
 {
