@@ -14,6 +14,7 @@
 #include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/slab.h>
+#include <linux/timekeeping.h>
 #include <net/genetlink.h>
 
 #include "kiobench.h"
@@ -197,15 +198,16 @@ void kb_replay_pick(struct kb_worker *w, struct kb_slot *slot)
 }
 
 /*
- * replay-timed: the first entry, due, anchors the times of the others at
- * @now: the log's gaps count from its actual issue, as fio's delays from
- * its previous issue, and the first one's lateness (waking the worker)
- * does not shorten the gap after it.
+ * replay-timed: once the first entry is submitted, the others' times count
+ * from then (one clock read, for the first only): the log's gaps count
+ * from its actual issue, as fio's delays from its previous issue, and the
+ * first one's lateness (waking the worker, a cold submission path) does
+ * not shorten the gap after it.
  */
-void kb_replay_due(struct kb_worker *w, u64 now)
+void kb_replay_issued(struct kb_worker *w)
 {
-	if (!w->rp_next)
-		w->rp_start_ns = now - w->job->replay[0].time_ns;
+	if (w->rp_next == 1)
+		w->rp_start_ns = ktime_get_ns() - w->job->replay[0].time_ns;
 }
 
 /* replay-timed: the next entry's arrival; none (U64_MAX) after the last. */

@@ -27,7 +27,7 @@ int kb_replay_append(struct kb_job *job, const struct nlattr *a,
 		     struct netlink_ext_ack *extack);
 int kb_replay_ready(const struct kb_job *job, struct netlink_ext_ack *extack);
 void kb_replay_pick(struct kb_worker *w, struct kb_slot *slot);
-void kb_replay_due(struct kb_worker *w, u64 now);
+void kb_replay_issued(struct kb_worker *w);
 void kb_replay_sched(struct kb_worker *w);
 
 #endif

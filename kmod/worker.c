@@ -560,8 +560,8 @@ static void kb_submit_due(struct kb_worker *w, u64 now)
 		w->idle = w->idle->next;
 		slot->sched_ns = w->sched.next_ns;
 		if (unlikely(w->job->cfg.replay_timed)) {
-			kb_replay_due(w, now);
 			kb_submit(w, slot);
+			kb_replay_issued(w);
 			kb_replay_sched(w);
 			continue;
 		}

@@ -171,7 +171,7 @@ static int add_io(struct kb_job *job, struct reader *r, uint32_t *cap, int dir,
 	e.offset = off;
 	e.len = len;
 	e.dir = dir;
-	e.time_ns = job->replay_no_stall ? 0 : now_us * 1000;
+	e.time_ns = now_us * 1000;	/* 0 with replay_no_stall (delay_us()) */
 	if (push(job, cap, &e, r->line))
 		return kb_errf(r->err, r->errlen, "read_iolog %s:%u: more than %u I/Os "
 			       "(kiobench's most), or out of memory", r->path, r->line,

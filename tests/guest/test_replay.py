@@ -57,9 +57,11 @@ def test_replays_fios_own_log_in_order(guest, kiobench_module, make_nullb):
 
 
 def issue_times(guest, dev: str, cmd: str) -> list[float]:
-    """The times (s) blktrace saw each read issued, while cmd ran."""
-    ev = traced_events(guest, dev, cmd, "-a issue", "%a %d %T %t %S %N", SLOW)
-    return [int(s) + int(ns) / 1e9 for a, rwbs, s, ns, _, _ in ev if a == "D" and "R" in rwbs]
+    """The times (s) blktrace saw each read queued (submit_bio(), in the
+    worker's task: the driver's issue, D, may come ms later from another
+    CPU under TCG), while cmd ran."""
+    ev = traced_events(guest, dev, cmd, "-a queue", "%a %d %T %t %S %N", SLOW)
+    return [int(s) + int(ns) / 1e9 for a, rwbs, s, ns, _, _ in ev if a == "Q" and "R" in rwbs]
 
 
 GAP_MS = 20
