@@ -98,7 +98,7 @@ static int kb_replay_check(const struct kb_job *job,
 			   "replay-ents: a write or trim; the request must set allow-writes",
 			   "replay-ents: entry %u: a %s without allow-writes",
 			   idx, e->dir == KIOBENCH_DIR_WRITE ? "write" : "trim");
-		return -EPERM;
+		return -EINVAL;	/* as rwmix-read's; EPERM reads as no CAP_SYS_ADMIN */
 	}
 	if (e->offset % dev->lbs) {
 		KB_ERR_FMT(extack, a,
