@@ -525,8 +525,8 @@ struct kiobench_err_count {
  * struct kiobench_replay_ent - One I/O of a replayed log (replay-ents).
  * @offset: Its byte offset on the device (the log's, not the span's: offset and
  *   size do not move it); 0 for a flush.
- * @time_ns: When it is due, in ns from the worker's start (with replay-timed; 0
- *   otherwise).
+ * @time_ns: When it is due, in ns (with replay-timed; 0 otherwise): the others'
+ *   times count from the first entry's submission.
  * @len: Its bytes; 0 for a flush.
  * @dir: read, write, trim or sync (a flush).
  */
@@ -1033,9 +1033,9 @@ struct kiobench_replay_ent {
  *   device; not with rate-iops, thinktime-ns, verify, trim-mode, zonemode,
  *   latency-target-ns or flow.
  * @KIOBENCH_A_REPLAY_TIMED: With replay-nr: each I/O is issued at its time-ns
- *   after the worker's start (later if no slot is free), as fio honours a log's
- *   timestamps; without it, as fast as the depth allows (fio's
- *   replay_no_stall).
+ *   (later if no slot is free), counted from the first entry's submission, as
+ *   fio honours a log's timestamps; without it, as fast as the depth allows
+ *   (fio's replay_no_stall).
  * @KIOBENCH_A_REPLAY_ENTS: job-replay: the next entries of the job's log, an
  *   array of struct kiobench_replay_ent (24 bytes each), appended in order.
  *   Each is checked against the device: offset and len multiples of its logical
