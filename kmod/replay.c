@@ -37,9 +37,9 @@ int kb_replay_parse(struct genl_info *info, const struct kb_config *cfg)
 		return -EINVAL;
 	}
 	if (cfg->rate_iops || cfg->thinktime_ns || cfg->verify || cfg->trim_mode ||
-	    cfg->zonemode || cfg->latency_target_ns || cfg->flow) {
+	    cfg->zonemode || cfg->latency_target_ns || cfg->flow || cfg->fsync) {
 		NL_SET_ERR_MSG_ATTR(info->extack, a,
-				    "replay-nr: not with rate-iops, thinktime-ns, verify, trim-mode, zonemode, latency-target-ns or flow");
+				    "replay-nr: not with rate-iops, thinktime-ns, verify, trim-mode, zonemode, latency-target-ns, flow or fsync (the log has its syncs)");
 		return -EINVAL;
 	}
 	return 0;
