@@ -716,6 +716,10 @@ VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 
 	w->ios_left = U64_MAX;
 	w->bytes_left = U64_MAX;
+	if (cfg->replay_nr) {	/* every worker the whole log, as fio's clones */
+		w->ios_left = cfg->replay_nr;
+		return;
+	}
 	if (cfg->number_ios)
 		w->ios_left = kb_split_budget(cfg->number_ios, 1,
 					      job->nr_workers, w->index);
@@ -811,6 +815,7 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 	u64 mem = (u64)job->nr_workers * cfg->iodepth *
 		  DIV_ROUND_UP(cfg->max_bs, PAGE_SIZE) * PAGE_SIZE +
 		  (u64)cfg->lat_log * sizeof(struct kb_lat_entry);
+	int err;
 
 	if (mem > kb_max_job_mem) {
 		KB_ERR_FMT(extack, NULL,
@@ -828,7 +833,12 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 		return -ENOMEM;
 	}
 	job->mem = mem;
-	return 0;
+	err = kb_replay_alloc(job, extack);	/* read_iolog's entries */
+	if (err) {
+		atomic64_sub(mem, &kb_mem_used);
+		job->mem = 0;
+	}
+	return err;
 }
 
 /**
@@ -916,6 +926,7 @@ out_free_timeline:
 out_free_stats:
 	kb_free_stats(job);
 out_uncharge_mem:
+	kb_replay_free(job);
 	atomic64_sub(job->mem, &kb_mem_used);
 out_close_devices:
 	kb_close_devices(job);
@@ -936,6 +947,12 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 	u64 now;
 
 	lockdep_assert_held(&kb_jobs_mutex);
+	if (cfg->replay_nr) {
+		int err = kb_replay_ready(job, extack);
+
+		if (err)
+			return err;
+	}
 	for (i = 0; i < cfg->nr_cpus; i++) {
 		if (!cpu_online(cfg->cpus[i])) {
 			KB_ERR_FMT(extack, NULL, "cpus: a CPU is offline",
@@ -992,6 +1009,7 @@ void kb_job_destroy(struct kb_job *job)
 	kvfree(job->lat_log);
 	kvfree(job->tl);
 	kb_free_stats(job);
+	kb_replay_free(job);
 	atomic64_sub(job->mem, &kb_mem_used);
 	kb_close_devices(job);
 	kb_config_free(&job->cfg);

@@ -229,6 +229,8 @@ struct kb_config {
 	/* write_barrier, nowait, serialize_overlap, iodepth_batch, refill_at */
 	bool submit_opts;
 	bool lat_log_all;	/* the per-I/O log holds every I/O, marked */
+	u32 replay_nr;		/* read_iolog: the log's I/Os (replay.c); 0: none */
+	bool replay_timed;	/* read_iolog: at the entries' times */
 };
 
 struct kb_counters {
@@ -377,6 +379,7 @@ struct kb_opat {
 #include "zone.h"
 #include "latt.h"
 #include "flow.h"
+#include "replay.h"
 
 struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
@@ -465,6 +468,8 @@ struct kb_worker {
 	struct kb_flow *flow;	/* flow control (flow.c); NULL: none */
 	u64 flow_ios;		/* flow: I/Os counted in the group */
 	bool flow_in;		/* flow: its weight and I/Os in the group */
+	u32 rp_next;		/* read_iolog: its next entry of job->replay */
+	u64 rp_start_ns;	/* read_iolog: when its entries' times count from */
 	unsigned int nr_slots;
 	struct kb_slot *slots[];
 };
@@ -523,6 +528,9 @@ struct kb_job {
 	struct kb_metric_file mfiles[KB_NR_METRICS][KIOBENCH_NR_DIRS];
 	char dbg_name[16];
 	struct kb_errs errs;		/* errors.c: errors gone on from */
+	/* read_iolog (replay.c): cfg.replay_nr entries, replay_fill uploaded */
+	struct kiobench_replay_ent *replay;
+	u32 replay_fill;
 };
 
 /* main.c: module parameters */

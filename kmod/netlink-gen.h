@@ -95,6 +95,11 @@ static struct netlink_range_validation kb_flow_sleep_ns_range = {
 	.max = 3600000000000,
 };
 
+static struct netlink_range_validation kb_replay_nr_range = {
+	.min = 1,
+	.max = 1048576,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -256,11 +261,19 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IODEPTH_LOW] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_LAT_LOG_ALL] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_REPLAY_NR] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_replay_nr_range),
+	[KIOBENCH_A_REPLAY_TIMED] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
 static const struct nla_policy kb_id_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+static const struct nla_policy kb_replay_policy[KIOBENCH_A_MAX + 1] = {
+	[KIOBENCH_A_JOB_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[KIOBENCH_A_REPLAY_ENTS] = { .type = NLA_BINARY, .len = 65520, },
 };
 
 static const struct kb_scalar kb_scalars[] = {
@@ -348,6 +361,8 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_IODEPTH_LOW, iodepth_low, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_LAT_LOG_ALL, lat_log_all, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_REPLAY_NR, replay_nr, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_REPLAY_TIMED, replay_timed, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -434,5 +449,7 @@ static_assert(__same_type(((struct kb_config *)0)->iodepth_batch, u32));
 static_assert(__same_type(((struct kb_config *)0)->iodepth_low, u32));
 static_assert(__same_type(((struct kb_config *)0)->iodepth_batch_complete_min, u32));
 static_assert(__same_type(((struct kb_config *)0)->lat_log_all, bool));
+static_assert(__same_type(((struct kb_config *)0)->replay_nr, u32));
+static_assert(__same_type(((struct kb_config *)0)->replay_timed, bool));
 
 #endif /* KB_NETLINK_GEN_H */

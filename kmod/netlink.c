@@ -809,7 +809,8 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	       kb_parse_data(info, cfg) ?: kb_parse_dedupe(info, cfg) ?:
 	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:
 	       kb_flow_parse(info, cfg) ?: kb_parse_pattern(info, cfg) ?:
-	       kb_parse_cmdprio_bs(info, cfg) ?: kb_parse_submit(info, cfg);
+	       kb_parse_cmdprio_bs(info, cfg) ?: kb_parse_submit(info, cfg) ?:
+	       kb_replay_parse(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -1451,6 +1452,34 @@ static int kb_nl_job_del(struct sk_buff *skb, struct genl_info *info)
 	return kb_nl_job_op(skb, info, KB_OP_DEL);
 }
 
+/* JOB_REPLAY: entries of a new job's log, appended (replay.c). */
+static int kb_nl_job_replay(struct sk_buff *skb, struct genl_info *info)
+{
+	struct kb_job *job;
+	int err;
+
+	err = kb_check_request(skb, info);
+	if (err)
+		return err;
+	if (GENL_REQ_ATTR_CHECK(info, KIOBENCH_A_REPLAY_ENTS))
+		return -EINVAL;
+	kb_jobs_lock();
+	job = kb_lookup(info);
+	if (IS_ERR(job)) {
+		err = PTR_ERR(job);
+	} else if (READ_ONCE(job->state) != KIOBENCH_STATE_NEW) {
+		/* NEW leaves only by START, under the registry's lock */
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_JOB_ID],
+				    "job-id: the job has been started already; its log is complete");
+		err = -EBUSY;
+	} else {
+		err = kb_replay_append(job, info->attrs[KIOBENCH_A_REPLAY_ENTS],
+				       info->extack);
+	}
+	kb_jobs_unlock();
+	return err;
+}
+
 static int kb_nl_job_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *msg;
@@ -1567,6 +1596,12 @@ static const struct genl_ops kb_ops[] = {
 		.cmd = KIOBENCH_CMD_JOB_DEL,
 		.doit = kb_nl_job_del,
 		.policy = kb_id_policy,
+		.maxattr = KIOBENCH_A_MAX,
+		.flags = GENL_ADMIN_PERM,
+	},	{
+		.cmd = KIOBENCH_CMD_JOB_REPLAY,
+		.doit = kb_nl_job_replay,
+		.policy = kb_replay_policy,
 		.maxattr = KIOBENCH_A_MAX,
 		.flags = GENL_ADMIN_PERM,
 	},

@@ -213,6 +213,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
 		return;
 	}
+	if (unlikely(w->job->replay)) {
+		kb_replay_pick(w, slot);	/* read_iolog: the log's next */
+		return;
+	}
 again:
 	dir = kb_pick_dir(w);
 	if (unlikely(w->tw_write) && dir == KIOBENCH_DIR_WRITE) {
@@ -533,9 +537,10 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 	WRITE_ONCE(job->stop, true);
 }
 
+/* rate-iops, or a log replayed at its times (read_iolog, replay-timed) */
 static bool kb_open_loop(const struct kb_worker *w)
 {
-	return w->job->cfg.rate_iops;
+	return w->job->cfg.rate_iops || w->job->cfg.replay_timed;
 }
 
 /* Open loop: a free slot and the job may go on; else no arrival matters. */
@@ -554,6 +559,12 @@ static void kb_submit_due(struct kb_worker *w, u64 now)
 		slot = container_of(w->idle, struct kb_slot, node);
 		w->idle = w->idle->next;
 		slot->sched_ns = w->sched.next_ns;
+		if (unlikely(w->job->cfg.replay_timed)) {
+			kb_submit(w, slot);
+			kb_replay_issued(w);
+			kb_replay_sched(w);
+			continue;
+		}
 		kb_sched_advance(&w->sched, &w->rng);
 		kb_submit(w, slot);
 	}
@@ -934,7 +945,12 @@ static void kb_worker_start(struct kb_worker *w)
 		w->slots[i]->node.next = w->idle;
 		w->idle = &w->slots[i]->node;
 	}
-	kb_sched_init(&w->sched, now, cfg->rate_iops, cfg->rate_process);
+	if (cfg->replay_timed) {
+		w->rp_start_ns = now;
+		kb_replay_sched(w);
+	} else {
+		kb_sched_init(&w->sched, now, cfg->rate_iops, cfg->rate_process);
+	}
 	kb_submit_due(w, now);
 }
 

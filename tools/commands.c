@@ -23,6 +23,7 @@
 #include "measures.h"
 #include "nl.h"
 #include "options.h"
+#include "replay.h"
 #include "report.h"
 #include "result.h"
 #include "run.h"
@@ -263,7 +264,7 @@ static size_t cli_jobs(const struct kb_assign_list *cli, struct job_src *src)
 
 /* The job of src, finalized and checked. */
 static int build_job(struct kb_job *job, const struct job_src *src,
-		     const struct kb_assign_list *cli, struct kb_global *g)
+		     const struct kb_assign_list *cli, struct kb_global *g, uint32_t clone)
 {
 	/* a job file's jobs get the command line's global options only */
 	struct kb_assign_list globals = { cli ? cli->v : NULL, cli ? kb_cli_globals(cli) : 0, 0 };
@@ -287,9 +288,24 @@ static int build_job(struct kb_job *job, const struct job_src *src,
 			}
 		}
 	}
+	if (kb_replay_load(job, clone, err, sizeof(err))) {
+		if (src->jf)
+			msg("%s: job '%s': %s", src->jf->path, job->name[0] ? job->name :
+			    src->jf->sec[src->i].name, err);
+		else
+			msg("%s", err);
+		return KB_EXIT_USAGE;
+	}
 	ret = check_job(job, src, g);
 	if (ret)
 		return ret;
+	if (job->replay_write_line && !g->allow_writes && !g->parse_only) {
+		snprintf(what, sizeof(what), "%s%s%s%sread_iolog %s:%u writes to",
+			 src->jf ? src->jf->path : "", src->jf ? ": job '" : "",
+			 src->jf ? job->name : "", src->jf ? "': " : "", job->replay_path,
+			 job->replay_write_line);
+		return refuse_writes(what, job->devices[0], "");
+	}
 	if (kb_job_has_writes(job) && !g->allow_writes && !g->parse_only) {
 		what[0] = '\0';
 		if (src->jf)
@@ -534,7 +550,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 		const struct kb_assign_list *c = !src[i].jf || src[i].jf == &jf[0] ? cli : NULL;
 		struct run_job *nv;
 
-		ret = build_job(&probe, &src[i], c, g);
+		ret = build_job(&probe, &src[i], c, g, 0);
 		clones = probe.numjobs ? probe.numjobs : 1;
 		kb_job_free(&probe);
 		if (ret)
@@ -549,7 +565,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 			struct run_job *j = &r->rj[r->n];
 
 			r->n++;
-			ret = build_job(&j->job, &src[i], c, g);
+			ret = build_job(&j->job, &src[i], c, g, k);
 			if (ret)
 				goto out;
 			make_clone(&j->job, k, clones);

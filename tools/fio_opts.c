@@ -34,7 +34,8 @@
 /* Refused until kiobench has it: a block meaning it lacks today. */
 #define VSTATE		"not implemented yet: a verify_only run replays the whole write " \
 			"workload, as fio does without a saved state"
-#define IOLOG		"not implemented yet: I/O logs and their replay"
+#define BLKTRACE	"blktrace binary traces: kiobench replays fio's text iologs " \
+			"(v2, v3) only"
 
 const struct kb_fio_refused kb_fio_refused[] = {
 	/* files, file systems, buffered I/O */
@@ -111,17 +112,9 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "completed bio each time it looks, there are no events to cap (its floor is "
 	  "iodepth_batch_complete_min)" },
 	/* I/O logs */
-	{ "read_iolog", NULL, IOLOG },
-	{ "read_iolog_chunked", NULL, IOLOG },
-	{ "replay_align", NULL, IOLOG },
-	{ "replay_no_stall", NULL, IOLOG },
-	{ "replay_redirect", NULL, IOLOG },
-	{ "replay_scale", NULL, IOLOG },
-	{ "replay_skip", NULL, IOLOG },
-	{ "replay_time_scale", NULL, IOLOG },
-	{ "merge_blktrace_file", NULL, IOLOG },
-	{ "merge_blktrace_iters", NULL, IOLOG },
-	{ "merge_blktrace_scalars", NULL, IOLOG },
+	{ "merge_blktrace_file", NULL, BLKTRACE },
+	{ "merge_blktrace_iters", NULL, BLKTRACE },
+	{ "merge_blktrace_scalars", NULL, BLKTRACE },
 	/* logs and reports */
 	{ "disable_lat", NULL, ALWAYS_MEASURED },
 	{ "disable_clat", NULL, ALWAYS_MEASURED },

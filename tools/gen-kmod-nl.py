@@ -79,7 +79,7 @@ HAND = {
 # same attributes share one) and of each nested set.
 OP_POLICY = {"job-new": "kb_new_policy", "job-start": "kb_id_policy",
              "job-stop": "kb_id_policy", "job-get": "kb_id_policy",
-             "job-del": "kb_id_policy"}
+             "job-del": "kb_id_policy", "job-replay": "kb_replay_policy"}
 NEST_POLICY = {"device": "kb_dev_policy", "bssplit-list": "kb_bss_policy",
                "bssplit-entry": "kb_bss_entry_policy", "zone-list": "kb_zone_policy",
                "zone-entry": "kb_zone_entry_policy"}

@@ -304,6 +304,18 @@ struct kb_job {
 	const char *rw_str;	/* "randread" ... for display */
 	/* every assignment applied, for "job options" in JSON */
 	struct kb_assign_list applied;
+	/* fio's read_iolog and its replay options (replay.c) */
+	char *read_iolog;	/* the log, or NAME:NAME... one per clone */
+	bool read_iolog_chunked;	/* fio reads the log in parts: same replay */
+	bool replay_no_stall;
+	char *replay_redirect;
+	uint32_t replay_scale, replay_align, replay_time_scale;
+	uint32_t replay_skip;	/* bits 1 << KIOBENCH_DIR_*: kinds left out */
+	struct kiobench_replay_ent *replay;	/* the log's I/Os, loaded */
+	uint32_t nr_replay;
+	unsigned int *replay_lines;	/* the line of each entry */
+	char *replay_path;	/* the log this clone replays */
+	unsigned int replay_write_line;	/* its first write or trim; 0: none */
 };
 
 /* Machine-wide settings a sweep may change (tuning.c), with --allow-tuning. */

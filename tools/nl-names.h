@@ -48,6 +48,7 @@ static const char *const kb_nl_cmds[KIOBENCH_CMD_MAX + 1] = {
 	[KIOBENCH_CMD_JOB_GET] = "job-get",
 	[KIOBENCH_CMD_JOB_DEL] = "job-del",
 	[KIOBENCH_CMD_JOB_NTF] = "job-ntf",
+	[KIOBENCH_CMD_JOB_REPLAY] = "job-replay",
 };
 
 static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
@@ -204,6 +205,9 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IODEPTH_LOW] = { "iodepth-low", KB_NLT_U32, true },
 	[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN] = { "iodepth-batch-complete-min", KB_NLT_U32, true },
 	[KIOBENCH_A_LAT_LOG_ALL] = { "lat-log-all", KB_NLT_FLAG, true },
+	[KIOBENCH_A_REPLAY_NR] = { "replay-nr", KB_NLT_U32, true },
+	[KIOBENCH_A_REPLAY_TIMED] = { "replay-timed", KB_NLT_FLAG, true },
+	[KIOBENCH_A_REPLAY_ENTS] = { "replay-ents", KB_NLT_BINARY, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

@@ -28,6 +28,7 @@
 #include "nl-names.h"
 #include "nl.h"
 #include "options.h"
+#include "replay.h"
 #include "result.h"
 #include "values.h"
 
@@ -175,6 +176,12 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_NICE, "nice", "signed, which the options' put does not type; when not "
 	  "0" },
 	{ KIOBENCH_A_JOB_ID, "job id", "job-start, -stop, -get, -del: the job's number" },
+	{ KIOBENCH_A_REPLAY_NR, "read_iolog", "the log's I/Os as loaded, after replay_skip "
+	  "(replay.c)" },
+	{ KIOBENCH_A_REPLAY_TIMED, "read_iolog/replay_no_stall", "with a log whose I/Os have "
+	  "times (v3 timestamps, v2 wait), unless replay_no_stall" },
+	{ KIOBENCH_A_REPLAY_ENTS, "read_iolog", "job-replay: the log's entries, in chunks "
+	  "after job-new" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
 
@@ -910,6 +917,63 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	return 0;
 }
 
+/* read_iolog: the count of the log's entries, and whether they are timed. */
+static int put_replay(struct nl_msg *msg, const struct kb_job *job)
+{
+	bool timed = false;
+	uint32_t i;
+
+	if (!job->nr_replay)
+		return 0;
+	for (i = 0; i < job->nr_replay && !timed; i++)
+		timed = job->replay[i].time_ns;
+	if (nla_put_u32(msg, KIOBENCH_A_REPLAY_NR, job->nr_replay) ||
+	    (timed && nla_put_flag(msg, KIOBENCH_A_REPLAY_TIMED)))
+		return -1;
+	return 0;
+}
+
+/*
+ * JOB_REPLAY: the log's entries after JOB_NEW, as many as an attribute
+ * holds each time.  The kernel names a bad entry by its index: the line
+ * of the log is added.
+ */
+static int upload_replay(struct kb_nl *nl, const struct kb_job *job, uint32_t id,
+			 struct kb_nlerr *e)
+{
+	uint32_t at, n;
+
+	for (at = 0; at < job->nr_replay; at += n) {
+		struct nl_msg *msg;
+		unsigned int idx;
+		const char *p;
+
+		n = job->nr_replay - at;
+		if (n > KB_REPLAY_CHUNK)
+			n = KB_REPLAY_CHUNK;
+		msg = new_msg(nl, KIOBENCH_CMD_JOB_REPLAY, 0,
+			      n * sizeof(*job->replay) + 2 * NLA_HDRLEN + 256);
+		if (!msg || nla_put_u32(msg, KIOBENCH_A_JOB_ID, id) ||
+		    nla_put(msg, KIOBENCH_A_REPLAY_ENTS, n * sizeof(*job->replay),
+			    job->replay + at)) {
+			nlmsg_free(msg);
+			set_err(e, -ENOMEM, NULL);
+			return e->err;
+		}
+		if (request(nl, msg, NULL, NULL, e)) {
+			p = strstr(e->msg, "entry ");
+			if (p && sscanf(p, "entry %u", &idx) == 1 && idx < job->nr_replay) {
+				size_t l = strlen(e->msg);
+
+				snprintf(e->msg + l, sizeof(e->msg) - l, " (read_iolog %s:%u)",
+					 job->replay_path, job->replay_lines[idx]);
+			}
+			return e->err;
+		}
+	}
+	return 0;
+}
+
 int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_msg **msgp)
 {
 	struct nl_msg *msg;
@@ -931,7 +995,7 @@ int kb_nl_job_msg(int family, const struct kb_job *job, bool detach, struct nl_m
 		return -ENOMEM;
 	}
 	if (put_lists(msg, job) || put_options(msg, job) || put_by_code(msg, job, detach) ||
-	    put_zones(msg, job)) {
+	    put_zones(msg, job) || put_replay(msg, job)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -958,6 +1022,8 @@ int kb_nl_job_new(struct kb_nl *nl, const struct kb_job *job, bool detach, uint3
 	if (!ret && !r.has_id)
 		set_err(e, -EINVAL, "JOB_NEW reply without a job id");
 	*id = r.id;
+	if (!e->err && job->nr_replay)
+		upload_replay(nl, job, r.id, e);
 	return e->err;
 }
 

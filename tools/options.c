@@ -1246,6 +1246,37 @@ static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /* File names and other strings: not empty. */
+/* fio's replay_skip: a comma-separated list of read, write, trim, sync. */
+static int p_replay_skip(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	static const char *const kinds[] = {
+		[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+		[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
+	};
+	uint32_t mask = 0;
+	const char *p = val;
+	unsigned int d;
+
+	(void)o; (void)g;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		for (d = 0; d < sizeof(kinds) / sizeof(kinds[0]); d++)
+			if (strlen(kinds[d]) == len && !strncmp(kinds[d], p, len))
+				break;
+		if (d == sizeof(kinds) / sizeof(kinds[0]))
+			return kb_errf(err, errlen, "invalid replay_skip '%s' (a list of read, "
+				       "write, trim, sync)", val);
+		mask |= 1u << d;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	job->replay_skip = mask;
+	return 0;
+}
+
 static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
 {
@@ -2333,6 +2364,45 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "submitting again", .alias = "iodepth_batch_complete",
 	    ATTR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min),
 	    BOUNDS(0, UINT32_MAX)),
+	/* fio's read_iolog (replay.c): the kernel replays the log's I/Os */
+	[KB_OPT_READ_IOLOG] = { .name = "read_iolog", .id = KB_OPT_READ_IOLOG,
+		.mark = KB_OPT_READ_IOLOG, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = "FILE", .parse = p_str, .off = JOBF(read_iolog),
+		.help = "replay fio's iolog FILE (versions 2 and 3): its I/Os, in order; "
+			"FILE:FILE...: clone k replays the k-th" },
+	[KB_OPT_READ_IOLOG_CHUNKED] = { .name = "read_iolog_chunked",
+		.id = KB_OPT_READ_IOLOG_CHUNKED, .mark = KB_OPT_READ_IOLOG_CHUNKED,
+		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = NULL, .parse = p_flag,
+		FLAG, .off = JOBF(read_iolog_chunked),
+		.help = "fio reads the log in parts; the same replay (the kernel holds it whole)" },
+	[KB_OPT_REPLAY_NO_STALL] = { .name = "replay_no_stall", .id = KB_OPT_REPLAY_NO_STALL,
+		.mark = KB_OPT_REPLAY_NO_STALL, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = NULL, .parse = p_flag, FLAG, .off = JOBF(replay_no_stall),
+		.help = "replay as fast as iodepth allows, not at the log's times" },
+	[KB_OPT_REPLAY_REDIRECT] = { .name = "replay_redirect", .id = KB_OPT_REPLAY_REDIRECT,
+		.mark = KB_OPT_REPLAY_REDIRECT, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = "DEV", .parse = p_str, .off = JOBF(replay_redirect),
+		.help = "replay every I/O of the log on DEV, whatever file the log names" },
+	[KB_OPT_REPLAY_SCALE] = { .name = "replay_scale", .id = KB_OPT_REPLAY_SCALE,
+		.mark = KB_OPT_REPLAY_SCALE, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = "N", .parse = p_u32, .off = JOBF(replay_scale),
+		BOUNDS(1, UINT32_MAX), .def = "1",
+		.help = "divide the log's offsets by N" },
+	[KB_OPT_REPLAY_ALIGN] = { .name = "replay_align", .id = KB_OPT_REPLAY_ALIGN,
+		.mark = KB_OPT_REPLAY_ALIGN, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = "N", .parse = p_u32, .off = JOBF(replay_align),
+		BOUNDS(0, UINT32_MAX),
+		.help = "align the log's offsets down to N bytes (a power of 2; after replay_scale)" },
+	[KB_OPT_REPLAY_SKIP] = { .name = "replay_skip", .id = KB_OPT_REPLAY_SKIP,
+		.mark = KB_OPT_REPLAY_SKIP, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
+		.metavar = "read,write,trim,sync", .parse = p_replay_skip,
+		.off = JOBF(replay_skip),
+		.help = "leave these kinds of the log's I/Os out" },
+	[KB_OPT_REPLAY_TIME_SCALE] = { .name = "replay_time_scale",
+		.id = KB_OPT_REPLAY_TIME_SCALE, .mark = KB_OPT_REPLAY_TIME_SCALE,
+		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "PCT", .parse = p_u32,
+		.off = JOBF(replay_time_scale), BOUNDS(1, UINT32_MAX), .def = "100",
+		.help = "the log's times at PCT % of its rate (200: twice as fast)" },
 
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
@@ -2524,6 +2594,11 @@ void kb_job_free(struct kb_job *job)
 	free(job->hist_log);
 	free(job->log_compression_cpus);
 	free(job->wait_for);
+	free(job->read_iolog);
+	free(job->replay_redirect);
+	free(job->replay);
+	free(job->replay_path);
+	free(job->replay_lines);
 	kb_assign_list_free(&job->applied);
 	memset(job, 0, sizeof(*job));
 }

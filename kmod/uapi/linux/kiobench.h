@@ -83,7 +83,8 @@
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
- *	KIOBENCH_A_LAT_LOG_ALL.
+ *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
+ *	KIOBENCH_A_REPLAY_TIMED.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -144,7 +145,8 @@
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
- *	KIOBENCH_A_LAT_LOG_ALL.
+ *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
+ *	KIOBENCH_A_REPLAY_TIMED.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -220,7 +222,8 @@
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
- *	KIOBENCH_A_LAT_LOG_ALL.
+ *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
+ *	KIOBENCH_A_REPLAY_TIMED.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -288,7 +291,13 @@
  *	KIOBENCH_A_NOWAIT, KIOBENCH_A_SERIALIZE_OVERLAP,
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
- *	KIOBENCH_A_LAT_LOG_ALL.
+ *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
+ *	KIOBENCH_A_REPLAY_TIMED.
+ * KIOBENCH_CMD_JOB_REPLAY (do)
+ *	Append entries to a new job's log (replay-nr announced them at
+ *	job-new): replay-ents, in order, until all are there.
+ *	Request: KIOBENCH_A_JOB_ID, KIOBENCH_A_REPLAY_ENTS.
+ *	Reply: nothing.
  */
 #ifndef _UAPI_LINUX_KIOBENCH_H
 #define _UAPI_LINUX_KIOBENCH_H
@@ -514,6 +523,22 @@ struct kiobench_err_count {
 	__u32 type;
 	__u32 err;
 	__u64 count;
+};
+
+/**
+ * struct kiobench_replay_ent - One I/O of a replayed log (replay-ents).
+ * @offset: Its byte offset on the device (the log's, not the span's: offset and
+ *   size do not move it); 0 for a flush.
+ * @time_ns: When it is due, in ns (with replay-timed; 0 otherwise): the others'
+ *   times count from the first entry's submission.
+ * @len: Its bytes; 0 for a flush.
+ * @dir: read, write, trim or sync (a flush).
+ */
+struct kiobench_replay_ent {
+	__u64 offset;
+	__u64 time_ns;
+	__u32 len;
+	__u32 dir;
 };
 
 /**
@@ -1012,6 +1037,23 @@ struct kiobench_err_count {
  *   and its dropped line counts every I/O past the log's end. Only with
  *   lat-log; not with zone-op (its zone_mgmt resets are timed, not bios, and
  *   would go unlogged).
+ * @KIOBENCH_A_REPLAY_NR: fio's read_iolog: the job replays a log of this many
+ *   I/Os, uploaded with job-replay before job-start (which fails until all are
+ *   there). Each worker issues all of them, in order, at its depth (each of
+ *   numjobs replays the whole log, as each of fio's clones does); offsets,
+ *   lengths and directions are the log's, and the job's I/O pattern settings do
+ *   not apply. At most 1048576 (24 MiB of entries, counted in max_job_mem). One
+ *   device; not with rate-iops, thinktime-ns, verify, trim-mode, zonemode,
+ *   latency-target-ns, flow or fsync (the log has its syncs).
+ * @KIOBENCH_A_REPLAY_TIMED: With replay-nr: each I/O is issued at its time-ns
+ *   (later if no slot is free), counted from the first entry's submission, as
+ *   fio honours a log's timestamps; without it, as fast as the depth allows
+ *   (fio's replay_no_stall).
+ * @KIOBENCH_A_REPLAY_ENTS: job-replay: the next entries of the job's log, an
+ *   array of struct kiobench_replay_ent (24 bytes each), appended in order.
+ *   Each is checked against the device: offset and len multiples of its logical
+ *   block size, inside it, len at most the job's largest block size; a write or
+ *   trim only with allow-writes, a trim only on a device that discards.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1167,6 +1209,9 @@ enum kiobench_attr {
 	KIOBENCH_A_IODEPTH_LOW,		/* u32 */
 	KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,	/* u32 */
 	KIOBENCH_A_LAT_LOG_ALL,		/* flag */
+	KIOBENCH_A_REPLAY_NR,		/* u32 */
+	KIOBENCH_A_REPLAY_TIMED,	/* flag */
+	KIOBENCH_A_REPLAY_ENTS,		/* binary */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
@@ -1271,6 +1316,8 @@ enum kiobench_stat_attr {
  * @KIOBENCH_CMD_JOB_DEL: Destroy a job that is not running.
  * @KIOBENCH_CMD_JOB_NTF: A job started or ended (done, stopped or failed): its
  *   status and settings, without the statistics nests.
+ * @KIOBENCH_CMD_JOB_REPLAY: Append entries to a new job's log (replay-nr
+ *   announced them at job-new): replay-ents, in order, until all are there.
  */
 enum kiobench_cmd {
 	KIOBENCH_CMD_UNSPEC,
@@ -1281,6 +1328,7 @@ enum kiobench_cmd {
 	KIOBENCH_CMD_JOB_GET,
 	KIOBENCH_CMD_JOB_DEL,
 	KIOBENCH_CMD_JOB_NTF,
+	KIOBENCH_CMD_JOB_REPLAY,
 
 	__KIOBENCH_CMD_MAX,
 	KIOBENCH_CMD_MAX = (__KIOBENCH_CMD_MAX - 1)

@@ -35,6 +35,7 @@ int main(void)
 	compare_stats_tests();
 	compare_load_tests();
 	fiolog_tests();
+	replay_tests();
 	nl_tests();
 	sensors_tests();
 	sensors_cleanup();

@@ -151,9 +151,9 @@ static void t_jobfile_refused(void)
 	CHECK(jobfile_bad("[a]\nfilename=/dev/x\nthread\n",
 			  "job.fio:3: option 'thread' is refused: fio's own processes: "
 			  "kiobench's workers are kernel threads"));
-	CHECK(jobfile_bad("[a]\nreplay_skip=read\n",
-			  "job.fio:2: option 'replay_skip' is refused: not implemented "
-			  "yet: I/O logs and their replay"));
+	CHECK(jobfile_bad("[a]\nmerge_blktrace_file=m.bin\n",
+			  "job.fio:2: option 'merge_blktrace_file' is refused: blktrace binary "
+			  "traces: kiobench replays fio's text iologs (v2, v3) only"));
 	CHECK(jobfile_bad("[a]\nioengine=mmap\n",
 			  "job.fio:2: ioengine: ioengine 'mmap' is refused: memory-mapped file "
 			  "I/O: buffered I/O: kiobench always bypasses the page cache"));

@@ -76,6 +76,7 @@ void latt_tests(void);
 void compare_stats_tests(void);
 void compare_load_tests(void);
 void fiolog_tests(void);
+void replay_tests(void);
 void nl_tests(void);
 void sensors_cleanup(void);
 
