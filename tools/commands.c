@@ -202,6 +202,17 @@ struct job_src {
 	size_t from, to;
 };
 
+/* A job's error, named by its job file and section when it has them. */
+static int job_error(const struct kb_job *job, const struct job_src *src, const char *err)
+{
+	if (src->jf)
+		msg("%s: job '%s': %s", src->jf->path, job->name[0] ? job->name :
+		    src->jf->sec[src->i].name, err);
+	else
+		msg("%s", err);
+	return KB_EXIT_USAGE;
+}
+
 /* fio's note on a synchronous engine, and the job checked (finalized unless parse-only). */
 static int check_job(struct kb_job *job, const struct job_src *src, const struct kb_global *g)
 {
@@ -224,12 +235,7 @@ static int check_job(struct kb_job *job, const struct job_src *src, const struct
 	}
 	if (!ret)
 		return 0;
-	if (src->jf)
-		msg("%s: job '%s': %s", src->jf->path, job->name[0] ? job->name :
-		    src->jf->sec[src->i].name, err);
-	else
-		msg("%s", err);
-	return KB_EXIT_USAGE;
+	return job_error(job, src, err);
 }
 
 /* fio: the command-line options before the first --name are global. */
@@ -288,14 +294,8 @@ static int build_job(struct kb_job *job, const struct job_src *src,
 			}
 		}
 	}
-	if (kb_replay_load(job, clone, err, sizeof(err))) {
-		if (src->jf)
-			msg("%s: job '%s': %s", src->jf->path, job->name[0] ? job->name :
-			    src->jf->sec[src->i].name, err);
-		else
-			msg("%s", err);
-		return KB_EXIT_USAGE;
-	}
+	if (kb_replay_load(job, clone, err, sizeof(err)))
+		return job_error(job, src, err);
 	ret = check_job(job, src, g);
 	if (ret)
 		return ret;
