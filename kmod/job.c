@@ -247,6 +247,24 @@ static int kb_worker_fn(void *data)
 {
 	struct kb_worker *w = data;
 
+	/*
+	 * Woken at creation, so that a job left unstarted does not hold
+	 * threads in kthread()'s uninterruptible first sleep, which the
+	 * hung-task detector reports after 120 s: it waits here, idle, for
+	 * kb_job_start() (which sets RUNNING, then wakes it) or its end.
+	 */
+	for (;;) {
+		set_current_state(TASK_IDLE);
+		/* pairs with kb_job_start()'s release: the job's start seen */
+		if (smp_load_acquire(&w->job->state) != KIOBENCH_STATE_NEW ||
+		    kthread_should_stop())
+			break;
+		schedule();
+	}
+	__set_current_state(TASK_RUNNING);
+	/* as above: a job that never started ends its threads unrun */
+	if (smp_load_acquire(&w->job->state) == KIOBENCH_STATE_NEW)
+		return 0;
 	kb_worker_run(w);
 	kb_flow_leave(w);
 	kb_worker_finish(w);
@@ -672,9 +690,9 @@ static void kb_free_worker(struct kb_worker *w)
 }
 
 /*
- * Stops every worker that has a task; a worker that was never woken does
- * not run kb_worker_fn() at all.  Then waits until no kb_end_io() can still
- * be touching a worker, and frees them.
+ * Stops every worker that has a task; one whose job never started returns
+ * from kb_worker_fn() without running.  Then waits until no kb_end_io()
+ * can still be touching a worker, and frees them.
  */
 static void kb_free_workers(struct kb_job *job)
 {
@@ -805,6 +823,7 @@ static int kb_create_threads(struct kb_job *job)
 		kb_submit_nice(job, task);
 		get_task_struct(task);
 		w->task = task;
+		wake_up_process(task);	/* to wait for the start, idle */
 	}
 	return 0;
 }
