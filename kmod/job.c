@@ -246,6 +246,7 @@ static void kb_worker_finish(struct kb_worker *w)
 static int kb_worker_fn(void *data)
 {
 	struct kb_worker *w = data;
+	bool started;
 
 	/*
 	 * Woken at creation, so that a job left unstarted does not hold
@@ -256,15 +257,14 @@ static int kb_worker_fn(void *data)
 	for (;;) {
 		set_current_state(TASK_IDLE);
 		/* pairs with kb_job_start()'s release: the job's start seen */
-		if (smp_load_acquire(&w->job->state) != KIOBENCH_STATE_NEW ||
-		    kthread_should_stop())
+		started = smp_load_acquire(&w->job->state) != KIOBENCH_STATE_NEW;
+		if (started || kthread_should_stop())
 			break;
 		schedule();
 	}
 	__set_current_state(TASK_RUNNING);
-	/* as above: a job that never started ends its threads unrun */
-	if (smp_load_acquire(&w->job->state) == KIOBENCH_STATE_NEW)
-		return 0;
+	if (!started)
+		return 0;	/* a job that never started ends its threads unrun */
 	kb_worker_run(w);
 	kb_flow_leave(w);
 	kb_worker_finish(w);
