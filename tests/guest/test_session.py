@@ -127,6 +127,48 @@ def test_detached_job_survives_the_tool(guest, kiobench_module, make_nullb):
     no_jobs_left(guest)
 
 
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(30)
+def test_unstarted_job_waits_idle(guest, kernel, kiobench_module, make_nullb):
+    """A job created and not yet started holds its worker threads, and a user
+    may start it minutes later: they wait for the start idle (state I,
+    TASK_IDLE), never in the uninterruptible sleep kthread_create() leaves a
+    thread in, which the hung-task detector reports after
+    hung_task_timeout_secs (120 s by default; the debug lane's netlink
+    fuzzer tripped it).  Here the timeout is 1 s and the job waits 5 s:
+    every worker is in state I and the log has no "blocked for more than"
+    (the harness's scan would fail the test on it too).  The job then
+    starts and ends as any other.  Mutation: no wake_up_process() at
+    creation in kb_create_threads(): red (state D, and the report)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    hung = "/proc/sys/kernel/hung_task_timeout_secs"
+    detector = kernel.has("DETECT_HUNG_TASK")
+    saved = guest.check(f"cat {hung}").strip() if detector else None
+    mark = guest.dmesg_mark("unstarted job")
+    ack = nlreq(guest, "new", f"dev={dev}", "numjobs=2", "number-ios=1000")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    try:
+        if detector:
+            guest.check(f"echo 1 >{hung}")
+        guest.check("sleep 5")
+        # field 3 of /proc/PID/stat is the state; the comm (field 2) has no blank
+        states = guest.check(f"for p in /proc/[0-9]*; do case $(cat $p/comm 2>/dev/null) in "
+                             f"kiobench{job}/*) cut -d' ' -f3 $p/stat;; esac; done").split()
+    finally:
+        if detector:
+            guest.check(f"echo {saved} >{hung}")
+    log = guest.dmesg_since(mark)
+    assert states == ["I", "I"], states
+    assert "blocked for more than" not in log, log
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    guest.check(f"for i in $(seq 100); do kiobench list | grep -q '^{job} .*DONE' && exit; "
+                "sleep 0.1; done; exit 1")
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    no_jobs_left(guest)
+
+
 SIGNALLED = """
 kiobench run --filename={dev} --rw=randread --iodepth=4 --runtime=600 --time_based {extra} \
     >/tmp/sig.out 2>&1 &
