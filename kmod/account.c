@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completion and accounting: kb_end_io() stamps each bio and counts it in
- * the completing CPU's statistics, with interrupts off and no lock; the
- * control path reads those statistics back (kb_job_sum() and the other
- * readers) and samples the timeline.
+ * Completion and accounting: kb_end_io() stamps each bio and hands it back
+ * to its worker, which counts it in its own statistics as it reaps it
+ * (kb_account_reaped()), with no lock and no atomic; the control path reads
+ * those statistics back (kb_job_sum() and the other readers) and samples
+ * the timeline.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
@@ -31,11 +32,14 @@
  * has been written.
  */
 static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
-		       u64 lat, bool warmup, blk_status_t status)
+		       blk_status_t status)
 {
+	bool warmup = slot->submit_ns < slot->w->ramp_end_ns;
 	struct kb_lat_entry *e;
 	s64 i;
 
+	if (!job->cfg.lat_log_all && (status || warmup))
+		return;		/* only measured I/Os */
 	if (atomic64_read(&job->lat_log_next) >= job->cfg.lat_log)
 		return;
 	i = atomic64_fetch_inc(&job->lat_log_next);
@@ -43,7 +47,7 @@ static void kb_log_lat(struct kb_job *job, struct kb_slot *slot, u64 now,
 		return;
 	e = &job->lat_log[i];
 	e->end_ns = now - job->start_ns;
-	e->lat_ns = lat;
+	e->lat_ns = now - slot->submit_ns;
 	e->offset = slot->off;
 	e->len = slot->len;
 	e->dir = slot->dir;
@@ -77,7 +81,7 @@ static void kb_count(struct kb_dir_stats *d, u32 len, u64 lat, bool measured)
 	d->hist[kb_hist_idx(lat)]++;
 }
 
-static void kb_metric_add(struct kb_job *job, struct kb_cpu_stats *s,
+static void kb_metric_add(struct kb_job *job, struct kb_stats *s,
 			  enum kb_metric_id id, unsigned int dir, u64 v)
 {
 	struct kb_metric *m;
@@ -96,7 +100,7 @@ static void kb_metric_add(struct kb_job *job, struct kb_cpu_stats *s,
 }
 
 /* The secondary measures of a measured, successful I/O. */
-static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
+static void kb_count_metrics(struct kb_job *job, struct kb_stats *s,
 			     struct kb_slot *slot, u64 now, bool local)
 {
 	unsigned int dir = slot->dir;
@@ -124,80 +128,108 @@ static void kb_count_metrics(struct kb_job *job, struct kb_cpu_stats *s,
 	kb_metric_add(job, s, KB_M_STAGE_COMPLETE, dir, st[2]);
 }
 
-/*
- * Only the completing CPU writes its statistics, so they need no lock.
- * Interrupts are off because completions come from hard and soft
- * interrupts and from the submitter itself (a bio failed inside
- * submit_bio()): none may interrupt another on the same CPU halfway
- * through an update, or inside the write section of the sequence count,
- * which would then look even (stable) to readers mid-update.  A plain
- * seqcount_t: u64_stats_sync does nothing on 64-bit, where the 128-bit
- * lat_sumsq still takes two stores, and a seqlock_t's spinlock would be
- * shared with readers and, on PREEMPT_RT, sleep with interrupts off.  A
- * writer with interrupts off is never preempted, on PREEMPT_RT either, so
- * no reader spins behind a writer that cannot run.
- */
-VISIBLE_IF_KUNIT void kb_account(struct kb_job *job, struct kb_slot *slot,
-				 u64 now, blk_status_t status)
+/* Counts one reaped I/O in @s, inside the caller's write section. */
+static void kb_count_io(struct kb_job *job, struct kb_stats *s,
+			struct kb_slot *slot)
 {
-	u64 lat = now - slot->submit_ns;
-	bool warmup = slot->submit_ns < slot->w->ramp_end_ns;
-	bool measured = !status && !warmup;
-	struct kb_cpu_stats *s;
-	struct kb_dir_stats *d;
-	unsigned long flags;
-	bool local = false;
+	u64 now = slot->end_ns, lat = now - slot->submit_ns;
+	blk_status_t status = slot->bio.bi_status;
+	bool measured = !status && slot->submit_ns >= slot->w->ramp_end_ns;
+	struct kb_dir_stats *d = &s->dir[slot->dir];
 
-	local_irq_save(flags);
-	s = job->stats[smp_processor_id()];
-	if (likely(job->loc))	/* none: KUnit's jobs, too many CPUs */
-		local = kb_loc_complete(job->loc, slot);
-	d = &s->dir[slot->dir];
-	write_seqcount_begin(&s->seq);
 	if (unlikely(status))
 		d->c.errors++;
 	else
 		kb_count(d, slot->len, lat, measured);
 	if (measured && job->nr_metrics)
-		kb_count_metrics(job, s, slot, now, local);
-	write_seqcount_end(&s->seq);
-	if (unlikely(job->lat_log) && (measured || job->cfg.lat_log_all))
-		kb_log_lat(job, slot, now, lat, warmup, status);
-	local_irq_restore(flags);
+		kb_count_metrics(job, s, slot, now, slot->loc_local);
 }
-EXPORT_SYMBOL_IF_KUNIT(kb_account);
+
+/**
+ * kb_account_reaped() - counts a worker's reaped completions
+ * @w: the worker, in its own task
+ * @list: the slots it took from its done list; the refused ones (which
+ *	  did nothing) are skipped
+ *
+ * Each I/O is counted in the worker's own statistics, which only it
+ * writes, so nothing here turns interrupts off or takes an atomic: one
+ * write section of the sequence count covers the whole batch.  A plain
+ * seqcount_t's writer must not be preempted (a reader would spin behind
+ * it), on PREEMPT_RT too, so preemption is off for that section, which
+ * is as short as the batch's counting.  The latency was fixed when
+ * kb_end_io() stamped the I/O: when it is counted changes nothing but
+ * when a running job's readers see it.
+ */
+void kb_account_reaped(struct kb_worker *w, struct llist_node *list)
+{
+	struct kb_stats *s = w->stats;
+	struct kb_slot *slot;
+
+	preempt_disable();
+	write_seqcount_begin(&s->seq);
+	llist_for_each_entry(slot, list, node)
+		if (likely(!slot->refused))
+			kb_count_io(w->job, s, slot);
+	write_seqcount_end(&s->seq);
+	preempt_enable();
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_account_reaped);
 
 /*
  * An operation the worker timed itself around a synchronous call (the zone
- * resets of zonemode zbd, zone.c): counted as kb_account() counts a bio of
- * @dir, on the worker's CPU, with no secondary measures (it has no slot).
+ * resets of zonemode zbd, zone.c): counted as a reaped bio of @dir is,
+ * with no secondary measures (it has no slot).
  */
 void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err)
 {
-	struct kb_job *job = w->job;
-	struct kb_cpu_stats *s;
-	struct kb_dir_stats *d;
-	unsigned long flags;
+	struct kb_stats *s = w->stats;
+	struct kb_dir_stats *d = &s->dir[dir];
 
-	local_irq_save(flags);
-	s = job->stats[smp_processor_id()];
-	d = &s->dir[dir];
+	preempt_disable();
 	write_seqcount_begin(&s->seq);
 	if (unlikely(err))
 		d->c.errors++;
 	else
 		kb_count(d, len, now - start, start >= w->ramp_end_ns);
 	write_seqcount_end(&s->seq);
-	local_irq_restore(flags);
+	preempt_enable();
 }
 
 /*
+ * What kb_end_io() records of a bio that ended at @now, before it hands
+ * the slot back: its stamp, where it completed, its log entry.
+ */
+VISIBLE_IF_KUNIT void kb_stamp(struct kb_slot *slot, u64 now)
+{
+	struct kb_job *job = slot->w->job;
+	struct bio *bio = &slot->bio;
+
+	slot->end_ns = now;
+	/*
+	 * Refused for want of a tag, inside submit_bio(): nothing was done,
+	 * the polled path tries again.  With nowait the refusal is the I/O's
+	 * error (-EAGAIN), as for fio.
+	 */
+	if (unlikely(bio->bi_status == BLK_STS_AGAIN &&
+		     (bio->bi_opf & REQ_NOWAIT) && !job->cfg.nowait)) {
+		WRITE_ONCE(slot->refused, true);
+		return;
+	}
+	if (likely(job->loc))	/* none: KUnit's jobs, too many CPUs */
+		slot->loc_local = kb_loc_complete(job->loc, slot);
+	if (unlikely(job->lat_log))
+		kb_log_lat(job, slot, now, bio->bi_status);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_stamp);
+
+/*
  * Any context, any CPU, possibly inside submit_bio() when the block layer
- * fails a bio early.  Never resubmits (submit_bio may sleep): the slot goes
- * back to its worker, which is woken if it may be waiting.  The RCU read
- * section lets kb_job_destroy() wait, with synchronize_rcu(), for the last
- * kb_end_io() to stop touching the worker and its task.
+ * fails a bio early.  Stamps the I/O; its worker counts it when it reaps
+ * it (kb_account_reaped()).  Never resubmits (submit_bio may sleep): the
+ * slot goes back to its worker, which is woken if it may be waiting.  The
+ * RCU read section lets kb_job_destroy() wait, with synchronize_rcu(), for
+ * the last kb_end_io() to stop touching the worker and its task.
  */
 void kb_end_io(struct bio *bio)
 {
@@ -205,33 +237,31 @@ void kb_end_io(struct bio *bio)
 	struct kb_worker *w = slot->w;
 	u64 now = ktime_get_ns();
 
-	/*
-	 * Refused for want of a tag, inside submit_bio(): nothing was done,
-	 * the polled path tries again.  With nowait the refusal is the I/O's
-	 * error (-EAGAIN), as for fio.
-	 */
-	if (unlikely(bio->bi_status == BLK_STS_AGAIN &&
-		     (bio->bi_opf & REQ_NOWAIT) && !w->job->cfg.nowait))
-		WRITE_ONCE(slot->refused, true);
-	else
-		kb_account(w->job, slot, now, bio->bi_status);
+	kb_stamp(slot, now);
 	/* latency_target: before the worker can reap it (latt.h) */
 	if (unlikely(w->latt) && !bio->bi_status &&
 	    slot->dir != KIOBENCH_DIR_SYNC)
 		kb_latt_complete(w->latt, now - slot->submit_ns,
 				 w->job->cfg.latency_target_ns);
 	rcu_read_lock();
-	/* A spinning or polling worker never sleeps: it needs no wake-up. */
+	/*
+	 * A spinning or polling worker never sleeps: it needs no wake-up;
+	 * nor does a worker that completes its own bio in its own task,
+	 * inside submit_bio() or its poll: it reaps before it sleeps.  An
+	 * interrupt that completes one while the worker is about to sleep
+	 * has the worker as current too, and must wake it.
+	 */
 	if (llist_add(&slot->node, &w->done) &&
-	    w->job->cfg.completion == KIOBENCH_COMPLETION_SLEEP)
+	    w->job->cfg.completion == KIOBENCH_COMPLETION_SLEEP &&
+	    !(in_task() && w->task == current))
 		wake_up_process(w->task);
 	rcu_read_unlock();
 }
 
 /* ---- statistics and timeline --------------------------------------------- */
 
-/* A copy of one CPU's counters that no completion was updating meanwhile. */
-static void kb_read_counters(struct kb_cpu_stats *s, unsigned int dir,
+/* A copy of one worker's counters that it was not updating meanwhile. */
+static void kb_read_counters(struct kb_stats *s, unsigned int dir,
 			     struct kb_counters *c)
 {
 	unsigned int seq;
@@ -243,9 +273,9 @@ static void kb_read_counters(struct kb_cpu_stats *s, unsigned int dir,
 }
 
 /*
- * Sums the CPUs' counters of @dir, each CPU's read whole; and, if @hist,
- * the histogram, bucket by bucket (copying it whole could be retried
- * forever behind a CPU that completes an I/O every microsecond): while the
+ * Sums the workers' counters of @dir, each worker's read whole; and, if
+ * @hist, the histogram, bucket by bucket (copying it whole could be
+ * retried forever behind a worker that reaps every microsecond): while the
  * job runs it may hold a few I/Os more or fewer than the counters.  Once
  * the job has ended both are exact.
  */
@@ -253,16 +283,16 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		u64 *hist)
 {
 	struct kb_counters c;
-	unsigned int cpu, i;
+	unsigned int wi, i;
 
 	memset(sum, 0, sizeof(*sum));
 	sum->lat_min = U64_MAX;
 	if (hist)
 		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
-	for_each_possible_cpu(cpu) {
-		const struct kb_dir_stats *d = &job->stats[cpu]->dir[dir];
+	for (wi = 0; wi < job->nr_workers; wi++) {
+		const struct kb_dir_stats *d = &job->stats[wi]->dir[dir];
 
-		kb_read_counters(job->stats[cpu], dir, &c);
+		kb_read_counters(job->stats[wi], dir, &c);
 		sum->ios += c.ios;
 		sum->bytes += c.bytes;
 		sum->lat_sum += c.lat_sum;
@@ -283,8 +313,8 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_sum);
 
-/* A copy of one CPU's figures of a metric, which no completion tore. */
-static void kb_read_metric(struct kb_cpu_stats *s, const struct kb_metric *m,
+/* A copy of one worker's figures of a metric, which no update tore. */
+static void kb_read_metric(struct kb_stats *s, const struct kb_metric *m,
 			   struct kb_metric_sum *c)
 {
 	unsigned int seq;
@@ -300,7 +330,7 @@ static void kb_read_metric(struct kb_cpu_stats *s, const struct kb_metric *m,
 }
 
 /**
- * kb_job_metric_sum() - a secondary measure, summed over the CPUs
+ * kb_job_metric_sum() - a secondary measure, summed over the workers
  * @job: the job
  * @id: the measure
  * @dir: enum kiobench_dir
@@ -318,7 +348,7 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 {
 	struct kb_metric_sum c;
 	struct kb_counters cnt;
-	unsigned int cpu, i;
+	unsigned int wi, i;
 
 	if (job->metric_idx[id] < 0)
 		return false;
@@ -328,8 +358,8 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
 	if (unsplit)
 		*unsplit = 0;
-	for_each_possible_cpu(cpu) {
-		struct kb_cpu_stats *s = job->stats[cpu];
+	for (wi = 0; wi < job->nr_workers; wi++) {
+		struct kb_stats *s = job->stats[wi];
 		const struct kb_metric *m = &s->m[job->metric_idx[id]][dir];
 
 		kb_read_metric(s, m, &c);

@@ -558,25 +558,18 @@ static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 
 static void kb_free_stats(struct kb_job *job)
 {
-	unsigned int cpu;
+	unsigned int i;
 
 	kb_loc_free(job);
 	if (!job->stats)
 		return;
-	for_each_possible_cpu(cpu)
-		kvfree(job->stats[cpu]);
+	for (i = 0; i < job->nr_workers; i++)
+		kvfree(job->stats[i]);
 	kfree(job->stats);
 	job->stats = NULL;
 }
 
-/*
- * Per-CPU statistics, but not from alloc_percpu(): one CPU's share, two
- * histograms of KB_HIST_BUCKETS u64s, is about 35 KiB, and the percpu
- * allocator refuses anything above PCPU_MIN_UNIT_SIZE (32 KiB) per CPU.
- * kvzalloc_node() places each CPU's block on that CPU's node, as percpu
- * memory would be, and separate blocks share no cache line.
- */
-/* The secondary measures the job keeps, and their place in kb_cpu_stats.m. */
+/* The secondary measures the job keeps, and their place in kb_stats.m. */
 static void kb_pick_metrics(struct kb_job *job)
 {
 	const struct kb_config *cfg = &job->cfg;
@@ -592,7 +585,7 @@ static void kb_pick_metrics(struct kb_job *job)
 	}
 }
 
-static void kb_init_cpu_stats(struct kb_job *job, struct kb_cpu_stats *s)
+static void kb_init_stats(struct kb_job *job, struct kb_stats *s)
 {
 	unsigned int dir, i;
 
@@ -604,25 +597,37 @@ static void kb_init_cpu_stats(struct kb_job *job, struct kb_cpu_stats *s)
 	}
 }
 
+/* The CPU worker @i is pinned to, or -1. */
+static int kb_worker_cpu(const struct kb_config *cfg, unsigned int i)
+{
+	return cfg->nr_cpus ? cfg->cpus[i % cfg->nr_cpus] : -1;
+}
+
+/*
+ * Each worker's statistics, which it alone writes (kb_account_reaped()):
+ * about 35 KiB (two histograms of KB_HIST_BUCKETS u64s), on the node of
+ * the CPU it is pinned to.  They stay with the job until it is destroyed.
+ */
 static int kb_alloc_stats(struct kb_job *job)
 {
-	unsigned int cpu;
+	unsigned int i;
 
 	kb_pick_metrics(job);
-	job->stats = kcalloc(nr_cpu_ids, sizeof(*job->stats), GFP_KERNEL);
+	job->stats = kcalloc(job->nr_workers, sizeof(*job->stats), GFP_KERNEL);
 	if (!job->stats)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct kb_cpu_stats *s;
+	for (i = 0; i < job->nr_workers; i++) {
+		int cpu = kb_worker_cpu(&job->cfg, i);
+		struct kb_stats *s;
 
 		s = kvzalloc_node(struct_size(s, m, job->nr_metrics), GFP_KERNEL,
-				  cpu_to_node(cpu));
+				  cpu < 0 ? NUMA_NO_NODE : cpu_to_node(cpu));
 		if (!s)
 			break;
-		kb_init_cpu_stats(job, s);
-		job->stats[cpu] = s;
+		kb_init_stats(job, s);
+		job->stats[i] = s;
 	}
-	if (cpu >= nr_cpu_ids && !kb_loc_alloc(job))
+	if (i == job->nr_workers && !kb_loc_alloc(job))
 		return 0;
 	kb_free_stats(job);	/* and the locality counters */
 	return -ENOMEM;
@@ -774,7 +779,8 @@ static int kb_alloc_workers(struct kb_job *job)
 		w->job = job;
 		w->index = i;
 		w->dev = &job->devs[i / cfg->numjobs];
-		w->cpu = cfg->nr_cpus ? cfg->cpus[i % cfg->nr_cpus] : -1;
+		w->cpu = kb_worker_cpu(cfg, i);
+		w->stats = job->stats[i];
 		init_llist_head(&w->done);
 		kb_rng_seed(&w->rng, cfg->seed + i);
 		/* the workers of a device share its map, a share each */

@@ -284,13 +284,14 @@ struct kb_metric_sum {
 };
 
 /*
- * One CPU's statistics.  @seq is odd while a completion on that CPU updates
- * the counters, so that a reader on another CPU can take a copy of them
- * that no update has torn (the 128-bit lat_sumsq is two stores; ios,
- * lat_sum and lat_sumsq must agree, or a running job's standard deviation
- * is garbage).  The histogram's buckets are single u64s, read one by one.
+ * One worker's statistics, written by that worker alone as it reaps its
+ * completions (kb_account_reaped()).  @seq is odd while it updates them,
+ * so that a reader on another CPU can take a copy that no update has torn
+ * (the 128-bit lat_sumsq is two stores; ios, lat_sum and lat_sumsq must
+ * agree, or a running job's standard deviation is garbage).  The
+ * histogram's buckets are single u64s, read one by one.
  */
-struct kb_cpu_stats {
+struct kb_stats {
 	seqcount_t seq;
 	struct kb_dir_stats dir[KIOBENCH_NR_DIRS];
 	/* the job's metrics, in the order of kb_job.metric_idx */
@@ -397,6 +398,7 @@ struct kb_slot {
 	struct llist_node node;
 	u64 sched_ns;		/* open loop: scheduled arrival */
 	u64 submit_ns;
+	u64 end_ns;		/* kb_end_io()'s stamp */
 	u64 issue_ns;		/* stages: driver issue, 0: not seen */
 	u64 drv_ns;		/* stages: driver completion, 0: not seen */
 	u8 stage_flags;		/* stages.c */
@@ -406,6 +408,7 @@ struct kb_slot {
 	bool barrier;		/* write_barrier: PREFLUSH | FUA (a write) */
 	u16 loc_hq;		/* locality.h: hardware queue */
 	u32 loc_cpu;		/* locality.h: submitting CPU */
+	bool loc_local;		/* locality.h: completed on loc_cpu */
 	bool vtrimmed;		/* verify: its block was trimmed, reads zeroes */
 	bool vcheck;		/* verify: a read-back, checked when reaped */
 	u64 off;
@@ -422,6 +425,7 @@ struct kb_worker {
 	struct kb_dev *dev;
 	struct task_struct *task;
 	struct llist_head done;	/* completed slots, from kb_end_io() */
+	struct kb_stats *stats;	/* job->stats[index]: its own, written by it */
 	unsigned int index;
 	int cpu;		/* -1: not pinned */
 	unsigned int inflight;
@@ -494,8 +498,8 @@ struct kb_job {
 	bool fua_emulated;		/* writefua: a device has a cache, no FUA */
 	bool flush_noop;		/* flushes: a device has no volatile cache */
 	u64 mem;			/* buffer bytes charged */
-	struct kb_cpu_stats **stats;	/* per possible CPU */
-	s8 metric_idx[KB_NR_METRICS];	/* in kb_cpu_stats.m; -1: not kept */
+	struct kb_stats **stats;	/* per worker, by index */
+	s8 metric_idx[KB_NR_METRICS];	/* in kb_stats.m; -1: not kept */
 	unsigned int nr_metrics;
 
 	u8 state;			/* enum kiobench_job_state */
@@ -581,14 +585,14 @@ u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);
 u64 kb_job_retries(struct kb_job *job);
+void kb_account_reaped(struct kb_worker *w, struct llist_node *list);
 void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err);
 unsigned int kb_worker_inflight(const struct kb_worker *w);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* account.c and job.c internals, visible to kiobench_kunit.c only */
-void kb_account(struct kb_job *job, struct kb_slot *slot, u64 now,
-		blk_status_t status);
+void kb_stamp(struct kb_slot *slot, u64 now);
 void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);
 /* worker.c internals */
 void kb_worker_clock(struct kb_worker *w, u64 now);

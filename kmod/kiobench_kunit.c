@@ -541,11 +541,38 @@ static void kb_split_budget_is_exact(struct kunit *test)
 	KUNIT_EXPECT_LE(test, hi - lo, c->unit);
 }
 
-/* A job with @nr_workers workers on one device, stats on every CPU. */
+/* Each worker's statistics, keeping @nr_metrics secondary measures. */
+static void fake_stats(struct kunit *test, struct kb_job *job,
+		       unsigned int nr_metrics)
+{
+	unsigned int i, dir, m;
+
+	job->nr_metrics = nr_metrics;
+	job->stats = kunit_kcalloc(test, job->nr_workers, sizeof(*job->stats),
+				   GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, job->stats);
+	for (i = 0; i < job->nr_workers; i++) {
+		struct kb_stats *s;
+
+		s = kunit_kzalloc(test, struct_size(s, m, nr_metrics),
+				  GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s);
+		seqcount_init(&s->seq);
+		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
+			s->dir[dir].c.lat_min = U64_MAX;
+			for (m = 0; m < nr_metrics; m++)
+				s->m[m][dir].min = U64_MAX;
+		}
+		job->stats[i] = s;
+		job->workers[i]->stats = s;
+	}
+}
+
+/* A job with @nr_workers workers on one device, each with its stats. */
 static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 {
 	struct kb_job *job = kunit_kzalloc(test, sizeof(*job), GFP_KERNEL);
-	unsigned int cpu, dir;
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, job);
 	memset(job->metric_idx, -1, sizeof(job->metric_idx));
@@ -558,24 +585,14 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 	job->workers = kunit_kcalloc(test, nr_workers, sizeof(*job->workers),
 				     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, job->workers);
-	for (cpu = 0; cpu < nr_workers; cpu++) {
-		job->workers[cpu] = kunit_kzalloc(test, sizeof(**job->workers),
-						  GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, job->workers[cpu]);
-		job->workers[cpu]->job = job;
-		job->workers[cpu]->index = cpu;
-	}
-	job->stats = kunit_kcalloc(test, nr_cpu_ids, sizeof(*job->stats),
-				   GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, job->stats);
-	for_each_possible_cpu(cpu) {
-		job->stats[cpu] = kunit_kzalloc(test, sizeof(*job->stats[cpu]),
+	for (i = 0; i < nr_workers; i++) {
+		job->workers[i] = kunit_kzalloc(test, sizeof(**job->workers),
 						GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, job->stats[cpu]);
-		seqcount_init(&job->stats[cpu]->seq);
-		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)
-			job->stats[cpu]->dir[dir].c.lat_min = U64_MAX;
+		KUNIT_ASSERT_NOT_NULL(test, job->workers[i]);
+		job->workers[i]->job = job;
+		job->workers[i]->index = i;
 	}
+	fake_stats(test, job, 0);
 	return job;
 }
 
@@ -583,26 +600,24 @@ static struct kb_job *fake_job(struct kunit *test, unsigned int nr_workers)
 static struct kb_job *fake_open_loop_job(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
-	unsigned int cpu, dir, i;
 
 	job->cfg.rate_iops = 1000;
 	job->metric_idx[KB_M_SCHED_LAG] = 0;
 	job->metric_idx[KB_M_LAT_SCHED] = 1;
-	job->nr_metrics = 2;
-	for_each_possible_cpu(cpu) {
-		struct kb_cpu_stats *s;
-
-		s = kunit_kzalloc(test, struct_size(s, m, 2), GFP_KERNEL);
-		KUNIT_ASSERT_NOT_NULL(test, s);
-		seqcount_init(&s->seq);
-		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++) {
-			s->dir[dir].c.lat_min = U64_MAX;
-			for (i = 0; i < 2; i++)
-				s->m[i][dir].min = U64_MAX;
-		}
-		job->stats[cpu] = s;
-	}
+	fake_stats(test, job, 2);
 	return job;
+}
+
+/*
+ * The slot's I/O ending at @now with @status, as kb_end_io() stamps it,
+ * then reaped and counted by its worker, alone.
+ */
+static void account(struct kb_slot *slot, u64 now, blk_status_t status)
+{
+	slot->bio.bi_status = status;
+	kb_stamp(slot, now);
+	slot->node.next = NULL;
+	kb_account_reaped(slot->w, &slot->node);
 }
 
 static void kb_account_records_the_schedule(struct kunit *test)
@@ -618,13 +633,13 @@ static void kb_account_records_the_schedule(struct kunit *test)
 	/* Act: one warm-up I/O; two measured ones, submitted 100 and 700 late */
 	slot.sched_ns = 400;
 	slot.submit_ns = 500;
-	kb_account(job, &slot, 900, BLK_STS_OK);
+	account(&slot, 900, BLK_STS_OK);
 	slot.sched_ns = 1900;
 	slot.submit_ns = 2000;
-	kb_account(job, &slot, 2500, BLK_STS_OK);
+	account(&slot, 2500, BLK_STS_OK);
 	slot.sched_ns = 2300;
 	slot.submit_ns = 3000;
-	kb_account(job, &slot, 3200, BLK_STS_OK);
+	account(&slot, 3200, BLK_STS_OK);
 
 	/* Assert: only measured I/Os; clat from the submission, as ever */
 	kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
@@ -823,12 +838,12 @@ static void kb_account_excludes_warmup(struct kunit *test)
 
 	/* Act: one I/O in the warm-up, two after it, one failed */
 	slot.submit_ns = 500;
-	kb_account(job, &slot, 1500, BLK_STS_OK);
+	account(&slot, 1500, BLK_STS_OK);
 	slot.submit_ns = 1000;
-	kb_account(job, &slot, 1600, BLK_STS_OK);
+	account(&slot, 1600, BLK_STS_OK);
 	slot.submit_ns = 2000;
-	kb_account(job, &slot, 5000, BLK_STS_OK);
-	kb_account(job, &slot, 9000, BLK_STS_IOERR);
+	account(&slot, 5000, BLK_STS_OK);
+	account(&slot, 9000, BLK_STS_IOERR);
 
 	/* Assert */
 	kb_job_sum(job, KIOBENCH_DIR_READ, &c, hist);
@@ -869,9 +884,9 @@ static void kb_worker_clock_starts_at_its_run(struct kunit *test)
 	kb_worker_clock(job->workers[0], 5000);
 	kb_worker_clock(late, 7000);
 	slot.submit_ns = 7050;		/* in its own warm-up */
-	kb_account(job, &slot, 7060, BLK_STS_OK);
+	account(&slot, 7060, BLK_STS_OK);
 	slot.submit_ns = 7100;
-	kb_account(job, &slot, 7200, BLK_STS_OK);
+	account(&slot, 7200, BLK_STS_OK);
 
 	/* Assert */
 	KUNIT_EXPECT_EQ(test, job->workers[0]->ramp_end_ns, 5100);
@@ -912,14 +927,14 @@ static void kb_account_logs_measured_ios(struct kunit *test)
 
 	/* Act: warm-up, failed, then three measured I/Os into a 2-entry log */
 	slot.submit_ns = 500;
-	kb_account(job, &slot, 1500, BLK_STS_OK);
+	account(&slot, 1500, BLK_STS_OK);
 	slot.submit_ns = 2000;
-	kb_account(job, &slot, 2100, BLK_STS_IOERR);
-	kb_account(job, &slot, 2200, BLK_STS_OK);
+	account(&slot, 2100, BLK_STS_IOERR);
+	account(&slot, 2200, BLK_STS_OK);
 	slot.off = SZ_2M;
 	slot.cmdprio = true;
-	kb_account(job, &slot, 2300, BLK_STS_OK);
-	kb_account(job, &slot, 2400, BLK_STS_OK);
+	account(&slot, 2300, BLK_STS_OK);
+	account(&slot, 2400, BLK_STS_OK);
 
 	/* Assert: the first two measured ones, exactly */
 	e = job->lat_log;
@@ -957,11 +972,11 @@ static void kb_account_logs_every_io(struct kunit *test)
 
 	/* Act: warm-up, failed, measured, then one past the log's end */
 	slot.submit_ns = 500;
-	kb_account(job, &slot, 1500, BLK_STS_OK);
+	account(&slot, 1500, BLK_STS_OK);
 	slot.submit_ns = 2000;
-	kb_account(job, &slot, 2100, BLK_STS_IOERR);
-	kb_account(job, &slot, 2200, BLK_STS_OK);
-	kb_account(job, &slot, 2300, BLK_STS_OK);
+	account(&slot, 2100, BLK_STS_IOERR);
+	account(&slot, 2200, BLK_STS_OK);
+	account(&slot, 2300, BLK_STS_OK);
 
 	/* Assert: the three in completion order, each marked as it was */
 	e = job->lat_log;
@@ -978,53 +993,100 @@ static void kb_account_logs_every_io(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sizeof(*e), 32);
 }
 
-static void kb_sum_merges_cpus(struct kunit *test)
+#define MERGED_WORKERS	5
+
+static void kb_sum_merges_workers(struct kunit *test)
 {
-	struct kb_job *job = fake_job(test, 1);
+	struct kb_job *job = fake_job(test, MERGED_WORKERS);
 	u64 *hist = kunit_kcalloc(test, KB_HIST_BUCKETS, sizeof(u64), GFP_KERNEL);
 	u64 ios = 0, lo = U64_MAX, hi = 0;
 	struct kb_counters c;
-	unsigned int cpu;
+	unsigned int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, hist);
-	for_each_possible_cpu(cpu) {
-		struct kb_dir_stats *d = &job->stats[cpu]->dir[KIOBENCH_DIR_WRITE];
+	for (i = 0; i < MERGED_WORKERS; i++) {
+		struct kb_dir_stats *d = &job->stats[i]->dir[KIOBENCH_DIR_WRITE];
 
-		d->c.ios = cpu + 1;
-		d->c.lat_min = 100 + cpu;
-		d->c.lat_max = 1000 + cpu;
+		d->c.ios = i + 1;
+		d->c.lat_min = 100 + 7 * i % 5;
+		d->c.lat_max = 1000 + 7 * i % 5;
 		d->c.lat_sumsq = (__uint128_t)1 << 70;	/* carries past 64 bits */
 		d->hist[KB_HIST_BUCKETS - 1] = 2;
-		d->hist[cpu % 128] += 1;
-		ios += cpu + 1;
-		lo = min_t(u64, lo, 100 + cpu);
-		hi = max_t(u64, hi, 1000 + cpu);
+		d->hist[i] += 1;
+		ios += i + 1;
+		lo = min_t(u64, lo, 100 + 7 * i % 5);
+		hi = max_t(u64, hi, 1000 + 7 * i % 5);
 	}
 	kb_job_sum(job, KIOBENCH_DIR_WRITE, &c, hist);
 	KUNIT_EXPECT_EQ(test, c.ios, ios);
 	KUNIT_EXPECT_EQ(test, c.lat_min, lo);
 	KUNIT_EXPECT_EQ(test, c.lat_max, hi);
 	KUNIT_EXPECT_TRUE(test, c.lat_sumsq ==
-			  (__uint128_t)num_possible_cpus() << 70);
-	KUNIT_EXPECT_EQ(test, hist[KB_HIST_BUCKETS - 1],
-			2 * num_possible_cpus());
+			  (__uint128_t)MERGED_WORKERS << 70);
+	KUNIT_EXPECT_EQ(test, hist[KB_HIST_BUCKETS - 1], 2 * MERGED_WORKERS);
+	KUNIT_EXPECT_EQ(test, hist[MERGED_WORKERS - 1], 1);
 }
 
-/* Every update of a CPU's statistics is inside one write section. */
+/*
+ * A reaped batch is counted in one write section of the worker's own
+ * statistics, each I/O at the stamp kb_end_io() gave it; a slot refused a
+ * tag did nothing and is not counted.
+ */
+static void kb_account_counts_a_batch(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 2);
+	struct kb_worker *w = job->workers[1];
+	struct kb_slot slots[3] = {
+		{ .w = w, .len = SZ_4K, .dir = KIOBENCH_DIR_READ,
+		  .submit_ns = 100 },
+		{ .w = w, .len = SZ_4K, .dir = KIOBENCH_DIR_READ,
+		  .submit_ns = 200 },
+		{ .w = w, .len = SZ_8K, .dir = KIOBENCH_DIR_WRITE,
+		  .submit_ns = 300 },
+	};
+	struct kb_counters c;
+	unsigned int before, i;
+
+	/* Act: the middle one refused (REQ_NOWAIT, BLK_STS_AGAIN) */
+	slots[1].bio.bi_opf = REQ_OP_READ | REQ_NOWAIT;
+	slots[1].bio.bi_status = BLK_STS_AGAIN;
+	kb_stamp(&slots[0], 1100);
+	kb_stamp(&slots[1], 1200);
+	kb_stamp(&slots[2], 2300);
+	for (i = 0; i < 3; i++)
+		slots[i].node.next = i < 2 ? &slots[i + 1].node : NULL;
+	before = raw_read_seqcount(&w->stats->seq);
+	kb_account_reaped(w, &slots[0].node);
+
+	/* Assert */
+	KUNIT_EXPECT_TRUE(test, slots[1].refused);
+	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&w->stats->seq), before + 2);
+	kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
+	KUNIT_EXPECT_EQ(test, c.ios, 1);
+	KUNIT_EXPECT_EQ(test, c.lat_sum, 1000);
+	KUNIT_EXPECT_EQ(test, c.errors, 0);
+	kb_job_sum(job, KIOBENCH_DIR_WRITE, &c, NULL);
+	KUNIT_EXPECT_EQ(test, c.ios, 1);
+	KUNIT_EXPECT_EQ(test, c.bytes, SZ_8K);
+	KUNIT_EXPECT_EQ(test, c.lat_max, 2000);
+	/* the other worker's statistics are untouched */
+	KUNIT_EXPECT_EQ(test, job->stats[0]->dir[KIOBENCH_DIR_READ].c.all_ios, 0);
+}
+
+/* Every update of a worker's statistics is inside one write section. */
 static void kb_account_bumps_the_sequence(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
 	struct kb_slot slot = { .w = job->workers[0], .len = SZ_4K,
 				.dir = KIOBENCH_DIR_READ };
-	unsigned int cpu, before, after_ok, after_err;
+	seqcount_t *seq = &job->workers[0]->stats->seq;
+	unsigned int before, after_ok, after_err;
 
-	cpu = get_cpu();	/* kb_account() writes this CPU's share */
-	before = raw_read_seqcount(&job->stats[cpu]->seq);
-	kb_account(job, &slot, 100, BLK_STS_OK);
-	after_ok = raw_read_seqcount(&job->stats[cpu]->seq);
-	kb_account(job, &slot, 200, BLK_STS_IOERR);
-	after_err = raw_read_seqcount(&job->stats[cpu]->seq);
-	put_cpu();
+	before = raw_read_seqcount(seq);
+	account(&slot, 100, BLK_STS_OK);
+	after_ok = raw_read_seqcount(seq);
+	account(&slot, 200, BLK_STS_IOERR);
+	after_err = raw_read_seqcount(seq);
 
 	KUNIT_EXPECT_EQ(test, after_ok, before + 2);
 	KUNIT_EXPECT_EQ(test, after_err, before + 4);
@@ -1040,7 +1102,7 @@ static int tear_writer(void *data)
 				.dir = KIOBENCH_DIR_READ };
 
 	while (!kthread_should_stop()) {
-		kb_account(job, &slot, TEAR_LAT, BLK_STS_OK);
+		account(&slot, TEAR_LAT, BLK_STS_OK);
 		cond_resched();
 	}
 	return 0;
@@ -1662,7 +1724,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_worker_clock_starts_at_its_run),
 	KUNIT_CASE(kb_account_logs_measured_ios),
 	KUNIT_CASE(kb_account_logs_every_io),
-	KUNIT_CASE(kb_sum_merges_cpus),
+	KUNIT_CASE(kb_sum_merges_workers),
+	KUNIT_CASE(kb_account_counts_a_batch),
 	KUNIT_CASE(kb_account_records_the_schedule),
 	KUNIT_CASE(kb_orphans_are_the_sockets_jobs),
 	KUNIT_CASE(kb_exp_is_exponential),

@@ -7,10 +7,10 @@
  * Every job counts them, for every completed I/O (warm-up and failed ones
  * included): the submit side stamps the slot (kb_loc_submit(), before
  * submit_bio()), the completion counts it in the completing CPU's own
- * counters (kb_loc_complete(), with interrupts off, in kb_account()).  No
- * lock, no atomic, no allocation: one per-CPU block per job, allocated
- * with it, of KB_LOC_NR_CTX context counters then a counter per submit
- * CPU (nr_cpu_ids) then one per hardware queue (nr_hq, the largest
+ * counters (kb_loc_complete(), in kb_end_io()).  No lock, no atomic, no
+ * allocation: one per-CPU block per job, allocated with it, of
+ * KB_LOC_NR_CTX context counters then a counter per submit CPU
+ * (nr_cpu_ids) then one per hardware queue (nr_hq, the largest
  * nr_hw_queues of the job's devices) and one for "no queue" (a bio-based
  * device, or a queue number past nr_hq after the device's queues were
  * changed).  The pairs (submit CPU, completion CPU) are in it whole; the
@@ -83,20 +83,28 @@ static inline void kb_loc_submit(struct kb_slot *slot, struct bio *bio)
 }
 
 /*
- * Completion side, interrupts off, on the completing CPU: counted there
- * alone.  Return: the I/O completed on the CPU that submitted it.
+ * Completion side, on the completing CPU: counted there alone.  Any
+ * context: a task-context completion (a poller) may be interrupted by an
+ * interrupt's, on the same CPU, so each count is one this_cpu_inc(), which
+ * no interrupt can tear (one instruction on x86); preemption is off so
+ * that the three counts and the answer are one CPU's.  Return: the I/O
+ * completed on the CPU that submitted it.
  */
 static inline bool kb_loc_complete(struct kb_loc *loc,
 				   const struct kb_slot *slot)
 {
-	struct kb_loc_cpu *c = this_cpu_ptr(loc->pcpu);
 	unsigned int hq = min_t(unsigned int, slot->loc_hq, loc->nr_hq);
+	bool local;
 
-	c->ctx[in_hardirq() ? KB_LOC_HARDIRQ : in_serving_softirq() ?
-	       KB_LOC_SOFTIRQ : KB_LOC_TASK]++;
-	c->n[slot->loc_cpu]++;
-	c->n[nr_cpu_ids + hq]++;
-	return slot->loc_cpu == smp_processor_id();
+	preempt_disable();
+	this_cpu_inc(loc->pcpu->ctx[in_hardirq() ? KB_LOC_HARDIRQ :
+				    in_serving_softirq() ? KB_LOC_SOFTIRQ :
+				    KB_LOC_TASK]);
+	this_cpu_inc(loc->pcpu->n[slot->loc_cpu]);
+	this_cpu_inc(loc->pcpu->n[nr_cpu_ids + hq]);
+	local = slot->loc_cpu == smp_processor_id();
+	preempt_enable();
+	return local;
 }
 
 /* locality.c */

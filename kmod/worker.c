@@ -514,8 +514,12 @@ static void kb_latt_fill(struct kb_worker *w, u64 now)
  */
 static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 {
-	return !memchr_inv(page_address(slot->pages[0]), 0,
-			   min_t(u32, w->dev->lbs, slot->len));
+	const u64 *p = page_address(slot->pages[0]);
+
+	/* nearly every block read has data in its first bytes */
+	if (*p)
+		return false;
+	return !memchr_inv(p, 0, min_t(u32, w->dev->lbs, slot->len));
 }
 
 /*
@@ -590,7 +594,8 @@ static void kb_wait_sleep(struct kb_worker *w)
 		set_current_state(TASK_IDLE);
 		if (!llist_empty(&w->done))
 			break;
-		if (kb_arrival_pending(w, ktime_get_ns())) {
+		/* the clock only when an arrival may be due: it can be slow */
+		if (kb_open_loop(w) && kb_arrival_pending(w, ktime_get_ns())) {
 			kb_sleep_until_arrival(w);
 			break;
 		}
@@ -849,14 +854,15 @@ static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
 }
 
 /*
- * Takes the completed slots back: resubmitted (closed loop) or freed; and
- * the refused ones, to wait at the head of the queue for a tag, which the
- * completions among them free.
+ * Takes the completed slots back: counted, then resubmitted (closed loop)
+ * or freed; and the refused ones, to wait at the head of the queue for a
+ * tag, which the completions among them free.
  */
 static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 {
 	struct kb_slot *slot, *tmp;
 
+	kb_account_reaped(w, list);
 	llist_for_each_entry_safe(slot, tmp, list, node) {
 		w->inflight--;
 		slot->busy = false;

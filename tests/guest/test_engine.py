@@ -61,7 +61,7 @@ def check_job(guest, job: dict, rw: str, limit: str, bios: int) -> None:
     known count of number_ios): the `# samples` header is the sum of the
     very buckets below it, and total_ios comes from the same per-CPU sums,
     so they could only ever agree with each other.  Mutation:
-    kb_account() measuring only I/Os submitted 100 ms after the ramp's end
+    kb_count_io() measuring only I/Os submitted 100 ms after the ramp's end
     (`job->ramp_end_ns + 100 * NSEC_PER_MSEC`): the header, the buckets and
     total_ios still agree, the device's count does not: red."""
     kb = job["kiobench"]
@@ -130,7 +130,7 @@ def test_nvme_workloads(guest, kiobench_module, nvme, rw, limit):
 def test_warmup_is_excluded(guest, kiobench_module, test_dev):
     """The warm-up's I/Os are done but not measured: the device served the
     measured ones and the warm-up's (its stat file), the histogram holds
-    the measured ones only.  Mutation: kb_account() measuring from the
+    the measured ones only.  Mutation: kb_count_io() measuring from the
     start (`slot->submit_ns >= job->start_ns`): red."""
     before = dev_bios(guest, test_dev)
     job = run_job(guest, f"--filename={test_dev} --rw=randread --iodepth=2 --ramp_time=1 --runtime=1 --time_based",

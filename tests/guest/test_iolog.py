@@ -70,7 +70,7 @@ def test_write_iolog_logs_every_io_issued(guest, kiobench_module, make_nullb):
     kernel counted (warm-up included) and the device completed, each the
     kernel's own entry (direction, offset, length, submission in us), in
     submission order, in fio's frame (Debian's fio's own iolog of such a
-    job parses the same); the job's lat log keeps only the measured I/Os.  Mutations: kb_account() logging only measured I/Os
+    job parses the same); the job's lat log keeps only the measured I/Os.  Mutations: kb_log_lat() logging only measured I/Os
     (`measured &&`): red (the tool refuses the log, 96 I/Os left out);
     save_fio_logs() not leaving the marked entries out: red (lat log
     count).  (One latency for all: completion order is submission order
@@ -160,7 +160,7 @@ def test_fio_replays_kiobench_iolog(guest, kiobench_module, make_nullb):
 def test_iolog_holds_failed_ios(guest, kiobench_module, make_nullb):
     """continue_on_error on a device whose first half fails: the failed
     reads were issued, and are in the iolog with the others; the kernel
-    marks them (flags 2).  Mutation: kb_account() logging only successful
+    marks them (flags 2).  Mutation: kb_log_lat() logging only successful
     I/Os (`!status &&`): red."""
     dev = make_nullb("nullb0", size_mb=16)
     set_badblocks(guest, "nullb0", 0, 16383)

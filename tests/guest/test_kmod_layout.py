@@ -82,7 +82,7 @@ def test_running_job_reads_whole(guest, kiobench_module, make_nullb):
     file, read after), and never go back; JOB_GET answers meanwhile.  Once
     stopped, its samples are the device's completions exactly.  (Its
     `# samples` header is the sum of the buckets printed below it, so the
-    two agreeing proves nothing.)  Mutation: kb_account() measuring only
+    two agreeing proves nothing.)  Mutation: kb_count_io() measuring only
     I/Os submitted 100 ms after the ramp's end: the final count falls
     short of the device's: red."""
     dev = make_nullb("nullb0", size_mb=64, irqmode="softirq")
