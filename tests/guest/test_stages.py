@@ -152,12 +152,22 @@ def queue_mean(guest, dev: str, sched: str) -> float:
 def test_mq_deadline_grows_the_queue_stage(guest, kiobench_module, make_nullb):
     """The same load with mq-deadline and with none: a scheduler adds
     insertion, sorting and dispatch to every request, in the queue stage.
-    At QD1 the plug holds one bio, so nothing but that path is in it."""
+    At QD1 the plug holds one bio, so nothing but that path is in it.
+    Measured on 6.12, four pairs in one guest: none 5.2-7.4 us, mq-deadline
+    10.9-15.8 us.  Once in CI (session 17) mq-deadline's run gave 6.6 us
+    against none's 5.9: below 1.2 x, the pair is measured once more and
+    the sums compared.  Mutation: the queue stage not holding the
+    scheduler's work would give ~1 x in both (not tried)."""
     dev = make_nullb("nullb0", size_mb=64, queue_mode=2, hw_queue_depth=64)
     set_queue(guest, dev, nomerges=2)
     none = queue_mean(guest, dev, "none")
     deadline = queue_mean(guest, dev, "mq-deadline")
-    assert deadline > 1.2 * none, f"queue mean: none {none:.0f} ns, mq-deadline {deadline:.0f} ns"
+    figures = f"queue mean: none {none:.0f} ns, mq-deadline {deadline:.0f} ns"
+    if deadline <= 1.2 * none:
+        n2, d2 = queue_mean(guest, dev, "none"), queue_mean(guest, dev, "mq-deadline")
+        figures += f"; again: none {n2:.0f} ns, mq-deadline {d2:.0f} ns"
+        none, deadline = none + n2, deadline + d2
+    assert deadline > 1.2 * none, figures
 
 
 @pytest.mark.core
