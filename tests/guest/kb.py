@@ -127,6 +127,14 @@ def nlreq(guest: Guest, *args: str, prefix: str = "", dump: bool = False) -> NlA
                  [_fields(l) for l in lines if l.startswith("reply ")], r.out)
 
 
+def worker_stat(guest: Guest, field: int, job: int | str = "*") -> list[str]:
+    """Field `field` of /proc/PID/stat (3 the state, 19 the nice) of each
+    worker thread of job `job` (all jobs' by default), by its comm
+    kiobench<job>/<worker>, which has no blank."""
+    return guest.check("for p in /proc/[0-9]*; do case $(cat $p/comm 2>/dev/null) in "
+                       f"kiobench{job}/*) cut -d' ' -f{field} $p/stat;; esac; done").split()
+
+
 def job_ids(guest: Guest) -> list[int]:
     """Ids of the jobs that exist, from a raw JOB_GET dump."""
     ack = nlreq(guest, "get", dump=True)

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-from kb import nlreq
+from kb import nlreq, worker_stat
 
 RUN = "kiobench run --filename={dev} --rw=randread --runtime=60 --time_based --output-format=json"
 
@@ -153,9 +153,7 @@ def test_unstarted_job_waits_idle(guest, kernel, kiobench_module, make_nullb):
         if detector:
             guest.check(f"echo 1 >{hung}")
         guest.check("sleep 5")
-        # field 3 of /proc/PID/stat is the state; the comm (field 2) has no blank
-        states = guest.check(f"for p in /proc/[0-9]*; do case $(cat $p/comm 2>/dev/null) in "
-                             f"kiobench{job}/*) cut -d' ' -f3 $p/stat;; esac; done").split()
+        states = worker_stat(guest, 3, job)
     finally:
         if detector:
             guest.check(f"echo {saved} >{hung}")

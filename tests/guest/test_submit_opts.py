@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import TRACING, run_job, tracepoint_rwbs
+from kb import TRACING, run_job, tracepoint_rwbs, worker_stat
 from vm.guest import Guest
 
 EAGAIN = 11
@@ -57,16 +57,14 @@ def test_nice_of_the_workers(guest: Guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     guest.check(f"(kiobench run --filename={dev} --rw=randread --bs=4k --numjobs=2 "
                 f"--time_based --runtime=15 --nice=7 >/tmp/nice.out 2>&1 &)")
-    out = ""
+    out: list[str] = []
     for _ in range(30):
-        # field 19 of /proc/PID/stat; the comm (field 2) has no blank
-        out = guest.check("for p in /proc/[0-9]*; do case $(cat $p/comm 2>/dev/null) in "
-                          "kiobench*/*) cut -d' ' -f19 $p/stat;; esac; done")
-        if out.split() == ["7", "7"]:
+        out = worker_stat(guest, 19)
+        if out == ["7", "7"]:
             break
         guest.check("sleep 0.2")
     guest.check("while pidof kiobench >/dev/null; do sleep 0.2; done", timeout=90)
-    nices = [int(x) for x in out.split()]
+    nices = [int(x) for x in out]
     assert nices == [7, 7], out
 
 
