@@ -3,8 +3,9 @@
 A job file's jobs start together unless stonewall, wait_for or startdelay
 say otherwise; numjobs makes clones, offset_increment apart; group_reporting
 sums a group; loops, size and runtime end a job where fio's would.  Each
-test reads what blktrace saw on null_blk (every bio queued, with the
-kiobench<job>/<n> thread that queued it, and every completion) or the
+test reads what the block layer's tracepoints saw on null_blk (every bio
+queued, with the kiobench<job>/<n> thread that queued it, and every
+completion) or the
 device's own stat counts, never the tool's echo of its options.  The
 meanings were checked against Debian's fio 3.33 (see
 Documentation/kiobench.rst, "Job files: fio's execution model").
@@ -15,7 +16,7 @@ from collections import defaultdict
 
 import pytest
 
-from kb import dev_bios
+from kb import block_events, dev_bios
 
 SLOW = 300
 
@@ -28,34 +29,12 @@ def wait_for(guest, cond: str, what: str, timeout: float = 60) -> None:
 
 
 def traced(guest, devs: list[str], run) -> dict[str, list[tuple[str, float, int, int, str]]]:
-    """blktrace of devs during run(): {dev name: [(action, t_s, sector,
-    sectors, command), ...]} for the Q (queued) and C (completed) events."""
-    if guest.run("command -v blktrace && command -v blkparse").rc:
-        pytest.skip("blktrace and blkparse are not in the guest image")
-    names = [d.rsplit("/", 1)[-1] for d in devs]
-    guest.check("rm -rf /tmp/bt && mkdir /tmp/bt")
-    guest.check(f"(cd /tmp/bt && blktrace {' '.join('-d ' + d for d in devs)} "
-                ">/tmp/bt/blktrace.out 2>&1 &)")
-    for n in names:
-        wait_for(guest, f"test -e /sys/kernel/debug/block/{n}/trace0", "blktrace")
-    guest.check("sleep 1")     # its relay files come before it traces
-    try:
-        run()
-    finally:
-        guest.check("sleep 0.5; kill -INT $(pidof blktrace); "
-                    "for i in $(seq 100); do pidof blktrace >/dev/null || exit 0; sleep 0.1; done")
-    # one blkparse for all: its times count from one start (per input, each
-    # would count from its own first event)
-    devno = {guest.check(f"cat /sys/block/{n}/dev").strip().replace(":", ","): n
-             for n in names}
-    out = guest.check(f"cd /tmp/bt && blkparse -q {' '.join('-i ' + n for n in names)} "
-                      "-f '%D %a %T.%9t %S %n %C\\n'", timeout=SLOW)
-    ev = {n: [] for n in names}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) >= 5 and f[1] in ("Q", "C") and f[0] in devno:
-            ev[devno[f[0]]].append((f[1], float(f[2]), int(f[3]), int(f[4]),
-                                    f[5] if len(f) > 5 else ""))
+    """The block layer's events of devs during run(): {dev name: [(action,
+    t_s, sector, sectors, command), ...]} for the Q (queued) and C
+    (completed) events; one clock for every device and CPU."""
+    ev = {d.rsplit("/", 1)[-1]: [] for d in devs}
+    for e in block_events(guest, devs, run, "QC", SLOW):
+        ev[e.dev].append((e.action, e.ns / 1e9, e.sector, e.nbytes // 512, e.comm))
     return ev
 
 

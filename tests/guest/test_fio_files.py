@@ -1,11 +1,13 @@
 """fio job files, run by fio and by kiobench in the same guest, compared as
-I/O streams: what the block layer was asked to do, read back by blktrace.
+I/O streams: what the block layer was asked to do, read back from its
+tracepoints.
 
 Each test writes a job file, runs it once under kiobench and three times
 under Debian's fio (seeds 1, 2 and 3) on the same null_blk device, and
-compares the streams blktrace saw at dispatch (its D events, with merging
-off, so one event is one I/O): the read share, the transfer sizes, and the
-share of I/Os in each 5 % band of the device.  What fio varies between
+compares the streams the block layer saw at dispatch (block_rq_issue,
+blktrace's D events, with merging off, so one event is one I/O): the read
+share, the transfer sizes, and the share of I/Os in each 5 % band of the
+device.  What fio varies between
 two of its own seeds is the yardstick: kiobench may differ from fio by at
 most twice fio's largest difference between its seeds, or by a floor that
 a few thousand samples allow (below it the comparison would only measure
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from kb import traced_events
+from kb import block_events
 
 SLOW = 300
 BANDS = 20  # 5 % of the device each
@@ -30,7 +32,7 @@ NR_IOS = 4000
 
 @dataclass
 class Stream:
-    """The I/Os blktrace saw dispatched to a device: (op, offset, bytes)."""
+    """The I/Os dispatched to a device: (op, offset, bytes)."""
     ios: list[tuple[str, int, int]]
 
     def ops(self) -> dict[str, float]:
@@ -53,10 +55,9 @@ def tv(a: dict, b: dict) -> float:
 
 
 def traced(guest, dev: str, cmd: str) -> Stream:
-    """Run cmd in the guest under blktrace on dev; the I/Os dispatched."""
-    ev = traced_events(guest, dev, cmd, "-a issue", "%a %d %S %N", SLOW)
-    return Stream([("R" if "R" in rwbs else "W" if "W" in rwbs else rwbs, int(sec) * 512, int(n))
-                   for a, rwbs, sec, n in ev if a == "D"])
+    """Run cmd in the guest with dev's issues traced; the I/Os dispatched."""
+    return Stream([("R" if "R" in e.rwbs else "W" if "W" in e.rwbs else e.rwbs, e.sector * 512,
+                    e.nbytes) for e in block_events(guest, dev, cmd, "D", SLOW)])
 
 
 def streams(guest, dev: str, jobfile: str, kb_args: str = "") -> tuple[Stream, list[Stream]]:

@@ -1,5 +1,5 @@
 """fio's offset patterns, run by fio and by kiobench on the same job file in
-the same guest and compared as the I/O streams blktrace saw dispatched:
+the same guest and compared as the I/O streams the block layer dispatched:
 rw's offset modifier (rw=randread:N, rw=write:N), rw_sequencer and
 zonemode=strided.
 

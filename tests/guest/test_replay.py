@@ -1,5 +1,5 @@
 """fio's read_iolog and replay options: kiobench replays a log's I/Os, and
-blktrace sees exactly them, in order, on the device.
+the block layer sees exactly them, in order, on the device.
 
 Every job runs at iodepth=1, so that dispatch order is the log's order.
 Neither core nor debug: the entries are read by the same code on every
@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from kb import dev_bios, nlreq, run_job, traced_events
+from kb import block_events, dev_bios, nlreq, run_job
 from test_fio_files import SLOW, traced
 
 
@@ -33,7 +33,7 @@ def log_ios(text: str) -> list[tuple[str, int, int]]:
 
 def test_replays_fios_own_log_in_order(guest, kiobench_module, make_nullb):
     """Debian's fio writes an iolog of a small random mixed job on one
-    null_blk; kiobench replays it (replay_redirect) on another: blktrace
+    null_blk; kiobench replays it (replay_redirect) on another: the block layer
     sees the log's reads and writes, offsets and sizes, in the log's
     order, and the kernel counts as many of each.  Mutation: kb_replay_pick()
     not advancing its cursor (every I/O the first entry's): red."""
@@ -57,11 +57,10 @@ def test_replays_fios_own_log_in_order(guest, kiobench_module, make_nullb):
 
 
 def issue_times(guest, dev: str, cmd: str) -> list[float]:
-    """The times (s) blktrace saw each read queued (submit_bio(), in the
+    """The times (s) the block layer saw each read queued (submit_bio(), in the
     worker's task: the driver's issue, D, may come ms later from another
     CPU under TCG), while cmd ran."""
-    ev = traced_events(guest, dev, cmd, "-a queue", "%a %d %T %t %S %N", SLOW)
-    return [int(s) + int(ns) / 1e9 for a, rwbs, s, ns, _, _ in ev if a == "Q" and "R" in rwbs]
+    return [e.ns / 1e9 for e in block_events(guest, dev, cmd, "Q", SLOW) if "R" in e.rwbs]
 
 
 GAP_MS = 20

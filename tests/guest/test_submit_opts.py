@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import TRACING, run_job, tracepoint_rwbs, worker_stat
+from kb import TRACING, block_events, run_job, tracepoint_rwbs, worker_stat
 from vm.guest import Guest
 
 EAGAIN = 11
@@ -118,12 +118,8 @@ def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
 def device_inflight(guest: Guest, dev: str, cmd: str) -> list[tuple[bool, int, int]]:
     """(issued, first sector, sectors) of each request of dev that moved data
     while cmd ran, from block_rq_issue and block_rq_complete, in order."""
-    out = traced(guest, dev, ("block_rq_issue", "block_rq_complete"), cmd)
-    ev = [(m.group(1) == "block_rq_issue", int(m.group(2)), int(m.group(3)))
-          for m in re.finditer(r"(block_rq_issue|block_rq_complete): \d+,\d+ [RW]\S* "
-                               r"(?:\d+ )?\(\S*\) (\d+) \+ (\d+)", out)]
-    assert ev and all(n for _, _, n in ev), out[-2000:]
-    return ev
+    return [(e.action == "D", e.sector, e.nbytes // 512)
+            for e in block_events(guest, dev, cmd, "DC", 120)]
 
 
 def inflight_overlaps(guest: Guest, dev: str, cmd: str) -> tuple[int, int]:

@@ -3,14 +3,14 @@
 A worker with thinktime pauses after thinktime_blocks completions, with
 nothing in flight (the I/O in flight drains first, as fio's io_u_quiesce()
 does), for thinktime (spinning thinktime_spin of it); thinktime_iotime adds a
-pause after that much I/O time.  The proof is blktrace's timestamps of the
-I/Os a null_blk device was given (D: dispatched to the driver, C:
-completed), not the tool's echo; Debian's fio 3.33 runs the same job file
+pause after that much I/O time.  The proof is the timestamps of the
+block layer's tracepoints for the I/Os a null_blk device was given (D:
+dispatched to the driver, C: completed), not the tool's echo; Debian's fio 3.33 runs the same job file
 in the same guest under the same trace.
 
 Tolerances: a pause is an hrtimer sleep, which never ends early, so a
 pause's gap between two dispatches is at least thinktime (9.5 ms is asked
-of a 10 ms pause, for blktrace's per-CPU clocks); in TCG a wake-up adds
+of a 10 ms pause, for the trace's microsecond print); in TCG a wake-up adds
 0.05-0.1 ms and a loaded host a few ms, so the pauses' median must stay
 under 15 ms, and an I/O's own gap (tens of microseconds on null_blk) may
 reach 9.5 ms in at most 2 % of the other gaps (a host preemption).  Core:
@@ -24,7 +24,7 @@ import statistics
 
 import pytest
 
-from kb import run_job, traced_events
+from kb import block_events, run_job
 
 PAUSE_NS = 10_000_000
 GAP_NS = 9_500_000  # a pause's gap is at least this (see above)
@@ -33,9 +33,8 @@ SLOW = 300
 
 def trace(guest, dev: str, cmd: str) -> list[tuple[str, int]]:
     """(event, ns) of the D and C events of dev while cmd runs, in time order."""
-    ev = traced_events(guest, dev, cmd, "-a issue -a complete", "%a %T %t %N", SLOW)
-    return sorted(((a, int(s) * 1_000_000_000 + int(ns)) for a, s, ns, _ in ev
-                   if a in ("D", "C")), key=lambda e: e[1])
+    return sorted(((e.action, e.ns) for e in block_events(guest, dev, cmd, "DC", SLOW)),
+                  key=lambda e: e[1])
 
 
 def pauses(ev: list[tuple[str, int]], gap_ns: int = GAP_NS) \
