@@ -81,8 +81,16 @@ def dev_bios(guest: Guest, dev: str) -> int:
     stat file (Documentation/block/stat.rst): I/Os completed plus those
     merged into them (fields 1, 2, 5 and 6).  A count of the device's own,
     independent of anything kiobench computes."""
-    name = dev.rsplit("/", 1)[-1]
-    f = guest.check(f"cat /sys/class/block/{name}/stat").split()
+    return stat_bios(guest.check(f"cat {stat_path(dev)}"))
+
+
+def stat_path(dev: str) -> str:
+    return f"/sys/class/block/{dev.rsplit('/', 1)[-1]}/stat"
+
+
+def stat_bios(stat: str) -> int:
+    """dev_bios() of a stat file's text."""
+    f = stat.split()
     return int(f[0]) + int(f[1]) + int(f[4]) + int(f[5])
 
 
