@@ -5,9 +5,8 @@ say otherwise; numjobs makes clones, offset_increment apart; group_reporting
 sums a group; loops, size and runtime end a job where fio's would.  Each
 test reads what the block layer's tracepoints saw on null_blk (every bio
 queued, with the kiobench<job>/<n> thread that queued it, and every
-completion) or the
-device's own stat counts, never the tool's echo of its options.  The
-meanings were checked against Debian's fio 3.33 (see
+completion) or the device's own stat counts, never the tool's echo of its
+options.  The meanings were checked against Debian's fio 3.33 (see
 Documentation/kiobench.rst, "Job files: fio's execution model").
 """
 import json

@@ -33,8 +33,8 @@ def log_ios(text: str) -> list[tuple[str, int, int]]:
 
 def test_replays_fios_own_log_in_order(guest, kiobench_module, make_nullb):
     """Debian's fio writes an iolog of a small random mixed job on one
-    null_blk; kiobench replays it (replay_redirect) on another: the block layer
-    sees the log's reads and writes, offsets and sizes, in the log's
+    null_blk; kiobench replays it (replay_redirect) on another: the block
+    layer sees the log's reads and writes, offsets and sizes, in the log's
     order, and the kernel counts as many of each.  Mutation: kb_replay_pick()
     not advancing its cursor (every I/O the first entry's): red."""
     src = make_nullb("nullb0", size_mb=16)
@@ -57,9 +57,9 @@ def test_replays_fios_own_log_in_order(guest, kiobench_module, make_nullb):
 
 
 def issue_times(guest, dev: str, cmd: str) -> list[float]:
-    """The times (s) the block layer saw each read queued (submit_bio(), in the
-    worker's task: the driver's issue, D, may come ms later from another
-    CPU under TCG), while cmd ran."""
+    """The times (s) the block layer saw each read queued (submit_bio(), in
+    the worker's task: the driver's issue, D, may come ms later from
+    another CPU under TCG), while cmd ran."""
     return [e.ns / 1e9 for e in block_events(guest, dev, cmd, "Q", SLOW) if "R" in e.rwbs]
 
 

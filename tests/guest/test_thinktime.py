@@ -5,8 +5,8 @@ nothing in flight (the I/O in flight drains first, as fio's io_u_quiesce()
 does), for thinktime (spinning thinktime_spin of it); thinktime_iotime adds a
 pause after that much I/O time.  The proof is the timestamps of the
 block layer's tracepoints for the I/Os a null_blk device was given (D:
-dispatched to the driver, C: completed), not the tool's echo; Debian's fio 3.33 runs the same job file
-in the same guest under the same trace.
+dispatched to the driver, C: completed), not the tool's echo; Debian's
+fio 3.33 runs the same job file in the same guest under the same trace.
 
 Tolerances: a pause is an hrtimer sleep, which never ends early, so a
 pause's gap between two dispatches is at least thinktime (9.5 ms is asked
