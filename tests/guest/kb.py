@@ -192,6 +192,14 @@ def blktraced(guest: Guest, dev: str, args: str = "") -> Iterator[str]:
 
 TRACING = "/sys/kernel/tracing"      # debugfs' tracing link is gone in 7.x
 
+
+def trace_devno(guest: Guest, dev: str) -> tuple[str, int]:
+    """dev's "major,minor" as trace events print it, and its dev_t as
+    their filters take it (the kernel's MKDEV: major << 20 | minor)."""
+    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
+                               ).strip().split(":")
+    return f"{major},{minor}", (int(major) << 20) | int(minor)
+
 # the block layer's tracepoints, by blktrace's letter for the same event
 BLOCK_EVENTS = {"Q": "block_bio_queue", "D": "block_rq_issue", "C": "block_rq_complete"}
 # "<ts>: <event>: <maj>,<min> <rwbs> [<bytes>] [(<cmd>)] <sector> + <nr> ... [<comm>]":
@@ -226,8 +234,8 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
     names = [d.rsplit("/", 1)[-1] for d in ([devs] if isinstance(devs, str) else devs)]
     numbers = {}
     for n in names:
-        major, minor = guest.check(f"cat /sys/class/block/{n}/dev").strip().split(":")
-        numbers[f"{major},{minor}"] = (n, (int(major) << 20) | int(minor))
+        printed, devt = trace_devno(guest, n)
+        numbers[printed] = (n, devt)
     filt = " || ".join(f"dev == {no}" for _, no in numbers.values())
     evs = [f"{TRACING}/events/block/{BLOCK_EVENTS[a]}" for a in actions]
     guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
@@ -262,13 +270,12 @@ def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
     block_bio_queue ...) of dev while cmd ran, in order: W, R, D for the
     op, F before it a preflush, F after it FUA."""
     ev = f"{TRACING}/events/block/{event}"
-    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
-                               ).strip().split(":")
+    _, devt = trace_devno(guest, dev)
     guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
     if buffer_kb:
         guest.check(f"echo {buffer_kb} >{TRACING}/buffer_size_kb")
     guest.check(f"echo >{TRACING}/trace && "
-                f"echo 'dev == {(int(major) << 20) | int(minor)}' >{ev}/filter && "
+                f"echo 'dev == {devt}' >{ev}/filter && "
                 f"echo 1 >{ev}/enable")
     try:
         r = guest.run(cmd, timeout=timeout)

@@ -7,11 +7,10 @@ under Debian's fio (seeds 1, 2 and 3) on the same null_blk device, and
 compares the streams the block layer saw at dispatch (block_rq_issue,
 blktrace's D events, with merging off, so one event is one I/O): the read
 share, the transfer sizes, and the share of I/Os in each 5 % band of the
-device.  What fio varies between
-two of its own seeds is the yardstick: kiobench may differ from fio by at
-most twice fio's largest difference between its seeds, or by a floor that
-a few thousand samples allow (below it the comparison would only measure
-luck).  Neither core nor debug: the tool's file handling is the same on
+device.  What fio varies between two of its own seeds is the yardstick:
+kiobench may differ from fio by at most twice fio's largest difference
+between its seeds, or by a floor that a few thousand samples allow (below
+it the comparison would only measure luck).  Neither core nor debug: the tool's file handling is the same on
 every kernel.
 """
 from __future__ import annotations

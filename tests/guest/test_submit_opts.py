@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import TRACING, block_events, run_job, tracepoint_rwbs, worker_stat
+from kb import TRACING, block_events, run_job, trace_devno, tracepoint_rwbs, worker_stat
 from vm.guest import Guest
 
 EAGAIN = 11
@@ -96,13 +96,12 @@ def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb)
 
 def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
     """Runs cmd under the block `events` of dev; the trace."""
-    name = dev.rsplit("/", 1)[-1]
-    major, minor = guest.check(f"cat /sys/class/block/{name}/dev").strip().split(":")
+    _, devt = trace_devno(guest, dev)
     evs = [f"{TRACING}/events/block/{e}" for e in events]
     guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
     guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace")
     for ev in evs:      # block_unplug has no device: its comm tells
-        flt = "" if ev.endswith("unplug") else f"dev == {(int(major) << 20) | int(minor)}"
+        flt = "" if ev.endswith("unplug") else f"dev == {devt}"
         guest.check(f"echo '{flt or 0}' >{ev}/filter && echo 1 >{ev}/enable")
     try:
         r = guest.run(cmd, timeout=120)
