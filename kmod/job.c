@@ -674,7 +674,14 @@ static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
 	if (fill)	/* the data it writes (data.c) */
 		kb_data_fill_slot(w, slot);
 	slot->w = w;
-	bio_init(&slot->bio, w->dev->bdev.bdev, slot->bvec, nr_pages, 0);
+	/*
+	 * No device yet: kb_issue() gives it with each I/O.  bio_init() with
+	 * one takes a reference on the device's blkg, which only the I/O's
+	 * completion puts back (bio_endio()): a slot that never carried an
+	 * I/O (a depth above the job's I/Os, a job never started) would keep
+	 * the device's request_queue alive after its removal.
+	 */
+	bio_init(&slot->bio, NULL, slot->bvec, nr_pages, 0);
 	return slot;
 
 out_free_slot:
