@@ -62,6 +62,8 @@ pkgs=(
 	# playbook (tools/ansible): ansible-playbook and ansible-lint
 	ansible-core ansible-lint
 	python3 python3-pytest python3-yaml python3-matplotlib python3-jsonschema
+	# the unit step's tests two at a time (pytest -n)
+	python3-pytest-xdist
 	# tests/guest/test_fiologs.py: fio's fiologparser_hist.py reads logs with them
 	python3-numpy python3-pandas
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
