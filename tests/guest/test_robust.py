@@ -776,7 +776,6 @@ def test_nvme_removed_while_running(guest, kiobench_module):
     assert run_job(guest, f"--filename={dev} --number_ios=100")["read"]["total_ios"] == 100
 
 
-
 @pytest.mark.core   # not debug: that kernel has no function tracer
 def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
     """Slots that never carried an I/O hold nothing of their device: after
@@ -790,8 +789,7 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
     t = TRACING
     guest.check(f"test -e {t}/events || mount -t tracefs nodev {t}")
     guest.check(f"echo nop >{t}/current_tracer && echo blk_free_queue_rcu >{t}/set_ftrace_filter"
-                f" && echo >{t}/trace && echo function >{t}/current_tracer"
-                f" && echo 1 >{t}/tracing_on")
+                f" && echo function >{t}/current_tracer && echo 1 >{t}/tracing_on")
     try:
         dev = nullb(guest, "nbslots", size_mb=16)
         assert run_job(guest, f"--filename={dev} --iodepth=8 --number_ios=2")["read"][
@@ -799,13 +797,16 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
         ack = nlreq(guest, "new", f"dev={dev}", "iodepth=8")
         assert ack.errno == 0, ack.out
         assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
-        guest.check(f"echo 0 >{NULLB}/nbslots/power && rmdir {NULLB}/nbslots")
+        # emptied now, not before the jobs: a device an earlier test removed
+        # has long had its queue freed, and cannot stand in for this one's
+        guest.check(f"echo >{t}/trace && echo 0 >{NULLB}/nbslots/power && rmdir {NULLB}/nbslots")
         # an RCU callback after the blkg's release work: both asynchronous
         freed = guest.run(f"for i in $(seq 150); do grep -q 'blk_free_queue_rcu <-' {t}/trace "
                           "&& exit 0; sleep 0.2; done; exit 1", timeout=60)
         assert freed.ok, "the removed device's request_queue was never freed"
     finally:
         guest.check(f"echo nop >{t}/current_tracer && echo >{t}/set_ftrace_filter")
+
 
 def list_jobs(guest) -> dict[int, tuple[str, str]]:
     """Job id -> (state, devices), from `kiobench list`."""
