@@ -193,6 +193,11 @@ def blktraced(guest: Guest, dev: str, args: str = "") -> Iterator[str]:
 TRACING = "/sys/kernel/tracing"      # debugfs' tracing link is gone in 7.x
 
 
+def mount_tracefs(guest: Guest) -> None:
+    """tracefs at TRACING, unless it is there already."""
+    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+
+
 def trace_devno(guest: Guest, dev: str) -> tuple[str, int]:
     """dev's "major,minor" as trace events print it, and its dev_t as
     their filters take it (the kernel's MKDEV: major << 20 | minor)."""
@@ -238,7 +243,7 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
         numbers[printed] = (n, devt)
     filt = " || ".join(f"dev == {no}" for _, no in numbers.values())
     evs = [f"{TRACING}/events/block/{BLOCK_EVENTS[a]}" for a in actions]
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     guest.check(f"echo 0 >{TRACING}/tracing_on && echo mono >{TRACING}/trace_clock && "
                 f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
                 + " && ".join(f"echo '{filt}' >{e}/filter && echo 1 >{e}/enable" for e in evs)
@@ -271,7 +276,7 @@ def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
     op, F before it a preflush, F after it FUA."""
     ev = f"{TRACING}/events/block/{event}"
     _, devt = trace_devno(guest, dev)
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     if buffer_kb:
         guest.check(f"echo {buffer_kb} >{TRACING}/buffer_size_kb")
     guest.check(f"echo >{TRACING}/trace && "
@@ -293,7 +298,7 @@ def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     (nvme_cmd_write, nvme_cmd_dsm ...) and the fields of its arguments
     (slba, len, ctrl of reads, writes and write zeroes; nr of a DSM, its
     ranges less one)."""
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
     try:
         r = guest.run(cmd, timeout=300)

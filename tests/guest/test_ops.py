@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import TRACING, nlreq, nvme_cmds, run_job, tracepoint_rwbs
+from kb import TRACING, mount_tracefs, nlreq, nvme_cmds, run_job, tracepoint_rwbs
 from vm.guest import Guest, Nvme
 from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
@@ -324,7 +324,7 @@ def test_atomic_scsi_debug(guest: Guest, atomic_disk):
     dev, lo, hi = atomic_disk
     assert 0 < lo <= hi, (lo, hi)
     ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
     before = stat(guest, dev)
     try:
@@ -356,7 +356,7 @@ def test_write_zeroes_unmap_scsi_debug(guest: Guest, kiobench_module):
     dev = scsi_debug(guest, lbpws=1, dev_size_mb=32)
     try:
         ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
-        guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+        mount_tracefs(guest)
         for unmap in (0, 1):
             guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
             try:

@@ -19,9 +19,8 @@ from collections import Counter
 
 import pytest
 
-from kb import run_job
+from kb import TRACING, mount_tracefs, run_job
 
-TRACING = "/sys/kernel/tracing"
 INST = f"{TRACING}/instances/kbprio"
 NR_IOS = 4000
 PCT = 30
@@ -33,7 +32,7 @@ def traced_prios(guest, dev: str, args: str) -> tuple[dict, Counter, Counter]:
     (op, class, level) with op "R" or "W": blocks, not requests, since two
     adjacent I/Os of one priority may merge (the block layer merges no bios
     of different priorities)."""
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     fmt = guest.check(f"cat {TRACING}/events/block/block_rq_complete/format")
     if "ioprio" not in fmt:
         pytest.skip("this kernel's block_rq_complete event has no ioprio field")
@@ -173,7 +172,7 @@ def test_group_reporting_keeps_the_split(guest, kiobench_module, make_nullb):
 def traced_sizes(guest, dev: str, cmd: str) -> Counter:
     """Run cmd under block_rq_complete on dev (merges off, so that one
     request is one I/O): the requests per (bytes, class, level)."""
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     if "ioprio" not in guest.check(f"cat {TRACING}/events/block/block_rq_complete/format"):
         pytest.skip("this kernel's block_rq_complete event has no ioprio field")
     major, minor = (int(x, 16) for x in guest.check(f"stat -L -c '%t %T' {dev}").split())

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import (DEBUGFS, TRACING, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq,
-                run_job, wait_for)
+from kb import (DEBUGFS, TRACING, destroy_job, dev_bios, fault_attr, hist, job_ids,
+                mount_tracefs, nlreq, run_job, wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -787,7 +787,7 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
     device, which takes a blkg reference that only an I/O's completion
     puts back: red, the queue is never freed."""
     t = TRACING
-    guest.check(f"test -e {t}/events || mount -t tracefs nodev {t}")
+    mount_tracefs(guest)
     guest.check(f"echo nop >{t}/current_tracer && echo blk_free_queue_rcu >{t}/set_ftrace_filter"
                 f" && echo function >{t}/current_tracer && echo 1 >{t}/tracing_on")
     try:

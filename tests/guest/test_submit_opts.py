@@ -15,7 +15,8 @@ import re
 
 import pytest
 
-from kb import TRACING, block_events, run_job, trace_devno, tracepoint_rwbs, worker_stat
+from kb import (TRACING, block_events, mount_tracefs, run_job, trace_devno, tracepoint_rwbs,
+                worker_stat)
 from vm.guest import Guest
 
 EAGAIN = 11
@@ -98,7 +99,7 @@ def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
     """Runs cmd under the block `events` of dev; the trace."""
     _, devt = trace_devno(guest, dev)
     evs = [f"{TRACING}/events/block/{e}" for e in events]
-    guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+    mount_tracefs(guest)
     guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace")
     for ev in evs:      # block_unplug has no device: its comm tells
         flt = "" if ev.endswith("unplug") else f"dev == {devt}"
@@ -171,7 +172,7 @@ def test_write_hint(guest: Guest, kiobench_module):
         cmd = (f"kiobench run --allow-writes --filename={dev} --rw=randwrite --bs=4k "
                f"--iodepth=4 --number_ios=40 --write_hint=medium")
         ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
-        guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
+        mount_tracefs(guest)
         guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
         try:
             r = guest.run(cmd, timeout=120)
