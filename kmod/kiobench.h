@@ -456,6 +456,7 @@ struct kb_worker {
 	u64 think_last_ns;	/* thinktime: end of the last pause */
 	unsigned int poll_next;	/* poll: the slot to poll next */
 	u32 nowait_max;		/* poll: longest bio submitted with REQ_NOWAIT */
+	unsigned int plug_batch;	/* requests a plug takes at once */
 	unsigned int tag_cap;	/* poll: in flight at the last refusal; 0: none */
 	unsigned int cap_age;	/* poll: completions since tag_cap was learnt */
 	struct llist_node *deferred;	/* poll: slots waiting for a tag, FIFO */

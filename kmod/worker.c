@@ -744,6 +744,8 @@ static unsigned int kb_plug_batch(struct llist_node *list,
 static void kb_retry(struct kb_worker *w, u64 now)
 {
 	bool go_on = kb_may_go_on(w, now);
+	struct blk_plug *plug = current->plug;
+	unsigned int issued = 0;
 	struct kb_slot *slot;
 
 	while (w->deferred && kb_may_try(w) && !kb_refill_held(w)) {
@@ -756,9 +758,21 @@ static void kb_retry(struct kb_worker *w, u64 now)
 				slot->node.next = w->idle;
 				w->idle = &slot->node;
 			}
-		} else if (!kb_issue(w, slot)) {
-			kb_refused(w);
+			continue;
 		}
+		/*
+		 * The block layer takes the plug's batch of requests once and
+		 * sets nr_ios back to 1: arm it again for each batch of
+		 * resubmissions, or all but the first batch would take their
+		 * tags one at a time.  It is read only when the plug holds no
+		 * request, so arming it early costs nothing.
+		 */
+		if (plug && issued && !(issued % w->plug_batch))
+			plug->nr_ios = kb_plug_batch(&slot->node, NULL,
+						     w->plug_batch);
+		issued++;
+		if (!kb_issue(w, slot))
+			kb_refused(w);
 	}
 }
 
@@ -1027,6 +1041,7 @@ static void kb_worker_pass(struct kb_worker *w)
 	u64 now;
 
 	w->nowait_max = kb_nowait_max(w->dev->bdev.bdev);
+	w->plug_batch = batch;
 	kb_start_plug(&plug, min(batch, w->nr_slots));
 	kb_worker_start(w);
 	blk_finish_plug(&plug);

@@ -198,6 +198,27 @@ def mount_tracefs(guest: Guest) -> None:
     guest.check(f"test -e {TRACING}/events || mount -t tracefs nodev {TRACING}")
 
 
+@contextmanager
+def function_trace(guest: Guest, *funcs: str) -> Iterator[str]:
+    """The function tracer on `funcs` only, its trace file's path; off and
+    unfiltered after.  A line `<func> <-<caller>` per call.  Debian's
+    kernels have it; the debug kernel does not (no CONFIG_FUNCTION_TRACER)."""
+    t = TRACING
+    mount_tracefs(guest)
+    guest.check(f"echo nop >{t}/current_tracer && echo {' '.join(funcs)} >{t}/set_ftrace_filter"
+                f" && echo >{t}/trace && echo function >{t}/current_tracer"
+                f" && echo 1 >{t}/tracing_on")
+    try:
+        yield f"{t}/trace"
+    finally:
+        guest.check(f"echo nop >{t}/current_tracer && echo >{t}/set_ftrace_filter")
+
+
+def trace_calls(guest: Guest, trace: str, func: str) -> int:
+    """How many calls of `func` the function tracer's `trace` holds."""
+    return int(guest.check(f"grep -c ' {func} <-' {trace} || true"))
+
+
 def trace_devno(guest: Guest, dev: str) -> tuple[str, int]:
     """dev's "major,minor" as trace events print it, and its dev_t as
     their filters take it (the kernel's MKDEV: major << 20 | minor)."""

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import (DEBUGFS, TRACING, destroy_job, dev_bios, fault_attr, hist, job_ids,
-                mount_tracefs, nlreq, run_job, wait_for)
+from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, function_trace, hist, job_ids,
+                nlreq, run_job, wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -786,11 +786,7 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
     per-CPU statistics.  Mutation: kb_alloc_slot()'s bio_init() given the
     device, which takes a blkg reference that only an I/O's completion
     puts back: red, the queue is never freed."""
-    t = TRACING
-    mount_tracefs(guest)
-    guest.check(f"echo nop >{t}/current_tracer && echo blk_free_queue_rcu >{t}/set_ftrace_filter"
-                f" && echo function >{t}/current_tracer && echo 1 >{t}/tracing_on")
-    try:
+    with function_trace(guest, "blk_free_queue_rcu") as trace:
         dev = nullb(guest, "nbslots", size_mb=16)
         assert run_job(guest, f"--filename={dev} --iodepth=8 --number_ios=2")["read"][
             "total_ios"] == 2
@@ -799,13 +795,11 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
         assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
         # emptied now, not before the jobs: a device an earlier test removed
         # has long had its queue freed, and cannot stand in for this one's
-        guest.check(f"echo >{t}/trace && echo 0 >{NULLB}/nbslots/power && rmdir {NULLB}/nbslots")
+        guest.check(f"echo >{trace} && echo 0 >{NULLB}/nbslots/power && rmdir {NULLB}/nbslots")
         # an RCU callback after the blkg's release work: both asynchronous
-        freed = guest.run(f"for i in $(seq 150); do grep -q 'blk_free_queue_rcu <-' {t}/trace "
+        freed = guest.run(f"for i in $(seq 150); do grep -q 'blk_free_queue_rcu <-' {trace} "
                           "&& exit 0; sleep 0.2; done; exit 1", timeout=60)
         assert freed.ok, "the removed device's request_queue was never freed"
-    finally:
-        guest.check(f"echo nop >{t}/current_tracer && echo >{t}/set_ftrace_filter")
 
 
 def list_jobs(guest) -> dict[int, tuple[str, str]]:
