@@ -227,9 +227,10 @@ EXPORT_SYMBOL_IF_KUNIT(kb_stamp);
  * Any context, any CPU, possibly inside submit_bio() when the block layer
  * fails a bio early.  Stamps the I/O; its worker counts it when it reaps
  * it (kb_account_reaped()).  Never resubmits (submit_bio may sleep): the
- * slot goes back to its worker, which is woken if it may be waiting.  The
- * RCU read section lets kb_job_destroy() wait, with synchronize_rcu(), for
- * the last kb_end_io() to stop touching the worker and its task.
+ * slot goes back to its worker, which is woken if it may be waiting.  Once
+ * the slot is on the worker's list, the worker may reap it, end and be
+ * stopped: from then on only the worker and its task are touched, in an
+ * RCU read section, after which kb_free_workers() frees them.
  */
 void kb_end_io(struct bio *bio)
 {
@@ -251,8 +252,7 @@ void kb_end_io(struct bio *bio)
 	 * interrupt that completes one while the worker is about to sleep
 	 * has the worker as current too, and must wake it.
 	 */
-	if (llist_add(&slot->node, &w->done) &&
-	    w->job->cfg.completion == KIOBENCH_COMPLETION_SLEEP &&
+	if (llist_add(&slot->node, &w->done) && w->sleeps &&
 	    !(in_task() && w->task == current))
 		wake_up_process(w->task);
 	rcu_read_unlock();

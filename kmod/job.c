@@ -18,6 +18,7 @@
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
 
@@ -689,8 +690,12 @@ out_free_slot:
 	return NULL;
 }
 
-static void kb_free_worker(struct kb_worker *w)
+static struct workqueue_struct *kb_free_wq;
+
+static void kb_free_worker(struct work_struct *work)
 {
+	struct kb_worker *w = container_of(to_rcu_work(work), struct kb_worker,
+					   free_work);
 	unsigned int i;
 
 	for (i = 0; i < w->nr_slots; i++)
@@ -703,8 +708,13 @@ static void kb_free_worker(struct kb_worker *w)
 
 /*
  * Stops every worker that has a task; one whose job never started returns
- * from kb_worker_fn() without running.  Then waits until no kb_end_io()
- * can still be touching a worker, and frees them.
+ * from kb_worker_fn() without running.  Its bios have all ended, but a
+ * kb_end_io() may still be waking it, inside an RCU read section: the
+ * worker (its slots, its task) is freed after a grace period, by
+ * kb_free_wq, while the job goes on to release its devices at once.
+ * Waiting here (synchronize_rcu()) cost every JOB_DEL a grace period,
+ * 20-40 ms in a TCG guest.  Its memory is uncharged at once
+ * (kb_job_destroy()), and is free a grace period later.
  */
 static void kb_free_workers(struct kb_job *job)
 {
@@ -716,14 +726,31 @@ static void kb_free_workers(struct kb_job *job)
 	for (i = 0; i < job->nr_workers; i++)
 		if (job->workers[i] && job->workers[i]->task)
 			kthread_stop(job->workers[i]->task);
-	synchronize_rcu();
 	kb_flow_put(job);
 	kb_verify_destroy(job);
-	for (i = 0; i < job->nr_workers; i++)
-		if (job->workers[i])
-			kb_free_worker(job->workers[i]);
+	for (i = 0; i < job->nr_workers; i++) {
+		struct kb_worker *w = job->workers[i];
+
+		if (!w)
+			continue;
+		INIT_RCU_WORK(&w->free_work, kb_free_worker);
+		queue_rcu_work(kb_free_wq, &w->free_work);
+	}
 	kfree(job->workers);
 	job->workers = NULL;
+}
+
+int kb_job_init(void)
+{
+	kb_free_wq = alloc_workqueue("kiobench_free", WQ_UNBOUND, 0);
+	return kb_free_wq ? 0 : -ENOMEM;
+}
+
+/* After the last job's kb_job_destroy(): every worker freed. */
+void kb_job_exit(void)
+{
+	rcu_barrier();	/* every worker's grace period has queued its work */
+	destroy_workqueue(kb_free_wq);	/* which it runs, first */
 }
 
 /*
@@ -789,6 +816,7 @@ static int kb_alloc_workers(struct kb_job *job)
 		w->cpu = kb_worker_cpu(cfg, i);
 		w->stats = job->stats[i];
 		init_llist_head(&w->done);
+		w->sleeps = cfg->completion == KIOBENCH_COMPLETION_SLEEP;
 		kb_rng_seed(&w->rng, cfg->seed + i);
 		/* the workers of a device share its map, a share each */
 		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),

@@ -425,6 +425,8 @@ struct kb_worker {
 	struct kb_dev *dev;
 	struct task_struct *task;
 	struct llist_head done;	/* completed slots, from kb_end_io() */
+	bool sleeps;		/* completion sleep: kb_end_io() wakes it */
+	struct rcu_work free_work;	/* kb_free_workers(): after kb_end_io() */
 	struct kb_stats *stats;	/* job->stats[index]: its own, written by it */
 	unsigned int index;
 	int cpu;		/* -1: not pinned */
@@ -655,5 +657,7 @@ void kb_debugfs_del_job(struct kb_job *job);
 /* netlink.c */
 int kb_nl_init(void);
 void kb_nl_exit(void);
+int kb_job_init(void);
+void kb_job_exit(void);
 
 #endif /* KB_KIOBENCH_H */

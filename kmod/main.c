@@ -35,6 +35,9 @@ static int __init kb_init(void)
 {
 	int err;
 
+	err = kb_job_init();
+	if (err)
+		return err;
 	kb_debugfs_init();
 	err = kb_nl_init();
 	if (err)
@@ -44,6 +47,7 @@ static int __init kb_init(void)
 
 out_debugfs_exit:
 	kb_debugfs_exit();
+	kb_job_exit();
 	return err;
 }
 
@@ -53,6 +57,7 @@ static void __exit kb_exit(void)
 	kb_nl_exit();
 	kb_stages_exit();	/* after every job: waits for running probes */
 	kb_debugfs_exit();
+	kb_job_exit();		/* after every job: frees their workers */
 }
 
 module_init(kb_init);
