@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from kb import destroy_job, dev_bios, function_trace, hist, run_job, trace_calls
+from kb import destroy_job, dev_bios, hist, run_job
 from vm.targets import nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -124,31 +124,6 @@ def test_nvme_workloads(guest, kiobench_module, nvme, rw, limit):
                          f"{writes(rw)}", keep=True)
     check_job(guest, job, rw, limit, dev_bios(guest, nvme) - before)
     destroy_job(guest, job)
-
-
-@pytest.mark.core   # not debug: that kernel has no function tracer
-def test_requests_come_in_batches_of_tags(guest, kiobench_module, make_nullb):
-    """A worker's resubmissions take their requests' tags in batches, as
-    io_uring's do: null_blk's 64 tags make sbitmap words of 16, so a round
-    of 32 completions is two batches (blk_mq_get_tags()).  The block layer
-    sets the plug's nr_ios back to 1 after one batch; unless the worker
-    arms it again, the second 16 take a tag each (blk_mq_get_tag()).  Seen
-    by the function tracer over 2000 reads at QD 32: 16 single tags (the
-    first round's second half), against 998 without the re-arming
-    (mutation: kb_retry() not setting plug->nr_ios: red)."""
-    dev = make_nullb("nullb0", size_mb=64)
-    name = dev.rsplit("/", 1)[-1]
-    assert guest.check(f"cat /sys/block/{name}/queue/nr_requests") == "64\n"
-    assert "[none]" in guest.check(f"cat /sys/block/{name}/queue/scheduler")
-    with function_trace(guest, "blk_mq_get_tag", "blk_mq_get_tags") as trace:
-        job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=32 --number_ios=2000")
-        single = trace_calls(guest, trace, "blk_mq_get_tag")
-        batches = trace_calls(guest, trace, "blk_mq_get_tags")
-    ios = job["read"]["total_ios"]
-    assert ios == 2000
-    # the tracer saw them: a round (at most 32) takes at least one batch
-    assert batches >= ios // 32, (single, batches)
-    assert single <= ios // 20, f"{single} of {ios} requests took a tag each ({batches} batches)"
 
 
 @pytest.mark.device

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, function_trace, hist, job_ids,
-                nlreq, run_job, wait_for)
+from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq, run_job,
+                wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -774,32 +774,6 @@ def test_nvme_removed_while_running(guest, kiobench_module):
         guest.check("echo 1 >/sys/bus/pci/rescan", timeout=SLOW)
     dev = nvme_dev(guest)  # back, and usable
     assert run_job(guest, f"--filename={dev} --number_ios=100")["read"]["total_ios"] == 100
-
-
-@pytest.mark.core   # not debug: that kernel has no function tracer
-def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
-    """Slots that never carried an I/O hold nothing of their device: after
-    a job deeper than its I/Os (6 of its 8 slots unused) and a job
-    destroyed unstarted, the removed device's request_queue is freed
-    (blk_free_queue_rcu(), seen by the function tracer).  kmemleak cannot
-    see this leak: the blkg that holds the queue stays reachable from its
-    per-CPU statistics.  Mutation: kb_alloc_slot()'s bio_init() given the
-    device, which takes a blkg reference that only an I/O's completion
-    puts back: red, the queue is never freed."""
-    with function_trace(guest, "blk_free_queue_rcu") as trace:
-        dev = nullb(guest, "nbslots", size_mb=16)
-        assert run_job(guest, f"--filename={dev} --iodepth=8 --number_ios=2")["read"][
-            "total_ios"] == 2
-        ack = nlreq(guest, "new", f"dev={dev}", "iodepth=8")
-        assert ack.errno == 0, ack.out
-        assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
-        # emptied now, not before the jobs: a device an earlier test removed
-        # has long had its queue freed, and cannot stand in for this one's
-        guest.check(f"echo >{trace} && echo 0 >{NULLB}/nbslots/power && rmdir {NULLB}/nbslots")
-        # an RCU callback after the blkg's release work: both asynchronous
-        freed = guest.run(f"for i in $(seq 150); do grep -q 'blk_free_queue_rcu <-' {trace} "
-                          "&& exit 0; sleep 0.2; done; exit 1", timeout=60)
-        assert freed.ok, "the removed device's request_queue was never freed"
 
 
 def list_jobs(guest) -> dict[int, tuple[str, str]]:
