@@ -570,6 +570,8 @@ void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);
 void kb_config_free(struct kb_config *cfg);
 u64 kb_total_mem(void);
+int kb_job_init(void);
+void kb_job_exit(void);
 
 /* worker.c: a worker's loop, until the job's end (job.c's kthread) */
 void kb_worker_run(struct kb_worker *w);
@@ -657,7 +659,5 @@ void kb_debugfs_del_job(struct kb_job *job);
 /* netlink.c */
 int kb_nl_init(void);
 void kb_nl_exit(void);
-int kb_job_init(void);
-void kb_job_exit(void);
 
 #endif /* KB_KIOBENCH_H */
