@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import run_job
+from kb import queue_attr, run_job
 from vm.targets import nvme_dev
 
 # One NVMe controller with poll queues: nvme.poll_queues reaches the module
@@ -248,8 +248,7 @@ def test_hipri_polls_on_nvme_poll_queues(guest, kiobench_module):
     says completion=poll, and the NVMe interrupts do not move with the
     I/O: the completions were reaped by bio_poll(), not by interrupts."""
     dev = nvme_dev(guest)
-    name = dev.rsplit("/", 1)[1]
-    assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1", \
+    assert queue_attr(guest, dev, "io_poll") == "1", \
         "nvme.poll_queues=1 did not give the guest poll queues"
     for qd in (1, 2, 4, 8):
         before = nvme_interrupts(guest)
@@ -342,8 +341,7 @@ def test_hipri_past_the_poll_queue_tags_nvme(guest, kiobench_module):
     6.1 0.61, 0.90, 1.01; QEMU's thread makes polled NVMe noisier than
     null_blk): the crawl was three orders of magnitude below."""
     dev = nvme_dev(guest)
-    name = dev.rsplit("/", 1)[1]
-    assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+    assert queue_attr(guest, dev, "io_poll") == "1"
     polled_past_and_within(guest, dev, NVME_TAGS, 10000, 0.5)
 
 
@@ -381,7 +379,7 @@ def test_polled_job_whose_nvme_controller_is_removed(own_guest):
     g.check("modprobe kiobench")
     dev = nvme_dev(g)
     name = dev.rsplit("/", 1)[1]
-    assert g.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+    assert queue_attr(g, dev, "io_poll") == "1"
     pci = g.check(f"readlink -f /sys/block/{name}/device/device").strip()
     g.check(f"(kiobench run --filename={dev} --rw=randread --iodepth=8 --hipri --runtime=600 --time_based "
             "--output-format=json --output=/tmp/o.json; echo $? >/tmp/rc) >/dev/null 2>&1 &")

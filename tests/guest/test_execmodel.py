@@ -15,7 +15,7 @@ from collections import defaultdict
 
 import pytest
 
-from kb import block_events, dev_bios
+from kb import block_events, dev_bios, set_queue
 
 SLOW = 300
 
@@ -55,7 +55,7 @@ def last_c(ev) -> float:
 
 def nodev(guest, *devs: str) -> None:
     for d in devs:
-        guest.check(f"echo 2 >/sys/block/{d.rsplit('/', 1)[-1]}/queue/nomerges")
+        set_queue(guest, d, nomerges=2)
 
 
 def run_fio(guest, text: str) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb import function_trace, nlreq, run_job, trace_calls
+from kb import function_trace, nlreq, queue_attr, run_job, trace_calls
 from vm.targets import NULLB, nullb
 
 GUEST_ARGS = {"smp": 1}
@@ -41,9 +41,8 @@ def test_requests_come_in_batches_of_tags(guest, kiobench_module, make_nullb):
     first round's second half), against 991 without the re-arming
     (mutation: kb_retry() not setting plug->nr_ios: red)."""
     dev = make_nullb("nullb0", size_mb=64)
-    name = dev.rsplit("/", 1)[-1]
-    assert guest.check(f"cat /sys/block/{name}/queue/nr_requests") == "64\n"
-    assert "[none]" in guest.check(f"cat /sys/block/{name}/queue/scheduler")
+    assert queue_attr(guest, dev, "nr_requests") == "64"
+    assert "[none]" in queue_attr(guest, dev, "scheduler")
     with function_trace(guest, "blk_mq_get_tag", "blk_mq_get_tags") as trace:
         job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=32 --number_ios=2000")
         single = trace_calls(guest, trace, "blk_mq_get_tag")

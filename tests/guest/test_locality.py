@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from kb import queue_attr, set_queue
 from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
@@ -77,8 +78,8 @@ def pick_worker_cpu(irq_cpu: int) -> int:
 
 
 def set_rq_affinity(guest: Guest, dev: str, value: int) -> None:
-    guest.check(f"echo {value} >/sys/block/{dev_name(dev)}/queue/rq_affinity")
-    assert guest.check(f"cat /sys/block/{dev_name(dev)}/queue/rq_affinity").strip() == str(value)
+    set_queue(guest, dev, rq_affinity=value)
+    assert queue_attr(guest, dev, "rq_affinity") == str(value)
 
 
 def test_rq_affinity_2_completes_on_the_submitting_cpu(guest: Guest, kiobench_module):

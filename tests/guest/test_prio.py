@@ -19,7 +19,7 @@ from collections import Counter
 
 import pytest
 
-from kb import TRACING, mount_tracefs, run_job
+from kb import TRACING, mount_tracefs, run_job, set_queue
 
 INST = f"{TRACING}/instances/kbprio"
 NR_IOS = 4000
@@ -176,7 +176,7 @@ def traced_sizes(guest, dev: str, cmd: str) -> Counter:
     if "ioprio" not in guest.check(f"cat {TRACING}/events/block/block_rq_complete/format"):
         pytest.skip("this kernel's block_rq_complete event has no ioprio field")
     major, minor = (int(x, 16) for x in guest.check(f"stat -L -c '%t %T' {dev}").split())
-    guest.check(f"echo 2 >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/nomerges")
+    set_queue(guest, dev, nomerges=2)
     guest.check(f"rmdir {INST} 2>/dev/null; mkdir {INST} && echo 16384 >{INST}/buffer_size_kb "
                 f"&& echo 'dev == {(major << 20) | minor}' "
                 f">{INST}/events/block/block_rq_complete/filter "

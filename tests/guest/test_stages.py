@@ -26,7 +26,8 @@ from pathlib import Path
 
 import pytest
 
-from kb import DEBUGFS, blktraced, destroy_job, hist, parse_hist, run_job, wait_for
+from kb import (DEBUGFS, blktraced, destroy_job, hist, parse_hist, queue_attr, run_job,
+                set_queue, wait_for)
 from vm.targets import dm_linear, dm_remove, md_raid0, md_stop, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -50,12 +51,6 @@ def tp_stamps(guest) -> dict[str, tuple[str, int]]:
 
 def delta(before: dict, after: dict) -> dict[str, int]:
     return {k: after[k][1] - before[k][1] for k in after}
-
-
-def set_queue(guest, dev: str, **attrs) -> None:
-    name = dev.split("/")[-1]
-    for k, v in attrs.items():
-        guest.check(f"echo {v} >/sys/block/{name}/queue/{k}")
 
 
 def check_adds_up(guest, job: dict, d: str) -> None:
@@ -207,8 +202,7 @@ def test_polled_nvme_is_split_by_nvme_sq(guest, kiobench_module):
     job = None
     try:
         dev = nvme_dev(guest)
-        name = dev.split("/")[-1]
-        assert guest.check(f"cat /sys/block/{name}/queue/io_poll").strip() == "1"
+        assert queue_attr(guest, dev, "io_poll") == "1"
         set_queue(guest, dev, nomerges=2)
         before = tp_stamps(guest)
         job = run_job(guest, f"--filename={dev} --rw=randread --bs=4k --iodepth=4 --hipri "

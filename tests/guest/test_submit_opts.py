@@ -15,8 +15,8 @@ import re
 
 import pytest
 
-from kb import (TRACING, block_events, mount_tracefs, run_job, trace_devno, tracepoint_rwbs,
-                worker_stat)
+from kb import (TRACING, block_events, mount_tracefs, run_job, set_queue, trace_devno,
+                tracepoint_rwbs, worker_stat)
 from vm.guest import Guest
 
 EAGAIN = 11
@@ -80,7 +80,7 @@ def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb)
     kb_end_io() taking nowait's refusals for the polled path's: red (no
     error, the refusals retried)."""
     dev = make_nullb("nullb0", size_mb=16, hw_queue_depth=4, completion_nsec=1000000)
-    guest.check(f"echo none >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/scheduler")
+    set_queue(guest, dev, scheduler="none")
     args = f"--filename={dev} --rw=randread --bs=4k --iodepth=32 --number_ios=400"
     job = run_job(guest, args)
     assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 400

@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from kb import queue_attr
 from vm.guest import Guest, Nvme
 
 GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
@@ -18,22 +19,18 @@ GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]
 RUN_DIR = "/run/kiobench"
 
 
-def queue(guest: Guest, dev: str, attr: str) -> str:
-    return guest.check(f"cat /sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}").strip()
-
-
 def test_tuning_needs_allow_tuning(guest: Guest, kiobench_module, make_nullb):
     """Without --allow-tuning a sweep over rq_affinity is refused, naming
     the setting, and nothing changes.  Mutation: sweep_tuning() ignores a
     missing --allow-tuning: red (the sweep runs)."""
     dev = make_nullb("nullb0", size_mb=16)
-    before = queue(guest, dev, "rq_affinity")
+    before = queue_attr(guest, dev, "rq_affinity")
     r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=100 "
                   f"--rq_affinity=0,2")
     assert r.rc == 1, r.out
     assert "--rq_affinity: changes a machine-wide setting" in r.out and \
         "--allow-tuning" in r.out, r.out
-    assert queue(guest, dev, "rq_affinity") == before
+    assert queue_attr(guest, dev, "rq_affinity") == before
 
 
 def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, make_nullb):
@@ -43,7 +40,7 @@ def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, ma
     writes nothing back: red."""
     dev = make_nullb("nullb0", size_mb=16)
     name = dev.rsplit("/", 1)[-1]
-    aff, nom = queue(guest, dev, "rq_affinity"), queue(guest, dev, "nomerges")
+    aff, nom = queue_attr(guest, dev, "rq_affinity"), queue_attr(guest, dev, "nomerges")
     assert aff != "0" and nom != "2", (aff, nom)
     args = (f"--filename={dev} --rw=randread --number_ios=200 --allow-tuning "
             f"--rq_affinity=0,2 --nomerges=2")
@@ -56,12 +53,12 @@ def test_tuning_sweep_reads_back_and_puts_back(guest: Guest, kiobench_module, ma
     seen = [(s["tuning"][dev]["rq_affinity"], s["tuning"][dev]["nomerges"])
             for s in part["steps"]]
     assert seen == [("0", "2"), ("2", "2")], seen
-    assert (queue(guest, dev, "rq_affinity"), queue(guest, dev, "nomerges")) == (aff, nom)
+    assert (queue_attr(guest, dev, "rq_affinity"), queue_attr(guest, dev, "nomerges")) == (aff, nom)
     assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
     table = guest.check(f"kiobench sweep {args}", timeout=120)
     assert re.search(rf"settings of {dev}: rq_affinity=2 nomerges=2 ioscheduler=\S+ "
                      rf"nr_requests=\d+", table), table
-    assert queue(guest, dev, "rq_affinity") == aff
+    assert queue_attr(guest, dev, "rq_affinity") == aff
     assert name
 
 
@@ -76,7 +73,7 @@ def test_tuning_scheduler_and_nr_requests(guest: Guest, kiobench_module, make_nu
     dev = make_nullb("nullb0", size_mb=16)
     q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
     guest.check(f"echo mq-deadline >{q}/scheduler && echo 100 >{q}/nr_requests")
-    before = (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests"))
+    before = (queue_attr(guest, dev, "scheduler"), queue_attr(guest, dev, "nr_requests"))
     assert "[mq-deadline]" in before[0] and before[1] == "100", before
     r = guest.run(f"kiobench sweep --filename={dev} --rw=randread --number_ios=200 "
                   f"--allow-tuning --ioscheduler=mq-deadline,none --nr_requests=32 "
@@ -87,7 +84,7 @@ def test_tuning_scheduler_and_nr_requests(guest: Guest, kiobench_module, make_nu
     seen = [(s["value"], s["tuning"][dev]["ioscheduler"], s["tuning"][dev]["nr_requests"])
             for s in part["steps"]]
     assert seen == [("mq-deadline", "mq-deadline", "32"), ("none", "none", "32")], seen
-    assert (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests")) == before
+    assert (queue_attr(guest, dev, "scheduler"), queue_attr(guest, dev, "nr_requests")) == before
     assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
     # killed (SIGKILL) in a first step under "none": the next command puts
     # both back in the same order
@@ -101,7 +98,7 @@ def test_tuning_scheduler_and_nr_requests(guest: Guest, kiobench_module, make_nu
     r = guest.run("kiobench --version")
     assert r.ok and "cannot put back" not in r.out, r.out
     assert re.search(r"put back \S+/queue/nr_requests=100, left changed", r.out), r.out
-    assert (queue(guest, dev, "scheduler"), queue(guest, dev, "nr_requests")) == before
+    assert (queue_attr(guest, dev, "scheduler"), queue_attr(guest, dev, "nr_requests")) == before
     guest.check("for i in $(seq 300); do ls /sys/kernel/debug/kiobench | grep -q job || "
                 "exit 0; sleep 0.1; done; exit 1", timeout=60)
 
@@ -112,7 +109,7 @@ def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb
     it back and says so.  Mutation: kb_tune_recover() skips a record whose
     process is gone: red."""
     dev = make_nullb("nullb0", size_mb=16)
-    aff = queue(guest, dev, "rq_affinity")
+    aff = queue_attr(guest, dev, "rq_affinity")
     guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
                 f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
                 f"for i in $(seq 100); do ls {RUN_DIR}/tuning.* >/dev/null 2>&1 && "
@@ -120,13 +117,13 @@ def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb
                 f"sleep 0.1; done; exit 1", timeout=60)
     pid = guest.check("pidof kiobench").strip()
     guest.check(f"kill -KILL {pid}; while kill -0 {pid} 2>/dev/null; do sleep 0.1; done")
-    assert queue(guest, dev, "rq_affinity") == "0"
+    assert queue_attr(guest, dev, "rq_affinity") == "0"
     assert guest.check(f"ls {RUN_DIR}").strip() == f"tuning.{pid}"
     r = guest.run("kiobench --version")
     assert r.rc == 0, r.out
     assert re.search(rf"put back /sys/dev/block/\S+/queue/rq_affinity={aff}, left changed by "
                      rf"kiobench pid {pid}", r.out), r.out
-    assert queue(guest, dev, "rq_affinity") == aff
+    assert queue_attr(guest, dev, "rq_affinity") == aff
     assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
     # the killed job's kernel side ended with its socket
     guest.check("for i in $(seq 300); do ls /sys/kernel/debug/kiobench | grep -q job || "
@@ -138,14 +135,14 @@ def test_tuning_put_back_after_sigterm(guest: Guest, kiobench_module, make_nullb
     gone.  Mutation: method_finish() does not call kb_tune_restore() and
     atexit() is not registered (at_exit = true from the start): red."""
     dev = make_nullb("nullb0", size_mb=16)
-    aff = queue(guest, dev, "rq_affinity")
+    aff = queue_attr(guest, dev, "rq_affinity")
     guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
                 f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
                 f"for i in $(seq 100); do grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}"
                 f"/queue/rq_affinity && exit 0; sleep 0.1; done; exit 1", timeout=60)
     guest.check("pid=$(pidof kiobench); kill -TERM $pid; "
                 "while kill -0 $pid 2>/dev/null; do sleep 0.1; done", timeout=60)
-    assert queue(guest, dev, "rq_affinity") == aff, guest.check("cat /tmp/k.out")
+    assert queue_attr(guest, dev, "rq_affinity") == aff, guest.check("cat /tmp/k.out")
     assert not guest.run(f"ls {RUN_DIR}/tuning.* 2>/dev/null").out.strip()
 
 

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import debugfs, destroy_job, run_job
+from kb import debugfs, destroy_job, run_job, set_queue
 from vm.guest import Guest
 from vm.targets import write_counts, zoned
 
@@ -225,8 +225,7 @@ def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
     from 6.10 zone write plugging orders them and the job completes with
     every write at the pointers.  Mutation recorded: compat.h's
     kb_zone_writes_ordered() always true (6.1 then fails writes)."""
-    name = zdev.rsplit("/", 1)[-1]
-    guest.check(f"echo none >/sys/block/{name}/queue/scheduler")
+    set_queue(guest, zdev, scheduler="none")
     args = "--zonemode=zbd --rw=randwrite --bs=4k --iodepth=4 --io_size=8M"
     plugging = guest.kernel.name != "6.1.0-56-amd64" and not guest.kernel.name.startswith("6.1.")
     if not plugging:

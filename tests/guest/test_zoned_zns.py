@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from kb import nvme_cmds
+from kb import nvme_cmds, queue_attr
 from vm.guest import Guest, Nvme, Zoned
 from vm.targets import nvme_dev
 
@@ -58,7 +58,7 @@ def traced_job(guest: Guest, dev: str, args: str) -> tuple[dict, Counter]:
                             f"--filename={dev} --allow-writes --zonemode=zbd {args}")
     job = json.loads(guest.check(f"cat {out}"))["jobs"][0]
     assert job["error"] == 0, job
-    lbs = int(guest.check(f"cat /sys/block/{dev.rsplit('/', 1)[-1]}/queue/logical_block_size"))
+    lbs = int(queue_attr(guest, dev, "logical_block_size"))
     n = Counter()
     for c in cmds:
         op = c["op"].removeprefix("nvme_cmd_")
