@@ -52,6 +52,8 @@ pkgs=(
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev libncurses-dev sparse
 	# the tool's log_store_compressed (fio's .fz logs)
 	zlib1g-dev
+	# tests/build-fio: the guests' static fio links libaio.a
+	libaio-dev
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
 	blktrace
 	# guests reachable over SSH (the fleet lane): dropbear in the guest,

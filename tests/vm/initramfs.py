@@ -1,7 +1,7 @@
 """Build the guest initramfs of one kernel (an uncompressed newc cpio).
 
-Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio,
-e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt, util-linux's
+Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio
+(static, tests/build-fio), e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt, util-linux's
 blkdiscard and blkzone, dropbear and
 dropbearkey (sshd of the guests booted with ssh=True), tmux with the
 terminfo entries of its panes and of the console (TERMINFO) and the
@@ -48,14 +48,14 @@ GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
                  "crc32c_generic", "virtio_net", "scsi_debug", "sd_mod")
 # Without these the guest cannot talk to the host or build null_blk devices.
 ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
-# Userspace: always fio, kmod, mke2fs, mdadm and dmsetup (stacked targets),
-# blktrace, blkparse and btt (test_stages.py checks --stages against them);
+# Userspace: always fio (guest_fio()), kmod, mke2fs, mdadm and dmsetup
+# (stacked targets), blktrace, blkparse and btt (test_stages.py checks --stages against them);
 # util-linux's blkdiscard (-z: write zeroes, which busybox's lacks) and
 # blkzone (zone reports); dropbear and dropbearkey (Debian's dropbear-bin:
 # /init starts sshd only in a guest booted with ssh=True); tmux (test_top.py
 # drives `kiobench top`'s curses screen in a tmux pane); tools/kiobench
 # when built.
-HOST_PROGRAMS = ("/usr/bin/fio", "/usr/bin/kmod", "/usr/sbin/mke2fs", "/usr/sbin/mdadm",
+HOST_PROGRAMS = ("/usr/bin/kmod", "/usr/sbin/mke2fs", "/usr/sbin/mdadm",
                  "/usr/sbin/dmsetup", "/usr/sbin/blktrace", "/usr/bin/blkparse",
                  "/usr/bin/btt", "/usr/sbin/blkdiscard", "/usr/sbin/blkzone",
                  "/usr/sbin/dropbear", "/usr/bin/dropbearkey", "/usr/bin/tmux")
@@ -189,6 +189,20 @@ def build_splat_module(kernel: Kernel) -> Path | None:
     if res.returncode != 0:
         raise RuntimeError(f"building {ko} failed:\n{res.stdout}{res.stderr}")
     return ko
+
+
+BUILD_FIO = REPO / "tests" / "build-fio"
+
+
+def guest_fio() -> Path:
+    """The guests' fio: the installed fio's version, built static from
+    Debian's source by tests/build-fio (once; then cached).  Debian's own
+    binary loads 63 libraries, 84 MB of the initramfs and half a second of
+    every fio run under TCG."""
+    res = subprocess.run([str(BUILD_FIO)], stdout=subprocess.PIPE, text=True)
+    if res.returncode:
+        raise RuntimeError(f"{BUILD_FIO} failed (its output is above): the guests need fio")
+    return Path(res.stdout.strip())
 
 
 def build_helpers() -> list[Path]:
@@ -339,7 +353,7 @@ def _build(kernel: Kernel, out_dir: Path, force: bool,
     if lacking:
         raise RuntimeError(f"kernel {kernel.name}: no module or built-in for {lacking}")
 
-    programs = [Path(p) for p in (*HOST_PROGRAMS, *extra_programs)] \
+    programs = [guest_fio(), *(Path(p) for p in (*HOST_PROGRAMS, *extra_programs))] \
         + ([TOOL] if TOOL.exists() else []) \
         + build_helpers()
     busybox = Path(shutil.which("busybox") or "/bin/busybox")
@@ -384,8 +398,9 @@ def _write(image: Path, modtree: ModuleTree, kmods: list[Path], ours: dict[str, 
             shutil.copy(m, stage)
         subprocess.run(["depmod", "-b", tmp, ver], check=True)
 
-        # Uncompressed: fio's libraries make it ~90 MB, which the debug
-        # kernel took 24 s to gunzip under TCG; copying it takes a second.
+        # Uncompressed: gunzip under TCG is slow (the debug kernel took
+        # 24 s for the 90 MB it was with Debian's fio and its libraries;
+        # about 40 MB since), copying it takes a second.
         part = Path(tmp) / "initramfs.cpio"
         with open(part, "wb") as raw:
             cpio = Cpio(raw)
