@@ -179,7 +179,11 @@ def build_splat_module(kernel: Kernel) -> Path | None:
     out = BUILD / "vm" / kernel.version / "splatmod"
     ko = out / "kiobench_splat.ko"
     sources = list(SPLATMOD_SRC.iterdir())
-    if ko.exists() and all(ko.stat().st_mtime > s.stat().st_mtime for s in sources):
+    # and the kernel it is for: a rebuilt kernel (a new config) refuses a
+    # module built against the old one ("invalid module format")
+    inputs = sources + [p for p in (kernel.build_dir / ".config",
+                                    kernel.build_dir / "Module.symvers") if p.exists()]
+    if ko.exists() and all(ko.stat().st_mtime > s.stat().st_mtime for s in inputs):
         return ko
     out.mkdir(parents=True, exist_ok=True)
     for src in sources:
