@@ -88,16 +88,21 @@ def stat_path(dev: str) -> str:
     return f"/sys/class/block/{dev.rsplit('/', 1)[-1]}/stat"
 
 
+def queue_path(dev: str, attr: str) -> str:
+    """sysfs file of queue attribute attr of whole disk dev (/dev/NAME)."""
+    return f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}"
+
+
 def queue_attr(guest: Guest, dev: str, attr: str) -> str:
-    """Queue attribute attr of whole disk dev (/dev/NAME), as sysfs shows it."""
-    return guest.check(f"cat /sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}").strip()
+    """Queue attribute attr of whole disk dev, as sysfs shows it."""
+    return guest.check(f"cat {queue_path(dev, attr)}").strip()
 
 
 def set_queue(guest: Guest, dev: str, **attrs: int | str) -> None:
     """Writes queue attributes of whole disk dev, in the order given (a
     refused write fails the test: its echo fails)."""
     for attr, value in attrs.items():
-        guest.check(f"echo {value} >/sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}")
+        guest.check(f"echo {value} >{queue_path(dev, attr)}")
 
 
 def stat_bios(stat: str) -> int:

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from kb import queue_attr
+from kb import queue_attr, queue_path
 from vm.guest import Guest, Nvme
 
 GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
@@ -113,7 +113,7 @@ def test_tuning_put_back_after_sigkill(guest: Guest, kiobench_module, make_nullb
     guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
                 f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
                 f"for i in $(seq 100); do ls {RUN_DIR}/tuning.* >/dev/null 2>&1 && "
-                f"grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}/queue/rq_affinity && exit 0; "
+                f"grep -q 0 {queue_path(dev, 'rq_affinity')} && exit 0; "
                 f"sleep 0.1; done; exit 1", timeout=60)
     pid = guest.check("pidof kiobench").strip()
     guest.check(f"kill -KILL {pid}; while kill -0 {pid} 2>/dev/null; do sleep 0.1; done")
@@ -138,8 +138,8 @@ def test_tuning_put_back_after_sigterm(guest: Guest, kiobench_module, make_nullb
     aff = queue_attr(guest, dev, "rq_affinity")
     guest.check(f"(kiobench sweep --filename={dev} --rw=randread --runtime=30 --time_based "
                 f"--allow-tuning --rq_affinity=0,2 >/tmp/k.out 2>&1 &) ; "
-                f"for i in $(seq 100); do grep -q 0 /sys/block/{dev.rsplit('/', 1)[-1]}"
-                f"/queue/rq_affinity && exit 0; sleep 0.1; done; exit 1", timeout=60)
+                f"for i in $(seq 100); do grep -q 0 {queue_path(dev, 'rq_affinity')} "
+                f"&& exit 0; sleep 0.1; done; exit 1", timeout=60)
     guest.check("pid=$(pidof kiobench); kill -TERM $pid; "
                 "while kill -0 $pid 2>/dev/null; do sleep 0.1; done", timeout=60)
     assert queue_attr(guest, dev, "rq_affinity") == aff, guest.check("cat /tmp/k.out")

@@ -1,8 +1,8 @@
 """Build the guest initramfs of one kernel (an uncompressed newc cpio).
 
 Contents: busybox (applet symlinks), kmod (real modprobe/insmod/rmmod), fio
-(static, tests/build-fio), e2fsprogs' mke2fs, mdadm, dmsetup, blktrace, blkparse, btt, util-linux's
-blkdiscard and blkzone, dropbear and
+(static, tests/build-fio), e2fsprogs' mke2fs, mdadm, dmsetup, blktrace,
+blkparse, btt, util-linux's blkdiscard and blkzone, dropbear and
 dropbearkey (sshd of the guests booted with ssh=True), tmux with the
 terminfo entries of its panes and of the console (TERMINFO) and the
 C.UTF-8 locale it needs (LOCALES), and
@@ -49,7 +49,8 @@ GUEST_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk", "nvme",
 # Without these the guest cannot talk to the host or build null_blk devices.
 ESSENTIAL_MODULES = ("virtio_pci", "virtio_console", "configfs", "null_blk")
 # Userspace: always fio (guest_fio()), kmod, mke2fs, mdadm and dmsetup
-# (stacked targets), blktrace, blkparse and btt (test_stages.py checks --stages against them);
+# (stacked targets), blktrace, blkparse and btt (test_stages.py checks
+# --stages against them);
 # util-linux's blkdiscard (-z: write zeroes, which busybox's lacks) and
 # blkzone (zone reports); dropbear and dropbearkey (Debian's dropbear-bin:
 # /init starts sshd only in a guest booted with ssh=True); tmux (test_top.py
