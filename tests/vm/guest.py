@@ -53,8 +53,16 @@ GRACE = 30
 # the other vCPU runs it; TCG once ran a stale translation holding the
 # patch's int3 after the patch was done ("Oops: int3" in __schedule on the
 # RT kernel, as a test enabled a scsi event).  The tests read no comms.
+# tsc=reliable: no clocksource watchdog.  On a loaded host the watchdog once
+# found TCG's TSC skewed against its HPET and marked it unstable, 76 s into
+# a polled NVMe test; that flips the sched_clock_stable static key, whose
+# live patch hit the same stale int3 on both vCPUs ("Oops: int3" in
+# sched_clock_tick, CI of stop 37).  An unstable TSC would also move
+# ktime_get() to the HPET, an MMIO read, in the middle of a measurement.
+# TCG's TSC is the host's, the same on every vCPU.
 CMDLINE = ("console=ttyS0 loglevel=7 printk.devkmsg=on log_buf_len=8M panic=-1 "
-           "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq trace_options=norecord-cmd")
+           "panic_on_warn=0 null_blk.nr_devices=0 acpi=noirq trace_options=norecord-cmd "
+           "tsc=reliable")
 
 
 @dataclass(frozen=True)
