@@ -236,7 +236,9 @@ void kb_end_io(struct bio *bio)
 {
 	struct kb_slot *slot = container_of(bio, struct kb_slot, bio);
 	struct kb_worker *w = slot->w;
-	u64 now = ktime_get_ns();
+	bool own = in_task() && w->task == current;
+	/* its own poll's batch: stamped when the poll found it */
+	u64 now = own && w->poll_ns ? w->poll_ns : ktime_get_ns();
 
 	kb_stamp(slot, now);
 	/* latency_target: before the worker can reap it (latt.h) */
@@ -244,16 +246,19 @@ void kb_end_io(struct bio *bio)
 	    slot->dir != KIOBENCH_DIR_SYNC)
 		kb_latt_complete(w->latt, now - slot->submit_ns,
 				 w->job->cfg.latency_target_ns);
-	rcu_read_lock();
 	/*
-	 * A spinning or polling worker never sleeps: it needs no wake-up;
-	 * nor does a worker that completes its own bio in its own task,
-	 * inside submit_bio() or its poll: it reaps before it sleeps.  An
-	 * interrupt that completes one while the worker is about to sleep
-	 * has the worker as current too, and must wake it.
+	 * A worker that completes its own bio in its own task, inside
+	 * submit_bio() or its poll, is alive, and reaps before it sleeps.
+	 * An interrupt that completes one while the worker is about to sleep
+	 * has the worker as current too, and must wake it.  A spinning or
+	 * polling worker never sleeps: it needs no wake-up.
 	 */
-	if (llist_add(&slot->node, &w->done) && w->sleeps &&
-	    !(in_task() && w->task == current))
+	if (own) {
+		llist_add(&slot->node, &w->done);
+		return;
+	}
+	rcu_read_lock();
+	if (llist_add(&slot->node, &w->done) && w->sleeps)
 		wake_up_process(w->task);
 	rcu_read_unlock();
 }

@@ -193,9 +193,9 @@ static inline bool kb_bdev_can_poll(struct block_device *bdev)
 
 /*
  * One look at the hardware queue of @bio, without sleeping (6.1's hybrid
- * polling could sleep without BLK_POLL_NOSLEEP).  With a batch, the driver
- * defers the completions (nvme: out of its cq_poll_lock) to iob.complete,
- * which runs them, bi_end_io included, here.
+ * polling could sleep without BLK_POLL_NOSLEEP).  The driver defers the
+ * completions it finds (nvme: out of its cq_poll_lock) to @iob, whose
+ * iob->complete, if set, the caller runs.
  */
 #ifdef BLK_POLL_NOSLEEP
 #define KB_POLL_FLAGS	(BLK_POLL_ONESHOT | BLK_POLL_NOSLEEP)
@@ -203,13 +203,9 @@ static inline bool kb_bdev_can_poll(struct block_device *bdev)
 #define KB_POLL_FLAGS	BLK_POLL_ONESHOT
 #endif
 
-static inline void kb_bio_poll(struct bio *bio)
+static inline void kb_bio_poll(struct bio *bio, struct io_comp_batch *iob)
 {
-	DEFINE_IO_COMP_BATCH(iob);
-
-	bio_poll(bio, &iob, KB_POLL_FLAGS);
-	if (iob.complete)
-		iob.complete(&iob);
+	bio_poll(bio, iob, KB_POLL_FLAGS);
 }
 
 /*

@@ -457,6 +457,7 @@ struct kb_worker {
 	u32 think_count;	/* thinktime: completions since the last pause */
 	u64 think_last_ns;	/* thinktime: end of the last pause */
 	unsigned int poll_next;	/* poll: the slot to poll next */
+	u64 poll_ns;		/* poll: its batch's stamp, kb_poll_one(); 0 */
 	u32 nowait_max;		/* poll: longest bio submitted with REQ_NOWAIT */
 	unsigned int plug_batch;	/* requests a plug takes at once */
 	unsigned int tag_cap;	/* poll: in flight at the last refusal; 0: none */
