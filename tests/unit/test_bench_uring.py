@@ -220,3 +220,56 @@ def test_profiled_point_is_the_cheapest_kiobench_at_the_goals_depths():
     points[qd1] = fc.Point(iops=280e3, cpu_ns=1000)  # cheaper, at no goal's depth
     assert (lambda c: (c.qd, c.mode))(fc.least_cpu_kiobench(points, {32, 128})) == (32, "poll")
     assert fc.least_cpu_kiobench(points, {64}) == qd1  # none there: the cheapest anywhere
+
+
+# perf script -F ip,sym: a worker's samples, innermost frame first
+PERF_SCRIPT = """\
+    ffffffff81000001 null_handle_rq
+    ffffffff81000002 blk_mq_flush_plug_list
+    ffffffff81000003 kb_worker_fn
+
+    ffffffff81000004 __rcu_read_lock
+    ffffffff81000005 bio_associate_blkg_from_css
+    ffffffff81000006 bio_associate_blkg
+    ffffffff81000007 bio_reset
+    ffffffff81000008 kb_issue
+    ffffffff81000009 kb_worker_fn
+
+    ffffffff8100000a ktime_get
+    ffffffff8100000b kb_end_io
+    ffffffff8100000c kb_worker_fn
+
+    ffffffff8100000d memset_orig
+    ffffffff8100000e bio_reset
+    ffffffff8100000f kb_issue
+    ffffffff81000010 kb_worker_fn
+
+    ffffffff81000011 blk_mq_submit_bio
+    ffffffff81000012 submit_bio
+    ffffffff81000013 kb_issue
+    ffffffff81000014 kb_worker_fn
+
+    ffffffff81000015 kb_pick_io
+    ffffffff81000016 kb_worker_fn
+
+    ffffffff81000017 bio_reset
+    ffffffff81000018 some_other_thread
+
+"""
+
+
+def test_profile_tells_bio_set_up_from_kiobenchs_code(capsys):
+    """Each worker sample goes to the innermost frame that tells; bio set-up
+    below kb_issue is its own class, kept within own in the goal."""
+    awk = subprocess.run(["sh", "-c", fc.CLASSIFY], input=PERF_SCRIPT, capture_output=True,
+                         text=True, check=True).stdout.split()
+    n = {awk[i]: int(awk[i + 1]) for i in range(0, len(awk), 2)}
+    assert n == {"driver": 1, "block": 1, "own": 2, "setup": 2}
+    case = next(c for c in pts(**FIGS) if (c.tool, c.qd, c.mode) == ("kiobench", 128, "sleep"))
+    prof = fc.Profile(case, 6, 1 / 6, 1 / 6, 4 / 6, setup=2 / 6)
+    fc.print_profile(prof, pts(**FIGS), "test")
+    out = capsys.readouterr().out
+    lines = [" ".join(ln.split()) for ln in out.splitlines()]
+    assert "kiobench's own (kb_*, bio set-up, clock, waiting) 66.7 % 2000 ns/IO" in lines
+    assert "of which bio set-up (bio_reset, blkg, pages) 33.3 % 1000 ns/IO" in lines
+    assert "of which kb_*, the clock, waiting 33.3 % 1000 ns/IO" in lines
