@@ -84,13 +84,18 @@ def dev_bios(guest: Guest, dev: str) -> int:
     return stat_bios(guest.check(f"cat {stat_path(dev)}"))
 
 
+def disk_name(dev: str) -> str:
+    """The kernel's name of block device dev (/dev/NAME): sysfs's."""
+    return dev.rsplit("/", 1)[-1]
+
+
 def stat_path(dev: str) -> str:
-    return f"/sys/class/block/{dev.rsplit('/', 1)[-1]}/stat"
+    return f"/sys/class/block/{disk_name(dev)}/stat"
 
 
 def queue_path(dev: str, attr: str) -> str:
     """sysfs file of queue attribute attr of whole disk dev (/dev/NAME)."""
-    return f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue/{attr}"
+    return f"/sys/block/{disk_name(dev)}/queue/{attr}"
 
 
 def queue_attr(guest: Guest, dev: str, attr: str) -> str:
@@ -239,7 +244,7 @@ def trace_calls(guest: Guest, trace: str, func: str) -> int:
 def trace_devno(guest: Guest, dev: str) -> tuple[str, int]:
     """dev's "major,minor" as trace events print it, and its dev_t as
     their filters take it (the kernel's MKDEV: major << 20 | minor)."""
-    major, minor = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/dev"
+    major, minor = guest.check(f"cat /sys/class/block/{disk_name(dev)}/dev"
                                ).strip().split(":")
     return f"{major},{minor}", (int(major) << 20) | int(minor)
 
@@ -274,7 +279,7 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
     event the ring buffer lost fails the call.  Unlike blktrace, which
     starts its relay threads in the background, nothing is missed at the
     start and nothing needs waiting for."""
-    names = [d.rsplit("/", 1)[-1] for d in ([devs] if isinstance(devs, str) else devs)]
+    names = [disk_name(d) for d in ([devs] if isinstance(devs, str) else devs)]
     numbers = {}
     for n in names:
         printed, devt = trace_devno(guest, n)

@@ -15,7 +15,7 @@ from collections import defaultdict
 
 import pytest
 
-from kb import block_events, dev_bios, set_queue
+from kb import block_events, dev_bios, disk_name, set_queue
 
 SLOW = 300
 
@@ -31,7 +31,7 @@ def traced(guest, devs: list[str], run) -> dict[str, list[tuple[str, float, int,
     """The block layer's events of devs during run(): {dev name: [(action,
     t_s, sector, sectors, command), ...]} for the Q (queued) and C
     (completed) events; one clock for every device and CPU."""
-    ev = {d.rsplit("/", 1)[-1]: [] for d in devs}
+    ev = {disk_name(d): [] for d in devs}
     for e in block_events(guest, devs, run, "QC", SLOW):
         ev[e.dev].append((e.action, e.ns / 1e9, e.sector, e.nbytes // 512, e.comm))
     return ev

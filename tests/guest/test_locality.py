@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from kb import queue_attr, set_queue
+from kb import disk_name, queue_attr, set_queue
 from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
@@ -27,13 +27,9 @@ RQ_COMPLETE = f"{TRACING}/events/block/block_rq_complete"
 NR = 2000
 
 
-def dev_name(dev: str) -> str:
-    return dev.rsplit("/", 1)[-1]
-
-
 def io_irq(guest: Guest, dev: str) -> tuple[int, int]:
     """(IRQ, its effective CPU) of the one I/O queue of NVMe namespace dev."""
-    ctrl = guest.check(f"basename $(readlink -f /sys/block/{dev_name(dev)}/device)").strip()
+    ctrl = guest.check(f"basename $(readlink -f /sys/block/{disk_name(dev)}/device)").strip()
     m = re.search(rf"^\s*(\d+):.*\b{ctrl}q1$", guest.check("cat /proc/interrupts"), re.M)
     assert m, f"no interrupt {ctrl}q1 in /proc/interrupts"
     irq = int(m.group(1))
@@ -44,7 +40,7 @@ def io_irq(guest: Guest, dev: str) -> tuple[int, int]:
 
 def traced_cpus(guest: Guest, dev: str, cmd: str) -> dict[int, int]:
     """Run cmd with block_rq_complete traced; {CPU: completions of dev}."""
-    majmin = guest.check(f"cat /sys/block/{dev_name(dev)}/dev").strip().replace(":", ",")
+    majmin = guest.check(f"cat /sys/block/{disk_name(dev)}/dev").strip().replace(":", ",")
     guest.check(f"echo 8192 >{TRACING}/buffer_size_kb; echo >{TRACING}/trace; "
                 f"echo 1 >{RQ_COMPLETE}/enable")
     try:

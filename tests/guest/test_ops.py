@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import TRACING, mount_tracefs, nlreq, nvme_cmds, run_job, tracepoint_rwbs
+from kb import TRACING, disk_name, mount_tracefs, nlreq, nvme_cmds, run_job, tracepoint_rwbs
 from vm.guest import Guest, Nvme
 from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
@@ -36,7 +36,7 @@ def ops(cmds: list[dict]) -> list[str]:
 
 
 def stat(guest: Guest, dev: str) -> list[int]:
-    name = dev.rsplit("/", 1)[-1]
+    name = disk_name(dev)
     return [int(x) for x in guest.check(f"cat /sys/class/block/{name}/stat").split()]
 
 

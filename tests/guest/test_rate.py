@@ -14,13 +14,13 @@ import json
 
 import pytest
 
-from kb import run_job
+from kb import run_job, stat_path
 
 MIB = 1 << 20
 
 
 def sectors(guest, dev: str) -> tuple[int, int]:
-    f = guest.check(f"cat /sys/class/block/{dev.rsplit('/', 1)[-1]}/stat").split()
+    f = guest.check(f"cat {stat_path(dev)}").split()
     return int(f[2]), int(f[6])
 
 

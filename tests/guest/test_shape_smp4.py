@@ -4,6 +4,7 @@ an NVMe controller with a queue per CPU, and one limited to a single I/O
 queue, so that one interrupt vector serves every CPU."""
 from __future__ import annotations
 
+from kb import disk_name
 from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
@@ -12,7 +13,7 @@ GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]
 
 def hw_queues(guest: Guest, dev: str) -> list[str]:
     """The CPU list of each of `dev`'s blk-mq hardware queues."""
-    name = dev.rsplit("/", 1)[-1]
+    name = disk_name(dev)
     return guest.check(f"cat /sys/block/{name}/mq/*/cpu_list").split("\n")[:-1]
 
 

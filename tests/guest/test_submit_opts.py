@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import (TRACING, block_events, mount_tracefs, run_job, set_queue, trace_devno,
+from kb import (TRACING, block_events, disk_name, mount_tracefs, run_job, set_queue, trace_devno,
                 tracepoint_rwbs, worker_stat)
 from vm.guest import Guest
 
@@ -150,7 +150,7 @@ def test_serialize_overlap(guest: Guest, kiobench_module, make_nullb):
     kb_overlap_held(), through which every write after the first 8 goes:
     red (210 overlaps); kb_queue() without it: red (2)."""
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=200000)
-    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    q = f"/sys/block/{disk_name(dev)}/queue"
     guest.check(f"echo none >{q}/scheduler && echo 2 >{q}/nomerges")
     cmd = (f"kiobench run --allow-writes --filename={dev} --rw=randwrite --bs=4k --size=32k "
            f"--io_size=2400k --norandommap --iodepth=8")
@@ -212,7 +212,7 @@ def refills_above(guest: Guest, dev: str, cmd: str, depth: int, low: int) -> tup
 def null_fifo(make_nullb, guest: Guest, sched: str = "none") -> str:
     """null_blk holding each I/O 200 us, with `sched` and no merges."""
     dev = make_nullb("nullb0", size_mb=64, completion_nsec=200000)
-    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    q = f"/sys/block/{disk_name(dev)}/queue"
     guest.check(f"echo {sched} >{q}/scheduler && echo 2 >{q}/nomerges")
     return dev
 
@@ -229,7 +229,7 @@ def test_iodepth_low_and_complete_min(guest: Guest, kiobench_module):
     summed; a refill early in any run of the held cases fails.  Mutation:
     kb_refill_held() always false: red."""
     dev = scsi_debug(guest, dev_size_mb=64, ndelay=1000000, random=1)
-    q = f"/sys/block/{dev.rsplit('/', 1)[-1]}/queue"
+    q = f"/sys/block/{disk_name(dev)}/queue"
     guest.check(f"echo none >{q}/scheduler && echo 2 >{q}/nomerges")
     cmd = f"kiobench run --filename={dev} --rw=randread --bs=4k --iodepth=16 --number_ios=800 "
 
