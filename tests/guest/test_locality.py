@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from kb import disk_name, queue_attr, set_queue
+from kb import disk_name, queue_attr, set_queue, trace_devno
 from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
@@ -40,7 +40,7 @@ def io_irq(guest: Guest, dev: str) -> tuple[int, int]:
 
 def traced_cpus(guest: Guest, dev: str, cmd: str) -> dict[int, int]:
     """Run cmd with block_rq_complete traced; {CPU: completions of dev}."""
-    majmin = guest.check(f"cat /sys/block/{disk_name(dev)}/dev").strip().replace(":", ",")
+    majmin, _ = trace_devno(guest, dev)
     guest.check(f"echo 8192 >{TRACING}/buffer_size_kb; echo >{TRACING}/trace; "
                 f"echo 1 >{RQ_COMPLETE}/enable")
     try:
