@@ -37,11 +37,15 @@ static bool kb_may_go_on(struct kb_worker *w, u64 now)
 	       !kthread_should_stop();
 }
 
+/* Budget left for another I/O: a trimwrite's write is on its trim's. */
+static bool kb_budget_left(const struct kb_worker *w)
+{
+	return (w->ios_left && w->bytes_left) || w->tw_write;
+}
+
 static bool kb_may_submit(struct kb_worker *w, u64 now)
 {
-	/* a trimwrite's write follows its trim, on the trim's budget */
-	return ((w->ios_left && w->bytes_left) || w->tw_write) &&
-	       kb_may_go_on(w, now);
+	return kb_budget_left(w) && kb_may_go_on(w, now);
 }
 
 /*
@@ -749,15 +753,14 @@ static unsigned int kb_plug_batch(struct llist_node *list,
 
 /*
  * Submits again, oldest first, the I/Os waiting for a tag, while
- * kb_may_try(); or drops them when the job ends (they were never done).  The
- * first may sleep for a tag when none of the worker's bios is in flight:
- * then nothing of its own is left to poll.
+ * kb_may_try(); or drops them when the job ends (@go_on false: they were
+ * never done).  The first may sleep for a tag when none of the worker's
+ * bios is in flight: then nothing of its own is left to poll.
  */
-static void kb_retry(struct kb_worker *w, u64 now)
+static void kb_retry(struct kb_worker *w, bool go_on)
 {
-	bool go_on = kb_may_go_on(w, now);
 	struct blk_plug *plug = current->plug;
-	unsigned int issued = 0;
+	unsigned int left = w->plug_batch;
 	struct kb_slot *slot;
 
 	while (w->deferred && kb_may_try(w) && !kb_refill_held(w)) {
@@ -777,12 +780,16 @@ static void kb_retry(struct kb_worker *w, u64 now)
 		 * sets nr_ios back to 1: arm it again for each batch of
 		 * resubmissions, or all but the first batch would take their
 		 * tags one at a time.  It is read only when the plug holds no
-		 * request, so arming it early costs nothing.
+		 * request, so arming it early costs nothing.  A countdown, not
+		 * a division per I/O.
 		 */
-		if (plug && issued && !(issued % w->plug_batch))
-			plug->nr_ios = kb_plug_batch(&slot->node, NULL,
-						     w->plug_batch);
-		issued++;
+		if (!left) {
+			if (plug)
+				plug->nr_ios = kb_plug_batch(&slot->node, NULL,
+							     w->plug_batch);
+			left = w->plug_batch;
+		}
+		left--;
 		if (!kb_issue(w, slot))
 			kb_refused(w);
 	}
@@ -882,10 +889,13 @@ static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
 /*
  * Takes the completed slots back: counted, then resubmitted (closed loop)
  * or freed; and the refused ones, to wait at the head of the queue for a
- * tag, which the completions among them free.
+ * tag, which the completions among them free.  The job's end and the
+ * thread's stop are asked once for the batch (its clock is one reading
+ * already); a stop, which a failure in the batch may set, at each I/O.
  */
 static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 {
+	bool go_on = kb_may_go_on(w, now);
 	struct kb_slot *slot, *tmp;
 
 	kb_account_reaped(w, list);
@@ -915,14 +925,15 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			w->idle = &slot->node;
 		} else if (unlikely(w->latt) && kb_latt_park(w, slot)) {
 			continue;	/* latency_target: above the depth */
-		} else if (kb_may_submit(w, now)) {
+		} else if (go_on && kb_budget_left(w) &&
+			   !READ_ONCE(w->job->stop)) {
 			if (unlikely(w->flow) && kb_flow_park(w, slot))
 				continue;	/* flow: over its share */
 			kb_pick_io(w, slot);
 			kb_defer(w, slot, false);
 		}
 	}
-	kb_retry(w, now);
+	kb_retry(w, go_on && !READ_ONCE(w->job->stop));
 }
 
 /*
