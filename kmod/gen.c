@@ -55,23 +55,19 @@ u64 kb_rng_below(struct kb_rng *rng, u64 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rng_below);
 
-/* A transfer size from the weighted bssplit table. */
-u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir, struct kb_rng *rng)
+/* A transfer size drawn from a weighted bssplit table of several sizes. */
+u32 kb_pick_bs_drawn(const struct kb_bss_dir *t, const struct kb_bss *b,
+		     struct kb_rng *rng)
 {
-	const struct kb_bss_dir *t = &cfg->bsd[min(dir, KB_BSS_DIRS - 1U)];
-	const struct kb_bss *b = cfg->bss + t->first;
+	u32 r = kb_rng_below(rng, t->total_weight);
 	unsigned int i;
-	u32 r;
 
-	if (t->nr == 1)
-		return b[0].size;
-	r = kb_rng_below(rng, t->total_weight);
 	for (i = 0; i < t->nr - 1U; i++)
 		if (r < b[i].cum_weight)
 			break;
 	return b[i].size;
 }
-EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs);
+EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs_drawn);
 
 /*
  * A random offset, relative to the span, aligned to @align, such that
@@ -192,41 +188,7 @@ u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_cdf_rank);
 
-/*
- * The random map: a keyed pseudo-random permutation of the span's block
- * indices [0, n), so that a pass of n draws visits every block exactly
- * once, in constant memory whatever n (no bitmap).  A balanced Feistel
- * network of KB_PERM_ROUNDS rounds permutes the smallest domain of 2^(2h)
- * indices that holds n (h >= 1); an index that lands outside [0, n) is
- * put through the network again (cycle-walking), which keeps the map a
- * bijection of [0, n).  The domain is below 4n, so a draw takes fewer than
- * four walks on average.  The round function is a multiply-xorshift mix of
- * the right half with the round's key.
- */
-static u64 kb_perm_round(u64 r, u64 key, u64 mask)
-{
-	u64 z = (r ^ key) * 0xbf58476d1ce4e5b9ULL;
-
-	z ^= z >> 31;
-	z *= 0x94d049bb133111ebULL;
-	z ^= z >> 29;
-	return z & mask;
-}
-
-static u64 kb_perm_feistel(const struct kb_perm *p, u64 x)
-{
-	u64 mask = BIT_ULL(p->half) - 1;
-	u64 l = x >> p->half, r = x & mask, t;
-	unsigned int i;
-
-	for (i = 0; i < KB_PERM_ROUNDS; i++) {
-		t = l ^ kb_perm_round(r, p->keys[i], mask);
-		l = r;
-		r = t;
-	}
-	return (l << p->half) | r;
-}
-
+/* The Feistel network run backwards (gen.h has the map's description). */
 static u64 kb_perm_feistel_inv(const struct kb_perm *p, u64 x)
 {
 	u64 mask = BIT_ULL(p->half) - 1;
@@ -252,16 +214,6 @@ void kb_perm_init(struct kb_perm *p, u64 n, u64 key)
 		p->keys[i] = kb_splitmix64(&key);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_perm_init);
-
-/* The @i-th index of the permutation, for @i < n. */
-u64 kb_perm_at(const struct kb_perm *p, u64 i)
-{
-	do
-		i = kb_perm_feistel(p, i);
-	while (i >= p->n);
-	return i;
-}
-EXPORT_SYMBOL_IF_KUNIT(kb_perm_at);
 
 /* Where the permutation puts index @v (< n): kb_perm_at()'s inverse. */
 u64 kb_perm_pos(const struct kb_perm *p, u64 v)
@@ -310,32 +262,14 @@ void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rmap_init);
 
-/* The next block of the worker's share; a new pass, a new key, past its end. */
-u64 kb_rmap_next(struct kb_rmap *m)
+/* Past the end of the worker's share: a new pass, a new key. */
+void kb_rmap_new_pass(struct kb_rmap *m)
 {
-	if (m->next == m->hi) {
-		m->pass++;
-		m->next = m->lo;
-		kb_perm_init(&m->perm, m->perm.n, kb_rmap_key(m->seed, m->pass));
-	}
-	return kb_perm_at(&m->perm, m->next++);
+	m->pass++;
+	m->next = m->lo;
+	kb_perm_init(&m->perm, m->perm.n, kb_rmap_key(m->seed, m->pass));
 }
-EXPORT_SYMBOL_IF_KUNIT(kb_rmap_next);
-
-/*
- * The random map's offset for a transfer of @len, relative to the span, in
- * blocks of @align (the smallest transfer size): block @blk's start, or
- * the last aligned start where a transfer larger than a block fits.
- */
-u64 kb_rmap_offset(u64 blk, u64 span_len, u32 len, u32 align)
-{
-	u64 off = blk * align;
-
-	if (off + len > span_len)
-		off = div_u64(span_len - len, align) * align;
-	return off;
-}
-EXPORT_SYMBOL_IF_KUNIT(kb_rmap_offset);
+EXPORT_SYMBOL_IF_KUNIT(kb_rmap_new_pass);
 
 /* The next sequential offset; wraps to the span's start at its end. */
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len)

@@ -622,7 +622,6 @@ int kb_parse_config(struct genl_info *info, struct kb_config *cfg);
 void kb_rng_seed(struct kb_rng *rng, u64 seed);
 u64 kb_rng_next(struct kb_rng *rng);
 u64 kb_rng_below(struct kb_rng *rng, u64 n);
-u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir, struct kb_rng *rng);
 
 /* worker.c: the ops a job issues against what a device takes */
 int kb_check_dev_ops(struct kb_job *job, struct kb_dev *dev, const char *path,
@@ -640,16 +639,16 @@ bool kb_stride_zone(struct kb_opat *p, const struct kb_config *cfg,
 		    u64 span_len, u32 len, u64 *range);
 u64 kb_stride_seq(struct kb_opat *p, u64 range, u32 len, u64 add);
 void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
-u64 kb_perm_at(const struct kb_perm *p, u64 i);
 u64 kb_perm_pos(const struct kb_perm *p, u64 v);
 void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
 		  unsigned int part);
-u64 kb_rmap_next(struct kb_rmap *m);
-u64 kb_rmap_offset(u64 blk, u64 span_len, u32 len, u32 align);
 u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
 u64 kb_exp_fx(u64 r);
 void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process);
 void kb_sched_advance(struct kb_sched *sc, struct kb_rng *rng);
+
+/* gen.h: their per-I/O steps, inline */
+#include "gen.h"
 
 /* debugfs.c */
 void kb_debugfs_init(void);
