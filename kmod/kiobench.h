@@ -413,6 +413,7 @@ struct kb_slot {
 	bool vcheck;		/* verify: a read-back, checked when reaped */
 	u64 off;
 	u32 len;
+	u32 vlen;		/* bvec holds the pages of an I/O of vlen (kb_issue()) */
 	u8 dir;
 	u32 zone;		/* zonemode zbd: the write's zone in the span */
 	unsigned int nr_pages;

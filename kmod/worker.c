@@ -372,6 +372,30 @@ static bool kb_pollable(blk_opf_t opf)
 }
 
 /*
+ * The slot's pages as the bio's data.  bio_reset() leaves the bio's table
+ * of pages (bi_io_vec) as it was, and the block layer only reads it (a
+ * split or a clone walks it with an iterator of its own), so an I/O of the
+ * same length as the slot's last one takes the table back as it stands,
+ * as bio_reuse() (7.0) does, instead of adding its pages again.
+ */
+static void kb_bio_payload(struct bio *bio, struct kb_slot *slot)
+{
+	u32 rem, n;
+	unsigned int i;
+
+	if (slot->vlen == slot->len) {
+		bio->bi_vcnt = DIV_ROUND_UP(slot->len, PAGE_SIZE);
+		bio->bi_iter.bi_size = slot->len;
+		return;
+	}
+	for (i = 0, rem = slot->len; rem; i++, rem -= n) {
+		n = min_t(u32, rem, PAGE_SIZE);
+		__bio_add_page(bio, slot->pages[i], n, 0);
+	}
+	slot->vlen = slot->len;
+}
+
+/*
  * Submits the slot's I/O; false if submit_bio() refused it for want of a
  * tag.  A polled bio must not sleep for a tag: only its worker polls, so
  * no tag of this worker's would come back meanwhile, and the bios in flight
@@ -389,8 +413,6 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct bio *bio = &slot->bio;
 	blk_opf_t opf;
-	u32 rem, n;
-	unsigned int i;
 
 	opf = kb_opf(cfg, slot->dir);
 	if (unlikely(cfg->submit_opts))
@@ -408,12 +430,10 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
 					 cfg->ioprio;
 	bio->bi_end_io = kb_end_io;
-	if (!kb_has_data(opf) && !op_is_zone_mgmt(bio_op(bio)))
+	if (kb_has_data(opf))
+		kb_bio_payload(bio, slot);
+	else if (!op_is_zone_mgmt(bio_op(bio)))
 		bio->bi_iter.bi_size = slot->len;	/* no pages */
-	for (i = 0, rem = kb_has_data(opf) ? slot->len : 0; rem; i++, rem -= n) {
-		n = min_t(u32, rem, PAGE_SIZE);
-		__bio_add_page(bio, slot->pages[i], n, 0);
-	}
 	w->inflight++;
 	slot->busy = true;
 	slot->refused = false;
