@@ -11,6 +11,7 @@
 
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
+#include <linux/cgroup.h>
 #include <linux/fs.h>
 #include <net/genetlink.h>
 
@@ -207,6 +208,50 @@ static inline void kb_bio_poll(struct bio *bio, struct io_comp_batch *iob)
 {
 	bio_poll(bio, iob, KB_POLL_FLAGS);
 }
+
+/*
+ * The blk-cgroup a worker's bios are charged to, taken once when it starts
+ * (kb_blkcg_get(), in its own task): the css bio_associate_blkg() looks up
+ * for every bio, a kthread's own (blkcg_css(): it was given none by
+ * kthread_associate_blkcg()).  kb_bio_reset() is bio_reset() to @bdev
+ * with the device's blkg for that css taken directly, as writeback's
+ * wbc_init_bio() does, without the lookup and its RCU section.  Without
+ * CONFIG_BLK_CGROUP bios carry no blkg.
+ */
+#ifdef CONFIG_BLK_CGROUP
+static inline struct cgroup_subsys_state *kb_blkcg_get(void)
+{
+	return task_get_css(current, io_cgrp_id);
+}
+
+static inline void kb_blkcg_put(struct cgroup_subsys_state *css)
+{
+	css_put(css);
+}
+
+static inline void kb_bio_reset(struct bio *bio, struct block_device *bdev,
+				blk_opf_t opf, struct cgroup_subsys_state *css)
+{
+	bio_reset(bio, NULL, opf);
+	bio->bi_bdev = bdev;
+	bio_associate_blkg_from_css(bio, css);
+}
+#else
+static inline struct cgroup_subsys_state *kb_blkcg_get(void)
+{
+	return NULL;
+}
+
+static inline void kb_blkcg_put(struct cgroup_subsys_state *css)
+{
+}
+
+static inline void kb_bio_reset(struct bio *bio, struct block_device *bdev,
+				blk_opf_t opf, struct cgroup_subsys_state *css)
+{
+	bio_reset(bio, bdev, opf);
+}
+#endif
 
 /*
  * Atomic writes (6.11): REQ_ATOMIC, and the sizes @bdev takes atomically,

@@ -425,6 +425,7 @@ struct kb_worker {
 	struct kb_job *job;
 	struct kb_dev *dev;
 	struct task_struct *task;
+	struct cgroup_subsys_state *blkcg;	/* its bios' (compat.h), while it runs */
 	struct llist_head done;	/* completed slots, from kb_end_io() */
 	bool sleeps;		/* completion sleep: kb_end_io() wakes it */
 	struct rcu_work free_work;	/* kb_free_workers(): after kb_end_io() */

@@ -422,7 +422,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 		if (w->inflight && slot->len <= w->nowait_max)
 			opf |= REQ_NOWAIT;
 	}
-	bio_reset(bio, w->dev->bdev.bdev, opf);
+	kb_bio_reset(bio, w->dev->bdev.bdev, opf, w->blkcg);
 	if (unlikely(cfg->write_hint) && kb_has_data(opf))
 		kb_bio_set_write_hint(bio, cfg->write_hint);
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
@@ -1119,13 +1119,15 @@ static void kb_worker_pass(struct kb_worker *w)
 /*
  * The job's I/O, in windows with verify_backlog or trim_backlog, each
  * followed by its trims or read-back; its end_fsync; then, for verify, the
- * read-back of what it wrote (of the last window's, with windows).
+ * read-back of what it wrote (of the last window's, with windows).  Its
+ * bios' blk-cgroup is taken for the run (compat.h).
  */
 void kb_worker_run(struct kb_worker *w)
 {
 	kb_worker_clock(w, ktime_get_ns());
+	w->blkcg = kb_blkcg_get();
 	if (kb_zbd_begin(w))
-		return;
+		goto out_put_blkcg;
 	kb_verify_begin(w);
 	do
 		kb_worker_pass(w);
@@ -1133,4 +1135,7 @@ void kb_worker_run(struct kb_worker *w)
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);
+out_put_blkcg:
+	kb_blkcg_put(w->blkcg);
+	w->blkcg = NULL;
 }
