@@ -1700,8 +1700,71 @@ static void kb_opf_of_each_op(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (__force u32)kb_opf(cfg, c->dir), (__force u32)c->opf);
 }
 
+/*
+ * A slot's bio data (worker.c's kb_bio_payload()), after bio_reset() as
+ * kb_issue() runs it, for a run of lengths: the slot's pages in order, each
+ * entry a page but the last, bi_size the I/O's length, whatever length came
+ * before.  An I/O of its predecessor's length takes the table as it
+ * stands: a mark left in it (an entry's offset) is still there; another
+ * length builds it again.  Mutations: the table taken back whatever the
+ * length (if (slot->vlen)): 4 pages after 1 finds entries 1-3 never set,
+ * and 1.5 pages after 4 a whole second page: red.  Never taken back
+ * (vlen never set): the mark is gone: red.
+ */
+static void kb_bio_payload_keeps_the_table(struct kunit *test)
+{
+	static const u32 pages[] = { 1, 4, 4, 0, 1 };	/* 0: 1.5 pages */
+	const unsigned int nr = 4;
+	struct kb_slot *slot = kunit_kzalloc(test, struct_size(slot, bvec, nr),
+					     GFP_KERNEL);
+	struct page **pg = kunit_kcalloc(test, nr, sizeof(*pg), GFP_KERNEL);
+	struct page *buf;
+	struct bio *bio;
+	unsigned int i, k;
+	u32 len, sum;
+
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+	buf = alloc_pages(GFP_KERNEL, 2);	/* nr pages; freed below */
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < nr; i++)
+		pg[i] = buf + i;
+	slot->pages = pg;
+	slot->nr_pages = nr;
+	bio = &slot->bio;
+	bio_init(bio, NULL, slot->bvec, nr, 0);
+	for (k = 0; k < ARRAY_SIZE(pages); k++) {
+		len = pages[k] ? pages[k] * PAGE_SIZE : PAGE_SIZE + PAGE_SIZE / 2;
+		bio_reset(bio, NULL, REQ_OP_READ);
+		slot->len = len;
+		kb_bio_payload(bio, slot);
+		KUNIT_EXPECT_EQ_MSG(test, bio->bi_iter.bi_size, len, "I/O %u", k);
+		KUNIT_EXPECT_EQ_MSG(test, bio->bi_vcnt, DIV_ROUND_UP(len, PAGE_SIZE),
+				    "I/O %u", k);
+		for (i = 0, sum = 0; i < bio->bi_vcnt && i < nr; i++) {
+			const struct bio_vec *bv = &bio->bi_io_vec[i];
+
+			KUNIT_EXPECT_PTR_EQ_MSG(test, bv->bv_page, pg[i],
+						"I/O %u entry %u", k, i);
+			KUNIT_EXPECT_EQ_MSG(test, bv->bv_len,
+					    min_t(u32, len - i * PAGE_SIZE, PAGE_SIZE),
+					    "I/O %u entry %u", k, i);
+			sum += bv->bv_len;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, sum, len, "I/O %u", k);
+		if (k == 2)	/* same length as I/O 1: the table as it stood */
+			KUNIT_EXPECT_EQ(test, slot->bvec[3].bv_offset, 1);
+		else
+			KUNIT_EXPECT_EQ_MSG(test, slot->bvec[0].bv_offset, 0, "I/O %u", k);
+		slot->bvec[3].bv_offset = 1;	/* the mark */
+	}
+	bio_uninit(bio);
+	__free_pages(buf, 2);
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
+	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	KUNIT_CASE(kb_hist_error_bound),
 	KUNIT_CASE(kb_hist_clamps_huge_values),
 	KUNIT_CASE(kb_rng_is_reproducible),

@@ -378,7 +378,7 @@ static bool kb_pollable(blk_opf_t opf)
  * same length as the slot's last one takes the table back as it stands,
  * as bio_reuse() (7.0) does, instead of adding its pages again.
  */
-static void kb_bio_payload(struct bio *bio, struct kb_slot *slot)
+VISIBLE_IF_KUNIT void kb_bio_payload(struct bio *bio, struct kb_slot *slot)
 {
 	u32 rem, n;
 	unsigned int i;
@@ -394,6 +394,7 @@ static void kb_bio_payload(struct bio *bio, struct kb_slot *slot)
 	}
 	slot->vlen = slot->len;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_bio_payload);
 
 /*
  * Submits the slot's I/O; false if submit_bio() refused it for want of a
