@@ -439,6 +439,7 @@ struct kb_worker {
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
 	struct kb_rng rng;
+	bool plain_read;	/* worker.c: kb_plain_read() for this pass */
 	struct kb_rng drng;	/* data.c: refill_buffers' bytes */
 	u64 dwrites;		/* data.c: writes scrambled */
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */

@@ -198,6 +198,61 @@ static void kb_count_write(struct kb_worker *w)
 	}
 }
 
+/* An I/O of @dir, @len bytes at @off (relative to the span) in the slot. */
+static void kb_pick_set(struct kb_worker *w, struct kb_slot *slot,
+			unsigned int dir, u64 off, u32 len)
+{
+	w->last_end[dir] = off + len;
+	w->opat.last_start[dir] = off;
+	slot->off = off + w->dev->span_start;
+	slot->len = len;
+	slot->dir = dir;
+	slot->submit_ns = 0;	/* not tried yet */
+}
+
+/* The size drawn, as much of it as the byte budget has, taken from both. */
+static u32 kb_take_budget(struct kb_worker *w, u32 len)
+{
+	if (len > w->bytes_left)
+		len = w->bytes_left;	/* budgets are multiples of the LBS */
+	w->bytes_left -= len;
+	w->ios_left--;
+	return len;
+}
+
+/*
+ * Whether each I/O of the worker's pass is a read of the job's one size at
+ * the random map's next block, with the job's own priority: rw=randread
+ * with nothing that changes a read's size, offset or flags.  Every option
+ * that kb_pick_io() looks at for a read is here; kb_pick_plain_read() then
+ * does what kb_pick_io() would, without asking each I/O about them all
+ * (measured: 2-3 % of the IOPS of 4 KiB random reads at QD 32 and 128).
+ */
+static bool kb_plain_read(const struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	const unsigned int dir = KIOBENCH_DIR_READ;
+
+	return cfg->rwmix_read == 100 && !cfg->trim_mode && cfg->random &&
+	       !cfg->norandommap && cfg->percentage_random >= 100 &&
+	       !cfg->zonesize && cfg->rw_seq_nr <= 1 && !cfg->cdf &&
+	       !(cfg->zones && cfg->zones->nr[dir]) && cfg->bsd[dir].nr == 1 &&
+	       !cfg->cmdprio_pct[dir] && !cfg->nr_cmdprio_bs[dir] &&
+	       !w->job->replay && !w->vw && !w->zbd.zd;
+}
+
+static void kb_pick_plain_read(struct kb_worker *w, struct kb_slot *slot)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u32 len = kb_take_budget(w, kb_pick_bs(cfg, KIOBENCH_DIR_READ, &w->rng));
+	u64 off = kb_rmap_offset(kb_rmap_next(&w->rmap), w->dev->span_len, len,
+				 cfg->min_bs);
+
+	kb_pick_set(w, slot, KIOBENCH_DIR_READ, off, len);
+	slot->barrier = false;
+	slot->cmdprio = false;
+}
+
 /* Picks the slot's next I/O and takes it from the worker's budgets. */
 static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -217,6 +272,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
 		return;
 	}
+	if (likely(w->plain_read)) {
+		kb_pick_plain_read(w, slot);
+		return;
+	}
 	if (unlikely(w->job->replay)) {
 		kb_replay_pick(w, slot);	/* read_iolog: the log's next */
 		return;
@@ -230,11 +289,7 @@ again:
 		off = w->tw_off;
 		goto picked;
 	}
-	len = kb_pick_bs(cfg, dir, &w->rng);
-	if (len > w->bytes_left)
-		len = w->bytes_left;	/* budgets are multiples of the LBS */
-	w->bytes_left -= len;
-	w->ios_left--;
+	len = kb_take_budget(w, kb_pick_bs(cfg, dir, &w->rng));
 	if (unlikely(cfg->zonesize))
 		off = kb_strided_offset(w, len);
 	else if (!(cfg->rw_seq_nr > 1 && kb_follow(w, dir, len, &off)))
@@ -252,14 +307,9 @@ picked:
 		if (unlikely(kb_data_per_write(cfg)))
 			kb_data_write(w, slot, off + dev->span_start, len);
 	}
-	w->last_end[dir] = off + len;
-	w->opat.last_start[dir] = off;
-	slot->off = off + dev->span_start;
-	slot->len = len;
-	slot->dir = dir;
+	kb_pick_set(w, slot, dir, off, len);
 	slot->barrier = dir == KIOBENCH_DIR_WRITE && kb_barrier_due(w);
 	slot->cmdprio = kb_cmdprio_draw(w, dir, len);
-	slot->submit_ns = 0;	/* not tried yet */
 	if (unlikely(w->vw) && !kb_verify_pick(w, slot)) {
 		w->ios_left++;		/* a mix's read, not read back */
 		w->bytes_left += len;
@@ -1086,6 +1136,7 @@ static void kb_worker_pass(struct kb_worker *w)
 
 	w->nowait_max = kb_nowait_max(w->dev->bdev.bdev);
 	w->plug_batch = batch;
+	w->plain_read = kb_plain_read(w);
 	kb_start_plug(&plug, min(batch, w->nr_slots));
 	kb_worker_start(w);
 	blk_finish_plug(&plug);
