@@ -1764,7 +1764,6 @@ static void kb_bio_payload_keeps_the_table(struct kunit *test)
 
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
-	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	KUNIT_CASE(kb_hist_error_bound),
 	KUNIT_CASE(kb_hist_clamps_huge_values),
 	KUNIT_CASE(kb_rng_is_reproducible),
@@ -1805,6 +1804,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
+	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	{}
 };
 
