@@ -188,28 +188,33 @@ u64 kb_cdf_rank(const struct kiobench_cdf_ent *t, unsigned int nr, u64 x)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_cdf_rank);
 
-/* The Feistel network run backwards (gen.h has the map's description). */
+/*
+ * The Feistel network run backwards (gen.h has the map's description):
+ * round i took (l, r) to (r, l ^ F(r)), so it gives l back as the right
+ * half, with the left half's size, xored with F of the left.
+ */
 static u64 kb_perm_feistel_inv(const struct kb_perm *p, u64 x)
 {
-	u64 mask = BIT_ULL(p->half) - 1;
-	u64 l = x >> p->half, r = x & mask, t;
-	unsigned int i;
+	unsigned int lb = p->bits - p->half, rb = p->half, i;
+	u64 l = x >> rb, r = x & (BIT_ULL(rb) - 1), t;
 
 	for (i = KB_PERM_ROUNDS; i-- > 0;) {
-		t = r ^ kb_perm_round(l, p->keys[i], mask);
+		t = r ^ kb_perm_round(l, p->keys[i], rb);
 		r = l;
 		l = t;
+		swap(lb, rb);
 	}
-	return (l << p->half) | r;
+	return (l << rb) | r;
 }
 
 /* The permutation of [0, @n) (n >= 1) that @key selects. */
 void kb_perm_init(struct kb_perm *p, u64 n, u64 key)
 {
-	unsigned int bits = n > 1 ? fls64(n - 1) : 1, i;
+	unsigned int i;
 
 	p->n = n;
-	p->half = max(1U, DIV_ROUND_UP(bits, 2));
+	p->bits = n > 1 ? fls64(n - 1) : 1;
+	p->half = p->bits / 2;
 	for (i = 0; i < KB_PERM_ROUNDS; i++)
 		p->keys[i] = kb_splitmix64(&key);
 }

@@ -32,36 +32,38 @@ static inline u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir,
 /*
  * The random map: a keyed pseudo-random permutation of the span's block
  * indices [0, n), so that a pass of n draws visits every block exactly
- * once, in constant memory whatever n (no bitmap).  A balanced Feistel
- * network of KB_PERM_ROUNDS rounds permutes the smallest domain of 2^(2h)
- * indices that holds n (h >= 1); an index that lands outside [0, n) is
- * put through the network again (cycle-walking), which keeps the map a
- * bijection of [0, n).  The domain is below 4n, so a draw takes fewer than
- * four walks on average.  The round function is a multiply-xorshift mix of
- * the right half with the round's key.
+ * once, in constant memory whatever n (no bitmap).  A Feistel network of
+ * KB_PERM_ROUNDS rounds permutes the smallest domain of 2^bits indices
+ * that holds n; an index that lands outside [0, n) is put through the
+ * network again (cycle-walking), which keeps the map a bijection of
+ * [0, n).  The domain is below 2n, so a draw takes fewer than two walks
+ * on average.  With an odd number of bits the two halves differ by one
+ * bit: each round swaps their sizes, and an even number of rounds ends
+ * with the sizes it started with.  The round function is the top bits of
+ * the product of the half, the round's key mixed in, with an odd
+ * constant: one multiply a round, each bit of the result hanging on every
+ * bit of the half.
  */
-static inline u64 kb_perm_round(u64 r, u64 key, u64 mask)
-{
-	u64 z = (r ^ key) * 0xbf58476d1ce4e5b9ULL;
+static_assert(!(KB_PERM_ROUNDS & 1), "the halves' sizes come back");
 
-	z ^= z >> 31;
-	z *= 0x94d049bb133111ebULL;
-	z ^= z >> 29;
-	return z & mask;
+/* @out (at most 32) bits of the round function of @r under @key. */
+static inline u64 kb_perm_round(u64 r, u64 key, unsigned int out)
+{
+	return (((r ^ key) * 0x9e3779b97f4a7c15ULL) >> (63 - out)) >> 1;
 }
 
 static inline u64 kb_perm_feistel(const struct kb_perm *p, u64 x)
 {
-	u64 mask = BIT_ULL(p->half) - 1;
-	u64 l = x >> p->half, r = x & mask, t;
-	unsigned int i;
+	unsigned int lb = p->bits - p->half, rb = p->half, i;
+	u64 l = x >> rb, r = x & (BIT_ULL(rb) - 1), t;
 
 	for (i = 0; i < KB_PERM_ROUNDS; i++) {
-		t = l ^ kb_perm_round(r, p->keys[i], mask);
+		t = l ^ kb_perm_round(r, p->keys[i], lb);
 		l = r;
 		r = t;
+		swap(lb, rb);
 	}
-	return (l << p->half) | r;
+	return (l << rb) | r;
 }
 
 /* The @i-th index of the permutation, for @i < n. */

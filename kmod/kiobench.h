@@ -334,7 +334,8 @@ struct kb_rng {
 struct kb_perm {
 	u64 n;
 	u64 keys[KB_PERM_ROUNDS];
-	unsigned int half;	/* bits of each half of the 2^(2 half) domain */
+	unsigned int bits;	/* of the domain, [0, 2^bits) */
+	unsigned int half;	/* of them in the right half; the left has the rest */
 };
 
 /*

@@ -216,6 +216,38 @@ static void kb_perm_huge_span_sampled(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, bad, 0);
 }
 
+/*
+ * The domain is the smallest power of two that holds n, below 2n (an odd
+ * number of bits too), and a pass looks random: two consecutive draws lie
+ * (n + 1) / 3 apart on average, as two independent uniform ones do.
+ */
+static void kb_perm_spreads_each_pass(struct kunit *test)
+{
+	static const u64 sizes[] = { 16384, 16385, 100003, 1ULL << 17, 3ULL << 15 };
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(sizes); k++) {
+		u64 n = sizes[k], i, prev, sum = 0, mean;
+		struct kb_perm p;
+
+		kb_perm_init(&p, n, k + 7);
+		KUNIT_EXPECT_GE_MSG(test, BIT_ULL(p.bits), n, "n=%llu", n);
+		KUNIT_EXPECT_LT_MSG(test, BIT_ULL(p.bits), 2 * n, "n=%llu", n);
+		prev = kb_perm_at(&p, 0);
+		for (i = 1; i < n; i++) {
+			u64 v = kb_perm_at(&p, i);
+
+			sum += v > prev ? v - prev : prev - v;
+			prev = v;
+		}
+		mean = div64_u64(sum, n - 1);
+		KUNIT_EXPECT_GT_MSG(test, mean, div64_u64((n + 1) * 9, 30),
+				    "n=%llu", n);
+		KUNIT_EXPECT_LT_MSG(test, mean, div64_u64((n + 1) * 11, 30),
+				    "n=%llu", n);
+	}
+}
+
 /* Different keys give different orders; the same key the same order. */
 static void kb_perm_keys_and_seeds(struct kunit *test)
 {
@@ -1770,6 +1802,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_rand_offset_in_span, offset_gen_params),
 	KUNIT_CASE_PARAM(kb_perm_is_a_bijection, perm_gen_params),
 	KUNIT_CASE(kb_perm_huge_span_sampled),
+	KUNIT_CASE(kb_perm_spreads_each_pass),
 	KUNIT_CASE(kb_perm_keys_and_seeds),
 	KUNIT_CASE(kb_rmap_shares_cover_each_pass),
 	KUNIT_CASE(kb_rmap_offset_fits),
