@@ -682,6 +682,16 @@ static void kb_wait_sleep(struct kb_worker *w)
 }
 
 /*
+ * A busy wait's turn: whether an arrival of the open loop is due, at @now,
+ * the clock read only when one may be (it can be slow; 0 otherwise).
+ */
+static bool kb_arrival_due(struct kb_worker *w, u64 *now)
+{
+	*now = kb_open_loop(w) ? ktime_get_ns() : 0;
+	return kb_arrival_pending(w, *now) && w->sched.next_ns <= *now;
+}
+
+/*
  * Busy-waits: a completed slot is resubmitted without a wake-up.  A good
  * citizen all the same, on a device that stops answering too: every turn
  * offers the CPU (cond_resched(), which also reports a quiescent state to
@@ -690,11 +700,10 @@ static void kb_wait_sleep(struct kb_worker *w)
  */
 static void kb_wait_spin(struct kb_worker *w)
 {
-	while (llist_empty(&w->done)) {
-		/* the clock only when an arrival may be due: it can be slow */
-		u64 now = kb_open_loop(w) ? ktime_get_ns() : 0;
+	u64 now;
 
-		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+	while (llist_empty(&w->done)) {
+		if (kb_arrival_due(w, &now))
 			break;
 		if (!w->inflight && !kb_arrival_pending(w, now))
 			break;
@@ -737,11 +746,10 @@ static void kb_poll_one(struct kb_worker *w)
  */
 static void kb_wait_poll(struct kb_worker *w)
 {
-	while (llist_empty(&w->done)) {
-		/* the clock only when an arrival may be due: it can be slow */
-		u64 now = kb_open_loop(w) ? ktime_get_ns() : 0;
+	u64 now;
 
-		if (kb_arrival_pending(w, now) && w->sched.next_ns <= now)
+	while (llist_empty(&w->done)) {
+		if (kb_arrival_due(w, &now))
 			break;
 		if (!w->inflight) {
 			if (w->deferred || !kb_arrival_pending(w, now))
