@@ -148,7 +148,9 @@ def test_goals_against_t_io_urings_best_read_rate(capsys):
     assert lines[1].startswith("IOPS per worker, kiobench's best / t/io_uring's best, QD128: "
                                "1.36 vs goal >= 1.5  MISS")
     assert lines[2].startswith("kiobench's own code / its CPU per I/O: 0.10 vs goal <= 0.1  PASS")
-    assert len(lines) == 3
+    # then what the ratios' noise under TCG is, not a goal
+    assert lines[3].startswith("under TCG the same code's IOPS move with its layout")
+    assert not any("vs goal" in ln for ln in lines[3:])
 
 
 def test_goal_without_profile_is_not_measured(capsys):
