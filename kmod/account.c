@@ -248,13 +248,17 @@ void kb_end_io(struct bio *bio)
 				 w->job->cfg.latency_target_ns);
 	/*
 	 * A worker that completes its own bio in its own task, inside
-	 * submit_bio() or its poll, is alive, and reaps before it sleeps.
-	 * An interrupt that completes one while the worker is about to sleep
-	 * has the worker as current too, and must wake it.  A spinning or
-	 * polling worker never sleeps: it needs no wake-up.
+	 * submit_bio() or its poll, is alive, and reaps before it sleeps:
+	 * the slot goes on its private list, which only that task touches,
+	 * with no atomic.  An interrupt that completes one while the worker is
+	 * about to sleep has the worker as current too, and must wake it.  A
+	 * spinning or polling worker never sleeps: it needs no wake-up.
 	 */
 	if (own) {
-		llist_add(&slot->node, &w->done);
+		slot->node.next = w->own_done;
+		if (!w->own_done)
+			w->own_tail = &slot->node.next;
+		w->own_done = &slot->node;
 		return;
 	}
 	rcu_read_lock();

@@ -428,6 +428,8 @@ struct kb_worker {
 	struct task_struct *task;
 	struct cgroup_subsys_state *blkcg;	/* its bios' (compat.h), while it runs */
 	struct llist_head done;	/* completed slots, from kb_end_io() */
+	/* those it completed itself, in its own task: no atomic (kb_end_io()) */
+	struct llist_node *own_done, **own_tail;
 	bool sleeps;		/* completion sleep: kb_end_io() wakes it */
 	struct rcu_work free_work;	/* kb_free_workers(): after kb_end_io() */
 	struct kb_stats *stats;	/* job->stats[index]: its own, written by it */

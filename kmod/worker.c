@@ -616,6 +616,30 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 	WRITE_ONCE(job->stop, true);
 }
 
+/* Whether a completion waits to be reaped: the worker's own, or another's. */
+static bool kb_done_pending(struct kb_worker *w)
+{
+	return w->own_done || !llist_empty(&w->done);
+}
+
+/*
+ * The completed slots: the worker's own (kb_end_io()), then those that
+ * others completed (an interrupt, another worker's poll), taken with an
+ * atomic only when there are some.
+ */
+static struct llist_node *kb_take_done(struct kb_worker *w)
+{
+	struct llist_node *list = w->own_done, *others = NULL;
+
+	if (!llist_empty(&w->done))
+		others = llist_del_all(&w->done);
+	if (!list)
+		return others;
+	*w->own_tail = others;
+	w->own_done = NULL;
+	return list;
+}
+
 /* rate-iops, or a log replayed at its times (read_iolog, replay-timed) */
 static bool kb_open_loop(const struct kb_worker *w)
 {
@@ -667,7 +691,7 @@ static void kb_wait_sleep(struct kb_worker *w)
 {
 	for (;;) {
 		set_current_state(TASK_IDLE);
-		if (!llist_empty(&w->done))
+		if (kb_done_pending(w))
 			break;
 		/* the clock only when an arrival may be due: it can be slow */
 		if (kb_open_loop(w) && kb_arrival_pending(w, ktime_get_ns())) {
@@ -702,7 +726,7 @@ static void kb_wait_spin(struct kb_worker *w)
 {
 	u64 now;
 
-	while (llist_empty(&w->done)) {
+	while (!kb_done_pending(w)) {
 		if (kb_arrival_due(w, &now))
 			break;
 		if (!w->inflight && !kb_arrival_pending(w, now))
@@ -748,7 +772,7 @@ static void kb_wait_poll(struct kb_worker *w)
 {
 	u64 now;
 
-	while (llist_empty(&w->done)) {
+	while (!kb_done_pending(w)) {
 		if (kb_arrival_due(w, &now))
 			break;
 		if (!w->inflight) {
@@ -1106,7 +1130,7 @@ static void kb_end_fsync(struct kb_worker *w)
 	kb_issue(w, slot);
 	while (w->inflight) {
 		kb_wait(w);
-		kb_reap(w, llist_del_all(&w->done), ktime_get_ns());
+		kb_reap(w, kb_take_done(w), ktime_get_ns());
 	}
 }
 
@@ -1153,7 +1177,7 @@ static void kb_worker_pass(struct kb_worker *w)
 	       kb_arrival_pending(w, ktime_get_ns())) {
 		kb_wait(w);
 		now = ktime_get_ns();
-		done = llist_del_all(&w->done);
+		done = kb_take_done(w);
 		kb_start_plug(&plug, kb_plug_batch(done, w->deferred, batch));
 		kb_reap(w, done, now);
 		if (unlikely(w->latt) && kb_latt_step(w, now))
