@@ -7,9 +7,10 @@
  * polled one may wait in the worker for a tag: worker.c): each slot holds a
  * preallocated bio and its buffer pages, so the submission and completion
  * paths allocate nothing.  Completions
- * (kb_end_io(), any context, any CPU) timestamp the bio, account it in the
- * per-CPU statistics of the completing CPU with interrupts off, and hand
- * the slot back to its worker through a lock-free llist.
+ * (kb_end_io(), any context, any CPU) timestamp the bio and hand the slot
+ * back to its worker through a lock-free llist, or a private list when the
+ * worker completes it in its own task; the worker counts it in its own
+ * statistics as it reaps it (account.c).
  *
  * Jobs live in a registry (job.c) whose mutex serialises every control
  * operation: creation, start, stop, reads of the results, destruction.
