@@ -291,11 +291,38 @@ class Guest:
         return subprocess.run(ssh_mod.argv(self.ssh_port, cmd), capture_output=True, text=True,
                               timeout=timeout, stdin=subprocess.DEVNULL)
 
+    def collect_gcov(self, into: Path) -> int:
+        """Copy the guest's gcov counts (/sys/kernel/debug/gcov: kiobench.ko's,
+        built with KIOBENCH_GCOV) into a new directory under `into`, the
+        guest's paths kept; the number of .gcda files (0: none, or no gcov).
+        debugfs gives each file's size as 0, so each is read with cat."""
+        script = ("d=/sys/kernel/debug/gcov; [ -d $d ] || exit 0; t=/tmp/.gcov; rm -rf $t; "
+                  "cd $d && find . -name '*.gcda' | while read -r f; do "
+                  "mkdir -p \"$t/${f%/*}\" && cat \"$f\" >\"$t/$f\" || exit 1; done && "
+                  "[ -d $t ] && tar -czf - -C $t . | base64; rm -rf $t")
+        r = self.run(script, timeout=120)
+        if not r.ok:
+            raise GuestError(f"gcov counts not read: {r.out[-400:]}")
+        data = base64.b64decode("".join(r.out.split()))
+        if not data:
+            return 0
+        into.mkdir(parents=True, exist_ok=True)
+        out = Path(tempfile.mkdtemp(prefix=f"{self.kernel.name}-", dir=into))
+        subprocess.run(["tar", "-xzf", "-", "-C", str(out)], input=data, check=True)
+        return sum(1 for _ in out.rglob("*.gcda"))
+
     def shutdown(self, timeout: float = 20) -> None:
         """Power the guest off; kill QEMU if it has not exited after `timeout` s.
         Deletes the NVMe images, and the workdir if boot() made it; keeps
-        the console log of a workdir given to boot()."""
+        the console log of a workdir given to boot().  With $KIOBENCH_GCOV_DIR
+        set, a guest still answering gives its gcov counts first (collect_gcov)."""
         if self._proc is not None:
+            gcov_dir = os.environ.get("KIOBENCH_GCOV_DIR")
+            if gcov_dir and self.alive and self._sock is not None:
+                try:
+                    self.collect_gcov(Path(gcov_dir))
+                except (GuestError, subprocess.CalledProcessError, ValueError) as e:
+                    print(f"guest: {self.kernel.name}: gcov counts lost: {e}", file=sys.stderr)
             if self.alive and self._sock is not None:
                 try:
                     self._send("poweroff -f", 5)
