@@ -6,6 +6,7 @@
 #                                            the read-only tests on real devices
 # make [KDIR=/lib/modules/<version>/build]   module and tool
 # make style                                 checkpatch --strict on kmod/
+# make coccicheck                            the kernel's coccinelle scripts on kmod/
 # make deps                                  install what the tests need
 # make install [PREFIX=/usr/local] [DESTDIR=] tool, kiobench-plot, man page,
 #                                            bash completion (uninstall: undo)
@@ -56,10 +57,19 @@ debug-kernel:
 rc-tree:
 	tests/debug-kernel/rc-tree
 
+# A sparse that the 7.x trees accept (bookworm's fails their
+# checker-valid.sh), from Debian sid's source, cached outside the checkout.
+sparse:
+	tests/debug-kernel/sparse >/dev/null
+
 # kiobench.ko and kiobench_kunit.ko for every kernel of the test matrix and
 # the -rc tree: W=1, sparse where it can run, -Werror.
-modules-matrix: debug-kernel rc-tree
+modules-matrix: debug-kernel rc-tree sparse
 	$(PYTHON) tests/build-modules
+
+# The kernel's semantic patches (scripts/coccinelle) over kmod/: any report fails
+coccicheck:
+	tests/coccicheck
 
 style:
 	$(CHECKPATCH) --strict --no-tree --quiet -f kmod/*.c kmod/*.h kmod/uapi/linux/*.h
@@ -143,5 +153,5 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps debug-kernel rc-tree modules-matrix style unit guest check check-device \
+.PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix coccicheck style unit guest check check-device \
 	demo install uninstall modules_install dkms-install clean

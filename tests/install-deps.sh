@@ -50,6 +50,10 @@ k612rt=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$')
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
 	libnl-3-dev libnl-genl-3-dev libjson-c-dev libncurses-dev sparse
+	# make coccicheck: the kernel's semantic patches on kmod/ (some of them
+	# are OCaml scripts, which spatch compiles with ocamlopt and ocamlfind);
+	# make sparse: dpkg-source unpacks sid's sparse source (dpkg-dev)
+	coccinelle ocaml-nox ocaml-findlib dpkg-dev
 	# the tool's log_store_compressed (fio's .fz logs)
 	zlib1g-dev
 	# tests/build-fio: the guests' static fio links libaio.a
