@@ -43,6 +43,32 @@ def request_attrs(spec: dict, set_name: str) -> set[str]:
     return out
 
 
+def set_var(name: str) -> str:
+    return "kb_nl_attrs" if name == "kiobench" else f"kb_nl_{name.replace('-', '_')}_attrs"
+
+
+def base_set(spec: dict, name: str) -> dict:
+    """The attribute set that holds `name`'s attributes (a subset's parent)."""
+    for s in spec["attribute-sets"]:
+        if s["name"] == name:
+            return base_set(spec, s["subset-of"]) if "subset-of" in s else s
+    sys.exit(f"gen-nl-names: no attribute set {name}")
+
+
+def bounds(spec: dict, a: dict) -> tuple[int, int, int]:
+    """(min, max, max-len) of the spec's checks (an enum's max: its last
+    value), 0 where the spec says none."""
+    checks = a.get("checks", {})
+    lo, hi, max_len = checks.get("min", 0), checks.get("max", 0), checks.get("max-len", 0)
+    if "enum" in a and not hi:
+        enum = next(d for d in spec.get("definitions", []) if d["name"] == a["enum"])
+        hi = len(enum["entries"]) - 1 + enum.get("value-start", 0)
+    for v in (lo, hi, max_len):
+        if not isinstance(v, int):
+            sys.exit(f"gen-nl-names: {a['name']}: check {v!r} is no number")
+    return lo, hi, max_len
+
+
 def attr_table(spec: dict, s: dict, var: str) -> list[str]:
     prefix = s["name-prefix"]
     request = request_attrs(spec, s["name"])
@@ -52,8 +78,38 @@ def attr_table(spec: dict, s: dict, var: str) -> list[str]:
             sys.exit(f"gen-nl-names: {a['name']}: type {a['type']} unknown here")
         fields = [f'"{a["name"]}"', c_name("kb-nlt-", a["type"]),
                   "true" if a["name"] in request else "false"]
+        lo, hi, max_len = bounds(spec, a)
+        if lo or hi or max_len or "nested-attributes" in a:
+            fields += [f"{lo}ULL", f"{hi}ULL", str(max_len)]
+        if "nested-attributes" in a:
+            nest = base_set(spec, a["nested-attributes"])
+            fields += [set_var(nest["name"]), c_name(nest["name-prefix"], "max")]
         lines.append(f"\t[{c_name(prefix, a['name'])}] = {{ {', '.join(fields)} }},")
     return lines + ["};", ""]
+
+
+def req_tables(spec: dict) -> list[str]:
+    """Each command's request attributes (do, then dump), 0-terminated:
+    what tests/fuzz/nlfuzz.c draws a command's attributes from."""
+    ops = spec["operations"]
+    sets = {s["name"]: s for s in spec["attribute-sets"]}
+    out, index = [], []
+    for o in ops["list"]:
+        names: list[str] = []
+        for kind in ("do", "dump"):
+            names += [n for n in o.get(kind, {}).get("request", {}).get("attributes", [])
+                      if n not in names]
+        if not names:
+            continue
+        prefix = base_set(spec, o["attribute-set"])["name-prefix"]
+        if o["attribute-set"] not in sets:
+            sys.exit(f"gen-nl-names: {o['name']}: no attribute set {o['attribute-set']}")
+        var = f"kb_nl_req_{o['name'].replace('-', '_')}"
+        out.append(f"static const unsigned short {var}[] = {{")
+        out += [f"\t{c_name(prefix, n)}," for n in names] + ["\t0", "};", ""]
+        index.append(f"\t[{c_name(ops['name-prefix'], o['name'])}] = {var},")
+    return out + [f"static const unsigned short *const kb_nl_cmd_req[{c_name(ops['name-prefix'], 'max')} + 1] = {{"] + \
+        index + ["};", ""]
 
 
 def generate(spec_text: str) -> str:
@@ -85,17 +141,24 @@ def generate(spec_text: str) -> str:
             "\tconst char *name;\t/* the spec's */",
             "\tenum kb_nl_type type;",
             "\tbool request;\t\t/* some command's request takes it */",
+            "\t/* the spec's checks (an enum's: its values), 0 where it has none */",
+            "\tunsigned long long min, max;",
+            "\tunsigned int max_len;",
+            "\t/* a nest's attributes (a subset's: its parent set's), and their max */",
+            "\tconst struct kb_nl_attr *nest;",
+            "\tunsigned int nest_max;",
             "};", ""]
     ops = spec["operations"]
     out.append(f"static const char *const kb_nl_cmds[{c_name(ops['name-prefix'], 'max')} + 1] = {{")
     out += [f"\t[{c_name(ops['name-prefix'], o['name'])}] = \"{o['name']}\"," for o in ops["list"]]
     out += ["};", ""]
-    for s in spec["attribute-sets"]:
-        if "subset-of" in s:
-            continue
-        var = "kb_nl_attrs" if s["name"] == "kiobench" else \
-            f"kb_nl_{s['name'].replace('-', '_')}_attrs"
-        out += attr_table(spec, s, var)
+    sets = [s for s in spec["attribute-sets"] if "subset-of" not in s]
+    # declared first: a nest's table may come after the table that names it
+    out += [f"static const struct kb_nl_attr {set_var(s['name'])}"
+            f"[{c_name(s['name-prefix'], 'max')} + 1];" for s in sets] + [""]
+    for s in sets:
+        out += attr_table(spec, s, set_var(s["name"]))
+    out += req_tables(spec)
     out += ["#endif /* KIOBENCH_NL_NAMES_H */", ""]
     return "\n".join(out)
 

@@ -29,7 +29,11 @@
  *	carries an error.
  *
  *   nlfuzz fuzz SEED COUNT DEV...
- *	COUNT random and malformed messages (seeded, reproducible), each
+ *	COUNT random and malformed messages (seeded, reproducible: message i
+ *	of a seed is the same whatever the kernel answered), among them the
+ *	spec's commands with the attributes the spec says they take, at their
+ *	edges (gen_spec_cmd(): drawn from tools/nl-names.h, so a new
+ *	attribute is fuzzed once the spec has it), each
  *	read to its ack, or when none came at once followed by a probe that
  *	proves every reply to it was read; then
  *	every job it created is stopped and destroyed, and a dump must show
@@ -1256,6 +1260,184 @@ static void gen_garbage_attrs(struct msg *m, int depth)
 	}
 }
 
+/* ---- attributes drawn from the spec ------------------------------------- */
+
+/*
+ * Whatever the spec says a request takes, with no list kept here: the
+ * attributes, their types, checks and nests come from tools/nl-names.h,
+ * generated from the spec, so that a new attribute is fuzzed as soon as
+ * the spec has it.  Values are boundaries: 0, 1, the spec's min - 1, min,
+ * max, max + 1 (an enum's last value and the next), the type's largest,
+ * 2^32 - 1, 2^64 - 1 cut to the width, and random ones; sometimes the
+ * wrong width.
+ */
+static unsigned int spec_width(enum kb_nl_type t)
+{
+	switch (t) {
+	case KB_NLT_U8: case KB_NLT_S8: return 1;
+	case KB_NLT_U16: case KB_NLT_S16: return 2;
+	case KB_NLT_U32: case KB_NLT_S32: return 4;
+	case KB_NLT_U64: case KB_NLT_S64: return 8;
+	default: return 0;
+	}
+}
+
+static uint64_t spec_edge(const struct kb_nl_attr *a, unsigned int width)
+{
+	uint64_t top = width == 8 ? UINT64_MAX : (1ULL << (8 * width)) - 1;
+	uint64_t v;
+
+	switch (below(10)) {
+	case 0: v = 0; break;
+	case 1: v = 1; break;
+	case 2: v = a->min ? a->min - 1 : 2; break;
+	case 3: v = a->min; break;
+	case 4: v = a->max ? a->max : top; break;
+	case 5: v = a->max ? a->max + 1 : top / 2 + 1; break;
+	case 6: v = top; break;
+	case 7: v = UINT32_MAX; break;
+	case 8: v = UINT64_MAX; break;
+	default: v = rnd(); break;
+	}
+	return v & top;
+}
+
+/* A length for a string or binary attribute: around its max-len, or not. */
+static size_t spec_len(const struct kb_nl_attr *a, size_t room)
+{
+	size_t max = a->max_len ? a->max_len : 256, n;
+
+	switch (below(6)) {
+	case 0: n = 0; break;
+	case 1: n = 1 + below(8); break;
+	case 2: n = max; break;
+	case 3: n = max + 1; break;
+	case 4: n = 4 * below(9); break;
+	default: n = below(max + 2); break;
+	}
+	return n < room ? n : room;
+}
+
+static void spec_attr(struct msg *m, const struct kb_nl_attr *set, unsigned int type,
+		      int depth);
+
+static bool spec_drawn[KIOBENCH_A_MAX + 1];	/* the top-level ones drawn */
+
+/* "drawn/all" of the request attributes of the spec's commands. */
+static void print_spec_drawn(void)
+{
+	unsigned int drawn = 0, all = 0, c, t;
+	bool req[KIOBENCH_A_MAX + 1] = { false };
+
+	for (c = 0; c <= KIOBENCH_CMD_MAX; c++)
+		for (t = 0; kb_nl_cmd_req[c] && kb_nl_cmd_req[c][t]; t++)
+			req[kb_nl_cmd_req[c][t]] = true;
+	for (t = 0; t <= KIOBENCH_A_MAX; t++) {
+		all += req[t];
+		drawn += req[t] && spec_drawn[t];
+	}
+	printf("spec-attrs=%u/%u", drawn, all);
+	for (t = 0; t <= KIOBENCH_A_MAX; t++)
+		if (req[t] && !spec_drawn[t])
+			printf(" undrawn=%s", kb_nl_attrs[t].name);
+	printf("\n");
+}
+
+/* A nest of 0-5 attributes of its set, or an empty or garbage one. */
+static void spec_nest(struct msg *m, const struct kb_nl_attr *a, unsigned int type, int depth)
+{
+	int n = below(6), i;
+
+	nest_start(m, type);
+	if (depth < 4 && chance(90)) {
+		for (i = 0; i < n; i++)
+			spec_attr(m, a->nest, 1 + below(a->nest_max), depth + 1);
+	} else {
+		gen_garbage_attrs(m, 3);
+	}
+	nest_end(m);
+}
+
+static void spec_attr(struct msg *m, const struct kb_nl_attr *set, unsigned int type,
+		      int depth)
+{
+	const struct kb_nl_attr *a = &set[type];
+	unsigned char b[BUFSZ / 2];
+	unsigned int w = spec_width(a->type);
+	size_t room = sizeof(m->buf) - 256 > m->len ? sizeof(m->buf) - 256 - m->len : 0;
+	size_t n, j;
+	uint64_t v = rnd();
+
+	room = room < sizeof(b) ? room : sizeof(b);
+	if (chance(5)) {		/* any width, any bytes */
+		n = below(17);
+		for (j = 0; j < n; j++)
+			b[j] = rnd();
+		put(m, type, b, n);
+		return;
+	}
+	switch (a->type) {
+	case KB_NLT_FLAG:
+		put(m, type, &v, chance(10) ? 4 : 0);
+		break;
+	case KB_NLT_NEST:
+		if (a->nest) {
+			spec_nest(m, a, type, depth);
+			break;
+		}
+		/* a nest without its set: bytes, as binary */
+		__attribute__((fallthrough));
+	case KB_NLT_STRING:
+	case KB_NLT_BINARY:
+	case KB_NLT_UNUSED:
+	case KB_NLT_PAD:
+		n = spec_len(a, room);
+		for (j = 0; j < n; j++)	/* printable mostly, NUL-ended mostly */
+			b[j] = chance(90) ? 'a' + below(26) : rnd();
+		if (n && a->type == KB_NLT_STRING && chance(80))
+			b[n - 1] = 0;
+		put(m, type, b, n);
+		break;
+	default:
+		v = spec_edge(a, w);
+		put(m, type, &v, chance(5) ? below(9) : w);	/* little-endian */
+		break;
+	}
+}
+
+/*
+ * A command of the spec with attributes its request takes: a job-new is a
+ * valid job (gen_job_new) plus one to four of them; another command gets
+ * a tracked or odd job id and up to three more.
+ */
+static void gen_spec_cmd(struct msg *m, uint16_t flags)
+{
+	static const uint8_t cmds[] = { KIOBENCH_CMD_JOB_NEW, KIOBENCH_CMD_JOB_NEW,
+					KIOBENCH_CMD_JOB_START, KIOBENCH_CMD_JOB_STOP,
+					KIOBENCH_CMD_JOB_GET, KIOBENCH_CMD_JOB_DEL,
+					KIOBENCH_CMD_JOB_REPLAY };
+	uint8_t cmd = cmds[below(sizeof(cmds))];
+	const unsigned short *req = kb_nl_cmd_req[cmd];
+	int nreq = 0, n, i;
+
+	while (req && req[nreq])
+		nreq++;
+	msg_init(m, family, flags, cmd);
+	if (cmd == KIOBENCH_CMD_JOB_NEW) {
+		gen_job_new(m, false);
+		n = 1 + below(4);
+	} else {
+		put_u32(m, KIOBENCH_A_JOB_ID, pick_id());
+		n = below(4);
+	}
+	for (i = 0; i < n && nreq; i++) {
+		unsigned short type = req[below(nreq)];
+
+		spec_drawn[type] = true;
+		spec_attr(m, kb_nl_attrs, type, 0);
+	}
+}
+
 /* Builds one fuzz message into m; returns the number of bytes to send. */
 /* A job op on a tracked or odd id. */
 static void gen_job_op(struct msg *m, uint16_t flags)
@@ -1335,9 +1517,11 @@ static size_t gen_message(struct msg *m, unsigned int *kind)
 	} else if (*kind < 40) {		/* a valid job */
 		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
 		gen_job_new(m, false);
-	} else if (*kind < 60) {		/* a job with mutations */
+	} else if (*kind < 50) {		/* a job with mutations */
 		msg_init(m, family, flags, KIOBENCH_CMD_JOB_NEW);
 		gen_job_new(m, true);
+	} else if (*kind < 70) {		/* the spec's attributes at their edges */
+		gen_spec_cmd(m, flags);
 	} else if (*kind < 80) {		/* random command, garbage attributes */
 		gen_random_cmd(m, flags);
 	} else if (*kind < 85) {		/* dumps */
@@ -1492,6 +1676,7 @@ static int cmd_fuzz(int argc, char **argv)
 		if (stats_err[i])
 			printf(" %s=%lu", strerrorname_np(i), stats_err[i]);
 	printf("\n");
+	print_spec_drawn();
 	return ok && !malformed && !lost ? 0 : 1;
 }
 

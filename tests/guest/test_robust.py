@@ -311,15 +311,26 @@ def test_write_to_stacked_member_is_refused(guest, kiobench_module, make_nullb):
 
 # ---- 3. fuzzer -------------------------------------------------------------------
 
+def request_attrs() -> set[str]:
+    """The top-level attributes some command's request takes, read from the spec."""
+    ops = SPEC["operations"]["list"]
+    return {a for o in ops if o.get("attribute-set") == "kiobench"
+            for kind in ("do", "dump") for a in o.get(kind, {}).get("request", {})
+            .get("attributes", [])}
+
+
 FUZZ_SEED = 20261123
 FUZZ_COUNT = 10000
 
 
 @pytest.mark.debug
 def test_netlink_fuzzer(guest, kiobench_module, make_nullb):
-    """>= 10,000 random and malformed messages, seeded; every reply read.
-    Then: no job left that no valid message created, the module still
-    runs a job, no splat (the harness), no leak (kmemleak, debug kernel)."""
+    """>= 10,000 random and malformed messages, seeded; every reply read;
+    every request attribute of the spec drawn at its edges (min - 1, max + 1,
+    2^32 - 1, 2^64 - 1, ...), nests included.  Then: no job left that no
+    valid message created, the module still runs a job, no splat (the
+    harness), no leak (kmemleak, debug kernel).  Mutation: gen_spec_cmd()
+    drawing from a list of its own that lacks one attribute: red."""
     # small memory limits: the fuzzer's valid jobs must not exhaust the guest
     guest.check("rmmod kiobench && modprobe kiobench max_job_mem=8388608 max_total_mem=33554432")
     a = make_nullb("nullb0", size_mb=64, memory_backed=False)
@@ -333,6 +344,10 @@ def test_netlink_fuzzer(guest, kiobench_module, make_nullb):
     errnos = dict(re.findall(r"(E[A-Z0-9]+)=(\d+)", r.out.split("errnos:")[1]))
     # the refusals reached every layer: policy, handlers, state checks, lookup
     assert {"EINVAL", "ERANGE", "EOPNOTSUPP", "ENOENT", "EBUSY"} <= set(errnos), r.out
+    # every attribute the spec's requests take was drawn at its edges
+    # (nlfuzz's gen_spec_cmd(), from the spec: none listed by hand)
+    drawn, total = map(int, re.search(r"spec-attrs=(\d+)/(\d+)", r.out).groups())
+    assert drawn == total == len(request_attrs()), r.out
     assert job_ids(guest) == [] and kiobench_list(guest) == {}
     job = run_job(guest, f"--filename={a}:{b} --rw=randread --iodepth=4 --number_ios=1000")
     assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 1000

@@ -42,7 +42,8 @@ def test_a_spec_change_changes_the_header():
     text = text.replace("bssplit, iodepth, numjobs", "bssplit, queue-depth, numjobs", 1)
     out = gen.generate(text)
     assert out != HEADER.read_text()
-    assert '[KIOBENCH_A_QUEUE_DEPTH] = { "queue-depth", KB_NLT_U32, true },' in out
+    assert "[KIOBENCH_A_QUEUE_DEPTH] = { \"queue-depth\", KB_NLT_U32, true, 1ULL, 4096ULL, 0 }," in out
+    assert "\tKIOBENCH_A_QUEUE_DEPTH,\n" in out   # job-new's request, for nlfuzz
 
 
 # Which option sets each request attribute is tools/options.c's (kb_opts[].attr)
