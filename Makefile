@@ -7,6 +7,7 @@
 # make [KDIR=/lib/modules/<version>/build]   module and tool
 # make style                                 checkpatch --strict on kmod/
 # make coccicheck                            the kernel's coccinelle scripts on kmod/
+# make fuzz [FUZZ_MINUTES=10] [FUZZ_SEED=N]   the netlink fuzzer in a debug guest
 # make deps                                  install what the tests need
 # make install [PREFIX=/usr/local] [DESTDIR=] tool, kiobench-plot, man page,
 #                                            bash completion (uninstall: undo)
@@ -66,6 +67,13 @@ sparse:
 # the -rc tree: W=1, sparse where it can run, -Werror.
 modules-matrix: debug-kernel rc-tree sparse
 	$(PYTHON) tests/build-modules
+
+# The netlink fuzzer for FUZZ_MINUTES in a guest of FUZZ_KERNEL (the debug
+# kernel by default); a splat's reproducer goes to build/fuzz/
+FUZZ_MINUTES ?= 10
+FUZZ_KERNEL ?= debug
+fuzz: modules-matrix
+	tests/fuzz/run --kernel=$(FUZZ_KERNEL) --minutes=$(FUZZ_MINUTES) $(if $(FUZZ_SEED),--seed=$(FUZZ_SEED))
 
 # The kernel's semantic patches (scripts/coccinelle) over kmod/: any report fails
 coccicheck:
@@ -153,5 +161,5 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix coccicheck style unit guest check check-device \
+.PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix fuzz coccicheck style unit guest check check-device \
 	demo install uninstall modules_install dkms-install clean
