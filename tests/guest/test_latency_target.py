@@ -165,6 +165,7 @@ def test_latency_run_keeps_searching(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.core
+@pytest.mark.debug
 @pytest.mark.budget(30)
 def test_latency_target_fails_at_depth_one(guest, kiobench_module, make_nullb):
     """latency_target=500us with the default percentile (100) on the 30 ms

@@ -18,7 +18,9 @@ from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
 # the block layer's completion paths differ between kernels
-pytestmark = pytest.mark.core
+# core: what differs between kernels; debug: its paths under KASAN, lockdep
+# and kmemleak too
+pytestmark = [pytest.mark.core, pytest.mark.debug]
 
 GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
 

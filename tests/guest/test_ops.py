@@ -20,7 +20,9 @@ from kb import TRACING, disk_name, mount_tracefs, nlreq, nvme_cmds, run_job, tra
 from vm.guest import Guest, Nvme
 from vm.targets import dm_linear, dm_remove, nvme_dev, queue_limits
 
-pytestmark = pytest.mark.core
+# core: what differs between kernels; debug: its paths under KASAN, lockdep
+# and kmemleak too
+pytestmark = [pytest.mark.core, pytest.mark.debug]
 
 MiB = 1 << 20
 GUEST_ARGS = {"nvme": [Nvme(64 * MiB, discard=True)]}

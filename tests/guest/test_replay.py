@@ -14,6 +14,10 @@ import pytest
 from kb import block_events, dev_bios, nlreq, run_job
 from test_fio_files import SLOW, traced
 
+# replay's upload and its table run under KASAN, lockdep and kmemleak: on the
+# debug kernel, not twice on 6.12
+pytestmark = pytest.mark.debug
+
 
 def put(guest, path: str, text: str) -> None:
     guest.check(f"cat >{path} <<'EOF'\n{text}EOF")

@@ -19,6 +19,10 @@ from kb import (TRACING, block_events, disk_name, mount_tracefs, run_job, set_qu
                 tracepoint_rwbs, worker_stat)
 from vm.guest import Guest
 
+# the submit options' paths (nowait and its retries among them) run under
+# KASAN, lockdep and kmemleak: on the debug kernel; the core ones on Debian's too
+pytestmark = pytest.mark.debug
+
 EAGAIN = 11
 
 

@@ -14,6 +14,10 @@ import pytest
 from kb import queue_attr, queue_path
 from vm.guest import Guest, Nvme
 
+# the tuning sweeps switch schedulers and queue settings under a running
+# module: under KASAN, lockdep and kmemleak, on the debug kernel, not on 6.12
+pytestmark = pytest.mark.debug
+
 GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
 
 RUN_DIR = "/run/kiobench"

@@ -17,6 +17,10 @@ import pytest
 
 from kb import tracepoint_rwbs
 
+# verify's paths (every method, the dumps, the read-back) run under KASAN, lockdep
+# and kmemleak: on the debug kernel, not twice on 6.12
+pytestmark = pytest.mark.debug
+
 BS = 4096
 SIZE = 4 << 20
 BLOCKS = SIZE // BS

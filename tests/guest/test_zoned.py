@@ -20,7 +20,9 @@ from kb import debugfs, destroy_job, run_job, set_queue
 from vm.guest import Guest
 from vm.targets import write_counts, zoned
 
-pytestmark = pytest.mark.core
+# core: what differs between kernels; debug: its paths under KASAN, lockdep
+# and kmemleak too
+pytestmark = [pytest.mark.core, pytest.mark.debug]
 
 MiB = 1 << 20
 NULLB = "/sys/kernel/config/nullb"

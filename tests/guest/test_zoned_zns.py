@@ -21,6 +21,10 @@ from kb import nvme_cmds, queue_attr
 from vm.guest import Guest, Nvme, Zoned
 from vm.targets import nvme_dev
 
+# zone management on QEMU's ZNS runs under KASAN, lockdep and kmemleak: on
+# the debug kernel, not twice on 6.12
+pytestmark = pytest.mark.debug
+
 MiB = 1 << 20
 ZONE, CAP, NR = 16 * MiB, 12 * MiB, 8
 ZNS = Zoned(zone_size=ZONE, zone_capacity=CAP, max_open=4, max_active=6)
