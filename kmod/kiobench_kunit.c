@@ -1068,30 +1068,38 @@ static void kb_account_counts_a_batch(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 2);
 	struct kb_worker *w = job->workers[1];
-	struct kb_slot slots[3] = {
-		{ .w = w, .len = SZ_4K, .dir = KIOBENCH_DIR_READ,
-		  .submit_ns = 100 },
-		{ .w = w, .len = SZ_4K, .dir = KIOBENCH_DIR_READ,
-		  .submit_ns = 200 },
-		{ .w = w, .len = SZ_8K, .dir = KIOBENCH_DIR_WRITE,
-		  .submit_ns = 300 },
+	static const struct { u32 len; u8 dir; u64 submit_ns; } io[3] = {
+		{ SZ_4K, KIOBENCH_DIR_READ, 100 },
+		{ SZ_4K, KIOBENCH_DIR_READ, 200 },
+		{ SZ_8K, KIOBENCH_DIR_WRITE, 300 },
 	};
+	struct kb_slot *slots[3];	/* each with its bvec table, apart */
 	struct kb_counters c;
 	unsigned int before, i;
 
+	/* Arrange */
+	for (i = 0; i < 3; i++) {
+		slots[i] = kunit_kzalloc(test, sizeof(*slots[i]), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, slots[i]);
+		slots[i]->w = w;
+		slots[i]->len = io[i].len;
+		slots[i]->dir = io[i].dir;
+		slots[i]->submit_ns = io[i].submit_ns;
+	}
+
 	/* Act: the middle one refused (REQ_NOWAIT, BLK_STS_AGAIN) */
-	slots[1].bio.bi_opf = REQ_OP_READ | REQ_NOWAIT;
-	slots[1].bio.bi_status = BLK_STS_AGAIN;
-	kb_stamp(&slots[0], 1100);
-	kb_stamp(&slots[1], 1200);
-	kb_stamp(&slots[2], 2300);
+	slots[1]->bio.bi_opf = REQ_OP_READ | REQ_NOWAIT;
+	slots[1]->bio.bi_status = BLK_STS_AGAIN;
+	kb_stamp(slots[0], 1100);
+	kb_stamp(slots[1], 1200);
+	kb_stamp(slots[2], 2300);
 	for (i = 0; i < 3; i++)
-		slots[i].node.next = i < 2 ? &slots[i + 1].node : NULL;
+		slots[i]->node.next = i < 2 ? &slots[i + 1]->node : NULL;
 	before = raw_read_seqcount(&w->stats->seq);
-	kb_account_reaped(w, &slots[0].node);
+	kb_account_reaped(w, &slots[0]->node);
 
 	/* Assert */
-	KUNIT_EXPECT_TRUE(test, slots[1].refused);
+	KUNIT_EXPECT_TRUE(test, slots[1]->refused);
 	KUNIT_EXPECT_EQ(test, raw_read_seqcount(&w->stats->seq), before + 2);
 	kb_job_sum(job, KIOBENCH_DIR_READ, &c, NULL);
 	KUNIT_EXPECT_EQ(test, c.ios, 1);
