@@ -222,14 +222,11 @@ static void kb_job_put_stages(struct kb_job *job)
 	kb_stages_put();
 }
 
-/* The last worker to finish ends the job and announces it. */
-static void kb_worker_finish(struct kb_worker *w)
+/* The job's end, seen by its last worker to finish: announced. */
+static void kb_job_finish(struct kb_job *job)
 {
-	struct kb_job *job = w->job;
 	u8 state = KIOBENCH_STATE_DONE;
 
-	if (!atomic_dec_and_test(&job->active))
-		return;
 	job->finish_ns = ktime_get_ns();
 	cancel_delayed_work_sync(&job->tl_work);
 	kb_timeline_sample(job);
@@ -242,6 +239,13 @@ static void kb_worker_finish(struct kb_worker *w)
 	smp_store_release(&job->state, state);
 	if (kb_job_ended)
 		kb_job_ended(job);
+}
+
+/* The last worker to finish ends the job. */
+static void kb_worker_finish(struct kb_worker *w)
+{
+	if (atomic_dec_and_test(&w->job->active))
+		kb_job_finish(w->job);
 }
 
 static int kb_worker_fn(void *data)
