@@ -420,6 +420,7 @@ static void kb_close_devices(struct kb_job *job)
 
 	for (i = 0; i < job->cfg.nr_devs; i++) {
 		kb_zbd_free(&job->devs[i]);
+		kb_snap_free(&job->devs[i]);
 		kb_bdev_close(&job->devs[i].bdev);
 	}
 	if (job->holder) {
@@ -510,8 +511,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 			   nr, path);
 		return -EINVAL;
 	}
-	if (cfg->completion == KIOBENCH_COMPLETION_POLL &&
-	    !kb_bdev_can_poll(dev->bdev.bdev)) {
+	if (cfg->completion == KIOBENCH_COMPLETION_POLL && !dev->can_poll) {
 		KB_ERR_FMT(extack, NULL,
 			   "completion: poll needs a device with poll queues (nvme.poll_queues=N)",
 			   "completion: poll needs poll queues (nvme.poll_queues=N); none on %s",
@@ -546,6 +546,12 @@ static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 
 		dev->lbs = bdev_logical_block_size(dev->bdev.bdev);
 		unit = max(unit, dev->lbs);
+		err = kb_snap_queue(dev);
+		if (err == -ENODEV)
+			KB_ERR_FMT(extack, NULL, "devices: a device is being removed",
+				   "devices: %s is being removed", cfg->paths[i]);
+		if (err)
+			return err;
 		err = kb_check_device(job, dev, cfg->paths[i], extack);
 		if (err)
 			return err;

@@ -390,7 +390,18 @@ struct kb_dev {
 	u64 span_len;
 	u32 lbs;
 	struct kb_zbd_dev *zbd;	/* zonemode zbd: the span's zones (zone.c) */
+	/*
+	 * Its queue's tag set as it was at JOB_NEW (kb_snap_queue()): the
+	 * tag set is the driver's, which may free it before the job ends.
+	 */
+	u16 *hq_map;		/* locality.h: [KB_HQ_NR_ROWS][nr_cpu_ids], or NULL */
+	u16 nr_hq;		/* nr_hw_queues, 0: bio-based */
+	bool hq_poll;		/* hq_map's poll row is the poll map's */
+	bool can_poll;		/* REQ_POLLED bios can be polled */
+	u8 plug_max;		/* the most requests a plug takes at once */
 };
+
+#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */
 
 struct kb_worker;
 

@@ -3,24 +3,132 @@
  * Where each I/O ran (locality.h): the job's per-CPU counters, allocated
  * with the job, and their debugfs file.
  */
+#include <linux/blk-mq.h>
 #include <linux/debugfs.h>
 #include <linux/percpu.h>
+#include <linux/sbitmap.h>
 #include <linux/seq_file.h>
+#include <linux/wait.h>
 
 #include "kiobench.h"
+
+/*
+ * A reference on @q's usage counter, as blk_queue_enter() takes (which is
+ * not exported): while it is held, the queue cannot be frozen, and so its
+ * tag set can be neither changed (blk_mq_update_nr_hw_queues()) nor freed
+ * (a driver frees it after del_gendisk(), which freezes the queue).  Waits
+ * out a freeze; fails once @disk is being removed.
+ */
+static int kb_queue_enter(struct request_queue *q, struct gendisk *disk)
+{
+	while (!percpu_ref_tryget_live(&q->q_usage_counter)) {
+		if (wait_event_killable(q->mq_freeze_wq,
+					!READ_ONCE(q->mq_freeze_depth) ||
+					!disk_live(disk)))
+			return -EINTR;
+		if (!disk_live(disk))
+			return -ENODEV;
+	}
+	return 0;
+}
+
+/* The tag set's map of @type, or its default one when that is empty. */
+static const struct blk_mq_queue_map *kb_snap_map(const struct blk_mq_tag_set *set,
+						  enum hctx_type type)
+{
+	if (type >= set->nr_maps || !set->map[type].nr_queues)
+		type = HCTX_TYPE_DEFAULT;
+	return &set->map[type];
+}
+
+/* The most requests a plug of kb_start_plug() can take at once from @q. */
+static u8 kb_snap_plug_max(const struct request_queue *q,
+			   const struct blk_mq_tag_set *set)
+{
+	unsigned int depth;
+
+	/*
+	 * blk-mq takes a batch only from free bits of one sbitmap word, from
+	 * the word's first free bit on (__sbitmap_queue_get_batch()), and
+	 * sbitmap makes its words shorter on a small queue: 16 bits for
+	 * null_blk's 64 tags.  A larger batch would fail, and blk-mq would
+	 * take one tag at a time.  A hint: the scheduler may change after
+	 * JOB_NEW, which at worst costs that one failed try.
+	 */
+	depth = q->elevator ? q->nr_requests :	/* the scheduler's tags */
+		set->queue_depth - set->reserved_tags;
+	return min(KB_PLUG_MAX_IOS, 1U << sbitmap_calculate_shift(depth));
+}
+
+/**
+ * kb_snap_queue() - what the I/O path needs of @dev's queue, copied
+ * @dev: an open device of a job being made
+ *
+ * The I/O path never reads the tag set (locality.h): its poll queues,
+ * its CPU-to-queue maps (one row of nr_cpu_ids queue numbers a kind of
+ * bio, kb_loc_hq()) and its depth are copied here, under a reference
+ * that keeps the driver from freeing them meanwhile.
+ *
+ * Return: 0, -ENODEV (the device is being removed), -EINTR or -ENOMEM.
+ */
+int kb_snap_queue(struct kb_dev *dev)
+{
+	static const enum hctx_type types[KB_HQ_NR_ROWS] = {
+		[KB_HQ_DEFAULT] = HCTX_TYPE_DEFAULT,
+		[KB_HQ_READ] = HCTX_TYPE_READ,
+		[KB_HQ_POLL] = HCTX_TYPE_POLL,
+	};
+	struct block_device *bdev = dev->bdev.bdev;
+	struct request_queue *q = bdev_get_queue(bdev);
+	const struct blk_mq_tag_set *set;
+	unsigned int row, cpu;
+	u16 *map;
+	int err;
+
+	if (!queue_is_mq(q)) {
+		dev->can_poll = kb_bdev_can_poll(bdev);
+		dev->plug_max = 1;	/* no requests of its own */
+		return 0;
+	}
+	map = kvmalloc_array(array_size(KB_HQ_NR_ROWS, nr_cpu_ids),
+			     sizeof(*map), GFP_KERNEL);
+	if (!map)
+		return -ENOMEM;
+	err = kb_queue_enter(q, bdev->bd_disk);
+	if (err) {
+		kvfree(map);
+		return err;
+	}
+	set = q->tag_set;
+	dev->can_poll = kb_bdev_can_poll(bdev);
+	dev->hq_poll = dev->can_poll;	/* the same test: a poll map */
+	dev->nr_hq = min_t(unsigned int, set->nr_hw_queues, KB_LOC_NO_HQ);
+	dev->plug_max = kb_snap_plug_max(q, set);
+	for (row = 0; row < KB_HQ_NR_ROWS; row++) {
+		const struct blk_mq_queue_map *qmap = kb_snap_map(set, types[row]);
+
+		for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+			map[row * nr_cpu_ids + cpu] = qmap->mq_map[cpu];
+	}
+	percpu_ref_put(&q->q_usage_counter);	/* blk_queue_exit() */
+	dev->hq_map = map;
+	return 0;
+}
+
+void kb_snap_free(struct kb_dev *dev)
+{
+	kvfree(dev->hq_map);
+	dev->hq_map = NULL;
+}
 
 /* The largest number of hardware queues among the job's devices. */
 static unsigned int kb_loc_nr_hq(const struct kb_job *job)
 {
 	unsigned int i, nr = 0;
 
-	for (i = 0; i < job->cfg.nr_devs; i++) {
-		struct request_queue *q = bdev_get_queue(job->devs[i].bdev.bdev);
-
-		if (queue_is_mq(q) && q->tag_set)
-			nr = max(nr, q->tag_set->nr_hw_queues);
-	}
-	return min_t(unsigned int, nr, KB_LOC_NO_HQ);
+	for (i = 0; i < job->cfg.nr_devs; i++)
+		nr = max_t(unsigned int, nr, job->devs[i].nr_hq);
+	return nr;
 }
 
 /**

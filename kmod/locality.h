@@ -18,16 +18,22 @@
  *
  * The submitting CPU is the one kb_loc_submit() runs on: an unpinned
  * worker may move between it and submit_bio(), rarely.  The hardware
- * queue is the map's answer, read from the tag set's public fields
- * (struct blk_mq_tag_set.map[], the same from 6.1 to 7.3), as
- * blk_mq_map_queue() picks it: REQ_POLLED to the poll map (dropped when
- * the queue has no poll queues, as submit_bio_noacct() does), reads to the
- * read map, the rest and any empty map to the default one.
+ * queue is the map's answer as blk_mq_map_queue() picks it: REQ_POLLED to
+ * the poll map (dropped when the queue has no poll queues, as
+ * submit_bio_noacct() does), reads to the read map, the rest and any empty
+ * map to the default one.  The maps are the tag set's (struct
+ * blk_mq_tag_set.map[], the same from 6.1 to 7.3), which the driver owns
+ * and may free while the job still holds the device open (null_blk when
+ * its configfs device is powered off, virtio-blk on removal): the job
+ * copies them at JOB_NEW (kb_snap_queue(), locality.c), and the I/O path
+ * reads its copy only.  A job does not see the maps change after it was
+ * made (blk_mq_update_nr_hw_queues()); a queue number past nr_hq counts
+ * as "no queue".
  */
 #ifndef KB_LOCALITY_H
 #define KB_LOCALITY_H
 
-#include <linux/blk-mq.h>
+#include <linux/blk_types.h>
 #include <linux/hardirq.h>
 #include <linux/percpu.h>
 #include <linux/smp.h>
@@ -54,32 +60,36 @@ struct kb_loc {
 	unsigned int nr_hq;
 };
 
-/* The hardware queue of a bio of @opf submitted on @cpu to @q. */
-static inline u16 kb_loc_hq(struct request_queue *q, blk_opf_t opf, int cpu)
-{
-	const struct blk_mq_tag_set *set = q->tag_set;
-	enum hctx_type type = HCTX_TYPE_DEFAULT;
+/* The rows of kb_dev.hq_map: a CPU's queue by kind of bio. */
+enum kb_hq_row {
+	KB_HQ_DEFAULT,		/* writes, trims, flushes: HCTX_TYPE_DEFAULT */
+	KB_HQ_READ,		/* reads: HCTX_TYPE_READ, or DEFAULT's */
+	KB_HQ_POLL,		/* REQ_POLLED: HCTX_TYPE_POLL, when hq_poll */
+	KB_HQ_NR_ROWS
+};
 
-	if (!queue_is_mq(q) || !set)
+/* The hardware queue of a bio of @opf submitted on @cpu to @dev. */
+static inline u16 kb_loc_hq(const struct kb_dev *dev, blk_opf_t opf, int cpu)
+{
+	enum kb_hq_row row = KB_HQ_DEFAULT;
+
+	if (!dev->hq_map)
 		return KB_LOC_NO_HQ;
-	if ((opf & REQ_POLLED) && set->nr_maps > HCTX_TYPE_POLL &&
-	    set->map[HCTX_TYPE_POLL].nr_queues)
-		type = HCTX_TYPE_POLL;
+	if ((opf & REQ_POLLED) && dev->hq_poll)
+		row = KB_HQ_POLL;
 	else if ((opf & REQ_OP_MASK) == REQ_OP_READ)
-		type = HCTX_TYPE_READ;
-	if (type >= set->nr_maps || !set->map[type].nr_queues)
-		type = HCTX_TYPE_DEFAULT;
-	return set->map[type].mq_map[cpu];
+		row = KB_HQ_READ;
+	return dev->hq_map[row * nr_cpu_ids + cpu];
 }
 
 /* Submit side, just before submit_bio(): where the I/O starts. */
-static inline void kb_loc_submit(struct kb_slot *slot, struct bio *bio)
+static inline void kb_loc_submit(const struct kb_dev *dev,
+				 struct kb_slot *slot, const struct bio *bio)
 {
 	int cpu = raw_smp_processor_id();
 
 	slot->loc_cpu = cpu;
-	slot->loc_hq = kb_loc_hq(bdev_get_queue(bio->bi_bdev), bio->bi_opf,
-				 cpu);
+	slot->loc_hq = kb_loc_hq(dev, bio->bi_opf, cpu);
 }
 
 /*
@@ -108,6 +118,8 @@ static inline bool kb_loc_complete(struct kb_loc *loc,
 }
 
 /* locality.c */
+int kb_snap_queue(struct kb_dev *dev);
+void kb_snap_free(struct kb_dev *dev);
 int kb_loc_alloc(struct kb_job *job);
 void kb_loc_free(struct kb_job *job);
 int kb_loc_debugfs(struct kb_job *job, struct dentry *dir);

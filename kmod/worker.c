@@ -493,7 +493,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	slot->stage_flags = 0;
 	if (!slot->submit_ns)
 		slot->submit_ns = ktime_get_ns();
-	kb_loc_submit(slot, bio);
+	kb_loc_submit(w->dev, slot, bio);
 	submit_bio(bio);
 	if (unlikely(cfg->submit_opts))
 		kb_submit_issued(w);
@@ -812,29 +812,6 @@ static void kb_start_plug(struct blk_plug *plug, unsigned int nr)
 {
 	blk_start_plug(plug);
 	plug->nr_ios = nr;
-}
-
-#define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */
-
-/*
- * The most requests a plug can take at once from @bdev's tags.  blk-mq
- * takes a batch only from free bits of one sbitmap word, from the word's
- * first free bit on (__sbitmap_queue_get_batch()), and sbitmap makes its
- * words shorter on a small queue: 16 bits for null_blk's 64 tags.  A
- * larger batch would fail, and blk-mq would take one tag at a time.  Read
- * at the worker's start (the scheduler may have changed since the job was
- * made): a hint, which at worst costs that one failed try.
- */
-static unsigned int kb_plug_max(struct block_device *bdev)
-{
-	struct request_queue *q = bdev_get_queue(bdev);
-	unsigned int depth;
-
-	if (!queue_is_mq(q))
-		return 1;	/* no requests of its own */
-	depth = q->elevator ? q->nr_requests :	/* the scheduler's tags */
-		q->tag_set->queue_depth - q->tag_set->reserved_tags;
-	return min(KB_PLUG_MAX_IOS, 1U << sbitmap_calculate_shift(depth));
 }
 
 /*
@@ -1161,7 +1138,7 @@ EXPORT_SYMBOL_IF_KUNIT(kb_worker_clock);
 static void kb_worker_pass(struct kb_worker *w)
 {
 	/* the open loop submits its due arrivals, not its completions */
-	unsigned int batch = kb_open_loop(w) ? 1 : kb_plug_max(w->dev->bdev.bdev);
+	unsigned int batch = kb_open_loop(w) ? 1 : w->dev->plug_max;
 	struct llist_node *done;
 	struct blk_plug plug;
 	u64 now;

@@ -13,18 +13,16 @@ import re
 
 import pytest
 
-from kb import disk_name, queue_attr, set_queue, trace_devno
+from kb import TRACING, disk_name, mount_tracefs, queue_attr, set_queue, trace_devno
 from vm.guest import Guest, Nvme
 from vm.targets import nvme_dev
 
-# the block layer's completion paths differ between kernels
-# core: what differs between kernels; debug: its paths under KASAN, lockdep
-# and kmemleak too
+# the block layer's completion paths differ between kernels; the debug
+# kernel runs them under KASAN
 pytestmark = [pytest.mark.core, pytest.mark.debug]
 
 GUEST_ARGS = {"smp": 4, "nvme": [Nvme(64 << 20), Nvme(64 << 20, max_ioqpairs=1)]}
 
-TRACING = "/sys/kernel/debug/tracing"
 RQ_COMPLETE = f"{TRACING}/events/block/block_rq_complete"
 NR = 2000
 
@@ -43,6 +41,7 @@ def io_irq(guest: Guest, dev: str) -> tuple[int, int]:
 def traced_cpus(guest: Guest, dev: str, cmd: str) -> dict[int, int]:
     """Run cmd with block_rq_complete traced; {CPU: completions of dev}."""
     majmin, _ = trace_devno(guest, dev)
+    mount_tracefs(guest)  # 7.x has no debugfs tracing link
     guest.check(f"echo 8192 >{TRACING}/buffer_size_kb; echo >{TRACING}/trace; "
                 f"echo 1 >{RQ_COMPLETE}/enable")
     try:

@@ -20,7 +20,7 @@ import pytest
 import yaml
 
 from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq, run_job,
-                wait_for)
+                stat_path, wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -769,6 +769,53 @@ def test_null_blk_removed_under_continue_on_error(guest, kiobench_module):
     guest.check(f"echo 0 >{NULLB}/nbgone/power && rmdir {NULLB}/nbgone", timeout=SLOW)
     rc, out = bg_result(guest, "rm", timeout=120)
     assert rc == EXIT_JOB_FAILED and "(ENODEV)" in out, out
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+@pytest.mark.debug
+def test_null_blk_powered_off_before_start(guest, kiobench_module):
+    """A job made (locality on, a closed loop at depth 8), its null_blk
+    then powered off, which frees the device's tag set while the job holds
+    it open, and only then started: the job fails (ENODEV) without
+    touching the freed tag set: the plug's depth and each I/O's hardware
+    queue come from the job's own copy made at JOB_NEW.  No I/O is in
+    flight at the removal.  Mutation: kb_loc_hq() reading
+    q->tag_set->map[].mq_map again, and the worker's start reading
+    q->tag_set->queue_depth (the code before the copy): red on the debug
+    kernel (KASAN: slab-use-after-free)."""
+    dev = nullb(guest, "nbgone", size_mb=16)
+    ack = nlreq(guest, "new", f"dev={dev}", "iodepth=8", "locality",
+                f"runtime-ns={60 * 10**9}")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    guest.check(f"echo 0 >{NULLB}/nbgone/power", timeout=SLOW)
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    wait_for(guest, f"kiobench list | grep -q '^{job}[[:space:]].*FAILED'", "the job to fail",
+             SLOW)
+    ack = nlreq(guest, "get", f"job-id={job}")
+    assert ack.replies[0]["error"] == "-19", ack.out  # ENODEV
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    guest.check(f"rmdir {NULLB}/nbgone")
+
+
+@pytest.mark.debug
+def test_null_blk_removed_between_arrivals(guest, kiobench_module):
+    """An open-loop job at rate_iops=1, locality on: its null_blk is
+    powered off and removed after its first I/O, in the gap before the
+    next arrival, when none is in flight; the next submission must not
+    read the device's freed tag set.  The job fails (ENODEV).  Mutation:
+    kb_loc_hq() reading q->tag_set->map[].mq_map again (the code before
+    the job's copy): red on the debug kernel (KASAN: use-after-free in
+    kb_issue)."""
+    dev = nullb(guest, "nbgone", size_mb=16)
+    start_bg(guest, f"--filename={dev} --rw=randread --rate_iops=1 --runtime=300 "
+                    f"--time_based --keep --locality --output=/dev/null", "rm")
+    [job] = running_ids(guest, 1)
+    wait_for(guest, f"[ $(awk '{{print $1}}' {stat_path(dev)}) -ge 1 ]",
+             "the first read", SLOW)
+    guest.check(f"echo 0 >{NULLB}/nbgone/power && rmdir {NULLB}/nbgone", timeout=SLOW)
+    rc, out = bg_result(guest, "rm")
+    assert rc == EXIT_JOB_FAILED and "failed: No such device (ENODEV)" in out, out
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
 
 
