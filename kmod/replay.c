@@ -86,19 +86,25 @@ static int kb_replay_check(const struct kb_job *job,
 			   "replay-ents: entry %u: dir %u unknown", idx, e->dir);
 		return -EINVAL;
 	}
+	/*
+	 * A flush writes the device's cache out, as fsync's and end-fsync's
+	 * do: without allow-writes the device is opened shared, and may be
+	 * mounted.
+	 */
+	if (e->dir != KIOBENCH_DIR_READ && !cfg->allow_writes) {
+		KB_ERR_FMT(extack, a,
+			   "replay-ents: a write, trim or sync; the request must set allow-writes",
+			   "replay-ents: entry %u: a %s without allow-writes", idx,
+			   e->dir == KIOBENCH_DIR_WRITE ? "write" :
+			   e->dir == KIOBENCH_DIR_TRIM ? "trim" : "sync");
+		return -EINVAL;	/* as rwmix-read's; EPERM reads as no CAP_SYS_ADMIN */
+	}
 	if (e->dir == KIOBENCH_DIR_SYNC) {
 		if (!e->offset && !e->len)
 			return 0;
 		KB_ERR_FMT(extack, a, "replay-ents: a sync entry has an offset or length",
 			   "replay-ents: entry %u: a sync with an offset or len", idx);
 		return -EINVAL;
-	}
-	if (e->dir != KIOBENCH_DIR_READ && !cfg->allow_writes) {
-		KB_ERR_FMT(extack, a,
-			   "replay-ents: a write or trim; the request must set allow-writes",
-			   "replay-ents: entry %u: a %s without allow-writes",
-			   idx, e->dir == KIOBENCH_DIR_WRITE ? "write" : "trim");
-		return -EINVAL;	/* as rwmix-read's; EPERM reads as no CAP_SYS_ADMIN */
 	}
 	if (e->offset % dev->lbs) {
 		KB_ERR_FMT(extack, a,

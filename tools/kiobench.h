@@ -315,7 +315,7 @@ struct kb_job {
 	uint32_t nr_replay;
 	unsigned int *replay_lines;	/* the line of each entry */
 	char *replay_path;	/* the log this clone replays */
-	unsigned int replay_write_line;	/* its first write or trim; 0: none */
+	unsigned int replay_write_line;	/* its first write, trim or sync; 0: none */
 };
 
 /* Machine-wide settings a sweep may change (tuning.c), with --allow-tuning. */

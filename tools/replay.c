@@ -166,7 +166,8 @@ static int add_io(struct kb_job *job, struct reader *r, uint32_t *cap, int dir,
 		off &= ~((uint64_t)job->replay_align - 1);
 	if (dir == KIOBENCH_DIR_SYNC)
 		off = len = 0;	/* a flush of the whole device */
-	else if (dir != KIOBENCH_DIR_READ && !job->replay_write_line)
+	/* a flush writes the device's cache out: as fsync, allow-writes */
+	if (dir != KIOBENCH_DIR_READ && !job->replay_write_line)
 		job->replay_write_line = r->line;
 	e.offset = off;
 	e.len = len;

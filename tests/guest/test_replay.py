@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from kb import block_events, dev_bios, nlreq, run_job
+from kb import block_events, dev_bios, nlreq, run_job, stat_path, wait_for
 from test_fio_files import SLOW, traced
 
 # replay's upload and its table run under KASAN, lockdep and kmemleak: on the
@@ -161,6 +161,9 @@ def test_replay_skip_leaves_kinds_out(guest, kiobench_module, make_nullb, skip, 
     ("{dev} frob 0 4096", True, "/tmp/b.log:4: unknown action 'frob'"),
     ("{dev} write 0 4096", False, "read_iolog /tmp/b.log:4 writes to {dev}: refusing "
                                   "without --allow-writes"),
+    # a flush writes the device's cache out
+    ("{dev} sync 0 0", False, "read_iolog /tmp/b.log:4 writes to {dev}: refusing "
+                              "without --allow-writes"),
 ])
 def test_bad_logs_are_refused_before_any_io(guest, kiobench_module, make_nullb, line,
                                             allow, msg):
@@ -168,7 +171,8 @@ def test_bad_logs_are_refused_before_any_io(guest, kiobench_module, make_nullb, 
     write without --allow-writes are refused, naming the log's line, and the
     device sees no I/O.  Mutation: check_entries() skipped: red (the first
     two reach the kernel, which refuses them naming the entry, not the
-    line... and the refusal of writes: replay_write_line never set: red)."""
+    line... and the refusal of writes: replay_write_line never set: red;
+    not set for a sync: red, the kernel refusing it by its entry)."""
     dev = make_nullb("nullb0", size_mb=16, blocksize=4096)
     put(guest, "/tmp/b.log", f"fio version 2 iolog\n{dev} add\n{dev} read 0 4096\n"
                              f"{line.format(dev=dev)}\n{dev} read 4096 4096\n")
@@ -216,3 +220,41 @@ def test_kernel_checks_each_uploaded_entry(guest, kiobench_module, make_nullb):
     ack = nlreq(guest, "start", f"job-id={jid}")
     assert ack.errno == 0, ack.out
     guest.check(f"kiobench stop {jid} >/dev/null 2>&1; sleep 0.5; kiobench destroy {jid}")
+
+
+def flushes(guest, dev: str) -> int:
+    """Flush requests the device has completed: its stat file's field 16
+    (Documentation/block/stat.rst), counted by the block layer as the
+    flush reaches the driver."""
+    return int(guest.check(f"cat {stat_path(dev)}").split()[15])
+
+
+def test_sync_entry_needs_allow_writes(guest, kiobench_module, make_nullb):
+    """Without allow-writes the device is opened shared, and may be
+    mounted: a replay's sync entry (a flush, as fsync's) is refused by
+    JOB_REPLAY, naming the entry, the job cannot start, and no flush
+    reaches the device (its flush count).  The same table with
+    allow-writes flushes it: the count can move.  Mutation: kb_replay_check()
+    accepting a sync before its allow-writes check (the code before): red."""
+    # a volatile write cache: a flush reaches the driver, and is counted
+    dev = make_nullb("nullb0", size_mb=16, blocksize=4096, cache_size=4)
+    sync = ents((0, 0, 0, 3), (4096, 0, 4096, 0))  # KIOBENCH_DIR_SYNC, then a read
+    before = flushes(guest, dev)
+    ack = nlreq(guest, "new", f"dev={dev}", "replay-nr=2")
+    assert ack.errno == 0, ack.out
+    jid = ack.replies[0]["job-id"]
+    ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={sync}")
+    assert (ack.name, ack.attr) == ("EINVAL", "replay-ents") and \
+        "entry 0: a sync without allow-writes" in ack.msg, ack.out
+    ack = nlreq(guest, "start", f"job-id={jid}")
+    assert "0 of 2 entries uploaded" in ack.msg, ack.out
+    assert nlreq(guest, "del", f"job-id={jid}").errno == 0
+    assert flushes(guest, dev) == before
+    ack = nlreq(guest, "new", f"dev={dev}", "replay-nr=2", "allow-writes")
+    assert ack.errno == 0, ack.out
+    jid = ack.replies[0]["job-id"]
+    assert nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={sync}").errno == 0
+    assert nlreq(guest, "start", f"job-id={jid}").errno == 0
+    wait_for(guest, f"kiobench list | grep -q '^{jid}[[:space:]].*DONE'", "the replay to end")
+    assert flushes(guest, dev) > before
+    assert nlreq(guest, "del", f"job-id={jid}").errno == 0

@@ -1052,8 +1052,8 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_REPLAY_ENTS: job-replay: the next entries of the job's log, an
  *   array of struct kiobench_replay_ent (24 bytes each), appended in order.
  *   Each is checked against the device: offset and len multiples of its logical
- *   block size, inside it, len at most the job's largest block size; a write or
- *   trim only with allow-writes, a trim only on a device that discards.
+ *   block size, inside it, len at most the job's largest block size; a write,
+ *   trim or sync only with allow-writes, a trim only on a device that discards.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
