@@ -589,12 +589,22 @@ static void kb_latt_fill(struct kb_worker *w, u64 now)
  */
 static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 {
-	const u64 *p = page_address(slot->pages[0]);
+	u32 n, left = min_t(u32, w->dev->lbs, slot->len);
+	unsigned int i;
 
 	/* nearly every block read has data in its first bytes */
-	if (*p)
+	if (*(const u64 *)page_address(slot->pages[0]))
 		return false;
-	return !memchr_inv(p, 0, min_t(u32, w->dev->lbs, slot->len));
+	/*
+	 * A slot's pages are separate order-0 pages, and from 6.15 a logical
+	 * block may span several (up to 64 KiB): one page at a time.
+	 */
+	for (i = 0; left; i++, left -= n) {
+		n = min_t(u32, left, PAGE_SIZE);
+		if (memchr_inv(page_address(slot->pages[i]), 0, n))
+			return false;
+	}
+	return true;
 }
 
 /*

@@ -9,9 +9,12 @@ finds no all-zero block (the kernel's zero_reads count: the first logical
 block of each read, here the whole 4 KiB read, is checked in bi_end_io's
 reaping, from what the device returned).
 """
+import json
+
 import pytest
 
-from kb import run_job
+from kb import queue_attr, run_job
+from vm.targets import NULLB
 
 BS = 4096
 # not a power of two: 15360 blocks in a permutation domain of 16384, so
@@ -91,3 +94,57 @@ def test_random_generator_is_named_and_seed_repeats(guest, kiobench_module, make
     seeds = {run_job(guest, f"--filename={dev} --rw=randread --number_ios=10")
              ["kiobench"]["settings"]["randseed"] for _ in range(2)}
     assert len(seeds) == 1, seeds
+
+
+LARGE_LBS = 16384
+LARGE_BLOCKS = 64
+
+
+def large_lbs_or_skip(guest) -> None:
+    """Skip unless null_blk takes a logical block of LARGE_LBS (four pages):
+    before 6.15 the block layer refuses a logical block above a page
+    (blk_validate_block_size()), and null_blk fails to power on."""
+    d = f"{NULLB}/nbprobe"
+    r = guest.run(f"modprobe null_blk nr_devices=0 && mkdir {d} && "
+                  f"echo {LARGE_LBS} >{d}/blocksize && echo 1 >{d}/power; rc=$?; "
+                  f"[ -d {d} ] && {{ echo 0 >{d}/power; rmdir {d}; }}; exit $rc")
+    if not r.ok:
+        pytest.skip(f"{guest.kernel.name}: null_blk refuses blocksize={LARGE_LBS} "
+                    f"(no logical block above a page before 6.15)")
+
+
+@pytest.mark.debug
+def test_zero_reads_see_every_page_of_a_large_block(guest, kiobench_module, make_nullb):
+    """A logical block of 16 KiB spans four of a slot's separate order-0
+    pages.  Of 64 blocks, the even ones all zeroes, the odd ones all
+    zeroes but their last byte (in the fourth page): a full read counts 32
+    zero blocks.  The pages freed just before the job (every other page of
+    tmpfs, the rest holding 0xaa, on the tool's CPU) make a slot's pages
+    scattered, so that a scan running past the first page reads memory
+    that is not the block.  Mutations: kb_zero_block() scanning only the
+    first page (64: red); scanning lbs bytes from pages[0] (the code
+    before: reads 0xaa past the page, fewer than 32: red)."""
+    large_lbs_or_skip(guest)
+    dev = make_nullb("nullb0", size_mb=16, blocksize=LARGE_LBS)
+    assert queue_attr(guest, dev, "logical_block_size") == str(LARGE_LBS)
+    guest.check(f"head -c {LARGE_LBS} /dev/zero >/tmp/zz && "
+                f"head -c {LARGE_LBS - 1} /dev/zero >/tmp/zb && printf '\\001' >>/tmp/zb && "
+                f"for i in $(seq {LARGE_BLOCKS // 2}); do cat /tmp/zz /tmp/zb; done >/tmp/pat && "
+                f"dd if=/tmp/pat of={dev} bs={LARGE_LBS} oflag=direct 2>/dev/null && "
+                f"dd if={dev} bs={LARGE_LBS} count={LARGE_BLOCKS} iflag=direct 2>/dev/null | "
+                f"cmp - /tmp/pat")
+    # two files written a page each in turn, then one removed: the free
+    # pages are every other one, each between two pages of 0xaa
+    guest.check("mkdir -p /tmp/frag && taskset -c 0 fio --name=frag --directory=/tmp/frag "
+                "--nrfiles=2 --filesize=2m --bs=4k --rw=write --ioengine=psync "
+                "--file_service_type=roundrobin --buffer_pattern=0xaa --output=/dev/null && "
+                "taskset -c 0 rm /tmp/frag/frag.0.1", timeout=300)
+    try:
+        out = guest.check(f"taskset -c 0 kiobench run --filename={dev} --rw=read "
+                          f"--bs={LARGE_LBS} --size={LARGE_LBS * LARGE_BLOCKS} --iodepth=4 "
+                          f"--output-format=json", timeout=300)
+    finally:
+        guest.check("rm -rf /tmp/frag")
+    job = json.loads(out)["jobs"][0]
+    assert job["read"]["total_ios"] == LARGE_BLOCKS
+    assert job["kiobench"]["zero_reads"] == LARGE_BLOCKS // 2
