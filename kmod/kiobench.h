@@ -622,6 +622,7 @@ void kb_init_budgets(struct kb_job *job, struct kb_worker *w, unsigned int j);
 void kb_worker_clock(struct kb_worker *w, u64 now);
 blk_opf_t kb_opf(const struct kb_config *cfg, unsigned int dir);
 void kb_bio_payload(struct bio *bio, struct kb_slot *slot);
+bool kb_zero_block(struct kb_worker *w, const struct kb_slot *slot);
 /* netlink.c internals */
 #include <net/genetlink.h>
 extern const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1];

@@ -1802,6 +1802,45 @@ static void kb_bio_payload_keeps_the_table(struct kunit *test)
 	__free_pages(buf, 2);
 }
 
+/*
+ * zero_reads on a logical block of four pages (worker.c's
+ * kb_zero_block(); from 6.15 a logical block may be up to 64 KiB): a
+ * slot's pages are separate order-0 pages, here every other page of an
+ * order-3 block, the pages between them all 0xaa.  A block all zeroes is
+ * one; a block whose last byte (in its fourth page) is not is not.
+ * Mutations: scanning lbs bytes from pages[0] (the code before: it reads
+ * the 0xaa page after it): red; scanning the first page only: red.
+ */
+static void kb_zero_block_scans_each_page(struct kunit *test)
+{
+	const unsigned int nr = 4;
+	struct kb_dev dev = { .lbs = nr * PAGE_SIZE };
+	struct kb_worker *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct kb_slot *slot = kunit_kzalloc(test, struct_size(slot, bvec, nr),
+					     GFP_KERNEL);
+	struct page **pg = kunit_kcalloc(test, nr, sizeof(*pg), GFP_KERNEL);
+	struct page *buf;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, slot);
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+	buf = alloc_pages(GFP_KERNEL, 3);	/* 2 * nr pages; freed below */
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < 2 * nr; i++)
+		memset(page_address(buf + i), i % 2 ? 0xaa : 0, PAGE_SIZE);
+	for (i = 0; i < nr; i++)
+		pg[i] = buf + 2 * i;
+	w->dev = &dev;
+	slot->pages = pg;
+	slot->nr_pages = nr;
+	slot->len = dev.lbs;
+	KUNIT_EXPECT_TRUE(test, kb_zero_block(w, slot));
+	*((u8 *)page_address(pg[nr - 1]) + PAGE_SIZE - 1) = 1;
+	KUNIT_EXPECT_FALSE(test, kb_zero_block(w, slot));
+	__free_pages(buf, 3);
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
 	KUNIT_CASE(kb_hist_error_bound),
@@ -1846,6 +1885,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
 	KUNIT_CASE(kb_bio_payload_keeps_the_table),
+	KUNIT_CASE(kb_zero_block_scans_each_page),
 	{}
 };
 

@@ -587,7 +587,8 @@ static void kb_latt_fill(struct kb_worker *w, u64 now)
  * measure the mapping table, not the media.  The first logical block of
  * each read tells, at little cost; the count goes out with the results.
  */
-static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
+VISIBLE_IF_KUNIT bool kb_zero_block(struct kb_worker *w,
+				    const struct kb_slot *slot)
 {
 	u32 n, left = min_t(u32, w->dev->lbs, slot->len);
 	unsigned int i;
@@ -606,6 +607,7 @@ static bool kb_zero_block(struct kb_worker *w, struct kb_slot *slot)
 	}
 	return true;
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_zero_block);
 
 /*
  * Stops the job at its first failed I/O, unless it goes on from that error

@@ -102,15 +102,19 @@ LARGE_BLOCKS = 64
 
 def large_lbs_or_skip(guest) -> None:
     """Skip unless null_blk takes a logical block of LARGE_LBS (four pages):
-    before 6.15 the block layer refuses a logical block above a page
-    (blk_validate_block_size()), and null_blk fails to power on."""
+    the block layer refuses a logical block above a page
+    (blk_validate_block_size(): BLK_MAX_BLOCK_SIZE) before 6.15, and from
+    6.15 without CONFIG_TRANSPARENT_HUGEPAGE (the debug kernel's config
+    today), and null_blk fails to power on.  The KUnit case
+    kb_zero_block_scans_each_page covers kb_zero_block() there."""
     d = f"{NULLB}/nbprobe"
     r = guest.run(f"modprobe null_blk nr_devices=0 && mkdir {d} && "
                   f"echo {LARGE_LBS} >{d}/blocksize && echo 1 >{d}/power; rc=$?; "
                   f"[ -d {d} ] && {{ echo 0 >{d}/power; rmdir {d}; }}; exit $rc")
     if not r.ok:
         pytest.skip(f"{guest.kernel.name}: null_blk refuses blocksize={LARGE_LBS} "
-                    f"(no logical block above a page before 6.15)")
+                    f"(no logical block above a page: before 6.15, or no "
+                    f"CONFIG_TRANSPARENT_HUGEPAGE)")
 
 
 @pytest.mark.debug
