@@ -364,9 +364,9 @@ static inline bool kb_zone_resetall(struct block_device *bdev)
  * crc32c() is libcrc32c's, a module that needs the crypto API's "crc32c"
  * driver (another module, which only an alias names) and fails to load
  * without it: there the core's own __crc32c_le() (software, slice-by-8)
- * serves; from 6.15 crc32c() is the core's, accelerated.  CRC-64:
- * only where the kernel has the library (CONFIG_CRC64; Debian's 7.2 has
- * not), else verify=crc64 is refused.  SHA-256's context type changed in
+ * serves; from 6.15 crc32c() is the core's, accelerated.  CRC-64 is
+ * kiobench's own (crc64.c): the kernel's is a module on some kernels and
+ * absent on others.  SHA-256's context type changed in
  * 6.16 (struct sha256_ctx), its three calls kept their names.
  */
 #include <linux/crc32.h>
@@ -428,20 +428,6 @@ static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
 				 const void *p, unsigned int len)
 {
 	return crc32c(crc, p, len);
-}
-#endif
-#if IS_REACHABLE(CONFIG_CRC64)
-#include <linux/crc64.h>
-#define KB_HAVE_CRC64	1
-static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
-{
-	return crc64_be(crc, p, len);
-}
-#else
-#define KB_HAVE_CRC64	0
-static inline u64 kb_crc64(u64 crc, const void *p, size_t len)
-{
-	return crc;
 }
 #endif
 #include <crypto/sha2.h>

@@ -1663,6 +1663,20 @@ static void kb_vhdr_tells_kinds_apart(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_vhdr_classify(&h, job, c->at), c->kind);
 }
 
+/*
+ * verify=crc64 is kiobench's own table: it must be crc64_be()'s CRC-64/ECMA-182
+ * (the catalogue's check value for "123456789"), and resumable in pieces.
+ */
+static void kb_crc64_is_ecma182(struct kunit *test)
+{
+	static const char check[] = "123456789";
+
+	KUNIT_EXPECT_EQ(test, kb_crc64(0, check, 9), 0x6c40df5f0b497347ULL);
+	KUNIT_EXPECT_EQ(test, kb_crc64(kb_crc64(0, check, 4), check + 4, 5),
+			0x6c40df5f0b497347ULL);
+	KUNIT_EXPECT_EQ(test, kb_crc64(0, check, 0), 0ULL);
+}
+
 static void kb_vhdr_layout(struct kunit *test)
 {
 	struct kb_config cfg = { .verify = KIOBENCH_VERIFY_SHA256, .seed = 7,
@@ -1883,6 +1897,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_flow_holds_to_the_weights),
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
+	KUNIT_CASE(kb_crc64_is_ecma182),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
 	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	KUNIT_CASE(kb_zero_block_scans_each_page),

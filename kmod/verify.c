@@ -980,11 +980,6 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 		}
 		return 0;
 	}
-	if (cfg->verify == KIOBENCH_VERIFY_CRC64 && !KB_HAVE_CRC64) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
-				    "verify: crc64: this kernel has no CRC-64 library (CONFIG_CRC64)");
-		return -EOPNOTSUPP;
-	}
 	if (cfg->trim_mode || cfg->write_zeroes) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
 				    "verify: not with trim-mode or write-zeroes; their blocks carry no data to check");

@@ -101,6 +101,7 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg);
 u64 kb_verify_count(struct kb_job *job, enum kb_vkind kind);
 u64 kb_verify_trimmed(struct kb_job *job);
 int kb_verify_debugfs(struct kb_job *job, struct dentry *dir);
+u64 kb_crc64(u64 crc, const void *p, size_t len);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /* pure helpers, visible to kiobench_kunit.c only */
