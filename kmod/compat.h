@@ -353,10 +353,20 @@ static inline bool kb_zone_resetall(struct block_device *bdev)
 	blkdev_zone_mgmt(bdev, op, sector, nr, GFP_KERNEL)
 #endif
 
+/*
+ * The "events" group: from 6.7 (and 6.1.68, 6.6.7) genetlink lets only
+ * CAP_SYS_ADMIN join a group flagged GENL_MCAST_CAP_SYS_ADMIN, and the
+ * notifications carry the job's whole status.  Without the flag any local
+ * user may join, so they carry only what Documentation/threat-model.rst
+ * promises such a user: id, name, state, error, owner and counters, none of
+ * the job's settings (its paths, seed, patterns).
+ */
 #ifdef KB_HAVE_MCAST_CAP_SYS_ADMIN
-#define KB_MCGRP_FLAGS	GENL_MCAST_CAP_SYS_ADMIN
+#define KB_MCGRP_FLAGS		GENL_MCAST_CAP_SYS_ADMIN
+#define KB_NTF_SETTINGS		true
 #else
-#define KB_MCGRP_FLAGS	0
+#define KB_MCGRP_FLAGS		0
+#define KB_NTF_SETTINGS		false
 #endif
 
 /*

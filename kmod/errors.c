@@ -121,14 +121,10 @@ static int kb_err_list(const struct kb_config *cfg, unsigned int t, u32 *e)
 	return i * sizeof(*e);
 }
 
-/* The lists the job was given, and what it went on from (the first 32). */
-int kb_put_errors(struct sk_buff *msg, struct kb_job *job)
+/* The lists the job was given (settings, not for every listener). */
+static int kb_put_err_lists(struct sk_buff *msg, const struct kb_config *cfg)
 {
-	const struct kb_config *cfg = &job->cfg;
-	struct kiobench_err_count ec[KB_MAX_ERR_COUNTS];
 	u32 e[KB_MAX_IGNORE_ERROR];
-	unsigned int t, i, n = 0;
-	u64 c;
 
 	if ((cfg->nr_ignore_error[KIOBENCH_ERR_READ] &&
 	     nla_put(msg, KIOBENCH_A_IGNORE_ERROR_READ,
@@ -139,6 +135,21 @@ int kb_put_errors(struct sk_buff *msg, struct kb_job *job)
 	    (cfg->nr_ignore_error[KIOBENCH_ERR_VERIFY] &&
 	     nla_put(msg, KIOBENCH_A_IGNORE_ERROR_VERIFY,
 		     kb_err_list(cfg, KIOBENCH_ERR_VERIFY, e), e)))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/*
+ * The lists the job was given (@settings), and what it went on from (the
+ * first 32).
+ */
+int kb_put_errors(struct sk_buff *msg, struct kb_job *job, bool settings)
+{
+	struct kiobench_err_count ec[KB_MAX_ERR_COUNTS];
+	unsigned int t, i, n = 0;
+	u64 c;
+
+	if (settings && kb_put_err_lists(msg, &job->cfg))
 		return -EMSGSIZE;
 	for (t = 0; t < KB_ERR_TYPES; t++)
 		for (i = 0; i < KB_ERRNO_MAX && n < KB_MAX_ERR_COUNTS; i++) {

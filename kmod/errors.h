@@ -29,7 +29,7 @@ struct kb_errs {
 };
 
 int kb_parse_errors(struct genl_info *info, struct kb_config *cfg);
-int kb_put_errors(struct sk_buff *msg, struct kb_job *job);
+int kb_put_errors(struct sk_buff *msg, struct kb_job *job, bool settings);
 size_t kb_errors_size(void);
 bool kb_err_go_on(struct kb_worker *w, struct kb_slot *slot, int err);
 bool kb_err_listed(struct kb_job *job, unsigned int type, int err);

@@ -1091,8 +1091,9 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 		-EMSGSIZE : 0);
 }
 
-/* verify's counts in the job status, and its pattern (verify.c) */
-static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
+/* verify's counts in the job status, and (@settings) its pattern */
+static int kb_put_verify(struct sk_buff *msg, struct kb_job *job,
+			 bool settings)
 {
 	const struct kb_config *cfg = &job->cfg;
 
@@ -1109,6 +1110,8 @@ static int kb_put_verify(struct sk_buff *msg, struct kb_job *job)
 	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_VERIFY_TRIMMED,
 			      kb_verify_trimmed(job), KIOBENCH_A_PAD))
 		return -EMSGSIZE;
+	if (!settings)
+		return 0;
 	if (cfg->verify_pattern &&
 	    nla_put(msg, KIOBENCH_A_VERIFY_PATTERN, cfg->verify_pattern_len,
 		    cfg->verify_pattern))
@@ -1150,6 +1153,8 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 		      u32 seq, int flags, u8 cmd)
 {
 	u8 state = smp_load_acquire(&job->state);	/* then finish_ns */
+	/* compat.h: who may read the events decides what they carry */
+	bool settings = cmd != KIOBENCH_CMD_JOB_NTF || KB_NTF_SETTINGS;
 	u64 elapsed = 0;
 	unsigned int dir;
 	void *hdr;
@@ -1179,8 +1184,9 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 	    (job->fua_emulated && nla_put_flag(msg, KIOBENCH_A_JOB_FUA_EMULATED)) ||
 	    (job->flush_noop && nla_put_flag(msg, KIOBENCH_A_JOB_FLUSH_NOOP)))
 		goto out_cancel;
-	if (kb_put_config(msg, job) || kb_put_verify(msg, job) ||
-	    kb_put_errors(msg, job))
+	if ((settings && kb_put_config(msg, job)) ||
+	    kb_put_verify(msg, job, settings) ||
+	    kb_put_errors(msg, job, settings))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {
 		for (dir = 0; dir < KIOBENCH_NR_DIRS; dir++)

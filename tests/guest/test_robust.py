@@ -9,10 +9,14 @@ these tests show.
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import hashlib
 import json
 import re
 import shlex
+import shutil
+import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -124,6 +128,76 @@ def test_every_netlink_op_needs_cap_sys_admin(guest, kiobench_module, make_nullb
     assert guest.run("nlfuzz join").out.strip() == "joined"
     assert job_ids(guest) == [job] and job_state(guest, job) == "NEW"
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+# What any local user may read from a job's events where genetlink lets any
+# user join the group (Documentation/threat-model.rst): its id, name, state,
+# error, owner and counters.
+NTF_PUBLIC = {"job-id", "job-name", "job-state", "job-error", "job-owner", "debugfs-dir",
+              "job-nr-workers", "job-elapsed-ns", "job-measured-ns", "job-cpu-ns",
+              "job-zero-reads", "job-retries", "job-fua-emulated", "job-flush-noop",
+              "job-verified", "job-verify-corrupt", "job-verify-misdirected",
+              "job-verify-stale", "job-verify-trimmed", "job-first-error", "job-err-counts"}
+
+
+def module_without(guest, tmp_path: Path, *features: str) -> str:
+    """kiobench.ko built on the host as for a kernel without `features`
+    (Kbuild's KB_WITHOUT drops those probes), copied into the guest; its
+    guest path."""
+    src = tmp_path / "kmod"
+    shutil.copytree(REPO / "kmod", src)
+    r = subprocess.run(["make", "-C", str(guest.kernel.build_dir), f"M={src}",
+                        f"KB_WITHOUT={' '.join(features)}", "KIOBENCH_VERSION=without",
+                        "modules"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    ko = src / "kiobench.ko"
+    subprocess.run(["strip", "--strip-debug", str(ko)], check=True)
+    b64 = base64.b64encode(gzip.compress(ko.read_bytes())).decode()
+    guest.check("rm -f /tmp/kbwo.b64")
+    for i in range(0, len(b64), 32768):
+        guest.check(f"echo {b64[i:i + 32768]} >>/tmp/kbwo.b64")
+    guest.check("base64 -d /tmp/kbwo.b64 | gunzip >/tmp/kbwo.ko")
+    return "/tmp/kbwo.ko"
+
+
+@pytest.mark.core
+@pytest.mark.budget(90)
+def test_events_without_mcast_cap_carry_no_settings(guest, make_nullb, tmp_path):
+    """Where genetlink has no GENL_MCAST_CAP_SYS_ADMIN any local user may
+    join the "events" group: there a job's notifications carry only its id,
+    name, state, error, owner and counters, none of its settings (devices,
+    seed, ...).  Every kernel of the matrix has the flag, so the module is
+    built as for one without it (KB_WITHOUT); an unprivileged listener
+    (nobody) then joins and gets the start and end events of root's job.
+    Mutation: KB_NTF_SETTINGS true without the flag (kb_put_job() putting
+    the settings in every JOB_NTF, as before): red."""
+    ko = module_without(guest, tmp_path, "KB_HAVE_MCAST_CAP_SYS_ADMIN")
+    guest.run("rmmod kiobench")
+    guest.check(f"insmod {ko}")
+    try:
+        dev = make_nullb("nullb0", size_mb=16)
+        guest.check(f"(nlfuzz as-user {NOBODY} nlfuzz listen 2 >/tmp/ev.out 2>&1; "
+                    "echo rc=$? >>/tmp/ev.out) </dev/null >/dev/null 2>&1 &")
+        guest.check("for i in $(seq 50); do grep -q listening /tmp/ev.out && exit; sleep 0.1; "
+                    "done; exit 1")
+        ack = nlreq(guest, "new", f"dev={dev}", "name=secretjob", "seed=4242", "iodepth=4",
+                    "runtime-ns=1000000000")
+        assert ack.errno == 0, ack.out
+        job = int(ack.replies[0]["job-id"])
+        assert nlreq(guest, "start", f"job-id={job}").errno == 0
+        guest.check("for i in $(seq 300); do grep -q '^rc=' /tmp/ev.out && exit; sleep 0.1; "
+                    "done; exit 1", timeout=60)
+        out = guest.check("cat /tmp/ev.out")
+        events = [line.split()[1:] for line in out.splitlines() if line.startswith("event ")]
+        assert "rc=0" in out and len(events) == 2, out
+        for ev, state in zip(events, ("1", "2")):
+            assert f"job-id={job}" in ev and f"job-state={state}" in ev, ev
+            assert "job-name=secretjob" in ev, ev
+            names = {a.split("=", 1)[0] for a in ev}
+            assert names <= NTF_PUBLIC, sorted(names - NTF_PUBLIC)
+        assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    finally:
+        guest.run("rmmod kiobench")
 
 
 def test_debugfs_is_root_only(guest, kiobench_module, make_nullb):

@@ -230,7 +230,9 @@
  *	Reply: nothing.
  * KIOBENCH_CMD_JOB_NTF (multicast "events")
  *	A job started or ended (done, stopped or failed): its status and
- *	settings, without the statistics nests.
+ *	settings, without the statistics nests. Where the kernel cannot keep
+ *	the events group to CAP_SYS_ADMIN (no GENL_MCAST_CAP_SYS_ADMIN) only
+ *	the status: id, name, state, error, owner and counters.
  *	Event: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -1315,7 +1317,9 @@ enum kiobench_stat_attr {
  *   job.
  * @KIOBENCH_CMD_JOB_DEL: Destroy a job that is not running.
  * @KIOBENCH_CMD_JOB_NTF: A job started or ended (done, stopped or failed): its
- *   status and settings, without the statistics nests.
+ *   status and settings, without the statistics nests. Where the kernel cannot
+ *   keep the events group to CAP_SYS_ADMIN (no GENL_MCAST_CAP_SYS_ADMIN) only
+ *   the status: id, name, state, error, owner and counters.
  * @KIOBENCH_CMD_JOB_REPLAY: Append entries to a new job's log (replay-nr
  *   announced them at job-new): replay-ents, in order, until all are there.
  */
