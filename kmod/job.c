@@ -24,8 +24,6 @@
 
 #include "kiobench.h"
 
-static atomic64_t kb_mem_used = ATOMIC64_INIT(0);
-
 /* ---- registry ------------------------------------------------------------ */
 
 /*
@@ -183,11 +181,6 @@ struct kb_job *kb_job_next_orphan(unsigned long *id)
 	return xa_find(&kb_jobs, id, ULONG_MAX, KB_MARK_ORPHAN);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_next_orphan);
-
-u64 kb_total_mem(void)
-{
-	return atomic64_read(&kb_mem_used);
-}
 
 void kb_config_free(struct kb_config *cfg)
 {
@@ -879,36 +872,27 @@ static int kb_create_threads(struct kb_job *job)
 	return 0;
 }
 
+/*
+ * Everything kb_job_create() will allocate that a job's settings can make
+ * large, before it is allocated: the buffers (pages), the latency log, the
+ * replay table, verify's buffers and trim rings, the per-CPU locality
+ * counters and the latency-target state (the zones' tables were charged
+ * with the devices' checks).  Each term saturates.
+ */
 static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 {
 	const struct kb_config *cfg = &job->cfg;
-	u64 mem = (u64)job->nr_workers * cfg->iodepth *
-		  DIV_ROUND_UP(cfg->max_bs, PAGE_SIZE) * PAGE_SIZE +
-		  (u64)cfg->lat_log * sizeof(struct kb_lat_entry);
-	int err;
+	size_t mem;
 
-	if (mem > kb_max_job_mem) {
-		KB_ERR_FMT(extack, NULL,
-			   "iodepth x bs x workers + lat-log: above the module's max_job_mem",
-			   "iodepth x bs x workers + lat-log: %llu bytes > max_job_mem %lu",
-			   mem, kb_max_job_mem);
-		return -E2BIG;
-	}
-	if (atomic64_add_return(mem, &kb_mem_used) > kb_max_total_mem) {
-		atomic64_sub(mem, &kb_mem_used);
-		KB_ERR_FMT(extack, NULL,
-			   "iodepth x bs x workers + lat-log: all jobs together above max_total_mem",
-			   "iodepth x bs x workers + lat-log: +%llu bytes > max_total_mem %lu",
-			   mem, kb_max_total_mem);
-		return -ENOMEM;
-	}
-	job->mem = mem;
-	err = kb_replay_alloc(job, extack);	/* read_iolog's entries */
-	if (err) {
-		atomic64_sub(mem, &kb_mem_used);
-		job->mem = 0;
-	}
-	return err;
+	mem = size_mul(array3_size(job->nr_workers, cfg->iodepth,
+				   DIV_ROUND_UP(cfg->max_bs, PAGE_SIZE)),
+		       PAGE_SIZE);
+	mem = size_add(mem, size_mul(cfg->lat_log, sizeof(struct kb_lat_entry)));
+	mem = size_add(mem, kb_replay_mem(job));
+	mem = size_add(mem, kb_verify_mem(job));
+	mem = size_add(mem, kb_loc_mem(job));
+	mem = size_add(mem, kb_latt_mem(job));
+	return kb_job_charge(job, mem, extack);
 }
 
 /**
@@ -952,15 +936,16 @@ struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *ne
 	err = kb_open_devices(job, extack);
 	if (err)
 		goto out_free_config;
-	err = kb_check_devices(job, extack);
-	if (err)
-		goto out_close_devices;
-	err = kb_charge_mem(job, extack);
-	if (err)
-		goto out_close_devices;
-	err = kb_alloc_stats(job);
+	err = kb_check_devices(job, extack);	/* charges the zones' tables */
 	if (err)
 		goto out_uncharge_mem;
+	/* the charge, then read_iolog's entries (charged with the rest) */
+	err = kb_charge_mem(job, extack) ?: kb_replay_alloc(job);
+	if (err)
+		goto out_uncharge_mem;
+	err = kb_alloc_stats(job);
+	if (err)
+		goto out_free_replay;
 	if (cfg->runtime_ns)
 		tl_cap = min_t(u64, KB_TIMELINE_MAX,
 			       div64_u64(cfg->ramp_ns + cfg->runtime_ns,
@@ -995,10 +980,10 @@ out_free_timeline:
 	kvfree(job->tl);
 out_free_stats:
 	kb_free_stats(job);
-out_uncharge_mem:
+out_free_replay:
 	kb_replay_free(job);
-	atomic64_sub(job->mem, &kb_mem_used);
-out_close_devices:
+out_uncharge_mem:
+	kb_job_uncharge(job);
 	kb_close_devices(job);
 out_free_config:
 	kb_config_free(&job->cfg);
@@ -1080,7 +1065,7 @@ void kb_job_destroy(struct kb_job *job)
 	kvfree(job->tl);
 	kb_free_stats(job);
 	kb_replay_free(job);
-	atomic64_sub(job->mem, &kb_mem_used);
+	kb_job_uncharge(job);
 	kb_close_devices(job);
 	kb_config_free(&job->cfg);
 	kfree(job);

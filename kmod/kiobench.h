@@ -589,6 +589,8 @@ void kb_job_stop(struct kb_job *job);
 void kb_job_destroy(struct kb_job *job);
 void kb_config_free(struct kb_config *cfg);
 u64 kb_total_mem(void);
+int kb_job_charge(struct kb_job *job, u64 bytes, struct netlink_ext_ack *extack);
+void kb_job_uncharge(struct kb_job *job);
 int kb_job_init(void);
 void kb_job_exit(void);
 

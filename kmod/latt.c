@@ -20,6 +20,14 @@
 
 /* ---- the workers' state --------------------------------------------------- */
 
+/* What the workers' kb_latt_alloc() will allocate; charged before. */
+u64 kb_latt_mem(const struct kb_job *job)
+{
+	if (!job->cfg.latency_target_ns)
+		return 0;
+	return (u64)job->nr_workers * sizeof(struct kb_latt);
+}
+
 int kb_latt_alloc(struct kb_worker *w)
 {
 	struct kb_latt *lt;

@@ -52,6 +52,7 @@ struct kb_latt {
 	struct kb_latt_win curve[KB_LATT_CURVE];
 };
 
+u64 kb_latt_mem(const struct kb_job *job);
 int kb_latt_alloc(struct kb_worker *w);
 void kb_latt_free(struct kb_worker *w);
 void kb_latt_start(struct kb_worker *w);

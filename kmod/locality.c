@@ -131,6 +131,21 @@ static unsigned int kb_loc_nr_hq(const struct kb_job *job)
 	return nr;
 }
 
+static size_t kb_loc_size(unsigned int nr_hq)
+{
+	return sizeof(struct kb_loc_cpu) + (nr_cpu_ids + nr_hq + 1) * sizeof(u64);
+}
+
+/* What kb_loc_alloc() will allocate: a copy per possible CPU; charged. */
+u64 kb_loc_mem(struct kb_job *job)
+{
+	size_t size = kb_loc_size(kb_loc_nr_hq(job));
+
+	if (size > PCPU_MIN_UNIT_SIZE)
+		return 0;
+	return sizeof(struct kb_loc) + (u64)size * num_possible_cpus();
+}
+
 /**
  * kb_loc_alloc() - the job's locality counters
  * @job: a job whose devices are open
@@ -144,8 +159,7 @@ static unsigned int kb_loc_nr_hq(const struct kb_job *job)
 int kb_loc_alloc(struct kb_job *job)
 {
 	unsigned int nr_hq = kb_loc_nr_hq(job);
-	size_t size = sizeof(struct kb_loc_cpu) +
-		      (nr_cpu_ids + nr_hq + 1) * sizeof(u64);
+	size_t size = kb_loc_size(nr_hq);
 	struct kb_loc *loc;
 
 	if (size > PCPU_MIN_UNIT_SIZE)

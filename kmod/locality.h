@@ -120,6 +120,7 @@ static inline bool kb_loc_complete(struct kb_loc *loc,
 /* locality.c */
 int kb_snap_queue(struct kb_dev *dev);
 void kb_snap_free(struct kb_dev *dev);
+u64 kb_loc_mem(struct kb_job *job);
 int kb_loc_alloc(struct kb_job *job);
 void kb_loc_free(struct kb_job *job);
 int kb_loc_debugfs(struct kb_job *job, struct dentry *dir);

@@ -45,22 +45,19 @@ int kb_replay_parse(struct genl_info *info, const struct kb_config *cfg)
 	return 0;
 }
 
-/* The job's table of cfg.replay_nr entries, charged to max_job_mem. */
-int kb_replay_alloc(struct kb_job *job, struct netlink_ext_ack *extack)
+/* The size of the job's table of cfg.replay_nr entries (24 MiB at most). */
+u64 kb_replay_mem(const struct kb_job *job)
 {
-	u32 nr = job->cfg.replay_nr;
-	u64 bytes = (u64)nr * sizeof(*job->replay);	/* 24 MiB at most */
+	return (u64)job->cfg.replay_nr * sizeof(*job->replay);
+}
 
-	if (!nr)
+/* The job's table, charged (kb_replay_mem()) by kb_charge_mem() first. */
+int kb_replay_alloc(struct kb_job *job)
+{
+	if (!job->cfg.replay_nr)
 		return 0;
-	if (job->mem + bytes > kb_max_job_mem) {
-		KB_ERR_FMT(extack, NULL,
-			   "replay-nr: the log's entries (24 bytes each) and the buffers above max_job_mem",
-			   "replay-nr: %u entries + buffers above max_job_mem %lu",
-			   nr, kb_max_job_mem);
-		return -E2BIG;
-	}
-	job->replay = kvcalloc(nr, sizeof(*job->replay), GFP_KERNEL);
+	job->replay = kvcalloc(job->cfg.replay_nr, sizeof(*job->replay),
+			       GFP_KERNEL);
 	return job->replay ? 0 : -ENOMEM;
 }
 

@@ -21,7 +21,8 @@ struct netlink_ext_ack;
 #define KB_REPLAY_MAX	1048576U
 
 int kb_replay_parse(struct genl_info *info, const struct kb_config *cfg);
-int kb_replay_alloc(struct kb_job *job, struct netlink_ext_ack *extack);
+u64 kb_replay_mem(const struct kb_job *job);
+int kb_replay_alloc(struct kb_job *job);
 void kb_replay_free(struct kb_job *job);
 int kb_replay_append(struct kb_job *job, const struct nlattr *a,
 		     struct netlink_ext_ack *extack);

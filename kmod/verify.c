@@ -781,6 +781,27 @@ bool kb_verify_next_pass(struct kb_worker *w)
 
 /* ---- the job ------------------------------------------------------------- */
 
+/*
+ * What kb_verify_create() will allocate, charged before it does: the job's
+ * records, its pattern and verify_dump's copies, and each worker's state,
+ * expected copy and trim ring (trim_backlog entries).  Saturates.
+ */
+u64 kb_verify_mem(const struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	size_t interval = cfg->verify_interval, w;
+
+	if (cfg->verify == KIOBENCH_VERIFY_NONE)
+		return 0;
+	w = size_add(sizeof(struct kb_vw), interval);
+	w = size_add(w, size_mul(cfg->trim_backlog, sizeof(struct kb_vtrim)));
+	return size_add(size_add(sizeof(struct kb_verify),
+				 cfg->verify_pattern ? interval : 0),
+			size_add(cfg->verify_dump ?
+				 size_mul(2 * KB_VDUMP_MAX, interval) : 0,
+				 size_mul(job->nr_workers, w)));
+}
+
 int kb_verify_create(struct kb_job *job)
 {
 	const struct kb_config *cfg = &job->cfg;

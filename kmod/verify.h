@@ -95,6 +95,7 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
 
 /* job.c, netlink.c, debugfs.c */
+u64 kb_verify_mem(const struct kb_job *job);
 int kb_verify_create(struct kb_job *job);
 void kb_verify_destroy(struct kb_job *job);
 int kb_parse_verify(struct genl_info *info, struct kb_config *cfg);

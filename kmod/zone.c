@@ -465,6 +465,9 @@ int kb_zbd_check(struct kb_job *job, struct kb_dev *dev, const char *path,
 		return -EINVAL;
 	}
 	nr = dev->span_len / zb;
+	err = kb_job_charge(job, struct_size(zd, z, nr), extack);
+	if (err)
+		return err;
 	zd = kvzalloc(struct_size(zd, z, nr), GFP_KERNEL);
 	if (!zd)
 		return -ENOMEM;
@@ -476,8 +479,13 @@ int kb_zbd_check(struct kb_job *job, struct kb_dev *dev, const char *path,
 	zd->dev_max_active = bdev_max_active_zones(bdev);
 	dev->zbd = zd;
 	err = kb_zbd_check_span(job, dev, zd, path, extack);
+	if (!err && zd->max_open)	/* max_open entries a worker */
+		err = kb_job_charge(job, array3_size(job->cfg.numjobs,
+						     zd->max_open,
+						     sizeof(*zd->open_idx)),
+				    extack);
 	if (!err && zd->max_open) {
-		/* each worker's open zones, max_open entries a worker */
+		/* each worker's open zones */
 		zd->open_idx = kvcalloc(job->cfg.numjobs * zd->max_open,
 					sizeof(*zd->open_idx), GFP_KERNEL);
 		if (!zd->open_idx)

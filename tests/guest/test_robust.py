@@ -1104,7 +1104,9 @@ def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nul
     for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
         if not kernel.has(opt):
             pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
-    mem = 2 * 4096  # workers x iodepth x bs of the job below
+    # workers x iodepth x bs of the job below, and a page for its locality
+    # counters (a few hundred bytes on the guest's CPUs)
+    mem = 2 * 4096 + 4096
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     dev = make_nullb("nullb0", size_mb=16)
     # a small job: some 40 allocations, so that about a third of the

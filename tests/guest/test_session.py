@@ -80,7 +80,9 @@ def test_killed_tool_takes_its_jobs_along(guest, kiobench_module, make_nullb):
     """SIGKILL during a 10-minute read job: within 2 s the device's I/O
     counters stop moving and no job is left; what the job had charged is
     free again (a job of all of max_total_mem fits afterwards)."""
-    mem = 16 * 4096  # iodepth x bs of the jobs below
+    # iodepth x bs of the jobs below, and a page for the locality counters
+    # (a few hundred bytes on the guest's CPUs)
+    mem = 16 * 4096 + 4096
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     dev = make_nullb("nullb0", size_mb=32)
     name = dev.split("/")[-1]
@@ -258,7 +260,7 @@ def test_many_tools_at_once_some_killed(guest, kiobench_module, make_nullb):
     harness scans it)."""
     # room for every tool's job twice over (iodepth x bs x tools x 2): a
     # killed tool's job is destroyed by a work item, a moment later
-    mem = 2 * 4 * 4096 * STRESS_TOOLS
+    mem = 2 * (4 * 4096 + 4096) * STRESS_TOOLS  # and the locality counters
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     devs = [make_nullb(f"nullb{i}", size_mb=16) for i in range(2)]
     # The storm lasts STRESS_SECONDS, and on until 5 tools were killed (at

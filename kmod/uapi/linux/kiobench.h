@@ -1044,9 +1044,10 @@ struct kiobench_replay_ent {
  *   there). Each worker issues all of them, in order, at its depth (each of
  *   numjobs replays the whole log, as each of fio's clones does); offsets,
  *   lengths and directions are the log's, and the job's I/O pattern settings do
- *   not apply. At most 1048576 (24 MiB of entries, counted in max_job_mem). One
- *   device; not with rate-iops, thinktime-ns, verify, trim-mode, zonemode,
- *   latency-target-ns, flow or fsync (the log has its syncs).
+ *   not apply. At most 1048576 (24 MiB of entries, counted in max_job_mem and
+ *   max_total_mem). One device; not with rate-iops, thinktime-ns, verify,
+ *   trim-mode, zonemode, latency-target-ns, flow or fsync (the log has its
+ *   syncs).
  * @KIOBENCH_A_REPLAY_TIMED: With replay-nr: each I/O is issued at its time-ns
  *   (later if no slot is free), counted from the first entry's submission, as
  *   fio honours a log's timestamps; without it, as fast as the depth allows
