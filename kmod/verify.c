@@ -611,6 +611,12 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 			WRITE_ONCE(vw->trimmed, vw->trimmed + 1);
 		if (unlikely(kind != KB_V_OK))
 			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed);
+		/*
+		 * kb_reap() checks a whole batch of completions: iodepth x bs
+		 * of checksums (SHA-256 of MiBs each) without a break could
+		 * hold the CPU for seconds on a kernel without preemption.
+		 */
+		cond_resched();
 	}
 }
 

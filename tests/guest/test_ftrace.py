@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb import function_trace, nlreq, queue_attr, run_job, trace_calls
+from kb import TRACING, function_trace, nlreq, queue_attr, run_job, trace_calls
 from vm.targets import NULLB, nullb
 
 GUEST_ARGS = {"smp": 1}
@@ -78,3 +78,25 @@ def test_unused_slots_hold_nothing_of_a_removed_device(guest, kiobench_module):
         freed = guest.run(f"for i in $(seq 150); do grep -q 'blk_free_queue_rcu <-' {trace} "
                           "&& exit 0; sleep 0.2; done; exit 1", timeout=60)
         assert freed.ok, "the removed device's request_queue was never freed"
+
+
+def test_verify_checks_offer_the_cpu(guest, kiobench_module, make_nullb):
+    """kb_reap() checks a whole batch of completed reads, each interval a
+    checksum: the check offers the CPU (cond_resched()) after each
+    interval, so a batch of large blocks never holds a kernel without
+    preemption for long.  The function tracer sees __cond_resched() called
+    from kb_verify_check() at least once per verified interval.  (Debian's
+    6.12 runs voluntary preemption; a fully preemptible or RT kernel makes
+    cond_resched() a no-op, hence 6.12 only.)  Mutation: kb_verify_check()
+    without its cond_resched(): none: red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    with function_trace(guest, "__cond_resched") as trace:
+        job = run_job(guest, f"--filename={dev} --rw=write --bs=16k --size=256k --iodepth=16 "
+                             "--verify=sha256 --verify_interval=4k --allow-writes")
+        # stopped first: every process reading the trace calls it too
+        calls = int(guest.check(f"echo 0 >{TRACING}/tracing_on && "
+                                f"grep -c ' __cond_resched <-kb_verify_check' {trace} || true",
+                                timeout=300))
+    verified = job["kiobench"]["verify"]["verified"]
+    assert verified == 64, job["kiobench"]["verify"]
+    assert calls >= verified, (calls, verified)
