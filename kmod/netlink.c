@@ -359,12 +359,22 @@ static int kb_parse_cpus(struct genl_info *info, struct kb_config *cfg)
 		return -ENOMEM;
 	cfg->nr_cpus = n;
 	for (i = 0; i < n; i++) {
-		if (cfg->cpus[i] < nr_cpu_ids && cpu_possible(cfg->cpus[i]))
-			continue;
-		KB_ERR_FMT(info->extack, a, "cpus: no such CPU",
-			   "cpus: no CPU %u (CPUs: 0..%u)", cfg->cpus[i],
-			   nr_cpu_ids - 1);
-		return -EINVAL;
+		if (cfg->cpus[i] >= nr_cpu_ids || !cpu_possible(cfg->cpus[i])) {
+			KB_ERR_FMT(info->extack, a, "cpus: no such CPU",
+				   "cpus: no CPU %u (CPUs: 0..%u)", cfg->cpus[i],
+				   nr_cpu_ids - 1);
+			return -EINVAL;
+		}
+		/*
+		 * A worker's kthread is bound, and woken to wait for the
+		 * start, as the job is made: bound to an offline CPU, the
+		 * scheduler would let it run anywhere.
+		 */
+		if (!cpu_online(cfg->cpus[i])) {
+			KB_ERR_FMT(info->extack, a, "cpus: a CPU is offline",
+				   "cpus: CPU %u is offline", cfg->cpus[i]);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -995,6 +995,34 @@ def test_stop_during_warmup(guest, kiobench_module, make_nullb):
     destroy_job(guest, res)
 
 
+@pytest.mark.core
+@pytest.mark.debug
+def test_job_pinned_to_an_offline_cpu_is_refused(guest, kiobench_module, make_nullb):
+    """JOB_NEW with a worker pinned to an offline CPU is refused (EINVAL,
+    the extack on cpus naming the CPU), nothing is made; once the CPU is
+    back the same request makes a job, which runs.
+    Mutation: kb_parse_cpus() without its cpu_online() check: the job is
+    made (its kthread bound to the offline CPU): red."""
+    cpu = "/sys/devices/system/cpu/cpu1/online"
+    if not guest.run(f"test -w {cpu}").ok:
+        pytest.skip(f"{guest.kernel.name}: CPU 1 cannot be taken offline")
+    dev = make_nullb("nullb0", size_mb=16)
+    guest.check(f"echo 0 >{cpu}", timeout=SLOW)
+    try:
+        ack = nlreq(guest, "new", f"dev={dev}", "cpus=0,1", "numjobs=2", "number-ios=100")
+        assert ack.name == "EINVAL" and ack.attr == "cpus", ack.out
+        assert re.search(r"cpus: (CPU 1|a CPU) is offline", ack.msg), ack.out
+        assert job_ids(guest) == []
+    finally:
+        guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+    ack = nlreq(guest, "new", f"dev={dev}", "cpus=0,1", "numjobs=2", "number-ios=100")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=2'", what="the job to end")
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
 @pytest.mark.debug
 def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
     """A job pinned to an offline CPU cannot start; a CPU going offline

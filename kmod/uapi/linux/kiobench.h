@@ -576,7 +576,8 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_NUMJOBS: Workers per device; default 1. numjobs x devices is at
  *   most 256 (limit-workers).
  * @KIOBENCH_A_CPUS: Array of u32 CPU numbers, at most 1024; worker i runs on
- *   cpus[i % n]. Unpinned when absent.
+ *   cpus[i % n]. Unpinned when absent. Each must be online when the job is made
+ *   and when it starts.
  * @KIOBENCH_A_OFFSET: Start of the span on each device, bytes; a multiple of
  *   512 and of each device's LBS.
  * @KIOBENCH_A_SIZE: Length of the span, bytes; a multiple of 512 and of each
