@@ -2354,8 +2354,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint)),
 	JOB(KB_OPT_IODEPTH_BATCH, "iodepth_batch", "N", p_u32,
 	    "a worker's plug holds at most N requests, then the block layer dispatches "
-	    "them (0: iodepth)", .alias = "iodepth_batch_submit",
-	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, UINT32_MAX)),
+	    "them (0: iodepth; at most 32, where the block layer flushes a plug itself)",
+	    .alias = "iodepth_batch_submit",
+	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, 32)),
 	JOB(KB_OPT_IODEPTH_LOW, "iodepth_low", "N", p_u32,
 	    "once iodepth I/Os are in flight, submit again only when at most N are",
 	    ATTR(KIOBENCH_A_IODEPTH_LOW, iodepth_low), BOUNDS(0, UINT32_MAX)),
@@ -2889,7 +2890,7 @@ static int check_submit(struct kb_job *job, char *err, size_t errlen)
 		kb_job_mark(job, KB_OPT_WRITEFUA, true);
 	}
 	if (kb_job_isset(job, KB_OPT_IODEPTH_BATCH) && !job->iodepth_batch)
-		job->iodepth_batch = job->iodepth;
+		job->iodepth_batch = job->iodepth < 32 ? job->iodepth : 32;	/* the plug's */
 	if (!job->iodepth_low)
 		kb_job_mark(job, KB_OPT_IODEPTH_LOW, false);
 	if (job->iodepth_batch_complete_min <= 1)

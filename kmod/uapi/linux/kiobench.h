@@ -1022,7 +1022,9 @@ struct kiobench_replay_ent {
  *   at most N bios; after the Nth it is flushed (blk_finish_plug()) and the
  *   block layer dispatches them, as fio's io_submit() of N. Without it a worker
  *   plugs all it submits in one round. At most iodepth (the kernel takes
- *   iodepth for more).
+ *   iodepth for more), and at most 32: the block layer flushes a plug of 32
+ *   requests itself (BLK_MAX_REQUEST_COUNT), so a larger batch would not be
+ *   one.
  * @KIOBENCH_A_IODEPTH_LOW: fio's iodepth_low: once a worker has iodepth I/Os in
  *   flight it submits none until at most N are left (and
  *   iodepth-batch-complete-min have completed), then fills the depth again. Not

@@ -368,6 +368,11 @@ static void t_submit(void)
 	CHECK(apply(&job, &g, "iodepth_low", "0") == 0);
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
 	CHECK(job.iodepth_batch == 16);			/* fio: 0 is iodepth */
+	CHECK(apply(&job, &g, "iodepth_batch", "33") == -1);	/* the plug flushes at 32 */
+	CHECK(apply(&job, &g, "iodepth", "64") == 0);
+	CHECK(apply(&job, &g, "iodepth_batch", "0") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	CHECK(job.iodepth_batch == 32);			/* iodepth, as far as a plug goes */
 	CHECK(job.writefua && kb_job_isset(&job, KB_OPT_WRITEFUA));	/* put to the kernel */
 	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_BATCH_COMPLETE_MIN));	/* the default */
 	CHECK(!kb_job_isset(&job, KB_OPT_IODEPTH_LOW));
