@@ -13,11 +13,13 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sbitmap.h>
 #include <linux/sched.h>
 #include <linux/sched/task.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
+#include <linux/wait.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
 #include <kunit/visibility.h>
@@ -27,26 +29,43 @@
 /* ---- registry ------------------------------------------------------------ */
 
 /*
- * Every job that exists, by id.  kb_jobs_mutex also serialises whatever is
- * done to a job from outside its workers (start, stop, reads of results,
- * destruction), so that a job found in the registry stays alive until the
- * mutex is released.  Ids are reserved before a job is created and filled
- * in once it is whole, so a half-made job is never found.
+ * Every job, by id.  kb_jobs_mutex guards the table, and serialises what is
+ * done to a registered job from outside its workers (start, stop, replay
+ * log, reads of the results, removal), none of which waits for I/O.  It is
+ * held neither while a job is made (devices opened, zones reported, threads
+ * started) nor while one drains its I/O and is freed: a device that never
+ * completes holds up only the job on it.  The job's reference count keeps
+ * it alive outside the lock (kb_job_put()).
+ *
+ * An id is taken (kb_job_reserve_id()) before its job is made, filled in
+ * (kb_job_register()) once the job is whole, emptied (kb_job_unregister())
+ * when the job is removed, and given back when the job is freed.  So a
+ * half-made or half-gone job is never found, and kb_nr_jobs counts every
+ * job that holds anything: module exit waits for it to reach 0.
  */
 static DEFINE_MUTEX(kb_jobs_mutex);
 /* Hears of each job's end (netlink.c's event): the job layer calls no upper one. */
 static void (*kb_job_ended)(struct kb_job *job);
+/* Before a job is freed (netlink.c: its debugfs files, its expiry). */
+static void (*kb_job_released)(struct kb_job *job);
 static DEFINE_XARRAY_ALLOC1(kb_jobs);
-static unsigned int kb_nr_jobs;		/* registered, reserved ids excluded */
+static unsigned int kb_nr_jobs;		/* ids taken: made, registered, draining */
+static DECLARE_WAIT_QUEUE_HEAD(kb_jobs_wq);	/* kb_nr_jobs reaching 0 */
 static u32 kb_next_id;
 static bool kb_jobs_closed;		/* module exit: no new job */
+static struct workqueue_struct *kb_free_wq;
 
 #define KB_MARK_ORPHAN	XA_MARK_1	/* its socket is gone: to destroy */
 
-/* Before the first job: @ended is called when a job ends, in its last worker. */
-void kb_jobs_init(void (*ended)(struct kb_job *job))
+/*
+ * Before the first job: @ended is called when a job ends, in its last
+ * worker; @released before a job is freed, in its last kb_job_put().
+ */
+void kb_jobs_init(void (*ended)(struct kb_job *job),
+		  void (*released)(struct kb_job *job))
 {
 	kb_job_ended = ended;
+	kb_job_released = released;
 }
 
 void kb_jobs_lock(void)
@@ -61,7 +80,11 @@ void kb_jobs_unlock(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_jobs_unlock);
 
-/* An id for a job about to be created: kb_job_register() or _release_id(). */
+/*
+ * An id for a job about to be made: kb_job_register() or _release_id().
+ * Jobs being made or destroyed count against KB_MAX_JOBS, as they hold
+ * what a job holds.
+ */
 int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack)
 {
 	int err;
@@ -72,35 +95,57 @@ int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack)
 	if (kb_nr_jobs == KB_MAX_JOBS) {
 		NL_SET_ERR_MSG(extack,
 			       "jobs: at most " __stringify(KB_MAX_JOBS)
-			       " jobs may exist; destroy one");
+			       " jobs may exist (being destroyed included); destroy one");
 		return -EBUSY;
 	}
 	err = xa_alloc_cyclic(&kb_jobs, id, NULL, xa_limit_31b, &kb_next_id,
 			      GFP_KERNEL);
-	return err < 0 ? err : 0;
+	if (err < 0)
+		return err;
+	kb_nr_jobs++;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_reserve_id);
 
+/* Gives back the id of a job never made, or freed; takes the lock. */
 void kb_job_release_id(u32 id)
 {
-	lockdep_assert_held(&kb_jobs_mutex);
+	mutex_lock(&kb_jobs_mutex);
 	xa_erase(&kb_jobs, id);
+	WRITE_ONCE(kb_nr_jobs, kb_nr_jobs - 1);
+	if (!kb_nr_jobs)
+		wake_up_all(&kb_jobs_wq);
+	mutex_unlock(&kb_jobs_mutex);
 }
+EXPORT_SYMBOL_IF_KUNIT(kb_job_release_id);
 
-/* Makes a whole job, on its reserved id, visible to kb_job_find(). */
-void kb_job_register(struct kb_job *job)
+/*
+ * Makes a whole job, on its reserved id, visible to kb_job_find(); the
+ * registry takes a reference.  Refused once module exit has begun, which
+ * waits for the job's id instead.
+ */
+int kb_job_register(struct kb_job *job)
 {
 	lockdep_assert_held(&kb_jobs_mutex);
+	if (kb_jobs_closed)
+		return -ENODEV;
+	refcount_inc(&job->ref);
 	xa_store(&kb_jobs, job->id, job, GFP_KERNEL);	/* reserved: no alloc */
-	kb_nr_jobs++;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_register);
 
+/*
+ * No request finds the job any more.  The registry's reference goes to
+ * the caller, who drops it (kb_job_put(), _put_async()) once the lock is
+ * released; the id stays taken until the job is freed.
+ */
 void kb_job_unregister(struct kb_job *job)
 {
 	lockdep_assert_held(&kb_jobs_mutex);
-	xa_erase(&kb_jobs, job->id);
-	kb_nr_jobs--;
+	xa_clear_mark(&kb_jobs, job->id, KB_MARK_ORPHAN);
+	/* NULL in an allocating xarray: reserved again, no alloc */
+	xa_store(&kb_jobs, job->id, NULL, GFP_KERNEL);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_unregister);
 
@@ -117,7 +162,7 @@ struct kb_job *kb_job_next(unsigned long *id)
 	return xa_find(&kb_jobs, id, ULONG_MAX, XA_PRESENT);
 }
 
-/* Module exit: no id is reserved from now on. */
+/* Module exit: no id is reserved, no job registered from now on. */
 void kb_jobs_close(void)
 {
 	lockdep_assert_held(&kb_jobs_mutex);
@@ -125,14 +170,19 @@ void kb_jobs_close(void)
 }
 
 /*
- * Module exit, every job gone: the xarray's nodes.  An id allocation that
- * failed half way (an injected allocation failure) can leave empty ones,
- * which outlive the module's copy of the xarray and leak.
+ * Module exit, after kb_jobs_close() and the registered jobs' removal:
+ * waits until every job is freed (those draining their I/O, those being
+ * made or removed by a request still running), then frees the xarray's
+ * nodes.  An id allocation that failed half way (an injected allocation
+ * failure) can leave empty ones, which outlive the module's copy of the
+ * xarray and leak.
  */
-void kb_jobs_free(void)
+void kb_jobs_wait_all(void)
 {
-	lockdep_assert_held(&kb_jobs_mutex);
+	wait_event(kb_jobs_wq, !READ_ONCE(kb_nr_jobs));
+	mutex_lock(&kb_jobs_mutex);
 	xa_destroy(&kb_jobs);
+	mutex_unlock(&kb_jobs_mutex);
 }
 
 /* How many registered jobs belong to socket @portid of @net. */
@@ -152,8 +202,9 @@ EXPORT_SYMBOL_IF_KUNIT(kb_jobs_owned);
 /*
  * Marks the jobs of a released socket for the reaper (netlink.c), without
  * sleeping.  The xarray's lock keeps every job it holds alive: a job is
- * erased from it, under that lock, before it is freed; and its owner is set
- * before it is stored.  Returns how many were marked.
+ * taken out of it, under that lock, before the registry's reference is
+ * dropped; and its owner is set before it is stored.  Returns how many were
+ * marked.
  */
 unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid)
 {
@@ -181,6 +232,45 @@ struct kb_job *kb_job_next_orphan(unsigned long *id)
 	return xa_find(&kb_jobs, id, ULONG_MAX, KB_MARK_ORPHAN);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_job_next_orphan);
+
+static void kb_job_destroy(struct kb_job *job);
+
+/*
+ * Drops a reference to @job.  The last one stops the job if it still
+ * runs, waits for its workers to drain their I/O, frees it and gives its
+ * id back.  Never with the registry's lock held: the drain lasts as long
+ * as a device takes to complete (or fail) what it was given, without end
+ * for one that never does.
+ */
+void kb_job_put(struct kb_job *job)
+{
+	u32 id = job->id;
+
+	lockdep_assert_not_held(&kb_jobs_mutex);
+	might_sleep();
+	if (!refcount_dec_and_test(&job->ref))
+		return;
+	if (kb_job_released)
+		kb_job_released(job);
+	kb_job_destroy(job);
+	kb_job_release_id(id);
+}
+
+static void kb_job_put_work(struct work_struct *work)
+{
+	kb_job_put(container_of(work, struct kb_job, put_work));
+}
+
+/*
+ * kb_job_put() in a work item of the job's own, for whoever may not wait
+ * (the reaper, module exit): jobs drain side by side, and one stuck on
+ * its device holds up no other.  Once per job: the registry's reference.
+ */
+void kb_job_put_async(struct kb_job *job)
+{
+	INIT_WORK(&job->put_work, kb_job_put_work);
+	queue_work(kb_free_wq, &job->put_work);
+}
 
 void kb_config_free(struct kb_config *cfg)
 {
@@ -693,8 +783,6 @@ out_free_slot:
 	return NULL;
 }
 
-static struct workqueue_struct *kb_free_wq;
-
 static void kb_free_worker(struct work_struct *work)
 {
 	struct kb_worker *w = container_of(to_rcu_work(work), struct kb_worker,
@@ -909,7 +997,10 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
  * configuration against them, and allocates every buffer, bio and kthread
  * the job will use.
  *
- * Return: the job, or an ERR_PTR.
+ * Called without the registry's lock: opening a device may load its
+ * driver's module, whose init may wait for locks a request holds.
+ *
+ * Return: the job, with one reference (the caller's), or an ERR_PTR.
  */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *net,
 			     u32 owner_portid, struct netlink_ext_ack *extack)
@@ -931,6 +1022,7 @@ struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *ne
 	cfg = &job->cfg;
 	job->nr_workers = cfg->numjobs * cfg->nr_devs;
 	job->state = KIOBENCH_STATE_NEW;
+	refcount_set(&job->ref, 1);	/* the creator's */
 	INIT_DELAYED_WORK(&job->tl_work, kb_timeline_work);
 
 	err = kb_open_devices(job, extack);
@@ -1050,13 +1142,12 @@ void kb_job_stop(struct kb_job *job)
 }
 
 /*
- * Stops (if need be) and frees a job, which is no longer registered or was
- * never registered.  ORDER: its debugfs directory, whose files read the
- * job, is gone already; the registry's lock keeps netlink readers out.
+ * Stops (if need be), drains and frees a job that no reference reaches any
+ * more (kb_job_put()).  ORDER: its debugfs directory, whose files read the
+ * job, is gone already; it is unregistered, so no request finds it.
  */
-void kb_job_destroy(struct kb_job *job)
+static void kb_job_destroy(struct kb_job *job)
 {
-	lockdep_assert_held(&kb_jobs_mutex);
 	WARN_ON_ONCE(job->dbg);
 	kb_free_workers(job);
 	kb_job_put_stages(job);

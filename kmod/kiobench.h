@@ -12,11 +12,12 @@
  * worker completes it in its own task; the worker counts it in its own
  * statistics as it reaps it (account.c).
  *
- * Jobs live in a registry (job.c) whose mutex serialises every control
- * operation: creation, start, stop, reads of the results, destruction.
- * A job belongs to the netlink socket that created it, and is stopped and
- * destroyed when that socket is released, unless it was created detached
- * (netlink.c).
+ * Jobs live in a registry (job.c) whose mutex serialises the control
+ * operations on registered jobs (start, stop, reads of the results, their
+ * removal); jobs are made, drained and freed outside it, kept alive by a
+ * reference count.  A job belongs to the netlink socket that created it,
+ * and is stopped and destroyed when that socket is released, unless it was
+ * created detached (netlink.c).
  */
 #ifndef KB_KIOBENCH_H
 #define KB_KIOBENCH_H
@@ -25,6 +26,7 @@
 #include <linux/blkdev.h>
 #include <linux/llist.h>
 #include <linux/mutex.h>
+#include <linux/refcount.h>
 #include <linux/seqlock.h>
 #include <linux/workqueue.h>
 #include <uapi/linux/kiobench.h>
@@ -509,6 +511,9 @@ struct kb_metric_file {
 
 struct kb_job {
 	u32 id;
+	refcount_t ref;			/* the registry's, requests' (job.c) */
+	struct work_struct put_work;	/* kb_job_put_async() */
+	struct delayed_work expire;	/* netlink.c: a detached job never started */
 	u32 owner_portid;		/* the creating socket; 0: detached */
 	struct kb_holder *holder;	/* its socket's claims (job.c); NULL: none */
 	const struct net *owner_net;	/* compared, never dereferenced */
@@ -566,27 +571,31 @@ extern unsigned int kb_max_detached_runtime;
 extern unsigned int kb_max_socket_jobs;
 
 /* job.c: the registry of jobs, used with kb_jobs_lock() held */
-void kb_jobs_init(void (*ended)(struct kb_job *job));
+void kb_jobs_init(void (*ended)(struct kb_job *job),
+		  void (*released)(struct kb_job *job));
 void kb_jobs_lock(void);
 void kb_jobs_unlock(void);
 int kb_job_reserve_id(u32 *id, struct netlink_ext_ack *extack);
-void kb_job_release_id(u32 id);
-void kb_job_register(struct kb_job *job);
+int kb_job_register(struct kb_job *job);
 void kb_job_unregister(struct kb_job *job);
 struct kb_job *kb_job_find(u32 id);
 struct kb_job *kb_job_next(unsigned long *id);
 void kb_jobs_close(void);
-void kb_jobs_free(void);
 unsigned int kb_jobs_owned(const struct net *net, u32 portid);
 unsigned int kb_jobs_mark_orphans(const struct net *net, u32 portid);
 struct kb_job *kb_job_next_orphan(unsigned long *id);
+
+/* job.c, without kb_jobs_lock() held */
+void kb_job_release_id(u32 id);
+void kb_jobs_wait_all(void);
 
 /* job.c: one job's life */
 struct kb_job *kb_job_create(u32 id, struct kb_config *cfg, const struct net *net,
 			     u32 owner_portid, struct netlink_ext_ack *extack);
 int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack);
 void kb_job_stop(struct kb_job *job);
-void kb_job_destroy(struct kb_job *job);
+void kb_job_put(struct kb_job *job);
+void kb_job_put_async(struct kb_job *job);
 void kb_config_free(struct kb_config *cfg);
 u64 kb_total_mem(void);
 int kb_job_charge(struct kb_job *job, u64 bytes, struct netlink_ext_ack *extack);

@@ -782,7 +782,7 @@ static void kb_orphans_are_the_sockets_jobs(struct kunit *test)
 		{ 8, a, false },
 	};
 	unsigned int i, nr, n = 0, found = 0, owned_a, owned_b;
-	struct kb_job *jobs[ARRAY_SIZE(own)], *job;
+	struct kb_job *jobs[ARRAY_SIZE(own)], *job, *unregistered = NULL;
 	unsigned long id = 0;
 
 	/* Arrange (no assertion may leave with the lock held) */
@@ -793,7 +793,11 @@ static void kb_orphans_are_the_sockets_jobs(struct kunit *test)
 			break;
 		job->owner_portid = own[nr].portid;
 		job->owner_net = own[nr].net;
-		kb_job_register(job);
+		refcount_set(&job->ref, 1);
+		if (kb_job_register(job)) {	/* not while the module is loaded */
+			unregistered = job;
+			break;
+		}
 		jobs[nr] = job;
 	}
 
@@ -809,6 +813,10 @@ static void kb_orphans_are_the_sockets_jobs(struct kunit *test)
 	for (i = 0; i < nr; i++)
 		kb_job_unregister(jobs[i]);
 	kb_jobs_unlock();
+	for (i = 0; i < nr; i++)
+		kb_job_release_id(jobs[i]->id);	/* fake jobs: no kb_job_put() */
+	if (unregistered)
+		kb_job_release_id(unregistered->id);
 
 	/* Assert */
 	KUNIT_ASSERT_EQ(test, nr, ARRAY_SIZE(own));

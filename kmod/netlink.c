@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Generic netlink family "kiobench": operations on the registry of jobs
- * (job.c), under its lock, and each job's debugfs directory.
+ * (job.c), under its lock, and each job's debugfs directory.  The family's
+ * operations run in parallel, without genl_mutex, so that a request that
+ * waits (for a device to open, for a job to drain) holds up no other
+ * family's.
  * Documentation/netlink/specs/kiobench.yaml describes the family; types and
  * ranges are checked by the policies below, the handlers check presence,
  * duplicates, cross-attribute rules and state.
@@ -10,7 +13,8 @@
  * interfaces do: when that socket is released (its process exited, was
  * killed or closed it), a NETLINK_URELEASE notifier marks the socket's jobs
  * and a work item stops and destroys them.  A job created with "detach"
- * belongs to no socket, and runs at most max_detached_runtime.
+ * belongs to no socket, runs at most max_detached_runtime, and is destroyed
+ * if it has not been started max_detached_runtime after its creation.
  */
 #include <linux/bitmap.h>
 #include <linux/capability.h>
@@ -1273,19 +1277,62 @@ out_free_msg:
 }
 
 /*
- * Destroys a job that is not (or no longer) registered.  ORDER: its debugfs
- * files go first, waiting for their readers, as they read the job.
+ * Before a job is freed, in its last kb_job_put(): its expiry cannot run
+ * any more, and its debugfs files go, waiting for their readers, as they
+ * read the job.
  */
-static void kb_nl_job_release(struct kb_job *job)
+static void kb_nl_job_released(struct kb_job *job)
 {
+	cancel_delayed_work_sync(&job->expire);
 	kb_debugfs_del_job(job);
-	kb_job_destroy(job);
 }
 
 /*
- * Makes a job and its debugfs directory, then lets requests find it; @cfg
- * is the job's once kb_job_create() is called, whatever the outcome.  The
- * job belongs to the requesting socket unless @cfg detaches it.
+ * A detached job that is still NEW max_detached_runtime after its creation
+ * is abandoned: nothing bounds its life as runtime bounds a started one's,
+ * and it holds its devices, buffers and threads.  It is removed as a
+ * released socket's jobs are.  START takes the registry's lock too, so a
+ * job is either started or removed, never both.
+ */
+static void kb_nl_job_expire(struct work_struct *work)
+{
+	struct kb_job *job = container_of(to_delayed_work(work), struct kb_job,
+					  expire);
+	bool expired;
+
+	kb_jobs_lock();
+	/* NEW leaves only by START, under the registry's lock */
+	expired = kb_job_find(job->id) == job &&
+		  READ_ONCE(job->state) == KIOBENCH_STATE_NEW;
+	if (expired)
+		kb_job_unregister(job);
+	kb_jobs_unlock();
+	/* not here: the last put waits for this work (kb_nl_job_released()) */
+	if (expired)
+		kb_job_put_async(job);
+}
+
+/* Socket-owned jobs: at most max_socket_jobs per socket.  Registry locked. */
+static int kb_nl_check_owned(bool detach, struct genl_info *info)
+{
+	if (detach || kb_jobs_owned(genl_info_net(info), info->snd_portid) <
+		      kb_max_socket_jobs)
+		return 0;
+	KB_ERR_FMT(info->extack, NULL,
+		   "jobs: a socket may own at most max_socket_jobs jobs; destroy one",
+		   "jobs: a socket may own at most max_socket_jobs %u jobs; destroy one",
+		   kb_max_socket_jobs);
+	return -EBUSY;
+}
+
+/*
+ * Makes a job and its debugfs directory, not yet registered, with the
+ * caller's reference; @cfg is the job's once kb_job_create() is called,
+ * whatever the outcome.  The job belongs to the requesting socket unless
+ * @cfg detaches it.  The registry's lock is taken only to reserve the id:
+ * opening the devices may load a driver's module, whose init may wait for
+ * anything (genl_register_family(), a lock of ours), and zone reports and
+ * the workers' threads take time.
  */
 static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 				     struct genl_info *info)
@@ -1296,40 +1343,66 @@ static struct kb_job *kb_nl_job_make(struct kb_config *cfg,
 	u32 id;
 	int err;
 
-	if (!detach && kb_jobs_owned(genl_info_net(info), info->snd_portid) >=
-		       kb_max_socket_jobs) {
-		KB_ERR_FMT(extack, NULL,
-			   "jobs: a socket may own at most max_socket_jobs jobs; destroy one",
-			   "jobs: a socket may own at most max_socket_jobs %u jobs; destroy one",
-			   kb_max_socket_jobs);
-		return ERR_PTR(-EBUSY);
-	}
-	err = kb_job_reserve_id(&id, extack);
+	kb_jobs_lock();
+	err = kb_nl_check_owned(detach, info) ?: kb_job_reserve_id(&id, extack);
+	kb_jobs_unlock();
 	if (err)
 		return ERR_PTR(err);
 	/* takes cfg's allocations */
 	job = kb_job_create(id, cfg, genl_info_net(info), detach ? 0 : info->snd_portid,
 			    extack);
 	if (IS_ERR(job)) {
-		err = PTR_ERR(job);
-		goto out_release_id;
+		kb_job_release_id(id);
+		return job;
 	}
+	INIT_DELAYED_WORK(&job->expire, kb_nl_job_expire);
 	err = kb_debugfs_add_job(job);
 	if (err) {
 		KB_ERR_FMT(extack, NULL,
 			   "debugfs: cannot create the job's directory",
 			   "debugfs: cannot create the job's directory %s (%pe)",
 			   job->dbg_name, ERR_PTR(err));
-		goto out_destroy_job;
+		kb_job_put(job);	/* frees it, and its id */
+		return ERR_PTR(err);
 	}
-	kb_job_register(job);
 	return job;
+}
 
-out_destroy_job:
-	kb_job_destroy(job);
-out_release_id:
-	kb_job_release_id(id);
-	return ERR_PTR(err);
+/*
+ * Lets requests find a whole job.  The socket's count is checked again: two
+ * JOB_NEW of one socket may have been made side by side.
+ */
+static int kb_nl_job_publish(struct kb_job *job, struct genl_info *info)
+{
+	unsigned long expire = min_t(u64, (u64)kb_max_detached_runtime * HZ,
+				     MAX_JIFFY_OFFSET);
+	int err;
+
+	kb_jobs_lock();
+	err = kb_nl_check_owned(job->cfg.detach, info) ?: kb_job_register(job);
+	if (!err && job->cfg.detach)
+		schedule_delayed_work(&job->expire, expire);
+	kb_jobs_unlock();
+	return err;
+}
+
+/*
+ * The JOB_NEW reply was not delivered: the requester does not know the
+ * job, which nothing would ever destroy (a detached one) or which another
+ * request of its socket must not meet.  It is removed, unless a request
+ * (a JOB_DEL that guessed its id) has removed it already.
+ */
+static void kb_nl_job_withdraw(struct kb_job *job)
+{
+	bool registered;
+
+	kb_jobs_lock();
+	registered = kb_job_find(job->id) == job;
+	if (registered)
+		kb_job_unregister(job);
+	kb_jobs_unlock();
+	if (registered)
+		kb_job_put(job);	/* the registry's; the caller holds its own */
 }
 
 static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
@@ -1352,24 +1425,28 @@ static int kb_nl_job_new(struct sk_buff *skb, struct genl_info *info)
 		err = -ENOMEM;
 		goto out_free_config;
 	}
-
-	kb_jobs_lock();
 	job = kb_nl_job_make(&cfg, info);
 	if (IS_ERR(job)) {
 		err = PTR_ERR(job);
-		goto out_unlock;
+		goto out_free_msg;
 	}
+	/* the reply is the new job's status, before any request can touch it */
 	err = kb_put_job(msg, job, info->snd_portid, info->snd_seq, 0,
 			 KIOBENCH_CMD_JOB_NEW);
-	kb_jobs_unlock();
-	if (err) {
-		nlmsg_free(msg);
-		return err;
-	}
-	return genlmsg_reply(msg, info);
+	if (err)
+		goto out_put_job;
+	err = kb_nl_job_publish(job, info);
+	if (err)
+		goto out_put_job;
+	err = genlmsg_reply(msg, info);	/* consumes msg, even on failure */
+	if (err)
+		kb_nl_job_withdraw(job);
+	kb_job_put(job);
+	return err;
 
-out_unlock:
-	kb_jobs_unlock();
+out_put_job:
+	kb_job_put(job);
+out_free_msg:
 	nlmsg_free(msg);
 out_free_config:
 	kb_config_free(&cfg);
@@ -1401,7 +1478,7 @@ static int kb_nl_job_op(struct sk_buff *skb, struct genl_info *info,
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr *a = info->attrs[KIOBENCH_A_JOB_ID];
-	struct kb_job *job;
+	struct kb_job *job, *gone = NULL;
 	u8 state;
 	int err;
 
@@ -1444,12 +1521,14 @@ static int kb_nl_job_op(struct sk_buff *skb, struct genl_info *info,
 			break;
 		}
 		kb_job_unregister(job);
-		kb_nl_job_release(job);
+		gone = job;
 		err = 0;
 		break;
 	}
 out_unlock:
 	kb_jobs_unlock();
+	if (gone)
+		kb_job_put(gone);	/* frees it, out of the registry's lock */
 	return err;
 }
 
@@ -1636,13 +1715,20 @@ static struct genl_family kb_family = {
 	.mcgrps = kb_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(kb_mcgrps),
 	.resv_start_op = 0,	/* strict validation for every command */
+	/*
+	 * Not under genl_mutex: a request waits for no other family's, and
+	 * no other family's for ours.  The handlers lock the registry
+	 * themselves, never while making or draining a job.
+	 */
+	.parallel_ops = true,
 };
 
 /* ---- jobs of released sockets ------------------------------------------- */
 
 /*
- * Stops and destroys the jobs whose socket is gone.  All are told to stop
- * first, so that they drain their in-flight I/O together.
+ * Removes the jobs whose socket is gone and tells them to stop; each
+ * drains and is freed in a work item of its own (kb_job_put_async()), so
+ * that the reaper waits for no device.
  */
 static void kb_nl_reap(struct work_struct *work)
 {
@@ -1650,12 +1736,10 @@ static void kb_nl_reap(struct work_struct *work)
 	struct kb_job *job;
 
 	kb_jobs_lock();
-	for (; (job = kb_job_next_orphan(&id)); id++)
+	for (; (job = kb_job_next_orphan(&id)); id++) {
 		kb_job_stop(job);
-	id = 0;
-	while ((job = kb_job_next_orphan(&id))) {
 		kb_job_unregister(job);
-		kb_nl_job_release(job);
+		kb_job_put_async(job);
 	}
 	kb_jobs_unlock();
 }
@@ -1689,7 +1773,8 @@ int kb_nl_init(void)
 {
 	int err;
 
-	kb_jobs_init(kb_nl_notify);	/* no job before the family exists */
+	/* no job before the family exists */
+	kb_jobs_init(kb_nl_notify, kb_nl_job_released);
 	err = genl_register_family(&kb_family);
 	if (err)
 		return err;
@@ -1705,9 +1790,11 @@ out_unregister_family:
 
 /*
  * ORDER: the notifier goes first, so that no reaper is queued any more, and
- * the reaper is flushed; then the remaining jobs are destroyed while the
- * family is still registered, so that their workers can announce the end;
- * no job can be created meanwhile.
+ * the reaper is flushed; then the registry is closed, its jobs are removed
+ * and drain side by side, and exit waits until every job is freed (those
+ * a request or the reaper was freeing, or a JOB_NEW still making, too),
+ * while the family is still registered, so that their workers can announce
+ * the end.  A request still running after that finds no job and makes none.
  */
 void kb_nl_exit(void)
 {
@@ -1718,11 +1805,11 @@ void kb_nl_exit(void)
 	flush_work(&kb_reap_work);
 	kb_jobs_lock();
 	kb_jobs_close();
-	while ((job = kb_job_next(&id))) {
+	for (; (job = kb_job_next(&id)); id++) {
 		kb_job_unregister(job);
-		kb_nl_job_release(job);
+		kb_job_put_async(job);
 	}
-	kb_jobs_free();
 	kb_jobs_unlock();
+	kb_jobs_wait_all();
 	genl_unregister_family(&kb_family);
 }
