@@ -49,6 +49,12 @@
  *	Subscribes to the family's multicast group "events"; prints "joined"
  *	or the errno, and exits 0 or 1.
  *
+ *   nlfuzz family NAME
+ *	Resolves generic netlink family NAME with CTRL_CMD_GETFAMILY, a
+ *	request to the controller ("nlctrl"), another family than kiobench;
+ *	prints "family NAME id=N" and exits 0, or exits 1 when the family is
+ *	unknown or no answer came within 30 s.
+ *
  *   nlfuzz hold PATH
  *	Opens block device PATH exclusively (O_EXCL) for writing, prints
  *	"held" and sleeps until killed.
@@ -430,12 +436,9 @@ static void family_reply(const struct nlmsghdr *h, void *arg)
 	}
 }
 
-/* Opens the socket and resolves the family with CTRL_CMD_GETFAMILY. */
-static void open_socket(void)
+static void open_raw_socket(void)
 {
 	int one = 1, sz = 4 << 20;
-	struct msg m;
-	struct ack ack;
 
 	sock = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 	if (sock < 0)
@@ -443,18 +446,57 @@ static void open_socket(void)
 	setsockopt(sock, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one));
 	setsockopt(sock, SOL_NETLINK, NETLINK_CAP_ACK, &one, sizeof(one));
 	setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &sz, sizeof(sz));
+}
+
+/*
+ * CTRL_CMD_GETFAMILY for @name: its id in *@id, 0 if it has none; false
+ * when no answer came within @timeout_ms.
+ */
+static bool get_family(const char *name, uint16_t *id, struct ack *ack,
+		       int timeout_ms)
+{
+	struct msg m;
 
 	msg_init(&m, GENL_ID_CTRL, NLM_F_REQUEST | NLM_F_ACK, CTRL_CMD_GETFAMILY);
-	put_str(&m, CTRL_ATTR_FAMILY_NAME, KIOBENCH_GENL_NAME);
+	put_str(&m, CTRL_ATTR_FAMILY_NAME, name);
 	msg_finish(&m);
 	send_raw(m.buf, m.len);
-	family = 0;
-	if (!read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, &ack, family_reply,
-			  &family, 30000) || ack.err || !family) {
+	*id = 0;
+	return read_replies(((struct nlmsghdr *)m.buf)->nlmsg_seq, &m, ack,
+			    family_reply, id, timeout_ms);
+}
+
+/* Opens the socket and resolves the family with CTRL_CMD_GETFAMILY. */
+static void open_socket(void)
+{
+	struct ack ack;
+
+	open_raw_socket();
+	if (!get_family(KIOBENCH_GENL_NAME, &family, &ack, 30000) || ack.err ||
+	    !family) {
 		fprintf(stderr, "nlfuzz: no genetlink family %s: %s\n", KIOBENCH_GENL_NAME,
 			strerror(ack.err));
 		exit(2);
 	}
+}
+
+/* nlfuzz family NAME: a request to nlctrl, another family than ours. */
+static int cmd_family(const char *name)
+{
+	struct ack ack;
+	uint16_t id;
+
+	open_raw_socket();
+	if (!get_family(name, &id, &ack, 30000)) {
+		printf("family %s: no answer\n", name);
+		return 1;
+	}
+	if (ack.err || !id) {
+		printf("family %s: errno=%d\n", name, ack.err);
+		return 1;
+	}
+	printf("family %s id=%u\n", name, id);
+	return 0;
 }
 
 /* ---- attributes by name -------------------------------------------------- */
@@ -1850,10 +1892,12 @@ int main(int argc, char **argv)
 		return cmd_listen(atoi(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		cmd_hold(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "family"))
+		return cmd_family(argv[2]);
 	if (argc >= 2 && !strcmp(argv[1], "as-user"))
 		return cmd_as_user(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "without-cap"))
 		return cmd_without_cap(argc - 2, argv + 2);
-	fprintf(stderr, "usage: nlfuzz req|fuzz|as-user|without-cap ...\n");
+	fprintf(stderr, "usage: nlfuzz req|fuzz|join|listen|family|hold|as-user|without-cap ...\n");
 	return 2;
 }

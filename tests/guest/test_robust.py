@@ -1050,6 +1050,58 @@ def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
 
 
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(120)
+def test_device_whose_open_loads_a_module_holds_up_nothing(guest, kernel, kiobench_module):
+    """JOB_NEW names a block device whose driver is not loaded (major 147,
+    drbd's): opening it asks modprobe for block-major-147-0 and waits for
+    it.  The modprobe here (kernel.modprobe pointed at a script) stands in
+    for a driver's module whose init registers a generic netlink family, as
+    drbd's does: it sends a request to nlctrl (`nlfuzz family`, as
+    genl_register_family() takes genl_mutex) and lists kiobench's jobs.
+    Both answer while the JOB_NEW waits for it; then the JOB_NEW fails,
+    naming the device, and no job is left.
+    Mutation: no `.parallel_ops = true` on the family: red (the JOB_NEW
+    holds genl_mutex while it waits for modprobe, which waits for it).
+    Mutation: kb_nl_job_make() keeps the registry's lock over
+    kb_job_create(): red (the list waits for it)."""
+    if not kernel.has("BLOCK_LEGACY_AUTOLOAD"):
+        pytest.skip("no block-major module autoload (CONFIG_BLOCK_LEGACY_AUTOLOAD)")
+    limit = 5 if kernel.name == "debug" else 1  # TCG: the debug kernel is 10x slower
+    if guest.run("grep -q '^ *147 ' /proc/devices").ok:
+        pytest.skip("major 147 has a driver already")
+    saved = guest.check("cat /proc/sys/kernel/modprobe").strip()
+    script = f"""#!/bin/sh
+echo "$*" >>/tmp/mp.args
+({guest.check("command -v nlfuzz").strip()} family nlctrl; echo rc=$?) >>/tmp/mp-ctrl.out 2>&1
+({guest.check("command -v kiobench").strip()} list; echo rc=$?) >>/tmp/mp-list.out 2>&1
+exit 1
+"""
+    guest.check(f"rm -f /tmp/mp.* /tmp/mp-*.out /tmp/new.out && cat >/tmp/kbmodprobe <<'EOF'\n"
+                f"{script}EOF\nchmod +x /tmp/kbmodprobe && mknod /dev/kbnodrv b 147 0")
+    try:
+        guest.check("echo /tmp/kbmodprobe >/proc/sys/kernel/modprobe")
+        # in the background: a request waiting for a mutex cannot be killed
+        guest.check("((nlfuzz req new dev=/dev/kbnodrv; echo rc=$?) >/tmp/new.out 2>&1 &)")
+        guest.check(f"for i in $(seq {100 * limit}); do grep -q '^rc=' /tmp/new.out && exit; "
+                    "sleep 0.1; done; echo 'JOB_NEW still waits; modprobe got:'; "
+                    "cat /tmp/mp-ctrl.out /tmp/mp-list.out; exit 1", timeout=60 * limit)
+        new = guest.check("cat /tmp/new.out")
+        ctrl = guest.check("cat /tmp/mp-ctrl.out")
+        listing = guest.check("cat /tmp/mp-list.out")
+        args = guest.check("cat /tmp/mp.args")
+    finally:
+        guest.run(f"echo {saved} >/proc/sys/kernel/modprobe")
+        # a red run: a killed JOB_NEW stops waiting for modprobe, which then goes on
+        guest.run("kill -9 $(pidof nlfuzz) 2>/dev/null; sleep 1; rm -f /dev/kbnodrv")
+    assert "block-major-147-0" in args, args
+    assert re.search(r"^family nlctrl id=\d+$", ctrl, re.M) and "rc=0" in ctrl, ctrl
+    assert "rc=0" in listing and "ID" in listing, listing
+    assert "name=ENXIO" in new and "no such device: /dev/kbnodrv" in new, new
+    assert job_ids(guest) == []
+
+
 # ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
 
 # Every kind of job whose creation allocates state of its own: (id, nlfuzz

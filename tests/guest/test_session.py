@@ -340,3 +340,73 @@ def test_module_parameters_are_the_documented_ones(guest, kiobench_module):
     got = dict(line.rsplit(":", 1) for line in guest.check(
         "cd /sys/module/kiobench/parameters && grep -H . *").split())
     assert got == doc
+
+
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(120)
+def test_stuck_device_holds_up_no_other_request(guest, kernel, kiobench_module, make_nullb):
+    """A job's device completes nothing (dm-delay holding reads for an hour)
+    and its tool is killed: the reaper removes the job, whose workers wait
+    for their I/O.  Meanwhile `kiobench list` (no job left in it), a request
+    to another generic netlink family (nlctrl's CTRL_CMD_GETFAMILY, `nlfuzz
+    family`) and a whole run on another device answer at once, while the
+    job's threads still wait.  Then dm-delay lets its bios go (a suspend
+    flushes them): the job is freed, its threads gone and its device
+    closed, all within seconds.
+    Mutation: no `.parallel_ops = true` on the family: red (the list waits
+    for the registry's lock holding genl_mutex, nlctrl waits behind it).
+    Mutation: the reaper drains the job itself (kb_job_put() for
+    kb_job_put_async()), under the registry's lock: red (the list waits)."""
+    slow = "kbslow"
+    dmsetup = "DM_DISABLE_UDEV=1 dmsetup"
+    # the debug kernel under TCG is about ten times slower
+    limit = 5 if kernel.name == "debug" else 1
+    base = make_nullb("nullb0", size_mb=32)
+    other = make_nullb("nullb1", size_mb=32)
+    table = f"0 $(blockdev --getsz {base}) delay {base} 0"
+    guest.check("modprobe dm-delay")
+    guest.check(f"{dmsetup} create {slow} --table \"{table} 3600000\"")
+    # dm-delay's status: the bios it holds, read and written
+    held = f"{dmsetup} status {slow} | awk '{{print $4}}'"
+    # a new table without delay: the suspend flushes what the old one held
+    release = (f"{dmsetup} load {slow} --table \"{table} 0\" && {dmsetup} suspend {slow} && "
+               f"{dmsetup} resume {slow}")
+    threads = "cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^kiobench[0-9]' || true"
+    released = False
+    try:
+        # two jobs (the tool's numjobs clones), one worker each, 4 reads each held
+        guest.check(f"(kiobench run --filename=/dev/mapper/{slow} --rw=randread --iodepth=4 "
+                    f"--numjobs=2 --runtime=600 --time_based >/dev/null 2>&1 &)")
+        wait_running(guest, 2)
+        guest.check(f"for i in $(seq 100); do [ $({held}) -ge 8 ] && exit; sleep 0.1; done; "
+                    f"{dmsetup} status {slow}; exit 1")
+        guest.check("kill -9 $(pidof kiobench); sleep 1")
+        script = f"""
+# in the background: a request waiting for a mutex cannot be killed
+(kiobench list >/tmp/list.out 2>&1; echo rc=$? >>/tmp/list.out) &
+for i in $(seq {limit * 10}); do grep -q '^rc=' /tmp/list.out && break; sleep 0.1; done
+# the list answered, or waits (holding genl_mutex, were the family not parallel)
+(nlfuzz family nlctrl >/tmp/ctrl.out 2>&1; echo rc=$? >>/tmp/ctrl.out) &
+for i in $(seq {limit * 10}); do grep -q '^rc=' /tmp/ctrl.out && break; sleep 0.1; done
+grep -q '^rc=0' /tmp/ctrl.out || bad="nlctrl did not answer"
+grep -q '^rc=0' /tmp/list.out || bad="$bad; kiobench list did not answer"
+[ -z "$bad" ] || {{ echo "$bad"; exit 1; }}
+[ $(grep -c . /tmp/list.out) = 2 ] || {{ echo "jobs listed"; cat /tmp/list.out; exit 1; }}
+timeout {10 * limit} kiobench run --filename={other} --rw=randread --number_ios=100 >/dev/null \\
+    || {{ echo "no run on another device"; exit 1; }}
+n=$({threads}); h=$({held})
+[ "$n" = 2 ] && [ "$h" -ge 8 ] || {{ echo "not draining: $n threads, $h bios held"; exit 1; }}
+"""
+        guest.check(script, timeout=120)
+        guest.check(release, timeout=60)
+        released = True
+        guest.check(f"for i in $(seq 300); do [ $({threads}) = 0 ] && "
+                    f"[ $({dmsetup} info -c -o open --noheadings {slow}) = 0 ] "
+                    "&& exit; sleep 0.1; done; exit 1", timeout=60)
+        no_jobs_left(guest)
+    finally:
+        if not released:  # a red run: let the jobs go, so that the guest lives on
+            guest.run(f"kill -9 $(pidof kiobench); sleep 1; {release}; sleep 2", timeout=120)
+        guest.run(f"for i in $(seq 100); do {dmsetup} remove {slow} && exit; sleep 0.1; done",
+                  timeout=60)
