@@ -5,7 +5,7 @@
  * it builds every byte itself, so it can send what the tool never would.
  * Built statically by tests/vm/initramfs.py.
  *
- *   nlfuzz req [--dump] [--owned] [--make-it-fail] [--repeat=N] CMD [ATTR=VALUE...]
+ *   nlfuzz req [--dump] [--owned] [--make-it-fail] [--repeat=N] [--unread] CMD [ATTR=VALUE...]
  *	One request; prints the replies and the ack.  A job-new request
  *	carries "detach" (the job outlives nlfuzz, so that later requests
  *	find it) unless --owned is given (the job then ends when nlfuzz
@@ -13,7 +13,9 @@
  *	fault injection on for this task while the kernel handles it; a
  *	request the kernel could not take prints "send failed", an ack it
  *	could not allocate "ack lost", and both exit 3; --repeat=N: N times,
- *	destroying the jobs it creates, see req_repeat()):
+ *	destroying the jobs it creates, see req_repeat(); --unread: sent
+ *	with the socket's receive buffer full, so that neither reply nor ack
+ *	can be delivered, prints "sent", see req_unread()):
  *	    reply cmd=2 job-id=3 state=0 error=0
  *	    ack errno=22 name=EINVAL attr=23 msg="..." min=1 max=4096
  *	CMD: an operation of the spec (job-new), the last word of its name
@@ -817,6 +819,30 @@ static void print_and_collect(const struct nlmsghdr *h, void *arg)
 }
 
 /*
+ * --unread: the request goes out with the socket's receive buffer full
+ * (at its smallest, SOCK_MIN_RCVBUF, and GET_FEATURES replies left unread
+ * in it), so that the kernel can deliver neither its reply nor its ack.
+ * Generic netlink handles a request within sendmsg(): once send returns,
+ * the kernel is done with it.  Prints "sent"; nothing is read.
+ */
+static int req_unread(const struct msg *req)
+{
+	static struct msg f;
+	int zero = 0, i;
+
+	if (setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &zero, sizeof(zero)))
+		die("SO_RCVBUF");
+	for (i = 0; i < 16; i++) {
+		msg_init(&f, family, NLM_F_REQUEST, KIOBENCH_CMD_GET_FEATURES);
+		msg_finish(&f);
+		send_raw(f.buf, f.len);
+	}
+	send_raw(req->buf, req->len);
+	printf("sent\n");
+	return 0;
+}
+
+/*
  * req --repeat=N: the request N times, each outcome printed; a job that a
  * reply names is destroyed at once, and after a lost ack every job there
  * is ("reaped": the request may have created one), so that the next
@@ -989,7 +1015,7 @@ static int cmd_req(int argc, char **argv)
 	int cmd = -1, i = 0;
 	int fail_fd = -1;
 	unsigned long repeat = 0;
-	bool owned = false;
+	bool owned = false, unread = false;
 
 	if (i < argc && !strcmp(argv[i], "--dump")) {
 		dump = true;
@@ -1008,6 +1034,10 @@ static int cmd_req(int argc, char **argv)
 	}
 	if (i < argc && !strncmp(argv[i], "--repeat=", 9)) {
 		repeat = strtoul(argv[i] + 9, NULL, 0);
+		i++;
+	}
+	if (i < argc && !strcmp(argv[i], "--unread")) {
+		unread = true;
 		i++;
 	}
 	if (i >= argc) {
@@ -1029,6 +1059,8 @@ static int cmd_req(int argc, char **argv)
 		die("mlockall");
 	if (repeat)
 		return req_repeat(&m, fail_fd, repeat);
+	if (unread)
+		return req_unread(&m);
 	switch (req_once(&m, fail_fd, &ack, print_reply, NULL)) {
 	case REQ_SEND_FAILED:
 	case REQ_ACK_LOST:

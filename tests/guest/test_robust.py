@@ -1102,6 +1102,31 @@ exit 1
     assert job_ids(guest) == []
 
 
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_job_new_whose_reply_is_lost_leaves_no_job(guest, kiobench_module, make_nullb):
+    """A JOB_NEW sent with its socket's receive buffer full (`nlfuzz req
+    --unread`): the kernel makes the (detached) job but cannot deliver the
+    reply that names it, so nobody knows the job, and it is removed again.
+    Its id was taken (the next job's skips it), and no job is left.
+    Mutation: no kb_nl_job_withdraw() after a failed genlmsg_reply(): red
+    (the job nobody knows of stays)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    first = nlreq(guest, "new", f"dev={dev}")
+    assert first.errno == 0, first.out
+    before = int(first.replies[0]["job-id"])
+    assert guest.check(f"nlfuzz req --unread new dev={dev}").strip() == "sent"
+    assert job_ids(guest) == [before]
+    after = nlreq(guest, "new", f"dev={dev}")
+    assert after.errno == 0, after.out
+    # the lost reply's job took an id, which the next job's skips
+    assert int(after.replies[0]["job-id"]) == before + 2, after.out
+    for job in (before, before + 2):
+        assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    assert job_ids(guest) == []
+
+
 # ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
 
 # Every kind of job whose creation allocates state of its own: (id, nlfuzz

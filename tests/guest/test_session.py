@@ -226,6 +226,33 @@ def test_detached_runtime_is_bounded(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.budget(60)
+def test_unstarted_detached_job_is_bounded_too(guest, kiobench_module, make_nullb):
+    """A detached job nobody starts holds its devices, buffers and threads:
+    max_detached_runtime after its creation (here 2 s) it is destroyed, and
+    its threads are gone.  One started in time is not: it runs to its
+    cap and ends DONE, and stays to be read.
+    Mutation: no schedule_delayed_work() of the expiry in
+    kb_nl_job_publish(): red (the unstarted job stays)."""
+    dev = make_nullb("nullb0", size_mb=32, completion_nsec=10_000_000)
+    guest.check("rmmod kiobench && modprobe kiobench max_detached_runtime=2")
+    ack = nlreq(guest, "new", f"dev={dev}", "numjobs=2")  # nlfuzz req detaches its jobs
+    assert ack.errno == 0, ack.out
+    idle = int(ack.replies[0]["job-id"])
+    ack = nlreq(guest, "new", f"dev={dev}")
+    assert ack.errno == 0, ack.out
+    run = int(ack.replies[0]["job-id"])
+    assert nlreq(guest, "start", f"job-id={run}").errno == 0
+    threads = f"cat /proc/[0-9]*/comm 2>/dev/null | grep -c '^kiobench{idle}/' || true"
+    assert guest.check(threads).strip() == "2"
+    guest.check(f"for i in $(seq 100); do nlfuzz req get job-id={idle} | grep -q name=ENOENT "
+                f"&& [ $({threads}) = 0 ] && exit; sleep 0.1; done; exit 1", timeout=30)
+    guest.check(f"for i in $(seq 80); do nlfuzz req get job-id={run} | grep -q 'state=2' "
+                "&& exit; sleep 0.1; done; exit 1", timeout=30)
+    assert nlreq(guest, "del", f"job-id={run}").errno == 0
+    no_jobs_left(guest)
+
+
+@pytest.mark.budget(60)
 def test_socket_job_limit(guest, kiobench_module, make_nullb):
     """One socket owns at most max_socket_jobs jobs: the next is refused,
     naming the parameter; detached jobs do not count."""
