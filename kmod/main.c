@@ -24,7 +24,7 @@ MODULE_PARM_DESC(max_total_mem,
 unsigned int kb_max_detached_runtime = 86400;
 module_param_named(max_detached_runtime, kb_max_detached_runtime, uint, 0444);
 MODULE_PARM_DESC(max_detached_runtime,
-		 "Longest run of a detached job (warm-up included), seconds. Default: 1 day");
+		 "Longest run of a detached job (warm-up included), and longest wait of one never started, seconds. Default: 1 day");
 
 unsigned int kb_max_socket_jobs = KB_MAX_JOBS;
 module_param_named(max_socket_jobs, kb_max_socket_jobs, uint, 0444);

@@ -618,6 +618,7 @@ struct kiobench_replay_ent {
  *   the job is stopped and destroyed when that socket is closed (its process
  *   exits or is killed). A detached job runs, warm-up included, at most the
  *   module's max_detached_runtime; a longer ramp-ns plus runtime-ns is refused.
+ *   One not started within max_detached_runtime of its creation is destroyed.
  * @KIOBENCH_A_JOB_OWNER: Port id of the socket the job belongs to; 0 for a
  *   detached job.
  * @KIOBENCH_A_RATE_IOPS: Open-loop arrivals per second, per worker. The worker
