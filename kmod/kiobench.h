@@ -54,6 +54,7 @@
 #define KB_MAX_LAT_LOG		(16U << 20)	/* entries; memory is charged */
 #define KB_READ_POISON		0x5a	/* fresh buffers: never zeroes */
 #define KB_MAX_RATE_IOPS	KIOBENCH_MAX_RATE_IOPS	/* per worker: 100 ns apart */
+#define KB_MAX_SPAN_ZONES	(16U << 20)	/* zonemode zbd: a span's zones */
 
 struct kb_bss {
 	u32 size;

@@ -32,6 +32,7 @@
 #include <linux/debugfs.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/timekeeping.h>
@@ -304,6 +305,11 @@ static int kb_zbd_limits(const struct kb_config *cfg, struct kb_zbd_dev *zd,
 		}
 		zd->max_open = cfg->job_max_open_zones;
 	}
+	/*
+	 * A worker never has more zones open than it has: a larger limit
+	 * never binds, and its open_idx entries would go unused.
+	 */
+	zd->max_open = min(zd->max_open, DIV_ROUND_UP(zd->nr, cfg->numjobs));
 	return 0;
 }
 
@@ -464,7 +470,21 @@ int kb_zbd_check(struct kb_job *job, struct kb_dev *dev, const char *path,
 				  dev->span_start + dev->span_len) / zb, zb);
 		return -EINVAL;
 	}
-	nr = dev->span_len / zb;
+	nr = div64_u64(dev->span_len, zb);
+	if (nr > KB_MAX_SPAN_ZONES) {
+		KB_ERR_FMT(extack, NULL,
+			   "offset/size: zonemode zbd takes a span of at most 16777216 zones",
+			   "offset/size: %s's span has %llu zones, over %u",
+			   path, nr, KB_MAX_SPAN_ZONES);
+		return -EINVAL;
+	}
+	if (zb > U32_MAX && (job->cfg.trim_mode || job->cfg.zone_op)) {
+		KB_ERR_FMT(extack, NULL,
+			   "zonemode: trims and zone-op on zones of 4 GiB or more: an op counts its bytes in 32 bits",
+			   "zonemode: zone ops on %s's zones of %llu bytes, over 4 GiB",
+			   path, zb);
+		return -EOPNOTSUPP;
+	}
 	err = kb_job_charge(job, struct_size(zd, z, nr), extack);
 	if (err)
 		return err;
@@ -485,8 +505,8 @@ int kb_zbd_check(struct kb_job *job, struct kb_dev *dev, const char *path,
 						     sizeof(*zd->open_idx)),
 				    extack);
 	if (!err && zd->max_open) {
-		/* each worker's open zones */
-		zd->open_idx = kvcalloc(job->cfg.numjobs * zd->max_open,
+		/* each worker's open zones, max_open entries a worker */
+		zd->open_idx = kvcalloc(size_mul(job->cfg.numjobs, zd->max_open),
 					sizeof(*zd->open_idx), GFP_KERNEL);
 		if (!zd->open_idx)
 			err = -ENOMEM;

@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import debugfs, destroy_job, run_job, set_queue
+from kb import debugfs, destroy_job, job_ids, nlreq, run_job, set_queue, wait_for
 from vm.guest import Guest
 from vm.targets import write_counts, zoned
 
@@ -370,3 +370,56 @@ def test_zbd_skips_conventional_zones(guest: Guest, make_nullb, kiobench_module)
     job, text = run_zbd(guest, dev, "--rw=randread --bs=64k --iodepth=4 --io_size=4M")
     assert job["error"] == 0 and job["read"]["io_bytes"] == 4 * MiB, job["read"]
     assert zones_file(text, 8)[0]["reads_beyond_wp"] == 0, text
+
+
+# ---- bounds of the open zones -------------------------------------------------
+
+def raw_job_runs(guest: Guest, ack) -> None:
+    """Start the job a raw JOB_NEW made (ack), wait for its end, destroy it:
+    what a request the kernel should have refused goes on to do."""
+    jid = ack.replies[0]["job-id"]
+    assert nlreq(guest, "start", f"job-id={jid}").errno == 0
+    wait_for(guest, f"nlfuzz req get job-id={jid} | grep -qE ' state=[234]( |$)'",
+             f"job {jid} to end", 120)
+    nlreq(guest, "del", f"job-id={jid}")
+
+
+@pytest.mark.debug
+def test_zbd_open_zone_limits_bounded(guest: Guest, make_nullb, kiobench_module) -> None:
+    """max-open-zones and job-max-open-zones are sizes of the workers'
+    open-zone arrays: on a zoned device with no open limit, values whose
+    numjobs x value wraps 32 bits (3 x 0x55555556: 8 bytes for the workers'
+    writes; 2 x 0x80000000: kvcalloc(0)) or that allocate over INT_MAX
+    (kvmalloc's WARN, fatal under panic_on_warn) are refused by the policy:
+    ERANGE at the attribute, with the spec's bound, and no job.  (Old code:
+    the job was made and its workers wrote gigabytes past the array: an
+    oops, a page fault, on 6.12 and under KASAN on the debug kernel.)
+    Within the bound, a worker's limit above the zones it has is cut to
+    them: numjobs 3 with 4096 each on 16 zones keeps 6 a worker (debugfs
+    max_open) and runs without a splat.  Mutation: the spec's max of
+    job-max-open-zones dropped (regenerated; the old code): red (the job
+    is made, then the oops); the cut to the worker's zones dropped
+    (zone.c kb_zbd_limits()): red (max_open 4096)."""
+    need_zoned(guest)
+    dev = make_nullb("nullb1", memory_backed=False, **zoned(ZONE_MB, NR_ZONES))
+    base = [f"dev={dev}", "allow-writes", "rwmix-read=0", "zonemode=1", "number-ios=256"]
+    for numjobs, attr, value in ((3, "job-max-open-zones", 0x55555556),
+                                 (2, "job-max-open-zones", 0x80000000),
+                                 (1, "job-max-open-zones", 0x40000000),
+                                 (1, "max-open-zones", 0xFFFFFFFF)):
+        extra = ["ignore-zone-limits"] if attr == "max-open-zones" else []
+        ack = nlreq(guest, "new", *base, *extra, f"numjobs={numjobs}", f"{attr}={value}")
+        if ack.errno == 0:
+            raw_job_runs(guest, ack)
+        assert (ack.name, ack.attr, ack.bound) == ("ERANGE", attr, (0, 4096)), \
+            (numjobs, attr, hex(value), ack.out)
+    assert job_ids(guest) == []
+    job = run_job(guest, zbd(dev, "--rw=randwrite --bs=64k --workers=3 --iodepth=2 "
+                                  "--job_max_open_zones=4096 --io_size=12M"), keep=True)
+    try:
+        text = debugfs(guest, job, "zones")
+    finally:
+        destroy_job(guest, job)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == 12 * MiB, job["write"]
+    assert re.search(r"^dev 0 .* zones 16 max_open 6 ", text, re.M), text
+

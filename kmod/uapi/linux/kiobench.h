@@ -783,15 +783,17 @@ struct kiobench_replay_ent {
  *   share its zones, zone i to worker i mod numjobs. The writes skip
  *   conventional zones, the reads go anywhere in them. Needs the span aligned
  *   to zones, without conventional zones for trims, at least iodepth sequential
- *   zones a worker for a job that writes; not with completion poll, verify,
- *   trimwrite, write-zeroes, atomic or continue-on-error.
+ *   zones a worker for a job that writes, and a span of at most 16777216 (2^24)
+ *   zones; trims and zone-op only on zones below 4 GiB; not with completion
+ *   poll, verify, trimwrite, write-zeroes, atomic or continue-on-error.
  * @KIOBENCH_A_MAX_OPEN_ZONES: fio's max_open_zones: the zones of each device
  *   the job keeps open (written, not full) at once, shared among its workers;
  *   at most the device's max_open_zones and max_active_zones unless
- *   ignore-zone-limits. 0: the device's limit. Only with zonemode.
+ *   ignore-zone-limits. 0: the device's limit. At most 4096 (fio's limit); a
+ *   worker's share above the zones it has never binds. Only with zonemode.
  * @KIOBENCH_A_JOB_MAX_OPEN_ZONES: fio's job_max_open_zones: the open zones of
- *   each worker, at most its share of max-open-zones. 0: that share. Only with
- *   zonemode.
+ *   each worker, at most its share of max-open-zones. 0: that share. At most
+ *   4096; above the zones the worker has, it never binds. Only with zonemode.
  * @KIOBENCH_A_IGNORE_ZONE_LIMITS: fio's ignore_zone_limits: the devices'
  *   max_open_zones and max_active_zones are not applied. Only with zonemode.
  * @KIOBENCH_A_READ_BEYOND_WP: fio's read_beyond_wp: reads go to their offsets,
