@@ -6,6 +6,7 @@
  */
 #include <linux/export.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <kunit/visibility.h>
 
 #include "kiobench.h"
@@ -276,12 +277,16 @@ void kb_rmap_new_pass(struct kb_rmap *m)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rmap_new_pass);
 
-/* The next sequential offset; wraps to the span's start at its end. */
+/*
+ * The next sequential offset; wraps to the span's start at its end.  The
+ * cursor may be anywhere (rw-seq-add moves it): compared without a sum
+ * that could wrap.
+ */
 u64 kb_seq_offset(u64 *cursor, u64 span_len, u32 len)
 {
 	u64 off;
 
-	if (*cursor + len > span_len)
+	if (*cursor > span_len || len > span_len - *cursor)
 		*cursor = 0;
 	off = *cursor;
 	*cursor += len;
@@ -319,7 +324,10 @@ bool kb_stride_zone(struct kb_opat *p, const struct kb_config *cfg,
 	bool moved = false;
 
 	if (p->zdone >= cfg->zonesize) {
-		p->zbase += cfg->zonerange + cfg->zoneskip;
+		/* past the span, saturated: the first zone again, below */
+		if (check_add_overflow(p->zbase, cfg->zonerange, &p->zbase) ||
+		    check_add_overflow(p->zbase, cfg->zoneskip, &p->zbase))
+			p->zbase = U64_MAX;
 		p->zdone = 0;
 		p->zpos = 0;
 		moved = true;
@@ -343,10 +351,12 @@ u64 kb_stride_seq(struct kb_opat *p, u64 range, u32 len, u64 add)
 {
 	u64 off;
 
-	if (p->zpos + len > range)
+	if (p->zpos > range || len > range - p->zpos)
 		p->zpos = 0;
 	off = p->zpos;
-	p->zpos = off + len + add;
+	/* past the zone, saturated: its start again, above */
+	if (check_add_overflow(off + len, add, &p->zpos))
+		p->zpos = U64_MAX;
 	return off;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_stride_seq);

@@ -341,6 +341,11 @@ static void kb_seq_offset_wraps(struct kunit *test)
 	cursor = 0;
 	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, 2 * SZ_4K), 0);
 	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, 2 * SZ_4K), 0);
+	/* a cursor near 2^64 (a huge rw-seq-add) starts over, not below 0 */
+	cursor = -512ULL;
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), 0);
+	cursor = U64_MAX;
+	KUNIT_EXPECT_EQ(test, kb_seq_offset(&cursor, 3 * SZ_4K, SZ_4K), 0);
 }
 
 /* fio's rw=randread:N: a drawn offset for the first I/O of every N. */
@@ -409,6 +414,16 @@ static void kb_stride_walks_the_zones(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), 0);
 	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), (u64)SZ_8K);
 	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, SZ_4K), 0);
+	/* a skip that would wrap the cursor: the zone's start again */
+	p = (struct kb_opat){};
+	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, -4608ULL), 0);
+	KUNIT_EXPECT_EQ(test, kb_stride_seq(&p, SZ_16K, SZ_4K, -4608ULL), 0);
+	/* a zoneskip that would wrap the zone's base: the first zone again */
+	c->zonesize = SZ_4K;
+	c->zoneskip = -(u64)SZ_16K - 512;
+	p = (struct kb_opat){ .zbase = SZ_32K, .zdone = SZ_4K };
+	kb_stride_zone(&p, c, span, SZ_4K, &range);
+	KUNIT_EXPECT_EQ(test, p.zbase, 0);
 }
 
 static void kb_pick_bs_follows_weights(struct kunit *test)

@@ -90,6 +90,21 @@ static struct netlink_range_validation kb_latency_percentile_ppm_range = {
 	.max = 1000000,
 };
 
+static struct netlink_range_validation kb_rw_seq_add_range = {
+	.min = 0,
+	.max = 1152921504606846976,
+};
+
+static struct netlink_range_validation kb_zonerange_range = {
+	.min = 0,
+	.max = 1152921504606846976,
+};
+
+static struct netlink_range_validation kb_zoneskip_range = {
+	.min = 0,
+	.max = 1152921504606846976,
+};
+
 static struct netlink_range_validation kb_flow_sleep_ns_range = {
 	.min = 0,
 	.max = 3600000000000,
@@ -231,10 +246,13 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_RW_SEQ_NR] = NLA_POLICY_MIN(NLA_U32, 1),
 	[KIOBENCH_A_RW_SEQUENCER] =
 		NLA_POLICY_MAX(NLA_U8, KIOBENCH_RW_SEQ_IDENTICAL),
-	[KIOBENCH_A_RW_SEQ_ADD] = { .type = NLA_U64, },
+	[KIOBENCH_A_RW_SEQ_ADD] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_rw_seq_add_range),
 	[KIOBENCH_A_ZONESIZE] = { .type = NLA_U64, },
-	[KIOBENCH_A_ZONERANGE] = { .type = NLA_U64, },
-	[KIOBENCH_A_ZONESKIP] = { .type = NLA_U64, },
+	[KIOBENCH_A_ZONERANGE] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_zonerange_range),
+	[KIOBENCH_A_ZONESKIP] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_zoneskip_range),
 	[KIOBENCH_A_CMDPRIO_BSSPLIT] = { .type = NLA_BINARY, .len = 256, },
 	[KIOBENCH_A_RATE_IGNORE_THINKTIME] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_BLOCKALIGN] = NLA_POLICY_MIN(NLA_U32, 512),

@@ -10,6 +10,7 @@
 #include <linux/kthread.h>
 #include <linux/lockdep.h>
 #include <linux/math64.h>
+#include <linux/overflow.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sbitmap.h>
@@ -135,7 +136,9 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 				      cfg->min_bs);
 	/* fio's rw=write:N: N bytes skipped after each I/O */
 	off = kb_seq_offset(&w->seq_next, dev->span_len, len);
-	w->seq_next += cfg->rw_seq_add;
+	/* past the span, saturated: kb_seq_offset() starts over */
+	if (check_add_overflow(w->seq_next, cfg->rw_seq_add, &w->seq_next))
+		w->seq_next = U64_MAX;
 	return off;
 }
 

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import (DEBUGFS, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq, run_job,
-                stat_path, wait_for)
+from kb import (DEBUGFS, block_events, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq,
+                run_job, stat_path, wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -442,7 +442,12 @@ RANGED = [("iodepth", "kiobench", "iodepth", U32), ("numjobs", "kiobench", "numj
           ("ramp-ns", "kiobench", "ramp-ns", U64),
           ("interval-ns", "kiobench", "interval-ns", U64),
           ("io-bytes", "kiobench", "io-bytes", U64),
-          ("number-ios", "kiobench", "number-ios", U64)]
+          ("number-ios", "kiobench", "number-ios", U64),
+          ("max-open-zones", "kiobench", "max-open-zones", U32),
+          ("job-max-open-zones", "kiobench", "job-max-open-zones", U32),
+          ("rw-seq-add", "kiobench", "rw-seq-add", U64),
+          ("zonerange", "kiobench", "zonerange", U64),
+          ("zoneskip", "kiobench", "zoneskip", U64)]
 
 
 @pytest.mark.core
@@ -475,6 +480,48 @@ def test_every_bound_is_named_in_the_extack(guest, kiobench_module, make_nullb):
         failures.append(f"long name: {ack.out}")
     assert not failures, "\n".join(failures)
     assert job_ids(guest) == []
+
+
+@pytest.mark.debug
+def test_seq_add_never_writes_outside_the_span(guest, kiobench_module, make_nullb):
+    """rw=write:N moves the sequential cursor N bytes past each write; a
+    huge N wrapped it: with offset S and rw-seq-add 2^64 - 4608 (4 KiB
+    writes) the second write started at S - 512, below the span, where a
+    user's offset kept a partition table safe.  Now rw-seq-add is at most
+    2^60 (ERANGE at the attribute, with the bound, and no job); at that
+    bound each write passes the span's end and starts at S again.  What
+    the block layer queued (its block_bio_queue tracepoint) proves it: no
+    sector below S, none at or past S + size.  Mutation: the spec's max of
+    rw-seq-add dropped (regenerated): red (the job runs; a write at S - 512)."""
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=False)
+    start, size, n = 16 << 20, 16 << 20, 64
+    base = [f"dev={dev}", "allow-writes", "rwmix-read=0", f"offset={start}", f"size={size}",
+            f"number-ios={n}"]
+
+    def run(ack):
+        jid = ack.replies[0]["job-id"]
+        assert nlreq(guest, "start", f"job-id={jid}").errno == 0
+        wait_for(guest, f"nlfuzz req get job-id={jid} | grep -qE ' state=[234]( |$)'",
+                 f"job {jid} to end", 120)
+        assert job_state(guest, int(jid)) == "DONE"
+        assert nlreq(guest, "del", f"job-id={jid}").errno == 0
+
+    def outside(evs):
+        return [(e.sector, e.nbytes) for e in evs
+                if e.sector * 512 < start or e.sector * 512 + e.nbytes > start + size]
+
+    hi = 1 << 60    # the spec's max
+    ack = nlreq(guest, "new", *base, f"rw-seq-add={(1 << 64) - 4608}")
+    if ack.errno == 0:  # taken: show where it writes
+        evs = block_events(guest, dev, lambda: run(ack), "Q")
+        assert not outside(evs), f"writes outside [{start}, {start + size}): {outside(evs)}"
+    assert (ack.name, ack.attr, ack.bound) == ("ERANGE", "rw-seq-add", (0, hi)), ack.out
+    assert job_ids(guest) == []
+    ack = nlreq(guest, "new", *base, f"rw-seq-add={hi}")
+    assert ack.errno == 0, ack.out
+    evs = [e for e in block_events(guest, dev, lambda: run(ack), "Q") if e.rwbs.startswith("W")]
+    assert len(evs) == n and not outside(evs), evs
+    assert {(e.sector, e.nbytes) for e in evs} == {(start // 512, 4096)}, evs
 
 
 @pytest.mark.core

@@ -914,7 +914,7 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_RW_SEQ_ADD: fio's rw=write:N (any sequential rw): a sequential
  *   job's I/O starts N bytes past where the worker's previous one ended, the
  *   first at the span's start; one that would pass the span's end starts at it
- *   again. A multiple of 512; not with random.
+ *   again. A multiple of 512, at most 2^60 (1 EiB); not with random.
  * @KIOBENCH_A_ZONESIZE: fio's zonemode=strided: each worker moves through the
  *   span's zones of zonerange bytes, the first at the span's start, each
  *   zoneskip bytes past the previous one's end, and after zonesize bytes of I/O
@@ -929,7 +929,8 @@ struct kiobench_replay_ent {
  *   multiple of 512 from the largest transfer size to the span. Absent:
  *   zonesize. Only with zonesize.
  * @KIOBENCH_A_ZONESKIP: fio's zoneskip: bytes between the end of a strided zone
- *   and the next one's start, a multiple of 512 bytes. Only with zonesize.
+ *   and the next one's start, a multiple of 512 bytes, at most 2^60 (1 EiB).
+ *   Only with zonesize.
  * @KIOBENCH_A_CMDPRIO_BSSPLIT: fio's cmdprio_bssplit: a table of struct
  *   kiobench_cmdprio_bs_ent {__u32 size; __u8 dir, pct, class, level;}, at most
  *   16 a direction: dir 0 (reads) or 1 (writes), pct 1 to 100, class 0 to 3,
