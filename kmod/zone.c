@@ -366,6 +366,27 @@ static int kb_zbd_check_op(const struct kb_config *cfg, struct kb_dev *dev,
 	return 0;
 }
 
+/*
+ * The largest zone append the block layer takes whole: it never splits
+ * one (a split is a WARN, and fails the bio), so a bio must fit the
+ * queue's segment limits as well as max_zone_append_bytes.  The slot's
+ * buffer is order-0 pages, a bvec each at offset 0, so a bio of n pages
+ * needs at most n segments, none longer than a page, and has no gap for
+ * a virt boundary up to a page; a device with smaller segments or
+ * boundaries takes no append of ours.
+ */
+static u64 kb_zbd_append_max(struct block_device *bdev)
+{
+	struct request_queue *q = bdev_get_queue(bdev);
+
+	if (queue_max_segment_size(q) < PAGE_SIZE ||
+	    queue_virt_boundary(q) >= PAGE_SIZE ||
+	    queue_segment_boundary(q) < PAGE_SIZE - 1)
+		return 0;
+	return min((u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT,
+		   (u64)queue_max_segments(q) << PAGE_SHIFT);
+}
+
 /* The span against the zones of @dev, before any I/O. */
 static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 			     struct kb_zbd_dev *zd, const char *path,
@@ -392,12 +413,11 @@ static int kb_zbd_check_span(struct kb_job *job, struct kb_dev *dev,
 		return -EINVAL;
 	}
 	if (writes && cfg->zone_append &&
-	    (u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT < cfg->max_bs) {
+	    kb_zbd_append_max(bdev) < cfg->max_bs) {
 		KB_ERR_FMT(extack, NULL,
-			   "zone-append: bs over a device's zone append limit (max_zone_append_bytes)",
-			   "zone-append: bs %u over %s's zone append limit %llu",
-			   cfg->max_bs, path,
-			   (u64)bdev_max_zone_append_sectors(bdev) << SECTOR_SHIFT);
+			   "zone-append: bs over what a device takes in one append (max_zone_append_bytes; max_segments pages; virt_boundary_mask and max_segment_size to a page)",
+			   "zone-append: bs %u over %llu, what %s appends whole",
+			   cfg->max_bs, kb_zbd_append_max(bdev), path);
 		return -EOPNOTSUPP;
 	}
 	/* appends need no order: the device places them; nor zone ops */

@@ -18,7 +18,7 @@ import pytest
 
 from kb import debugfs, destroy_job, job_ids, nlreq, run_job, set_queue, wait_for
 from vm.guest import Guest
-from vm.targets import write_counts, zoned
+from vm.targets import queue_limits, write_counts, zoned
 
 # core: what differs between kernels; debug: its paths under KASAN, lockdep
 # and kmemleak too
@@ -372,7 +372,7 @@ def test_zbd_skips_conventional_zones(guest: Guest, make_nullb, kiobench_module)
     assert zones_file(text, 8)[0]["reads_beyond_wp"] == 0, text
 
 
-# ---- bounds of the open zones -------------------------------------------------
+# ---- bounds of the open zones and of zone appends ---------------------------------
 
 def raw_job_runs(guest: Guest, ack) -> None:
     """Start the job a raw JOB_NEW made (ack), wait for its end, destroy it:
@@ -423,3 +423,36 @@ def test_zbd_open_zone_limits_bounded(guest: Guest, make_nullb, kiobench_module)
     assert job["error"] == 0 and job["write"]["io_bytes"] == 12 * MiB, job["write"]
     assert re.search(r"^dev 0 .* zones 16 max_open 6 ", text, re.M), text
 
+
+@pytest.mark.debug
+def test_zbd_zone_append_fits_the_segment_limits(guest: Guest, make_nullb,
+                                                 kiobench_module) -> None:
+    """A zone append is never split: one that needs more segments than the
+    queue's max_segments hits the block layer's WARN_ON_ONCE (bio_split(),
+    bio_split_zone_append()) and fails.  null_blk with max_sectors 4096
+    takes appends of 2 MiB (zone_append_max_bytes) in at most 128 segments
+    (its default max_segments): with the slot's buffer in 4 KiB pages, bs
+    1M needs 256.  Such a job is refused before any I/O, the extack naming
+    the limit; bs 512k (128 pages) runs, no splat, every byte appended.
+    Mutation: kb_zbd_append_max() returning max_zone_append_bytes alone
+    (zone.c): red (the job runs into the WARN)."""
+    need_zoned(guest)
+    feats = guest.check(f"cat {NULLB}/features").strip().split(",")
+    if "max_sectors" not in feats:
+        pytest.skip(f"{guest.kernel.name}: null_blk has no max_sectors")
+    dev = make_nullb("nullb1", memory_backed=False, max_sectors=4096,
+                     **zoned(ZONE_MB, NR_ZONES))
+    q = queue_limits(guest, dev, "max_segments", "max_segment_size", "zone_append_max_bytes",
+                     "virt_boundary_mask")
+    segs, append = int(q["max_segments"]), int(q["zone_append_max_bytes"])
+    assert segs * 4096 < MiB <= append, q   # the trigger: over the segments only
+    args = "--rw=write --iodepth=2 --write_mode=zone_append --io_size=8M"
+    before = write_counts(guest, dev)
+    r = guest.run(f"kiobench run --filename={dev} --allow-writes --zonemode=zbd --bs=1M {args}")
+    assert r.rc != 0, r.out
+    assert write_counts(guest, dev) == before, "a refused job did I/O"
+    assert re.search(rf"zone-append: bs 1048576 over {segs * 4096}, what {dev} appends whole",
+                     r.out) or "zone-append: bs over what a device takes in one append" in r.out, r.out
+    job = run_job(guest, zbd(dev, f"--bs={segs * 4096} {args}"))
+    assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB, job["write"]
+    assert sum(wp for wp, _ in blkzone(guest, dev)) == 8 * MiB

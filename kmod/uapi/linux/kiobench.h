@@ -811,7 +811,10 @@ struct kiobench_replay_ent {
  *   at (bi_iter.bi_sector at completion) is checked to lie in that zone,
  *   counted in the "zones" debugfs file. Only with zonemode zbd, on devices
  *   that append (natively, or emulated by the block layer from 6.10) a transfer
- *   size within their max_zone_append_sectors.
+ *   size within their max_zone_append_sectors and, as an append is never split,
+ *   within max_segments pages (the buffer is pages, a segment each; a device
+ *   whose max_segment_size, segment boundary or virt_boundary_mask does not
+ *   take whole pages takes none).
  * @KIOBENCH_A_JOB_FUA_EMULATED: Status: writefua on a device without FUA
  *   (QUEUE_FLAG_FUA clear): the block layer sends each write then a flush.
  * @KIOBENCH_A_JOB_FLUSH_NOOP: Status: a job that flushes (fsync, end-fsync) or
