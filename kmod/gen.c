@@ -102,7 +102,9 @@ int kb_zones_build(struct kb_zones *zs, unsigned int dir)
 		for (j = at; j < at + z->access; j++)
 			zs->at[dir][j] = (struct kb_zone_range){ lo, lo + z->size };
 		at += z->access;
-		lo += z->size;
+		/* zoned_abs past 2^64: saturated, kb_zones_bytes() as well */
+		if (check_add_overflow(lo, z->size, &lo))
+			lo = U64_MAX;
 	}
 	if (at != KB_ZONE_PCTS || (!zs->abs && lo > KB_ZONE_PCTS))
 		return -EINVAL;
@@ -110,14 +112,18 @@ int kb_zones_build(struct kb_zones *zs, unsigned int dir)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_zones_build);
 
-/* The bytes that zoned_abs zones of @dir cover (0 for percentages). */
+/*
+ * The bytes that zoned_abs zones of @dir cover (0 for percentages),
+ * U64_MAX past it: a sum that wrapped would pass for a small one.
+ */
 u64 kb_zones_bytes(const struct kb_zones *zs, unsigned int dir)
 {
 	u64 sum = 0;
 	unsigned int i;
 
 	for (i = 0; zs->abs && i < zs->nr[dir]; i++)
-		sum += zs->z[dir][i].size;
+		if (check_add_overflow(sum, zs->z[dir][i].size, &sum))
+			return U64_MAX;
 	return sum;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_zones_bytes);

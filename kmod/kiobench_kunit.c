@@ -518,6 +518,13 @@ static void kb_zones_abs_and_sums(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), 0);
 	zs->z[w][1].size = 99;
 	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), -EINVAL);
+	/* zoned_abs sizes whose sum wraps: past any span, not 0 */
+	zs->abs = true;
+	for (i = 0; i < 16; i++)
+		zs->z[w][i] = (struct kb_zone){ 1ULL << 60, i < 15 ? 6 : 10 };
+	zs->nr[w] = 16;
+	KUNIT_EXPECT_EQ(test, kb_zones_build(zs, w), 0);
+	KUNIT_EXPECT_EQ(test, kb_zones_bytes(zs, w), U64_MAX);
 }
 
 /*

@@ -20,6 +20,11 @@ static struct netlink_range_validation kb_bssplit_size_range = {
 	.max = 16777216,
 };
 
+static struct netlink_range_validation kb_zone_size_range = {
+	.min = 512,
+	.max = 1152921504606846976,
+};
+
 static struct netlink_range_validation kb_runtime_ns_range = {
 	.min = 1,
 	.max = 1000000000000000,
@@ -133,7 +138,8 @@ static const struct nla_policy kb_zone_entry_policy[KIOBENCH_ZONE_A_MAX + 1] = {
 	[KIOBENCH_ZONE_A_DIR] = NLA_POLICY_MAX(NLA_U8, 1),
 	[KIOBENCH_ZONE_A_ACCESS_PCT] = NLA_POLICY_MAX(NLA_U8, 100),
 	[KIOBENCH_ZONE_A_SIZE_PCT] = NLA_POLICY_RANGE(NLA_U8, 1, 100),
-	[KIOBENCH_ZONE_A_SIZE] = NLA_POLICY_MIN(NLA_U64, 512),
+	[KIOBENCH_ZONE_A_SIZE] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &kb_zone_size_range),
 };
 
 static const struct nla_policy kb_zone_policy[KIOBENCH_ZONE_A_MAX + 1] = {

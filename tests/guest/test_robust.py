@@ -524,6 +524,32 @@ def test_seq_add_never_writes_outside_the_span(guest, kiobench_module, make_null
     assert {(e.sector, e.nbytes) for e in evs} == {(start // 512, 4096)}, evs
 
 
+@pytest.mark.debug
+def test_zoned_abs_sizes_never_wrap(guest, kiobench_module, make_nullb):
+    """random-zones in bytes (fio's zoned_abs) must lie in the span: their
+    sum is checked against it.  16 zones of 2^60 bytes (each within the
+    spec's bound) add up to 2^64, which wrapped to 0 and passed: the job
+    was made, its zone ranges past 2^64.  Now the sum saturates and the
+    job is refused (EINVAL, the sizes against the span); a zone over 2^60
+    is refused by the policy (ERANGE).  Mutation: kb_zones_bytes()
+    adding without check_add_overflow() (gen.c): red (the job is made)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    zones = [f"zone=0/{6 if i < 15 else 10}/{1 << 60}b" for i in range(16)]
+    ack = nlreq(guest, "new", f"dev={dev}", "random", "norandommap", *zones, "number-ios=100")
+    if ack.errno == 0:  # taken: let it run, then fail
+        jid = ack.replies[0]["job-id"]
+        nlreq(guest, "start", f"job-id={jid}")
+        wait_for(guest, f"nlfuzz req get job-id={jid} | grep -qE ' state=[234]( |$)'",
+                 f"job {jid} to end", 120)
+        nlreq(guest, "del", f"job-id={jid}")
+    assert ack.name == "EINVAL" and "zoned_abs sizes" in ack.msg, ack.out
+    ack = nlreq(guest, "new", f"dev={dev}", "random", "norandommap",
+                f"zone=0/100/{(1 << 60) + 512}b",
+                "number-ios=100")
+    assert ack.name == "ERANGE" and ack.bound == (512, 1 << 60), ack.out
+    assert job_ids(guest) == []
+
+
 @pytest.mark.core
 def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
     """Wrong widths, unknown and duplicated attributes, missing ones, and

@@ -1267,7 +1267,8 @@ enum kiobench_bss_attr {
  *   fall in the zone.
  * @KIOBENCH_ZONE_A_SIZE_PCT: The zone's length, percent of the span (zoned).
  * @KIOBENCH_ZONE_A_SIZE: The zone's length, bytes (zoned_abs); a multiple of
- *   512.
+ *   512, at most 2^60 (1 EiB). The zones of a direction together are at most
+ *   the span of each device.
  */
 enum kiobench_zone_attr {
 	KIOBENCH_ZONE_A_UNSPEC,
