@@ -65,8 +65,9 @@ def test_charge_is_what_the_kernel_allocates(guest, kiobench_module, make_nullb)
     """A job with verify (dump, expected copies), the largest trim rings and
     locality, against the same job without verify; a job with the largest
     replay table, against the same job without: the difference of what
-    JOB_NEW made the kernel allocate (slab, vmalloc, per-CPU) is the
-    difference of their charges, within MARGIN.  Mutation: kb_charge_mem()
+    JOB_NEW made the kernel allocate (slab, vmalloc, per-CPU) is covered by
+    the difference of their charges (within MARGIN), which is at most 10 %
+    (or MARGIN) above it.  Mutation: kb_charge_mem()
     leaving out kb_verify_mem() (16 MiB of trim rings uncharged, as before):
     red; leaving out kb_replay_mem() (24 MiB): red."""
     kernel_mem(guest)  # the first drop of the caches frees the most
@@ -83,8 +84,12 @@ def test_charge_is_what_the_kernel_allocates(guest, kiobench_module, make_nullb)
             finally:
                 assert nlreq(guest, "del", f"job-id={job}").errno == 0
         assert grown[1] - grown[0] > 8 * MIB, (args, grown)  # what is under test
-        assert abs((grown[1] - grown[0]) - (charged[1] - charged[0])) <= MARGIN, \
-            (args, grown, charged)
+        # under-charging is the fault: what was allocated is covered; the
+        # charge may be above it by the allocators' accounting (1.6 MiB of
+        # the 24 MiB replay table on the 7.2 debug kernel, 2026-11-28)
+        allocated, charge_grew = grown[1] - grown[0], charged[1] - charged[0]
+        assert allocated - charge_grew <= MARGIN, (args, grown, charged)
+        assert charge_grew - allocated <= max(MARGIN, charge_grew // 10), (args, grown, charged)
     assert job_ids(guest) == []
 
 
