@@ -19,9 +19,10 @@ from kb import (TRACING, block_events, disk_name, job_ids, mount_tracefs, nlreq,
                 trace_devno, tracepoint_rwbs, worker_stat)
 from vm.guest import Guest
 
-# the submit options' paths (nowait and its retries among them) run under
-# KASAN, lockdep and kmemleak: on the debug kernel; the core ones on Debian's too
-pytestmark = pytest.mark.debug
+# The submit options' paths (nowait and its retries among them) run under
+# KASAN, lockdep and kmemleak: on the debug kernel (marked debug), the core
+# ones on Debian's too.  Those on scsi_debug stay on Debian's kernels: the
+# debug kernel is built without SCSI.
 
 EAGAIN = 11
 
@@ -36,6 +37,7 @@ def scsi_debug(guest: Guest, **params: int) -> str:
                        "/adapter*/host*/target*/*/block/*; do [ -b /dev/${d##*/} ] && "
                        "echo /dev/${d##*/} && exit 0; done; sleep 0.1; done; exit 1").strip()
 
+@pytest.mark.debug
 def test_sync_and_write_barrier_flags(guest: Guest, kiobench_module, make_nullb):
     """null_blk with a volatile cache (and FUA): sync=dsync makes all 16
     writes FUA (WFS), as a direct write to a block device opened O_DSYNC;
@@ -53,6 +55,7 @@ def test_sync_and_write_barrier_flags(guest: Guest, kiobench_module, make_nullb)
     assert rwbs == want, rwbs
 
 
+@pytest.mark.debug
 def test_nice_of_the_workers(guest: Guest, kiobench_module, make_nullb):
     """nice=7 with numjobs=2: both kernel threads of the job run at nice 7
     (/proc/PID/stat) while it runs.  The job runs 15 s, so that a guest
@@ -73,6 +76,7 @@ def test_nice_of_the_workers(guest: Guest, kiobench_module, make_nullb):
     assert nices == [7, 7], out
 
 
+@pytest.mark.debug
 @pytest.mark.core
 def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb):
     """null_blk with 4 tags (hw_queue_depth=4, no scheduler) at iodepth=32,
@@ -142,6 +146,7 @@ def inflight_overlaps(guest: Guest, dev: str, cmd: str) -> tuple[int, int, int]:
     return overlaps, most, issues
 
 
+@pytest.mark.debug
 def test_serialize_overlap(guest: Guest, kiobench_module, make_nullb):
     """600 random 4 KiB writes with replacement over 8 blocks at
     iodepth=8, each held 200 us by null_blk, merging off: without
@@ -257,6 +262,7 @@ def test_iodepth_low_and_complete_min(guest: Guest, kiobench_module):
         guest.run("rmmod scsi_debug")
 
 
+@pytest.mark.debug
 def test_iodepth_batch_submit(guest: Guest, kiobench_module, make_nullb):
     """iodepth=16 under mq-deadline: with iodepth_batch=4 every plug the
     worker flushes holds at most 4 requests (block_unplug's count), the
@@ -274,6 +280,7 @@ def test_iodepth_batch_submit(guest: Guest, kiobench_module, make_nullb):
     assert u[:4] == [4, 4, 4, 4] and max(u) == 4, u
 
 
+@pytest.mark.debug
 def test_iodepth_batch_above_a_plug_is_refused(guest: Guest, kiobench_module, make_nullb):
     """The block layer flushes a plug of 32 requests itself
     (BLK_MAX_REQUEST_COUNT): an iodepth_batch above 32 would silently be
