@@ -1203,6 +1203,35 @@ def test_job_new_whose_reply_is_lost_leaves_no_job(guest, kiobench_module, make_
 
 # ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
 
+def job_new_under_faults(guest, kernel, job_args: str, repeat: int) -> tuple[str, list[str]]:
+    """`repeat` JOB_NEW of `job_args` with 3 % of the requester's slab and
+    page allocations failing (nlfuzz turns fault injection on for itself
+    around each request only, and prints nothing inside that window: a pipe
+    write would fail; a job created is destroyed at once, and when the ack
+    was lost the job it may have made is found and reaped).  Checks that
+    nlfuzz ended well, every request was answered, a job whose ack was lost
+    was whole (it could be destroyed) and no job is left; returns nlfuzz's
+    output and each request's outcome (an errno, "" for a lost ack)."""
+    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
+        if not kernel.has(opt):
+            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
+    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=3)
+    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
+               ignore_gfp_highmem="N", min_order=0, probability=3)
+    script = f"nlfuzz req --make-it-fail --repeat={repeat} new {job_args} 2>&1; echo rc=$?"
+    try:
+        out = guest.check(script, timeout=3 * SLOW)
+    finally:
+        fault_attr(guest, "failslab")
+        fault_attr(guest, "fail_page_alloc")
+    assert "rc=0" in out, out[-2000:]
+    outcomes = re.findall(r"^(?:ack errno=(\d+)|ack lost|send failed)", out, re.M)
+    assert len(outcomes) == repeat, out
+    assert out.count("reaped") <= out.count("ack lost"), out
+    assert job_ids(guest) == []
+    return out, outcomes
+
+
 # Every kind of job whose creation allocates state of its own: (id, nlfuzz
 # attributes of JOB_NEW beyond the device and the limit, null_blk settings).
 # The device is 16 MiB; writes need allow-writes.
@@ -1236,9 +1265,6 @@ def test_allocation_failures_in_job_new_of_every_kind(guest, kernel, kiobench_mo
     released (a writer gets them exclusively), no leak (kmemleak at the
     module's end).  Mutation: one unwind label of kb_job_new() skipped
     (a leak or a charge left): red."""
-    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
-        if not kernel.has(opt):
-            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
     mem = 64 << 20
     guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
     dev = make_nullb("nullb0", **({"size_mb": 16} | nullb_attrs))
@@ -1247,21 +1273,8 @@ def test_allocation_failures_in_job_new_of_every_kind(guest, kernel, kiobench_mo
     ack = nlreq(guest, "new", *job_args.split())
     assert ack.errno == 0, ack.out
     assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
-    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=3)
-    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
-               ignore_gfp_highmem="N", min_order=0, probability=3)
-    script = f"nlfuzz req --make-it-fail --repeat=60 new {job_args} 2>&1; echo rc=$?"
-    try:
-        out = guest.check(script, timeout=3 * SLOW)
-    finally:
-        fault_attr(guest, "failslab")
-        fault_attr(guest, "fail_page_alloc")
-    assert "rc=0" in out, out[-2000:]
-    outcomes = re.findall(r"^(?:ack errno=(\d+)|ack lost|send failed)", out, re.M)
-    assert len(outcomes) == 60, out
+    out, outcomes = job_new_under_faults(guest, kernel, job_args, 60)
     assert "12" in outcomes, out   # some allocation of it did fail
-    assert out.count("reaped") <= out.count("ack lost"), out
-    assert job_ids(guest) == []
     # nothing left charged or held: the same job again, then a writer
     # opening the device exclusively
     ack = nlreq(guest, "new", *job_args.split())
@@ -1280,9 +1293,6 @@ def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nul
     """Slab and page allocations of JOB_NEW fail at random: each request
     either creates a job or is refused, whole; nothing is left charged or
     allocated (kmemleak scans the debug kernel at the end of the module)."""
-    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
-        if not kernel.has(opt):
-            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
     # workers x iodepth x bs of the job below, and a page for its locality
     # counters (a few hundred bytes on the guest's CPUs)
     mem = 2 * 4096 + 4096
@@ -1291,26 +1301,8 @@ def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nul
     # a small job: some 40 allocations, so that about a third of the
     # requests get through at 3 % and the others fail at every step
     job_args = f"dev={dev} numjobs=1 iodepth=2 bss=4096 number-ios=100"
-    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=3)
-    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
-               ignore_gfp_highmem="N", min_order=0, probability=3)
-    # nlfuzz turns fault injection on for itself around each request only,
-    # and prints nothing inside that window (a pipe write would fail).  A
-    # job created is destroyed at once, so that the next one fits; when the
-    # ack was lost, the job it may have created is found and reaped.
-    script = f"nlfuzz req --make-it-fail --repeat=200 new {job_args} 2>&1; echo rc=$?"
-    try:
-        out = guest.check(script, timeout=3 * SLOW)
-    finally:
-        fault_attr(guest, "failslab")
-        fault_attr(guest, "fail_page_alloc")
-    assert "rc=0" in out, out[-2000:]
-    outcomes = re.findall(r"^(?:ack errno=(\d+)|ack lost|send failed)", out, re.M)
-    assert len(outcomes) == 200, out
+    out, outcomes = job_new_under_faults(guest, kernel, job_args, 200)
     assert outcomes.count("0") >= 10 and outcomes.count("12") >= 10, out  # both happened
-    # a job whose ack was lost was whole: it could be destroyed
-    assert out.count("reaped") <= out.count("ack lost"), out
-    assert job_ids(guest) == []
     # nothing is left charged: a job of all of max_total_mem fits and runs
     ack = nlreq(guest, "new", *job_args.split())
     assert ack.errno == 0, ack.out
