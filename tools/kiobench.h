@@ -47,6 +47,7 @@
 #define KB_MAX_CPU		8192	/* CONFIG_NR_CPUS upper bound */
 #define KB_MAX_LIST		4096	/* devices / bssplit entries, sanity only */
 #define KB_MAX_SPLIT_QD		1024	/* --split-qd: workers at most */
+#define KB_MAX_OPEN_ZONES	4096	/* the spec's bound, fio's limit */
 #define KB_MAX_ROUNDS		1000	/* preconditioning passes and rounds */
 #define KB_FILL_BS		131072	/* preconditioning's sequential fill */
 #define KB_QUICK_SCALE		0.004	/* --quick: 4 minutes become about a second */
