@@ -629,7 +629,7 @@ static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
 
 		dev->lbs = bdev_logical_block_size(dev->bdev.bdev);
 		unit = max(unit, dev->lbs);
-		err = kb_snap_queue(dev);
+		err = kb_snap_queue(job, dev, extack);
 		if (err == -ENODEV)
 			KB_ERR_FMT(extack, NULL, "devices: a device is being removed",
 				   "devices: %s is being removed", cfg->paths[i]);

@@ -62,16 +62,20 @@ static u8 kb_snap_plug_max(const struct request_queue *q,
 
 /**
  * kb_snap_queue() - what the I/O path needs of @dev's queue, copied
- * @dev: an open device of a job being made
+ * @job: the job being made, charged for the copy
+ * @dev: an open device of @job
+ * @extack: where to say which memory limit the copy passes
  *
  * The I/O path never reads the tag set (locality.h): its poll queues,
  * its CPU-to-queue maps (one row of nr_cpu_ids queue numbers a kind of
  * bio, kb_loc_hq()) and its depth are copied here, under a reference
  * that keeps the driver from freeing them meanwhile.
  *
- * Return: 0, -ENODEV (the device is being removed), -EINTR or -ENOMEM.
+ * Return: 0, -ENODEV (the device is being removed), -EINTR, -ENOMEM or
+ * -E2BIG (kb_job_charge()).
  */
-int kb_snap_queue(struct kb_dev *dev)
+int kb_snap_queue(struct kb_job *job, struct kb_dev *dev,
+		  struct netlink_ext_ack *extack)
 {
 	static const enum hctx_type types[KB_HQ_NR_ROWS] = {
 		[KB_HQ_DEFAULT] = HCTX_TYPE_DEFAULT,
@@ -90,6 +94,10 @@ int kb_snap_queue(struct kb_dev *dev)
 		dev->plug_max = 1;	/* no requests of its own */
 		return 0;
 	}
+	err = kb_job_charge(job, array3_size(KB_HQ_NR_ROWS, nr_cpu_ids,
+					     sizeof(*map)), extack);
+	if (err)
+		return err;
 	map = kvmalloc_array(array_size(KB_HQ_NR_ROWS, nr_cpu_ids),
 			     sizeof(*map), GFP_KERNEL);
 	if (!map)

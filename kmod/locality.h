@@ -118,7 +118,8 @@ static inline bool kb_loc_complete(struct kb_loc *loc,
 }
 
 /* locality.c */
-int kb_snap_queue(struct kb_dev *dev);
+int kb_snap_queue(struct kb_job *job, struct kb_dev *dev,
+		  struct netlink_ext_ack *extack);
 void kb_snap_free(struct kb_dev *dev);
 u64 kb_loc_mem(struct kb_job *job);
 int kb_loc_alloc(struct kb_job *job);

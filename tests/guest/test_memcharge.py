@@ -129,3 +129,25 @@ def test_tables_and_rings_count_toward_the_limits(guest, make_nullb):
         assert job_ids(guest) == []
     finally:
         guest.run("rmmod kiobench")
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_queue_map_copies_are_charged(guest, kiobench_module, make_nullb):
+    """Each device's copy of its queue's CPU-to-queue maps (kb_snap_queue():
+    three rows of nr_cpu_ids u16) is charged: two devices with a worker
+    each and one device with two workers have the same buffers, so their
+    charges differ by one device's copy, 6 bytes a possible CPU.
+    Mutation: kb_snap_queue() without its kb_job_charge(): a difference of
+    0: red."""
+    devs = [make_nullb(f"nullb{i}", size_mb=16) for i in range(2)]
+    possible = guest.check("cat /sys/devices/system/cpu/possible").strip()
+    nr_cpu_ids = int(possible.split("-")[-1]) + 1
+    charges = []
+    for args in ([f"dev={devs[0]}", f"dev={devs[1]}"], [f"dev={devs[0]}", "numjobs=2"]):
+        job = new_job(guest, *args, "iodepth=1", "bss=4096", "number-ios=1")
+        try:
+            charges.append(charge(guest, job))
+        finally:
+            assert nlreq(guest, "del", f"job-id={job}").errno == 0
+    assert charges[0] - charges[1] == 3 * 2 * nr_cpu_ids, (charges, nr_cpu_ids)
