@@ -186,6 +186,27 @@ def fault_attr(guest: Guest, name: str, probability: int = 0, **settings) -> Non
     guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in writes))
 
 
+def start_listener(guest: Guest, count: int, as_user: str = "") -> None:
+    """`nlfuzz listen COUNT` (as `as_user`, if given) in the background, its
+    output in /tmp/ev.out; returns once it has joined the events group."""
+    user = f"nlfuzz as-user {as_user} " if as_user else ""
+    guest.check(f"({user}nlfuzz listen {count} >/tmp/ev.out 2>&1; echo rc=$? >>/tmp/ev.out) "
+                "</dev/null >/dev/null 2>&1 &")
+    guest.check("for i in $(seq 50); do grep -q listening /tmp/ev.out && exit; sleep 0.1; "
+                "done; exit 1")
+
+
+def listened_events(guest: Guest, count: int, timeout: float = 10) -> list[list[str]]:
+    """The `count` events start_listener()'s listener got (each a list of
+    name=value), once it has ended, which it must have done well."""
+    guest.check(f"for i in $(seq {int(timeout * 10)}); do grep -q '^rc=' /tmp/ev.out && exit; "
+                "sleep 0.1; done; exit 1", timeout=timeout + 30)
+    out = guest.check("cat /tmp/ev.out")
+    events = [line.split()[1:] for line in out.splitlines() if line.startswith("event ")]
+    assert "rc=0" in out and len(events) == count, out
+    return events
+
+
 def wait_for(guest: Guest, cond: str, what: str = "", timeout: float = 600) -> None:
     """Poll the shell condition `cond` in the guest every 0.2 s."""
     n = int(timeout / 0.2)

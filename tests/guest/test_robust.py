@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from kb import (DEBUGFS, block_events, destroy_job, dev_bios, fault_attr, hist, job_ids, nlreq,
-                run_job, stat_path, wait_for)
+from kb import (DEBUGFS, block_events, destroy_job, dev_bios, fault_attr, hist, job_ids,
+                listened_events, nlreq, run_job, start_listener, stat_path, wait_for)
 from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
@@ -176,20 +176,13 @@ def test_events_without_mcast_cap_carry_no_settings(guest, make_nullb, tmp_path)
     guest.check(f"insmod {ko}")
     try:
         dev = make_nullb("nullb0", size_mb=16)
-        guest.check(f"(nlfuzz as-user {NOBODY} nlfuzz listen 2 >/tmp/ev.out 2>&1; "
-                    "echo rc=$? >>/tmp/ev.out) </dev/null >/dev/null 2>&1 &")
-        guest.check("for i in $(seq 50); do grep -q listening /tmp/ev.out && exit; sleep 0.1; "
-                    "done; exit 1")
+        start_listener(guest, 2, as_user=NOBODY)
         ack = nlreq(guest, "new", f"dev={dev}", "name=secretjob", "seed=4242", "iodepth=4",
                     "runtime-ns=1000000000")
         assert ack.errno == 0, ack.out
         job = int(ack.replies[0]["job-id"])
         assert nlreq(guest, "start", f"job-id={job}").errno == 0
-        guest.check("for i in $(seq 300); do grep -q '^rc=' /tmp/ev.out && exit; sleep 0.1; "
-                    "done; exit 1", timeout=60)
-        out = guest.check("cat /tmp/ev.out")
-        events = [line.split()[1:] for line in out.splitlines() if line.startswith("event ")]
-        assert "rc=0" in out and len(events) == 2, out
+        events = listened_events(guest, 2, timeout=30)
         for ev, state in zip(events, ("1", "2")):
             assert f"job-id={job}" in ev and f"job-state={state}" in ev, ev
             assert "job-name=secretjob" in ev, ev
@@ -1098,9 +1091,13 @@ def test_job_pinned_to_an_offline_cpu_is_refused(guest, kiobench_module, make_nu
 
 @pytest.mark.debug
 def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
-    """A job pinned to an offline CPU cannot start; a CPU going offline
+    """A job pinned to an offline CPU cannot start; once the CPU is back it
+    starts with its worker still bound to that CPU (the worker slept while
+    the CPU was away, so the scheduler never moved it); a CPU going offline
     under a job pinned to it moves its worker away, and the job ends by
-    its limit."""
+    its limit.
+    Mutation: kb_create_threads() without kthread_bind(): the worker's
+    Cpus_allowed_list is 0-1: red."""
     cpu = "/sys/devices/system/cpu/cpu1/online"
     if not guest.run(f"test -w {cpu}").ok:
         pytest.skip(f"{guest.kernel.name}: CPU 1 cannot be taken offline")
@@ -1116,6 +1113,11 @@ def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
         guest.check(f"echo 1 >{cpu}", timeout=SLOW)
         assert nlreq(guest, "start", f"job-id={job}").errno == 0
         wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", "I/O", 120)
+        allowed = guest.check(
+            "for c in /proc/[0-9]*/comm; do "
+            f"[ \"$(cat $c 2>/dev/null)\" = kiobench{job}/0 ] && "
+            "awk '/^Cpus_allowed_list/ {print $2}' ${c%/comm}/status; done; true").split()
+        assert allowed == ["1"], allowed
         guest.check(f"echo 0 >{cpu}", timeout=SLOW)
         wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=2'", what="the job to end")
     finally:

@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from kb import nlreq
+from kb import listened_events, nlreq, start_listener
 
 # Non-default everything: (nlfuzz argument, what `kiobench list` prints).
 RAW = ["name=rawjob", "random", "completion=1", "rate-iops=700", "rate-process=1",
@@ -123,21 +123,14 @@ def test_job_ntf_carries_the_settings(guest, kiobench_module, make_nullb):
     the settings for replies only (`if (cmd != KIOBENCH_CMD_JOB_NTF &&
     kb_put_config(msg, job))`): red."""
     dev = make_nullb("nullb0", size_mb=64)
-    guest.check("(nlfuzz listen 2 >/tmp/ev.out 2>&1; echo rc=$? >>/tmp/ev.out) "
-                "</dev/null >/dev/null 2>&1 &")
-    guest.check("for i in $(seq 50); do grep -q listening /tmp/ev.out && exit; sleep 0.1; "
-                "done; exit 1")
+    start_listener(guest, 2)
     args = [a for a in RAW if not a.startswith("runtime-ns=")] + ["runtime-ns=1000000000"]
     ack = nlreq(guest, "new", f"dev={dev}", *args)
     assert ack.errno == 0, ack.out
     job = int(ack.replies[0]["job-id"])
     try:
         assert nlreq(guest, "start", f"job-id={job}").errno == 0
-        guest.check("for i in $(seq 100); do grep -q '^rc=' /tmp/ev.out && exit; sleep 0.1; "
-                    "done; exit 1", timeout=30)
-        out = guest.check("cat /tmp/ev.out")
-        events = [line.split()[1:] for line in out.splitlines() if line.startswith("event ")]
-        assert "rc=0" in out and len(events) == 2, out
+        events = listened_events(guest, 2)
         for ev, state in zip(events, ("1", "2")):
             assert f"job-id={job}" in ev and f"job-state={state}" in ev, ev
             for want in ("completion=1", "rate-iops=700", "rate-process=1", "iodepth=4",
