@@ -580,6 +580,7 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 		if (same_bss(t[d], n[d], t[d - 1], n[d - 1])) {
 			free(t[d]);
 			t[d] = NULL;
+			n[d] = 0;	/* none of its own: the previous one's */
 		}
 	set_bss_wt(job, t + 1, n + 1);
 	return 0;
@@ -3248,6 +3249,114 @@ static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *b
 	return true;
 }
 
+/* A pattern as parse_pattern() reads it back: its bytes in hex. */
+static void format_pattern(const uint8_t *p, uint32_t n, char *buf, size_t len)
+{
+	size_t at = 0;
+	uint32_t i;
+
+	buf[0] = '\0';
+	if (n && len > 2)
+		at = snprintf(buf, len, "0x");
+	for (i = 0; i < n && at + 2 < len; i++)
+		at += snprintf(buf + at, len - at, "%02x", p[i]);
+}
+
+/* ignore_error's lists as p_ignore_error() reads them: numbers. */
+static void format_ignore_error(const struct kb_job *job, char *buf, size_t len)
+{
+	unsigned int t, i, last = 0;
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (t = 0; t < 3; t++)
+		if (job->nr_ignore_error[t])
+			last = t + 1;
+	for (t = 0; t < last && at < len; t++) {
+		if (t)
+			at += snprintf(buf + at, len - at, ",");
+		for (i = 0; i < job->nr_ignore_error[t] && at < len; i++)
+			at += snprintf(buf + at, len - at, "%s%u", i ? ":" : "",
+				       job->ignore_error[t][i]);
+	}
+}
+
+/*
+ * The options whose values are neither numbers of their parser's kind nor
+ * strings: each as its parser reads it back.
+ */
+static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char *buf,
+			 size_t len)
+{
+	static const char *const exit_what[] = {
+		[KB_EXIT_WHAT_GROUP] = "group",
+		[KB_EXIT_WHAT_STONEWALL] = "stonewall",
+		[KB_EXIT_WHAT_ALL] = "all",
+	};
+	static const char *const hints[] = { "none", "none", "short", "medium", "long",
+					     "extreme" };
+	const void *f = (const char *)job + o->off;
+	size_t i;
+
+	if (o->id == KB_OPT_VERIFY) {
+		for (i = 0; i < sizeof(kb_verify_methods) / sizeof(kb_verify_methods[0]); i++)
+			if (kb_verify_methods[i].verify == job->verify)
+				break;
+		snprintf(buf, len, "%s", i < sizeof(kb_verify_methods) /
+			 sizeof(kb_verify_methods[0]) ? kb_verify_methods[i].name : "?");
+	} else if (o->id == KB_OPT_VERIFY_PATTERN) {
+		format_pattern(job->verify_pattern, job->verify_pattern_len, buf, len);
+	} else if (o->id == KB_OPT_BUFFER_PATTERN) {
+		format_pattern(job->buffer_pattern, job->buffer_pattern_len, buf, len);
+	} else if (o->id == KB_OPT_IGNORE_ERROR) {
+		format_ignore_error(job, buf, len);
+	} else if (o->id == KB_OPT_STARTDELAY && job->startdelay_hi_ns > job->startdelay_ns) {
+		snprintf(buf, len, "%lluns-%lluns", (unsigned long long)job->startdelay_ns,
+			 (unsigned long long)job->startdelay_hi_ns);
+	} else if (o->id == KB_OPT_STARTDELAY) {
+		snprintf(buf, len, "%lluns", (unsigned long long)job->startdelay_ns);
+	} else if (o->id == KB_OPT_EXIT_WHAT) {
+		snprintf(buf, len, "%s", job->exit_what < sizeof(exit_what) / sizeof(exit_what[0]) ?
+			 exit_what[job->exit_what] : "?");
+	} else if (o->id == KB_OPT_DEDUPE_MODE) {
+		snprintf(buf, len, "%s", job->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET ?
+			 "working_set" : "repeat");
+	} else if (o->id == KB_OPT_SYNC) {
+		snprintf(buf, len, "%s", job->sync_writes ? "sync" : "none");
+	} else if (o->id == KB_OPT_WRITE_HINT) {
+		snprintf(buf, len, "%s", job->write_hint < sizeof(hints) / sizeof(hints[0]) ?
+			 hints[job->write_hint] : "?");
+	} else if (o->id == KB_OPT_REPLAY_SKIP) {
+		static const char *const kinds[] = {
+			[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+			[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
+		};
+		size_t at = 0;
+
+		buf[0] = '\0';
+		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && at < len; i++)
+			if (job->replay_skip & 1u << i)
+				at += snprintf(buf + at, len - at, "%s%s", at ? "," : "", kinds[i]);
+	} else if (o->id == KB_OPT_WAIT_FOR) {
+		snprintf(buf, len, "%s", job->wait_for ? job->wait_for : "");
+	} else if (o->id == KB_OPT_THINKTIME_BLOCKS_TYPE) {
+		snprintf(buf, len, "complete");
+	} else if (o->id == KB_OPT_CPUS_POLICY) {
+		snprintf(buf, len, "%s", job->cpus_split ? "split" : "shared");
+	} else if (o->id == KB_OPT_NICE) {
+		snprintf(buf, len, "%d", job->nice);
+	} else if (o->parse == p_size32) {
+		snprintf(buf, len, "%u", *(const uint32_t *)f);
+	} else if (o->parse == p_fraction) {	/* millionths */
+		snprintf(buf, len, "%g", *(const uint32_t *)f / 1e6);
+	} else if (o->parse == p_lat_pct) {	/* millionths of the whole, as percent */
+		snprintf(buf, len, "%g", *(const uint32_t *)f / 1e4);
+	} else {
+		return false;
+	}
+	return true;
+}
+
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
 {
 	const void *f = (const char *)job + o->off;
@@ -3255,7 +3364,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		      o->id == KB_OPT_OFFSET ? job->offset_pct :
 		      o->id == KB_OPT_OFFSET_INCREMENT ? job->offset_increment_pct : 0;
 
-	if (format_fio(o, job, buf, len))
+	if (format_fio(o, job, buf, len) || format_coded(o, job, buf, len))
 		return;
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)
@@ -3301,8 +3410,6 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
 	else if (o->parse == p_time || o->parse == p_time_us)
 		snprintf(buf, len, "%lluns", (unsigned long long)*(const uint64_t *)f);
-	else if (o->id == KB_OPT_THINKTIME_BLOCKS_TYPE)
-		snprintf(buf, len, "complete");
 	else if (o->id == KB_OPT_RATE)
 		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
 			 (unsigned long long)job->rate_bps[1]);
@@ -3320,10 +3427,10 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%us", job->ss.dur_s);
 	else if (o->id == KB_OPT_SS_RAMP)
 		snprintf(buf, len, "%lluns", (unsigned long long)job->ss.ramp_ns);
-	else if (o->id == KB_OPT_CPUS_POLICY)
-		snprintf(buf, len, "%s", job->cpus_split ? "split" : "shared");
 	else if (o->parse == p_flag)
 		snprintf(buf, len, "%d", *(const bool *)f);
-	else
+	else if (o->parse == p_str)
 		snprintf(buf, len, "%s", *(char *const *)f ? *(char *const *)f : "");
+	else	/* a parser without a format here: never its field read as a string */
+		snprintf(buf, len, "?");
 }
