@@ -21,8 +21,9 @@ from vm.guest import Guest
 
 # The submit options' paths (nowait and its retries among them) run under
 # KASAN, lockdep and kmemleak: on the debug kernel (marked debug), the core
-# ones on Debian's too.  Those on scsi_debug stay on Debian's kernels: the
-# debug kernel is built without SCSI.
+# ones on Debian's too.  The write hint on scsi_debug too (the debug kernel
+# has SCSI); iodepth_low's case needs TCG's timing of a quick host and
+# stays on 6.12.
 
 EAGAIN = 11
 
@@ -170,6 +171,7 @@ def test_serialize_overlap(guest: Guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.core
+@pytest.mark.debug
 def test_write_hint(guest: Guest, kiobench_module):
     """write_hint=medium on a scsi_debug disk, whose permanent streams sd
     reads (6.10+): every write sd sends has group number 3, the hint
