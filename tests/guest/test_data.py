@@ -9,8 +9,11 @@ scramble a worker's 8 slots are filled once, so the device holds 8
 distinct blocks; fio's default scramble_buffers makes every block
 distinct, and so does refill_buffers.  dedupe_percentage's duplicated
 blocks are counted the same way, against Debian's fio 3.33 writing the
-same job in the same guest.  The data path has no compat code: 6.12 only
-(no marker)."""
+same job in the same guest.  The data path has no compat code: the tests
+that reach its less common paths (buffer_pattern, dedupe and its modes, the
+refusals) run on the debug kernel (marker debug), under KASAN; scramble,
+refill and compression, which every lane's jobs fill with, on 6.12 (no
+marker)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -69,6 +72,7 @@ def test_scramble_and_refill_make_every_write_distinct(guest, kiobench_module, d
     assert distinct(guest, dev) == BLOCKS and gzip_ratio(guest, dev) > 0.99
 
 
+@pytest.mark.debug
 def test_zero_buffers_and_pattern(guest, kiobench_module, dev):
     """zero_buffers: every block zeroes (scramble is off with it, as fio
     sets it), unless scramble_buffers is given too; buffer_pattern: the
@@ -108,10 +112,16 @@ def test_compress_percentage(guest, kiobench_module, dev, pct):
     assert distinct(guest, dev) == QD
 
 
+@pytest.mark.debug
 def test_data_refusals(guest, kiobench_module, dev):
     """With verify, whose writes carry its own data, the options that
     choose data are refused with the reason, and nothing is written;
-    dedupe_percentage, which fills each write, without refill_buffers."""
+    dedupe_percentage, which fills each write, without refill_buffers;
+    dedupe_global and dedupe_working_set_percentage without
+    dedupe_mode=working_set; a working set whose sum with
+    dedupe_percentage is above 100 (fio's rule), at 51 + 50, not at 50 +
+    50.  Mutation: kb_parse_dedupe()'s sum taken with `>= 100`: red (50 +
+    50 refused); the working-set check dropped: red."""
     before = guest.check("cat /sys/block/nullb0/stat").split()[4]
     for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50",
                  "--dedupe_percentage=50"):
@@ -124,7 +134,16 @@ def test_data_refusals(guest, kiobench_module, dev):
     r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
                   "--dedupe_percentage=50 --refill_buffers=0")
     assert r.rc != 0 and "dedupe-percentage: only with refill-buffers" in r.out, r.out
+    for args in ("--dedupe_global", "--dedupe_working_set_percentage=10"):
+        r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
+                      f"--dedupe_percentage=50 {args}")
+        assert r.rc != 0 and "only with dedupe-mode working-set" in r.out, (args, r.out)
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --dedupe_percentage=50 "
+                  "--dedupe_mode=working_set --dedupe_working_set_percentage=51")
+    assert r.rc != 0 and "its sum with dedupe-percentage above 100" in r.out, r.out
     assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
+    write(guest, dev, "--dedupe_percentage=50 --dedupe_mode=working_set "
+                      "--dedupe_working_set_percentage=50")
 
 
 def dup_stats(guest, dev: str) -> tuple[float, int, bool]:
@@ -152,6 +171,7 @@ def fio_dup_stats(guest, dev: str, args: str, seed: int) -> tuple[float, int]:
 DEDUPE = "--dedupe_percentage=50"
 
 
+@pytest.mark.debug
 @pytest.mark.parametrize("mode", ["repeat", "working_set"])
 def test_dedupe_like_fio(guest, kiobench_module, dev, mode):
     """dedupe_percentage=50: the share of blocks that repeat an earlier one
@@ -180,6 +200,7 @@ def test_dedupe_like_fio(guest, kiobench_module, dev, mode):
         assert firsts and all(f[2] for f in fio), (firsts, fio)
 
 
+@pytest.mark.debug
 def test_dedupe_with_compression(guest, kiobench_module, dev):
     """With buffer_compress_percentage=50 a deduped write is filled as its
     original was: about half the blocks repeat one (256 draws, 3 standard
@@ -191,3 +212,32 @@ def test_dedupe_with_compression(guest, kiobench_module, dev):
     assert gzip_ratio(guest, dev) <= 0.5 + 0.06
     write(guest, dev, "--dedupe_percentage=100")
     assert distinct(guest, dev) == 1
+
+
+@pytest.mark.debug
+def test_dedupe_global_shares_the_working_set(guest, kiobench_module, make_nullb, dev):
+    """dedupe_mode=working_set in one job of two workers, one a device
+    (half of BLOCKS each): with dedupe_global the working set is made of
+    both workers' first writes, so each device holds copies of blocks
+    that only the other worker wrote unique; without it none (each
+    worker's seeds are its own), and either way a device repeats its own
+    blocks.  Counted from the devices' contents.  Mutation: kb_dws_seed()
+    ignoring dedupe_global (`if (0)`): red (no block shared)."""
+    half = BLOCKS // 2
+    other = make_nullb("nullb1", size_mb=16)
+    shared = {}
+    for glob in ("", "--dedupe_global"):
+        job = run_job(guest, f"--filename={dev}:{other} --rw=write --bs={BS} "
+                             f"--size={BS * BLOCKS} --iodepth={QD} --allow-writes "
+                             "--dedupe_percentage=60 --dedupe_mode=working_set "
+                             f"--dedupe_working_set_percentage=10 {glob}")
+        assert job["write"]["total_ios"] == BLOCKS, job["write"]
+        assert job["kiobench"]["settings"]["dedupe_global"] is bool(glob)
+        ids = [int(i) for i in guest.check(
+            f"for d in {dev} {other}; do dd if=$d bs={BS} count={half} iflag=direct "
+            f"2>/dev/null; done | od -An -v -tx8 -w{BS} | "
+            "awk '{if (!($0 in id)) id[$0] = ++n; print id[$0]}'").split()]
+        a, b = ids[:half], ids[half:]
+        assert len(a) == len(b) == half and len(set(a)) < half and len(set(b)) < half, ids
+        shared[glob] = len(set(a) & set(b))
+    assert shared[""] == 0 and shared["--dedupe_global"] >= 2, shared
