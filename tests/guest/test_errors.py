@@ -3,10 +3,13 @@ first half fails (badblocks), read or written at random.  A listed error
 is counted and the job goes on; an unlisted one stops it, even with
 continue_on_error, as in fio; the report counts what was gone on from by
 type and errno (fio's total_err, first_error), and error_dump logs each.
-And verify's list: mismatches gone on from."""
+And verify's list: mismatches gone on from.  No compat code: on the
+debug kernel (marker debug), under KASAN."""
 from __future__ import annotations
 
 import json
+
+import pytest
 
 from kb import run_job
 from test_robust import EXIT_JOB_FAILED, set_badblocks
@@ -19,6 +22,7 @@ def job_args(dev: str, rw: str, args: str) -> str:
     return f"--filename={dev} --rw={rw} --allow-writes --iodepth=4 --number_ios={N} {args}"
 
 
+@pytest.mark.debug
 def test_ignore_error_goes_on_from_listed_errors_only(guest, kiobench_module, make_nullb):
     """ignore_error=EIO (the reads' list): the job ends DONE, its read
     errors counted as gone on from (EIO, first_error 5) and each logged
@@ -56,6 +60,7 @@ def test_ignore_error_goes_on_from_listed_errors_only(guest, kiobench_module, ma
         assert j["error"] == 5 and j["kiobench"]["total_err"] == 0, (args, j["kiobench"])
 
 
+@pytest.mark.debug
 def test_ignore_error_verify_list_goes_on_from_mismatches(guest, kiobench_module, make_nullb):
     """ignore_error=,,EILSEQ: two corrupt blocks are counted as verify
     errors gone on from; the job reads every block back and ends DONE,
