@@ -16,6 +16,7 @@ import json
 import re
 import shlex
 import shutil
+import struct
 import subprocess
 from contextlib import contextmanager
 from pathlib import Path
@@ -108,6 +109,7 @@ RAW_OPS = [("features",), ("new", "dev={dev}"), ("start", "job-id={id}"), ("stop
 
 
 @pytest.mark.core
+@pytest.mark.debug
 def test_every_netlink_op_needs_cap_sys_admin(guest, kiobench_module, make_nullb):
     """Raw requests: EPERM for every operation (and the dump) without
     CAP_SYS_ADMIN, whether CAP_NET_ADMIN is held (the module's own check,
@@ -544,6 +546,7 @@ def test_zoned_abs_sizes_never_wrap(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.core
+@pytest.mark.debug
 def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
     """Wrong widths, unknown and duplicated attributes, missing ones, and
     values that only the handlers can judge: each refused with a message
@@ -601,7 +604,108 @@ def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
     assert job_ids(guest) == []
 
 
+def cmdprio_ents(*ents: tuple[int, int, int, int, int]) -> str:
+    """cmdprio-bssplit's table: (size, dir, pct, class, level) each."""
+    return "cmdprio-bssplit:hex=" + "".join(struct.pack("<IBBBB", *e).hex() for e in ents)
+
+
+def cdf_ents(*ents: tuple[int, int]) -> str:
+    """random-cdf's table: (cum, rank) each."""
+    return "random-cdf:hex=" + "".join(struct.pack("<QQ", *e).hex() for e in ents)
+
+
+@pytest.mark.debug
+def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb):
+    """The rules that tie attributes together, each broken once in a raw
+    JOB_NEW (random-zones, random-cdf, cmdprio-bssplit, the operations,
+    atomic, latency target, the offset patterns, a detached job's
+    runtime): refused with the errno, an extack on the attribute whose
+    message states the rule or the limit, and no job made.  The same
+    attributes within their rules make a job.  Mutations: kb_parse_cmdprio_bssplit() without its
+    one-class-a-direction check: red (that case makes a job);
+    kb_parse_pattern()'s zonerange check against min_bs instead of
+    max_bs: red."""
+    a = make_nullb("nullb0", size_mb=16)
+    rz = (f"dev={a}", "random", "norandommap")
+    e = (4096, 0, 50, 1, 4)
+    # random-zones without an entry: the bare nest (NLA_F_NESTED, 0x8000)
+    empty_nest = 0x8000 | next(i for i, x in enumerate(checks_set("kiobench"))
+                               if x["name"] == "random-zones")
+    cases = [
+        # (args, errno name, attribute the extack points at, message regex)
+        ((*rz, "zone=0/100/"), "EINVAL", "random-zones", "size-pct or size, not both"),
+        ((*rz, "zone=0/50/50", "zone=0/50/4096b"), "EINVAL", "random-zones",
+         "all size-pct or all size"),
+        ((*rz, *["zone=0/1/1"] * 257), "E2BIG", "random-zones", "at most 256 zones"),
+        ((*rz, "zone=0/100/1000b"), "EINVAL", "random-zones", "size: must be a multiple of 512"),
+        ((*rz, "zone=0/50/50"), "EINVAL", "random-zones", "add up to 100"),
+        ((*rz, f"{empty_nest}:raw="), "EINVAL", "random-zones", "at least one entry"),
+        ((*rz, cdf_ents((0, 0))), "EINVAL", "random-cdf", "2 or more"),
+        ((*rz, cdf_ents((0, 0), (1 << 31, 5), (1 << 32, 5))), "EINVAL", "random-cdf",
+         "rank must rise"),
+        ((f"dev={a}", "latency-target-ns=1000000", "rate-iops=100"), "EINVAL",
+         "latency-target-ns", "not with rate-iops"),
+        ((f"dev={a}", "allow-writes", "rwmix-read=0", "trim-mode=1", "atomic"), "EINVAL",
+         "atomic", "not with trim-mode"),
+        ((f"dev={a}", "allow-writes", "rwmix-read=0", "atomic", "bss=4096", "bss=8192"),
+         "EINVAL", "atomic", "one transfer size, a power of two"),
+        ((f"dev={a}", "allow-writes", "trim-mode=1"), "EINVAL", "trim-mode",
+         "needs rwmix-read 0"),
+        ((f"dev={a}", "allow-writes", "rwmix-read=0", "trim-mode=1", "write-zeroes"),
+         "EINVAL", "write-zeroes", "not with trim-mode"),
+        ((f"dev={a}", cmdprio_ents(e), "cmdprio-percentage=50"), "EINVAL", "cmdprio-bssplit",
+         "not with cmdprio-percentage"),
+        ((f"dev={a}", cmdprio_ents((4096, 0, 0, 1, 4))), "EINVAL", "cmdprio-bssplit",
+         "pct 1 to 100"),
+        ((f"dev={a}", cmdprio_ents(e, (8192, 0, 50, 2, 4))), "EINVAL", "cmdprio-bssplit",
+         "one class and level a direction"),
+        ((f"dev={a}", cmdprio_ents(e, e)), "EINVAL", "cmdprio-bssplit", "each size once"),
+        ((f"dev={a}", cmdprio_ents(*[(512 * (i + 1), 0, 5, 1, 4) for i in range(17)])),
+         "EINVAL", "cmdprio-bssplit", "at most 16 a direction"),
+        ((*rz, "rw-sequencer=1"), "EINVAL", "rw-sequencer", "needs rw-seq-nr"),
+        ((*rz, "allow-writes", "rwmix-read=0", "rw-seq-add=4096"), "EINVAL", "rw-seq-add",
+         "multiple of 512, not with random"),
+        ((f"dev={a}", "random", "blockalign=4096"), "EINVAL", "blockalign",
+         "only with random and norandommap"),
+        ((f"dev={a}", "bss=4096", "bss=8192", "zonesize=65536", "zonerange=4096"), "EINVAL",
+         "zonerange",
+         "4096 is below the largest transfer size 8192"),
+        ((f"dev={a}", "random", "percentage-random=50", "zonesize=65536"), "EINVAL",
+         "zonesize", "not with zonemode, random-zones, random-cdf, rw-seq-nr or "
+                     "percentage-random"),
+        ((f"dev={a}", "detach", f"runtime-ns={100000 * 10 ** 9}"), "ERANGE", "runtime-ns",
+         "above max_detached_runtime 86400 s"),
+        ((f"dev={a}", "zonemode=1", "ignore-error-read:hex=05000000"), "EOPNOTSUPP",
+         "ignore-error-read", "not with zonemode"),
+    ]
+    failures = []
+    for args, name, attr, msg in cases:
+        ack = nlreq(guest, "new", *args)
+        if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
+            failures.append(f"{args[:6]}: want {name} {attr} /{msg}/, got: {ack.out[-600:]}")
+    assert not failures, "\n".join(failures)
+    assert job_ids(guest) == []
+    # within the rules: made
+    for args in ((*rz, cdf_ents((0, 0), (1 << 31, 1024), (1 << 32, 4096))),
+                 (f"dev={a}", "thinktime-ns=1000", "thinktime-blocks=4"),
+                 (f"dev={a}", "latency-target-ns=1000000", "latency-percentile-ppm=990000"),
+                 (f"dev={a}", "rate-iops=100", "rate-process=1"),
+                 (f"dev={a}", "allow-writes", "rwmix-read=50",
+                  cmdprio_ents(e, (8192, 0, 25, 1, 4), (4096, 1, 100, 3, 0)))):
+        ack = nlreq(guest, "new", *args)
+        assert ack.errno == 0, (args, ack.out)
+        assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
+    # debugfs's inflight: one line per worker, none in flight before start
+    ack = nlreq(guest, "new", f"dev={a}", "numjobs=2")
+    jid = ack.replies[0]["job-id"]
+    assert guest.check(f"cat {DEBUGFS}/job{jid}/inflight").splitlines() == \
+        ["# kiobench-inflight 1", "worker 0 0", "worker 1 0", "total 0"]
+    assert nlreq(guest, "del", f"job-id={jid}").errno == 0
+    assert job_ids(guest) == []
+
+
 @pytest.mark.core
+@pytest.mark.debug
 def test_every_op_refuses_repeated_and_unknown_attributes(guest, kiobench_module, make_nullb):
     """Every operation, and the job dump, refuses with EINVAL an attribute
     given twice, an attribute it does not take and one beyond the family's,
