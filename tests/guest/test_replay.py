@@ -11,7 +11,7 @@ import struct
 
 import pytest
 
-from kb import block_events, dev_bios, nlreq, run_job, stat_path, wait_for
+from kb import block_events, dev_bios, job_ids, nlreq, run_job, stat_path, wait_for
 from test_fio_files import SLOW, traced
 
 # replay's upload and its table run under KASAN, lockdep and kmemleak: on the
@@ -194,8 +194,11 @@ def test_kernel_checks_each_uploaded_entry(guest, kiobench_module, make_nullb):
     offset off the logical block size, an I/O beyond the device, a write
     without allow-writes and more entries than replay-nr announced; a
     refused chunk leaves the count as it was, and the job, once complete,
-    starts.  Mutation: kb_replay_check() without its alignment check: red;
-    kb_replay_ready() always 0: red."""
+    starts; an unknown dir, a zero len, a partial entry, a sync with an
+    offset, a trim on a device without discard, and replay-nr with
+    rate-iops are refused too, and no job is left.  Mutation:
+    kb_replay_check() without its alignment check: red; kb_replay_ready()
+    always 0: red; without its dir check: red (dir 5 taken)."""
     dev = make_nullb("nullb0", size_mb=16, blocksize=4096)
     ack = nlreq(guest, "new", f"dev={dev}", "replay-nr=2")
     assert ack.errno == 0, ack.out
@@ -204,11 +207,15 @@ def test_kernel_checks_each_uploaded_entry(guest, kiobench_module, make_nullb):
     assert ack.name == "EINVAL" and "replay-nr: 0 of 2 entries uploaded" in ack.msg, ack.out
     cases = [((512, 0, 4096, 0), "EINVAL", "entry 0: offset not a multiple of the LBS 4096"),
              ((16 << 20, 0, 4096, 0), "ERANGE", "entry 0: ends beyond the device"),
-             ((0, 0, 4096, 1), "EINVAL", "entry 0: a write without allow-writes")]
+             ((0, 0, 4096, 1), "EINVAL", "entry 0: a write without allow-writes"),
+             ((0, 0, 4096, 5), "EINVAL", "entry 0: dir 5 unknown"),
+             ((0, 0, 0, 0), "EINVAL", "entry 0: len 0: 0, above bs or not LBS-aligned")]
     for e, name, msg in cases:
         ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={ents(e)}")
         assert (ack.name, ack.attr) == (name, "replay-ents") and msg in ack.msg, ack.out
     ok = (4096, 0, 4096, 0)
+    ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={ents(ok)[:-2]}")
+    assert ack.name == "EINVAL" and "not a whole number of 24-byte entries" in ack.msg, ack.out
     ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={ents(ok, ok, ok)}")
     assert ack.name == "E2BIG" and "3 more entries after 0 of replay-nr 2" in ack.msg, ack.out
     ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={ents(ok)}")
@@ -220,6 +227,21 @@ def test_kernel_checks_each_uploaded_entry(guest, kiobench_module, make_nullb):
     ack = nlreq(guest, "start", f"job-id={jid}")
     assert ack.errno == 0, ack.out
     guest.check(f"kiobench stop {jid} >/dev/null 2>&1; sleep 0.5; kiobench destroy {jid}")
+    # with allow-writes: a sync has no offset, a trim needs discard (none here)
+    ack = nlreq(guest, "new", f"dev={dev}", "replay-nr=2", "allow-writes")
+    assert ack.errno == 0, ack.out
+    jid = ack.replies[0]["job-id"]
+    for e, name, msg in (((4096, 0, 0, 3), "EINVAL", "entry 0: a sync with an offset or len"),
+                         ((0, 0, 4096, 2), "EOPNOTSUPP",
+                          "entry 0: a trim; discard_max_bytes is 0")):
+        ack = nlreq(guest, "replay", f"job-id={jid}", f"replay-ents:hex={ents(e)}")
+        assert (ack.name, ack.attr) == (name, "replay-ents") and msg in ack.msg, ack.out
+    assert "0 of 2 entries uploaded" in nlreq(guest, "start", f"job-id={jid}").msg
+    assert nlreq(guest, "del", f"job-id={jid}").errno == 0
+    ack = nlreq(guest, "new", f"dev={dev}", "replay-nr=2", "rate-iops=100")
+    assert (ack.name, ack.attr) == ("EINVAL", "replay-nr") and \
+        "not with rate-iops, thinktime-ns, verify" in ack.msg, ack.out
+    assert job_ids(guest) == []
 
 
 def flushes(guest, dev: str) -> int:
