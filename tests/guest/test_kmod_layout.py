@@ -10,8 +10,11 @@ Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`).
 """
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
+import subprocess
 
 import pytest
 
@@ -161,3 +164,56 @@ def test_bare_insmod_needs_no_other_module(guest, request, make_nullb):
         assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
     finally:
         guest.run("rmmod kiobench")
+
+
+def renamed_copy(guest, kernel, tmp_path, name: str) -> str:
+    """kiobench.ko as a module named `name` (8 characters, as kiobench):
+    its struct module's and .modinfo's names patched, its exports (KUnit's,
+    which a second owner could not take) removed; copied into the guest,
+    its guest path."""
+    ko = tmp_path / "copy.ko"
+    secs = subprocess.run(["readelf", "-SW", str(kernel.kiobench_ko)], capture_output=True,
+                          text=True, check=True).stdout
+    drop = sorted(set(re.findall(r"\s(\.rela__k\w+|__k(?:symtab|crctab)\w*)\s", secs)))
+    subprocess.run(["objcopy", "--strip-debug", *[f"--remove-section={x}" for x in drop],
+                    str(kernel.kiobench_ko), str(ko)], check=True)
+    data = ko.read_bytes()
+    this = b"kiobench" + b"\0" * 48         # struct module's name[56]
+    info = b"name=kiobench\0"
+    assert len(name) == 8 and data.count(this) == 1 and data.count(info) == 1
+    data = data.replace(this, name.encode() + b"\0" * 48).replace(info, f"name={name}\0".encode())
+    b64 = base64.b64encode(gzip.compress(data)).decode()
+    guest.check("rm -f /tmp/copy.b64")
+    for i in range(0, len(b64), 32768):
+        guest.check(f"echo {b64[i:i + 32768]} >>/tmp/copy.b64")
+    guest.check("base64 -d /tmp/copy.b64 | gunzip >/tmp/copy.ko")
+    return "/tmp/copy.ko"
+
+
+@pytest.mark.debug
+def test_init_unwinds_when_its_family_cannot_register(guest, kernel, kiobench_module,
+                                                      make_nullb, tmp_path):
+    """kb_init()'s unwind, which no allocation failure reaches (genetlink
+    allocates only when its id map or group bitmap grows): a copy of
+    kiobench.ko under another module name finds the family "kiobench"
+    registered, so genl_register_family() fails with EEXIST after the
+    free workqueue and debugfs were set up; the insmod fails with that
+    errno, the copy is not loaded, nothing splats (KASAN, lockdep, the
+    workqueue and debugfs torn down once), and the loaded module still
+    runs a job.  Mutation: kb_init() returning 0 when kb_nl_init() fails
+    (`goto out_debugfs_exit` -> `return 0`): red (the copy loads)."""
+    ko = renamed_copy(guest, kernel, tmp_path, "kiobenc2")
+    r = guest.run(f"insmod {ko}")
+    loaded = guest.check("cut -d' ' -f1 /proc/modules").split()
+    if "kiobenc2" in loaded:
+        guest.run("rmmod kiobenc2")
+    assert not r.ok and "File exists" in r.out, r.out
+    assert "kiobenc2" not in loaded and "kiobench" in loaded, loaded
+    dev = make_nullb("nullb0", size_mb=16)
+    ack = nlreq(guest, "new", f"dev={dev}", "number-ios=100", "name=after")
+    assert ack.errno == 0, ack.out
+    j = int(ack.replies[0]["job-id"])
+    assert nlreq(guest, "start", f"job-id={j}").errno == 0
+    wait_state(guest, j, "[234]")
+    assert job_dirs(guest) == [f"job{j}"]
+    assert nlreq(guest, "del", f"job-id={j}").errno == 0
