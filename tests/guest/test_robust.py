@@ -704,6 +704,25 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
     assert job_ids(guest) == []
 
 
+@pytest.mark.debug
+def test_job_dump_spans_several_messages(guest, kiobench_module, make_nullb):
+    """A dump of 16 jobs, each status carrying a random-cdf of 256 entries
+    (4 KiB), fills more than one message (32 KiB at most): the dump ends
+    each message at the last whole job and goes on in the next, so every
+    job is listed once, in id order.  Mutation: kb_nl_job_dump() resuming
+    at the last job it put (`cb->args[0] = id`): red (each message
+    repeats it, the dump never ends)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    n, m = 16, 256
+    cdf = cdf_ents(*[(i * (1 << 32) // (m - 1), i * 4096 // (m - 1)) for i in range(m)])
+    guest.check(f"for i in $(seq {n}); do nlfuzz req new dev={dev} random norandommap "
+                f"{cdf} number-ios=1 | grep -q '^ack errno=0 ' || exit 1; done", timeout=SLOW)
+    ids = job_ids(guest)
+    assert len(ids) == n and ids == sorted(ids), ids
+    guest.check(" && ".join(f"nlfuzz req del job-id={i} >/dev/null" for i in ids), timeout=SLOW)
+    assert job_ids(guest) == []
+
+
 @pytest.mark.core
 @pytest.mark.debug
 def test_every_op_refuses_repeated_and_unknown_attributes(guest, kiobench_module, make_nullb):
