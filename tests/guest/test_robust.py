@@ -876,7 +876,12 @@ def test_wrong_state_and_unknown_ids(guest, kiobench_module, make_nullb):
     assert job_ids(guest) == []
 
 
+@pytest.mark.debug
 def test_job_count_limit(guest, kiobench_module, make_nullb):
+    """As many jobs as the module takes at once (features' "jobs at
+    once"), then one more: EBUSY with the limit in the extack, and no job
+    made by it (JOB_NEW's refusal after the id, under KASAN).  Mutation:
+    kb_job_reserve_id() comparing with KB_MAX_JOBS + 1: red."""
     dev = make_nullb("nullb0", size_mb=16)
     limit = int(re.search(r"jobs at once: *(\d+)", guest.check("kiobench features")).group(1))
     script = f"for i in $(seq {limit}); do nlfuzz req new dev={dev} number-ios=1 | grep -q " \
