@@ -250,10 +250,12 @@ def test_unstarted_detached_job_is_bounded_too(guest, kernel, kiobench_module, m
     no_jobs_left(guest)
 
 
+@pytest.mark.debug
 @pytest.mark.budget(60)
 def test_socket_job_limit(guest, kiobench_module, make_nullb):
     """One socket owns at most max_socket_jobs jobs: the next is refused,
-    naming the parameter; detached jobs do not count."""
+    naming the parameter; detached jobs do not count.  Mutation:
+    kb_nl_check_owned() letting one more through (`<=`): red."""
     dev = make_nullb("nullb0", size_mb=32)
     guest.check("rmmod kiobench && modprobe kiobench max_socket_jobs=2")
     jobs = "".join(f"[j{i}]\nfilename={dev}\nrw=randread\nnumber_ios=10\n" for i in range(3))
