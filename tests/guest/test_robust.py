@@ -624,7 +624,8 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
     attributes within their rules make a job.  Mutations: kb_parse_cmdprio_bssplit() without its
     one-class-a-direction check: red (that case makes a job);
     kb_parse_pattern()'s zonerange check against min_bs instead of
-    max_bs: red."""
+    max_bs: red; kb_parse_errors() without its zonemode check: red;
+    debugfs inflight skipping worker 0: red."""
     a = make_nullb("nullb0", size_mb=16)
     rz = (f"dev={a}", "random", "norandommap")
     e = (4096, 0, 50, 1, 4)
