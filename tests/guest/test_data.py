@@ -79,7 +79,9 @@ def test_zero_buffers_and_pattern(guest, kiobench_module, dev):
     pattern from each block's start.  Mutations: zero_buffers sending no
     buffer-fill: red; the pattern restarted at each page: red (a 3-byte
     pattern does not divide 4096, so the second page's first bytes
-    differ)."""
+    differ); with refill_buffers too, each write refilled with the
+    pattern: the same blocks (mutation: kb_dfill_buffer()'s fixed fill
+    made random: red)."""
     job = write(guest, dev, "--zero_buffers")
     assert job["kiobench"]["settings"]["buffer_fill"] == "zeroes"
     assert zero_blocks(guest, dev) == BLOCKS
@@ -91,6 +93,11 @@ def test_zero_buffers_and_pattern(guest, kiobench_module, dev):
     got = read(guest, dev, f"head -c {2 * BS} | od -An -v -tx1").split()
     assert got == want
     assert distinct(guest, dev) == 2        # the two pages of each 8k block
+    # refilled before each write, the same pattern
+    write(guest, dev, """'--buffer_pattern=0xdead"x"' --refill_buffers --scramble_buffers=0""",
+          2 * BS)
+    assert read(guest, dev, f"head -c {2 * BS} | od -An -v -tx1").split() == want
+    assert distinct(guest, dev) == 2
 
 
 @pytest.mark.parametrize("pct", [25, 75])
