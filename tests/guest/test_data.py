@@ -125,7 +125,8 @@ def test_data_refusals(guest, kiobench_module, dev):
     choose data are refused with the reason, and nothing is written;
     dedupe_percentage, which fills each write, without refill_buffers;
     dedupe_global and dedupe_working_set_percentage without
-    dedupe_mode=working_set; a working set whose sum with
+    dedupe_mode=working_set; dedupe with write zeroes, which carries no
+    data; a working set whose sum with
     dedupe_percentage is above 100 (fio's rule), at 51 + 50, not at 50 +
     50.  Mutation: kb_parse_dedupe()'s sum taken with `>= 100`: red (50 +
     50 refused); the working-set check dropped: red."""
@@ -148,6 +149,9 @@ def test_data_refusals(guest, kiobench_module, dev):
     r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --dedupe_percentage=50 "
                   "--dedupe_mode=working_set --dedupe_working_set_percentage=51")
     assert r.rc != 0 and "its sum with dedupe-percentage above 100" in r.out, r.out
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --dedupe_percentage=50 "
+                  "--write_mode=zeroes")
+    assert r.rc != 0 and "dedupe-percentage: write-zeroes carries no data" in r.out, r.out
     assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
     write(guest, dev, "--dedupe_percentage=50 --dedupe_mode=working_set "
                       "--dedupe_working_set_percentage=50")
