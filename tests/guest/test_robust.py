@@ -684,6 +684,11 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
         ack = nlreq(guest, "new", *args)
         if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
             failures.append(f"{args[:6]}: want {name} {attr} /{msg}/, got: {ack.out[-600:]}")
+    # a zone without its access-pct: named by NLMSGERR_ATTR_MISS_TYPE
+    access = next(i for i, x in enumerate(checks_set("zone")) if x["name"] == "access-pct")
+    ack = nlreq(guest, "new", *rz, "zone=0//50")
+    if (ack.name, ack.missing_type) != ("EINVAL", access):
+        failures.append(f"zone=0//50: want EINVAL, missing {access}: {ack.out}")
     assert not failures, "\n".join(failures)
     assert job_ids(guest) == []
     # within the rules: made
