@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * debugfs: /sys/kernel/debug/kiobench/stages (stages.c) and
+ * debugfs: /sys/kernel/debug/kiobench/stages (stages.c), .../charged and
  * /sys/kernel/debug/kiobench/job<ID>/{config,hist_read,hist_write,
  * timeline,lat_log,<metric>_<dir>}, root only (0400) and read-only, so they stay readable under
  * lockdown's debugfs restrictions.  Documentation/kiobench.rst gives the
@@ -402,6 +402,14 @@ void kb_debugfs_del_job(struct kb_job *job)
 	job->dbg = NULL;
 }
 
+/* charged: the bytes all jobs have charged to max_total_mem (mem.c). */
+static int kb_dbg_charged_get(void *data, u64 *val)
+{
+	*val = kb_total_mem();
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(kb_dbg_charged_fops, kb_dbg_charged_get, NULL, "%llu\n");
+
 /*
  * Without the root directory (debugfs off), the module loads and answers
  * requests, but every job is refused: kb_debugfs_add_job() fails.
@@ -410,6 +418,8 @@ void kb_debugfs_init(void)
 {
 	kb_dbg_root = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	kb_stages_debugfs(kb_dbg_root);
+	debugfs_create_file_unsafe("charged", 0400, kb_dbg_root, NULL,
+				   &kb_dbg_charged_fops);
 }
 
 void kb_debugfs_exit(void)
