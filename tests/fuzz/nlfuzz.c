@@ -30,6 +30,17 @@
  *	raw (no NUL), hex).  Exit status 0 when the ack says 0, 1 when it
  *	carries an error.
  *
+ *   nlfuzz upload [--make-it-fail] TRIES PIECES ATTR=VALUE...
+ *	TRIES times a replay job (the JOB_NEW of ATTR=VALUE, detached, with
+ *	replay-nr=N among them) and its log of N 4 KiB reads in PIECES
+ *	JOB_REPLAY requests (with --make-it-fail: fault injection on for
+ *	each of them, as req's); a piece refused (ENOMEM) or not sent is sent
+ *	again, a job whose ack was lost is destroyed.  A whole log must start
+ *	and replay each entry once (see upload_try()).  Prints each try's
+ *	end, "try T: whole|refused: ...|abandoned at piece P: ...", then
+ *	"tries=... whole=... refused=... abandoned=... broken=..."; exit 0
+ *	when no try broke and no job is left, 2 otherwise.
+ *
  *   nlfuzz fuzz SEED COUNT DEV...
  *	COUNT random and malformed messages (seeded, reproducible: message i
  *	of a seed is the same whatever the kernel answered), among them the
@@ -94,6 +105,7 @@
 
 static int sock = -1;
 static bool injecting;	/* req --make-it-fail */
+static bool req_quiet;	/* req_once() prints nothing (upload) */
 static uint16_t family;
 static uint32_t seq = 1;
 
@@ -785,7 +797,8 @@ static enum req_outcome req_once(struct msg *m, int fail_fd, struct ack *ack, re
 		if (pwrite(fail_fd, &off, 1, 0) != 1)
 			die("make-it-fail");
 		if (err) {
-			printf("send failed errno=%d\n", err);
+			if (!req_quiet)
+				printf("send failed errno=%d\n", err);
 			return REQ_SEND_FAILED;
 		}
 	} else {
@@ -793,12 +806,15 @@ static enum req_outcome req_once(struct msg *m, int fail_fd, struct ack *ack, re
 	}
 	if (!read_replies(((struct nlmsghdr *)m->buf)->nlmsg_seq, m, ack, fn, arg, 30000)) {
 		if (lost != lost_before) {
-			printf("ack lost\n");
+			if (!req_quiet)
+				printf("ack lost\n");
 			return REQ_ACK_LOST;
 		}
 		fprintf(stderr, "nlfuzz req: no ack within 30 s\n");
 		return REQ_NO_ACK;
 	}
+	if (req_quiet)
+		return REQ_ACK;
 	printf("ack errno=%d name=%s attr=%d attr-name=%s msg=\"%s\"", ack->err,
 	       ack->err ? strerrorname_np(ack->err) : "0", ack->attr,
 	       ack->attr >= 0 ? attr_name(ack->attr) : "-", ack->msg);
@@ -1071,6 +1087,256 @@ static int cmd_req(int argc, char **argv)
 		break;
 	}
 	return malformed || lost ? 2 : ack.err ? 1 : 0;
+}
+
+/* ---- replay upload under faults ------------------------------------------ */
+
+/* What a JOB_GET reply says of a job: its state, error and reads. */
+struct job_status {
+	int state;
+	int32_t error;
+	uint64_t read_ios;
+};
+
+static void get_status(const struct nlmsghdr *h, void *arg)
+{
+	struct job_status *st = arg;
+	size_t at = NLMSG_HDRLEN + GENL_HDRLEN;
+
+	while (at + NLA_HDRLEN <= h->nlmsg_len) {
+		const struct nlattr *a = (const struct nlattr *)((const char *)h + at);
+		const unsigned char *d = (const unsigned char *)a + NLA_HDRLEN;
+		size_t len = a->nla_len - NLA_HDRLEN, sa = 0;
+		uint64_t dir = 0, ios = 0;
+
+		if (a->nla_len < NLA_HDRLEN)
+			break;
+		switch (a->nla_type & NLA_TYPE_MASK) {
+		case KIOBENCH_A_JOB_STATE:
+			st->state = d[0];
+			break;
+		case KIOBENCH_A_JOB_ERROR:
+			memcpy(&st->error, d, 4);
+			break;
+		case KIOBENCH_A_JOB_STATS:	/* one direction's */
+			while (sa + NLA_HDRLEN <= len) {
+				const struct nlattr *s = (const struct nlattr *)(d + sa);
+				uint64_t x = 0;
+
+				if (s->nla_len < NLA_HDRLEN)
+					break;
+				memcpy(&x, (const char *)s + NLA_HDRLEN,
+				       s->nla_len - NLA_HDRLEN > 8 ? 8 : s->nla_len - NLA_HDRLEN);
+				if (s->nla_type == KIOBENCH_STAT_A_DIR)
+					dir = x & 0xff;
+				else if (s->nla_type == KIOBENCH_STAT_A_ALL_IOS)
+					ios = x;
+				sa += NLA_ALIGN(s->nla_len);
+			}
+			if (dir == KIOBENCH_DIR_READ)
+				st->read_ios = ios;
+			break;
+		}
+		at += NLA_ALIGN(a->nla_len);
+	}
+}
+
+/* The job's status; false when it does not exist (ENOENT). */
+static bool job_status(uint32_t id, struct job_status *st)
+{
+	struct ack ack;
+
+	memset(st, 0, sizeof(*st));
+	st->state = -1;
+	return simple(KIOBENCH_CMD_JOB_GET, id, &ack, get_status, st) != ENOENT;
+}
+
+/* Destroys every job there is (after a lost ack); false on failure. */
+static bool reap_all(void)
+{
+	struct idlist left = { .n = 0 };
+
+	if (!list_jobs(&left)) {
+		fprintf(stderr, "nlfuzz: dump after a lost ack failed\n");
+		return false;
+	}
+	for (size_t i = 0; i < left.n; i++) {
+		printf("reaped\n");
+		if (!destroy(left.ids[i]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Entry j of an uploaded log: a 4 KiB read in the device's first MiB,
+ * valid whatever its logical block size.
+ */
+static void upload_piece(struct msg *m, uint32_t id, uint32_t first, uint32_t n)
+{
+	static struct kiobench_replay_ent e[BUFSZ / 2 / sizeof(struct kiobench_replay_ent)];
+
+	msg_init(m, family, NLM_F_REQUEST | NLM_F_ACK, KIOBENCH_CMD_JOB_REPLAY);
+	put_u32(m, KIOBENCH_A_JOB_ID, id);
+	for (uint32_t j = 0; j < n; j++)
+		e[j] = (struct kiobench_replay_ent){
+			.offset = (uint64_t)((first + j) % 256) * 4096, .len = 4096,
+			.dir = KIOBENCH_DIR_READ };
+	put(m, KIOBENCH_A_REPLAY_ENTS, e, n * sizeof(e[0]));
+	msg_finish(m);
+}
+
+enum upload_end { UP_WHOLE, UP_REFUSED, UP_ABANDONED, UP_BROKEN };
+
+/* How many times a piece is sent again after a refusal (ENOMEM, a failed send). */
+#define UPLOAD_RETRIES	16
+
+/*
+ * One try of `nlfuzz upload`: the JOB_NEW in @new, then the log of @nr
+ * entries in @pieces JOB_REPLAY requests, all with faults injected (@fail_fd),
+ * then, without faults, JOB_START, the job run to its end and destroyed.
+ * A piece refused (ENOMEM) or never sent is sent again: it must have added
+ * nothing.  After a lost ack the job is destroyed: nobody knows what it got.
+ */
+static enum upload_end upload_try(unsigned long t, struct msg *new, int fail_fd, uint32_t nr,
+				  uint32_t pieces)
+{
+	static struct msg m;
+	struct idlist made = { .n = 0 };
+	struct job_status st;
+	enum req_outcome out;
+	struct ack ack;
+	uint32_t id, p, at = 0;
+	int i;
+
+	((struct nlmsghdr *)new->buf)->nlmsg_seq = seq++;
+	out = req_once(new, fail_fd, &ack, collect_id, &made);
+	if (out == REQ_NO_ACK)
+		return UP_BROKEN;
+	if (out == REQ_ACK_LOST) {
+		printf("try %lu: refused: job-new ack lost\n", t);
+		return reap_all() ? UP_REFUSED : UP_BROKEN;
+	}
+	if (out == REQ_SEND_FAILED || ack.err) {
+		printf("try %lu: refused: job-new %s\n", t,
+		       out == REQ_SEND_FAILED ? "not sent" : strerrorname_np(ack.err));
+		if (made.n) {
+			fprintf(stderr, "nlfuzz upload: a refused job-new made job %u\n",
+				made.ids[0]);
+			return UP_BROKEN;
+		}
+		return UP_REFUSED;
+	}
+	if (made.n != 1) {
+		fprintf(stderr, "nlfuzz upload: job-new acked without its reply\n");
+		return UP_BROKEN;
+	}
+	id = made.ids[0];
+	for (p = 0; p < pieces; p++) {
+		uint32_t n = nr / pieces + (p < nr % pieces);
+
+		upload_piece(&m, id, at, n);
+		for (i = 0; i <= UPLOAD_RETRIES; i++) {
+			((struct nlmsghdr *)m.buf)->nlmsg_seq = seq++;
+			out = req_once(&m, fail_fd, &ack, NULL, NULL);
+			if (out == REQ_NO_ACK)
+				return UP_BROKEN;
+			if (out == REQ_ACK_LOST || (out == REQ_ACK && !ack.err))
+				break;
+			if (out == REQ_ACK && ack.err != ENOMEM) {
+				fprintf(stderr, "nlfuzz upload: try %lu: piece %u of job %u refused: "
+					"%s: %s\n", t, p, id, strerrorname_np(ack.err), ack.msg);
+				return UP_BROKEN;
+			}
+		}
+		if (out == REQ_ACK_LOST || i > UPLOAD_RETRIES) {
+			printf("try %lu: abandoned at piece %u: %s\n", t, p,
+			       out == REQ_ACK_LOST ? "ack lost" : "refused each time");
+			return destroy(id) ? UP_ABANDONED : UP_BROKEN;
+		}
+		at += n;
+	}
+	/* whole: it starts, and replays every entry once */
+	if (simple(KIOBENCH_CMD_JOB_START, id, &ack, NULL, NULL)) {
+		fprintf(stderr, "nlfuzz upload: try %lu: job %u uploaded whole does not start: "
+			"%s: %s\n", t, id, strerrorname_np(ack.err), ack.msg);
+		return UP_BROKEN;
+	}
+	for (i = 0; i < 1200 && job_status(id, &st) && st.state == KIOBENCH_STATE_RUNNING; i++)
+		usleep(100000);
+	if (st.state != KIOBENCH_STATE_DONE || st.read_ios != nr) {
+		fprintf(stderr, "nlfuzz upload: try %lu: job %u: state %d error %d, %" PRIu64
+			" of %u reads\n", t, id, st.state, st.error, st.read_ios, nr);
+		return UP_BROKEN;
+	}
+	if (simple(KIOBENCH_CMD_JOB_DEL, id, &ack, NULL, NULL)) {
+		fprintf(stderr, "nlfuzz upload: job %u: del: %s\n", id, strerrorname_np(ack.err));
+		return UP_BROKEN;
+	}
+	printf("try %lu: whole\n", t);
+	return UP_WHOLE;
+}
+
+/*
+ * nlfuzz upload [--make-it-fail] TRIES PIECES ATTR=VALUE...: TRIES times a
+ * replay job (the JOB_NEW of ATTR=VALUE, which names replay-nr) and its log
+ * in PIECES JOB_REPLAY requests, see upload_try().  Prints each try's end,
+ * then "tries=... whole=... refused=... abandoned=..."; exit 0 when every
+ * try ended so and no job is left, 2 otherwise.
+ */
+static int cmd_upload(int argc, char **argv)
+{
+	static struct msg new;
+	unsigned long tries, t, ends[UP_BROKEN + 1] = { 0 };
+	struct idlist left = { .n = 0 };
+	uint32_t nr = 0, pieces;
+	int fail_fd = -1, i = 0;
+
+	if (i < argc && !strcmp(argv[i], "--make-it-fail")) {
+		fail_fd = open("/proc/self/make-it-fail", O_WRONLY);
+		if (fail_fd < 0)
+			die("/proc/self/make-it-fail");
+		injecting = true;
+		i++;
+	}
+	if (argc - i < 3) {
+		fprintf(stderr, "usage: nlfuzz upload [--make-it-fail] TRIES PIECES ATTR=VALUE...\n");
+		return 2;
+	}
+	tries = strtoul(argv[i++], NULL, 0);
+	pieces = strtoul(argv[i++], NULL, 0);
+	for (int j = i; j < argc; j++)
+		if (!strncmp(argv[j], "replay-nr=", 10))
+			nr = strtoul(argv[j] + 10, NULL, 0);
+	if (!nr || !pieces || pieces > nr ||
+	    (nr + pieces - 1) / pieces > BUFSZ / 2 / sizeof(struct kiobench_replay_ent)) {
+		fprintf(stderr, "nlfuzz upload: replay-nr=N needed, N/PIECES of 24 bytes "
+			"within %d bytes\n", BUFSZ / 2);
+		return 2;
+	}
+	open_socket();
+	msg_init(&new, family, NLM_F_REQUEST | NLM_F_ACK, KIOBENCH_CMD_JOB_NEW);
+	if (put_args(&new, argc - i, argv + i))
+		return 2;
+	put(&new, KIOBENCH_A_DETACH, NULL, 0);
+	msg_finish(&new);
+	if (fail_fd >= 0 && mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
+	req_quiet = true;
+	for (t = 0; t < tries; t++) {
+		enum upload_end end = upload_try(t, &new, fail_fd, nr, pieces);
+
+		ends[end]++;
+		if (end == UP_BROKEN)
+			break;
+	}
+	if (!list_jobs(&left) || left.n) {
+		fprintf(stderr, "nlfuzz upload: %zu jobs left\n", left.n);
+		ends[UP_BROKEN]++;
+	}
+	printf("tries=%lu whole=%lu refused=%lu abandoned=%lu broken=%lu\n", t, ends[UP_WHOLE],
+	       ends[UP_REFUSED], ends[UP_ABANDONED], ends[UP_BROKEN]);
+	return ends[UP_BROKEN] || malformed ? 2 : 0;
 }
 
 /* ---- fuzzing ------------------------------------------------------------- */
@@ -1916,6 +2182,8 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 2 && !strcmp(argv[1], "req"))
 		return cmd_req(argc - 2, argv + 2);
+	if (argc >= 2 && !strcmp(argv[1], "upload"))
+		return cmd_upload(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "fuzz"))
 		return cmd_fuzz(argc - 2, argv + 2);
 	if (argc == 2 && !strcmp(argv[1], "join"))
@@ -1930,6 +2198,6 @@ int main(int argc, char **argv)
 		return cmd_as_user(argc - 2, argv + 2);
 	if (argc >= 2 && !strcmp(argv[1], "without-cap"))
 		return cmd_without_cap(argc - 2, argv + 2);
-	fprintf(stderr, "usage: nlfuzz req|fuzz|join|listen|family|hold|as-user|without-cap ...\n");
+	fprintf(stderr, "usage: nlfuzz req|upload|fuzz|join|listen|family|hold|as-user|without-cap ...\n");
 	return 2;
 }

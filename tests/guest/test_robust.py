@@ -1339,6 +1339,29 @@ def test_job_new_whose_reply_is_lost_leaves_no_job(guest, kiobench_module, make_
 
 # ---- 6. fault injection (kernels built with it: the debug kernel) ---------------
 
+def under_faults(guest, kernel, script: str, percent: int = 3) -> str:
+    """The output of guest `script` (an `nlfuzz ... --make-it-fail` command)
+    with `percent` % of the slab and page allocations of the tasks that
+    ask for it (/proc/self/make-it-fail) failing; skips on a kernel without
+    fault injection."""
+    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
+        if not kernel.has(opt):
+            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
+    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=percent)
+    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
+               ignore_gfp_highmem="N", min_order=0, probability=percent)
+    try:
+        return guest.check(f"{script} 2>&1; echo rc=$?", timeout=3 * SLOW)
+    finally:
+        fault_attr(guest, "failslab")
+        fault_attr(guest, "fail_page_alloc")
+
+
+def charged(guest) -> int:
+    """What all jobs together have charged to max_total_mem (debugfs)."""
+    return int(guest.check(f"cat {DEBUGFS}/charged"))
+
+
 def job_new_under_faults(guest, kernel, job_args: str, repeat: int) -> tuple[str, list[str]]:
     """`repeat` JOB_NEW of `job_args` with 3 % of the requester's slab and
     page allocations failing (nlfuzz turns fault injection on for itself
@@ -1346,25 +1369,17 @@ def job_new_under_faults(guest, kernel, job_args: str, repeat: int) -> tuple[str
     write would fail; a job created is destroyed at once, and when the ack
     was lost the job it may have made is found and reaped).  Checks that
     nlfuzz ended well, every request was answered, a job whose ack was lost
-    was whole (it could be destroyed) and no job is left; returns nlfuzz's
-    output and each request's outcome (an errno, "" for a lost ack)."""
-    for opt in ("FAILSLAB", "FAIL_PAGE_ALLOC", "FAULT_INJECTION_DEBUG_FS"):
-        if not kernel.has(opt):
-            pytest.skip(f"{kernel.name} is built without CONFIG_{opt}")
-    fault_attr(guest, "failslab", task_filter="Y", ignore_gfp_wait="N", probability=3)
-    fault_attr(guest, "fail_page_alloc", task_filter="Y", ignore_gfp_wait="N",
-               ignore_gfp_highmem="N", min_order=0, probability=3)
-    script = f"nlfuzz req --make-it-fail --repeat={repeat} new {job_args} 2>&1; echo rc=$?"
-    try:
-        out = guest.check(script, timeout=3 * SLOW)
-    finally:
-        fault_attr(guest, "failslab")
-        fault_attr(guest, "fail_page_alloc")
+    was whole (it could be destroyed), no job is left and nothing is
+    charged; returns nlfuzz's output and each request's outcome (an errno,
+    "" for a lost ack)."""
+    out = under_faults(guest, kernel, f"nlfuzz req --make-it-fail --repeat={repeat} new "
+                                      f"{job_args}")
     assert "rc=0" in out, out[-2000:]
     outcomes = re.findall(r"^(?:ack errno=(\d+)|ack lost|send failed)", out, re.M)
     assert len(outcomes) == repeat, out
     assert out.count("reaped") <= out.count("ack lost"), out
     assert job_ids(guest) == []
+    assert charged(guest) == 0
     return out, outcomes
 
 
@@ -1446,6 +1461,38 @@ def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nul
     assert nlreq(guest, "start", f"job-id={j}").errno == 0
     wait_for(guest, f"nlfuzz req get job-id={j} | grep -q 'state=2'", what="the job to end")
     assert nlreq(guest, "del", f"job-id={j}").errno == 0
+
+
+@pytest.mark.debug
+@pytest.mark.budget(120)
+@pytest.mark.tolerate_splat(r"warn_alloc\+")
+def test_allocation_failures_in_replay_upload(guest, kernel, kiobench_module, make_nullb):
+    """A replay job's JOB_NEW and the four JOB_REPLAY pieces of its log,
+    40 times, with 3 % of the slab and page allocations of the requests
+    failing (`nlfuzz upload`): each try ends whole (the job starts and
+    replays each of its 1024 entries once) or refused (JOB_NEW refused,
+    or the job destroyed after a piece's ack was lost); a piece refused
+    (ENOMEM) or never sent added nothing, so that sent again the log is
+    whole.  Afterwards nothing is charged (debugfs `charged`), the device
+    is released (a writer opens it exclusively: the jobs held it so) and
+    kmemleak finds nothing at the module's end.  Mutation: kb_job_create()
+    without kb_replay_free() under out_free_replay (the table of a job
+    whose later allocation failed left allocated): red (kmemleak).
+    Mutation: no kb_job_uncharge() under out_uncharge_mem: red (charged)."""
+    mem = 1 << 20
+    guest.check(f"rmmod kiobench && modprobe kiobench max_job_mem={mem} max_total_mem={mem}")
+    dev = make_nullb("nullb0", size_mb=16)
+    job_args = f"dev={dev} allow-writes numjobs=1 iodepth=2 bss=4096 replay-nr=1024"
+    out = under_faults(guest, kernel, f"nlfuzz upload --make-it-fail 40 4 {job_args}")
+    assert "rc=0" in out, out[-3000:]
+    ends = dict(re.findall(r"(\S+)=(\d+)", re.search(r"^tries=.*$", out, re.M).group(0)))
+    assert int(ends["tries"]) == 40 and int(ends["broken"]) == 0, out[-3000:]
+    # both ends happened: faults did hit, and whole logs got through
+    assert int(ends["whole"]) >= 3, out[-3000:]
+    assert int(ends["refused"]) + int(ends["abandoned"]) >= 3, out[-3000:]
+    assert out.count("reaped") <= out.count("ack lost"), out
+    assert job_ids(guest) == [] and charged(guest) == 0
+    guest.check(f"nlfuzz hold {dev} & p=$!; sleep 1; kill -0 $p && kill $p")
 
 
 @pytest.mark.debug
