@@ -41,7 +41,7 @@
  *	"tries=... whole=... refused=... abandoned=... broken=..."; exit 0
  *	when no try broke and no job is left, 2 otherwise.
  *
- *   nlfuzz fuzz SEED COUNT DEV...
+ *   nlfuzz fuzz [--hook=CMD --hook-every=N] SEED COUNT DEV...
  *	COUNT random and malformed messages (seeded, reproducible: message i
  *	of a seed is the same whatever the kernel answered), among them the
  *	spec's commands with the attributes the spec says they take, at their
@@ -50,7 +50,11 @@
  *	read to its ack, or when none came at once followed by a probe that
  *	proves every reply to it was read; then
  *	every job it created is stopped and destroyed, and a dump must show
- *	no job it did not create.  Exit 0 if all went well.
+ *	no job it did not create.  Exit 0 if all went well.  With --hook,
+ *	every N messages a removal step (removal_step()) runs `sh -c CMD`
+ *	twice: the first run removes the last DEV, the second brings it back
+ *	under the same path; "removals=... removed-failed=... removed-live=...
+ *	hook-failed=..." is printed after the first line.
  *
  *   nlfuzz listen COUNT
  *	Joins "events" (as join), prints "listening", then the next COUNT
@@ -97,6 +101,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1957,6 +1962,188 @@ static bool fuzz_one(unsigned long i, uint64_t seed, unsigned long kinds[8], boo
 	return true;
 }
 
+/* ---- device removal in the middle (fuzz --hook) --------------------------- */
+
+/*
+ * fuzz --hook=CMD --hook-every=N: every N messages a removal step
+ * (removal_step()) runs `sh -c CMD` twice: the first run must remove the
+ * last DEV (null_blk: power=0, rmdir), the second bring it back under the
+ * same path.  The steps draw no random number: message i of a seed is the
+ * same with removals as without.
+ */
+static const char *hook_cmd;
+static unsigned long hook_every, hook_failed, removals, removed_failed, removed_live;
+static pid_t hook_pid = -1;
+
+/* Waits for the hook started last, if any. */
+static void hook_wait(void)
+{
+	int st;
+
+	if (hook_pid < 0)
+		return;
+	if (waitpid(hook_pid, &st, 0) < 0)
+		die("waitpid");
+	hook_pid = -1;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "nlfuzz: hook %s failed (status %#x)\n", hook_cmd, st);
+		hook_failed++;
+	}
+}
+
+/* Starts the hook, once the one before has ended; returns at once. */
+static void hook_start(void)
+{
+	hook_wait();
+	fflush(NULL);
+	hook_pid = fork();
+	if (hook_pid < 0)
+		die("fork");
+	if (!hook_pid) {
+		execl("/bin/sh", "sh", "-c", hook_cmd, (char *)NULL);
+		_exit(127);
+	}
+}
+
+/*
+ * One well-formed request of a removal step, read to its ack (a job a
+ * reply names is tracked, so destroyed later); its errno, counted.
+ */
+static int step_req(struct msg *m)
+{
+	struct ack ack;
+
+	msg_finish(m);
+	send_raw(m->buf, m->len);
+	if (!read_replies(((struct nlmsghdr *)m->buf)->nlmsg_seq, m, &ack, track_reply, NULL,
+			  120000)) {
+		fprintf(stderr, "nlfuzz: removal step: no ack to command %u\n",
+			m->buf[NLMSG_HDRLEN]);
+		exit(2);
+	}
+	if (ack.err < 256)
+		stats_err[ack.err]++;
+	if (!ack.err)
+		stats_ok++;
+	return ack.err;
+}
+
+/* A JOB_NEW on @dev (the last one tracked is the job made); its id or 0. */
+static uint32_t step_new(const char *dev, uint32_t replay_nr, bool locality, uint64_t runtime_ns)
+{
+	static struct msg m;
+	size_t before = nr_tracked;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, KIOBENCH_CMD_JOB_NEW);
+	nest_start(&m, KIOBENCH_A_DEVICES);
+	put_str(&m, KIOBENCH_DEV_A_PATH, dev);
+	nest_end(&m);
+	put(&m, KIOBENCH_A_RANDOM, NULL, 0);
+	put_u32(&m, KIOBENCH_A_IODEPTH, 8);
+	if (locality)
+		put(&m, KIOBENCH_A_LOCALITY, NULL, 0);
+	if (replay_nr)
+		put_u32(&m, KIOBENCH_A_REPLAY_NR, replay_nr);
+	else if (runtime_ns)
+		put_u64(&m, KIOBENCH_A_RUNTIME_NS, runtime_ns);
+	else
+		put_u64(&m, KIOBENCH_A_NUMBER_IOS, 1000);
+	if (step_req(&m) || nr_tracked == before)
+		return 0;
+	return tracked[nr_tracked - 1];
+}
+
+static int step_op(uint8_t cmd, uint32_t id)
+{
+	static struct msg m;
+
+	msg_init(&m, family, NLM_F_REQUEST | NLM_F_ACK, cmd);
+	put_u32(&m, KIOBENCH_A_JOB_ID, id);
+	return step_req(&m);
+}
+
+#define STEP_PIECE	64	/* entries of one JOB_REPLAY of a removal step */
+
+/* Piece @p (of three) of a removal step's replay job @id. */
+static int step_piece(uint32_t id, uint32_t p)
+{
+	static struct msg m;
+
+	upload_piece(&m, id, p * STEP_PIECE, STEP_PIECE);
+	return step_req(&m);
+}
+
+/* Waits (30 s at most) for @id to leave RUNNING; FAILED counted, as ENODEV. */
+static void step_wait_end(uint32_t id)
+{
+	struct job_status st;
+
+	for (int i = 0; i < 300 && job_status(id, &st); i++) {
+		if (st.state != KIOBENCH_STATE_RUNNING) {
+			if (st.state == KIOBENCH_STATE_FAILED && st.error == -ENODEV)
+				removed_failed++;
+			return;
+		}
+		usleep(100000);
+	}
+	removed_live++;
+	fprintf(stderr, "nlfuzz: job %u still runs 30 s after its device was removed\n", id);
+}
+
+/*
+ * A removal step: on the last DEV a job runs (locality on every other
+ * step: its I/O looks up hardware queues), a job is made to be started
+ * after the removal, and a replay job has the first of the three pieces
+ * of its log.  The hook removes the device; meanwhile the second piece
+ * and a JOB_NEW on the device race it; once it is gone the third piece,
+ * the starts and the running job's end (FAILED, ENODEV).  Every other
+ * step the socket is then closed, so that its jobs are reaped with their
+ * device gone, and reopened.  The hook brings the device back while the
+ * fuzzing goes on.
+ */
+static void removal_step(unsigned long step)
+{
+	const char *dev = devs[nr_devs - 1];
+	uint32_t run, idle, rep;
+
+	hook_wait();		/* the device is back */
+	/* room for the step's jobs (fuzz_one() keeps at most 8) */
+	while (nr_tracked > 4) {
+		uint32_t id = tracked[0];
+
+		destroy(id);
+		untrack(id);
+	}
+	removals++;
+	run = step_new(dev, 0, step % 2, 20000000000ULL);
+	if (run)
+		step_op(KIOBENCH_CMD_JOB_START, run);
+	idle = step_new(dev, 0, !(step % 2), 0);
+	rep = step_new(dev, 3 * STEP_PIECE, false, 0);
+	if (rep)
+		step_piece(rep, 0);
+	hook_start();				/* the removal */
+	if (rep)
+		step_piece(rep, 1);
+	step_new(dev, 0, true, 0);
+	hook_wait();
+	if (rep) {
+		step_piece(rep, 2);
+		step_op(KIOBENCH_CMD_JOB_START, rep);
+	}
+	if (idle) {
+		step_op(KIOBENCH_CMD_JOB_START, idle);
+		step_wait_end(idle);
+	}
+	if (run)
+		step_wait_end(run);
+	if (step % 2) {		/* the socket's jobs go with it */
+		close(sock);
+		open_socket();
+	}
+	hook_start();				/* the device back */
+}
+
 static int cmd_fuzz(int argc, char **argv)
 {
 	unsigned long count, i, kinds[8] = { 0 };
@@ -1964,8 +2151,14 @@ static int cmd_fuzz(int argc, char **argv)
 	struct idlist dump = { .n = 0 };
 	bool ok = true;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: nlfuzz fuzz SEED COUNT DEV...\n");
+	for (; argc && !strncmp(argv[0], "--hook", 6); argc--, argv++) {
+		if (!strncmp(argv[0], "--hook=", 7))
+			hook_cmd = argv[0] + 7;
+		else if (!strncmp(argv[0], "--hook-every=", 13))
+			hook_every = strtoul(argv[0] + 13, NULL, 0);
+	}
+	if (argc < 3 || !hook_cmd != !hook_every) {
+		fprintf(stderr, "usage: nlfuzz fuzz [--hook=CMD --hook-every=N] SEED COUNT DEV...\n");
 		return 2;
 	}
 	seed = strtoull(argv[0], NULL, 0);
@@ -1983,9 +2176,13 @@ static int cmd_fuzz(int argc, char **argv)
 	if (sched_setscheduler(0, SCHED_FIFO, &(struct sched_param){ .sched_priority = 1 }))
 		die("sched_setscheduler");
 	open_socket();
-	for (i = 0; i < count; i++)
+	for (i = 0; i < count; i++) {
+		if (hook_cmd && i % hook_every == hook_every / 2)
+			removal_step(i / hook_every);
 		if (!fuzz_one(i, seed, kinds, &ok))
 			return 2;
+	}
+	hook_wait();
 	/* Jobs that exist must be ones this fuzzer created. */
 	if (!list_jobs(&dump)) {
 		fprintf(stderr, "nlfuzz: final dump failed\n");
@@ -2008,6 +2205,9 @@ static int cmd_fuzz(int argc, char **argv)
 	printf("seed=%" PRIu64 " messages=%lu acked-ok=%lu no-ack=%lu created=%lu "
 	       "left=%zu malformed-replies=%lu lost-replies=%lu\n", seed, count, stats_ok,
 	       stats_noack, stats_created, dump.n, malformed, lost);
+	if (hook_cmd)
+		printf("removals=%lu removed-failed=%lu removed-live=%lu hook-failed=%lu\n",
+		       removals, removed_failed, removed_live, hook_failed);
 	printf("kinds:");
 	for (i = 0; i < 8; i++)
 		printf(" %lu", kinds[i]);
@@ -2017,7 +2217,7 @@ static int cmd_fuzz(int argc, char **argv)
 			printf(" %s=%lu", strerrorname_np(i), stats_err[i]);
 	printf("\n");
 	print_spec_drawn();
-	return ok && !malformed && !lost ? 0 : 1;
+	return ok && !malformed && !lost && !removed_live && !hook_failed ? 0 : 1;
 }
 
 /* ---- privileges ---------------------------------------------------------- */

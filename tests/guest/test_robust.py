@@ -26,7 +26,8 @@ import yaml
 
 from kb import (DEBUGFS, block_events, destroy_job, dev_bios, fault_attr, hist, job_ids,
                 listened_events, nlreq, run_job, start_listener, stat_path, wait_for)
-from vm.targets import NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nvme_dev
+from vm.targets import (NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nullb_toggler,
+                        nvme_dev)
 
 GUEST_ARGS = {"nvme_size": 256 << 20}
 REPO = Path(__file__).resolve().parents[2]
@@ -420,6 +421,59 @@ def test_netlink_fuzzer(guest, kiobench_module, make_nullb):
     assert job_ids(guest) == [] and kiobench_list(guest) == {}
     job = run_job(guest, f"--filename={a}:{b} --rw=randread --iodepth=4 --number_ios=1000")
     assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 1000
+
+
+REMOVAL_COUNT, REMOVAL_EVERY = 1200, 200
+
+
+def null_blk_refs(guest) -> int:
+    """null_blk's module references: one per open of one of its disks."""
+    return int(guest.check("cat /sys/module/null_blk/refcnt"))
+
+
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_netlink_fuzzer_with_device_removals(guest, kiobench_module, make_nullb):
+    """The fuzzer of test_netlink_fuzzer, 1200 messages, with a device
+    removal every 200 (`nlfuzz fuzz --hook`): on the null_blk it removes
+    (power=0, rmdir) a job runs (locality on every other time), a job
+    waits to be started after the removal and a replay job has one of its
+    three pieces; a piece and a JOB_NEW race the removal, the last piece
+    and the starts come once the device is gone, then (every other time)
+    the fuzzer's socket is closed, so that its jobs are reaped with their
+    device gone; the device is made again while the fuzzing goes on,
+    which meets it missing, going and coming.  Each removal fails both
+    jobs (FAILED, ENODEV) at once, every reply is read, no job is left
+    but the fuzzer's, no splat, no leak, and each job released its
+    devices (null_blk's module references are as before).
+    Mutation: kb_close_devices() skipping kb_bdev_close() on a device no
+    longer live: red (references).  Mutation: the worker's plug batch read
+    from the queue's tag_set again (bdev_get_queue()->tag_set->queue_depth,
+    not the job's copy): red on the debug kernel (KASAN: use-after-free)."""
+    guest.check("rmmod kiobench && modprobe kiobench max_job_mem=8388608 max_total_mem=33554432")
+    a = make_nullb("nullb0", size_mb=64, memory_backed=False)
+    rm = nullb(guest, "nbrm", size_mb=64, memory_backed=False)
+    hook = nullb_toggler(guest, "nbrm")
+    refs = null_blk_refs(guest)
+    try:
+        r = guest.run(f"nlfuzz fuzz --hook={hook} --hook-every={REMOVAL_EVERY} {FUZZ_SEED} "
+                      f"{REMOVAL_COUNT} {a} {rm}", timeout=3 * SLOW)
+        assert r.rc == 0, r.out
+        stats = dict(re.findall(r"(\S+)=(\d+)", " ".join(r.out.splitlines()[:2])))
+        assert int(stats["messages"]) == REMOVAL_COUNT and int(stats["created"]) > 20, r.out
+        n = REMOVAL_COUNT // REMOVAL_EVERY
+        assert int(stats["removals"]) == n, r.out
+        # both jobs of each removal failed with it, none ran on
+        assert int(stats["removed-failed"]) == 2 * n and int(stats["removed-live"]) == 0, r.out
+        assert int(stats["malformed-replies"]) == 0 and int(stats["hook-failed"]) == 0, r.out
+        assert job_ids(guest) == []
+        # the jobs made on each device that went released it
+        wait_for(guest, f"[ $(cat /sys/module/null_blk/refcnt) -eq {refs} ]",
+                 f"null_blk's references back to {refs}", 60)
+        job = run_job(guest, f"--filename={a}:{rm} --rw=randread --iodepth=4 --number_ios=1000")
+        assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 1000
+    finally:
+        guest.run(f"echo 0 >{NULLB}/nbrm/power; rmdir {NULLB}/nbrm")
 
 
 # ---- 4. bad input ----------------------------------------------------------------

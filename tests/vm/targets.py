@@ -47,6 +47,28 @@ def nullb(guest: Guest, name: str, *, memory_backed: bool = True,
     return dev
 
 
+# Removes null_blk NAME when it is there (power off, then rmdir), else makes
+# it again (64 MiB, not memory-backed): `nlfuzz fuzz --hook`'s command.
+TOGGLE_NULLB = """#!/bin/sh
+d={nullb}/{name}
+if [ -d $d ]; then
+    echo 0 >$d/power && rmdir $d
+else
+    mkdir $d && echo 64 >$d/size && echo 0 >$d/memory_backed && echo 1 >$d/power
+fi
+"""
+
+
+def nullb_toggler(guest: Guest, name: str) -> str:
+    """The guest path of a script that removes null_blk `name` (made by
+    nullb(guest, name, size_mb=64, memory_backed=False)) when it is there,
+    and makes it again when it is not (TOGGLE_NULLB)."""
+    path = f"/tmp/toggle-{name}"
+    guest.check(f"cat >{path} <<'EOF'\n{TOGGLE_NULLB.format(nullb=NULLB, name=name)}EOF\n"
+                f"chmod +x {path}")
+    return path
+
+
 def zoned(zone_size_mb: int, nr_zones: int, *, zone_capacity_mb: int | None = None,
           max_open: int = 0, max_active: int = 0, nr_conv: int = 0) -> dict[str, int]:
     """null_blk attributes of a host-managed zoned device, for nullb() or
