@@ -38,7 +38,8 @@
  *	again, a job whose ack was lost is destroyed.  A whole log must start
  *	and replay each entry once (see upload_try()).  Prints each try's
  *	end, "try T: whole|refused: ...|abandoned at piece P: ...", then
- *	"tries=... whole=... refused=... abandoned=... broken=..."; exit 0
+ *	"tries=... whole=... refused=... abandoned=... broken=... resent=..."
+ *	(pieces sent again); exit 0
  *	when no try broke and no job is left, 2 otherwise.
  *
  *   nlfuzz fuzz [--hook=CMD --hook-every=N] SEED COUNT DEV...
@@ -1196,6 +1197,8 @@ enum upload_end { UP_WHOLE, UP_REFUSED, UP_ABANDONED, UP_BROKEN };
 /* How many times a piece is sent again after a refusal (ENOMEM, a failed send). */
 #define UPLOAD_RETRIES	16
 
+static unsigned long upload_resent;	/* pieces sent again */
+
 /*
  * One try of `nlfuzz upload`: the JOB_NEW in @new, then the log of @nr
  * entries in @pieces JOB_REPLAY requests, all with faults injected (@fail_fd),
@@ -1253,6 +1256,7 @@ static enum upload_end upload_try(unsigned long t, struct msg *new, int fail_fd,
 					"%s: %s\n", t, p, id, strerrorname_np(ack.err), ack.msg);
 				return UP_BROKEN;
 			}
+			upload_resent += i < UPLOAD_RETRIES;
 		}
 		if (out == REQ_ACK_LOST || i > UPLOAD_RETRIES) {
 			printf("try %lu: abandoned at piece %u: %s\n", t, p,
@@ -1339,8 +1343,9 @@ static int cmd_upload(int argc, char **argv)
 		fprintf(stderr, "nlfuzz upload: %zu jobs left\n", left.n);
 		ends[UP_BROKEN]++;
 	}
-	printf("tries=%lu whole=%lu refused=%lu abandoned=%lu broken=%lu\n", t, ends[UP_WHOLE],
-	       ends[UP_REFUSED], ends[UP_ABANDONED], ends[UP_BROKEN]);
+	printf("tries=%lu whole=%lu refused=%lu abandoned=%lu broken=%lu resent=%lu\n", t,
+	       ends[UP_WHOLE], ends[UP_REFUSED], ends[UP_ABANDONED], ends[UP_BROKEN],
+	       upload_resent);
 	return ends[UP_BROKEN] || malformed ? 2 : 0;
 }
 
