@@ -423,7 +423,10 @@ def test_netlink_fuzzer(guest, kiobench_module, make_nullb):
     assert job["kiobench"]["state"] == "DONE" and job["read"]["total_ios"] == 1000
 
 
-REMOVAL_COUNT, REMOVAL_EVERY = 1200, 200
+# two removals: one with the socket kept and locality on the job started
+# after it, one with the socket closed and locality on the running job
+# (1200 messages, six removals: 69 s on the debug kernel)
+REMOVAL_COUNT, REMOVAL_EVERY = 400, 200
 
 
 def null_blk_refs(guest) -> int:
@@ -432,9 +435,9 @@ def null_blk_refs(guest) -> int:
 
 
 @pytest.mark.debug
-@pytest.mark.budget(60)
+@pytest.mark.budget(30)   # 17 s on the debug kernel
 def test_netlink_fuzzer_with_device_removals(guest, kiobench_module, make_nullb):
-    """The fuzzer of test_netlink_fuzzer, 1200 messages, with a device
+    """The fuzzer of test_netlink_fuzzer, 400 messages, with a device
     removal every 200 (`nlfuzz fuzz --hook`): on the null_blk it removes
     (power=0, rmdir) a job runs (locality on every other time), a job
     waits to be started after the removal and a replay job has one of its
@@ -1518,7 +1521,7 @@ def test_allocation_failures_in_job_new(guest, kernel, kiobench_module, make_nul
 
 
 @pytest.mark.debug
-@pytest.mark.budget(120)
+@pytest.mark.budget(30)   # 28 s on the debug kernel, two kmemleak scans included
 @pytest.mark.tolerate_splat(r"warn_alloc\+")
 def test_allocation_failures_in_replay_upload(guest, kernel, kiobench_module, make_nullb):
     """A replay job's JOB_NEW and the four JOB_REPLAY pieces of its log,
@@ -1529,7 +1532,7 @@ def test_allocation_failures_in_replay_upload(guest, kernel, kiobench_module, ma
     (ENOMEM) or never sent added nothing, so that sent again the log is
     whole.  Afterwards nothing is charged (debugfs `charged`), the device
     is released (a writer opens it exclusively: the jobs held it so) and
-    kmemleak finds nothing at the module's end.  Mutation: kb_job_create()
+    kmemleak finds nothing.  Mutation: kb_job_create()
     without kb_replay_free() under out_free_replay (the table of a job
     whose later allocation failed left allocated): red (kmemleak).
     Mutation: no kb_job_uncharge() under out_uncharge_mem: red (charged)."""
@@ -1547,6 +1550,14 @@ def test_allocation_failures_in_replay_upload(guest, kernel, kiobench_module, ma
     assert out.count("reaped") <= out.count("ack lost"), out
     assert job_ids(guest) == [] and charged(guest) == 0
     guest.check(f"nlfuzz hold {dev} & p=$!; sleep 1; kill -0 $p && kill $p")
+    # kmemleak here, not only at the module's end: one scan after the
+    # tries missed the tables the kb_replay_free() mutation leaks (seen on the
+    # debug kernel; a pointer left behind holds a leak for a scan), two
+    # find them
+    first = guest.kmemleak()
+    if first is not None:
+        leaks = first + (guest.kmemleak() or "")
+        assert "kiobench" not in leaks, leaks
 
 
 @pytest.mark.debug
