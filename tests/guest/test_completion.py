@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import queue_attr, run_job
+from kb import dev_bios, queue_attr, run_job
 from vm.targets import nvme_dev
 
 # One NVMe controller with poll queues: nvme.poll_queues reaches the module
@@ -190,6 +190,45 @@ def test_spin_keeps_the_depth(guest, kiobench_module, make_nullb):
             sleep += depth(guest, dev, "", t)
             figures += f"; twice at {dev}: spin {spin / 2:.3f}, sleep {sleep / 2:.3f}"
         assert spin > sleep, figures
+
+
+@pytest.mark.debug
+@pytest.mark.budget(40)
+def test_spin_completes_every_io_on_its_cpu(guest, kiobench_module, make_nullb):
+    """The debug lane's spinning worker (KASAN, lockdep over kb_wait_spin()):
+    600 reads at QD 4 on a 2 ms timer-mode null_blk all complete (the
+    device's own count), and the worker was on its CPU through the waits
+    (cpu_ns above 85 % of the elapsed time, as depth() asks; slowness only
+    adds to it).  Mutation: kb_wait_spin() calling usleep_range(200, 300)
+    instead of cpu_relax(): red."""
+    dev = make_nullb("nullb0", completion_nsec=2_000_000, size_mb=16)
+    before = dev_bios(guest, dev)
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=4 --number_ios=600 --spin")
+    kb = job["kiobench"]
+    assert kb["state"] == "DONE" and kb["completion"] == "spin", kb
+    assert ios(job) == 600 == dev_bios(guest, dev) - before, ios(job)
+    busy = kb["cpu_ns"] / kb["elapsed_ns"]
+    assert busy > 0.85, f"the spinning worker ran {busy:.1%} of the time"
+
+
+@pytest.mark.debug
+@pytest.mark.budget(40)
+def test_hipri_past_the_tags_retries_each_refused_io(guest, kiobench_module, make_nullb):
+    """The debug lane's refusals (REQ_NOWAIT): polled reads at QD 8 on a
+    null_blk poll queue of 4 tags, 1000 I/Os: bios are refused (the
+    kernel's retries), each waits at the head of the worker's queue and
+    goes again, the learnt tag cap is forgotten after 256 completions, and
+    every I/O completes (the device's own count).  Mutation: kb_reap()
+    dropping a refused slot (`continue` without kb_defer()): red."""
+    dev = make_nullb("nullb0", size_mb=64, memory_backed=False, poll_queues=1,
+                     hw_queue_depth=4)
+    before = dev_bios(guest, dev)
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --hipri "
+                         "--number_ios=1000", timeout=120)
+    kb = job["kiobench"]
+    assert kb["state"] == "DONE" and kb["completion"] == "poll", kb
+    assert kb["retries"] > 0, "no polled bio was refused a tag"
+    assert ios(job) == 1000 == dev_bios(guest, dev) - before, (ios(job), kb["retries"])
 
 
 @pytest.fixture

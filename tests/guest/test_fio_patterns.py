@@ -7,8 +7,11 @@ Every job runs at iodepth=1, so that dispatch order is the order in which
 the offsets were picked.  Where fio's stream is exact (sequential offsets,
 strided zones) kiobench's must be the same list; where it is random, the
 pattern's structure must be the same: which I/Os follow on from the
-previous one or repeat its offset, which zone each I/O falls in.  Neither
-core nor debug: the offsets are drawn by the same code on every kernel.
+previous one or repeat its offset, which zone each I/O falls in.  Not
+core: the offsets are drawn by the same code on every kernel; the random
+ones run on the debug kernel instead of 6.12, for KASAN's and UBSAN's
+check of that code (kb_follow(), kb_strided_offset() and the zones'
+random maps).
 """
 from __future__ import annotations
 
@@ -45,6 +48,7 @@ def phases(offs: list[int], n: int, same) -> list[float]:
     return [h / s for h, s in zip(hits, seen)]
 
 
+@pytest.mark.debug
 def test_random_offset_modifier_draws_one_offset_in_n_as_fio(guest, kiobench_module,
                                                              make_nullb):
     """rw=randread:8: the first I/O of every 8 at a drawn offset, the 7
@@ -63,6 +67,7 @@ def test_random_offset_modifier_draws_one_offset_in_n_as_fio(guest, kiobench_mod
         assert p[0] <= 0.02 and min(p[1:]) >= 0.98, (name, [round(x, 3) for x in p])
 
 
+@pytest.mark.debug
 def test_rw_sequencer_identical_repeats_each_offset_as_fio(guest, kiobench_module,
                                                           make_nullb):
     """rw=randread:4 with rw_sequencer=identical: each drawn offset read 4
@@ -115,6 +120,7 @@ def test_strided_zone_read_over_as_fio(guest, kiobench_module, make_nullb):
     assert kb == fio, (kb[:26], fio[:26])
 
 
+@pytest.mark.debug
 def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
     """zonemode=strided with rw=randread, zonerange=256k, zonesize=64k,
     zoneskip=768k: 16 reads in each zone, each in the zone's first 256

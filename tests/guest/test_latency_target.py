@@ -184,3 +184,27 @@ def test_latency_target_fails_at_depth_one(guest, kiobench_module, make_nullb):
     assert job["kiobench"]["elapsed_ns"] < 2e9, job["kiobench"]["elapsed_ns"]
     wins = job["kiobench"]["latency_target"]["workers"][0]["curve"]
     assert wins and wins[0]["depth"] == 1 and not wins[0]["pass"], wins
+
+
+@pytest.mark.debug
+@pytest.mark.budget(30)
+def test_latency_target_fills_each_depth_it_climbs_to(guest, kiobench_module, make_nullb):
+    """The debug lane's climb: a 1 s target that a 10 ms device (64 tags)
+    always meets, 200 ms windows, iodepth=8: windows at depths 1, 2, 4, 8
+    and the last one at 8, all held, and the search ends long before the
+    runtime.  What each window did is the kernel's count of its I/Os, not
+    the depth it names: at depth 8 at least 3 times the I/Os of depth 1 (8
+    times at best; slowness only makes depth 1's fewer).  Mutation:
+    kb_latt_fill() submitting nothing (`while (0 && w->idle ...)`: the
+    parked slots stay parked, one I/O in flight at every depth): red."""
+    dev = make_nullb("nullb0", size_mb=64, completion_nsec=10_000_000)
+    job = run_job(guest, f"--filename={dev} --rw=randread --iodepth=8 --runtime=20s "
+                         "--time_based --latency_target=1000000 --latency_window=200ms")
+    lt, wins = curve(job)
+    w = lt["workers"][0]
+    assert w["state"] == "done" and w["depth"] == 8, (w, brief(wins))
+    assert [x["depth"] for x in wins] == [1, 2, 4, 8, 8], brief(wins)
+    assert all(x["pass"] for x in wins), brief(wins)
+    assert wins[3]["ios"] >= 3 * wins[0]["ios"], brief(wins)
+    assert wins[4]["ios"] >= 3 * wins[0]["ios"], brief(wins)
+    assert job["kiobench"]["elapsed_ns"] < 10e9, job["kiobench"]["elapsed_ns"]

@@ -301,3 +301,27 @@ def test_iodepth_batch_above_a_plug_is_refused(guest: Guest, kiobench_module, ma
     ack = nlreq(guest, "new", f"dev={dev}", "iodepth=64", "iodepth-batch=32", "number-ios=10")
     assert ack.errno == 0, ack.out
     assert nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}").errno == 0
+
+
+@pytest.mark.debug
+def test_submit_rules_across_attributes_are_the_kernels(guest: Guest, kiobench_module,
+                                                        make_nullb):
+    """Raw requests the tool never sends, refused by kb_parse_submit() on
+    its own with the attribute named, and no job left: iodepth-low (a
+    refill point) with rate-iops, whose open loop has no refill;
+    write-barrier with write-zeroes (REQ_PREFLUSH | REQ_FUA on plain writes
+    only).  Mutation: kb_parse_batch()'s rate-iops check dropped
+    (`if (0 && cfg->refill_at ...`): red (the job is made)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    for extra, attr, msg in (
+            (["iodepth=8", "iodepth-low=2", "rate-iops=100"], "iodepth-low",
+             "iodepth-low, iodepth-batch-complete-min: not with rate-iops"),
+            (["allow-writes", "rwmix-read=0", "write-zeroes", "write-barrier=4"],
+             "write-barrier",
+             "write-barrier: not with write-zeroes")):
+        ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10", *extra)
+        if ack.errno == 0:
+            nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}")
+        assert ack.name == "EINVAL" and ack.attr == attr and ack.msg.startswith(msg), \
+            (extra, ack.out)
+    assert job_ids(guest) == []

@@ -24,7 +24,7 @@ import statistics
 
 import pytest
 
-from kb import block_events, run_job
+from kb import block_events, dev_bios, run_job
 
 PAUSE_NS = 10_000_000
 GAP_NS = 9_500_000  # a pause's gap is at least this (see above)
@@ -231,3 +231,37 @@ def test_thinktime_with_rate_catches_up_unless_ignored(guest, kiobench_module, m
         assert abs(ours - fio) <= 0.15 * fio, (ig, counts)
     for i, name in enumerate(("kiobench", "fio")):
         assert counts[1][i] < 0.7 * counts[0][i], (name, counts)
+
+
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_thinktime_pauses_bound_the_run_from_below(guest, kiobench_module, make_nullb):
+    """The debug lane's thinktime (KASAN over the count, the spin, the
+    sleep and the resumes), count-bounded so that a slow kernel only
+    lengthens the run.  Closed loop: iodepth=4, 64 I/Os, a 200 ms pause
+    (20 ms of it spun) after every 16 completions: 3 pauses (none after the
+    last I/O), so the job takes at least 600 ms and does exactly 64 I/Os
+    (the device's own count).  Open loop: rate_iops=100, 40 I/Os, a 100 ms
+    pause after every 10, rate_ignore_thinktime: the schedule moves on by
+    each pause, so the last arrival is at least 39 x 10 + 3 x 100 ms after
+    the first (catching up instead, the job ends after ~400 ms).
+    Mutations: kb_think() not sleeping (kb_sleep_until() dropped: 60 ms of
+    spin); kb_think_count() not restarting the count (one pause); the
+    schedule not moved on (`w->sched.next_ns += 0`): red."""
+    dev = make_nullb("nullb0", size_mb=64)
+    base = f"--filename={dev} --rw=randread"
+    before = dev_bios(guest, dev)
+    closed = run_job(guest, f"{base} --iodepth=4 --number_ios=64 --thinktime=200ms "
+                            "--thinktime_spin=20ms --thinktime_blocks=16")
+    assert closed["read"]["total_ios"] == 64 == dev_bios(guest, dev) - before, closed["read"]
+    kb = closed["kiobench"]
+    assert kb["state"] == "DONE" and kb["elapsed_ns"] >= 3 * 200_000_000, \
+        (kb["state"], kb["elapsed_ns"])
+    before = dev_bios(guest, dev)
+    opened = run_job(guest, f"{base} --iodepth=4 --number_ios=40 --rate_iops=100 "
+                            "--thinktime=100ms --thinktime_blocks=10 --rate_ignore_thinktime")
+    assert opened["read"]["total_ios"] == 40 == dev_bios(guest, dev) - before, opened["read"]
+    kb = opened["kiobench"]
+    assert kb["settings"]["rate_ignore_thinktime"], kb["settings"]
+    assert kb["state"] == "DONE" and kb["elapsed_ns"] >= 390_000_000 + 3 * 100_000_000, \
+        (kb["state"], kb["elapsed_ns"])

@@ -220,6 +220,48 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     assert write_counts(guest, zdev) == before
 
 
+# Raw requests (no tool in between) that zone.c refuses: the extra
+# attributes, the attribute the extack names and its message's start.
+RAW_REFUSALS = [
+    (["zone-op=1"], "zone-op", "zone-op: zone management destroys data"),
+    (["allow-writes", "zone-op=2", "rwmix-read=0"], "zone-op", "zone-op: with trim-mode trim"),
+    (["allow-writes", "zone-op=5", "trim-mode=1", "rwmix-read=0", "numjobs=2"], "zone-op",
+     "zone-op: reset-all resets every zone"),
+    (["zonemode=0", "zone-op=1"], "zone-op", "zone-op: only with zonemode zbd"),
+    (["zonemode=1", "completion=2"], "zonemode", "zonemode: not with completion poll"),
+    (["zonemode=1", "allow-writes", "rwmix-read=0", "verify=1"], "zonemode",
+     "zonemode: not with verify"),
+    (["zonemode=1", "allow-writes", "trim-mode=2", "rwmix-read=0"], "zonemode",
+     "zonemode: not with trimwrite"),
+    (["zonemode=1", "allow-writes", "rwmix-read=0", "write-zeroes"], "zonemode",
+     "zonemode: not with write-zeroes"),
+    (["zonemode=1", "allow-writes", "rwmix-read=0", "atomic"], "zonemode",
+     "zonemode: not with atomic"),
+    (["zonemode=1", "zone-reset-threshold=50"], "zone-reset-threshold",
+     "zone-reset-threshold: needs zone-reset-frequency"),
+    (["zonemode=1", "max-open-zones=2", "job-max-open-zones=3"], "job-max-open-zones",
+     "job-max-open-zones: more than max-open-zones"),
+]
+
+
+def test_zbd_raw_refusals_name_the_attribute(guest: Guest, zdev: str) -> None:
+    """What the tool never sends, refused by the kernel on its own
+    (kb_zbd_parse(), kb_zbd_parse_op()): each raw request fails with
+    the attribute and the rule named, and no job is left.  Mutation:
+    kb_zbd_parse()'s check of job-max-open-zones against max-open-zones
+    dropped: red (a later check refuses it without naming the
+    attribute)."""
+    wrong = []
+    for extra, attr, msg in RAW_REFUSALS:
+        ack = nlreq(guest, "new", f"dev={zdev}", "number-ios=16", *extra)
+        if ack.errno == 0:
+            raw_job_runs(guest, ack)
+        if ack.errno == 0 or (ack.attr, ack.msg[:len(msg)]) != (attr, msg):
+            wrong.append((extra, ack.out.strip()))
+    assert not wrong, "\n".join(map(str, wrong))
+    assert job_ids(guest) == []
+
+
 def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
     """Writes at depth 4 with the scheduler none: refused before 6.10 (no
     zone write plugging, and none does not lock zones), with the reason,
