@@ -140,6 +140,24 @@ def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
             assert len(set(offs[16 * z:16 * z + 16])) == 16, (name, z, offs[16 * z:16 * z + 16])
 
 
+@pytest.mark.debug
+def test_strided_random_zones_without_the_map(guest, kiobench_module, make_nullb):
+    """The zones above with norandommap (kiobench alone: fio's draws
+    without its map repeat blocks too, so the stream has nothing more to
+    compare): 16 reads in each zone in turn, each in the zone's first 256
+    KiB.  Mutation: kb_strided_offset() drawing over the span, not the
+    zone (`kb_rand_offset(&w->rng, w->dev->span_len, ...)`): red."""
+    dev = make_nullb("nullb0", size_mb=256)
+    body = "[srn]\nrw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\n" \
+           "zoneskip=768k\nnorandommap"
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{job(dev, body)}\nEOF")
+    offs = [o for _, o, _ in traced(guest, dev, "kiobench run /tmp/job.fio "
+                                                "--output=/dev/null").ios]
+    assert [o >> 20 for o in offs] == [i // 16 for i in range(NR_IOS)], \
+        [o >> 20 for o in offs][:40]
+    assert all(o % (1 << 20) < 256 << 10 for o in offs), offs
+
+
 def test_blockalign_aligns_random_offsets_as_fio(guest, kiobench_module, make_nullb):
     """ba=16k with bs=4k: every random offset a multiple of 16 KiB under
     kiobench as under fio, and about half of them multiples of 32 KiB
