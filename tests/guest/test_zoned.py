@@ -241,6 +241,12 @@ RAW_REFUSALS = [
      "zone-reset-threshold: needs zone-reset-frequency"),
     (["zonemode=1", "max-open-zones=2", "job-max-open-zones=3"], "job-max-open-zones",
      "job-max-open-zones: more than max-open-zones"),
+    # the device's rules (kb_zbd_check(), kb_zbd_limits()): no attribute named
+    (["zonemode=1", "allow-writes", "rwmix-read=0", "max-open-zones=2", "numjobs=4"], "-",
+     "max-open-zones: "),
+    (["zonemode=1", "allow-writes", "rwmix-read=0", "job-max-open-zones=3", "numjobs=2"], "-",
+     "job-max-open-zones: "),
+    (["zonemode=1", "numjobs=17"], "-", "numjobs: "),
 ]
 
 
@@ -260,6 +266,32 @@ def test_zbd_raw_refusals_name_the_attribute(guest: Guest, zdev: str) -> None:
             wrong.append((extra, ack.out.strip()))
     assert not wrong, "\n".join(map(str, wrong))
     assert job_ids(guest) == []
+
+
+def test_zbd_edges_of_the_zones(guest: Guest, zdev: str, make_nullb) -> None:
+    """Where a zone's data ends: reads of empty zones go to their drawn
+    offsets, counted (reads_beyond_wp, all 8); 2 MiB writes into zones of
+    3 MiB capacity are cut at the capacity, the rest going on in the next
+    zone (the 6 MiB written, each zone written full, per blkzone).  A span
+    with an offline zone, and trims on zones of 8 GiB (an op counts its
+    bytes in 32 bits), are refused.  Mutation: kb_zbd_write_pos() not
+    cutting a write at the capacity (`if (0 && *len > room ...`): red
+    (the device refuses the write past it)."""
+    job, text = run_zbd(guest, zdev, "--rw=randread --number_ios=8")
+    w, _ = zones_file(text)
+    assert job["read"]["total_ios"] == 8 and w["reads_beyond_wp"] == 8, (w, job["read"])
+    job, text = run_zbd(guest, zdev, "--rw=write --bs=2M --io_size=6M")
+    assert job["error"] == 0 and job["write"]["io_bytes"] == 6 * MiB, job["write"]
+    wps = [wp for wp, _ in blkzone(guest, zdev)]
+    assert sum(wps) == 6 * MiB and set(wps) <= {0, CAP_MB * MiB}, wps
+    off = make_nullb("nullb1", memory_backed=False, **zoned(ZONE_MB, 4))
+    guest.check(f"echo {2 * ZONE_MB * MiB // 512} >{NULLB}/nullb1/zone_offline")
+    out = refused(guest, off, "--zonemode=zbd --rw=randwrite --io_size=1M")
+    assert "zone 2 of /dev/nullb1 is read-only or offline" in out or \
+        "read-only or offline zones" in out, out
+    big = make_nullb("nullb2", memory_backed=False, **zoned(8192, 1))
+    out = refused(guest, big, "--zonemode=zbd --rw=trim --bs=1M")
+    assert "over 4 GiB" in out or "4 GiB or more" in out, out
 
 
 def test_zbd_scheduler_none(guest: Guest, zdev: str) -> None:
