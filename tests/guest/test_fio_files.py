@@ -11,8 +11,7 @@ device.  What fio varies between two of its own seeds is the yardstick:
 kiobench may differ from fio by at most twice fio's largest difference
 between its seeds, or by a floor that a few thousand samples allow (below
 it the comparison would only measure luck).  Neither core nor debug: the tool's file handling is the same on
-every kernel; the last test runs the kernel's skewed and
-percentage_random draws alone on the debug kernel, for KASAN and UBSAN.
+every kernel.
 """
 from __future__ import annotations
 
@@ -308,31 +307,3 @@ def test_percentage_random_goes_on_where_the_last_io_ended_as_fio(guest, kiobenc
     for name, s in [("kiobench", kb), ("fio seed 1", fio[0])]:
         assert seq_share(s.ios, "R") <= 0.02, (name, seq_share(s.ios, "R"))
         assert seq_share(s.ios, "W") >= 0.99, (name, seq_share(s.ios, "W"))
-
-
-@pytest.mark.debug
-def test_skew_and_percentage_random_on_the_debug_kernel(guest, kiobench_module, make_nullb):
-    """The two draws above under KASAN and UBSAN, kiobench alone (fio's
-    side stays on 6.12), 1000 reads at QD 1 each.  zipf:1.2 over 4096
-    blocks: the most-hit 1 % of the blocks take the kernel's own table's
-    hottest 1 % of ranks within 0.1 (1000 uniform draws put at most ~0.09
-    there, two hits a block); percentage_random=30: 0.7 of the reads go
-    on from the previous one, within 0.06 (4 standard deviations of 1000
-    draws).  Mutations: kb_draw_offset() drawing the cdf's rank uniformly
-    (`kb_perm_at(&w->scatter, kb_rng_below(&w->rng, 4096))`); the share
-    read as the sequential one (`>= 100 - pct`): red."""
-    dev = make_nullb("nullb0", size_mb=16)
-    body = "number_ios=1000\n[skew]\nrw=randread\nbs=4k\niodepth=1\n"
-    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{job(dev, body + 'random_distribution=zipf:1.2')}"
-                "\nEOF")
-    kb = traced(guest, dev, "kiobench run /tmp/job.fio --output-format=json "
-                            "--output=/tmp/skew.json")
-    table = json.loads(guest.check("cat /tmp/skew.json"))["jobs"][0]["kiobench"]["settings"][
-        "random_cdf"]
-    hot = hot_shares(kb.ios, 4096)[0.01]
-    assert len(kb.ios) == 1000 and table["blocks"] == 4096, (len(kb.ios), table)
-    assert abs(hot - table["hottest_share"]["1%"]) <= 0.1, (hot, table["hottest_share"])
-    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{job(dev, body + 'percentage_random=30')}\nEOF")
-    kb = traced(guest, dev, "kiobench run /tmp/job.fio --output=/dev/null")
-    assert len(kb.ios) == 1000 and abs(seq_share(kb.ios, "R") - 0.7) <= 0.06, \
-        seq_share(kb.ios, "R")

@@ -8,17 +8,19 @@ the offsets were picked.  Where fio's stream is exact (sequential offsets,
 strided zones) kiobench's must be the same list; where it is random, the
 pattern's structure must be the same: which I/Os follow on from the
 previous one or repeat its offset, which zone each I/O falls in.  Not
-core: the offsets are drawn by the same code on every kernel; the random
-ones run on the debug kernel instead of 6.12, for KASAN's and UBSAN's
-check of that code (kb_follow(), kb_strided_offset() and the zones'
-random maps).
+core: the offsets are drawn by the same code on every kernel.  The last
+test runs kiobench alone on the debug kernel, for KASAN's and UBSAN's
+check of the drawing code: every pattern in one job file, under one
+trace, as the debug lane's time is short.
 """
 from __future__ import annotations
+
+import json
 
 import pytest
 
 from kb import run_job
-from test_fio_files import traced
+from test_fio_files import hot_shares, seq_share, traced
 
 NR_IOS = 400
 
@@ -48,7 +50,6 @@ def phases(offs: list[int], n: int, same) -> list[float]:
     return [h / s for h, s in zip(hits, seen)]
 
 
-@pytest.mark.debug
 def test_random_offset_modifier_draws_one_offset_in_n_as_fio(guest, kiobench_module,
                                                              make_nullb):
     """rw=randread:8: the first I/O of every 8 at a drawn offset, the 7
@@ -67,7 +68,6 @@ def test_random_offset_modifier_draws_one_offset_in_n_as_fio(guest, kiobench_mod
         assert p[0] <= 0.02 and min(p[1:]) >= 0.98, (name, [round(x, 3) for x in p])
 
 
-@pytest.mark.debug
 def test_rw_sequencer_identical_repeats_each_offset_as_fio(guest, kiobench_module,
                                                           make_nullb):
     """rw=randread:4 with rw_sequencer=identical: each drawn offset read 4
@@ -120,7 +120,6 @@ def test_strided_zone_read_over_as_fio(guest, kiobench_module, make_nullb):
     assert kb == fio, (kb[:26], fio[:26])
 
 
-@pytest.mark.debug
 def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
     """zonemode=strided with rw=randread, zonerange=256k, zonesize=64k,
     zoneskip=768k: 16 reads in each zone, each in the zone's first 256
@@ -138,24 +137,6 @@ def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
         assert all(o % (1 << 20) < 256 << 10 for o in offs), name
         for z in range(NR_IOS // 16):
             assert len(set(offs[16 * z:16 * z + 16])) == 16, (name, z, offs[16 * z:16 * z + 16])
-
-
-@pytest.mark.debug
-def test_strided_random_zones_without_the_map(guest, kiobench_module, make_nullb):
-    """The zones above with norandommap (kiobench alone: fio's draws
-    without its map repeat blocks too, so the stream has nothing more to
-    compare): 16 reads in each zone in turn, each in the zone's first 256
-    KiB.  Mutation: kb_strided_offset() drawing over the span, not the
-    zone (`kb_rand_offset(&w->rng, w->dev->span_len, ...)`): red."""
-    dev = make_nullb("nullb0", size_mb=256)
-    body = "[srn]\nrw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\n" \
-           "zoneskip=768k\nnorandommap"
-    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{job(dev, body)}\nEOF")
-    offs = [o for _, o, _ in traced(guest, dev, "kiobench run /tmp/job.fio "
-                                                "--output=/dev/null").ios]
-    assert [o >> 20 for o in offs] == [i // 16 for i in range(NR_IOS)], \
-        [o >> 20 for o in offs][:40]
-    assert all(o % (1 << 20) < 256 << 10 for o in offs), offs
 
 
 def test_blockalign_aligns_random_offsets_as_fio(guest, kiobench_module, make_nullb):
@@ -196,3 +177,67 @@ def test_verify_reads_back_the_pattern(guest, kiobench_module, make_nullb, patte
     assert n == (512 if "write:4k" in pattern else 64), n
     assert v["verified"] == n and job["read"]["total_ios"] == n, v
     assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+
+
+# The debug lane's patterns: one job file, each job after the previous one
+# (stonewall), at QD 1 on a 16 MiB device (4096 blocks); (name, I/Os, body).
+DEBUG_JOBS = [
+    ("nr8", 96, "rw=randread:8"),
+    ("ident", 96, "rw=randread:4\nrw_sequencer=identical\nnorandommap"),
+    ("zmap", 96, "rw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\nzoneskip=768k"),
+    ("znomap", 96, "rw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\n"
+                   "zoneskip=768k\nnorandommap"),
+    ("pct", 400, "rw=randread\npercentage_random=30"),
+    ("zipf", 400, "rw=randread\nrandom_distribution=zipf:1.2"),
+]
+
+
+@pytest.mark.debug
+@pytest.mark.budget(60)
+def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb):
+    """The patterns above and test_fio_files.py's skewed and
+    percentage_random draws under KASAN and UBSAN, kiobench alone (fio's
+    side stays on 6.12), one job after another under one trace, the
+    stream cut by each job's count: rw=randread:8 (positions 1-7 of each
+    8 follow on, but where a run meets the device's end, at most one of
+    a position's 12; position 0 not); identical (positions 1-3
+    repeat); strided zones with and without the random map (16 reads in
+    each zone in turn, in its first 256 KiB; with the map no block twice
+    in a zone); percentage_random=30 (0.7 of the reads go on, within 0.1:
+    4 standard deviations of 400 draws are 0.09); zipf:1.2 (the most-hit
+    1 % of the blocks take the kernel's table's hottest 1 % within 0.1;
+    400 uniform draws put at most ~0.2 there).  Mutations:
+    kb_follow() taking identical as sequential and the reverse
+    (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); kb_strided_offset()
+    drawing without the map over the span (`kb_rand_offset(&w->rng,
+    w->dev->span_len, ...)`); kb_draw_offset() drawing the cdf's rank
+    uniformly (`kb_rng_below(&w->rng, 4096)`); the share read as the
+    sequential one (`>= 100 - pct`): red."""
+    dev = make_nullb("nullb0", size_mb=16)
+    text = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\nbs=4k\n"
+    for name, n, body in DEBUG_JOBS:
+        text += f"[{name}]\nstonewall\nnumber_ios={n}\n{body}\n"
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{text}EOF")
+    ios = traced(guest, dev, "kiobench run /tmp/job.fio --output-format=json "
+                             "--output=/tmp/pat.json").ios
+    assert len(ios) == sum(n for _, n, _ in DEBUG_JOBS), len(ios)
+    got, at = {}, 0
+    for name, n, _ in DEBUG_JOBS:
+        got[name], at = ios[at:at + n], at + n
+    offs = {name: [o for _, o, _ in s] for name, s in got.items()}
+    p = phases(offs["nr8"], 8, lambda a, b: b == a + 4096)
+    assert p[0] <= 0.1 and min(p[1:]) >= 0.9, [round(x, 3) for x in p]
+    p = phases(offs["ident"], 4, lambda a, b: a == b)
+    assert p[0] <= 0.1 and min(p[1:]) == 1, p
+    for name in ("zmap", "znomap"):
+        assert [o >> 20 for o in offs[name]] == [i // 16 for i in range(96)], \
+            (name, [o >> 20 for o in offs[name]])
+        assert all(o % (1 << 20) < 256 << 10 for o in offs[name]), (name, offs[name])
+    for z in range(6):
+        assert len(set(offs["zmap"][16 * z:16 * z + 16])) == 16, (z, offs["zmap"])
+    assert abs(seq_share(got["pct"], "R") - 0.7) <= 0.1, seq_share(got["pct"], "R")
+    jobs = {j["jobname"]: j for j in json.loads(guest.check("cat /tmp/pat.json"))["jobs"]}
+    table = jobs["zipf"]["kiobench"]["settings"]["random_cdf"]
+    hot = hot_shares(got["zipf"], 4096)[0.01]
+    assert table["blocks"] == 4096 and abs(hot - table["hottest_share"]["1%"]) <= 0.1, \
+        (hot, table)

@@ -194,7 +194,6 @@ def traced_sizes(guest, dev: str, cmd: str) -> Counter:
         if int(n))
 
 
-@pytest.mark.debug
 def test_cmdprio_bssplit_per_size_as_fio(guest, kiobench_module, make_nullb):
     """fio's cmdprio_bssplit=4k/30:64k/70 (cmdprio_class=1 cmdprio=3) on
     bssplit=4k/50:64k/50 with prioclass=2 prio=5, one job file run by fio
