@@ -189,6 +189,8 @@ DEBUG_JOBS = [
                    "zoneskip=768k\nnorandommap"),
     ("pct", 400, "rw=randread\npercentage_random=30"),
     ("zipf", 400, "rw=randread\nrandom_distribution=zipf:1.2"),
+    ("bsprio", 100, "rw=randread\nnorandommap\nbssplit=4k/50:64k/50\ncmdprio_class=1\n"
+                    "cmdprio=3\ncmdprio_bssplit=64k/100"),
 ]
 
 
@@ -206,13 +208,18 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     in a zone); percentage_random=30 (0.7 of the reads go on, within 0.1:
     4 standard deviations of 400 draws are 0.09); zipf:1.2 (the most-hit
     1 % of the blocks take the kernel's table's hottest 1 % within 0.1;
-    400 uniform draws put at most ~0.2 there).  Mutations:
+    400 uniform draws put at most ~0.2 there); cmdprio_bssplit=64k/100
+    beside bssplit=4k/50:64k/50 (rt/3 on exactly the 64 KiB reads of the
+    trace, by the kernel's histogram of that priority, none on 4 KiB,
+    which the table does not name).  Mutations:
     kb_follow() taking identical as sequential and the reverse
     (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); kb_strided_offset()
     drawing without the map over the span (`kb_rand_offset(&w->rng,
     w->dev->span_len, ...)`); kb_draw_offset() drawing the cdf's rank
     uniformly (`kb_rng_below(&w->rng, 4096)`); the share read as the
-    sequential one (`>= 100 - pct`): red."""
+    sequential one (`>= 100 - pct`); kb_cmdprio_draw() taking the
+    table's share whatever the size (`if (1 || cfg->cmdprio_bs[dir][i].size
+    == len)`): red."""
     dev = make_nullb("nullb0", size_mb=16)
     text = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\nbs=4k\n"
     for name, n, body in DEBUG_JOBS:
@@ -241,3 +248,7 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     hot = hot_shares(got["zipf"], 4096)[0.01]
     assert table["blocks"] == 4096 and abs(hot - table["hottest_share"]["1%"]) <= 0.1, \
         (hot, table)
+    big = sum(n == 65536 for _, _, n in got["bsprio"])
+    prios = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"]
+             for p in jobs["bsprio"]["read"]["prios"]}
+    assert 20 <= big <= 80 and prios.get((1, 3)) == big, (big, prios)
