@@ -184,6 +184,7 @@ def test_verify_reads_back_the_pattern(guest, kiobench_module, make_nullb, patte
 DEBUG_JOBS = [
     ("nr8", 96, "rw=randread:8"),
     ("ident", 96, "rw=randread:4\nrw_sequencer=identical\nnorandommap"),
+    ("zseq", 32, "rw=read\nzonemode=strided\nzonerange=64k\nzonesize=32k\nzoneskip=192k"),
     ("zmap", 96, "rw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\nzoneskip=768k"),
     ("znomap", 96, "rw=randread\nzonemode=strided\nzonerange=256k\nzonesize=64k\n"
                    "zoneskip=768k\nnorandommap"),
@@ -203,9 +204,10 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     stream cut by each job's count: rw=randread:8 (positions 1-7 of each
     8 follow on, but where a run meets the device's end, at most one of
     a position's 12; position 0 not); identical (positions 1-3
-    repeat); strided zones with and without the random map (16 reads in
-    each zone in turn, in its first 256 KiB; with the map no block twice
-    in a zone); percentage_random=30 (0.7 of the reads go on, within 0.1:
+    repeat); strided sequential zones (8 reads from each zone's start,
+    the next 256 KiB on: the list above); strided zones with and without
+    the random map (16 reads in each zone in turn, in its first 256 KiB;
+    with the map no block twice in a zone); percentage_random=30 (0.7 of the reads go on, within 0.1:
     4 standard deviations of 400 draws are 0.09); zipf:1.2 (the most-hit
     1 % of the blocks take the kernel's table's hottest 1 % within 0.1;
     400 uniform draws put at most ~0.2 there); cmdprio_bssplit=64k/100
@@ -213,8 +215,10 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     trace, by the kernel's histogram of that priority, none on 4 KiB,
     which the table does not name).  Mutations:
     kb_follow() taking identical as sequential and the reverse
-    (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); kb_strided_offset()
-    drawing without the map over the span (`kb_rand_offset(&w->rng,
+    (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); the strided
+    sequential cursor skipping a block (`cfg->rw_seq_add + 4096` in
+    kb_strided_offset()); kb_strided_offset() drawing without the map over
+    the span (`kb_rand_offset(&w->rng,
     w->dev->span_len, ...)`); kb_draw_offset() drawing the cdf's rank
     uniformly (`kb_rng_below(&w->rng, 4096)`); the share read as the
     sequential one (`>= 100 - pct`); kb_cmdprio_draw() taking the
@@ -236,6 +240,7 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     assert p[0] <= 0.1 and min(p[1:]) >= 0.9, [round(x, 3) for x in p]
     p = phases(offs["ident"], 4, lambda a, b: a == b)
     assert p[0] <= 0.1 and min(p[1:]) == 1, p
+    assert offs["zseq"] == [(i // 8 << 18) + i % 8 * 4096 for i in range(32)], offs["zseq"]
     for name in ("zmap", "znomap"):
         assert [o >> 20 for o in offs[name]] == [i // 16 for i in range(96)], \
             (name, [o >> 20 for o in offs[name]])
