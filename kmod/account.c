@@ -104,6 +104,7 @@ static void kb_count_metrics(struct kb_job *job, struct kb_stats *s,
 			     struct kb_slot *slot, u64 now, bool local)
 {
 	unsigned int dir = slot->dir;
+	enum kb_unsplit why;
 	u64 st[3];
 
 	if (job->cfg.cmdprio_any)
@@ -119,8 +120,8 @@ static void kb_count_metrics(struct kb_job *job, struct kb_stats *s,
 			      dir, now - slot->submit_ns);
 	if (!job->cfg.stages)
 		return;
-	if (!kb_stage_split(slot, now, st)) {
-		s->dir[dir].c.unsplit++;
+	if (!kb_stage_split(slot, now, st, &why)) {
+		s->dir[dir].c.unsplit[why]++;
 		return;
 	}
 	kb_metric_add(job, s, KB_M_STAGE_QUEUE, dir, st[0]);
@@ -312,7 +313,8 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		sum->all_bytes += c.all_bytes;
 		sum->all_lat_sum += c.all_lat_sum;
 		sum->errors += c.errors;
-		sum->unsplit += c.unsplit;
+		for (i = 0; i < KB_NR_UNSPLIT; i++)
+			sum->unsplit[i] += c.unsplit[i];
 		if (hist)
 			for (i = 0; i < KB_HIST_BUCKETS; i++)
 				hist[i] += READ_ONCE(d->hist[i]);
@@ -345,7 +347,8 @@ static void kb_read_metric(struct kb_stats *s, const struct kb_metric *m,
  * @dir: enum kiobench_dir
  * @sum: count, min, max, sum and sum of squares
  * @hist: NULL, or KB_HIST_BUCKETS entries for its histogram
- * @unsplit: NULL, or where to put the measured I/Os that have no stages
+ * @unsplit: NULL, or where to put the measured I/Os that have no stages,
+ *	by why (enum kb_unsplit)
  *
  * Exact once the job has ended; see kb_job_sum() while it runs.
  *
@@ -353,7 +356,7 @@ static void kb_read_metric(struct kb_stats *s, const struct kb_metric *m,
  */
 bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 		       unsigned int dir, struct kb_metric_sum *sum, u64 *hist,
-		       u64 *unsplit)
+		       u64 unsplit[KB_NR_UNSPLIT])
 {
 	struct kb_metric_sum c;
 	struct kb_counters cnt;
@@ -366,7 +369,7 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 	if (hist)
 		memset(hist, 0, sizeof(u64) * KB_HIST_BUCKETS);
 	if (unsplit)
-		*unsplit = 0;
+		memset(unsplit, 0, sizeof(u64) * KB_NR_UNSPLIT);
 	for (wi = 0; wi < job->nr_workers; wi++) {
 		struct kb_stats *s = job->stats[wi];
 		const struct kb_metric *m = &s->m[job->metric_idx[id]][dir];
@@ -382,7 +385,8 @@ bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 				hist[i] += READ_ONCE(m->hist[i]);
 		if (unsplit) {
 			kb_read_counters(s, dir, &cnt);
-			*unsplit += cnt.unsplit;
+			for (i = 0; i < KB_NR_UNSPLIT; i++)
+				unsplit[i] += cnt.unsplit[i];
 		}
 	}
 	if (!sum->n)

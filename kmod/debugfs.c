@@ -150,25 +150,41 @@ static int kb_hist_show(struct seq_file *m, unsigned int dir)
 	return 0;
 }
 
+/* "# unsplit_<name>" of the stage files, by enum kb_unsplit */
+static const char *const kb_unsplit_names[KB_NR_UNSPLIT] = {
+	[KB_UNSPLIT_SPLIT] = "split",
+	[KB_UNSPLIT_NO_REQUEST] = "no_request",
+	[KB_UNSPLIT_NO_DRIVER] = "no_driver",
+	[KB_UNSPLIT_DISORDERED] = "disordered",
+};
+
 /*
  * A secondary measure: the histogram format, its name, the sum of squares
- * (for the standard deviation) and, for the stages, the unsplit I/Os.
+ * (for the standard deviation) and, for the stages, the unsplit I/Os: in
+ * all, then by why.
  */
 static int kb_metric_show(struct seq_file *m, void *unused)
 {
 	const struct kb_metric_file *mf = m->private;
+	u64 *hist, unsplit[KB_NR_UNSPLIT], all = 0;
 	struct kb_metric_sum c;
-	u64 *hist, unsplit;
+	unsigned int i;
 
 	hist = kvmalloc_array(KB_HIST_BUCKETS, sizeof(*hist), GFP_KERNEL);
 	if (!hist)
 		return -ENOMEM;
-	kb_job_metric_sum(mf->job, mf->id, mf->dir, &c, hist, &unsplit);
+	kb_job_metric_sum(mf->job, mf->id, mf->dir, &c, hist, unsplit);
 	kb_hist_head(m, mf->dir, hist, c.min, c.max, c.sum);
 	seq_printf(m, "# metric %s\n# sumsq_hi %llu\n# sumsq_lo %llu\n",
 		   kb_metric_names[mf->id], (u64)(c.sumsq >> 64), (u64)c.sumsq);
-	if (mf->id >= KB_M_STAGE_QUEUE)
-		seq_printf(m, "# unsplit %llu\n", unsplit);
+	if (mf->id >= KB_M_STAGE_QUEUE && mf->id <= KB_M_STAGE_COMPLETE) {
+		for (i = 0; i < KB_NR_UNSPLIT; i++)
+			all += unsplit[i];
+		seq_printf(m, "# unsplit %llu\n", all);
+		for (i = 0; i < KB_NR_UNSPLIT; i++)
+			seq_printf(m, "# unsplit_%s %llu\n", kb_unsplit_names[i],
+				   unsplit[i]);
+	}
 	kb_hist_buckets(m, hist);
 	kvfree(hist);
 	return 0;

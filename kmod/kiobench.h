@@ -237,6 +237,18 @@ struct kb_config {
 	bool replay_timed;	/* read_iolog: at the entries' times */
 };
 
+/*
+ * Why a measured I/O of a stages job has no stages (stages.h,
+ * kb_stage_split()); debugfs "# unsplit_<why>" of the stage files.
+ */
+enum kb_unsplit {
+	KB_UNSPLIT_SPLIT,	/* split by the block layer: several requests */
+	KB_UNSPLIT_NO_REQUEST,	/* never issued to a driver in a request */
+	KB_UNSPLIT_NO_DRIVER,	/* issued, ended with no driver completion */
+	KB_UNSPLIT_DISORDERED,	/* its stamps out of order */
+	KB_NR_UNSPLIT
+};
+
 struct kb_counters {
 	u64 ios;		/* measured: submitted after the warm-up */
 	u64 bytes;
@@ -248,7 +260,7 @@ struct kb_counters {
 	u64 all_bytes;
 	u64 all_lat_sum;
 	u64 errors;		/* failed I/Os, warm-up included */
-	u64 unsplit;		/* stages jobs: measured I/Os with no stages */
+	u64 unsplit[KB_NR_UNSPLIT]; /* stages jobs: measured, no stages */
 };
 
 struct kb_dir_stats {
@@ -616,7 +628,7 @@ void kb_job_sum(struct kb_job *job, unsigned int dir, struct kb_counters *sum,
 		u64 *hist);
 bool kb_job_metric_sum(struct kb_job *job, enum kb_metric_id id,
 		       unsigned int dir, struct kb_metric_sum *sum, u64 *hist,
-		       u64 *unsplit);
+		       u64 unsplit[KB_NR_UNSPLIT]);
 u64 kb_job_measured_ns(struct kb_job *job);
 u64 kb_job_cpu_ns(struct kb_job *job);
 u64 kb_job_zero_reads(struct kb_job *job);

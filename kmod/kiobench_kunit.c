@@ -1219,7 +1219,8 @@ struct stage_case {
 	u8 flags;
 	u64 submit, issue, drv, end;
 	bool ok;
-	u64 st[KB_NR_STAGES];
+	u64 st[KB_NR_STAGES];	/* ok */
+	enum kb_unsplit why;	/* !ok */
 };
 
 #define SF_BOTH		(KB_SF_ISSUE | KB_SF_DRV)
@@ -1232,18 +1233,22 @@ static const struct stage_case stage_cases[] = {
 	{ "stamps all equal", SF_BOTH, 7, 7, 7, 7, true, { 0, 0, 0 } },
 	{ "u64 clock values", SF_BOTH, U64_MAX - 30, U64_MAX - 20,
 	  U64_MAX - 10, U64_MAX, true, { 10, 10, 10 } },
-	{ "never issued (bio-based driver)", 0, 1000, 0, 0, 2000, false },
+	{ "never issued (bio-based driver)", 0, 1000, 0, 0, 2000, false,
+	  .why = KB_UNSPLIT_NO_REQUEST },
 	{ "issued, no driver completion", KB_SF_ISSUE, 1000, 1100, 0, 2000,
-	  false },
-	{ "completion without issue", KB_SF_DRV, 1000, 0, 1500, 2000, false },
-	{ "merged or split", KB_SF_UNSPLIT, 1000, 0, 0, 2000, false },
-	{ "stamped, then partial completion", SF_BOTH | KB_SF_UNSPLIT, 1000,
-	  1100, 1500, 2000, false },
-	{ "issue before submit", SF_BOTH, 1000, 999, 1500, 2000, false },
+	  false, .why = KB_UNSPLIT_NO_DRIVER },
+	{ "completion without issue", KB_SF_DRV, 1000, 0, 1500, 2000, false,
+	  .why = KB_UNSPLIT_NO_REQUEST },
+	{ "rest of a split bio", KB_SF_SPLIT | KB_SF_ISSUE, 1000, 1100, 0,
+	  2000, false, .why = KB_UNSPLIT_SPLIT },
+	{ "split, stamped whole", SF_BOTH | KB_SF_SPLIT, 1000, 1100, 1500,
+	  2000, false, .why = KB_UNSPLIT_SPLIT },
+	{ "issue before submit", SF_BOTH, 1000, 999, 1500, 2000, false,
+	  .why = KB_UNSPLIT_DISORDERED },
 	{ "driver completion before issue", SF_BOTH, 1000, 1100, 1099, 2000,
-	  false },
+	  false, .why = KB_UNSPLIT_DISORDERED },
 	{ "bi_end_io before driver completion", SF_BOTH, 1000, 1100, 1500,
-	  1499, false },
+	  1499, false, .why = KB_UNSPLIT_DISORDERED },
 };
 
 static void stage_case_desc(const struct stage_case *c, char *desc)
@@ -1258,6 +1263,7 @@ static void kb_stage_split_adds_up(struct kunit *test)
 	const struct stage_case *c = test->param_value;
 	struct kb_slot *slot = kunit_kzalloc(test, sizeof(*slot), GFP_KERNEL);
 	u64 st[KB_NR_STAGES] = { 1, 2, 3 };
+	enum kb_unsplit why = KB_NR_UNSPLIT;
 	bool ok;
 
 	/* Arrange */
@@ -1268,12 +1274,14 @@ static void kb_stage_split_adds_up(struct kunit *test)
 	slot->drv_ns = c->drv;
 
 	/* Act */
-	ok = kb_stage_split(slot, c->end, st);
+	ok = kb_stage_split(slot, c->end, st, &why);
 
 	/* Assert */
 	KUNIT_ASSERT_EQ(test, ok, c->ok);
-	if (!ok)
+	if (!ok) {
+		KUNIT_EXPECT_EQ(test, why, c->why);
 		return;
+	}
 	KUNIT_EXPECT_EQ(test, st[KB_STAGE_QUEUE], c->st[KB_STAGE_QUEUE]);
 	KUNIT_EXPECT_EQ(test, st[KB_STAGE_DEVICE], c->st[KB_STAGE_DEVICE]);
 	KUNIT_EXPECT_EQ(test, st[KB_STAGE_COMPLETE], c->st[KB_STAGE_COMPLETE]);

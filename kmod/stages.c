@@ -12,8 +12,9 @@
  *
  * Attached only while a job with stages runs: the first such job's start
  * attaches, the end of the last one detaches.  While attached, every
- * request of every device passes through the probes; one that is not a
- * kiobench bio of a job with stages costs a comparison or three.
+ * request of every device passes through the probes, which look at each
+ * of its bios (one, unless merged): a bio that is not kiobench's costs a
+ * comparison, one of a job without stages two loads more.
  *
  * Up to 6.x tracepoints call their probes with preemption off; from 7.x
  * (srcu-fast) they may be preempted.  Either way a probe only stamps the
@@ -76,71 +77,92 @@ static bio_end_io_t *kb_stages_end_io;	/* kiobench's bios end there */
 
 /* ---- probes -------------------------------------------------------------- */
 
-/* The slot of @rq's first bio if it is a kiobench I/O of a stages job. */
-static inline struct kb_slot *kb_stage_slot(struct request *rq)
+/* @bio's slot if it is a kiobench I/O of a stages job. */
+static inline struct kb_slot *kb_stage_slot(struct bio *bio)
 {
-	struct bio *bio = rq->bio;
 	struct kb_slot *slot;
 
-	if (!bio || bio->bi_end_io != kb_stages_end_io)
+	if (bio->bi_end_io != kb_stages_end_io)
 		return NULL;
 	slot = container_of(bio, struct kb_slot, bio);
 	return slot->w->job->cfg.stages ? slot : NULL;
 }
 
 /*
- * Issued again after a requeue, the request is stamped again: the queue
- * stage holds the failed dispatch, the device stage the one that worked.
+ * Every kiobench bio of the request, alone or merged with others, gets the
+ * request's issue: one clock read per request.  A bio whose size is not
+ * its I/O's at its first issue is the rest of a split one, whose first
+ * part went in another request (bio_split_to_limits() sends down a clone
+ * of the front and the original with what is left): it has no stages.
+ * Issued again after a requeue, a bio is stamped again, and a driver
+ * completion of the failed dispatch forgotten: the queue stage holds the
+ * failed dispatch, the device stage the one that worked.
  */
 static void kb_probe_issue(void *data, struct request *rq)
 {
-	struct kb_slot *slot = kb_stage_slot(rq);
+	struct kb_slot *slot;
+	struct bio *bio;
+	u64 now = 0;
 
-	if (!slot)
-		return;
-	if (rq->bio != rq->biotail || blk_rq_bytes(rq) != slot->len) {
-		slot->stage_flags |= KB_SF_UNSPLIT;	/* merged or split */
-		return;
+	__rq_for_each_bio(bio, rq) {
+		slot = kb_stage_slot(bio);
+		if (!slot)
+			continue;
+		if (!(slot->stage_flags & KB_SF_ISSUE) &&
+		    bio->bi_iter.bi_size != slot->len)
+			slot->stage_flags |= KB_SF_SPLIT;
+		if (!now)
+			now = ktime_get_ns();
+		slot->issue_ns = now;
+		slot->stage_flags &= ~(KB_SF_DRV | KB_SF_NVME);
+		slot->stage_flags |= KB_SF_ISSUE;
+		this_cpu_inc(kb_tp_stamps.n[KB_TP_ISSUE]);
 	}
-	slot->issue_ns = ktime_get_ns();
-	slot->stage_flags |= KB_SF_ISSUE;
-	this_cpu_inc(kb_tp_stamps.n[KB_TP_ISSUE]);
-}
-
-/* NVMe PCI: the completion queue entry is reaped, before any IPI. */
-static void kb_probe_nvme_sq(void *data, struct request *req, __le16 sq_head,
-			     int sq_tail)
-{
-	struct kb_slot *slot = kb_stage_slot(req);
-
-	if (!slot || (slot->stage_flags & (KB_SF_ISSUE | KB_SF_DRV)) !=
-		     KB_SF_ISSUE)
-		return;
-	slot->drv_ns = ktime_get_ns();
-	slot->stage_flags |= KB_SF_DRV | KB_SF_NVME;
-	this_cpu_inc(kb_tp_stamps.n[KB_TP_NVME_SQ]);
 }
 
 /*
- * Every request-based driver.  After nvme_sq it changes nothing; a
- * completion of part of the request (the rest completes later) leaves the
- * I/O unsplit.
+ * The driver completed @nr_bytes of @rq from its start: the bios those
+ * bytes cover whole end now (blk_update_request() ends them after this
+ * tracepoint), and get the driver's completion; a bio only partly
+ * covered gets it when its last part completes.  A bio already stamped
+ * (by nvme_sq, or earlier) keeps its stamp.
  */
+static void kb_stamp_drv(struct request *rq, unsigned int nr_bytes,
+			 enum kb_tp_id id)
+{
+	struct kb_slot *slot;
+	struct bio *bio;
+	u64 now = 0;
+
+	__rq_for_each_bio(bio, rq) {
+		if (bio->bi_iter.bi_size > nr_bytes)
+			break;
+		nr_bytes -= bio->bi_iter.bi_size;
+		slot = kb_stage_slot(bio);
+		if (!slot || (slot->stage_flags & (KB_SF_ISSUE | KB_SF_DRV)) !=
+			     KB_SF_ISSUE)
+			continue;
+		if (!now)
+			now = ktime_get_ns();
+		slot->drv_ns = now;
+		slot->stage_flags |= KB_SF_DRV |
+				     (id == KB_TP_NVME_SQ ? KB_SF_NVME : 0);
+		this_cpu_inc(kb_tp_stamps.n[id]);
+	}
+}
+
+/* NVMe PCI: the completion queue entry of the whole request is reaped. */
+static void kb_probe_nvme_sq(void *data, struct request *req, __le16 sq_head,
+			     int sq_tail)
+{
+	kb_stamp_drv(req, blk_rq_bytes(req), KB_TP_NVME_SQ);
+}
+
+/* Every request-based driver; after nvme_sq it changes nothing. */
 static void kb_probe_complete(void *data, struct request *rq,
 			      blk_status_t error, unsigned int nr_bytes)
 {
-	struct kb_slot *slot = kb_stage_slot(rq);
-
-	if (!slot || (slot->stage_flags & (KB_SF_ISSUE | KB_SF_DRV)) !=
-		     KB_SF_ISSUE)
-		return;
-	if (nr_bytes != slot->len) {
-		slot->stage_flags |= KB_SF_UNSPLIT;
-		return;
-	}
-	slot->drv_ns = ktime_get_ns();
-	slot->stage_flags |= KB_SF_DRV;
-	this_cpu_inc(kb_tp_stamps.n[KB_TP_COMPLETE]);
+	kb_stamp_drv(rq, nr_bytes, KB_TP_COMPLETE);
 }
 
 static struct kb_tp kb_tps[KB_NR_TPS] = {

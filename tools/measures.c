@@ -43,6 +43,7 @@ static int merge_metric(struct kb_hist *dst, const struct kb_hist *src)
 {
 	u128 a = ((u128)dst->sumsq_hi << 64) | dst->sumsq_lo;
 	u128 b = ((u128)src->sumsq_hi << 64) | src->sumsq_lo;
+	int w;
 
 	if (kb_hist_merge(dst, src))
 		return -1;
@@ -50,6 +51,8 @@ static int merge_metric(struct kb_hist *dst, const struct kb_hist *src)
 	dst->sumsq_hi = (uint64_t)(a >> 64);
 	dst->sumsq_lo = (uint64_t)a;
 	dst->unsplit += src->unsplit;
+	for (w = 0; w < KB_NR_UNSPLIT; w++)
+		dst->unsplit_why[w] += src->unsplit_why[w];
 	return 0;
 }
 

@@ -24,6 +24,15 @@ struct kb_bucket {
 #define KB_HIST_MAX_BITS	32	/* sub-bucket bits a histogram may have */
 #define KB_VCOUNTS		5	/* verify's counts in a job's status */
 
+/* Why I/Os have no stages: the module's "# unsplit_<name>" (stages_out.c) */
+enum kb_unsplit {
+	KB_UNSPLIT_SPLIT,		/* split over several requests */
+	KB_UNSPLIT_NO_REQUEST,		/* never issued in a request */
+	KB_UNSPLIT_NO_DRIVER,		/* issued, no driver completion */
+	KB_UNSPLIT_DISORDERED,		/* stamps out of order */
+	KB_NR_UNSPLIT
+};
+
 struct kb_hist {
 	int dir;			/* KIOBENCH_DIR_* */
 	unsigned int bits;
@@ -31,6 +40,7 @@ struct kb_hist {
 	/* secondary measures (<metric>_<dir> files) only */
 	uint64_t sumsq_hi, sumsq_lo;	/* sum of squares, ns^2 */
 	uint64_t unsplit;		/* stages: measured I/Os without stages */
+	uint64_t unsplit_why[KB_NR_UNSPLIT];	/* ... by why (older module: 0) */
 	struct kb_bucket *b;
 	size_t nr;
 };

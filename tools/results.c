@@ -121,7 +121,8 @@ struct hist_ctx {
 
 /*
  * "# key value" of a number: bits, samples, min, max, sum; sumsq_hi,
- * sumsq_lo and unsplit of a secondary measure (others: newer module).
+ * sumsq_lo, unsplit and unsplit_<why> of a secondary measure (others: newer
+ * module).
  */
 static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, size_t errlen)
 {
@@ -134,6 +135,13 @@ static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, si
 		{ "sumsq_hi", 0, offsetof(struct kb_hist, sumsq_hi) },
 		{ "sumsq_lo", 0, offsetof(struct kb_hist, sumsq_lo) },
 		{ "unsplit", 0, offsetof(struct kb_hist, unsplit) },
+		{ "unsplit_split", 0, offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_SPLIT]) },
+		{ "unsplit_no_request", 0,
+		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_NO_REQUEST]) },
+		{ "unsplit_no_driver", 0,
+		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_NO_DRIVER]) },
+		{ "unsplit_disordered", 0,
+		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_DISORDERED]) },
 	};
 	uint64_t v;
 	size_t i;

@@ -18,6 +18,22 @@
 
 const char *const kb_stage_names[KB_NR_STAGES] = { "queue", "device", "complete" };
 
+const char *const kb_unsplit_names[KB_NR_UNSPLIT] = {
+	[KB_UNSPLIT_SPLIT] = "split",
+	[KB_UNSPLIT_NO_REQUEST] = "no_request",
+	[KB_UNSPLIT_NO_DRIVER] = "no_driver",
+	[KB_UNSPLIT_DISORDERED] = "disordered",
+};
+
+/* What the table says of the I/Os of each enum kb_unsplit. */
+static const char *const unsplit_says[KB_NR_UNSPLIT] = {
+	[KB_UNSPLIT_SPLIT] = "split by the block layer over several requests",
+	[KB_UNSPLIT_NO_REQUEST] = "never issued to a driver in a request (a bio-based "
+		"device, md or dm, sends clones down; the block layer ended them itself)",
+	[KB_UNSPLIT_NO_DRIVER] = "issued, but ended with no driver completion of them",
+	[KB_UNSPLIT_DISORDERED] = "stamped out of order",
+};
+
 /* The table's percentiles: p50, p99, p99.9. */
 static const uint32_t stage_pcts[KB_STAGE_NR_PCT] = {
 	50 * KB_PCT_ONE, 99 * KB_PCT_ONE, 99900000,
@@ -34,14 +50,14 @@ static bool has_stages(const struct kb_result *r, int d)
  * memory).
  */
 int kb_stage_rows(const struct kb_result *r, size_t n, int d,
-		  struct kb_stage_row rows[KB_NR_STAGES], uint64_t *unsplit)
+		  struct kb_stage_row rows[KB_NR_STAGES], struct kb_unsplit_count *unsplit)
 {
 	double total = 0;
 	struct kb_hist h;
 	int s;
 
 	memset(rows, 0, sizeof(*rows) * KB_NR_STAGES);
-	*unsplit = 0;
+	memset(unsplit, 0, sizeof(*unsplit));
 	if (!n || !has_stages(r, d))
 		return -1;
 	for (s = 0; s < KB_NR_STAGES; s++) {
@@ -54,7 +70,9 @@ int kb_stage_rows(const struct kb_result *r, size_t n, int d,
 		row->max = h.samples ? h.max : 0;
 		if (kb_hist_percentiles(&h, stage_pcts, KB_STAGE_NR_PCT, row->pct, NULL))
 			memset(row->pct, 0, sizeof(row->pct));
-		*unsplit = h.unsplit;	/* the same in each stage's file */
+		/* the same in each stage's file */
+		unsplit->all = h.unsplit;
+		memcpy(unsplit->why, h.unsplit_why, sizeof(unsplit->why));
 		total += row->mean;
 		kb_hist_free(&h);
 	}
@@ -69,15 +87,17 @@ void kb_print_stage_table(FILE *f, const struct kb_result *r, size_t n, int d,
 			  const char *indent)
 {
 	struct kb_stage_row rows[KB_NR_STAGES];
-	uint64_t split, unsplit;
+	struct kb_unsplit_count un;
+	uint64_t split, told = 0;
+	const char *sep = "";
 	unsigned int i;
 	int s;
 
-	if (kb_stage_rows(r, n, d, rows, &unsplit))
+	if (kb_stage_rows(r, n, d, rows, &un))
 		return;
 	split = rows[0].n;
 	fprintf(f, "%sstages (%s): %" PRIu64 " of %" PRIu64 " I/Os split, %" PRIu64
-		" unsplit\n", indent, kb_dir_names[d], split, split + unsplit, unsplit);
+		" unsplit\n", indent, kb_dir_names[d], split, split + un.all, un.all);
 	if (split) {
 		fprintf(f, "%s  stage (usec)       mean        p50        p99      p99.9"
 			"        max   share\n", indent);
@@ -89,11 +109,20 @@ void kb_print_stage_table(FILE *f, const struct kb_result *r, size_t n, int d,
 			fprintf(f, " %10.2f %6.1f%%\n", rows[s].max / 1e3, rows[s].share);
 		}
 	}
-	if (unsplit)
-		fprintf(f, "%s  %" PRIu64 " I/Os have no stages: merged with another I/O, "
-			"split or completed in parts by the block layer, or on a bio-based "
-			"device (md, dm) that never makes a request of them alone; their "
-			"latency is in the total only\n", indent, unsplit);
+	if (!un.all)
+		return;
+	fprintf(f, "%s  %" PRIu64 " I/Os have no stages:", indent, un.all);
+	for (s = 0; s < KB_NR_UNSPLIT; s++) {
+		if (!un.why[s])
+			continue;
+		fprintf(f, "%s %" PRIu64 " %s", sep, un.why[s], unsplit_says[s]);
+		told += un.why[s];
+		sep = ";";
+	}
+	if (told < un.all)	/* a module that does not say why */
+		fprintf(f, "%s %" PRIu64 " for reasons the module does not give", sep,
+			un.all - told);
+	fprintf(f, "; their latency is in the total only\n");
 }
 
 /* After a job's directions in the normal output. */
@@ -122,7 +151,7 @@ void kb_print_step_stages(FILE *f, const struct kb_step *st)
  */
 struct json_object *kb_stages_json(const struct kb_result *r)
 {
-	struct json_object *o = NULL, *dir;
+	struct json_object *o = NULL, *dir, *why;
 	int d, s;
 
 	for (d = 0; d < KIOBENCH_NR_DIRS; d++) {
@@ -135,6 +164,11 @@ struct json_object *kb_stages_json(const struct kb_result *r)
 			kb_jadd(dir, kb_stage_names[s],
 				kb_json_metric(&r->met[KB_MET_STAGE_QUEUE + s][d], r->job));
 		kb_jadd(dir, "unsplit", kb_ju64(r->met[KB_MET_STAGE_QUEUE][d].unsplit));
+		why = json_object_new_object();
+		for (s = 0; s < KB_NR_UNSPLIT; s++)
+			kb_jadd(why, kb_unsplit_names[s],
+				kb_ju64(r->met[KB_MET_STAGE_QUEUE][d].unsplit_why[s]));
+		kb_jadd(dir, "unsplit_why", why);
 		kb_jadd(o, kb_dir_names[d], dir);
 	}
 	return o;
