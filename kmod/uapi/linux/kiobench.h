@@ -631,8 +631,9 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_STAGES: Split each I/O's latency into queue (submit to driver
  *   issue), device (issue to driver completion) and complete (driver completion
  *   to bi_end_io), from block-layer and NVMe tracepoints (debugfs
- *   stage_<stage>_<dir>). I/Os that cannot be matched one-to-one with a request
- *   are counted as unsplit.
+ *   stage_<stage>_<dir>). Every I/O in a request is split, merged with others
+ *   or not; those that cannot be (split over several requests, never issued in
+ *   a request, ...) are counted as unsplit, by why (# unsplit_<why>).
  * @KIOBENCH_A_COMPLETION: How the workers wait for completions (sleep when
  *   absent).
  * @KIOBENCH_A_LIMIT_RATE_IOPS: Largest rate-iops.
