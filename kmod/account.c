@@ -179,7 +179,9 @@ EXPORT_SYMBOL_IF_KUNIT(kb_account_reaped);
 /*
  * An operation the worker timed itself around a synchronous call (the zone
  * resets of zonemode zbd, zone.c): counted as a reaped bio of @dir is,
- * with no secondary measures (it has no slot).
+ * with no secondary measures (it has no slot).  A stages job counts it
+ * unsplit: the call's bio is the block layer's, which the probes do not
+ * know.
  */
 void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		   u64 now, int err)
@@ -193,6 +195,8 @@ void kb_account_op(struct kb_worker *w, unsigned int dir, u32 len, u64 start,
 		d->c.errors++;
 	else
 		kb_count(d, len, now - start, start >= w->ramp_end_ns);
+	if (!err && start >= w->ramp_end_ns && w->job->cfg.stages)
+		d->c.unsplit[KB_UNSPLIT_SYNC_CALL]++;
 	write_seqcount_end(&s->seq);
 	preempt_enable();
 }

@@ -156,6 +156,7 @@ static const char *const kb_unsplit_names[KB_NR_UNSPLIT] = {
 	[KB_UNSPLIT_NO_REQUEST] = "no_request",
 	[KB_UNSPLIT_NO_DRIVER] = "no_driver",
 	[KB_UNSPLIT_DISORDERED] = "disordered",
+	[KB_UNSPLIT_SYNC_CALL] = "sync_call",
 };
 
 /*

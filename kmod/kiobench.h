@@ -246,6 +246,7 @@ enum kb_unsplit {
 	KB_UNSPLIT_NO_REQUEST,	/* never issued to a driver in a request */
 	KB_UNSPLIT_NO_DRIVER,	/* issued, ended with no driver completion */
 	KB_UNSPLIT_DISORDERED,	/* its stamps out of order */
+	KB_UNSPLIT_SYNC_CALL,	/* timed around a call: no kiobench bio */
 	KB_NR_UNSPLIT
 };
 

@@ -19,7 +19,10 @@
  * kb_unsplit): a bio the block layer split over several requests, one
  * never issued in a request (bio-based drivers, md and dm, send clones
  * down; an empty flush the block layer ends itself), one whose driver
- * completion never came, or stamps out of order.  Nothing is guessed.
+ * completion never came, or stamps out of order; and, in the trim
+ * direction, a zone reset the worker timed around blkdev_zone_mgmt()
+ * (account.c, kb_account_op()), whose bio is the block layer's.  Nothing
+ * is guessed.
  */
 #ifndef KB_STAGES_H
 #define KB_STAGES_H

@@ -30,6 +30,7 @@ enum kb_unsplit {
 	KB_UNSPLIT_NO_REQUEST,		/* never issued in a request */
 	KB_UNSPLIT_NO_DRIVER,		/* issued, no driver completion */
 	KB_UNSPLIT_DISORDERED,		/* stamps out of order */
+	KB_UNSPLIT_SYNC_CALL,		/* timed around a call (zone resets) */
 	KB_NR_UNSPLIT
 };
 

@@ -142,6 +142,8 @@ static int hist_key(struct hist_ctx *c, char **f, unsigned int no, char *err, si
 		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_NO_DRIVER]) },
 		{ "unsplit_disordered", 0,
 		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_DISORDERED]) },
+		{ "unsplit_sync_call", 0,
+		  offsetof(struct kb_hist, unsplit_why[KB_UNSPLIT_SYNC_CALL]) },
 	};
 	uint64_t v;
 	size_t i;

@@ -23,6 +23,7 @@ const char *const kb_unsplit_names[KB_NR_UNSPLIT] = {
 	[KB_UNSPLIT_NO_REQUEST] = "no_request",
 	[KB_UNSPLIT_NO_DRIVER] = "no_driver",
 	[KB_UNSPLIT_DISORDERED] = "disordered",
+	[KB_UNSPLIT_SYNC_CALL] = "sync_call",
 };
 
 /* What the table says of the I/Os of each enum kb_unsplit. */
@@ -32,6 +33,8 @@ static const char *const unsplit_says[KB_NR_UNSPLIT] = {
 		"device, md or dm, sends clones down; the block layer ended them itself)",
 	[KB_UNSPLIT_NO_DRIVER] = "issued, but ended with no driver completion of them",
 	[KB_UNSPLIT_DISORDERED] = "stamped out of order",
+	[KB_UNSPLIT_SYNC_CALL] = "zone resets timed around the block layer's call "
+		"(zone_mgmt), whose bios are its own",
 };
 
 /* The table's percentiles: p50, p99, p99.9. */

@@ -33,7 +33,7 @@ from vm.targets import dm_linear, dm_remove, md_raid0, md_stop, nvme_dev
 GUEST_ARGS = {"nvme_size": 256 << 20}
 PLOT = Path(__file__).resolve().parents[2] / "tools" / "kiobench-plot"
 STAGES = ("queue", "device", "complete")
-WHYS = ("split", "no_request", "no_driver", "disordered")  # of the unsplit I/Os
+WHYS = ("split", "no_request", "no_driver", "disordered", "sync_call")  # of the unsplit
 SLOW = 600
 ROUNDS = 3  # of test_stages_jobs_come_and_go_among_others
 

@@ -133,10 +133,14 @@ def test_zbd_resets_full_zones(guest: Guest, zdev: str) -> None:
     pointer left where it was (zone.c).  With zone_mgmt each reset is
     timed: as many zone_reset ops as resets, in their own histogram (the
     trim direction), none among the writes.  Mutation recorded:
-    kb_zbd_reset_full() not calling kb_account_op() (zone.c): red."""
+    kb_zbd_reset_full() not calling kb_account_op() (zone.c): red.
+    With --stages every write is split, and every timed reset, whose bio
+    is the block layer's, counted unsplit as sync_call: the trim
+    direction's I/Os are all accounted for.  Mutation: kb_account_op()
+    not counting it: red (0 unsplit)."""
     io = 2 * NR_ZONES * CAP_MB * MiB
     job, text = run_zbd(guest, zdev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io} "
-                                     f"--zone_mgmt")
+                                     f"--zone_mgmt --stages")
     w, zones = zones_file(text)
     assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
     dev = blkzone(guest, zdev)
@@ -146,6 +150,11 @@ def test_zbd_resets_full_zones(guest: Guest, zdev: str) -> None:
     resets = job["kiobench"]["zone_reset"]
     assert resets["total_ios"] == resets["lat_ns"]["N"] == w["resets"], (resets, w)
     assert resets["lat_ns"]["min"] > 0 and job["write"]["total_ios"] == io // (64 << 10)
+    st = job["kiobench"]["stages"]
+    assert st["write"]["queue"]["N"] == job["write"]["total_ios"] and \
+        st["write"]["unsplit"] == 0, st["write"]
+    assert st["trim"]["unsplit"] == st["trim"]["unsplit_why"]["sync_call"] == \
+        job["trim"]["total_ios"] == w["resets"], (st["trim"], job["trim"]["total_ios"])
 
 
 def test_zbd_trim_resets_zones(guest: Guest, zdev: str) -> None:
