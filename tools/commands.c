@@ -439,6 +439,36 @@ static uint64_t draw_delay(const struct kb_job *job)
 }
 
 /*
+ * The clones of a zbd job that writes must not share zones: each clone is
+ * a kernel job of its own, which writes at the write pointers it read
+ * (fio's clones share one zone state).  Refused where the spans surely
+ * meet: the same offset, or offsets closer than a size given in bytes.
+ */
+static int check_zbd_clones(const struct run *r, size_t first, uint32_t clones)
+{
+	const struct kb_job *c0 = &r->rj[first].job;
+	uint32_t k;
+
+	if (clones < 2 || c0->zonemode != KIOBENCH_ZONEMODE_ZBD || !kb_job_has_writes(c0))
+		return 0;
+	for (k = 1; k < clones; k++) {
+		const struct kb_job *a = &r->rj[first + k - 1].job, *b = &r->rj[first + k].job;
+		uint64_t gap = b->offset > a->offset ? b->offset - a->offset : a->offset - b->offset;
+
+		if (!gap || (a->size && !a->size_pct && !a->offset_increment_pct &&
+			     gap < a->size)) {
+			msg("job '%s': numjobs=%u with zonemode=zbd: the clones would write the "
+			    "same zones, each a job of its own from its own write pointers; give "
+			    "them spans apart (offset_increment of at least size), or use "
+			    "--workers=%u (one job whose workers share the zones)",
+			    c0->name, clones, clones);
+			return KB_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+/*
  * wait_for: the clones [lo, hi) of the one section above first (the jobs
  * of sections [0, sec)) named name.  0, or an error reported.
  */
@@ -586,6 +616,9 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 					goto out;
 			}
 		}
+		ret = check_zbd_clones(r, first, clones);
+		if (ret)
+			goto out;
 	}
 	engine_note(r);
 out:

@@ -12,6 +12,7 @@ run on 6.1 and 6.12 (marker core).  A kernel without CONFIG_BLK_DEV_ZONED
 say so."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -539,3 +540,29 @@ def test_zbd_zone_append_fits_the_segment_limits(guest: Guest, make_nullb,
     job = run_job(guest, zbd(dev, f"--bs={segs * 4096} {args}"))
     assert job["error"] == 0 and job["write"]["io_bytes"] == 8 * MiB, job["write"]
     assert sum(wp for wp, _ in blkzone(guest, dev)) == 8 * MiB
+
+
+def test_zbd_clones_never_share_zones(guest: Guest, kiobench_module, make_nullb):
+    """numjobs' clones are jobs of their own, each writing at the write
+    pointers it read, where fio's share one zone state: clones whose spans
+    meet are refused by the tool, naming --workers, before any I/O; clones
+    on spans apart each write their own zones; --workers=2 (one job whose
+    workers split the zones) writes the whole device.  Nothing fails.
+    Mutation: build_jobs() without check_zbd_clones(): the clones write
+    behind each other's pointers and end with EIO: red."""
+    dev = make_nullb("nullb0", **zoned(16, 16))
+    base = (f"kiobench run --allow-writes --filename={dev} --zonemode=zbd --rw=randwrite "
+            "--bs=4k --number_ios=300")
+    stat = f"cat /sys/block/{dev.rsplit('/', 1)[1]}/stat"
+    writes = int(guest.check(stat).split()[4])
+    r = guest.run(f"{base} --numjobs=2")
+    assert r.rc == 1 and "the clones would write the same zones" in r.out, r.out
+    assert "--workers=2" in r.out, r.out
+    assert int(guest.check(stat).split()[4]) == writes, "a refused job wrote"
+    for extra, n in (("--numjobs=2 --size=128m --offset_increment=128m", 2), ("--workers=2", 1)):
+        r = guest.run(f"{base} {extra} --output-format=json --output=/tmp/clones.json")
+        assert r.rc == 0, r.out
+        jobs = json.loads(guest.check("cat /tmp/clones.json"))["jobs"]
+        assert len(jobs) == n, jobs
+        for job in jobs:
+            assert job["error"] == 0 and job["kiobench"]["state"] == "DONE", job

@@ -59,6 +59,11 @@ BAD_OPTIONS = [
     (["--max_open_zones=4097", DEV], "--max_open_zones: invalid value '4097' (must be 1..4096)"),
     (["--job_max_open_zones=4097", DEV],
      "--job_max_open_zones: invalid value '4097' (must be 1..4096)"),
+    # numjobs' clones are jobs of their own: in zbd mode they must not share zones
+    (["--zonemode=zbd", "--rw=randwrite", "--numjobs=2", "--allow-writes", DEV],
+     "job 'kiobench': numjobs=2 with zonemode=zbd: the clones would write the same zones"),
+    (["--zonemode=zbd", "--rw=write", "--numjobs=3", "--size=32m", "--offset_increment=16m",
+      "--allow-writes", DEV], "numjobs=3 with zonemode=zbd: the clones would write the same"),
     (["--iodepth=4k", DEV], "--iodepth: invalid number '4k'"),
     (["--numjobs=-2", DEV], "--numjobs: invalid number '-2'"),
     (["--number_ios=0", DEV], "--number_ios: invalid value '0'"),
@@ -280,6 +285,10 @@ def test_write_refused_before_netlink(tmp_path):
     ["run", DEV], ["run", DEV, "--rw=randrw", "--rwmixread=100"],
     ["run", DEV, "--rw=write", "--allow-writes"],
     ["run", DEV, "--rw=write", "--allow_writes"],
+    # zbd clones apart (or only reading) pass the tool
+    ["run", DEV, "--zonemode=zbd", "--rw=randwrite", "--numjobs=2", "--size=16m",
+     "--offset_increment=16m", "--allow-writes"],
+    ["run", DEV, "--zonemode=zbd", "--rw=randread", "--numjobs=2"],
     ["features"], ["list"], ["stop", "1"], ["destroy", "1"],
 ])
 def test_module_not_loaded(args):
