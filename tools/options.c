@@ -1053,20 +1053,24 @@ static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *
 	return 0;
 }
 
+static const char *const kb_exit_whats[] = {
+	[KB_EXIT_WHAT_GROUP] = "group",
+	[KB_EXIT_WHAT_STONEWALL] = "stonewall",
+	[KB_EXIT_WHAT_ALL] = "all",
+};
+
 static int p_exit_what(const struct kb_opt *o, const char *val, struct kb_job *job,
 		       struct kb_global *g, char *err, size_t errlen)
 {
+	unsigned int i;
+
 	(void)o; (void)g;
-	if (!strcmp(val, "group"))
-		job->exit_what = KB_EXIT_WHAT_GROUP;
-	else if (!strcmp(val, "stonewall"))
-		job->exit_what = KB_EXIT_WHAT_STONEWALL;
-	else if (!strcmp(val, "all"))
-		job->exit_what = KB_EXIT_WHAT_ALL;
-	else
-		return kb_errf(err, errlen, "invalid exit_what '%s' (group, stonewall or all)",
-			       val);
-	return 0;
+	for (i = 0; i < sizeof(kb_exit_whats) / sizeof(kb_exit_whats[0]); i++)
+		if (!strcmp(val, kb_exit_whats[i])) {
+			job->exit_what = i;
+			return 0;
+		}
+	return kb_errf(err, errlen, "invalid exit_what '%s' (group, stonewall or all)", val);
 }
 
 /* wait_for: a job name, checked as name is. */
@@ -1248,13 +1252,14 @@ static int p_flag(const struct kb_opt *o, const char *val, struct kb_job *job,
 
 /* File names and other strings: not empty. */
 /* fio's replay_skip: a comma-separated list of read, write, trim, sync. */
+static const char *const kb_replay_kinds[] = {
+	[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
+	[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
+};
+
 static int p_replay_skip(const struct kb_opt *o, const char *val, struct kb_job *job,
 			 struct kb_global *g, char *err, size_t errlen)
 {
-	static const char *const kinds[] = {
-		[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
-		[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
-	};
 	uint32_t mask = 0;
 	const char *p = val;
 	unsigned int d;
@@ -1263,10 +1268,10 @@ static int p_replay_skip(const struct kb_opt *o, const char *val, struct kb_job 
 	for (;;) {
 		size_t len = strcspn(p, ",");
 
-		for (d = 0; d < sizeof(kinds) / sizeof(kinds[0]); d++)
-			if (strlen(kinds[d]) == len && !strncmp(kinds[d], p, len))
+		for (d = 0; d < sizeof(kb_replay_kinds) / sizeof(kb_replay_kinds[0]); d++)
+			if (strlen(kb_replay_kinds[d]) == len && !strncmp(kb_replay_kinds[d], p, len))
 				break;
-		if (d == sizeof(kinds) / sizeof(kinds[0]))
+		if (d == sizeof(kb_replay_kinds) / sizeof(kb_replay_kinds[0]))
 			return kb_errf(err, errlen, "invalid replay_skip '%s' (a list of read, "
 				       "write, trim, sync)", val);
 		mask |= 1u << d;
@@ -1494,15 +1499,16 @@ static int p_nice(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /* fio's write_hint: the RWH_WRITE_LIFE_* lifetimes, none (1) to extreme (5). */
+static const char *const kb_write_hints[] = { "none", "short", "medium", "long", "extreme" };
+
 static int p_write_hint(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
 {
-	static const char *const hints[] = { "none", "short", "medium", "long", "extreme" };
 	unsigned int i;
 
 	(void)o; (void)g;
-	for (i = 0; i < sizeof(hints) / sizeof(hints[0]); i++)
-		if (!strcmp(val, hints[i])) {
+	for (i = 0; i < sizeof(kb_write_hints) / sizeof(kb_write_hints[0]); i++)
+		if (!strcmp(val, kb_write_hints[i])) {
 			job->write_hint = i + 1;
 			return 0;
 		}
@@ -3288,13 +3294,6 @@ static void format_ignore_error(const struct kb_job *job, char *buf, size_t len)
 static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char *buf,
 			 size_t len)
 {
-	static const char *const exit_what[] = {
-		[KB_EXIT_WHAT_GROUP] = "group",
-		[KB_EXIT_WHAT_STONEWALL] = "stonewall",
-		[KB_EXIT_WHAT_ALL] = "all",
-	};
-	static const char *const hints[] = { "none", "none", "short", "medium", "long",
-					     "extreme" };
 	const void *f = (const char *)job + o->off;
 	size_t i;
 
@@ -3316,27 +3315,26 @@ static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char 
 	} else if (o->id == KB_OPT_STARTDELAY) {
 		snprintf(buf, len, "%lluns", (unsigned long long)job->startdelay_ns);
 	} else if (o->id == KB_OPT_EXIT_WHAT) {
-		snprintf(buf, len, "%s", job->exit_what < sizeof(exit_what) / sizeof(exit_what[0]) ?
-			 exit_what[job->exit_what] : "?");
+		snprintf(buf, len, "%s", job->exit_what < sizeof(kb_exit_whats) /
+			 sizeof(kb_exit_whats[0]) ? kb_exit_whats[job->exit_what] : "?");
 	} else if (o->id == KB_OPT_DEDUPE_MODE) {
 		snprintf(buf, len, "%s", job->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET ?
 			 "working_set" : "repeat");
 	} else if (o->id == KB_OPT_SYNC) {
 		snprintf(buf, len, "%s", job->sync_writes ? "sync" : "none");
 	} else if (o->id == KB_OPT_WRITE_HINT) {
-		snprintf(buf, len, "%s", job->write_hint < sizeof(hints) / sizeof(hints[0]) ?
-			 hints[job->write_hint] : "?");
+		/* 1 none .. 5 extreme; 0, unset, is none too */
+		snprintf(buf, len, "%s", job->write_hint <= sizeof(kb_write_hints) /
+			 sizeof(kb_write_hints[0]) ?
+			 kb_write_hints[job->write_hint ? job->write_hint - 1 : 0] : "?");
 	} else if (o->id == KB_OPT_REPLAY_SKIP) {
-		static const char *const kinds[] = {
-			[KIOBENCH_DIR_READ] = "read", [KIOBENCH_DIR_WRITE] = "write",
-			[KIOBENCH_DIR_TRIM] = "trim", [KIOBENCH_DIR_SYNC] = "sync",
-		};
 		size_t at = 0;
 
 		buf[0] = '\0';
-		for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]) && at < len; i++)
+		for (i = 0; i < sizeof(kb_replay_kinds) / sizeof(kb_replay_kinds[0]) && at < len; i++)
 			if (job->replay_skip & 1u << i)
-				at += snprintf(buf + at, len - at, "%s%s", at ? "," : "", kinds[i]);
+				at += snprintf(buf + at, len - at, "%s%s", at ? "," : "",
+					       kb_replay_kinds[i]);
 	} else if (o->id == KB_OPT_WAIT_FOR) {
 		snprintf(buf, len, "%s", job->wait_for ? job->wait_for : "");
 	} else if (o->id == KB_OPT_THINKTIME_BLOCKS_TYPE) {
