@@ -1,6 +1,8 @@
 """Running kiobench in a guest and reading its results back."""
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 import shlex
@@ -184,6 +186,16 @@ def fault_attr(guest: Guest, name: str, probability: int = 0, **settings) -> Non
     if probability:
         writes.append(("probability", probability))
     guest.check(" && ".join(f"echo {v} >{d}/{k.replace('_', '-')}" for k, v in writes))
+
+
+def put_bytes(guest: Guest, path: str, data: bytes) -> None:
+    """data as the guest's file path: gzip'ed, in base64 through the
+    console 32 KiB a command (a module built on the host, say)."""
+    b64 = base64.b64encode(gzip.compress(data)).decode()
+    guest.check(f"rm -f {path}.b64")
+    for i in range(0, len(b64), 32768):
+        guest.check(f"echo {b64[i:i + 32768]} >>{path}.b64")
+    guest.check(f"base64 -d {path}.b64 | gunzip >{path}")
 
 
 def start_listener(guest: Guest, count: int, as_user: str = "") -> None:

@@ -136,22 +136,19 @@ def test_data_refusals(guest, kiobench_module, dev):
         r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=crc32c "
                       f"--allow-writes --size=1m {args}")
         assert r.rc != 0 and "verify: its writes carry verify's data" in r.out, (args, r.out)
-    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
-                  "\"--buffer_pattern='file'\"")
-    assert r.rc != 0 and "a 'file' is not implemented" in r.out, r.out
-    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
-                  "--dedupe_percentage=50 --refill_buffers=0")
-    assert r.rc != 0 and "dedupe-percentage: only with refill-buffers" in r.out, r.out
-    for args in ("--dedupe_global", "--dedupe_working_set_percentage=10"):
-        r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes "
-                      f"--dedupe_percentage=50 {args}")
-        assert r.rc != 0 and "only with dedupe-mode working-set" in r.out, (args, r.out)
-    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --dedupe_percentage=50 "
-                  "--dedupe_mode=working_set --dedupe_working_set_percentage=51")
-    assert r.rc != 0 and "its sum with dedupe-percentage above 100" in r.out, r.out
-    r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes --dedupe_percentage=50 "
-                  "--write_mode=zeroes")
-    assert r.rc != 0 and "dedupe-percentage: write-zeroes carries no data" in r.out, r.out
+    for args, why in (
+            ("\"--buffer_pattern='file'\"", "a 'file' is not implemented"),
+            ("--dedupe_percentage=50 --refill_buffers=0",
+             "dedupe-percentage: only with refill-buffers"),
+            ("--dedupe_percentage=50 --dedupe_global", "only with dedupe-mode working-set"),
+            ("--dedupe_percentage=50 --dedupe_working_set_percentage=10",
+             "only with dedupe-mode working-set"),
+            ("--dedupe_percentage=50 --dedupe_mode=working_set "
+             "--dedupe_working_set_percentage=51", "its sum with dedupe-percentage above 100"),
+            ("--dedupe_percentage=50 --write_mode=zeroes",
+             "dedupe-percentage: write-zeroes carries no data")):
+        r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes {args}")
+        assert r.rc != 0 and why in r.out, (args, r.out)
     assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
     write(guest, dev, "--dedupe_percentage=50 --dedupe_mode=working_set "
                       "--dedupe_working_set_percentage=50")

@@ -45,6 +45,13 @@ def ratio(jobs: list[dict]) -> float:
     return by["heavy"] / by["light"]
 
 
+def flow_jobs(guest, dev: str, extra: str) -> list[dict]:
+    """The job file FILE on dev, with `extra` lines, run by kiobench: its
+    jobs.  The file stays in /tmp/flow.fio (for fio to run after)."""
+    guest.check(f"cat >/tmp/flow.fio <<'EOF'\n{FILE.format(dev=dev, extra=extra)}\nEOF")
+    return kiobench_jobs(guest, "/tmp/flow.fio")
+
+
 def kiobench_jobs(guest, path: str) -> list[dict]:
     guest.check(f"kiobench run {path} --output-format=json --output=/tmp/kb.json", timeout=60)
     return json.loads(guest.check("cat /tmp/kb.json"))["jobs"]
@@ -64,8 +71,7 @@ def test_flow_keeps_two_jobs_at_their_weights_as_fio(guest, kiobench_module, mak
     ratio was 2.3."""
     dev = make_nullb("nullb0", size_mb=64, completion_nsec=100_000, memory_backed=False)
     for extra in ("", "flow_sleep=200"):
-        guest.check(f"cat >/tmp/flow.fio <<'EOF'\n{FILE.format(dev=dev, extra=extra)}\nEOF")
-        kb = kiobench_jobs(guest, "/tmp/flow.fio")
+        kb = flow_jobs(guest, dev, extra)
         assert 2.4 <= ratio(kb) <= 3.6, (extra, [(j["jobname"], j["read"]["total_ios"])
                                                 for j in kb])
         k = kb[0]["kiobench"]["settings"]
@@ -88,8 +94,7 @@ def test_flow_holds_the_light_job_under_debug(guest, kiobench_module, make_nullb
     holding; the weights swapped: red."""
     dev = make_nullb("nullb0", size_mb=64, completion_nsec=100_000, memory_backed=False)
     for extra in ("runtime=1", "runtime=1\nflow_sleep=200"):
-        guest.check(f"cat >/tmp/flow.fio <<'EOF'\n{FILE.format(dev=dev, extra=extra)}\nEOF")
-        kb = kiobench_jobs(guest, "/tmp/flow.fio")
+        kb = flow_jobs(guest, dev, extra)
         assert 1.8 <= ratio(kb) <= 4.2, (extra, [(j["jobname"], j["read"]["total_ios"])
                                                 for j in kb])
 

@@ -10,15 +10,14 @@ Raw requests go through tests/fuzz/nlfuzz.c (`nlfuzz req`).
 """
 from __future__ import annotations
 
-import base64
-import gzip
 import json
 import re
 import subprocess
 
 import pytest
 
-from kb import DEBUGFS, dev_bios, fault_attr, job_ids, nlreq, parse_hist, stat_bios, stat_path
+from kb import (DEBUGFS, dev_bios, fault_attr, job_ids, nlreq, parse_hist, put_bytes, stat_bios,
+                stat_path)
 
 SLOW = 600
 
@@ -187,11 +186,7 @@ def renamed_copy(guest, kernel, tmp_path, name: str) -> str:
     assert len(name) == 8 and this > 0 and data.count(info) == 1
     data[this:this + 8] = name.encode()     # struct module's name
     data = bytes(data).replace(info, f"name={name}\0".encode())
-    b64 = base64.b64encode(gzip.compress(data)).decode()
-    guest.check("rm -f /tmp/copy.b64")
-    for i in range(0, len(b64), 32768):
-        guest.check(f"echo {b64[i:i + 32768]} >>/tmp/copy.b64")
-    guest.check("base64 -d /tmp/copy.b64 | gunzip >/tmp/copy.ko")
+    put_bytes(guest, "/tmp/copy.ko", data)
     return "/tmp/copy.ko"
 
 

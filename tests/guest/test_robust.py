@@ -9,8 +9,6 @@ these tests show.
 """
 from __future__ import annotations
 
-import base64
-import gzip
 import hashlib
 import json
 import re
@@ -25,7 +23,8 @@ import pytest
 import yaml
 
 from kb import (DEBUGFS, block_events, destroy_job, dev_bios, fault_attr, hist, job_ids,
-                listened_events, nlreq, run_job, start_listener, stat_path, wait_for)
+                listened_events, nlreq, put_bytes, run_job, start_listener, stat_path,
+                wait_for)
 from vm.targets import (NULLB, dm_linear, dm_remove, md_raid0, md_stop, nullb, nullb_toggler,
                         nvme_dev)
 
@@ -143,6 +142,18 @@ NTF_PUBLIC = {"job-id", "job-name", "job-state", "job-error", "job-owner", "debu
               "job-verify-stale", "job-verify-trimmed", "job-first-error", "job-err-counts"}
 
 
+def new_refusals_unlike(guest, cases) -> list[str]:
+    """JOB_NEW with each case's args, which must be refused with its errno
+    name, extack attribute and a message matching its regex: the cases
+    that were not, each said in a line (its first args, the ack's end)."""
+    failures = []
+    for args, name, attr, msg in cases:
+        ack = nlreq(guest, "new", *args)
+        if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
+            failures.append(f"{args[:6]}: want {name} {attr} /{msg}/, got: {ack.out[-600:]}")
+    return failures
+
+
 def module_without(guest, tmp_path: Path, *features: str) -> str:
     """kiobench.ko built on the host as for a kernel without `features`
     (Kbuild's KB_WITHOUT drops those probes), copied into the guest; its
@@ -155,11 +166,7 @@ def module_without(guest, tmp_path: Path, *features: str) -> str:
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     ko = src / "kiobench.ko"
     subprocess.run(["strip", "--strip-debug", str(ko)], check=True)
-    b64 = base64.b64encode(gzip.compress(ko.read_bytes())).decode()
-    guest.check("rm -f /tmp/kbwo.b64")
-    for i in range(0, len(b64), 32768):
-        guest.check(f"echo {b64[i:i + 32768]} >>/tmp/kbwo.b64")
-    guest.check("base64 -d /tmp/kbwo.b64 | gunzip >/tmp/kbwo.ko")
+    put_bytes(guest, "/tmp/kbwo.ko", ko.read_bytes())
     return "/tmp/kbwo.ko"
 
 
@@ -642,11 +649,7 @@ def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
         ((f"dev={b}", "bss=512"), "EINVAL", "-", "logical block size"),
         ((f"dev={a}", "iodepth=4096", "bss=16777216"), "E2BIG", "-", "max_job_mem"),
     ]
-    failures = []
-    for args, name, attr, msg in cases:
-        ack = nlreq(guest, "new", *args)
-        if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
-            failures.append(f"{args}: want {name} {attr} /{msg}/, got: {ack.out}")
+    failures = new_refusals_unlike(guest, cases)
     # a missing required attribute is named by NLMSGERR_ATTR_MISS_TYPE
     # (a bssplit entry without its size: the size of that nest)
     size = next(i for i, a in enumerate(checks_set("bssplit")) if a["name"] == "size")
@@ -736,11 +739,7 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
         ((f"dev={a}", "zonemode=1", "ignore-error-read:hex=05000000"), "EOPNOTSUPP",
          "ignore-error-read", "not with zonemode"),
     ]
-    failures = []
-    for args, name, attr, msg in cases:
-        ack = nlreq(guest, "new", *args)
-        if ack.name != name or ack.attr != attr or not re.search(msg, ack.msg):
-            failures.append(f"{args[:6]}: want {name} {attr} /{msg}/, got: {ack.out[-600:]}")
+    failures = new_refusals_unlike(guest, cases)
     # a zone without its access-pct: named by NLMSGERR_ATTR_MISS_TYPE
     access = next(i for i, x in enumerate(checks_set("zone")) if x["name"] == "access-pct")
     ack = nlreq(guest, "new", *rz, "zone=0//50")
