@@ -360,7 +360,10 @@ done""")
 
 def running_cpus(guest, text: str, jobs: int) -> dict[int, set[str]]:
     """kthread_cpus() while job file text runs its `jobs` jobs (the run is
-    then stopped), of the jobs created by it only."""
+    then stopped), of the jobs created by it only.  The last run's jobs may
+    still be stopping when its tool has exited, listed RUNNING: they are
+    waited out first, or they would stand in for this run's."""
+    wait_for(guest, "! kiobench list | grep -q RUNNING", "the last run's jobs to stop")
     before = set(kthread_cpus(guest))
     guest.check(f"cat >/tmp/x.fio <<'EOF'\n{text}EOF")
     guest.check("(kiobench run /tmp/x.fio >/tmp/x.out 2>&1 &)")
