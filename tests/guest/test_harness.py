@@ -29,6 +29,11 @@ def test_agent(guest: Guest, kernel):
     assert (res.rc, res.out) == (3, "a\0b\n\ufffdto-stderr\n")
     big = guest.check("seq 100000")
     assert big == "".join(f"{i}\n" for i in range(1, 100001))
+    # a death by signal reads as the shell's wait says it: 128 + the signal
+    assert guest.run("kill -TERM $$").rc == 128 + 15
+    # the agent is PID 1: the orphans reparented to it are reaped
+    guest.check("for i in 1 2 3; do (sleep 0.1 &); done; sleep 1")
+    assert " Z " not in guest.check("ps -o pid,stat,args | grep -v ' ps '"), "zombies left"
     # enabling a trace event must not live-patch __schedule (vm/guest.py)
     opt = "/sys/kernel/tracing/options/record-cmd"
     guest.check(f"test -e {opt} || mount -t tracefs nodev /sys/kernel/tracing")

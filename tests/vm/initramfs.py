@@ -74,7 +74,8 @@ LOCALES = ("/usr/lib/locale/C.utf8",)
 # PATH, and its mke2fs makes no ext4: use mkfs.ext4.
 PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}
 # Static helpers built from tests/ for every guest: source -> program name.
-HELPERS = {REPO / "tests" / "fuzz" / "nlfuzz.c": "nlfuzz"}
+HELPERS = {REPO / "tests" / "fuzz" / "nlfuzz.c": "nlfuzz",
+           HERE / "agent.c": "kiobench-agent"}
 KMOD_LINKS = ("modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod")
 MERGED = {"bin": "usr/bin", "sbin": "usr/sbin", "lib": "usr/lib", "lib64": "usr/lib64"}
 
