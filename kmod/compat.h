@@ -447,4 +447,17 @@ static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
 #define kb_sha256_ctx	sha256_state
 #endif
 
+/*
+ * A kthread allowed a set of CPUs, set before its first wake-up.  From 6.14
+ * kthread() moves a kthread that is not bound to its node's CPUs as it
+ * first runs, unless kthread_affine_preferred() named its CPUs (which it
+ * also puts back after a CPU of the set went offline and came back);
+ * before, a mask set at creation stays.
+ */
+#ifdef KB_HAVE_KTHREAD_AFFINE_PREFERRED
+#define kb_kthread_affine(task, mask)	kthread_affine_preferred(task, mask)
+#else
+#define kb_kthread_affine(task, mask)	set_cpus_allowed_ptr(task, mask)
+#endif
+
 #endif /* KB_COMPAT_H */

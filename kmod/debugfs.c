@@ -60,7 +60,8 @@ static int kb_config_show(struct seq_file *m, void *unused)
 	kb_show_bss(m, cfg);
 	seq_printf(m, "iodepth=%u\nnumjobs=%u\nworkers=%u\n", cfg->iodepth,
 		   cfg->numjobs, job->nr_workers);
-	for (i = 0; i < job->nr_workers; i++)
+	seq_printf(m, "cpus_shared=%d\n", cfg->cpus_shared);
+	for (i = 0; i < job->nr_workers; i++)	/* -1: not bound */
 		seq_printf(m, "worker=%u cpu=%d\n", i, job->workers[i]->cpu);
 	seq_printf(m, "runtime_ns=%llu\nio_bytes=%llu\nnumber_ios=%llu\n",
 		   cfg->runtime_ns, cfg->io_bytes, cfg->number_ios);

@@ -691,10 +691,11 @@ static void kb_init_stats(struct kb_job *job, struct kb_stats *s)
 	}
 }
 
-/* The CPU worker @i is pinned to, or -1. */
+/* The CPU worker @i is bound to, or -1 (unpinned, or cpus-shared). */
 static int kb_worker_cpu(const struct kb_config *cfg, unsigned int i)
 {
-	return cfg->nr_cpus ? cfg->cpus[i % cfg->nr_cpus] : -1;
+	return cfg->nr_cpus && !cfg->cpus_shared ?
+	       cfg->cpus[i % cfg->nr_cpus] : -1;
 }
 
 /*
@@ -938,26 +939,46 @@ out_free_workers:
 	return -ENOMEM;
 }
 
+/*
+ * The workers' kthreads, each bound to its CPU, or with cpus-shared each
+ * allowed all of cfg->cpus (fio's cpus_allowed_policy=shared: the
+ * scheduler places them).  A thread made is the job's even if a later one
+ * fails: the unwind, kb_free_workers(), stops them all.
+ */
 static int kb_create_threads(struct kb_job *job)
 {
+	const struct kb_config *cfg = &job->cfg;
+	cpumask_var_t shared;
 	unsigned int i;
+	int err = 0;
 
+	if (!zalloc_cpumask_var(&shared, GFP_KERNEL))
+		return -ENOMEM;
+	for (i = 0; cfg->cpus_shared && i < cfg->nr_cpus; i++)
+		cpumask_set_cpu(cfg->cpus[i], shared);
 	for (i = 0; i < job->nr_workers; i++) {
 		struct kb_worker *w = job->workers[i];
 		struct task_struct *task;
 
 		task = kthread_create(kb_worker_fn, w, "kiobench%u/%u", job->id,
 				      i);
-		if (IS_ERR(task))
-			return PTR_ERR(task);
+		if (IS_ERR(task)) {
+			err = PTR_ERR(task);
+			break;
+		}
 		if (w->cpu >= 0)
 			kthread_bind(task, w->cpu);
+		else if (cfg->cpus_shared)
+			err = kb_kthread_affine(task, shared);
 		kb_submit_nice(job, task);
 		get_task_struct(task);
 		w->task = task;
 		wake_up_process(task);	/* to wait for the start, idle */
+		if (err)
+			break;
 	}
-	return 0;
+	free_cpumask_var(shared);
+	return err;
 }
 
 /*

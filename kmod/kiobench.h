@@ -112,6 +112,7 @@ struct kb_config {
 	u32 numjobs;
 	u32 *cpus;
 	unsigned int nr_cpus;
+	bool cpus_shared;	/* every worker on any of cpus, not one each */
 	u64 offset;
 	u64 size;		/* 0: to the end of each device */
 	u64 runtime_ns;		/* 0: no time limit */

@@ -156,6 +156,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_IODEPTH] = NLA_POLICY_RANGE(NLA_U32, 1, 4096),
 	[KIOBENCH_A_NUMJOBS] = NLA_POLICY_RANGE(NLA_U32, 1, 256),
 	[KIOBENCH_A_CPUS] = { .type = NLA_BINARY, .len = 4096, },
+	[KIOBENCH_A_CPUS_SHARED] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_OFFSET] = { .type = NLA_U64, },
 	[KIOBENCH_A_SIZE] = { .type = NLA_U64, },
 	[KIOBENCH_A_RUNTIME_NS] =
@@ -306,6 +307,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_ALLOW_WRITES, allow_writes, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_IODEPTH, iodepth, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_NUMJOBS, numjobs, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_CPUS_SHARED, cpus_shared, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_OFFSET, offset, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_SIZE, size, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_RUNTIME_NS, runtime_ns, NLA_U64, true),
@@ -395,6 +397,7 @@ static_assert(__same_type(((struct kb_config *)0)->rwmix_read, u8));
 static_assert(__same_type(((struct kb_config *)0)->allow_writes, bool));
 static_assert(__same_type(((struct kb_config *)0)->iodepth, u32));
 static_assert(__same_type(((struct kb_config *)0)->numjobs, u32));
+static_assert(__same_type(((struct kb_config *)0)->cpus_shared, bool));
 static_assert(__same_type(((struct kb_config *)0)->offset, u64));
 static_assert(__same_type(((struct kb_config *)0)->size, u64));
 static_assert(__same_type(((struct kb_config *)0)->runtime_ns, u64));

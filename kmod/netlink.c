@@ -807,6 +807,10 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 		err = kb_parse_cpus(info, cfg);
 		if (err)
 			return err;
+	} else if (cfg->cpus_shared) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_CPUS_SHARED],
+				    "cpus-shared: needs cpus");
+		return -EINVAL;
 	}
 	if (cfg->offset % SECTOR_SIZE || cfg->size % SECTOR_SIZE) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_OFFSET] ?: tb[KIOBENCH_A_SIZE],

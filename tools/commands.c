@@ -423,6 +423,7 @@ static void split_cpus(struct kb_job *job, size_t i)
 		return;
 	qsort(job->cpus, job->nr_cpus, sizeof(*job->cpus), cmp_u32);
 	job->split_cpu = job->cpus[i % job->nr_cpus];
+	job->has_split_cpu = true;
 }
 
 /* A start delay of startdelay's range, the same for a given seed and clone. */

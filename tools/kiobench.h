@@ -158,7 +158,8 @@ struct kb_job {
 	uint32_t *cpus;
 	unsigned int nr_cpus;
 	bool cpus_split;	/* cpus_allowed_policy=split: job i of the run on one CPU, */
-	uint32_t split_cpu;	/* this one (run sets it) */
+	bool has_split_cpu;	/* split_cpu (run sets it; a sweep's workers take */
+	uint32_t split_cpu;	/* the set's CPUs in turn), else every worker shares it */
 	uint64_t size, offset, io_size, number_ios;
 	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
 	bool time_based, continue_on_error;

@@ -381,6 +381,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		KCFG_ADD("%s%u", i ? "," : "", c->cpus[i]);
 	if (!c->nr_cpus)
 		KCFG_ADD("any");
+	else	/* the kernel's: each worker bound to one, or all allowed all */
+		KCFG_ADD(" cpus_allowed_policy=%s", K(CPUS_SHARED) ? "shared" : "split");
 	KCFG_ADD(" offset=%" PRIu64 " size=%" PRIu64 " span=", K(OFFSET), K(SIZE));
 	for (i = 0; i < c->nr_spans && i < KB_KCFG_DEVS; i++)
 		KCFG_ADD("%s%" PRIu64, i ? ":" : "", c->span_len[i]);
@@ -650,6 +652,9 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	for (i = 0; i < c->nr_cpus; i++)
 		json_object_array_add(a, kb_ju64(c->cpus[i]));
 	kb_jadd(o, "cpus", a);
+	if (c->nr_cpus)
+		kb_jadd(o, "cpus_allowed_policy",
+			json_object_new_string(K(CPUS_SHARED) ? "shared" : "split"));
 	kb_jadd(o, "offset", kb_ju64(K(OFFSET)));
 	kb_jadd(o, "size", kb_ju64(K(SIZE)));
 	kb_jadd(o, "runtime_ns", kb_ju64(K(RUNTIME_NS)));

@@ -220,6 +220,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_REPLAY_NR] = { "replay-nr", KB_NLT_U32, true, 1ULL, 1048576ULL, 0 },
 	[KIOBENCH_A_REPLAY_TIMED] = { "replay-timed", KB_NLT_FLAG, true },
 	[KIOBENCH_A_REPLAY_ENTS] = { "replay-ents", KB_NLT_BINARY, true, 0ULL, 0ULL, 65520 },
+	[KIOBENCH_A_CPUS_SHARED] = { "cpus-shared", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -270,6 +271,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_IODEPTH,
 	KIOBENCH_A_NUMJOBS,
 	KIOBENCH_A_CPUS,
+	KIOBENCH_A_CPUS_SHARED,
 	KIOBENCH_A_OFFSET,
 	KIOBENCH_A_SIZE,
 	KIOBENCH_A_RUNTIME_NS,

@@ -109,6 +109,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "bsrange's second value" },
 	{ KIOBENCH_A_BSSPLIT_TRIM, "bs/bssplit", "the trims' own sizes: the third value" },
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
+	{ KIOBENCH_A_CPUS_SHARED, "cpus_allowed_policy", "with a set under fio's default "
+	  "policy, shared; split gives a run's job one CPU, a sweep's workers one each" },
 	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
 	  "else the span, times loops; none when time_based (kb_job_io_bytes)" },
 	{ KIOBENCH_A_LAT_LOG, "lat_log_entries", "only when a log wants the per-I/O log "
@@ -909,10 +911,13 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	    (job->bss_wt[1] && put_bss(msg, KIOBENCH_A_BSSPLIT_TRIM, job->bss_wt[1],
 				       job->nr_bss_wt[1])))
 		return -1;
-	if (job->nr_cpus && job->cpus_split)	/* cpus_allowed_policy=split: its one */
+	if (!job->nr_cpus)
+		return 0;
+	if (job->cpus_split && job->has_split_cpu)	/* split, in a run: its one */
 		return nla_put(msg, KIOBENCH_A_CPUS, sizeof(uint32_t), &job->split_cpu) ? -1 : 0;
-	if (job->nr_cpus &&
-	    nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus))
+	/* split in a sweep: worker i on the i-th; shared (fio's default): all on all */
+	if (nla_put(msg, KIOBENCH_A_CPUS, job->nr_cpus * sizeof(uint32_t), job->cpus) ||
+	    (!job->cpus_split && nla_put_flag(msg, KIOBENCH_A_CPUS_SHARED)))
 		return -1;
 	return 0;
 }

@@ -1893,7 +1893,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.metavar = "all|NODES", .parse = p_numa_nodes,
 		.help = "CPUs for the workers: those of these NUMA nodes (sysfs)" },
 	JOB(KB_OPT_CPUS_POLICY, "cpus_allowed_policy", "shared|split", p_cpus_policy,
-	    "split: each job (each numjobs clone) on one CPU of the set, round robin",
+	    "shared: every worker may run on any CPU of the set; split: each job (each "
+	    "numjobs clone) on one CPU of the set, round robin",
 	    .def = "shared"),
 	JOB(KB_OPT_SIZE, "size", "SIZE", p_size, "span length (to the end of the device)",
 	    ATTR(KIOBENCH_A_SIZE, size), BOUNDS(1, UINT64_MAX)),

@@ -346,11 +346,9 @@ def test_steadystate_stops_the_job_as_fio(guest, kiobench_module, make_nullb):
 def kthread_cpus(guest) -> dict[int, set[str]]:
     """{kernel job id: the Cpus_allowed_list of its worker kthreads}, from
     /proc: kb_create_threads() names them kiobench<job>/<worker>."""
-    out = guest.check(r"""
-for c in /proc/[0-9]*/comm; do
-    n=$(cat $c 2>/dev/null) || continue
-    case $n in kiobench[0-9]*/[0-9]*) echo "$n $(awk '/^Cpus_allowed_list/ {print $2}' ${c%/comm}/status)";; esac
-done""")
+    out = guest.check("awk '/^Name:/ {n = $2} /^Cpus_allowed_list:/ && "
+                      "n ~ /^kiobench[0-9]+\\/[0-9]+$/ {print n, $2}' /proc/[0-9]*/status "
+                      "2>/dev/null; true")
     cpus: dict[int, set[str]] = defaultdict(set)
     for line in out.splitlines():
         name, allowed = line.split()
@@ -383,11 +381,13 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     and [b]: as fio, the run's job i (clones counted) gets the set's
     (i mod 2)-th CPU, read from the kernel: each job's worker kthreads are
     allowed exactly CPU 0, 1, 0, 1 in creation order.  Then cpumask=0x2
-    (fio's bit mask): CPU 1 only.  Then numa_cpu_nodes=0 with two workers:
-    node 0's CPUs (the guest's all), one worker bound to each.  Mutations:
+    (fio's bit mask): CPU 1 only.  Then fio's default policy, shared:
+    numjobs=2 with cpus_allowed=0-1, and numa_cpu_nodes=0 (node 0's CPUs,
+    the guest's all) with two workers: every worker of every clone is
+    allowed 0-1, as each of fio's threads is.  Mutations:
     split_cpus() not called: red (CPU 0 everywhere); the index taken as the
     clone's number within its section (`r->n - 1` -> `k`): red ([b] on
-    CPU 0)."""
+    CPU 0); cpus-shared not sent: red (the clones' workers bound to 0)."""
     if int(guest.check("nproc")) < 2:
         pytest.skip("the guest has one CPU")
     dev = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
@@ -400,8 +400,10 @@ def test_cpus_allowed_policy_split_and_cpumask(guest, kiobench_module, make_null
     # numa_cpu_nodes=0: node 0's CPUs (all of the guest's), a worker on each
     node0 = guest.check("cat /sys/devices/system/node/node0/cpulist").strip()
     assert node0 == f"0-{int(guest.check('nproc')) - 1}", node0
+    shared = text.replace("cpumask=0x2", "cpus_allowed=0-1\nnumjobs=2")
+    assert list(running_cpus(guest, shared, 2).values()) == [{"0-1"}, {"0-1"}]
     text = text.replace("cpumask=0x2", "numa_cpu_nodes=0\nworkers=2")
-    assert list(running_cpus(guest, text, 1).values()) == [{"0", "1"}]
+    assert list(running_cpus(guest, text, 1).values()) == [{"0-1"}]
 
 
 LIMITS = {

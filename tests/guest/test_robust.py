@@ -1303,15 +1303,71 @@ def test_pinned_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
         guest.check(f"echo 1 >{cpu}", timeout=SLOW)
         assert nlreq(guest, "start", f"job-id={job}").errno == 0
         wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'read-ios=[1-9]'", "I/O", 120)
-        allowed = guest.check(
-            "for c in /proc/[0-9]*/comm; do "
-            f"[ \"$(cat $c 2>/dev/null)\" = kiobench{job}/0 ] && "
-            "awk '/^Cpus_allowed_list/ {print $2}' ${c%/comm}/status; done; true").split()
+        allowed = worker_cpus(guest, job)
         assert allowed == ["1"], allowed
         guest.check(f"echo 0 >{cpu}", timeout=SLOW)
         wait_for(guest, f"nlfuzz req get job-id={job} | grep -q 'state=2'", what="the job to end")
     finally:
         guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+    assert nlreq(guest, "del", f"job-id={job}").errno == 0
+
+
+def worker_cpus(guest, job: int) -> list[str]:
+    """The Cpus_allowed_list of job `job`'s worker kthreads, by worker (one
+    awk over every task's status: a program per task takes seconds under
+    TCG on the debug kernel)."""
+    out = guest.check("awk '/^Name:/ {n = $2} /^Cpus_allowed_list:/ && "
+                      f"n ~ /^kiobench{job}\\// {{print n, $2}}' /proc/[0-9]*/status "
+                      "2>/dev/null; true")
+    return [c for _, c in sorted((int(n.split("/")[1]), c)
+                                 for n, c in (line.split() for line in out.splitlines()))]
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_shared_cpus_job_and_cpu_hotplug(guest, kiobench_module, make_nullb):
+    """cpus-shared (fio's cpus_allowed_policy=shared): each worker's kthread
+    is allowed the whole set, as made and while it runs; a CPU of the set
+    going offline under the job stops no I/O, and once it is back the
+    workers are allowed the whole set again.  A set of CPU 1 alone stays
+    CPU 1 (from 6.14 kthread() moves a kthread to its node's CPUs as it
+    first runs, here 0-1, unless kthread_affine_preferred() named them).
+    cpus-shared without cpus is refused, naming it.
+    Mutation: kb_worker_cpu() without its cpus_shared test: the workers
+    are bound to 0 and 1: red.  Mutation: set_cpus_allowed_ptr() for
+    kb_kthread_affine() on the debug kernel (7.2): CPU 1's job is allowed
+    0-1: red."""
+    cpu = "/sys/devices/system/cpu/cpu1/online"
+    if not guest.run(f"test -w {cpu}").ok:
+        pytest.skip(f"{guest.kernel.name}: CPU 1 cannot be taken offline")
+    dev = make_nullb("nullb0", size_mb=16, completion_nsec=100_000)
+    ack = nlreq(guest, "new", f"dev={dev}", "cpus-shared", "numjobs=2")
+    assert (ack.name, ack.attr) == ("EINVAL", "cpus-shared"), ack.out
+    assert "cpus-shared: needs cpus" in ack.msg, ack.out
+    ack = nlreq(guest, "new", f"dev={dev}", "cpus=1", "cpus-shared", "number-ios=10")
+    assert ack.errno == 0, ack.out
+    one = int(ack.replies[0]["job-id"])
+    ack = nlreq(guest, "new", f"dev={dev}", "cpus=0,1", "cpus-shared", "numjobs=2",
+                "iodepth=2", "runtime-ns=120000000000")
+    assert ack.errno == 0, ack.out
+    job = int(ack.replies[0]["job-id"])
+    assert worker_cpus(guest, one) == ["1"]
+    assert worker_cpus(guest, job) == ["0-1", "0-1"]
+    assert nlreq(guest, "del", f"job-id={one}").errno == 0
+    assert nlreq(guest, "start", f"job-id={job}").errno == 0
+    ios = f"nlfuzz req get job-id={job} | sed -n 's/.*read-ios=\\([0-9]*\\).*/\\1/p' | head -1"
+    try:
+        assert worker_cpus(guest, job) == ["0-1", "0-1"]
+        guest.check(f"echo 0 >{cpu}", timeout=SLOW)
+        before = int(guest.check(ios))
+        wait_for(guest, f"test $({ios}) -gt {before + 50}", "I/O with CPU 1 offline", 60)
+        guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+        assert job_state(guest, job) == "RUNNING"
+        assert worker_cpus(guest, job) == ["0-1", "0-1"]
+    finally:
+        guest.check(f"echo 1 >{cpu}", timeout=SLOW)
+        nlreq(guest, "stop", f"job-id={job}")
+    wait_for(guest, f"! nlfuzz req get job-id={job} | grep -q 'state=1'", what="the job to end")
     assert nlreq(guest, "del", f"job-id={job}").errno == 0
 
 
