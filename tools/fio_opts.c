@@ -38,6 +38,10 @@
 			"(v2, v3) only"
 
 const struct kb_fio_refused kb_fio_refused[] = {
+	/* a device setting: kiobench's sweep changes it, and puts it back */
+	{ "ioscheduler", NULL, "fio switches the scheduler of the job's device and leaves it "
+	  "so; kiobench changes a device's settings only in a sweep, which puts them back: "
+	  "kiobench sweep --ioscheduler=NAME --allow-tuning" },
 	/* files, file systems, buffered I/O */
 	{ "directory", NULL, FILES },
 	{ "filename_format", NULL, FILES },

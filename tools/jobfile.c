@@ -206,7 +206,8 @@ static int jf_option(struct jf_parse *p, struct jf_file *f, char *s,
 		return kb_errf(err, errlen, "%s:%u: option '%s' outside of a section",
 			       f->path, f->line, key);
 	a.opt = kb_opt_find(key);
-	why = a.opt ? NULL : kb_fio_refusal(key);
+	/* a fio name that kiobench takes on a command line only: fio's refusal */
+	why = a.opt && a.opt->scope != KB_SCOPE_CLI ? NULL : kb_fio_refusal(key);
 	if (why)
 		return kb_errf(err, errlen, "%s:%u: option '%s' is refused: %s", f->path,
 			       f->line, key, why);
