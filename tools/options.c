@@ -1867,7 +1867,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .def = KB_STR(KB_DEFAULT_BS), .list_var = KB_VAR_BS,
 	    .list_help = "transfer sizes, e.g. 512-1m:x2 or 4k,8k,128k"),
 	JOB(KB_OPT_BSSPLIT, "bssplit", "SIZE/PCT:...[,...]", p_bssplit,
-	    "block size mix (overrides bs); reads[,writes[,trims]]"),
+	    "block size mix with fio's shares (a remainder or a sum below 100 to the "
+	    "largest; overrides bs); reads[,writes[,trims]]"),
 	/* the same setting as bssplit: "set" marks bssplit */
 	[KB_OPT_BSRANGE] = { .name = "bsrange", .alias = "blocksize_range", .id = KB_OPT_BSRANGE,
 		.mark = KB_OPT_BSSPLIT, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL,

@@ -196,7 +196,11 @@ int kb_check_bs(const char *s, uint64_t v, char *err, size_t errlen)
 	return 0;
 }
 
-/* One bssplit entry, "SIZE" or "SIZE/PCT" (tok is modified); pct 0: none given. */
+/*
+ * One bssplit entry, "SIZE", "SIZE/" or "SIZE/PCT" (tok is modified).  As
+ * fio's atoi: a percentage of 0, or none, is none (weight 0 here), one
+ * above 100 is 100.
+ */
 static int bss_entry(char *tok, unsigned int kb_base, struct kb_bss *b,
 		     char *err, size_t errlen)
 {
@@ -209,51 +213,157 @@ static int bss_entry(char *tok, unsigned int kb_base, struct kb_bss *b,
 	if (kb_parse_size_base(tok, kb_base, &size, err, errlen) ||
 	    kb_check_bs(tok, size, err, errlen))
 		return -1;
-	if (slash) {
-		if (parse_uint(slash, &pct, &end) || *end ||
-		    (slash[0] == '0' && slash[1] == 'x'))
-			return kb_errf(err, errlen, "invalid percentage '%s'", slash);
-		if (pct < 1 || pct > 100)
-			return kb_errf(err, errlen, "invalid percentage '%s' (must be 1..100)",
-				       slash);
-	}
+	if (slash && *slash &&
+	    (parse_uint(slash, &pct, &end) || *end || (slash[0] == '0' && slash[1] == 'x')))
+		return kb_errf(err, errlen, "invalid percentage '%s'", slash);
 	b->size = size;
-	b->weight = pct;
+	b->weight = pct > 100 ? 100 : pct;
 	return 0;
 }
 
 /*
- * The entries without a percentage share what the others leave of 100;
- * the integer remainder is spread one percent each over the first of them
- * (1k:2k:4k: 34, 33, 33; 1k/50:2k:4k:8k: 17, 17, 16).
+ * The share of the I/Os fio 3.33 gives each entry, in percent
+ * (options.c bssplit_ddir(), io_u.c get_next_buflen()).  The entries
+ * without a percentage get (100 - sum) / missing each, in unsigned 32-bit
+ * arithmetic: the integer remainder goes to no one, and with one such
+ * entry beside percentages above 100 its share wraps to nearly 2^32.  fio
+ * refuses a sum above 100 with two or more of them.  It sorts the table by
+ * percentage, ascending as a signed int (glibc's qsort, a merge sort
+ * here, keeps the order of equal ones), and a draw r in [0, 2^32) takes
+ * the first entry with a percentage whose running sum s has r / s <=
+ * (2^32 - 1) / 100, that is r below s percent of 2^32; a draw past them
+ * all takes the last entry with a percentage.  So an entry's share is its
+ * running sum capped at 100 less the one before, and the last one also
+ * takes what the sum leaves below 100 (1k/50:2k:4k:8k: 16, 16, 16 and 52;
+ * 4k/10:8k/20: 10 and 90).  @share[i] gets entry i's; @order the entries
+ * in fio's order.
  */
-static int bss_share(struct kb_bss *v, unsigned int n, char *err, size_t errlen)
+static int bss_fio_shares(const struct kb_bss *v, unsigned int n, unsigned int *share,
+			  unsigned int *order, char *err, size_t errlen)
 {
-	unsigned int missing = 0, sum = 0, share, extra, i;
+	unsigned int missing = 0, sum = 0, i, j, last = 0;
+	uint64_t run = 0, before = 0;
+	uint32_t *perc;
 
 	for (i = 0; i < n; i++) {
 		sum += v[i].weight;
 		missing += !v[i].weight;
 	}
-	if (sum > 100)
-		return kb_errf(err, errlen, "percentages add up to %u (more than 100)", sum);
-	if (!missing && sum != 100)
-		return kb_errf(err, errlen, "percentages add up to %u, not 100", sum);
-	if (!missing)
-		return 0;
-	share = (100 - sum) / missing;
-	extra = (100 - sum) % missing;
-	if (!share)
-		return kb_errf(err, errlen, "%u%% left for %u entries without a percentage",
-			       100 - sum, missing);
-	for (i = 0; i < n; i++) {
-		if (v[i].weight)
-			continue;
-		v[i].weight = share + (extra ? 1 : 0);
-		if (extra)
-			extra--;
+	if (sum > 100 && missing > 1)
+		return kb_errf(err, errlen, "percentages add up to %u, more than 100, with %u "
+			       "entries left to share the rest (fio refuses this too)", sum,
+			       missing);
+	perc = calloc(n, sizeof(*perc));
+	if (!perc)
+		return kb_errf(err, errlen, "out of memory");
+	if (missing == 1 && n == 1)
+		sum = 100;
+	for (i = 0; i < n; i++)
+		perc[i] = v[i].weight ? v[i].weight : (uint32_t)(100U - sum) / missing;
+	for (i = 0; i < n; i++) {		/* a stable insertion sort, as int */
+		for (j = i; j > 0 && (int32_t)perc[order[j - 1]] > (int32_t)perc[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
 	}
+	for (i = 0; i < n; i++) {
+		unsigned int k = order[i];
+		uint64_t capped;
+
+		share[k] = 0;
+		if (!perc[k])
+			continue;
+		run += perc[k];
+		capped = run < 100 ? run : 100;
+		share[k] = capped - before;
+		before = capped;
+		last = k;
+	}
+	free(perc);
+	if (run)
+		share[last] += 100 - before;
 	return 0;
+}
+
+/*
+ * @v rewritten as the table of what fio issues, in fio's order: sizes
+ * aligned down to the smallest (fio's !bs_unaligned, which kiobench always
+ * is), equal ones merged, entries without a share left out, then sorted by share as fio
+ * would sort this table (so that it reads back the same).  An entry with no
+ * share is refused when it is the smallest size: fio would still align
+ * offsets and the other sizes to it, which a table without it cannot say.
+ */
+static int bss_as_fio(struct kb_bss *v, unsigned int *nr, const char *s,
+		      char *err, size_t errlen)
+{
+	unsigned int n = *nr, i, j, m = 0, *share, *order;
+	uint32_t min = UINT32_MAX, max = 0, min_used = UINT32_MAX;
+	struct kb_bss *t;
+	int ret = -1;
+
+	share = calloc(n, sizeof(*share));
+	order = calloc(n, sizeof(*order));
+	t = calloc(n, sizeof(*t));
+	if (!share || !order || !t) {
+		kb_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	if (bss_fio_shares(v, n, share, order, err, errlen))
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (v[i].size < min)
+			min = v[i].size;
+		if (v[i].size > max)
+			max = v[i].size;
+	}
+	if (min == max) {	/* fio draws nothing: one size (4k, or 4k/10:4k/20) */
+		v[0] = (struct kb_bss){ .size = min, .weight = 100 };
+		*nr = 1;
+		ret = 0;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (share[i] && v[i].size / min * min < min_used)
+			min_used = v[i].size / min * min;
+	if (min_used == UINT32_MAX) {	/* fio draws no size: its I/O fails */
+		kb_errf(err, errlen, "'%s': no entry gets a share of the I/Os by fio's rule "
+			"(%u entries share what the others leave of 100)", s, n);
+		goto out;
+	}
+	if (min_used != min) {
+		for (i = 0; v[i].size != min; i++)
+			;
+		ret = kb_errf(err, errlen, "'%s': %u bytes get no share of the I/Os by fio's "
+			      "rule, yet as the smallest size would align fio's offsets and "
+			      "sizes; give it a percentage or leave it out", s, v[i].size);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int k = order[i];
+		uint32_t size = v[k].size / min * min;
+
+		if (!share[k])
+			continue;
+		for (j = 0; j < m && t[j].size != size; j++)
+			;
+		if (j == m)
+			t[m++] = (struct kb_bss){ .size = size };
+		t[j].weight += share[k];
+	}
+	for (i = 1; i < m; i++) {		/* stable, by share */
+		struct kb_bss e = t[i];
+
+		for (j = i; j > 0 && t[j - 1].weight > e.weight; j--)
+			t[j] = t[j - 1];
+		t[j] = e;
+	}
+	memcpy(v, t, m * sizeof(*t));
+	*nr = m;
+	ret = 0;
+out:
+	free(t);
+	free(order);
+	free(share);
+	return ret;
 }
 
 int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
@@ -294,7 +404,7 @@ int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **o
 			goto out;
 		n++;
 	}
-	if (bss_share(v, n, err, errlen))
+	if (bss_as_fio(v, &n, s, err, errlen))
 		goto out;
 	*out = v;
 	*nr = n;

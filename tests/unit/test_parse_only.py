@@ -63,7 +63,7 @@ NEEDS = {
 IOLOG = "fio version 2 iolog\n/dev/null add\n/dev/null open\n/dev/null read 0 4096\n" \
         "/dev/null close\n"
 # bsrange prints as the bssplit table it makes, whose weights are relative
-# (multiples of 512 bytes), while bssplit takes percentages adding up to 100
+# (multiples of 512 bytes), while bssplit reads them as fio's percentages
 ROUND_TRIP_FAILS = {"bsrange"}
 
 

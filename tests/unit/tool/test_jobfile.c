@@ -341,10 +341,11 @@ static void t_bs_per_direction(void)
 	/* bssplit per direction */
 	CHECK(apply(&job, NULL, "bssplit", "2k/50:4k/50,4k/90:8k/10") == 0);
 	b = kb_job_bss(&job, 1, &n);
-	CHECK(n == 2 && b[0].size == 4096 && b[0].weight == 90 && b[1].size == 8192);
+	/* in fio's order: by percentage */
+	CHECK(n == 2 && b[0].size == 8192 && b[0].weight == 10 && b[1].size == 4096);
 	CHECK(kb_job_bss(&job, 2, &n) == b);			/* trims: the writes' */
 	kb_opt_format(&kb_opts[KB_OPT_BSSPLIT], &job, buf, sizeof(buf));
-	CHECK(!strcmp(buf, "2048/50:4096/50,4096/90:8192/10,4096/90:8192/10"));
+	CHECK(!strcmp(buf, "2048/50:4096/50,8192/10:4096/90,8192/10:4096/90"));
 	CHECK(apply(&job, NULL, "bssplit", "4k/100") == 0 && !job.bss_wt[0] && !job.bss_wt[1]);
 	/* bsrange: fio's LO + HI x u, down to a multiple of LO, capped at HI */
 	CHECK(apply(&job, NULL, "bsrange", "4k-16k") == 0);

@@ -163,36 +163,86 @@ static void t_bssplit(void)
 	struct kb_bss *b = NULL;
 	unsigned int n = 0;
 
+	/* fio's order: by percentage, ascending, equal ones as given */
 	CHECK(kb_parse_bssplit("4k/10:64k/50:32k/40", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 3 && b[0].size == 4096 && b[0].weight == 10 &&
-	      b[1].size == 65536 && b[1].weight == 50 &&
-	      b[2].size == 32768 && b[2].weight == 40);
+	      b[1].size == 32768 && b[1].weight == 40 &&
+	      b[2].size == 65536 && b[2].weight == 50);
 	free(b);
 	CHECK(kb_parse_bssplit("4k/50:8k", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 2 && b[0].weight == 50 && b[1].weight == 50);
 	free(b);
-	/* missing percentages share the remainder; sum stays 100 */
+	/*
+	 * Entries without a percentage get (100 - sum) / missing each; the
+	 * integer remainder falls to the last entry in fio's order, as does a
+	 * draw past the sum.
+	 */
 	CHECK(kb_parse_bssplit("4k:8k:16k", &b, &n, err, sizeof(err)) == 0);
-	CHECK(n == 3 && b[0].weight == 34 && b[1].weight == 33 && b[2].weight == 33);
+	CHECK(n == 3 && b[0].size == 4096 && b[0].weight == 33 &&
+	      b[1].size == 8192 && b[1].weight == 33 &&
+	      b[2].size == 16384 && b[2].weight == 34);
 	free(b);
 	CHECK(kb_parse_bssplit("4k/10:8k:16k", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 3 && b[0].weight == 10 && b[1].weight == 45 && b[2].weight == 45);
 	free(b);
-	/* a remainder of 2: one percent each to the first two, not both to the first */
 	CHECK(kb_parse_bssplit("1k/50:2k:4k:8k", &b, &n, err, sizeof(err)) == 0);
-	CHECK(n == 4 && b[1].weight == 17 && b[2].weight == 17 && b[3].weight == 16);
+	CHECK(n == 4 && b[0].size == 2048 && b[0].weight == 16 &&
+	      b[1].size == 4096 && b[1].weight == 16 &&
+	      b[2].size == 8192 && b[2].weight == 16 &&
+	      b[3].size == 1024 && b[3].weight == 52);
+	free(b);
+	/* HOWTO's example: a blank percentage is none, as 0 is */
+	CHECK(kb_parse_bssplit("4k/50:1k/:32k/0", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 3 && b[0].size == 1024 && b[0].weight == 25 &&
+	      b[1].size == 32768 && b[1].weight == 25 &&
+	      b[2].size == 4096 && b[2].weight == 50);
 	free(b);
 	CHECK(kb_parse_bssplit("1m", &b, &n, err, sizeof(err)) == 0);
 	CHECK(n == 1 && b[0].size == 1048576 && b[0].weight == 100);
 	free(b);
+	/* a sum below 100: the rest to the largest share, the last of equal ones */
+	CHECK(kb_parse_bssplit("4k/10:8k/20:16k/30", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 3 && b[0].weight == 10 && b[1].weight == 20 &&
+	      b[2].size == 16384 && b[2].weight == 70);
+	free(b);
+	CHECK(kb_parse_bssplit("8k/30:4k/30", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 2 && b[0].size == 8192 && b[0].weight == 30 &&
+	      b[1].size == 4096 && b[1].weight == 70);
+	free(b);
+	/* above 100: the running sum is cut at 100; a percentage above 100 is 100 */
+	CHECK(kb_parse_bssplit("4k/60:8k/50", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 2 && b[0].size == 8192 && b[0].weight == 50 &&
+	      b[1].size == 4096 && b[1].weight == 50);
+	free(b);
+	CHECK(kb_parse_bssplit("4k/150:8k/101:16k/10", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 2 && b[0].size == 16384 && b[0].weight == 10 &&
+	      b[1].size == 4096 && b[1].weight == 90);
+	free(b);
+	/* one entry without a percentage beside more than 100: its share wraps, it takes all */
+	CHECK(kb_parse_bssplit("8k/60:4k/50:2k", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 1 && b[0].size == 2048 && b[0].weight == 100);
+	free(b);
+	/* sizes aligned down to the smallest (fio without bs_unaligned), then merged */
+	CHECK(kb_parse_bssplit("4k/30:6k/30:12k/40", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 2 && b[0].size == 12288 && b[0].weight == 40 &&
+	      b[1].size == 4096 && b[1].weight == 60);
+	free(b);
+	CHECK(kb_parse_bssplit("3k/50:4k/20:7k/30", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 2 && b[0].size == 6144 && b[0].weight == 30 &&
+	      b[1].size == 3072 && b[1].weight == 70);
+	free(b);
+	/* an entry with no share left out, unless it is the smallest */
+	CHECK(kb_parse_bssplit("4k/100:8k", &b, &n, err, sizeof(err)) == 0);
+	CHECK(n == 1 && b[0].size == 4096 && b[0].weight == 100);
+	free(b);
 	b = NULL;
-	CHECK(kb_parse_bssplit("4k/50:8k/40", &b, &n, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "90"));
-	CHECK(kb_parse_bssplit("4k/60:8k/50", &b, &n, err, sizeof(err)) == -1);
-	CHECK(kb_parse_bssplit("4k/60:8k/50:16k", &b, &n, err, sizeof(err)) == -1);
-	CHECK(kb_parse_bssplit("4k/100:8k", &b, &n, err, sizeof(err)) == -1);
-	CHECK(kb_parse_bssplit("4k/0:8k/100", &b, &n, err, sizeof(err)) == -1);
-	CHECK(kb_parse_bssplit("4k/101", &b, &n, err, sizeof(err)) == -1);
+	CHECK(kb_parse_bssplit("8k/100:4k", &b, &n, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "4096 bytes get no share"));
+	CHECK(kb_parse_bssplit("8k/60:4k/50:16k", &b, &n, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "4096 bytes get no share"));
+	/* fio refuses these too */
+	CHECK(kb_parse_bssplit("4k/60:8k/50:16k:32k", &b, &n, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "add up to 110, more than 100, with 2 entries"));
 	CHECK(kb_parse_bssplit("4k/x", &b, &n, err, sizeof(err)) == -1);
 	CHECK(kb_parse_bssplit("4k/50:", &b, &n, err, sizeof(err)) == -1);
 	CHECK(kb_parse_bssplit(":4k", &b, &n, err, sizeof(err)) == -1);
