@@ -92,6 +92,8 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "uses the page cache" },
 	{ "bs_unaligned", "blocksize_unaligned", "block devices take sector-aligned I/O: "
 	  "kiobench's sizes are multiples of 512" },
+	{ "bs_is_seq_rand", NULL, "not implemented yet: bs, bssplit and bsrange's second value "
+	  "for random I/O and the first for sequential; kiobench's values are per direction" },
 	{ "clocksource", NULL, CLOCK },
 	{ "gtod_reduce", NULL, CLOCK },
 	{ "gtod_cpu", NULL, CLOCK },
