@@ -817,12 +817,15 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 static void print_offsets(FILE *f, const struct kb_result *r)
 {
 	const struct kb_kcfg *c = &r->st.cfg;
-	uint32_t blk = 0;
+	uint32_t blk = 0, big = 0;
 	unsigned int i;
 
-	for (i = 0; i < c->nr_bss; i++)
+	for (i = 0; i < c->nr_bss; i++) {
 		if (!blk || c->bss[i].size < blk)
 			blk = c->bss[i].size;
+		if (c->bss[i].size > big)
+			big = c->bss[i].size;
+	}
 	if (c->nr_zones[0] || c->nr_zones[1]) {
 		char zones[4096];
 
@@ -843,6 +846,11 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
 			kb_kcfg_generator(c), blk, K(SEED));
+		if (big > blk)	/* Documentation/kiobench.rst, "The block" */
+			fprintf(f, "  note         : fio's random map shortens a transfer to "
+				"the blocks not yet done where it starts, fewer large ones as "
+				"the map fills; kiobench's keep their drawn size (norandommap "
+				"to compare sizes with fio)\n");
 	}
 	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "
