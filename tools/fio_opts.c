@@ -130,7 +130,7 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "block_error_percentiles", NULL, "fio's trim wear histogram: per trim-sized block "
 	  "of one file, how many trims it took until a trim or a write on it failed; "
 	  "kiobench's kernel workers keep no per-block trim count or failure state "
-	  "(continue_on_error counts each direction's errors, trim verify the trimmed "
+	  "(continue_on_error counts the errors gone on from, trim verify the trimmed "
 	  "blocks that read back as zeroes)" },
 	/* io_uring and libaio engine options */
 	{ "sqthread_poll", NULL, URING_SQ },

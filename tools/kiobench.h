@@ -47,6 +47,11 @@
 #define KB_MAX_CPU		8192	/* CONFIG_NR_CPUS upper bound */
 #define KB_MAX_LIST		4096	/* devices / bssplit entries, sanity only */
 #define KB_MAX_SPLIT_QD		1024	/* --split-qd: workers at most */
+/* fio's error types (td_error.h's ERROR_TYPE_*): continue_on_error's bits */
+#define KB_COE_READ		1u	/* a read's error */
+#define KB_COE_WRITE		2u	/* a write's, trim's, flush's, zone op's */
+#define KB_COE_VERIFY		4u	/* EILSEQ: a verify mismatch, any I/O's EILSEQ */
+#define KB_COE_ALL		0xffffu	/* fio's ERROR_TYPE_ANY */
 #define KB_MAX_OPEN_ZONES	4096	/* the spec's bound, fio's limit */
 #define KB_MAX_ROUNDS		1000	/* preconditioning passes and rounds */
 #define KB_FILL_BS		131072	/* preconditioning's sequential fill */
@@ -162,7 +167,14 @@ struct kb_job {
 	uint32_t split_cpu;	/* the set's CPUs in turn), else every worker shares it */
 	uint64_t size, offset, io_size, number_ios;
 	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
-	bool time_based, continue_on_error;
+	bool time_based;
+	/*
+	 * fio's continue_on_error: the bits of the error types (KB_COE_*) the
+	 * job may go on from, each from its ignore_error list, else from EIO
+	 * and EILSEQ; ignore_error's lists add theirs (fio's order: a later
+	 * continue_on_error sets them anew).  coe_given: the value given.
+	 */
+	uint32_t continue_on_error, coe_given;
 	char *lat_log;		/* write_lat_log: fio's lat and clat logs, PREFIX */
 	uint32_t lat_log_entries;
 	/* fio's other logs (fiolog.c), made from the per-I/O log */

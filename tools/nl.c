@@ -154,9 +154,14 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_REFILL_BUFFERS, "refill_buffers", "when set, or implied by "
 	  "buffer_compress_percentage or dedupe_percentage unless set to 0 (fio); never with "
 	  "verify, which fills every write" },
-	{ KIOBENCH_A_IGNORE_ERROR_READ, "ignore_error", "the first list's errnos, when given" },
-	{ KIOBENCH_A_IGNORE_ERROR_WRITE, "ignore_error", "the second list's errnos, when given" },
-	{ KIOBENCH_A_IGNORE_ERROR_VERIFY, "ignore_error", "the third list's errnos, when given" },
+	{ KIOBENCH_A_IGNORE_ERROR_READ, "continue_on_error/ignore_error",
+	  "with continue_on_error's read bit: the first list's errnos, else EIO:EILSEQ" },
+	{ KIOBENCH_A_IGNORE_ERROR_WRITE, "continue_on_error/ignore_error",
+	  "with continue_on_error's write bit: the second list's errnos, else EIO:EILSEQ" },
+	{ KIOBENCH_A_IGNORE_ERROR_VERIFY, "continue_on_error/ignore_error",
+	  "with continue_on_error's verify bit: the third list's errnos, else EIO:EILSEQ" },
+	{ KIOBENCH_A_CONTINUE_ON_ERROR, "continue_on_error",
+	  "never: it goes on from every error, not fio's EIO and EILSEQ (the lists say it)" },
 	{ KIOBENCH_A_ERROR_DUMP, "error_dump", "on unless error_dump=0 (fio's default)" },
 	{ KIOBENCH_A_SCRAMBLE_BUFFERS, "scramble_buffers", "fio's rule: on (its default) "
 	  "unless zero_buffers is given and scramble_buffers is not" },
@@ -727,18 +732,31 @@ static int put_data(struct nl_msg *msg, const struct kb_job *job)
 	return 0;
 }
 
-/* ignore_error's lists, each when given, and error_dump (fio's default on). */
+/*
+ * fio's td_non_fatal_error(): an error type goes on only when
+ * continue_on_error has its bit, and then from its ignore_error list, else
+ * from __NON_FATAL_ERR (EIO, EILSEQ).  The kernel's lists say exactly that:
+ * each type with the bit gets its list, the others none (a type without a
+ * list stops at any error).  The kernel's continue-on-error, which goes on
+ * from every error of a type without a list, is never put.  And
+ * error_dump (fio's default on).
+ */
 static int put_errors(struct nl_msg *msg, const struct kb_job *job)
 {
 	static const int attrs[3] = { KIOBENCH_A_IGNORE_ERROR_READ,
 		KIOBENCH_A_IGNORE_ERROR_WRITE, KIOBENCH_A_IGNORE_ERROR_VERIFY };
+	static const uint32_t non_fatal[] = { EIO, EILSEQ };
 	int t;
 
-	for (t = 0; t < 3; t++)
-		if (job->nr_ignore_error[t] &&
+	for (t = 0; t < 3; t++) {
+		if (!(job->continue_on_error & 1u << t))
+			continue;
+		if (job->nr_ignore_error[t] ?
 		    nla_put(msg, attrs[t], job->nr_ignore_error[t] * sizeof(uint32_t),
-			    job->ignore_error[t]))
+			    job->ignore_error[t]) :
+		    nla_put(msg, attrs[t], sizeof(non_fatal), non_fatal))
 			return -1;
+	}
 	return job->error_dump && nla_put_flag(msg, KIOBENCH_A_ERROR_DUMP) ? -1 : 0;
 }
 

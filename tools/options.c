@@ -191,9 +191,58 @@ static int parse_errno(const char *s, uint32_t *e)
 }
 
 /*
+ * fio's continue_on_error (options.c, td_error.c): the error types the job
+ * may go on from, fio's names and its 0 and 1; bare, as 1 (kiobench's
+ * command line had it a flag).  A type goes on from the errnos of its
+ * ignore_error list, without one from fio's __NON_FATAL_ERR, EIO and
+ * EILSEQ; any other error, and any error of a type not named, stops the
+ * job.
+ */
+static const struct {
+	const char *name;
+	uint32_t bits;
+} kb_coe_values[] = {
+	{ "none", 0 }, { "read", KB_COE_READ }, { "write", KB_COE_WRITE },
+	{ "io", KB_COE_READ | KB_COE_WRITE }, { "verify", KB_COE_VERIFY },
+	{ "all", KB_COE_ALL }, { "0", 0 }, { "1", KB_COE_ALL },
+};
+
+static int p_continue_on_error(const struct kb_opt *o, const char *val, struct kb_job *job,
+			       struct kb_global *g, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	(void)o; (void)g;
+	if (!val)
+		val = "1";
+	for (i = 0; i < sizeof(kb_coe_values) / sizeof(kb_coe_values[0]); i++)
+		if (!strcmp(val, kb_coe_values[i].name)) {
+			/* as fio's val_store(): the lists' bits too */
+			job->continue_on_error = kb_coe_values[i].bits;
+			job->coe_given = kb_coe_values[i].bits;
+			return 0;
+		}
+	return kb_errf(err, errlen, "invalid continue_on_error '%s' (none, read, write, io, "
+		       "verify, all, 0 or 1)", val);
+}
+
+/* continue_on_error's name for its value given. */
+static const char *coe_name(uint32_t bits)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(kb_coe_values) / sizeof(kb_coe_values[0]); i++)
+		if (kb_coe_values[i].bits == bits)
+			return kb_coe_values[i].name;
+	return "?";
+}
+
+/*
  * fio's ignore_error=READ_LIST,WRITE_LIST,VERIFY_LIST, each list's errnos
- * joined by ':' (EIO, ENOSPC or numbers); an empty list leaves its type to
- * continue_on_error.
+ * joined by ':' (EIO, ENOSPC or numbers).  As fio's ignore_error_type(), a
+ * list given turns its type's continue_on_error bit on (a continue_on_error
+ * after it sets them anew); an empty list leaves its type to
+ * continue_on_error's EIO and EILSEQ.
  */
 static int p_ignore_error(const struct kb_opt *o, const char *val, struct kb_job *job,
 			  struct kb_global *g, char *err, size_t errlen)
@@ -216,6 +265,8 @@ static int p_ignore_error(const struct kb_opt *o, const char *val, struct kb_job
 				return kb_errf(err, errlen, "ignore_error: unknown error '%s' "
 					       "(a name such as EIO, or a number 1 to 133)", e);
 		}
+		if (job->nr_ignore_error[t])
+			job->continue_on_error |= 1u << t;
 		t++;
 	}
 	return 0;
@@ -1946,8 +1997,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_INTERVAL, "interval", "TIME", p_time,
 	    "timeline interval (1s; bwavgtime, iopsavgtime set it when not given)",
 	    ATTR(KIOBENCH_A_INTERVAL_NS, interval_ns), BOUNDS(1, UINT64_MAX)),
-	JOB(KB_OPT_CONT_ERR, "continue_on_error", NULL, p_flag, "count I/O errors and go on",
-	    ATTR(KIOBENCH_A_CONTINUE_ON_ERROR, continue_on_error), FLAG),
+	/* fio's error types; put as ignore_error's lists by kb_nl_job_new()'s code */
+	JOB(KB_OPT_CONT_ERR, "continue_on_error", "none|read|write|io|verify|all",
+	    p_continue_on_error, "fio's error types whose EIO and EILSEQ, or ignore_error "
+	    "list's errors, are counted and gone on from; any other error stops the job "
+	    "(none; bare: all)", .off = JOBF(coe_given), FLAG),
 	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_str,
 	    "fio's latency logs FILE_lat.N.log and FILE_clat.N.log", .off = JOBF(lat_log)),
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
@@ -2305,7 +2359,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global), FLAG),
 	/* fio's error lists (kmod/errors.c); put by kb_nl_job_new()'s code */
 	JOB(KB_OPT_IGNORE_ERROR, "ignore_error", "READ,WRITE,VERIFY", p_ignore_error,
-	    "errors (EIO:ENOSPC or numbers) each type goes on from; any other stops the job"),
+	    "errors (EIO:ENOSPC or numbers) each type goes on from, a list turning its "
+	    "continue_on_error type on; any other stops the job"),
 	JOB(KB_OPT_ERROR_DUMP, "error_dump", "BOOL", p_flag,
 	    "log every failed I/O, those gone on from too (kernel log)",
 	    .off = JOBF(error_dump), FLAG, .def = "1"),
@@ -2986,6 +3041,10 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "implemented yet");
 	if (check_submit(job, err, errlen))
 		return -1;
+	if (job->zonemode == KIOBENCH_ZONEMODE_ZBD && (job->continue_on_error & 7))
+		return kb_errf(err, errlen, "continue_on_error (or an ignore_error list) with "
+			       "zonemode=zbd is refused: a failed write leaves its zone's write "
+			       "pointer unknown");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;
@@ -3311,6 +3370,8 @@ static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char 
 		format_pattern(job->buffer_pattern, job->buffer_pattern_len, buf, len);
 	} else if (o->id == KB_OPT_IGNORE_ERROR) {
 		format_ignore_error(job, buf, len);
+	} else if (o->id == KB_OPT_CONT_ERR) {
+		snprintf(buf, len, "%s", coe_name(job->coe_given));
 	} else if (o->id == KB_OPT_STARTDELAY && job->startdelay_hi_ns > job->startdelay_ns) {
 		snprintf(buf, len, "%lluns-%lluns", (unsigned long long)job->startdelay_ns,
 			 (unsigned long long)job->startdelay_hi_ns);

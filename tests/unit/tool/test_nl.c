@@ -225,6 +225,71 @@ static void t_job_new_by_code(void)
 	kb_global_free(&g);
 }
 
+/* The kernel's lists of one round trip: "r|w|v" as errnos joined by ':'. */
+static void lists(const struct kb_status *st, char *buf, size_t len)
+{
+	size_t at = 0;
+	unsigned int t, i;
+
+	buf[0] = '\0';
+	for (t = 0; t < 3 && at < len; t++) {
+		at += snprintf(buf + at, len - at, "%s", t ? "|" : "");
+		for (i = 0; i < st->cfg.nr_ignore_error[t] && at < len; i++)
+			at += snprintf(buf + at, len - at, "%s%u", i ? ":" : "",
+				       st->cfg.ignore_error[t][i]);
+	}
+}
+
+/*
+ * fio's td_non_fatal_error() as the kernel's lists: each type with
+ * continue_on_error's bit gets its ignore_error list, else EIO:EILSEQ; a
+ * type without the bit none (it stops at any error); the kernel's
+ * go-on-from-everything continue-on-error never.
+ */
+static void t_job_new_error_lists(void)
+{
+	static const struct { const char *coe, *ie, *first, *want; } t[] = {
+		{ "none", NULL, NULL, "||" },
+		{ "read", NULL, NULL, "5:84||" },
+		{ "write", NULL, NULL, "|5:84|" },
+		{ "io", NULL, NULL, "5:84|5:84|" },
+		{ "verify", NULL, NULL, "||5:84" },
+		{ "all", NULL, NULL, "5:84|5:84|5:84" },
+		{ "1", NULL, NULL, "5:84|5:84|5:84" },
+		{ "all", "EAGAIN,,EILSEQ", NULL, "11|5:84|84" },
+		{ "read", ",ENOSPC", NULL, "5:84|28|" },
+		{ NULL, "ENOSPC", NULL, "28||" },		/* the list alone: its type on */
+		{ "none", NULL, "EIO", "||" },			/* the list, then none */
+		{ "read", NULL, ",EIO", "5:84||" },		/* the write list inert */
+	};
+	static struct kb_status st;
+	struct kb_global g;
+	struct kb_job job;
+	char got[128];
+	size_t i;
+
+	kb_global_init(&g, KB_CMD_RUN);
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		base_job(&job);
+		CHECK(!apply(&job, &g, "iodepth", "2"));	/* a status has it */
+		if (t[i].first)
+			CHECK(!apply(&job, &g, "ignore_error", t[i].first));
+		if (t[i].coe)
+			CHECK(!apply(&job, &g, "continue_on_error", t[i].coe));
+		if (t[i].ie)
+			CHECK(!apply(&job, &g, "ignore_error", t[i].ie));
+		CHECK(!round_trip(&job, &st));
+		lists(&st, got, sizeof(got));
+		if (strcmp(got, t[i].want))
+			printf("    continue_on_error=%s ignore_error=%s: lists %s, not %s\n",
+			       t[i].coe, t[i].ie, got, t[i].want);
+		CHECK(!strcmp(got, t[i].want));
+		CHECK(!kb_kcfg_has(&st.cfg, KIOBENCH_A_CONTINUE_ON_ERROR));
+		kb_job_free(&job);
+	}
+	kb_global_free(&g);
+}
+
 /* latency_target's group: the four attributes as the kernel takes them. */
 static void t_job_new_latency_target(void)
 {
@@ -263,4 +328,5 @@ void nl_tests(void)
 	run_case("nl: every request attribute has its setter", t_request_attrs_have_a_setter);
 	run_case("nl: job-new puts every option given", t_job_new_puts_every_option);
 	run_case("nl: job-new's attributes set by code", t_job_new_by_code);
+	run_case("nl: continue_on_error and ignore_error as the kernel's lists", t_job_new_error_lists);
 }

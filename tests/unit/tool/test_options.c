@@ -350,6 +350,56 @@ static void t_ignore_error(void)
 	kb_global_free(&g);
 }
 
+/*
+ * fio's continue_on_error: its names and 0/1 (bare: all), not a boolean;
+ * ignore_error's lists add their types' bits, a later continue_on_error
+ * sets them anew (fio's ignore_error_type() and val_store()).
+ */
+static void t_continue_on_error(void)
+{
+	static const struct { const char *v; uint32_t bits; } ok[] = {
+		{ "none", 0 }, { "read", 1 }, { "write", 2 }, { "io", 3 },
+		{ "verify", 4 }, { "all", 0xffff }, { "0", 0 }, { "1", 0xffff },
+	};
+	struct kb_global g = { 0 };
+	struct kb_job job;
+	char val[64];
+	size_t i;
+
+	kb_job_init(&job);
+	CHECK(job.continue_on_error == 0);			/* fio's none */
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		CHECK(apply(&job, &g, "continue_on_error", ok[i].v) == 0);
+		CHECK(job.continue_on_error == ok[i].bits);
+		kb_opt_format(&kb_opts[KB_OPT_CONT_ERR], &job, val, sizeof(val));
+		/* read back as given, but 0 and 1 by their names */
+		CHECK(!strcmp(val, ok[i].v) || (!strcmp(ok[i].v, "0") && !strcmp(val, "none")) ||
+		      (!strcmp(ok[i].v, "1") && !strcmp(val, "all")));
+	}
+	CHECK(apply(&job, &g, "continue_on_error", NULL) == 0 && job.continue_on_error == 0xffff);
+	CHECK(apply(&job, &g, "continue_on_error", "yes") == -1);	/* fio: no boolean */
+	CHECK(strstr(err, "none, read, write, io, verify, all, 0 or 1") != NULL);
+	CHECK(apply(&job, &g, "continue_on_error", "trim") == -1);
+	CHECK(apply(&job, &g, "continue_on_error", "IO") == -1);	/* fio: exact names */
+	/* a list turns its type on; an empty list does not */
+	CHECK(apply(&job, &g, "continue_on_error", "read") == 0);
+	CHECK(apply(&job, &g, "ignore_error", ",,EILSEQ") == 0 && job.continue_on_error == 5);
+	CHECK(apply(&job, &g, "ignore_error", ",ENOSPC") == 0 && job.continue_on_error == 7);
+	/* continue_on_error after ignore_error: its value alone (fio) */
+	CHECK(apply(&job, &g, "continue_on_error", "none") == 0 && job.continue_on_error == 0);
+	CHECK(job.nr_ignore_error[1] == 1);			/* kept, but inert */
+	CHECK(apply(&job, &g, "continue_on_error", "write") == 0 && job.continue_on_error == 2);
+	/* zonemode=zbd: a failed write leaves the write pointer unknown */
+	CHECK(apply(&job, &g, "filename", "/dev/x") == 0);
+	CHECK(apply(&job, &g, "zonemode", "zbd") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "continue_on_error (or an ignore_error list) with zonemode=zbd") != NULL);
+	CHECK(apply(&job, &g, "continue_on_error", "none") == 0);
+	CHECK(kb_job_finalize(&job, err, sizeof(err)) == 0);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 /* How bios are submitted: sync, nice, write_hint, the batches' fixup. */
 static void t_submit(void)
 {
@@ -397,6 +447,7 @@ static void t_submit(void)
 void options_tests(void)
 {
 	run_case("options: ignore_error's lists", t_ignore_error);
+	run_case("options: continue_on_error's error types", t_continue_on_error);
 	run_case("options: sync, nice, write_hint, iodepth_batch*", t_submit);
 	run_case("options: latency_target, latency_window, latency_percentile, latency_run",
 		 t_latency_target);
