@@ -496,7 +496,11 @@ static struct json_object *json_job(const struct kb_result *r, bool plus)
 
 	kb_jadd(o, "jobname", kb_jstr(r->job->name));
 	kb_jadd(o, "groupid", json_object_new_int(r->groupid));
-	kb_jadd(o, "error", json_object_new_int(-r->st.error));
+	kb_jadd(o, "error", json_object_new_int(kb_fio_error(r)));
+	if (r->job->continue_on_error) {	/* fio's, with continue_on_error */
+		kb_jadd(o, "total_err", kb_ju64(kb_total_err(&r->st)));
+		kb_jadd(o, "first_error", json_object_new_int(-r->st.first_error));
+	}
 	kb_jadd(o, "elapsed", kb_ju64(r->st.elapsed_ns / 1000000000ULL));
 	if (r->job->description)	/* fio's key */
 		kb_jadd(o, "desc", kb_jstr(r->job->description));

@@ -711,23 +711,12 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
  */
 static const char *const kb_err_types[3] = { "read", "write", "verify" };
 
-/* The errors the kernel went on from: fio's total_err, first_error, by errno. */
-static uint64_t errs_total(const struct kb_status *st)
-{
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; i < st->nr_errs; i++)
-		n += st->errs[i].count;
-	return n;
-}
-
 static void json_errors(struct json_object *o, const struct kb_status *st)
 {
 	struct json_object *a = json_object_new_array(), *e;
 	unsigned int i;
 
-	kb_jadd(o, "total_err", kb_ju64(errs_total(st)));
+	kb_jadd(o, "total_err", kb_ju64(kb_total_err(st)));
 	kb_jadd(o, "first_error", json_object_new_int(-st->first_error));
 	for (i = 0; i < st->nr_errs; i++) {
 		e = json_object_new_object();
@@ -747,7 +736,7 @@ static void print_errors(FILE *f, const struct kb_status *st)
 	if (!st->nr_errs)
 		return;
 	fprintf(f, "  errors       : %" PRIu64 " gone on from (total_err), first_error=%d (%s):",
-		errs_total(st), -st->first_error, kb_errno_name(-st->first_error));
+		kb_total_err(st), -st->first_error, kb_errno_name(-st->first_error));
 	for (i = 0; i < st->nr_errs; i++)
 		fprintf(f, "%s %s %s=%" PRIu64, i ? "," : "",
 			kb_err_types[st->errs[i].type % 3],

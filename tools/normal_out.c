@@ -235,7 +235,7 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	char val[1024];
 
 	fprintf(f, "%s: (groupid=%u, jobs=%u): err=%2d: devices=", job->name, r->groupid,
-		r->nr_jobs ? r->nr_jobs : 1, -r->st.error);
+		r->nr_jobs ? r->nr_jobs : 1, kb_fio_error(r));
 	for (i = 0; i < job->nr_devices; i++)
 		fprintf(f, "%s%s", i ? ":" : "", job->devices[i]);
 	fprintf(f, " rw=%s", job->rw_str);

@@ -282,4 +282,26 @@ static inline uint64_t kb_dirs_sum(const struct kb_result *r, size_t field_off)
 	return v;
 }
 
+/* The errors the job went on from: fio's total_err. */
+static inline uint64_t kb_total_err(const struct kb_status *st)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; i < st->nr_errs; i++)
+		n += st->errs[i].count;
+	return n;
+}
+
+/*
+ * fio's error of a job (stat.c's ts->error): the one that stopped it, else,
+ * with continue_on_error, the first it went on from; an errno.
+ */
+static inline int kb_fio_error(const struct kb_result *r)
+{
+	if (r->st.error)
+		return -r->st.error;
+	return r->job->continue_on_error ? -r->st.first_error : 0;
+}
+
 #endif /* KIOBENCH_RESULT_H */

@@ -104,7 +104,7 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 
 	for (i = 0; i < n; i++) {
 		fprintf(f, "3;kiobench-%s;%s;%u;%d", KB_TOOL_VERSION, r[i].job->name,
-			r[i].groupid, -r[i].st.error);
+			r[i].groupid, kb_fio_error(&r[i]));
 		/*
 		 * fio's terse version 3: reads and writes (trims came in 4);
 		 * unified_rw_reporting=mixed: the sum alone, both: after them
@@ -126,10 +126,9 @@ void kb_print_terse_disks(FILE *f, const struct kb_result *r, size_t n,
 			fprintf(f, ";%3.2f%%", pu[k]);
 		for (k = 0; k < KB_LAT_M_NR; k++)
 			fprintf(f, ";%3.2f%%", pm[k]);
-		if (r[i].job->continue_on_error)
-			fprintf(f, ";%" PRIu64 ";%d",
-				kb_dirs_sum(&r[i], offsetof(struct kb_dirstat, errors)),
-				-r[i].st.error);
+		if (r[i].job->continue_on_error)	/* fio's total_err, first_error */
+			fprintf(f, ";%" PRIu64 ";%d", kb_total_err(&r[i].st),
+				-r[i].st.first_error);
 		terse_disks(f, dk, nd);
 		if (r[i].job->description)	/* fio's last field, when there is one */
 			fprintf(f, ";%s", r[i].job->description);

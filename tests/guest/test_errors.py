@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from kb import run_job
-from test_robust import EXIT_JOB_FAILED, set_badblocks
+from kb import block_events, run_job
+from test_robust import EXIT_JOB_FAILED, SLOW, set_badblocks
 from test_verify import BLOCKS, read_block, run, write_block, write_pass
 
 N = 400
@@ -37,12 +37,14 @@ def test_ignore_error_goes_on_from_listed_errors_only(guest, kiobench_module, ma
     guest.check("dmesg -c >/dev/null")
     job = run_job(guest, job_args(dev, "randread", "--ignore_error=EIO"))
     kb = job["kiobench"]
-    assert kb["state"] == "DONE" and job["error"] == 0, kb
+    # fio's error of a job that went on: the first error gone on from
+    assert kb["state"] == "DONE" and job["error"] == 5, kb
     assert kb["settings"]["ignore_error"] == "EIO" and kb["settings"]["error_dump"] is True
     assert kb["errors"]["read"] > 0 and kb["all_ios"]["read"] > 0, kb
     assert kb["errors_gone_on"] == [{"type": "read", "errno": 5, "name": "EIO",
                                      "count": kb["errors"]["read"]}], kb
     assert (kb["total_err"], kb["first_error"]) == (kb["errors"]["read"], 5)
+    assert (job["total_err"], job["first_error"]) == (kb["total_err"], 5)  # fio's keys
     assert "gone on from" in guest.check("dmesg")
     guest.check("dmesg -c >/dev/null")
     run_job(guest, job_args(dev, "randread", "--ignore_error=EIO --error_dump=0"))
@@ -79,3 +81,88 @@ def test_ignore_error_verify_list_goes_on_from_mismatches(guest, kiobench_module
     assert kb["errors_gone_on"] == [{"type": "verify", "errno": 84, "name": "EILSEQ",
                                      "count": 2}], kb
     assert kb["settings"]["ignore_error"] == ",,EILSEQ"
+
+
+
+# fio's continue_on_error against fio: one job file of one job a case, each
+# in its own region of the device (COE_REGION blocks apart), reading or
+# writing its 40 4 KiB blocks in order, one I/O at a time; blocks 10..19 of
+# each region fail with EIO (badblocks).  (rw, options in job-file order,
+# goes on.)
+COE_BLOCKS, COE_BAD, COE_REGION = 40, (10, 20), 64
+COE_CASES = [
+    ("read", "continue_on_error=none", False),
+    ("read", "continue_on_error=read", True),
+    ("read", "continue_on_error=write", False),
+    ("read", "continue_on_error=io", True),
+    ("read", "continue_on_error=verify", False),
+    ("read", "continue_on_error=all", True),
+    ("read", "continue_on_error=read\nignore_error=ENOSPC", False),
+    ("read", "ignore_error=EIO", True),
+    ("read", "ignore_error=EIO\ncontinue_on_error=none", False),
+    ("write", "continue_on_error=read", False),
+    ("write", "continue_on_error=io", True),
+    ("write", "continue_on_error=write\nignore_error=,ENOSPC", False),
+    ("write", "continue_on_error=1\nignore_error=ENOSPC", True),
+]
+
+
+def coe_jobfile(dev: str) -> str:
+    out = (f"[global]\nfilename={dev}\nioengine=libaio\ndirect=1\niodepth=1\nbs=4k\n"
+           f"size={COE_BLOCKS * 4}k\n")
+    for i, (rw, opts, _) in enumerate(COE_CASES):
+        out += f"[c{i}]\nrw={rw}\noffset={i * COE_REGION * 4}k\n{opts}\n"
+    return out
+
+
+def coe_run(guest, dev: str, cmd: str) -> tuple[list[int], list[dict]]:
+    """cmd's I/Os the device completed (block_rq_complete, failed ones too),
+    by case; its jobs' JSON."""
+    guest.check("rm -f /tmp/coe.json")
+    evs = block_events(guest, dev, lambda: guest.run(cmd, timeout=SLOW), "C", SLOW)
+    n = [0] * len(COE_CASES)
+    for e in evs:
+        n[e.sector // 8 // COE_REGION] += 1
+    return n, json.loads(guest.check("cat /tmp/coe.json"))["jobs"]
+
+
+@pytest.mark.debug
+def test_continue_on_error_as_fio(guest, kiobench_module, make_nullb):
+    """continue_on_error and ignore_error mean what they mean to fio 3.33
+    (td_non_fatal_error()): a type goes on only with continue_on_error's
+    bit (read, write, io, verify, all, 1), from its ignore_error list, else
+    from EIO and EILSEQ; a list sets its type's bit, a continue_on_error
+    after it sets the bits anew.  The same job file, run by fio and by
+    kiobench on the same null_blk: each case's I/Os the device completed
+    (block_rq_complete, not the tools' reports) are the same, and the
+    expected ones (the job stops at its first bad block, or goes through
+    all 40), and so is whether the job failed; the errors gone on from are
+    fio's total_err and first_error.  Mutation: put_errors() back to the
+    old boolean (the kernel's go-on-from-everything continue-on-error for
+    any value given, the lists only when given): red
+    (continue_on_error=write goes through a read job)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    name = dev.rsplit("/", 1)[1]
+    for i in range(len(COE_CASES)):
+        first = (i * COE_REGION + COE_BAD[0]) * 8
+        set_badblocks(guest, name, first, first + (COE_BAD[1] - COE_BAD[0]) * 8 - 1)
+    guest.check(f"cat >/tmp/coe.fio <<'EOF'\n{coe_jobfile(dev)}EOF")
+    fn, fj = coe_run(guest, dev, "fio --output-format=json --output=/tmp/coe.json /tmp/coe.fio")
+    kn, kj = coe_run(guest, dev, "kiobench run --allow-writes --output-format=json "
+                                 "--output=/tmp/coe.json /tmp/coe.fio")
+    bad = COE_BAD[1] - COE_BAD[0]
+    for i, (rw, opts, goes_on) in enumerate(COE_CASES):
+        f, k = fj[i], kj[i]
+        case = (f"rw={rw} {opts!r}: fio {fn[i]} I/Os error {f['error']} "
+                f"total_err {f.get('total_err')}, kiobench {kn[i]} I/Os error {k['error']} "
+                f"total_err {k.get('total_err')}")
+        assert f["jobname"] == k["jobname"] == f"c{i}", case
+        # fio's error: the one that stopped the job, else the first gone on from
+        assert (fn[i], f["error"]) == (COE_BLOCKS if goes_on else COE_BAD[0] + 1, 5), case
+        assert (kn[i], k["error"]) == (fn[i], f["error"]), case
+        assert (k["kiobench"]["state"] == "FAILED") == (not goes_on), case
+        # fio's keys, there when a type is on: the errors gone on from
+        assert k.get("total_err") == f.get("total_err"), case
+        if goes_on:
+            assert (f["total_err"], f["first_error"]) == (bad, 5), (case, f)
+            assert (k["total_err"], k["first_error"]) == (bad, 5), (case, k)

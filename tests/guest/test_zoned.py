@@ -200,7 +200,7 @@ def test_zbd_refusals(guest: Guest, zdev: str, make_nullb) -> None:
     out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --io_size=1M --iodepth=32")
     assert "iodepth" in out, out
     out = refused(guest, zdev, "--zonemode=zbd --rw=randwrite --io_size=1M --continue_on_error=1")
-    assert "continue-on-error" in out, out
+    assert "continue_on_error (or an ignore_error list) with zonemode=zbd" in out, out
     out = refused(guest, zdev, "--rw=randwrite --io_size=1M --write_mode=zone_append")
     assert "zone-append: only with zonemode" in out, out
     conv = make_nullb("nullb2", memory_backed=False, **zoned(ZONE_MB, 8, nr_conv=1))
