@@ -11,6 +11,7 @@ number of the WRITE(10) commands sd sent (scsi_debug's permanent streams,
 6.12), or in the refusal of a kernel whose bios carry no hint (6.1)."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -86,6 +87,10 @@ def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb)
     job fails with EAGAIN, or with continue_on_error and ignore_error=EAGAIN
     (fio goes on from EIO and EILSEQ alone without it) ends DONE with errors
     counted and none retried.  Without nowait the same job has no error.
+    fio's libaio does the same: continue_on_error=1 alone stops at EAGAIN,
+    with ignore_error=EAGAIN goes on; kiobench's error and total_err are
+    fio's (mutation: the tool's put_errors() sending the kernel's
+    continue-on-error again: red, kiobench goes on).
     Mutations: kb_submit_opf() without REQ_NOWAIT: red (no error);
     kb_end_io() taking nowait's refusals for the polled path's: red (no
     error, the refusals retried)."""
@@ -103,6 +108,21 @@ def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb)
     r = guest.run(f"kiobench run --output-format=json --output=/tmp/nw.json {args} --nowait=1")
     assert r.rc != 0, r.out
     assert re.search(r'"error" *: *%d\b' % EAGAIN, guest.check("cat /tmp/nw.json")), r.out
+    # as fio 3.33 (libaio, RWF_NOWAIT), a job that is not EIO's: continue_on_error
+    # alone goes on from EIO and EILSEQ, so EAGAIN stops it; with ignore_error=EAGAIN
+    # it goes on, its error the first gone on from
+    fio = (f"fio --name=nw --filename={dev} --rw=randread --bs=4k --iodepth=32 "
+           f"--number_ios=400 --ioengine=libaio --direct=1 --nowait=1 --output-format=json "
+           f"--output=/tmp/nw.json")
+    for extra, goes_on in (("--continue_on_error=1", False),
+                           ("--continue_on_error=1 --ignore_error=EAGAIN", True)):
+        got = []
+        for cmd in (fio, f"kiobench run --output-format=json --output=/tmp/nw.json {args} "
+                         f"--nowait=1"):
+            guest.run(f"{cmd} {extra}")
+            j = json.loads(guest.check("cat /tmp/nw.json"))["jobs"][0]
+            got.append((j["error"], j["total_err"] > 0))
+        assert got == [(EAGAIN, goes_on)] * 2, (extra, got)
 
 
 def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
