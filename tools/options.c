@@ -2975,6 +2975,17 @@ static int check_submit(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* continue_on_error, as the kernel refused its flag: not with zonemode=zbd. */
+static int check_coe(const struct kb_job *job, char *err, size_t errlen)
+{
+	if (job->zonemode == KIOBENCH_ZONEMODE_ZBD &&
+	    (job->continue_on_error & (KB_COE_READ | KB_COE_WRITE | KB_COE_VERIFY)))
+		return kb_errf(err, errlen, "continue_on_error (or an ignore_error list) with "
+			       "zonemode=zbd is refused: a failed write leaves its zone's write "
+			       "pointer unknown");
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3039,12 +3050,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       job->nr_zones[KIOBENCH_DIR_WRITE]))
 		return kb_errf(err, errlen, "ba with random_distribution other than random: not "
 			       "implemented yet");
-	if (check_submit(job, err, errlen))
+	if (check_submit(job, err, errlen) || check_coe(job, err, errlen))
 		return -1;
-	if (job->zonemode == KIOBENCH_ZONEMODE_ZBD && (job->continue_on_error & 7))
-		return kb_errf(err, errlen, "continue_on_error (or an ignore_error list) with "
-			       "zonemode=zbd is refused: a failed write leaves its zone's write "
-			       "pointer unknown");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;

@@ -3,8 +3,10 @@ first half fails (badblocks), read or written at random.  A listed error
 is counted and the job goes on; an unlisted one stops it, even with
 continue_on_error, as in fio; the report counts what was gone on from by
 type and errno (fio's total_err, first_error), and error_dump logs each.
-And verify's list: mismatches gone on from.  No compat code: on the
-debug kernel (marker debug), under KASAN."""
+And verify's list: mismatches gone on from.  And continue_on_error with
+ignore_error against fio itself: one job file, run by both, the same
+completions at the device.  No compat code: on the debug kernel (marker
+debug), under KASAN."""
 from __future__ import annotations
 
 import json
@@ -12,7 +14,7 @@ import json
 import pytest
 
 from kb import block_events, run_job
-from test_robust import EXIT_JOB_FAILED, SLOW, set_badblocks
+from test_robust import EXIT_JOB_FAILED, NULLB, SLOW, set_badblocks
 from test_verify import BLOCKS, read_block, run, write_block, write_pass
 
 N = 400
@@ -143,9 +145,10 @@ def test_continue_on_error_as_fio(guest, kiobench_module, make_nullb):
     (continue_on_error=write goes through a read job)."""
     dev = make_nullb("nullb0", size_mb=16)
     name = dev.rsplit("/", 1)[1]
-    for i in range(len(COE_CASES)):
-        first = (i * COE_REGION + COE_BAD[0]) * 8
-        set_badblocks(guest, name, first, first + (COE_BAD[1] - COE_BAD[0]) * 8 - 1)
+    ranges = [((i * COE_REGION + COE_BAD[0]) * 8, (i * COE_REGION + COE_BAD[1]) * 8 - 1)
+              for i in range(len(COE_CASES))]
+    set_badblocks(guest, name, *ranges[0])
+    guest.check(" && ".join(f"echo +{a}-{b} >{NULLB}/{name}/badblocks" for a, b in ranges[1:]))
     guest.check(f"cat >/tmp/coe.fio <<'EOF'\n{coe_jobfile(dev)}EOF")
     fn, fj = coe_run(guest, dev, "fio --output-format=json --output=/tmp/coe.json /tmp/coe.fio")
     kn, kj = coe_run(guest, dev, "kiobench run --allow-writes --output-format=json "

@@ -595,8 +595,10 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_RAMP_NS: Warm-up; I/Os submitted in it are not in the statistics.
  * @KIOBENCH_A_SEED: Random seed; worker i uses seed + i. Fixed default.
  * @KIOBENCH_A_INTERVAL_NS: Timeline interval; default 1 s.
- * @KIOBENCH_A_CONTINUE_ON_ERROR: Count I/O errors and go on; by default the
- *   first one fails the job.
+ * @KIOBENCH_A_CONTINUE_ON_ERROR: Count every I/O error of a type without an
+ *   ignore-error list and go on; by default the first error fails the job. Not
+ *   fio's continue_on_error, which goes on from EIO and EILSEQ alone: the tool
+ *   sends that as ignore-error lists and never this flag.
  * @KIOBENCH_A_DEBUGFS_DIR: The job's directory under
  *   /sys/kernel/debug/kiobench/.
  * @KIOBENCH_A_JOB_ERROR: The -errno that failed the job, or 0.
