@@ -69,8 +69,9 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		   cfg->ramp_ns, cfg->seed, cfg->interval_ns);
 	seq_printf(m, "continue_on_error=%d\nlat_log=%u\nbuffer_bytes=%llu\n",
 		   cfg->continue_on_error, cfg->lat_log, job->mem);
-	seq_printf(m, "rate_iops=%u\nrate_process=%s\ncompletion=%s\nstages=%d\n",
-		   cfg->rate_iops,
+	seq_printf(m, "rate_iops=%u\nrate_iops_write=%u\n", cfg->rate_iops,
+		   cfg->rate_iops_write);
+	seq_printf(m, "rate_process=%s\ncompletion=%s\nstages=%d\n",
 		   cfg->rate_process == KIOBENCH_RATE_POISSON ? "poisson" : "linear",
 		   kb_completion_names[cfg->completion], cfg->stages);
 	seq_printf(m, "norandommap=%d\nlocality=%d\n", cfg->norandommap,

@@ -124,6 +124,7 @@ struct kb_config {
 	u64 interval_ns;
 	u32 lat_log;		/* entries of the per-I/O log; 0: none */
 	u32 rate_iops;		/* open loop, per worker; 0: closed loop */
+	u32 rate_iops_write;	/* open loop: the writes' own; rate_iops reads' */
 	u8 rate_process;	/* enum kiobench_rate_process */
 	u8 completion;		/* enum kiobench_completion */
 	bool stages;		/* per-stage latency split */
@@ -487,6 +488,10 @@ struct kb_worker {
 	u32 tw_len;
 	u64 tw_off;		/* relative to the span */
 	struct kb_sched sched;	/* open loop */
+	/* rate_iops_write: each direction's schedule, sched the earlier */
+	struct kb_sched dsched[2];
+	u8 sched_dir;		/* rate_iops_write: sched's direction */
+	u8 pick_dir;		/* rate_iops_write: the arrival being picked */
 	struct llist_node *idle;	/* open loop, thinktime: free slots, a stack */
 	bool thinking;		/* thinktime: draining before a pause */
 	u32 think_count;	/* thinktime: completions since the last pause */

@@ -50,6 +50,11 @@ static struct netlink_range_validation kb_rate_iops_range = {
 	.max = 10000000,
 };
 
+static struct netlink_range_validation kb_rate_iops_write_range = {
+	.min = 1,
+	.max = 10000000,
+};
+
 static struct netlink_range_validation kb_thinktime_ns_range = {
 	.min = 1,
 	.max = 3600000000000,
@@ -176,6 +181,8 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_rate_iops_range),
 	[KIOBENCH_A_RATE_PROCESS] =
 		NLA_POLICY_MAX(NLA_U8, KIOBENCH_RATE_POISSON),
+	[KIOBENCH_A_RATE_IOPS_WRITE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_rate_iops_write_range),
 	[KIOBENCH_A_STAGES] = { .type = NLA_FLAG, },
 	[KIOBENCH_A_COMPLETION] =
 		NLA_POLICY_MAX(NLA_U8, KIOBENCH_COMPLETION_POLL),
@@ -319,6 +326,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_CONTINUE_ON_ERROR, continue_on_error, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_LAT_LOG, lat_log, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_RATE_IOPS, rate_iops, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_RATE_IOPS_WRITE, rate_iops_write, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_STAGES, stages, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_COMPLETION, completion, NLA_U8, false),
 	KB_SCALAR(KIOBENCH_A_NORANDOMMAP, norandommap, NLA_FLAG, true),
@@ -409,6 +417,7 @@ static_assert(__same_type(((struct kb_config *)0)->interval_ns, u64));
 static_assert(__same_type(((struct kb_config *)0)->continue_on_error, bool));
 static_assert(__same_type(((struct kb_config *)0)->lat_log, u32));
 static_assert(__same_type(((struct kb_config *)0)->rate_iops, u32));
+static_assert(__same_type(((struct kb_config *)0)->rate_iops_write, u32));
 static_assert(__same_type(((struct kb_config *)0)->stages, bool));
 static_assert(__same_type(((struct kb_config *)0)->completion, u8));
 static_assert(__same_type(((struct kb_config *)0)->norandommap, bool));

@@ -638,6 +638,14 @@ static int kb_parse_modes(struct genl_info *info, struct kb_config *cfg)
 	}
 	if (tb[KIOBENCH_A_RATE_PROCESS])
 		cfg->rate_process = nla_get_u8(tb[KIOBENCH_A_RATE_PROCESS]);
+	/* each direction on its own schedule: a mix of reads and writes */
+	if (cfg->rate_iops_write &&
+	    (!cfg->rate_iops || !cfg->rwmix_read || cfg->rwmix_read >= 100 ||
+	     cfg->trim_mode || cfg->verify || cfg->fsync)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_RATE_IOPS_WRITE],
+				    "rate-iops-write: needs rate-iops and rwmix-read 1 to 99; not with trim-mode, verify or fsync");
+		return -EINVAL;
+	}
 	kb_parse_prio(tb, cfg);
 	return kb_check_ops(info, cfg) ?: kb_parse_think(info, cfg) ?:
 	       kb_parse_zones(info, cfg) ?: kb_parse_cdf(info, cfg);

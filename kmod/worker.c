@@ -170,14 +170,17 @@ static void kb_pick_sync(struct kb_slot *slot)
 }
 
 /*
- * The direction of the next I/O: rwmix-read's draw between reads and
- * writes, a write of the job's trim-mode being a trim (trimwrite: every
+ * The direction of the next I/O: with rate-iops-write the arrival's, as
+ * fio issues the direction whose schedule is due; else rwmix-read's draw
+ * between reads and writes, a write of the job's trim-mode being a trim (trimwrite: every
  * other one, the write after it taking its blocks, kb_pick_io()).
  */
 static unsigned int kb_pick_dir(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 
+	if (cfg->rate_iops_write)	/* the arrival's own direction */
+		return w->pick_dir;
 	if (cfg->rwmix_read == 100 ||
 	    (cfg->rwmix_read && kb_rng_below(&w->rng, 100) < cfg->rwmix_read))
 		return KIOBENCH_DIR_READ;
@@ -668,6 +671,28 @@ static bool kb_arrival_pending(struct kb_worker *w, u64 now)
 	       kb_may_submit(w, now);
 }
 
+/*
+ * rate-iops-write: sched is the earlier of the two directions' schedules
+ * (reads first at a tie), sched_dir its direction.
+ */
+static void kb_sched_merge(struct kb_worker *w)
+{
+	w->sched_dir = w->dsched[1].next_ns < w->dsched[0].next_ns;
+	w->sched = w->dsched[w->sched_dir];
+}
+
+/* The next arrival: of the one schedule, or of the due direction's. */
+static void kb_sched_next(struct kb_worker *w)
+{
+	if (!w->job->cfg.rate_iops_write) {
+		kb_sched_advance(&w->sched, &w->rng);
+		return;
+	}
+	w->pick_dir = w->sched_dir;
+	kb_sched_advance(&w->dsched[w->sched_dir], &w->rng);
+	kb_sched_merge(w);
+}
+
 /* Submits every arrival that is due, while slots are free. */
 static void kb_submit_due(struct kb_worker *w, u64 now)
 {
@@ -683,7 +708,7 @@ static void kb_submit_due(struct kb_worker *w, u64 now)
 			kb_replay_sched(w);
 			continue;
 		}
-		kb_sched_advance(&w->sched, &w->rng);
+		kb_sched_next(w);
 		kb_submit(w, slot);
 	}
 }
@@ -967,8 +992,11 @@ static void kb_think_and_resume(struct kb_worker *w, unsigned int batch)
 	w->think_last_ns = now;
 	kb_start_plug(&plug, batch);
 	if (kb_open_loop(w)) {
-		if (w->job->cfg.rate_ignore_thinktime)
+		if (w->job->cfg.rate_ignore_thinktime) {
 			w->sched.next_ns += now - start;
+			w->dsched[0].next_ns += now - start;
+			w->dsched[1].next_ns += now - start;
+		}
 		kb_submit_due(w, now);
 		blk_finish_plug(&plug);
 		return;
@@ -1086,6 +1114,11 @@ static void kb_worker_start(struct kb_worker *w)
 	if (cfg->replay_timed) {
 		w->rp_start_ns = now;
 		kb_replay_sched(w);
+	} else if (cfg->rate_iops_write) {
+		kb_sched_init(&w->dsched[0], now, cfg->rate_iops, cfg->rate_process);
+		kb_sched_init(&w->dsched[1], now, cfg->rate_iops_write,
+			      cfg->rate_process);
+		kb_sched_merge(w);
 	} else {
 		kb_sched_init(&w->sched, now, cfg->rate_iops, cfg->rate_process);
 	}

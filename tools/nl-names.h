@@ -221,6 +221,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_REPLAY_TIMED] = { "replay-timed", KB_NLT_FLAG, true },
 	[KIOBENCH_A_REPLAY_ENTS] = { "replay-ents", KB_NLT_BINARY, true, 0ULL, 0ULL, 65520 },
 	[KIOBENCH_A_CPUS_SHARED] = { "cpus-shared", KB_NLT_FLAG, true },
+	[KIOBENCH_A_RATE_IOPS_WRITE] = { "rate-iops-write", KB_NLT_U32, true, 1ULL, 10000000ULL, 0 },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -285,6 +286,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_DETACH,
 	KIOBENCH_A_RATE_IOPS,
 	KIOBENCH_A_RATE_PROCESS,
+	KIOBENCH_A_RATE_IOPS_WRITE,
 	KIOBENCH_A_STAGES,
 	KIOBENCH_A_COMPLETION,
 	KIOBENCH_A_NORANDOMMAP,
