@@ -193,7 +193,9 @@ struct kb_job {
 	bool log_store_compressed;	/* fio's .fz logs (zlib) */
 	uint32_t *log_compression_cpus;	/* where the tool compresses them; NULL: anywhere */
 	unsigned int nr_log_compression_cpus;
-	uint32_t rate_iops;	/* per worker; 0: closed loop */
+	uint32_t rate_iops;	/* per worker; 0: closed loop; the reads' with rate_iops_write */
+	uint32_t rate_iops_write;	/* a mix's writes' own (kb_job_check); 0: none */
+	uint64_t rate_iops_rw[3];	/* fio's rate_iops, per direction; 0: none */
 	uint8_t rate_process;	/* enum kiobench_rate_process */
 	bool stages, hipri, spin;
 	bool norandommap;	/* random offsets with replacement */
@@ -254,7 +256,7 @@ struct kb_job {
 	/* fio's iodepth_batch_submit, iodepth_low, iodepth_batch_complete_min */
 	uint32_t iodepth_batch, iodepth_low, iodepth_batch_complete_min;
 	uint32_t thinktime_blocks;
-	uint64_t rate_bps[2];	/* fio's rate, bytes/s per direction; 0: none */
+	uint64_t rate_bps[3];	/* fio's rate, bytes/s per direction; 0: none */
 	struct kb_ss_opts ss;	/* fio's steadystate (steady.h) */
 	struct kb_limits limits;	/* fio's rate_min, rate_iops_min, max_latency (steady.h) */
 	/* the operations: rw's trims, write_mode, flushes, FUA */

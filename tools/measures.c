@@ -319,6 +319,18 @@ static size_t kcfg_errors_str(const struct kb_kcfg *c, char *buf, size_t len, si
 	return at;
 }
 
+/* The open loop's rates: the reads', then the writes' when they have their own. */
+static size_t kcfg_rate_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	if (!K(RATE_IOPS))
+		return at;
+	KCFG_ADD(" rate_iops=%" PRIu64, K(RATE_IOPS));
+	if (K_HAS(RATE_IOPS_WRITE))
+		KCFG_ADD(",%" PRIu64, K(RATE_IOPS_WRITE));
+	KCFG_ADD(" rate_process=%s", kcfg_process(c));
+	return at;
+}
+
 static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
 	if (K_HAS(WRITE_ZEROES))
@@ -410,9 +422,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	    (K(PERCENTAGE_RANDOM) < 100 || K(PERCENTAGE_RANDOM_WRITE) < 100))
 		KCFG_ADD(" percentage_random=%" PRIu64 ",%" PRIu64, K(PERCENTAGE_RANDOM),
 			 K(PERCENTAGE_RANDOM_WRITE));
-	if (K(RATE_IOPS))
-		KCFG_ADD(" rate_iops=%" PRIu64 " rate_process=%s", K(RATE_IOPS),
-			 kcfg_process(c));
+	at = kcfg_rate_str(c, buf, len, at);
 	if (c->has_prio)
 		KCFG_ADD(" prioclass=%" PRIu64 " prio=%" PRIu64, K(PRIOCLASS), K(PRIO));
 	if (c->cmdprio_pct[0] || c->cmdprio_pct[1])
@@ -690,6 +700,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "lat_log_all", json_object_new_boolean(K_HAS(LAT_LOG_ALL)));
 	kb_jadd(o, "completion", kb_jstr(kb_kcfg_completion(c)));
 	kb_jadd(o, "rate_iops", kb_ju64(K(RATE_IOPS)));
+	kb_jadd(o, "rate_iops_write", K_HAS(RATE_IOPS_WRITE) ? kb_ju64(K(RATE_IOPS_WRITE)) : NULL);
 	kb_jadd(o, "rate_process", K(RATE_IOPS) ? kb_jstr(kcfg_process(c)) : NULL);
 	kb_jadd(o, "thinktime_ns", kb_ju64(K(THINKTIME_NS)));
 	kb_jadd(o, "thinktime_spin_ns", kb_ju64(K(THINKTIME_SPIN_NS)));
@@ -785,10 +796,17 @@ static void print_open_loop(FILE *f, const struct kb_result *r)
 	uint64_t ios = kb_dirs_sum(r, offsetof(struct kb_dirstat, ios));
 	double got = r->st.measured_ns && r->st.nr_workers ?
 		     ios * 1e9 / r->st.measured_ns / r->st.nr_workers : 0.0;
+	uint64_t want = K(RATE_IOPS) + K(RATE_IOPS_WRITE);
 	struct kb_hist h;
 
-	fprintf(f, "  open loop    : rate_iops=%" PRIu64 " per worker (%s), achieved %.0f "
-		"(%.1f %%)\n", K(RATE_IOPS), kcfg_process(c), got, 100.0 * got / K(RATE_IOPS));
+	if (K_HAS(RATE_IOPS_WRITE))
+		fprintf(f, "  open loop    : rate_iops=%" PRIu64 ",%" PRIu64 " (reads, writes) "
+			"per worker (%s), achieved %.0f (%.1f %%)\n", K(RATE_IOPS),
+			K(RATE_IOPS_WRITE), kcfg_process(c), got, 100.0 * got / want);
+	else
+		fprintf(f, "  open loop    : rate_iops=%" PRIu64 " per worker (%s), achieved "
+			"%.0f (%.1f %%)\n", K(RATE_IOPS), kcfg_process(c), got,
+			100.0 * got / want);
 	if (!kb_metric_merged(r, 1, KB_MET_SCHED_LAG, -1, &h)) {
 		print_metric_line(f, "schedule lag", &h);
 		kb_hist_free(&h);

@@ -119,7 +119,9 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "whose option is a file name" },
 	{ KIOBENCH_A_DETACH, "detach/keep", "the command's --detach or --keep, not a job's" },
 	{ KIOBENCH_A_RATE_IOPS, "rate_iops", "when not zero: rate sets it too, unmarked "
-	  "(kb_job_check)" },
+	  "(kb_job_check); the reads' when rate_iops_write is given" },
+	{ KIOBENCH_A_RATE_IOPS_WRITE, "rate_iops/rate", "the writes' own rate of a mix of "
+	  "reads and writes whose two directions are rated (kb_job_check)" },
 	{ KIOBENCH_A_COMPLETION, "hipri/spin", "the mode of hipri or spin, when not sleep" },
 	{ KIOBENCH_A_NORANDOMMAP, "norandommap", "with random offsets only, and not with "
 	  "random_generator=lfsr (kb_job_norandommap)" },
@@ -780,6 +782,9 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (job->write_iolog && nla_put_flag(msg, KIOBENCH_A_LAT_LOG_ALL))
 		return -1;
 	if (job->rate_iops && nla_put_u32(msg, KIOBENCH_A_RATE_IOPS, job->rate_iops))
+		return -1;
+	if (job->rate_iops_write &&
+	    nla_put_u32(msg, KIOBENCH_A_RATE_IOPS_WRITE, job->rate_iops_write))
 		return -1;
 	if (kb_job_verify(job) && nla_put_u8(msg, KIOBENCH_A_VERIFY, kb_job_verify(job)))
 		return -1;

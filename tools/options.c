@@ -927,10 +927,6 @@ static int p_think_type(const struct kb_opt *o, const char *val, struct kb_job *
 }
 
 /*
- * fio's rate: bytes/s, "R[,W[,T]]" per direction as fio's bs; one value caps
- * each direction, an empty one none.  Trims: kiobench issues none.
- */
-/*
  * fio's per-direction values "R[,W[,T]]" into v: one value is every
  * direction's, an empty one none.  Sizes with the job's kb_base, or with
  * us times, times with bare numbers in microseconds.
@@ -956,23 +952,49 @@ static int rw_values(const struct kb_opt *o, const char *val, const struct kb_jo
 			break;
 		p += len + 1;
 	}
+	/* fio: one value is every direction's, R,W the trims' W too */
 	if (n == 1)
 		v[1] = v[0];
+	if (n < 3)
+		v[2] = v[1];
 	if (!v[0] && !v[1] && !v[2])
 		return kb_errf(err, errlen, "invalid %s '%s' (no direction given)", o->name, val);
 	return 0;
 }
 
+/*
+ * fio's rate (bytes/s) and rate_iops, "R[,W[,T]]" per direction (fio's
+ * parse.c): one value is each direction's, "R,W" gives the trims W, an
+ * empty value leaves its direction unrated ("R," rates the reads only).  rate_iops is also set to the
+ * first rated direction's, so that the job is known to be open loop;
+ * kb_job_check() maps the directions onto the kernel's arrivals.
+ */
 static int p_rate(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
 	uint64_t v[3] = { 0, 0, 0 };
+	char buf[128], *p;
+	unsigned int d;
 
 	(void)g;
-	if (rw_values(o, val, job, false, v, err, errlen))
+	/* fio: without a ',', a ':' or '-' separates the directions too */
+	snprintf(buf, sizeof(buf), "%s", val);
+	for (p = buf; !strchr(val, ',') && *p; p++)
+		if (*p == ':' || *p == '-')
+			*p = ',';
+	if (rw_values(o, buf, job, false, v, err, errlen))
 		return -1;
-	job->rate_bps[0] = v[0];
-	job->rate_bps[1] = v[1];
+	if (o->id == KB_OPT_RATE) {
+		memcpy(job->rate_bps, v, sizeof(v));
+		return 0;
+	}
+	for (d = 0; d < 3; d++)
+		if (v[d] > KIOBENCH_MAX_RATE_IOPS)
+			return kb_errf(err, errlen, "invalid rate_iops '%s' (each 1 to %u)", val,
+				       KIOBENCH_MAX_RATE_IOPS);
+	memcpy(job->rate_iops_rw, v, sizeof(v));
+	job->rate_iops = v[0] ? v[0] : v[1] ? v[1] : v[2];
+	job->rate_iops_write = 0;
 	return 0;
 }
 
@@ -1004,39 +1026,78 @@ static int p_min_rate(const struct kb_opt *o, const char *val, struct kb_job *jo
 }
 
 /*
- * rate as the kernel's open loop: arrivals of the one block size at the
- * capped direction's rate.  Only for a job of one direction, one block
- * size and one worker, where that is fio's meaning exactly.  A mixed job
- * is refused: fio paces each direction on its own schedule and issues the
- * one that is due, which overrides rwmixread (fio 3.33, rwmixread=75
- * rate=1m: 1 MiB/s of reads and 1 MiB/s of writes).
+ * fio's rate or rate_iops as the kernel's open loop.  fio paces each
+ * direction on its own schedule (backend.c usec_for_io(): rate_iops is
+ * rate in bytes/s of the direction's smallest block), and issues the one
+ * whose arrival is due, whatever rwmixread drew (io_u.c rate_ddir()): a
+ * mix at rate_iops=N is N reads and N writes a second, rwmixread only
+ * orders them.  The kernel does that with rate_iops (the reads') and
+ * rate_iops_write.  A job of one direction takes that direction's rate
+ * (rwmixread=100 or 0: fio never switches to the other).  What fio does
+ * otherwise is refused, never run with another meaning.
  */
 static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 {
-	uint64_t cap = job->rate_bps[job->rw == KB_RW_WRITE];
+	bool bytes = kb_job_isset(job, KB_OPT_RATE);
+	uint64_t r[3] = { 0, 0, 0 };
 	const struct kb_bss *bss;
-	unsigned int n;
+	unsigned int d, n;
+	int only = -1;		/* the one direction issued, or -1: both */
 	double iops;
 
-	if (kb_job_isset(job, KB_OPT_RATE_IOPS))
+	if (!bytes && !kb_job_isset(job, KB_OPT_RATE_IOPS))
+		return 0;
+	if (bytes && kb_job_isset(job, KB_OPT_RATE_IOPS))
 		return kb_errf(err, errlen, "rate and rate_iops: give one");
-	if (job->rw == KB_RW_MIXED)
-		return kb_errf(err, errlen, "rate with reads and writes: not implemented yet (fio "
-			       "paces each direction on its own, whatever rwmixread says)");
-	bss = kb_job_bss(job, job->rw != KB_RW_WRITE ? 0 : job->trim_mode ? 2 : 1, &n);
-	if (n != 1)
-		return kb_errf(err, errlen, "rate with several block sizes: not implemented yet "
-			       "(the kernel paces I/Os, not bytes: give rate_iops)");
-	if (job->nr_devices * job->workers > 1)
+	if (job->rw == KB_RW_READ || (job->rw == KB_RW_MIXED && job->rwmixread == 100))
+		only = 0;
+	else if (job->rw == KB_RW_WRITE || job->rwmixread == 0)
+		only = job->trim_mode == KIOBENCH_TRIM_TRIM ? 2 : 1;
+	for (d = 0; d < 3; d++) {
+		if (only >= 0 && (unsigned int)only != d)
+			continue;
+		if (!bytes) {
+			r[d] = job->rate_iops_rw[d];
+			continue;
+		}
+		if (!job->rate_bps[d])
+			continue;
+		bss = kb_job_bss(job, d && job->trim_mode ? 2 : d, &n);
+		if (n != 1)
+			return kb_errf(err, errlen, "rate with several block sizes: not "
+				       "implemented yet (the kernel paces I/Os, not bytes: give "
+				       "rate_iops)");
+		iops = job->rate_bps[d] / (double)bss[0].size;
+		if (iops < 1 || iops > KIOBENCH_MAX_RATE_IOPS)
+			return kb_errf(err, errlen, "rate: %.1f I/Os a second of %u bytes (1 to %u)",
+				       iops, bss[0].size, KIOBENCH_MAX_RATE_IOPS);
+		r[d] = (uint64_t)(iops + 0.5);
+	}
+	if (bytes && job->nr_devices * job->workers > 1)
 		return kb_errf(err, errlen, "rate with more than one worker (devices x "
 			       "workers): not implemented yet");
-	if (!cap)
-		return 0;	/* the job's direction is not capped */
-	iops = cap / (double)bss[0].size;
-	if (iops < 1 || iops > KIOBENCH_MAX_RATE_IOPS)
-		return kb_errf(err, errlen, "rate: %.1f I/Os a second of %u bytes (1 to %u)",
-			       iops, bss[0].size, KIOBENCH_MAX_RATE_IOPS);
-	job->rate_iops = (uint32_t)(iops + 0.5);
+	job->rate_iops_write = 0;
+	if (only >= 0) {
+		job->rate_iops = r[only];	/* 0: the job's direction is not rated */
+		return 0;
+	}
+	job->rate_iops = r[0];
+	if (!r[0] && !r[1])
+		return 0;
+	if (!r[0] || !r[1])
+		return kb_errf(err, errlen, "%s with only the %s rated on a mix of reads and "
+			       "writes: not implemented yet (fio issues the unrated direction "
+			       "as fast as the depth allows between the rated one's arrivals)",
+			       bytes ? "rate" : "rate_iops", r[0] ? "reads" : "writes");
+	if (job->fsync)
+		return kb_errf(err, errlen, "%s on a mix of reads and writes with fsync: not "
+			       "implemented yet (fio's flushes take no arrival of either "
+			       "direction)", bytes ? "rate" : "rate_iops");
+	if (job->rate_ignore_thinktime && kb_job_isset(job, KB_OPT_THINKTIME))
+		return kb_errf(err, errlen, "rate_ignore_thinktime on a mix of reads and writes: "
+			       "not implemented yet (fio moves on the schedule of the direction "
+			       "of the pause's last I/O only)");
+	job->rate_iops_write = r[1];
 	return 0;
 }
 
@@ -2007,8 +2068,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
 	    "most I/Os in the per-I/O log (every log's source)", .off = JOBF(lat_log_entries),
 	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
-	JOB(KB_OPT_RATE_IOPS, "rate_iops", "N", p_u32,
-	    "open loop: I/Os per second per worker, on a schedule", .off = JOBF(rate_iops),
+	JOB(KB_OPT_RATE_IOPS, "rate_iops", "R[,W[,T]]", p_rate,
+	    "open loop: I/Os per second per worker and direction, on a schedule (a mix "
+	    "at N: N reads and N writes a second)",
 	    BOUNDS(1, KIOBENCH_MAX_RATE_IOPS), .list_var = KB_VAR_RATE,
 	    .list_help = "rates per worker, e.g. 1000-8000:x2 (latency against load)"),
 	JOB(KB_OPT_RATE_PROCESS, "rate_process", "linear|poisson", p_rate_process,
@@ -2218,8 +2280,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_THINKTIME_IOTIME, "thinktime_iotime", "TIME", p_time,
 	    "also pause after TIME (bare number: s) of I/O since the last pause",
 	    ATTR(KIOBENCH_A_THINKTIME_IOTIME_NS, thinktime_iotime_ns), BOUNDS(1, KB_MAX_THINK_NS)),
-	JOB(KB_OPT_RATE, "rate", "R[,W]", p_rate,
-	    "cap bytes/s per direction (a read or write job, one block size, one worker): "
+	JOB(KB_OPT_RATE, "rate", "R[,W[,T]]", p_rate,
+	    "cap bytes/s per direction (one block size a direction, one worker): "
 	    "run as rate_iops"),
 	JOB(KB_OPT_RATE_MIN, "rate_min", "R[,W[,T]]", p_min_rate,
 	    "fail the job when a direction's bytes/s over rate_cycle fall under this",
@@ -3019,7 +3081,7 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "thinktime_blocks_type and thinktime_iotime need thinktime");
 	if (!kb_job_isset(job, KB_OPT_BSSPLIT) && bs_tables(job))
 		return kb_errf(err, errlen, "out of memory");
-	if (kb_job_isset(job, KB_OPT_RATE) && rate_to_iops(job, err, errlen))
+	if (rate_to_iops(job, err, errlen))
 		return -1;
 	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
 		return kb_errf(err, errlen, "fsync=%u and fdatasync=%u: a block device has one "
@@ -3478,9 +3540,8 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)f);
 	else if (o->parse == p_time || o->parse == p_time_us)
 		snprintf(buf, len, "%lluns", (unsigned long long)*(const uint64_t *)f);
-	else if (o->id == KB_OPT_RATE)
-		snprintf(buf, len, "%llu,%llu", (unsigned long long)job->rate_bps[0],
-			 (unsigned long long)job->rate_bps[1]);
+	else if (o->id == KB_OPT_RATE || o->id == KB_OPT_RATE_IOPS)
+		format_rw3(o->id == KB_OPT_RATE ? job->rate_bps : job->rate_iops_rw, buf, len);
 	else if (o->id == KB_OPT_RATE_MIN || o->id == KB_OPT_RATE_IOPS_MIN)
 		format_rw3(o->id == KB_OPT_RATE_MIN ? job->limits.bps : job->limits.iops, buf,
 			   len);

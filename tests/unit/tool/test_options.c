@@ -444,8 +444,93 @@ static void t_submit(void)
 	kb_global_free(&g);
 }
 
+/*
+ * fio's rate_iops and rate on a job: per direction "R[,W[,T]]" (one value is
+ * every direction's; ':' or '-' separates them too), and kb_job_check()'s
+ * mapping onto the kernel's rate_iops and rate_iops_write: a mix paces each
+ * direction on its own schedule, as fio 3.33 does.
+ */
+static int rate_job(struct kb_job *job, const char *rw, const char *mix, const char *name,
+		    const char *val)
+{
+	struct kb_global g = { 0 };
+
+	kb_job_init(job);
+	if (apply(job, &g, "filename", "/dev/x") || apply(job, &g, "rw", rw) ||
+	    (mix && apply(job, &g, "rwmixread", mix)) || apply(job, &g, name, val))
+		return -2;
+	return kb_job_finalize(job, err, sizeof(err));
+}
+
+static void t_rate(void)
+{
+	struct kb_job job;
+
+	/* a mix at one value: that many reads and writes a second */
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "150") == 0);
+	CHECK(job.rate_iops == 150 && job.rate_iops_write == 150);
+	kb_job_free(&job);
+	/* rwmixread orders them, it does not split the rate */
+	CHECK(rate_job(&job, "randrw", "80", "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 60 && job.rate_iops_write == 120);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "rw", "30", "rate_iops", "60:120") == 0);
+	CHECK(job.rate_iops == 60 && job.rate_iops_write == 120);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "60-120") == 0);
+	CHECK(job.rate_iops == 60 && job.rate_iops_write == 120);
+	kb_job_free(&job);
+	/* rate: each direction's bytes/s over its one block size */
+	CHECK(rate_job(&job, "randrw", "50", "rate", "400k,800k") == 0);
+	CHECK(job.rate_iops == 100 && job.rate_iops_write == 200);
+	kb_job_free(&job);
+	/* rwmixread 100 or 0: fio issues one direction, at its rate */
+	CHECK(rate_job(&job, "randrw", "100", "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 60 && job.rate_iops_write == 0);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "0", "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 120 && job.rate_iops_write == 0);
+	kb_job_free(&job);
+	/* one direction: its own value; the trims' is the third */
+	CHECK(rate_job(&job, "randread", NULL, "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 60 && job.rate_iops_write == 0);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randwrite", NULL, "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 120);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randtrim", NULL, "rate_iops", "60,120,30") == 0);
+	CHECK(job.rate_iops == 30);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randtrim", NULL, "rate_iops", "60,120") == 0);
+	CHECK(job.rate_iops == 120);		/* fio: "R,W" gives the trims W */
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randread", NULL, "rate_iops", ",120") == 0);
+	CHECK(job.rate_iops == 0);		/* the reads are not rated */
+	kb_job_free(&job);
+	/* what fio does that the kernel cannot: refused, by name */
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", ",100") == -1);
+	CHECK(strstr(err, "rate_iops with only the writes rated on a mix") != NULL);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "100,") == -1);
+	CHECK(strstr(err, "rate_iops with only the reads rated on a mix") != NULL);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "50", "rate", ",1m") == -1);
+	CHECK(strstr(err, "rate with only the writes rated") != NULL);
+	kb_job_free(&job);
+	/* refused as they are parsed: no direction, past the kernel's bound */
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "0") == -2);
+	CHECK(strstr(err, "no direction given") != NULL);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "10000001") == -2);
+	CHECK(strstr(err, "each 1 to 10000000") != NULL);
+	kb_job_free(&job);
+	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "1,2,3,4") == -2);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
+	run_case("options: rate and rate_iops per direction", t_rate);
 	run_case("options: ignore_error's lists", t_ignore_error);
 	run_case("options: continue_on_error's error types", t_continue_on_error);
 	run_case("options: sync, nice, write_hint, iodepth_batch*", t_submit);
