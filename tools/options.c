@@ -1076,6 +1076,10 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 	if (bytes && job->nr_devices * job->workers > 1)
 		return kb_errf(err, errlen, "rate with more than one worker (devices x "
 			       "workers): not implemented yet");
+	if (job->nr_devices > 1)
+		return kb_errf(err, errlen, "rate_iops with several devices: not implemented "
+			       "yet (fio paces the job's one thread over all its files, "
+			       "kiobench runs a worker per device)");
 	job->rate_iops_write = 0;
 	if (only >= 0) {
 		job->rate_iops = r[only];	/* 0: the job's direction is not rated */

@@ -517,6 +517,17 @@ static void t_rate(void)
 	CHECK(rate_job(&job, "randrw", "50", "rate", ",1m") == -1);
 	CHECK(strstr(err, "rate with only the writes rated") != NULL);
 	kb_job_free(&job);
+	/* fio's one thread paces all the job's files; kiobench has a worker each */
+	{
+		struct kb_global g = { 0 };
+
+		kb_job_init(&job);
+		CHECK(apply(&job, &g, "filename", "/dev/a:/dev/b") == 0);
+		CHECK(apply(&job, &g, "rate_iops", "100") == 0);
+		CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
+		CHECK(strstr(err, "rate_iops with several devices") != NULL);
+		kb_job_free(&job);
+	}
 	/* refused as they are parsed: no direction, past the kernel's bound */
 	CHECK(rate_job(&job, "randrw", "50", "rate_iops", "0") == -2);
 	CHECK(strstr(err, "no direction given") != NULL);
