@@ -116,3 +116,25 @@ def test_rate_iops_paces_each_direction_of_a_mix(guest, kiobench_module, make_nu
             assert got == pytest.approx(w, rel=rel), (name, res)
     assert (res["settings"]["rate_iops"], res["settings"]["rate_iops_write"]) == want, \
         res["settings"]
+
+
+@pytest.mark.core
+@pytest.mark.debug
+@pytest.mark.budget(40)
+def test_rated_mix_issues_in_schedule_order(guest, kiobench_module, make_nullb):
+    """The kernel's two schedules, without a clock to judge: 150 I/Os of
+    randrw at rate_iops=100,50 (the reads' 10 ms apart, the writes' 20 ms,
+    each arrival of the earlier schedule's direction) are 100 reads and 50
+    writes, whatever rwmixread=50 would draw and however slow the guest
+    (a late arrival goes out late, in its turn): the device's own counts,
+    within one.  Mutation: kb_pick_dir() drawing by rwmix-read whatever
+    the arrival's direction: red (about 75 and 75)."""
+    dev = make_nullb("nullb0", size_mb=64)
+    before = completed(guest, dev)
+    job = run_job(guest, f"--filename={dev} --rw=randrw --rwmixread=50 --rate_iops=100,50 "
+                  f"--number_ios=150 --iodepth=4 --allow-writes", timeout=60)
+    after = completed(guest, dev)
+    got = (after[0] - before[0], after[1] - before[1])
+    s = job["kiobench"]["settings"]
+    assert (s["rate_iops"], s["rate_iops_write"]) == (100, 50), s
+    assert abs(got[0] - 100) <= 1 and abs(got[1] - 50) <= 1, got
