@@ -685,7 +685,8 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
     one-class-a-direction check: red (that case makes a job);
     kb_parse_pattern()'s zonerange check against min_bs instead of
     max_bs: red; kb_parse_errors() without its zonemode check: red;
-    debugfs inflight skipping worker 0: red."""
+    debugfs inflight skipping worker 0: red; kb_parse_modes() without its
+    rate-iops-write check: red (the rwmix-read 100 case makes a job)."""
     a = make_nullb("nullb0", size_mb=16)
     rz = (f"dev={a}", "random", "norandommap")
     e = (4096, 0, 50, 1, 4)
@@ -706,6 +707,12 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
          "rank must rise"),
         ((f"dev={a}", "latency-target-ns=1000000", "rate-iops=100"), "EINVAL",
          "latency-target-ns", "not with rate-iops"),
+        ((f"dev={a}", "rate-iops=100", "rate-iops-write=50"), "EINVAL", "rate-iops-write",
+         "needs rate-iops and rwmix-read 1 to 99"),
+        ((f"dev={a}", "allow-writes", "rwmix-read=50", "rate-iops-write=50"), "EINVAL",
+         "rate-iops-write", "needs rate-iops"),
+        ((f"dev={a}", "allow-writes", "rwmix-read=50", "rate-iops=100", "rate-iops-write=50",
+          "fsync=4"), "EINVAL", "rate-iops-write", "not with trim-mode, verify or fsync"),
         ((f"dev={a}", "allow-writes", "rwmix-read=0", "trim-mode=1", "atomic"), "EINVAL",
          "atomic", "not with trim-mode"),
         ((f"dev={a}", "allow-writes", "rwmix-read=0", "atomic", "bss=4096", "bss=8192"),
@@ -752,6 +759,8 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
                  (f"dev={a}", "thinktime-ns=1000", "thinktime-blocks=4"),
                  (f"dev={a}", "latency-target-ns=1000000", "latency-percentile-ppm=990000"),
                  (f"dev={a}", "rate-iops=100", "rate-process=1"),
+                 (f"dev={a}", "allow-writes", "rwmix-read=50", "rate-iops=100",
+                  "rate-iops-write=50", "rate-process=1"),
                  (f"dev={a}", "allow-writes", "rwmix-read=50",
                   cmdprio_ents(e, (8192, 0, 25, 1, 4), (4096, 1, 100, 3, 0)))):
         ack = nlreq(guest, "new", *args)
