@@ -365,7 +365,9 @@ enum kiobench_trim_mode {
 
 /**
  * enum kiobench_zonemode - fio's zonemode: how a job treats a device's zones.
- *   fio's strided and block modes are not implemented.
+ *   fio's strided mode is not a zonemode here: it is the zonesize, zonerange
+ *   and zoneskip attributes, with zonemode none. fio's block mode is not
+ *   implemented.
  * @KIOBENCH_ZONEMODE_NONE: the device's zones are ignored (the default)
  * @KIOBENCH_ZONEMODE_ZBD: fio's zbd: writes only at the write pointers of the
  *   sequential zones, reads below them, trims reset the zones they cover
@@ -440,7 +442,9 @@ enum kiobench_buffer_fill {
  * @KIOBENCH_VERIFY_CRC32C: the header and a CRC-32C of the rest of the block
  * @KIOBENCH_VERIFY_CRC64: the header and a CRC-64 (ECMA-182, crc64_be) of the
  *   rest
- * @KIOBENCH_VERIFY_XXHASH: the header and an xxh32 of the rest (fio's xxhash)
+ * @KIOBENCH_VERIFY_XXHASH: the header and an xxh64 (seed 0, little-endian) of
+ *   the rest: not fio's xxhash, which is an xxh32 (the kernel's xxh32 cannot be
+ *   computed in pieces)
  * @KIOBENCH_VERIFY_SHA256: the header and a SHA-256 of the rest
  * @KIOBENCH_VERIFY_PATTERN: no header; every byte is verify-pattern's
  * @KIOBENCH_VERIFY_META: the header alone; the rest of the block is not checked
@@ -931,8 +935,10 @@ struct kiobench_replay_ent {
  *   Its offsets fall in the zone's first zonerange bytes: sequential ones from
  *   the zone's start on, wrapping to it at that end; random ones drawn there
  *   (the random map's permutation of the zone's blocks, a new one every zone;
- *   with norandommap, with replacement). A multiple of 512, at least the
- *   largest transfer size; not with zonemode, random-zones, random-cdf,
+ *   with norandommap, with replacement). A multiple of 512; the kernel checks
+ *   zonerange (zonesize when absent) against the largest transfer size, not
+ *   zonesize itself, so with a zonerange a zonesize below a transfer moves
+ *   every I/O to the next zone. Not with zonemode, random-zones, random-cdf,
  *   rw-seq-nr or percentage-random.
  * @KIOBENCH_A_ZONERANGE: fio's zonerange: the bytes of a strided zone, a
  *   multiple of 512 from the largest transfer size to the span. Absent:
