@@ -558,10 +558,12 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_LIMIT_IODEPTH: Queue depth per worker.
  * @KIOBENCH_A_LIMIT_BS: Largest transfer size, bytes.
  * @KIOBENCH_A_LIMIT_BSSPLIT: Entries in a bssplit.
- * @KIOBENCH_A_LIMIT_JOB_MEM: Bytes of buffers and latency log one job may use
- *   (module parameter max_job_mem).
- * @KIOBENCH_A_LIMIT_TOTAL_MEM: Bytes of buffers and latency logs all jobs may
- *   use (module parameter max_total_mem).
+ * @KIOBENCH_A_LIMIT_JOB_MEM: Bytes one job may charge (module parameter
+ *   max_job_mem): its buffers, latency log, replay table, verify's buffers and
+ *   trim rings, locality counters, zone tables, latency-target state and copies
+ *   of its devices' CPU-to-queue maps.
+ * @KIOBENCH_A_LIMIT_TOTAL_MEM: Bytes all jobs together may charge, counted as
+ *   for limit-job-mem (module parameter max_total_mem).
  * @KIOBENCH_A_HIST_BITS: Histogram sub-bucket bits; relative error <= 1 /
  *   2^(bits + 1).
  * @KIOBENCH_A_HIST_BUCKETS: Number of histogram buckets.
