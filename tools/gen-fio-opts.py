@@ -71,6 +71,19 @@ def honored(src: str) -> list[tuple[str, str | None, str]]:
     return out
 
 
+def no_effect(src: str) -> list[str]:
+    """The job options accepted with no effect: what they ask kiobench always
+    does (their parser is p_always or p_direct: the opposite value is
+    refused), or their help says "no effect"."""
+    names = []
+    for name, parse in re.findall(rf"JOB\(\w+,\s*({LITERAL}),\s*(?:NULL|{LITERAL}),\s*(\w+),",
+                                  c_comments_out(src)):
+        if parse in ("p_always", "p_direct"):
+            names.append(strings(name, {}))
+    names += [n for n, _, h in honored(src) if "no effect" in h and n not in names]
+    return names
+
+
 def table_of(src: str, array: str) -> str:
     return c_comments_out(re.search(rf"{array}\[\] = \{{(.*?)\n\}};", src, re.S).group(1))
 
@@ -118,7 +131,10 @@ def generate() -> str:
            "honored by kiobench, with fio's meaning, or refused by name with the",
            "reason below: a job file or command line that names a refused option",
            "fails (``job.fio:7: option 'thread' is refused: ...``) and runs nothing.",
-           "No option is ignored.",
+           "No option is ignored without a word: these are accepted and change",
+           "nothing, because kiobench always does what they ask (their opposite",
+           "value is refused) or has nothing for them to act on, as their entries",
+           "below say: " + ", ".join(f"``{n}``" for n in no_effect(opts)) + ".",
            "",
            f"Honored: {len(hon)} job options (some of them kiobench's own);",
            f"refused: {len(ref)} fio options;",

@@ -2051,11 +2051,12 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(unit_base), .def = "0"),
 	JOB(KB_OPT_BWAVGTIME, "bwavgtime", "MS", p_u32,
 	    "the window of the bandwidth samples (bw min, max, avg, stdev), a multiple of "
-	    "interval (which it sets when not given); default: the timeline's interval",
-	    .off = JOBF(bw_avg_ms), BOUNDS(1, UINT32_MAX), .def = "500"),
+	    "interval (which it sets when not given); default: the timeline's interval (1s), "
+	    "not fio's 500",
+	    .off = JOBF(bw_avg_ms), BOUNDS(1, UINT32_MAX)),
 	JOB(KB_OPT_IOPSAVGTIME, "iopsavgtime", "MS", p_u32,
-	    "the window of the IOPS samples, as bwavgtime's", .off = JOBF(iops_avg_ms),
-	    BOUNDS(1, UINT32_MAX), .def = "500"),
+	    "the window of the IOPS samples, as bwavgtime's (default: the timeline's "
+	    "interval, 1s)", .off = JOBF(iops_avg_ms), BOUNDS(1, UINT32_MAX)),
 	JOB(KB_OPT_DISK_UTIL, "disk_util", "BOOL", p_flag,
 	    "report the job's disks' statistics (1)", .off = JOBF(disk_util), FLAG,
 	    .def = "1"),
@@ -2099,7 +2100,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "fio's offset generator: kiobench's kernel runs its own with the same guarantee",
 	    .def = "tausworthe"),
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
-	    "fall back to norandommap if the map cannot be allocated (it allocates nothing)",
+	    "fio's fallback to norandommap when its map cannot be allocated: no effect "
+	    "(kiobench's map allocates nothing)",
 	    .off = JOBF(softrandommap), FLAG),
 	JOB(KB_OPT_RANDOM_DIST, "random_distribution",
 	    "random|zipf[:T]|pareto[:H]|normal[:DEV]|zoned:A/S:...|zoned_abs:A/SIZE:...",
