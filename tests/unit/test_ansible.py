@@ -83,3 +83,42 @@ def test_run_command_allows_writes_only_when_asked(tmp_path, extra, writes):
     assert cmd.startswith("exec /tmp/kiobench.x/kiobench run job.fio --filename=/dev/nvme0n1"), cmd
     assert cmd.endswith(" --output-format=json+ --output=result.json"), cmd
     assert ("--allow-writes" in cmd) == writes, cmd
+
+
+KEEP = """
+- hosts: localhost
+  gather_facts: false
+  roles:
+    - role: kiobench
+"""
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_keep_keeps_the_work_directory(tmp_path, keep):
+    """The role's cleanup (tasks/main.yml's always) removes the host's work
+    directory unless kiobench_keep, which keeps it (the build and prebuilt
+    routes' tool and module live there).  The role runs on localhost with
+    the prebuilt route and a module file that does not exist: the copy
+    fails after the work directory is made, and the cleanup runs.
+    Mutation: the cleanup's rm -rf of the work directory not under
+    "if not kiobench_keep" (as it was): red for keep=True."""
+    need("ansible-playbook")
+    work = tmp_path / "work"
+    work.mkdir()
+    (tmp_path / "p.yml").write_text(KEEP)
+    p = subprocess.run(["ansible-playbook", "-i", "localhost,", "-c", "local", "p.yml",
+                        "-e", "job=lab.fio", "-e", "kiobench_install=prebuilt",
+                        "-e", f"kiobench_prebuilt_module={tmp_path}/absent.ko",
+                        "-e", f"kiobench_prebuilt_tool={tmp_path}/absent",
+                        "-e", f"kiobench_keep={str(keep).lower()}"],
+                       cwd=tmp_path, capture_output=True, text=True,
+                       env=dict(env(tmp_path), TMPDIR=str(work),
+                                ANSIBLE_ROLES_PATH=str(ANSIBLE / "roles")),
+                       timeout=120)
+    out = p.stdout + p.stderr
+    assert p.returncode != 0, out                   # the copy failed ...
+    assert "Unload the module and remove the files" in out, out  # ... and the cleanup ran
+    kept = list(work.glob("kiobench.*"))
+    assert len(kept) == (1 if keep else 0), (kept, out)
+    if keep:
+        assert f"kiobench: kept in {kept[0]}" in out, out
