@@ -183,12 +183,21 @@ def traced_install(destdir: Path, tmp: Path, *args: str) -> tuple[list, str]:
     return writes(log, root, str(tmp)), out
 
 
+def git_dir() -> str:
+    """The checkout's git directory: REPO/.git, or in a git worktree the
+    main repository's .git/worktrees/<name>, where git describe's index
+    refresh writes."""
+    r = subprocess.run(["git", "-C", str(REPO), "rev-parse", "--absolute-git-dir"],
+                       capture_output=True, text=True)
+    return r.stdout.strip() if r.returncode == 0 and r.stdout.strip() else str(REPO / ".git")
+
+
 def outside(ws: list, destdir: Path) -> list:
     """Writes outside DESTDIR, but for those of the build: install needs
     the tool built, and rebuilds it if its sources or the version (git
     describe, which refreshes .git/index) changed since."""
     allowed = (str(destdir) + "/", "/dev/null", str(REPO / ".git") + "/",
-               str(REPO / "tools") + "/")
+               git_dir() + "/", str(REPO / "tools") + "/")
     return [w for w in ws if not w[1].startswith(allowed) and w[1] != str(destdir)]
 
 
