@@ -700,8 +700,9 @@ static int kb_worker_cpu(const struct kb_config *cfg, unsigned int i)
 
 /*
  * Each worker's statistics, which it alone writes (kb_account_reaped()):
- * about 35 KiB (two histograms of KB_HIST_BUCKETS u64s), on the node of
- * the CPU it is pinned to.  They stay with the job until it is destroyed.
+ * about 70 KiB (a histogram of KB_HIST_BUCKETS u64s per direction), and
+ * as much again per further measure the job keeps, on the node of the CPU
+ * it is bound to.  They stay with the job until it is destroyed.
  */
 static int kb_alloc_stats(struct kb_job *job)
 {
