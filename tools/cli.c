@@ -173,7 +173,7 @@ static int unknown_long(char **argv)
 	char key[64];
 
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
-	why = kb_fio_refusal(key);
+	why = kb_fio_cli_refusal(key);
 	near = why ? NULL : kb_closest_option(key);
 	if (why)
 		msg("--%s: option '%s' is refused: %s", key, key, why);
@@ -235,6 +235,25 @@ static int one_option(const struct kb_opt *o, const char *val, struct kb_job *sc
 	return ret;
 }
 
+/*
+ * getopt_long takes an unambiguous prefix of an option for it: the name
+ * typed (the last option getopt read) that is exactly a fio option kiobench
+ * refuses is that option, refused, not one it is a prefix of.
+ */
+static bool refused_exactly(int argc, char **argv)
+{
+	int at = optarg && optind >= 2 && optind <= argc && optarg == argv[optind - 1] ?
+		 optind - 2 : optind - 1;
+	const char *arg = argv[at], *name = arg + strspn(arg, "-");
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
+	if (!kb_fio_cli_refusal(key))
+		return false;
+	optind = at + 1;	/* unknown_long() reads argv[optind - 1] */
+	return true;
+}
+
 int parse_cli(int argc, char **argv, void (*usage)(FILE *), struct kb_job *scratch,
 	      struct kb_global *g, struct kb_assign_list *cli)
 {
@@ -253,6 +272,9 @@ int parse_cli(int argc, char **argv, void (*usage)(FILE *), struct kb_job *scrat
 			ret = KB_EXIT_OK;
 		} else if (c == ':' || c == '?' || c < KB_OPT_BASE) {
 			ret = bad_option(c, argv, lo);
+		} else if (refused_exactly(argc, argv)) {
+			/* getopt took --verify_async for --verify_async_cpus */
+			ret = unknown_long(argv);
 		} else {
 			ret = one_option(&kb_opts[c - KB_OPT_BASE], optarg, scratch, g, cli);
 		}

@@ -545,6 +545,27 @@ static void engine_note(const struct run *r)
 }
 
 /*
+ * fio's options about how fio itself runs (thread, io_submit_mode...):
+ * each named once per run, saying that nothing of it reaches the device.
+ */
+static void host_note(const struct run *r)
+{
+	size_t i;
+	int k;
+
+	for (k = 0; k < KB_NR_OPTS; k++) {
+		if (!kb_opts[k].host)
+			continue;
+		for (i = 0; i < r->n; i++)
+			if (kb_job_isset(&r->rj[i].job, kb_opts[k].id))
+				break;
+		if (i < r->n)
+			msg("%s: taken, it changes nothing that reaches the device: %s",
+			    kb_opts[k].name, kb_opts[k].help);
+	}
+}
+
+/*
  * The jobs of the job files (none: the command line's) into r, in fio's
  * order: each job section (or command-line job) numjobs clones, grouped
  * and sequenced as stonewall, new_group and wait_for say.  As fio's, the
@@ -622,6 +643,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 			goto out;
 	}
 	engine_note(r);
+	host_note(r);
 out:
 	free(src);
 	return ret;

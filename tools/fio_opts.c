@@ -76,7 +76,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	  "kiobench supports (submit_bio_noacct() fails any op but a write that carries "
 	  "REQ_FUA or REQ_PREFLUSH, 6.1 to 7.2); only SCSI passthrough (sg) sends it" },
 	/* fio's processes, memory, clocks */
-	{ "thread", NULL, PROCESS },
 	{ "uid", NULL, PROCESS },
 	{ "gid", NULL, PROCESS },
 	{ "cgroup", NULL, CGROUP },
@@ -97,8 +96,6 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "clocksource", NULL, CLOCK },
 	{ "gtod_reduce", NULL, CLOCK },
 	{ "gtod_cpu", NULL, CLOCK },
-	{ "io_submit_mode", NULL, "fio's submission threads (offload): kiobench's workers are "
-	  "kernel threads that submit their own bios" },
 	/* execution model */
 	/* offsets */
 	{ "zonecapacity", NULL, "the capacity of zonemode=zbd's zones emulated on a regular "
@@ -145,6 +142,17 @@ const struct kb_fio_refused kb_fio_refused[] = {
 
 const size_t kb_nr_fio_refused = sizeof(kb_fio_refused) / sizeof(kb_fio_refused[0]);
 
+/* fio's command-line options (not job options) that kiobench does not take. */
+const struct kb_fio_refused kb_fio_cli_refused[] = {
+	{ "bandwidth-log", NULL, "not implemented yet: fio's aggregate bandwidth logs "
+	  "(agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log), the sum over every job "
+	  "sampled by fio's status thread as the run goes; kiobench writes its logs "
+	  "after the run from each job's per-I/O log (write_bw_log gives each job's)" },
+};
+
+const size_t kb_nr_fio_cli_refused = sizeof(kb_fio_cli_refused) /
+				     sizeof(kb_fio_cli_refused[0]);
+
 /* As kb_opt_name_eq (options.c, which calls this file): '-' and '_' alike. */
 static bool name_eq(const char *a, const char *b)
 {
@@ -152,6 +160,16 @@ static bool name_eq(const char *a, const char *b)
 		if ((*a == '-' ? '_' : *a) != (*b == '-' ? '_' : *b))
 			return false;
 	return *a == *b;
+}
+
+const char *kb_fio_cli_refusal(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < kb_nr_fio_cli_refused; i++)
+		if (name_eq(kb_fio_cli_refused[i].name, name))
+			return kb_fio_cli_refused[i].reason;
+	return kb_fio_refusal(name);
 }
 
 const char *kb_fio_refusal(const char *name)

@@ -28,6 +28,13 @@ extern const size_t kb_nr_fio_refused;
 /* The reason fio option name (or alias) is refused, else NULL. */
 const char *kb_fio_refusal(const char *name);
 
+/* fio's command-line options kiobench refuses (--bandwidth-log). */
+extern const struct kb_fio_refused kb_fio_cli_refused[];
+extern const size_t kb_nr_fio_cli_refused;
+
+/* As kb_fio_refusal, fio's command-line options too. */
+const char *kb_fio_cli_refusal(const char *name);
+
 struct kb_fio_engine {
 	const char *name;
 	bool accepted;		/* a way of submitting block I/O */

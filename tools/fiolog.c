@@ -468,6 +468,9 @@ int kb_fio_logs_write(const struct kb_job *job, unsigned int index, uint64_t epo
 
 	memset(out, 0, sizeof(out));
 	for (i = 0; i < 5; i++) {
+		/* fio's make_log_name(): a log named without a prefix takes the job's name */
+		if (prefix[i] && !*prefix[i])
+			prefix[i] = job->name;
 		/* the histogram log is text: kb_job_check refuses it with log_store_compressed */
 		if (open_log(&out[i], prefix[i], types[i], index, job, l.gz && i < 4, err,
 			     errlen)) {

@@ -130,7 +130,7 @@ def generate() -> str:
            "options of ``fio --enghelp=io_uring`` and ``--enghelp=libaio``) is either",
            "honored by kiobench, with fio's meaning, or refused by name with the",
            "reason below: a job file or command line that names a refused option",
-           "fails (``job.fio:7: option 'thread' is refused: ...``) and runs nothing.",
+           "fails (``job.fio:7: option 'uid' is refused: ...``) and runs nothing.",
            "No option is ignored without a word: these are accepted and change",
            "nothing, because kiobench always does what they ask (their opposite",
            "value is refused) or has nothing for them to act on, as their entries",

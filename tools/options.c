@@ -1415,6 +1415,23 @@ static int p_str(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
+ * fio's write_lat_log, write_bw_log, write_iops_log, write_hist_log: the
+ * logs' file name prefix; none (or empty) is "" here, the job's name when
+ * the logs are written (fio's make_log_name()).
+ */
+static int p_log(const struct kb_opt *o, const char *val, struct kb_job *job,
+		 struct kb_global *g, char *err, size_t errlen)
+{
+	char **dst = field(o, job, g), *s = strdup(val ? val : "");
+
+	if (!s)
+		return kb_errf(err, errlen, "out of memory");
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/*
  * A tuning's values, comma-separated: numbers (rq_affinity, nomerges,
  * nr_requests), scheduler names, or CPU lists (irq_cpus).
  */
@@ -1739,6 +1756,48 @@ static int p_log_cpus(const struct kb_opt *o, const char *val, struct kb_job *jo
 	job->log_compression_cpus = v;
 	job->nr_log_compression_cpus = n;
 	return 0;
+}
+
+/* fio's check_int(): a whole decimal or 0x number, as int. */
+static bool fio_int(const char *val)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 0);
+	return *val && !*end && !errno && v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/*
+ * fio's options about how fio itself runs (thread, threads, io_submit_mode,
+ * verify_async_cpus): the value checked as fio checks it, nothing kept (the
+ * run says once that they change nothing that reaches the device).
+ */
+static int p_host(const struct kb_opt *o, const char *val, struct kb_job *job,
+		  struct kb_global *g, char *err, size_t errlen)
+{
+	uint32_t *cpus;
+	unsigned int n;
+
+	(void)job; (void)g;
+	switch (o->id) {
+	case KB_OPT_THREAD:	/* fio: FIO_OPT_STR_SET, any int (0: processes) */
+	case KB_OPT_THREADS:	/* fio: FIO_OPT_INT */
+		if (val && !fio_int(val))
+			return kb_errf(err, errlen, "invalid number '%s'", val);
+		return 0;
+	case KB_OPT_IO_SUBMIT_MODE:
+		if (strcmp(val, "inline") && strcmp(val, "offload"))
+			return kb_errf(err, errlen, "invalid io_submit_mode '%s' (inline, offload)",
+				       val);
+		return 0;
+	default:		/* verify_async_cpus: a CPU list */
+		if (kb_parse_cpus(val, &cpus, &n, err, errlen))
+			return -1;
+		free(cpus);
+		return 0;
+	}
 }
 
 /*
@@ -2068,8 +2127,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    p_continue_on_error, "fio's error types whose EIO and EILSEQ, or ignore_error "
 	    "list's errors, are counted and gone on from; any other error stops the job "
 	    "(none; bare: all)", .off = JOBF(coe_given), FLAG),
-	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_str,
-	    "fio's latency logs FILE_lat.N.log and FILE_clat.N.log", .off = JOBF(lat_log)),
+	JOB(KB_OPT_LAT_LOG, "write_lat_log", "FILE", p_log,
+	    "fio's latency logs FILE_lat.N.log and FILE_clat.N.log (FILE: the job's name "
+	    "when not given)", .off = JOBF(lat_log), FLAG),
 	JOB(KB_OPT_LAT_LOG_ENTRIES, "lat_log_entries", "N", p_u32,
 	    "most I/Os in the per-I/O log (every log's source)", .off = JOBF(lat_log_entries),
 	    BOUNDS(1, UINT32_MAX), .def = "1048576"),
@@ -2129,13 +2189,15 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RAW_LAT_LOG, "raw_lat_log", "FILE", p_str,
 	    "the kernel's per-I/O log to FILE, in kiobench's format (ns times)",
 	    .off = JOBF(raw_lat_log)),
-	JOB(KB_OPT_BW_LOG, "write_bw_log", "FILE", p_str, "fio's bandwidth log FILE_bw.N.log",
-	    .off = JOBF(bw_log)),
-	JOB(KB_OPT_IOPS_LOG, "write_iops_log", "FILE", p_str, "fio's IOPS log FILE_iops.N.log",
-	    .off = JOBF(iops_log)),
-	JOB(KB_OPT_HIST_LOG, "write_hist_log", "FILE", p_str,
-	    "fio's latency histogram log FILE_clat_hist.N.log (with log_hist_msec)",
-	    .off = JOBF(hist_log)),
+	JOB(KB_OPT_BW_LOG, "write_bw_log", "FILE", p_log,
+	    "fio's bandwidth log FILE_bw.N.log (FILE: the job's name when not given)",
+	    .off = JOBF(bw_log), FLAG),
+	JOB(KB_OPT_IOPS_LOG, "write_iops_log", "FILE", p_log,
+	    "fio's IOPS log FILE_iops.N.log (FILE: the job's name when not given)",
+	    .off = JOBF(iops_log), FLAG),
+	JOB(KB_OPT_HIST_LOG, "write_hist_log", "FILE", p_log,
+	    "fio's latency histogram log FILE_clat_hist.N.log (with log_hist_msec; FILE: the "
+	    "job's name when not given)", .off = JOBF(hist_log), FLAG),
 	JOB(KB_OPT_LOG_AVG_MSEC, "log_avg_msec", "N", p_u32,
 	    "bw, iops and latency logs: a line per N ms window, not per I/O (0)",
 	    .off = JOBF(log_avg_msec), BOUNDS(0, UINT32_MAX)),
@@ -2537,6 +2599,19 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.off = JOBF(replay_time_scale), BOUNDS(1, UINT32_MAX), .def = "100",
 		.help = "the log's times at PCT % of its rate (200: twice as fast)" },
 
+	/* fio's about how fio itself runs: nothing of them reaches the device */
+	JOB(KB_OPT_THREAD, "thread", NULL, p_host,
+	    "fio's jobs as threads, not processes: how fio runs, not what it issues "
+	    "(kiobench's workers are kernel threads)", FLAG, .host = true),
+	JOB(KB_OPT_THREADS, "threads", "N", p_host,
+	    "the tiobench profile's number of jobs (fio keeps it for profile=tiobench, "
+	    "which kiobench refuses; a job itself never reads it)", .host = true),
+	JOB(KB_OPT_IO_SUBMIT_MODE, "io_submit_mode", "inline|offload", p_host,
+	    "who submits fio's I/O: the job's thread (inline) or a pool of fio's threads "
+	    "(offload); kiobench's kernel workers submit their own bios", .host = true),
+	JOB(KB_OPT_VERIFY_ASYNC_CPUS, "verify_async_cpus", "LIST", p_host,
+	    "the CPUs of fio's verify_async threads, which kiobench does not have "
+	    "(verify_async is refused; without it fio starts none)", .host = true),
 	CMD(KB_OPT_ALLOW_WRITES, "allow-writes", KB_CMD_ALL, NULL, p_flag,
 	    "allow writing to the devices (DESTROYS DATA)", .off = CMDF(allow_writes), FLAG),
 	CMD(KB_OPT_OUTFMT, "output-format", KB_CMD_ALL | KB_CMD_COMPARE | KB_CMD_MERGE, "FMT[,FMT]",
@@ -3493,6 +3568,19 @@ static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char 
 	return true;
 }
 
+const char *kb_job_applied(const struct kb_job *job, enum kb_opt_id id, bool *found)
+{
+	size_t i;
+
+	*found = false;
+	for (i = job->applied.n; i--;)
+		if (job->applied.v[i].opt->id == id) {
+			*found = true;
+			return job->applied.v[i].val;
+		}
+	return NULL;
+}
+
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)
 {
 	const void *f = (const char *)job + o->off;
@@ -3502,6 +3590,13 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 
 	if (format_fio(o, job, buf, len) || format_coded(o, job, buf, len))
 		return;
+	if (o->host) {	/* as given; a bare flag is fio's 1 */
+		bool found;
+		const char *v = kb_job_applied(job, o->id, &found);
+
+		snprintf(buf, len, "%s", v ? v : "1");
+		return;
+	}
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)
 		format_list(o, job, buf, len);
@@ -3564,7 +3659,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 		snprintf(buf, len, "%lluns", (unsigned long long)job->ss.ramp_ns);
 	else if (o->parse == p_flag)
 		snprintf(buf, len, "%d", *(const bool *)f);
-	else if (o->parse == p_str)
+	else if (o->parse == p_str || o->parse == p_log)
 		snprintf(buf, len, "%s", *(char *const *)f ? *(char *const *)f : "");
 	else	/* a parser without a format here: never its field read as a string */
 		snprintf(buf, len, "?");

@@ -207,6 +207,11 @@ enum kb_opt_id {
 	KB_OPT_REPLAY_ALIGN,
 	KB_OPT_REPLAY_SKIP,
 	KB_OPT_REPLAY_TIME_SCALE,
+	/* fio's about how fio itself runs: accepted, nothing reaches the device */
+	KB_OPT_THREAD,
+	KB_OPT_THREADS,
+	KB_OPT_IO_SUBMIT_MODE,
+	KB_OPT_VERIFY_ASYNC_CPUS,
 	/* command line only */
 	KB_OPT_ALLOW_WRITES,
 	KB_OPT_OUTFMT,
@@ -259,6 +264,11 @@ struct kb_opt {
 	enum kb_opt_scope scope;
 	unsigned int cmds;	/* KB_CMD_*: the commands that take it */
 	bool flag;		/* boolean: value optional */
+	/*
+	 * How fio itself runs (threads or processes, who submits): taken, and
+	 * said once per run to change nothing that reaches the device.
+	 */
+	bool host;
 	size_t off;		/* its field in struct kb_job (JOB) or kb_global (CLI) */
 	/*
 	 * The netlink attribute (enum kiobench_attr) that kb_nl_job_new() puts
@@ -288,6 +298,8 @@ uint64_t kb_opt_value(const struct kb_opt *o, const struct kb_job *job);
 /* The output formats command cmd writes (KB_FMT_*). */
 unsigned int kb_cmd_formats(unsigned int cmd);
 bool kb_opt_name_eq(const char *a, const char *b);
+/* The value an assignment of option id last gave job (NULL: none, or a bare flag). */
+const char *kb_job_applied(const struct kb_job *job, enum kb_opt_id id, bool *found);
 
 void kb_job_init(struct kb_job *job);
 void kb_job_free(struct kb_job *job);

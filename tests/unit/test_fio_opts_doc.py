@@ -58,8 +58,8 @@ def test_a_reason_change_changes_the_list(tmp_path, monkeypatch):
     monkeypatch.setattr(gen, "REPO", tmp_path)
     assert gen.generate() == DOC.read_text()
     src = tmp_path / gen.FIO_OPTS_C
-    src.write_text(src.read_text().replace('{ "thread", NULL, PROCESS }',
-                                           '{ "thread", NULL, FILES }'))
+    src.write_text(src.read_text().replace('{ "uid", NULL, PROCESS }',
+                                           '{ "uid", NULL, FILES }'))
     assert gen.generate() != DOC.read_text()
 
 

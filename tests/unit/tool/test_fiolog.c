@@ -139,6 +139,50 @@ static void t_per_io(void)
 }
 
 /*
+ * fio's write_bw_log (and the other three) without a value, or with an
+ * empty one: the logs take the job's name (make_log_name()), as
+ * "fio --name=jl --write_bw_log" writes jl_bw.1.log.
+ * Mutation: p_log() back to p_str() (a value needed): red.
+ * Mutation: fiolog.c without the job name fallback: red.
+ */
+static void t_log_no_name(void)
+{
+	char dir[] = "/tmp/kb-fiolog-XXXXXX", cwd[4096], *s;
+	struct kb_io_entry *e;
+	struct kb_job job;
+	uint64_t dropped;
+	size_t n;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK(getcwd(cwd, sizeof(cwd)) != NULL);
+	CHECK(chdir(dir) == 0);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "name", "jl") == 0);
+	CHECK(apply(&job, NULL, "write_bw_log", NULL) == 0);
+	CHECK(apply(&job, NULL, "write_iops_log", "") == 0);
+	CHECK(apply(&job, NULL, "write_lat_log", NULL) == 0);
+	CHECK(apply(&job, NULL, "write_hist_log", NULL) == 0);
+	CHECK(kb_io_log_parse(raw, &e, &n, &dropped, err, sizeof(err)) == 0);
+	CHECK(kb_fio_logs_write(&job, 1, 0, e, n, err, sizeof(err)) == 0);
+	free(e);
+	s = slurp(dir, "jl_bw.1.log");
+	CHECK(s && !strncmp(s, "1, 20480, 0, 4096, 0\n", 21));
+	free(s);
+	s = slurp(dir, "jl_iops.1.log");
+	CHECK(s && !strncmp(s, "1, 1, 0, 4096, 0\n", 17));
+	free(s);
+	s = slurp(dir, "jl_clat.1.log");
+	CHECK(s != NULL);
+	free(s);
+	s = slurp(dir, "jl_clat_hist.1.log");
+	CHECK(s != NULL);
+	free(s);
+	CHECK(chdir(cwd) == 0);
+	kb_job_free(&job);
+	rm_dir(dir);
+}
+
+/*
  * The priority column as fio 3.33 writes it: 1 for a realtime-class I/O
  * (0x2003: class 1, level 3), else 0; with log_prio the value in hex.  A
  * module before 0.6 (five columns) gives 0.
@@ -487,6 +531,7 @@ void fiolog_tests(void)
 	run_case("fiolog: per-I/O log parsed, sorted", t_parse);
 	run_case("fiolog: a line per I/O", t_per_io);
 	run_case("fiolog: the priority column, log_prio", t_prio);
+	run_case("fiolog: write_*_log without a name: the job's", t_log_no_name);
 	run_case("fiolog: windows of log_avg_msec, log_hist_msec", t_windows);
 	run_case("fiolog: options", t_options);
 	run_case("fiolog: log_max_value", t_max_value);

@@ -148,8 +148,8 @@ static void t_jobfile_fio_format(void)
 /* Refused options and engines by name, with their reason; unknown ones near a name. */
 static void t_jobfile_refused(void)
 {
-	CHECK(jobfile_bad("[a]\nfilename=/dev/x\nthread\n",
-			  "job.fio:3: option 'thread' is refused: fio's own processes: "
+	CHECK(jobfile_bad("[a]\nfilename=/dev/x\nuid=0\n",
+			  "job.fio:3: option 'uid' is refused: fio's own processes: "
 			  "kiobench's workers are kernel threads"));
 	CHECK(jobfile_bad("[a]\nmerge_blktrace_file=m.bin\n",
 			  "job.fio:2: option 'merge_blktrace_file' is refused: blktrace binary "

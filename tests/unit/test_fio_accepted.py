@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Options and values fio 3.33 accepts that kiobench once refused, each now
+taken with fio's meaning, or refused by name with the reason where kiobench
+cannot do what fio does.  Each case shows fio's own acceptance (the host's
+fio --parse-only) next to kiobench's --parse-only.
+
+No kernel module is needed: --parse-only stops before netlink.
+"""
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TOOL = REPO / "tools" / "kiobench"
+FIO = shutil.which("fio")
+needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def build_tool():
+    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+
+
+def kb(*args, cwd=None):
+    return subprocess.run([str(TOOL), *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=60)
+
+
+def fio_parses(tmp_path, text):
+    """fio --parse-only of a job file: its exit status."""
+    (tmp_path / "f.fio").write_text(text)
+    return subprocess.run([FIO, "--parse-only", "f.fio"], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=60).returncode
+
+
+def parsed(stdout):
+    """{section: {option: value}} of kiobench --parse-only's output."""
+    jobs, cur = {}, None
+    for line in stdout.splitlines():
+        if line.startswith("["):
+            cur = jobs.setdefault(line.strip("[]"), {})
+        elif "=" in line:
+            k, v = line.split("=", 1)
+            cur[k] = v
+    return jobs
+
+
+def kb_file(tmp_path, text):
+    (tmp_path / "k.fio").write_text(text)
+    return kb("run", "--parse-only", "k.fio", cwd=tmp_path)
+
+
+# ---- how fio itself runs: taken, said once to change nothing at the device ------
+
+HOST = [("thread", "thread"), ("thread", "thread=0"), ("threads", "threads=1"),
+        ("io_submit_mode", "io_submit_mode=offload"),
+        ("io_submit_mode", "io_submit_mode=inline"),
+        ("verify_async_cpus", "verify_async_cpus=0-1")]
+
+
+@pytest.mark.parametrize("name,line", HOST, ids=[line for _, line in HOST])
+def test_how_fio_runs_is_taken_and_said_once(name, line, tmp_path):
+    """Mutation: "thread" or "io_submit_mode" back in kb_fio_refused[]
+    (fio_opts.c), or threads/verify_async_cpus out of the option table: red.
+    Mutation: host_note() not called: red (the note is missing)."""
+    text = f"[global]\nfilename=/dev/null\n{line}\n[a]\n[b]\n"
+    if FIO:
+        assert fio_parses(tmp_path, text) == 0
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 0, p.stderr
+    jobs = parsed(p.stdout)
+    assert set(jobs) == {"a", "b"}
+    # once per run, not per job
+    note = f"kiobench: {name}: taken, it changes nothing that reaches the device: "
+    assert p.stderr.count(note) == 1, p.stderr
+    # and on the command line
+    c = kb("run", "--parse-only", "--filename=/dev/null", f"--{line}")
+    assert c.returncode == 0 and c.stderr.count(note) == 1, c.stderr
+
+
+def test_no_note_without_them(tmp_path):
+    p = kb_file(tmp_path, "[a]\nfilename=/dev/null\n")
+    assert p.returncode == 0 and "changes nothing" not in p.stderr
+
+
+@pytest.mark.parametrize("line", ["io_submit_mode=foo", "io_submit_mode=off", "thread=abc",
+                                  "threads=abc"])
+def test_values_fio_refuses_are_refused(line, tmp_path):
+    """fio refuses these values; so does kiobench, naming the option.
+    Mutation: p_host() accepting any io_submit_mode: red."""
+    text = f"[a]\nfilename=/dev/null\n{line}\n"
+    if FIO:
+        assert fio_parses(tmp_path, text) != 0
+    p = kb_file(tmp_path, text)
+    name = line.split("=")[0]
+    assert p.returncode == 1 and f"k.fio:3: {name}: invalid" in p.stderr, p.stderr
+
+
+@needs_fio
+def test_threads_is_tiobench_profiles_and_no_job_reads_it(tmp_path):
+    """fio's "threads" is the tiobench profile's option (profiles/tiobench.c,
+    numjobs of that profile): fio takes it in any job and the job runs as
+    without it (--showcmd keeps it, the job's numjobs stays 1)."""
+    text = "[a]\nfilename=/dev/null\nthreads=4\n"
+    assert fio_parses(tmp_path, text) == 0
+    # fio parses it as an int, but no job option of that name exists
+    dbg = subprocess.run([FIO, "--parse-only", "--debug=parse", "f.fio"], cwd=tmp_path,
+                         capture_output=True, text=True).stdout
+    assert "__handle_option=threads, type=OPT_INT" in dbg, dbg
+    assert "No such command: threads" in subprocess.run([FIO, "--cmdhelp=threads"],
+                                               capture_output=True, text=True).stderr
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 0
+    assert parsed(p.stdout)["a"]["threads"] == "4" and "numjobs" not in parsed(p.stdout)["a"]
+
+
+def test_refused_name_is_not_taken_for_a_longer_one():
+    """getopt_long takes a prefix for the option it starts: fio's
+    verify_async (refused) must not become verify_async_cpus.
+    Mutation: refused_exactly() returning false: red (rc 0)."""
+    for args in (["--verify_async=1"], ["--verify_async", "1"]):
+        c = kb("run", "--parse-only", "--filename=/dev/null", *args)
+        assert c.returncode == 1 and c.stderr.startswith(
+            "kiobench: --verify_async: option 'verify_async' is refused: "), c.stderr
+    # an abbreviation of an honored option still works
+    c = kb("run", "--parse-only", "--filename=/dev/null", "--runt=1")
+    assert c.returncode == 0 and "runtime=1000000000ns" in c.stdout, c.stderr
+
+
+# ---- fio's --bandwidth-log: refused by name -------------------------------------
+
+def test_bandwidth_log_refused_by_name():
+    """fio's command-line --bandwidth-log writes agg-{read,write,trim}_bw.log
+    sampled by fio's status thread over every job; kiobench has no such
+    sampling.  Mutation: kb_fio_cli_refused[] empty: red (unknown option)."""
+    c = kb("run", "--parse-only", "--bandwidth-log", "--filename=/dev/null")
+    assert c.returncode == 1
+    assert c.stderr.startswith("kiobench: --bandwidth-log: option 'bandwidth-log' is "
+                               "refused: not implemented yet: fio's aggregate bandwidth "
+                               "logs"), c.stderr
+    # a job file does not know it (fio's is a command-line option only)
+    if FIO:
+        h = subprocess.run([FIO, "--help"], capture_output=True, text=True).stdout
+        assert "--bandwidth-log" in h
+
+
+# ---- write_*_log without a value: the job's name ---------------------------------
+
+@pytest.mark.parametrize("name", ["write_bw_log", "write_lat_log", "write_iops_log",
+                                  "write_hist_log"])
+def test_log_without_a_name(name, tmp_path):
+    """fio names the log after the job (make_log_name()).  The files' names
+    are checked by tests/unit/tool/test_fiolog.c (t_log_no_name).
+    Mutation: p_log() back to p_str(), no FLAG: red."""
+    for line in (name, f"{name}="):
+        text = f"[myjob]\nfilename=/dev/null\n{line}\n"
+        if FIO:
+            assert fio_parses(tmp_path, text) == 0
+        p = kb_file(tmp_path, text)
+        assert p.returncode == 0, p.stderr
+        assert parsed(p.stdout)["myjob"][name] == ""
+    c = kb("run", "--parse-only", "--name=j", "--filename=/dev/null", f"--{name}")
+    assert c.returncode == 0 and f"{name}=\n" in c.stdout, c.stderr
