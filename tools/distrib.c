@@ -10,7 +10,8 @@
  *     0 < H < 1); fio's center (a third field) is refused;
  *   - a zone is ACCESS/SIZE, ACCESS an integer percent of the accesses;
  *   - zoned: SIZE a percent of the span (above 100: 100); a zone without
- *     one (or 0) gets an equal part of what the others leave of 100;
+ *     one (or 0, or an empty one: "20/") gets an equal part of what the
+ *     others leave of 100;
  *   - zoned_abs: SIZE in bytes, with fio's suffixes;
  *   - a direction's accesses add up to exactly 100, its sizes to at most
  *     100 percent (zoned_abs: at most the span, which the kernel checks);
@@ -48,9 +49,12 @@ static int zone_entry(char *tok, bool abs, unsigned int kb_base, struct kb_zone 
 		return kb_errf(err, errlen, "invalid access percentage '%s' (0..100)", tok);
 	if (slash && abs && kb_parse_size_base(slash, kb_base, &size, err, errlen))
 		return -1;
-	if (slash && !abs) {
+	if (slash && !abs && !*slash) {
+		/* fio: atoi("") is 0, a zone without a size ("20/" is "20") */
+		size = KB_ZONE_MISSING;
+	} else if (slash && !abs) {
 		size = strtoul(slash, &end, 10);
-		if (!*slash || *end)
+		if (*end)
 			return kb_errf(err, errlen, "invalid size percentage '%s'", slash);
 		if (size > 100)
 			size = 100;

@@ -164,3 +164,19 @@ def test_log_without_a_name(name, tmp_path):
         assert parsed(p.stdout)["myjob"][name] == ""
     c = kb("run", "--parse-only", "--name=j", "--filename=/dev/null", f"--{name}")
     assert c.returncode == 0 and f"{name}=\n" in c.stdout, c.stderr
+
+
+# ---- random_distribution=zoned: a zone with an empty size ------------------------
+
+def test_zoned_empty_size_shares_the_rest(tmp_path):
+    """fio's split_parse_ddir(): atoi("") is 0, a zone without a size, which
+    gets what the others leave of 100 (here 80).  The table itself is
+    checked by tests/unit/tool/test_distrib.c.
+    Mutation: distrib.c's zone_entry() refusing an empty size: red."""
+    text = "[a]\nfilename=/dev/null\nrw=randread\nrandom_distribution=zoned:50/5:30/15:20/\n"
+    if FIO:
+        assert fio_parses(tmp_path, text) == 0
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 0, p.stderr
+    assert parsed(p.stdout)["a"]["random_distribution"] == \
+        "zoned:50/5:30/15:20/80,50/5:30/15:20/80"

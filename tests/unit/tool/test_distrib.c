@@ -41,6 +41,12 @@ static void t_zoned(void)
 	CHECK_STR(dist("zoned:100/150"), "zoned:100/100,100/100");
 	CHECK_STR(dist("zoned:50:30/20:20"), "zoned:50/40:30/20:20/40,50/40:30/20:20/40");
 	CHECK_STR(dist("zoned:50/0:50/10"), "zoned:50/90:50/10,50/90:50/10");
+	/*
+	 * ... and an empty one (fio's atoi("") is 0): "20/" is "20".
+	 * Mutation: zone_entry() refusing an empty size again: red.
+	 */
+	CHECK_STR(dist("zoned:50/5:30/15:20/"), "zoned:50/5:30/15:20/80,50/5:30/15:20/80");
+	CHECK_STR(dist("zoned:50/:50/"), "zoned:50/50:50/50,50/50:50/50");
 	/* and a zone that comes out with none is refused */
 	CHECK_STR(dist("zoned:50/100:50"), "ERR");
 	CHECK(strstr(err, "one block") != NULL);
