@@ -1283,16 +1283,67 @@ static int p_verify(const struct kb_opt *o, const char *val, struct kb_job *job,
 }
 
 /*
- * fio's verify_pattern and buffer_pattern (@name): 0xHEX (any length), a
- * decimal number (in as many bytes as it needs, up to 4, little-endian as
- * fio fills it on x86) or "text", one after another, into @out (@cap
- * bytes); their length in *@len.  fio's %o (the offset) and 'file' are
- * refused.
+ * One number of a pattern at @p, as fio's parse_number() (lib/pattern.c)
+ * reads it, into @out (room for @cap bytes): 0xHEX (an odd count of digits
+ * has its first alone; a last 0 followed by x starts the next, as in
+ * 0xff0x14), else a decimal number in int's range up to the next "0x"
+ * (-120xdead is -12 then 0xdead), stored in as many bytes as it needs
+ * (negative ones: 4), low byte first (fio on x86), 0 as one byte.  Its
+ * length, or 0 when fio's parser fails there; *@end past it.
+ */
+static size_t pattern_number(const char *p, uint8_t *out, size_t cap, const char **end)
+{
+	size_t len = 0, n = 0, i;
+
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		len = strspn(p + 2, "0123456789abcdefABCDEF");
+	if (len) {
+		if (p[2 + len] && len > 1 && p[2 + len - 1] == '0' &&
+		    (p[2 + len] == 'x' || p[2 + len] == 'X'))
+			len--;
+		if (len / 2 + len % 2 > cap)
+			return 0;
+		for (i = len % 2 ? 0 : 1; i <= len; i += 2) {
+			char byte[3] = { i ? p[2 + i - 1] : '0', p[2 + i], 0 };
+
+			out[n++] = strtoul(byte, NULL, 16);
+		}
+		*end = p + 2 + len;
+		return n;
+	} else {
+		const char *hex = strcasestr(p, "0x");
+		char num[32], *e;
+		size_t upto = hex && hex > p ? (size_t)(hex - p) : strlen(p);
+		unsigned int v;
+		long lval;
+
+		snprintf(num, sizeof(num), "%.*s", (int)(upto < sizeof(num) - 1 ? upto :
+							     sizeof(num) - 1), p);
+		errno = 0;
+		lval = strtol(num, &e, 10);
+		if (e == num || errno || lval > INT32_MAX || lval < INT32_MIN || !cap)
+			return 0;
+		*end = p + (e - num);
+		if (!lval) {
+			out[0] = 0;
+			return 1;
+		}
+		for (v = (unsigned int)lval; v && n < cap; v >>= 8)
+			out[n++] = v & 0xff;
+		return v ? 0 : n;
+	}
+}
+
+/*
+ * fio's verify_pattern and buffer_pattern (@name), as parse_and_fill_pattern()
+ * reads them: numbers (pattern_number()) and "text", one after another,
+ * into @out (@cap bytes); their length in *@len.  fio's %o (the offset) and
+ * 'file' are refused.
  */
 static int parse_pattern(const char *name, const char *val, uint8_t *out, size_t cap,
 			 uint32_t *len, char *err, size_t errlen)
 {
-	size_t n = 0;
+	size_t n = 0, got;
 	const char *p = val;
 
 	while (*p) {
@@ -1302,18 +1353,7 @@ static int parse_pattern(const char *name, const char *val, uint8_t *out, size_t
 		if (*p == '\'')
 			return kb_errf(err, errlen, "%s: a 'file' is not implemented: give its "
 				       "bytes as 0xHEX or \"text\"", name);
-		if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-			size_t len = strspn(p + 2, "0123456789abcdefABCDEF"), i;
-
-			if (!len || len / 2 + len % 2 > cap - n)
-				return kb_errf(err, errlen, "invalid %s '%s'", name, val);
-			for (i = len % 2 ? 0 : 1; i <= len; i += 2) {
-				char byte[3] = { i ? p[2 + i - 1] : '0', p[2 + i], 0 };
-
-				out[n++] = strtoul(byte, NULL, 16);
-			}
-			p += 2 + len;
-		} else if (*p == '"') {
+		if (*p == '"') {
 			const char *end = strchr(p + 1, '"');
 
 			if (!end || end == p + 1 || (size_t)(end - p - 1) > cap - n)
@@ -1321,22 +1361,13 @@ static int parse_pattern(const char *name, const char *val, uint8_t *out, size_t
 			memcpy(out + n, p + 1, end - p - 1);
 			n += end - p - 1;
 			p = end + 1;
-		} else if (isdigit((unsigned char)*p)) {
-			char *end;
-			unsigned long long v = strtoull(p, &end, 10);
-
-			if (v > UINT32_MAX || cap - n < 4)
-				return kb_errf(err, errlen, "invalid %s '%s' (a number "
-					       "is at most 32 bits)", name, val);
-			do {
-				out[n++] = v & 0xff;
-				v >>= 8;
-			} while (v);
-			p = end;
-		} else {
-			return kb_errf(err, errlen, "invalid %s '%s' (0xHEX, a number "
-				       "or \"text\")", name, val);
+			continue;
 		}
+		got = pattern_number(p, out + n, cap - n, &p);
+		if (!got)
+			return kb_errf(err, errlen, "invalid %s '%s' (0xHEX, a number in "
+				       "[-2147483648, 2147483647] or \"text\")", name, val);
+		n += got;
 	}
 	if (!n)
 		return kb_errf(err, errlen, "invalid %s '%s' (empty)", name, val);

@@ -180,3 +180,42 @@ def test_zoned_empty_size_shares_the_rest(tmp_path):
     assert p.returncode == 0, p.stderr
     assert parsed(p.stdout)["a"]["random_distribution"] == \
         "zoned:50/5:30/15:20/80,50/5:30/15:20/80"
+
+
+# ---- buffer_pattern, verify_pattern: fio's parse_and_fill_pattern() ---------------
+
+PATTERNS = ['"abcd"-120xdeadface', '-100xab"1"', "10xab", "0xff0x14", "2147483647", "-1",
+            "0xabc", "0", '"x"0x01-2']
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_pattern_bytes_are_fios(pattern, tmp_path):
+    """The bytes kiobench fills with are those fio writes: fio's
+    parse_number() reads a decimal up to the next "0x" (-120xdeadface is
+    -12 then 0xdeadface), negative numbers in 4 bytes, and a hex run's last
+    0 before an x starts the next number.
+    Mutation: pattern_number() without the look-ahead for "0x": red.
+    Mutation: pattern_number() refusing a sign (isdigit() first): red."""
+    p = kb("run", "--parse-only", "--filename=/dev/null", f"--buffer_pattern={pattern}")
+    assert p.returncode == 0, p.stderr
+    got = parsed(p.stdout)["kiobench"]["buffer_pattern"]
+    assert got.startswith("0x")
+    want = bytes.fromhex(got[2:])
+    v = kb("run", "--parse-only", "--filename=/dev/null", f"--verify_pattern={pattern}")
+    assert v.returncode == 0 and f"verify_pattern={got}" in v.stdout, v.stderr
+    if FIO:
+        out = tmp_path / "b.bin"
+        subprocess.run([FIO, "--name=j", f"--filename={out}", "--size=4k", "--bs=4k",
+                        "--rw=write", "--ioengine=psync", f"--buffer_pattern={pattern}",
+                        "--output=/dev/null"], check=True, timeout=60)
+        assert out.read_bytes()[:len(want)] == want
+
+
+@pytest.mark.parametrize("pattern", ["4294967295", "0x", "abc", "-"])
+def test_patterns_fio_refuses_are_refused(pattern, tmp_path):
+    """fio's parse_number() takes int's range only, and needs a digit."""
+    text = f"[a]\nfilename=/dev/null\nbuffer_pattern={pattern}\n"
+    if FIO:
+        assert fio_parses(tmp_path, text) != 0
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 1 and "invalid buffer_pattern" in p.stderr, p.stderr
