@@ -2337,7 +2337,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_VERIFY_PATTERN, "verify_pattern", "PATTERN", p_vpattern,
 	    "bytes the verified blocks are filled with: 0xHEX, a number, \"text\", joined"),
 	JOB(KB_OPT_VERIFY_INTERVAL, "verify_interval", "SIZE", p_size32,
-	    "bytes of each verify header and checksum (the smallest block size)",
+	    "bytes of each verify header and checksum (the smallest block size); capped as "
+	    "fio caps it: at the writes' smallest size, a divisor of theirs",
 	    ATTR(KIOBENCH_A_VERIFY_INTERVAL, verify_interval), BOUNDS(512, UINT32_MAX)),
 	JOB(KB_OPT_VERIFY_OFFSET, "verify_offset", "SIZE", p_size32,
 	    "where the verify header sits in each interval (0)",
@@ -3160,6 +3161,52 @@ static int check_coe(const struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* Direction d's smallest and largest block size (its table, or the previous one's). */
+static void dir_bs(const struct kb_job *job, unsigned int d, uint32_t *lo, uint32_t *hi)
+{
+	const struct kb_bss *b = kb_job_bss(job, d, &d);
+	unsigned int i;
+
+	*lo = b && d ? UINT32_MAX : job->bs;
+	*hi = b && d ? 0 : job->bs;
+	for (i = 0; b && i < d; i++) {
+		*lo = b[i].size < *lo ? b[i].size : *lo;
+		*hi = b[i].size > *hi ? b[i].size : *hi;
+	}
+}
+
+static uint32_t gcd32(uint32_t a, uint32_t b)
+{
+	while (b) {
+		uint32_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * fio's fixup_options() on a verify job's verify_interval: capped at the
+ * writes' smallest block size (else, for a job that reads, at the reads'),
+ * and the two sizes' gcd when it does not divide the writes' smallest and
+ * largest.
+ */
+static void verify_interval_fio(struct kb_job *job)
+{
+	uint32_t rlo, rhi, wlo, whi, vi = job->verify_interval;
+
+	dir_bs(job, KIOBENCH_DIR_READ, &rlo, &rhi);
+	dir_bs(job, KIOBENCH_DIR_WRITE, &wlo, &whi);
+	if (vi > wlo)
+		vi = wlo;
+	else if (job->rw != KB_RW_WRITE && vi > rlo)
+		vi = rlo;
+	if (!vi || wlo % vi || whi % vi)
+		vi = gcd32(wlo, whi);
+	job->verify_interval = vi;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3193,6 +3240,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "thinktime_blocks_type and thinktime_iotime need thinktime");
 	if (!kb_job_isset(job, KB_OPT_BSSPLIT) && bs_tables(job))
 		return kb_errf(err, errlen, "out of memory");
+	if (kb_job_verify(job) && kb_job_isset(job, KB_OPT_VERIFY_INTERVAL))
+		verify_interval_fio(job);
 	if (rate_to_iops(job, err, errlen))
 		return -1;
 	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)

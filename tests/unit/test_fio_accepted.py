@@ -8,6 +8,7 @@ No kernel module is needed: --parse-only stops before netlink.
 """
 import re
 import shutil
+import struct
 import subprocess
 from pathlib import Path
 
@@ -219,3 +220,45 @@ def test_patterns_fio_refuses_are_refused(pattern, tmp_path):
         assert fio_parses(tmp_path, text) != 0
     p = kb_file(tmp_path, text)
     assert p.returncode == 1 and "invalid buffer_pattern" in p.stderr, p.stderr
+
+
+# ---- verify_interval: fio's caps ---------------------------------------------------
+
+def fio_header_lengths(tmp_path, args):
+    """The interval fio wrote in its verify headers (struct verify_header's
+    len, after the magic 0xacca and the type) over a 64 KiB file."""
+    out = tmp_path / "v.bin"
+    subprocess.run([FIO, "--name=j", f"--filename={out}", "--size=64k", "--ioengine=psync",
+                    "--verify=crc32c", "--do_verify=0", "--output=/dev/null", *args],
+                   check=True, timeout=60)
+    d = out.read_bytes()
+    return {struct.unpack("<I", d[i + 4:i + 8])[0] for i in range(0, len(d), 512)
+            if d[i:i + 2] == b"\xca\xac"}
+
+
+VI = [("--rw=write --bs=4k --verify_interval=16k", 4096),      # above the writes' size
+      ("--rw=randrw --bs=4k,8k --verify_interval=8k", 4096),   # above the reads'
+      ("--rw=write --bssplit=4k/50:6k/50 --verify_interval=64k", 2048),  # gcd(4k, 6k)
+      ("--rw=write --bs=8k --verify_interval=3k", 8192)]       # no divisor: gcd(8k, 8k)
+
+
+@pytest.mark.parametrize("args,want", VI, ids=[a for a, _ in VI])
+def test_verify_interval_capped_as_fio(args, want, tmp_path):
+    """fio's fixup_options(): verify_interval above the writes' smallest
+    block size is that size (for a job that reads, above the reads' is
+    theirs), and one that does not divide the writes' smallest and largest
+    is their gcd; kiobench refused the first (the kernel: "must divide
+    every block size").  fio's own headers show the interval it used.
+    Mutation: verify_interval_fio() not called: red."""
+    if FIO:
+        assert fio_header_lengths(tmp_path, args.split()) == {want}
+    p = kb("run", "--parse-only", "--filename=/dev/null", "--verify=crc32c", *args.split())
+    assert p.returncode == 0, p.stderr
+    assert parsed(p.stdout)["kiobench"]["verify_interval"] == str(want)
+
+
+def test_verify_interval_left_without_verify():
+    """fio caps it only for a job that verifies."""
+    p = kb("run", "--parse-only", "--filename=/dev/null", "--rw=write", "--bs=4k",
+           "--verify_interval=16k")
+    assert p.returncode == 0 and parsed(p.stdout)["kiobench"]["verify_interval"] == "16384"
