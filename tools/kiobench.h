@@ -166,6 +166,12 @@ struct kb_job {
 	bool has_split_cpu;	/* split_cpu (run sets it; a sweep's workers take */
 	uint32_t split_cpu;	/* the set's CPUs in turn), else every worker shares it */
 	uint64_t size, offset, io_size, number_ios;
+	/*
+	 * size= not a multiple of the block size: the bytes fio issues per
+	 * pass (kb_job_check sets size to the span fio draws from); 0: size.
+	 */
+	uint64_t size_io;
+	uint64_t size_given;	/* that size as given (what --parse-only prints); 0: size */
 	uint64_t runtime_ns, ramp_ns, seed, interval_ns;
 	bool time_based;
 	/*

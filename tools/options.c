@@ -869,9 +869,10 @@ static int p_size(const struct kb_opt *o, const char *val, struct kb_job *job,
 	if (v < o->min)
 		return kb_errf(err, errlen, "invalid size '%s' (must not be zero)", val);
 	*(uint64_t *)field(o, job, g) = v;
-	if (span && o->id == KB_OPT_SIZE)
+	if (span && o->id == KB_OPT_SIZE) {
 		job->size_pct = 0;
-	else if (span && o->id == KB_OPT_OFFSET)
+		job->size_io = job->size_given = 0;
+	} else if (span && o->id == KB_OPT_OFFSET)
 		job->offset_pct = 0;
 	else if (span)
 		job->offset_increment_pct = 0;
@@ -2996,7 +2997,7 @@ uint64_t kb_job_io_bytes(const struct kb_job *job)
 	if (kb_job_isset(job, KB_OPT_IO_SIZE))
 		b = job->io_size;
 	else if (kb_job_isset(job, KB_OPT_SIZE))
-		b = job->size;
+		b = job->size_io ? job->size_io : job->size;
 	else if (job->span_bytes)
 		b = job->span_bytes;
 	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
@@ -3207,6 +3208,62 @@ static void verify_interval_fio(struct kb_job *job)
 	job->verify_interval = vi;
 }
 
+/*
+ * size= that is not a multiple of the block size, as fio runs it: fio keeps
+ * the size, but draws random offsets from its whole blocks only (its
+ * random map, and norandommap, take size / bs blocks) and issues I/O until
+ * it has done size bytes or, with the random map, used every block; a
+ * sequential pass goes on while fewer than size bytes are done, its last
+ * block past size.  So the span is size rounded down to the block size
+ * (random) or up (sequential), the bytes of a pass rounded up, but down
+ * for random offsets with the random map.  Exact with one block size
+ * only; with several, fio's last block is drawn: refused.
+ */
+static int size_fio(struct kb_job *job, char *err, size_t errlen)
+{
+	uint32_t lo = UINT32_MAX, hi = 0, l, h;
+	uint64_t down, up;
+	unsigned int d;
+
+	if (!kb_job_isset(job, KB_OPT_SIZE) || job->size_pct || !job->size)
+		return 0;
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		dir_bs(job, d, &l, &h);
+		lo = l < lo ? l : lo;
+		hi = h > hi ? h : hi;
+	}
+	if (!lo || job->size % lo == 0)
+		return 0;
+	if (lo != hi || job->strided || job->zonemode || job->rw_seq_nr > 1 ||
+	    job->rw_seq_add || (job->random && (job->percentage_random[0] < 100 ||
+					       job->percentage_random[1] < 100)))
+		return kb_errf(err, errlen, "size=%llu is not a multiple of the block size: "
+			       "fio issues whole blocks until size bytes are done, so its last "
+			       "block depends on the sizes and offsets it draws; kiobench takes "
+			       "that only with one block size and plain sequential or random "
+			       "offsets (give a multiple of %u)",
+			       (unsigned long long)job->size, lo);
+	down = job->size / lo * lo;
+	up = down + lo;
+	if (!down)
+		return kb_errf(err, errlen, "size=%llu is less than one block (%u): fio "
+			       "refuses it", (unsigned long long)job->size, lo);
+	job->size_given = job->size;
+	job->size_io = job->random && !kb_job_norandommap(job) ? down : up;
+	job->size = job->random ? down : up;
+	return 0;
+}
+
+/* The block size tables, and the sizes fio derives from them. */
+static int sizes_fio(struct kb_job *job, char *err, size_t errlen)
+{
+	if (!kb_job_isset(job, KB_OPT_BSSPLIT) && bs_tables(job))
+		return kb_errf(err, errlen, "out of memory");
+	if (kb_job_verify(job) && kb_job_isset(job, KB_OPT_VERIFY_INTERVAL))
+		verify_interval_fio(job);
+	return size_fio(job, err, errlen);
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3242,6 +3299,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "out of memory");
 	if (kb_job_verify(job) && kb_job_isset(job, KB_OPT_VERIFY_INTERVAL))
 		verify_interval_fio(job);
+	if (sizes_fio(job, err, errlen))
+		return -1;
 	if (rate_to_iops(job, err, errlen))
 		return -1;
 	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
@@ -3515,6 +3574,8 @@ static void format_cpus(const uint32_t *v, unsigned int n, char *buf, size_t len
 static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *buf,
 		       size_t len)
 {
+	bool found;
+
 	if (o->id == KB_OPT_RW && job->random && job->rw_seq_nr > 1)
 		snprintf(buf, len, "%s:%u", job->rw_str, job->rw_seq_nr);
 	else if (o->id == KB_OPT_RW && !job->random && job->rw_seq_add)
@@ -3541,6 +3602,10 @@ static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *b
 		snprintf(buf, len, "0");
 	else if (o->id == KB_OPT_LOG_COMPRESSION_CPUS)
 		format_cpus(job->log_compression_cpus, job->nr_log_compression_cpus, buf, len);
+	else if (o->host)	/* as given; a bare flag is fio's 1 */
+		snprintf(buf, len, "%s", kb_job_applied(job, o->id, &found) ?: "1");
+	else if (o->id == KB_OPT_SIZE && job->size_given)	/* fio's, not the span */
+		snprintf(buf, len, "%llu", (unsigned long long)job->size_given);
 	else
 		return false;
 	return true;
@@ -3670,13 +3735,6 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 
 	if (format_fio(o, job, buf, len) || format_coded(o, job, buf, len))
 		return;
-	if (o->host) {	/* as given; a bare flag is fio's 1 */
-		bool found;
-		const char *v = kb_job_applied(job, o->id, &found);
-
-		snprintf(buf, len, "%s", v ? v : "1");
-		return;
-	}
 	if (o->id == KB_OPT_FILENAME || o->id == KB_OPT_BSSPLIT || o->id == KB_OPT_CPUS ||
 	    o->id == KB_OPT_PLIST)
 		format_list(o, job, buf, len);

@@ -539,11 +539,77 @@ static void t_rate(void)
 	kb_job_free(&job);
 }
 
+/*
+ * size= not a multiple of the block size, as fio 3.33 runs it with bs=4k
+ * and size=20000 (its write_iolog): rw=read does 5 I/Os (0 to 20480),
+ * rw=randread 4 (its random map: 20000 / 4096 whole blocks), randread with
+ * norandommap 5 drawn from those 4 blocks.  Span (size) and bytes of the
+ * pass (kb_job_io_bytes) are those.
+ * Mutation: size_fio() not called: red (the kernel refused 20000).
+ * Mutation: size_io of a random job with the map rounded up: red.
+ */
+static void t_size_rounding(void)
+{
+	static const struct {
+		const char *rw;
+		bool norandommap;
+		uint64_t span, bytes;
+	} c[] = {
+		{ "read", false, 20480, 20480 },
+		{ "write", false, 20480, 20480 },
+		{ "randread", false, 16384, 16384 },
+		{ "randrw", false, 16384, 16384 },
+		{ "randread", true, 16384, 20480 },
+	};
+	struct kb_job job;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		kb_job_init(&job);
+		CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+		CHECK(apply(&job, NULL, "rw", c[i].rw) == 0);
+		CHECK(apply(&job, NULL, "bs", "4k") == 0);
+		CHECK(apply(&job, NULL, "size", "20000") == 0);
+		if (c[i].norandommap)
+			CHECK(apply(&job, NULL, "norandommap", "1") == 0);
+		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+		CHECK(job.size == c[i].span);
+		CHECK(kb_job_io_bytes(&job) == c[i].bytes);
+		/* again: nothing moves */
+		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+		CHECK(job.size == c[i].span && kb_job_io_bytes(&job) == c[i].bytes);
+		kb_job_free(&job);
+	}
+	/* a multiple of the block size is left as it is */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "size", "20480") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(job.size == 20480 && kb_job_io_bytes(&job) == 20480);
+	kb_job_free(&job);
+	/* fio: less than one block is refused; several block sizes: refused by name */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "size", "1000") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "less than one block") != NULL);
+	kb_job_free(&job);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "bs", "4k,8k") == 0);
+	CHECK(apply(&job, NULL, "rw", "rw") == 0);
+	CHECK(apply(&job, NULL, "size", "20000") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "size=20000 is not a multiple of the block size") != NULL);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
 	run_case("options: rate and rate_iops per direction", t_rate);
 	run_case("options: ignore_error's lists", t_ignore_error);
 	run_case("options: continue_on_error's error types", t_continue_on_error);
+	run_case("options: size not a multiple of the block size, as fio", t_size_rounding);
 	run_case("options: sync, nice, write_hint, iodepth_batch*", t_submit);
 	run_case("options: latency_target, latency_window, latency_percentile, latency_run",
 		 t_latency_target);
