@@ -570,9 +570,11 @@ static int bsrange_table(const char *val, unsigned int kb_base, struct kb_bss **
 	if (hi < lo)
 		return kb_errf(err, errlen, "bsrange: '%s': the high end is below the low", val);
 	if ((hi + lo - 1) / lo > KB_MAX_BSSPLIT_DIR)	/* the multiples below HI, and HI */
-		return kb_errf(err, errlen, "bsrange=%s: %llu block sizes; kiobench takes at most "
-			       "%u per direction", val, (unsigned long long)((hi + lo - 1) / lo),
-			       KB_MAX_BSSPLIT_DIR);
+		return kb_errf(err, errlen, "bsrange=%s: fio draws from %llu block sizes (the "
+			       "multiples of the low end up to the high); the module's size table "
+			       "(limit-bssplit) holds at most %u per direction, so fio's "
+			       "distribution cannot be kept", val,
+			       (unsigned long long)((hi + lo - 1) / lo), KB_MAX_BSSPLIT_DIR);
 	t = calloc(KB_MAX_BSSPLIT_DIR, sizeof(*t));
 	if (!t)
 		return kb_errf(err, errlen, "out of memory");

@@ -301,3 +301,22 @@ def test_size_with_several_block_sizes_refused():
     p = kb("run", "--parse-only", "--filename=/dev/null", "--size=20000", "--bs=4k,8k",
            "--rw=rw")
     assert p.returncode == 1 and "size=20000 is not a multiple of the block size" in p.stderr
+
+
+# ---- bsrange with more sizes than the module's table ------------------------------
+
+def test_bsrange_beyond_the_table_refused_with_the_reason(tmp_path):
+    """fio's bsrange=512:1M draws from the 2048 multiples of 512 up to 1M
+    (get_next_buflen()); the module's table holds 16 sizes a direction
+    (limit-bssplit), so the distribution cannot be kept: refused, saying
+    why.  Mutation: bsrange_table() truncating to 16 sizes: red."""
+    text = "[a]\nfilename=/dev/null\nbsrange=512:1M\n"
+    if FIO:
+        assert fio_parses(tmp_path, text) == 0
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 1
+    assert "bsrange=512:1M: fio draws from 2048 block sizes" in p.stderr, p.stderr
+    assert "limit-bssplit" in p.stderr and "at most 16 per direction" in p.stderr
+    # within the table: taken
+    p = kb_file(tmp_path, "[a]\nfilename=/dev/null\nbsrange=4k-64k\n")
+    assert p.returncode == 0, p.stderr
