@@ -159,6 +159,9 @@ struct kb_job {
 	uint32_t bs_wt[2];
 	struct kb_bss *bss_wt[2];
 	unsigned int nr_bss_wt[2];
+	/* bssplit's largest size per direction as given (fio's max_bs), before
+	 * fio's alignment to the smallest shrank it; 0: bs or bsrange */
+	uint32_t bss_given_max[KB_BSS_DIRS];
 	uint32_t iodepth, numjobs;
 	uint32_t *cpus;
 	unsigned int nr_cpus;

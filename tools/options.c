@@ -606,6 +606,7 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 {
 	char part[KB_BSS_DIRS][256];
 	struct kb_bss *t[KB_BSS_DIRS] = { NULL };
+	uint32_t given_max[KB_BSS_DIRS] = { 0 };
 	unsigned int n[KB_BSS_DIRS], d;
 
 	(void)g;
@@ -618,8 +619,8 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 		if (o->id == KB_OPT_BSRANGE || !*part[d])
 			ret = bsrange_table(part[d], job->kb_base, &t[d], &n[d], err, errlen);
 		else
-			ret = kb_parse_bssplit_base(part[d], job->kb_base, &t[d], &n[d], err,
-						    errlen);
+			ret = kb_parse_bssplit_base(part[d], job->kb_base, &t[d], &n[d],
+						    &given_max[d], err, errlen);
 		if (ret) {
 			while (d--)
 				free(t[d]);
@@ -629,6 +630,7 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 	free(job->bss);
 	job->bss = t[0];
 	job->nr_bss = n[0];
+	memcpy(job->bss_given_max, given_max, sizeof(given_max));
 	for (d = KB_BSS_DIRS - 1; d > 0; d--)
 		if (same_bss(t[d], n[d], t[d - 1], n[d - 1])) {
 			free(t[d]);
@@ -3164,9 +3166,13 @@ static int check_coe(const struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
-/* Direction d's smallest and largest block size (its table, or the previous one's). */
+/*
+ * Direction d's smallest and largest block size (its table, or the previous
+ * one's), the largest as bssplit gave it: fio's min_bs and max_bs.
+ */
 static void dir_bs(const struct kb_job *job, unsigned int d, uint32_t *lo, uint32_t *hi)
 {
+	uint32_t given = job->bss_given_max[d];
 	const struct kb_bss *b = kb_job_bss(job, d, &d);
 	unsigned int i;
 
@@ -3176,6 +3182,8 @@ static void dir_bs(const struct kb_job *job, unsigned int d, uint32_t *lo, uint3
 		*lo = b[i].size < *lo ? b[i].size : *lo;
 		*hi = b[i].size > *hi ? b[i].size : *hi;
 	}
+	if (given > *hi)
+		*hi = given;
 }
 
 static uint32_t gcd32(uint32_t a, uint32_t b)
@@ -3266,6 +3274,23 @@ static int sizes_fio(struct kb_job *job, char *err, size_t errlen)
 	return size_fio(job, err, errlen);
 }
 
+/* The flushes and write_mode's zeroes, with what they exclude. */
+static int check_write_ops(const struct kb_job *job, char *err, size_t errlen)
+{
+	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
+		return kb_errf(err, errlen, "fsync=%u and fdatasync=%u: a block device has one "
+			       "flush for both; give one", job->fsync, job->fdatasync);
+	if (job->write_zeroes && job->trim_mode)
+		return kb_errf(err, errlen, "write_mode=zeroes with rw=%s: a trim job writes no "
+			       "zeroes", job->rw_str);
+	if (job->write_zeroes && job->writefua)
+		return kb_errf(err, errlen, "write_mode=zeroes with writefua: the block layer "
+			       "takes REQ_FUA on data writes only");
+	if (job->zeroes_unmap && !job->write_zeroes)
+		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3305,17 +3330,8 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return -1;
 	if (rate_to_iops(job, err, errlen))
 		return -1;
-	if (job->fsync && job->fdatasync && job->fsync != job->fdatasync)
-		return kb_errf(err, errlen, "fsync=%u and fdatasync=%u: a block device has one "
-			       "flush for both; give one", job->fsync, job->fdatasync);
-	if (job->write_zeroes && job->trim_mode)
-		return kb_errf(err, errlen, "write_mode=zeroes with rw=%s: a trim job writes no "
-			       "zeroes", job->rw_str);
-	if (job->write_zeroes && job->writefua)
-		return kb_errf(err, errlen, "write_mode=zeroes with writefua: the block layer "
-			       "takes REQ_FUA on data writes only");
-	if (job->zeroes_unmap && !job->write_zeroes)
-		return kb_errf(err, errlen, "write_zeroes_unmap needs write_mode=zeroes");
+	if (check_write_ops(job, err, errlen))
+		return -1;
 	if (!kb_job_isset(job, KB_OPT_LATENCY_TARGET) &&
 	    (kb_job_isset(job, KB_OPT_LATENCY_WINDOW) ||
 	     kb_job_isset(job, KB_OPT_LATENCY_PERCENTILE) ||

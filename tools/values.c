@@ -369,12 +369,12 @@ out:
 int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 		     char *err, size_t errlen)
 {
-	return kb_parse_bssplit_base(s, 1024, out, nr, err, errlen);
+	return kb_parse_bssplit_base(s, 1024, out, nr, NULL, err, errlen);
 }
 
 /* fio bssplit: SIZE/PCT:SIZE/PCT...  (like fio). */
 int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **out,
-			  unsigned int *nr, char *err, size_t errlen)
+			  unsigned int *nr, uint32_t *given_max, char *err, size_t errlen)
 {
 	struct kb_bss *v = NULL, *nv;
 	char *copy, *tok, *save = NULL;
@@ -403,6 +403,14 @@ int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **o
 		if (bss_entry(tok, kb_base, &v[n], err, errlen))
 			goto out;
 		n++;
+	}
+	if (given_max) {	/* fio's max_bs, which verify_interval's rule reads */
+		unsigned int i;
+
+		*given_max = 0;
+		for (i = 0; i < n; i++)
+			if (v[i].size > *given_max)
+				*given_max = v[i].size;
 	}
 	if (bss_as_fio(v, &n, s, err, errlen))
 		goto out;

@@ -18,8 +18,9 @@ int kb_parse_u64(const char *s, uint64_t *out, char *err, size_t errlen);
 int kb_parse_bool(const char *s, bool *out, char *err, size_t errlen);
 int kb_parse_bssplit(const char *s, struct kb_bss **out, unsigned int *nr,
 		     char *err, size_t errlen);
+/* given_max (or NULL): the largest size as given, before fio's alignment */
 int kb_parse_bssplit_base(const char *s, unsigned int kb_base, struct kb_bss **out,
-			  unsigned int *nr, char *err, size_t errlen);
+			  unsigned int *nr, uint32_t *given_max, char *err, size_t errlen);
 /* sysfs's root: $KIOBENCH_SYSFS, else /sys. */
 const char *kb_sysfs_root(void);
 const char *kb_proc_interrupts(void);
