@@ -240,7 +240,7 @@ static int one_option(const struct kb_opt *o, const char *val, struct kb_job *sc
  * typed (the last option getopt read) that is exactly a fio option kiobench
  * refuses is that option, refused, not one it is a prefix of.
  */
-static bool refused_exactly(int argc, char **argv)
+static bool refused_exactly(int argc, char **argv, const struct kb_opt *o)
 {
 	int at = optarg && optind >= 2 && optind <= argc && optarg == argv[optind - 1] ?
 		 optind - 2 : optind - 1;
@@ -248,6 +248,9 @@ static bool refused_exactly(int argc, char **argv)
 	char key[64];
 
 	snprintf(key, sizeof(key), "%.*s", (int)strcspn(name, "="), name);
+	/* the command's own option of that name (a sweep's ioscheduler) */
+	if (kb_opt_name_eq(o->name, key) || (o->alias && kb_opt_name_eq(o->alias, key)))
+		return false;
 	if (!kb_fio_cli_refusal(key))
 		return false;
 	optind = at + 1;	/* unknown_long() reads argv[optind - 1] */
@@ -272,7 +275,7 @@ int parse_cli(int argc, char **argv, void (*usage)(FILE *), struct kb_job *scrat
 			ret = KB_EXIT_OK;
 		} else if (c == ':' || c == '?' || c < KB_OPT_BASE) {
 			ret = bad_option(c, argv, lo);
-		} else if (refused_exactly(argc, argv)) {
+		} else if (refused_exactly(argc, argv, &kb_opts[c - KB_OPT_BASE])) {
 			/* getopt took --verify_async for --verify_async_cpus */
 			ret = unknown_long(argv);
 		} else {

@@ -651,3 +651,17 @@ def test_compare_help_names_exit_status():
     assert "--threshold=PCT" in p.stdout and "(5)" in p.stdout
     assert "4 something is" in p.stdout
     assert "compare BASE NEW" in run("--help").stdout
+
+
+def test_sweep_takes_its_ioscheduler_run_refuses_fios():
+    """ioscheduler is the sweep's own option, and in a run fio's refused
+    name: the sweep gets past its options to the device (/dev/null has no
+    queue), a run is refused by name.  Red when the check that a name typed
+    exactly is a refused fio option also catches a command's own option."""
+    p = run("sweep", "--filename=/dev/null", "--rw=randread", "--allow-tuning",
+            "--ioscheduler=none,mq-deadline")
+    assert "is refused" not in p.stderr and "not a block device" in p.stderr, p.stderr
+    p = run("run", "--filename=/dev/null", "--ioscheduler=none")
+    assert p.returncode == 1
+    assert p.stderr.startswith("kiobench: --ioscheduler: option 'ioscheduler' is refused: "), \
+        p.stderr
