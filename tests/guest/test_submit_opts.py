@@ -23,8 +23,8 @@ from vm.guest import Guest
 # The submit options' paths (nowait and its retries among them) run under
 # KASAN, lockdep and kmemleak: on the debug kernel (marked debug), the core
 # ones on Debian's too.  The write hint on scsi_debug too (the debug kernel
-# has SCSI); iodepth_low's case needs TCG's timing of a quick host and
-# stays on 6.12.
+# has SCSI); iodepth_low's timed case needs TCG's timing of a quick host
+# and stays on 6.12, its hold runs under KASAN with 0-500 ms commands.
 
 EAGAIN = 11
 
@@ -281,6 +281,28 @@ def test_iodepth_low_and_complete_min(guest: Guest, kiobench_module):
         assert early == 0 and fulls > 2, (early, fulls)
         early, fulls = runs("--iodepth_batch_complete_min=8", 8, lambda e, f: e > 0 or f > 2)
         assert early == 0 and fulls > 2, (early, fulls)
+    finally:
+        guest.run("rmmod scsi_debug")
+
+
+@pytest.mark.debug
+def test_iodepth_low_holds_the_refill_under_debug(guest: Guest, kiobench_module):
+    """iodepth_low's hold (kb_refill_held()) under KASAN: scsi_debug taking
+    0 to 500 ms per command at random, so that 16 submissions beat the
+    first completion (on the debug kernel too) and the completions come
+    apart; with iodepth=16 and iodepth_low=4 the device, each time it has
+    16 in flight, gets none until it is back to 4 (twice or more over 64
+    reads).  null_blk's timer completes a fill's reads in one burst, which
+    shows nothing.  Mutation: kb_refill_held() always false: red (a read
+    per completion)."""
+    dev = scsi_debug(guest, dev_size_mb=16, ndelay=500_000_000, random=1)
+    q = f"/sys/block/{disk_name(dev)}/queue"
+    try:
+        guest.check(f"echo none >{q}/scheduler && echo 2 >{q}/nomerges")
+        cmd = (f"kiobench run --filename={dev} --rw=randread --bs=4k --iodepth=16 "
+               "--iodepth_low=4 --number_ios=64 ")
+        early, fulls = refills_above(guest, dev, cmd, 16, 4)
+        assert early == 0 and fulls >= 2, (early, fulls)
     finally:
         guest.run("rmmod scsi_debug")
 
