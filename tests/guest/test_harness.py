@@ -130,12 +130,15 @@ def test_kmemleak_is_detected(guest: Guest, kernel):
     # a scan (kmemleak's documentation advises scanning again).  On 7.2 a
     # stale copy (a freed task's stack is kept for reuse) hid it for three
     # scans 2 s apart in one run of four; the end-of-module scan found it
-    # later, so scan longer before calling the detection broken.
+    # later, so scan longer before calling the detection broken.  Between
+    # scans, short-lived tasks on both CPUs take the cached stacks, writing
+    # over such copies: the guest's command server forks once a command,
+    # where the shell loop before it forked eight, and left them untouched.
     for _ in range(8):
         report = guest.kmemleak()
         if report and "unreferenced object" in report:
             break
-        guest.check("sleep 3")
+        guest.check("for i in $(seq 32); do /bin/true & /bin/true; done; wait; sleep 3")
     assert report and "unreferenced object" in report, report
     assert any("unreferenced object" in s.text for s in guest.scan_log(report))
 
