@@ -3186,17 +3186,6 @@ static void dir_bs(const struct kb_job *job, unsigned int d, uint32_t *lo, uint3
 		*hi = given;
 }
 
-static uint32_t gcd32(uint32_t a, uint32_t b)
-{
-	while (b) {
-		uint32_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
  * fio's fixup_options() on a verify job's verify_interval: capped at the
  * writes' smallest block size (else, for a job that reads, at the reads'),
@@ -3214,7 +3203,7 @@ static void verify_interval_fio(struct kb_job *job)
 	else if (job->rw != KB_RW_WRITE && vi > rlo)
 		vi = rlo;
 	if (!vi || wlo % vi || whi % vi)
-		vi = gcd32(wlo, whi);
+		vi = (uint32_t)gcd64(wlo, whi);
 	job->verify_interval = vi;
 }
 
