@@ -9,8 +9,12 @@
 #   - Debian bookworm 6.1 (newest linux-headers-6.1.0-N-amd64)
 #   - Debian bookworm-backports 6.12 (newest linux-headers-6.12.N+deb12-amd64)
 #   - the same with PREEMPT_RT (newest linux-headers-6.12.N+deb12-rt-amd64)
-# Their images are downloaded and unpacked into $KIOBENCH_CACHE (outside the
-# checkout); their headers are installed, so /lib/modules/<ver>/build works.
+# Their images and headers are downloaded and unpacked into $KIOBENCH_CACHE
+# (outside the checkout), never installed: bookworm-backports' headers
+# packages depend on their images, which would put a kernel into /boot and
+# the boot loader's menu.  No linux-image or linux-modules package is ever
+# installed on this machine; `install-deps.sh --list` prints the packages it
+# installs (tests/unit/test_deps.py simulates their install from nothing).
 # The 7.x sources (sid's newest stable for the debug kernel, experimental's
 # -rc for the compile tree) are not fetched here but by the steps that use
 # them, tests/debug-kernel/{build,rc-tree}, through tests/debug-kernel/
@@ -20,32 +24,17 @@ set -euo pipefail
 
 CACHE=${KIOBENCH_CACHE:-/var/cache/kiobench}
 export DEBIAN_FRONTEND=noninteractive
+list_only=false
+case ${1-} in
+--list) list_only=true ;;
+"") ;;
+*) echo "usage: tests/install-deps.sh [--list]" >&2; exit 2 ;;
+esac
 
-if [ "$(id -u)" != 0 ]; then
+if ! $list_only && [ "$(id -u)" != 0 ]; then
 	echo "install-deps: must run as root (apt-get)" >&2
 	exit 1
 fi
-
-bpo=/etc/apt/sources.list.d/kiobench-bookworm-backports.sources
-if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-	cat >"$bpo" <<'EOS'
-Types: deb
-URIs: http://deb.debian.org/debian
-Suites: bookworm-backports
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
-fi
-apt-get update -qq
-
-newest() { # newest package whose name matches the regex $1
-	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -n 1
-}
-k61=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64$')
-k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-amd64$')
-k612rt=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$')
-[ -n "$k61" ] && [ -n "$k612" ] && [ -n "$k612rt" ] ||
-	{ echo "install-deps: no kernel packages found" >&2; exit 1; }
 
 pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves pkg-config
@@ -80,15 +69,48 @@ pkgs=(
 	tmux
 	# bench/fio-compare --profile: perf in a guest of its own
 	linux-perf
-	"${k61/image/headers}" "${k612/image/headers}" "${k612rt/image/headers}"
 	linux-source-6.12
 )
+if $list_only; then
+	printf '%s\n' "${pkgs[@]}"
+	exit 0
+fi
+
+bpo=/etc/apt/sources.list.d/kiobench-bookworm-backports.sources
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	cat >"$bpo" <<'EOS'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+fi
+apt-get update -qq
+
+newest() { # newest package whose name matches the regex $1
+	apt-cache search --names-only "$1" | awk '{print $1}' | sort -V | tail -n 1
+}
+k61=$(newest '^linux-image-6\.1\.0-[0-9]+-amd64$')
+k612=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-amd64$')
+k612rt=$(newest '^linux-image-6\.12\.[0-9]+\+deb12-rt-amd64$')
+[ -n "$k61" ] && [ -n "$k612" ] && [ -n "$k612rt" ] ||
+	{ echo "install-deps: no kernel packages found" >&2; exit 1; }
+
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+	boot_before=$(ls -A /boot 2>/dev/null || true)
 	apt-get install -y -qq --no-install-recommends "${missing[@]}"
+	boot_after=$(ls -A /boot 2>/dev/null || true)
+	if [ "$boot_before" != "$boot_after" ]; then
+		echo "install-deps: installing ${missing[*]} changed /boot:" >&2
+		diff <(echo "$boot_before") <(echo "$boot_after") >&2 || true
+		echo "install-deps: kiobench installs no kernel; remove what it added" >&2
+		exit 1
+	fi
 fi
 
 # Guest kernels: vmlinuz + modules, unpacked, never installed on the host.
@@ -100,6 +122,37 @@ for img in "$k61" "$k612" "$k612rt"; do
 	rm -rf "$dst" && mkdir -p "$dst"
 	(cd "$dst" && apt-get download -qq "$img" && dpkg-deb -x ./*.deb root && rm -f ./*.deb)
 	touch "$dst/.done"
+done
+# Their headers, unpacked beside each image: root/lib/modules/<ver>/build
+# is the Kbuild tree the modules build against (tests/vm/kernels.py).  The
+# headers package's Makefile includes its common part by absolute path, and
+# its build and source links are absolute: all three are pointed into the
+# cache.
+for img in "$k61" "$k612" "$k612rt"; do
+	ver=${img#linux-image-}
+	dst=$CACHE/kernels/$ver
+	[ -e "$dst/.headers" ] && continue
+	hdr=linux-headers-$ver
+	# the common headers and linux-kbuild the headers package depends on
+	mapfile -t parts < <(apt-cache depends --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "$hdr" |
+		awk '$1 == "Depends:" && $2 ~ /^linux-(headers|kbuild)-/ {print $2}')
+	[ ${#parts[@]} -eq 2 ] ||
+		{ echo "install-deps: $hdr: expected a common and a kbuild package, got: ${parts[*]}" >&2; exit 1; }
+	dl=$(mktemp -d)
+	(cd "$dl" && apt-get download -qq "$hdr" "${parts[@]}")
+	for deb in "$dl"/*.deb; do
+		dpkg-deb -x "$deb" "$dst/root"
+	done
+	rm -rf "$dl"
+	mods=$dst/root/lib/modules/$ver
+	common=$(basename "$(readlink "$mods/source")")
+	sed -i "s|^include /usr/src/$common/|include $dst/root/usr/src/$common/|" "$dst/root/usr/src/$hdr/Makefile"
+	grep -q "^include $dst/root/usr/src/$common/Makefile" "$dst/root/usr/src/$hdr/Makefile" ||
+		{ echo "install-deps: $hdr: its Makefile does not include $common" >&2; exit 1; }
+	ln -sfn "../../../usr/src/$hdr" "$mods/build"
+	ln -sfn "../../../usr/src/$common" "$mods/source"
+	touch "$dst/.headers"
 done
 # Kernel source: checkpatch.pl for `make style`, kunit.py, and
 # tools/net/ynl/ynl-gen-c.py for tests/unit/test_ynl_gen.py.

@@ -49,7 +49,11 @@ class Kernel:
 
     @property
     def build_dir(self) -> Path:
-        """Kbuild tree for out-of-tree modules (headers package or build tree)."""
+        """Kbuild tree for out-of-tree modules.
+
+        The kernel's own: Debian's headers unpacked beside the image by
+        install-deps, or a self-built kernel's tree; else the machine's.
+        """
         own = self.modules / "build"
         return own if own.exists() else Path("/lib/modules") / self.version / "build"
 
