@@ -27,8 +27,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
+from kbunit import TOOL
+
 FIO = next(iter(sorted(Path("/var/cache/kiobench/fio").glob("3.33*/fio"))), None)
 N = 200_000
 
@@ -51,9 +51,7 @@ SPLITS = [
 ]
 
 
-@pytest.fixture(scope="module", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 def tool_table(split: str, tmp_path: Path) -> dict[int, float]:

@@ -16,12 +16,11 @@ The option table, kb_opts[] in tools/options.c, is read from the source
 """
 import re
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
+from kbunit import REPO, TOOL
+
 OPTIONS_C = (REPO / "tools/options.c").read_text()
 OPTIONS_H = (REPO / "tools/options.h").read_text()
 MAN = (REPO / "tools/kiobench.1").read_text()
@@ -34,9 +33,7 @@ CMD_BITS = {"KB_CMD_RUN": {"run"}, "KB_CMD_SWEEP": {"sweep"},
             "KB_CMD_COMPARE": {"compare"}, "KB_CMD_MERGE": {"merge"}}
 
 
-@pytest.fixture(scope="session", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 def table() -> dict[str, dict]:

@@ -7,27 +7,15 @@ fio --parse-only) next to kiobench's --parse-only.
 No kernel module is needed: --parse-only stops before netlink.
 """
 import re
-import shutil
 import struct
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
-FIO = shutil.which("fio")
-needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
+from kbunit import FIO, kb, needs_fio, parsed
 
 
-@pytest.fixture(scope="session", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
-
-
-def kb(*args, cwd=None):
-    return subprocess.run([str(TOOL), *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=60)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 def fio_parses(tmp_path, text):
@@ -35,18 +23,6 @@ def fio_parses(tmp_path, text):
     (tmp_path / "f.fio").write_text(text)
     return subprocess.run([FIO, "--parse-only", "f.fio"], capture_output=True, text=True,
                           cwd=tmp_path, timeout=60).returncode
-
-
-def parsed(stdout):
-    """{section: {option: value}} of kiobench --parse-only's output."""
-    jobs, cur = {}, None
-    for line in stdout.splitlines():
-        if line.startswith("["):
-            cur = jobs.setdefault(line.strip("[]"), {})
-        elif "=" in line:
-            k, v = line.split("=", 1)
-            cur[k] = v
-    return jobs
 
 
 def kb_file(tmp_path, text):

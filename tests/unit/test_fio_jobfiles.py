@@ -20,43 +20,14 @@ No kernel module is needed: --parse-only stops before netlink.
 import json
 import os
 import re
-import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
-FIO = shutil.which("fio")
-needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
+from kbunit import FIO, fio, kb, needs_fio, parsed
 
 
-@pytest.fixture(scope="session", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
-
-
-def kb(*args, cwd=None, env=None):
-    return subprocess.run([str(TOOL), *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=60, env=env)
-
-
-def fio(*args, cwd=None, env=None):
-    return subprocess.run([FIO, *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=120, env=env)
-
-
-def parsed(stdout):
-    """{section: {option: value}} of kiobench --parse-only's output."""
-    jobs, cur = {}, None
-    for line in stdout.splitlines():
-        if line.startswith("["):
-            cur = jobs.setdefault(line.strip("[]"), {})
-        elif "=" in line:
-            k, v = line.split("=", 1)
-            cur[k] = v
-    return jobs
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 # ---- the option list -----------------------------------------------------------------

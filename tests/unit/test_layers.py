@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
+from kbunit import build_tool
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
 MAX_LINES = 80
 
 
 def objects():
-    subprocess.run(["make", "-s", "-C", str(TOOLS), "kiobench"], check=True)
+    build_tool()
     return sorted(TOOLS.glob("*.o"))
 
 

@@ -9,17 +9,13 @@ import json
 import math
 import random
 import subprocess
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
+from kbunit import TOOL
 
 
-@pytest.fixture(scope="session", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 def merge(*args):

@@ -17,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
+from kbunit import TOOL
 
 
-@pytest.fixture(scope="module", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 # A value each metavar of `run --help` takes.

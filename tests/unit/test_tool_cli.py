@@ -12,15 +12,12 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-TOOL = REPO / "tools" / "kiobench"
+from kbunit import TOOL
+
 MODULE_LOADED = Path("/sys/module/kiobench").exists()
 
 
-@pytest.fixture(scope="session", autouse=True)
-def build_tool():
-    subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"],
-                   check=True)
+pytestmark = pytest.mark.usefixtures("built_tool")
 
 
 def run(*args, cwd=None, tool=TOOL, prefix=()):

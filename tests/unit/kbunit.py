@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-2.0
+"""What the tool's unit tests share: the tool, how it is built and run, fio beside it.
+
+The tests import it by name (pytest puts tests/unit on sys.path); the
+session fixture that builds the tool once is in tests/unit/conftest.py.
+"""
+import fcntl
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TOOL = REPO / "tools" / "kiobench"
+FIO = shutil.which("fio")
+needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
+
+
+def build_tool() -> None:
+    """make the tool, one pytest worker at a time.
+
+    Two workers' makes relinking it at once (after the version changed)
+    left one exec'ing the file the other's linker had open: ETXTBSY.
+    """
+    with open(REPO / "tools" / ".unit-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        subprocess.run(["make", "-s", "-C", str(REPO / "tools"), "kiobench"], check=True)
+
+
+def kb(*args, cwd=None, env=None, timeout=60):
+    return subprocess.run([str(TOOL), *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env=env)
+
+
+def fio(*args, cwd=None, env=None, timeout=120):
+    return subprocess.run([FIO, *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=timeout, env=env)
+
+
+def parsed(stdout: str) -> dict[str, dict[str, str]]:
+    """{section: {option: value}} of kiobench --parse-only's output."""
+    jobs: dict[str, dict[str, str]] = {}
+    cur: dict[str, str] = {}
+    for line in stdout.splitlines():
+        if line.startswith("["):
+            cur = jobs.setdefault(line.strip("[]"), {})
+        elif "=" in line:
+            k, v = line.split("=", 1)
+            cur[k] = v
+    return jobs
