@@ -68,13 +68,18 @@ class Dkms:
         cmd = ["dkms", action, "-m", "kiobench", "-v", self.version,
                f"--sourcetree={self.src}", f"--dkmstree={self.tree}",
                f"--installtree={self.lib}", *args]
+        env = self.env
         if kdir:
             cmd.append(f"--kernelsourcedir={kdir}")
+            # Where the headers are installed dkms finds the kernel's
+            # sign-file in /usr/lib/linux-kbuild-*; here they are unpacked
+            # into the cache (tests/install-deps.sh): the same program.
+            env = dict(env, sign_file=str(kdir / "scripts" / "sign-file"))
         if action in ("install", "autoinstall"):
             cmd.append("--no-depmod")
         if action == "autoinstall":
             cmd[2:6] = []  # every added module with AUTOINSTALL, not one
-        return subprocess.run(cmd, capture_output=True, text=True, env=self.env, timeout=300)
+        return subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
 
 
 def system_state() -> dict:
