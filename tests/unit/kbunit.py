@@ -5,6 +5,7 @@ The tests import it by name (pytest puts tests/unit on sys.path); the
 session fixture that builds the tool once is in tests/unit/conftest.py.
 """
 import fcntl
+import functools
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,6 +16,17 @@ REPO = Path(__file__).resolve().parents[2]
 TOOL = REPO / "tools" / "kiobench"
 FIO = shutil.which("fio")
 needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
+
+
+@functools.cache
+def built_fio() -> Path:
+    """fio built static from Debian's source of the installed fio
+    (tests/build-fio: once, then cached; a build under way, as a guest's
+    first boot starts one beside the unit tests, is waited for).  Its
+    source, fio's example job files among it, is in the parent's src/."""
+    r = subprocess.run([str(REPO / "tests" / "build-fio")], stdout=subprocess.PIPE, text=True)
+    assert r.returncode == 0, "tests/build-fio failed (its output is above)"
+    return Path(r.stdout.strip())
 
 
 def build_tool() -> None:

@@ -27,9 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from kbunit import TOOL
+from kbunit import built_fio, TOOL
 
-FIO = next(iter(sorted(Path("/var/cache/kiobench/fio").glob("3.33*/fio"))), None)
 N = 200_000
 
 # 16 sizes, 15 without a percentage: 89 / 15 is 5 each, and the 14 left
@@ -72,7 +71,7 @@ def fio_shares(split: str, tmp_path: Path) -> dict[int, float]:
                   f"rw=randread\nnorandommap\nnumber_ios={N}\nbssplit={split}\n"
                   f"write_iolog={log}\n")
     log.unlink(missing_ok=True)
-    subprocess.run([str(FIO), "--output=/dev/null", str(jf)], check=True, timeout=120)
+    subprocess.run([str(built_fio()), "--output=/dev/null", str(jf)], check=True, timeout=120)
     sizes = Counter(int(f[4]) for f in (line.split() for line in log.read_text().splitlines())
                     if len(f) == 5 and f[2] == "read")
     log.unlink()
@@ -80,8 +79,6 @@ def fio_shares(split: str, tmp_path: Path) -> dict[int, float]:
     return {size: n / N for size, n in sizes.items()}
 
 
-@pytest.mark.skipif(FIO is None, reason="no fio 3.33 in /var/cache/kiobench/fio "
-                    "(tests/install-deps.sh builds it)")
 @pytest.mark.parametrize("split", SPLITS)
 def test_the_tools_table_gives_fios_shares(split, tmp_path):
     ours = tool_table(split, tmp_path)

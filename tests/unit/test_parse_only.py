@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from kbunit import TOOL
+from kbunit import built_fio, TOOL
 
 
 pytestmark = pytest.mark.usefixtures("built_tool")
@@ -130,15 +130,13 @@ def test_option_round_trips_through_parse_only(name, meta, tmp_path):
     assert second.stdout == first.stdout
 
 
-FIO_EXAMPLES = Path("/var/cache/kiobench/fio")
-
-
 def fio_examples() -> list[Path]:
-    return sorted(FIO_EXAMPLES.glob("*/src/examples/*.fio"))
+    """The example job files of the installed fio's source."""
+    examples = sorted((built_fio().parent / "src" / "examples").glob("*.fio"))
+    assert len(examples) > 30, examples
+    return examples
 
 
-@pytest.mark.skipif(not fio_examples(), reason="fio's source is not unpacked in "
-                    "/var/cache/kiobench/fio (tests/install-deps.sh builds fio from it)")
 def test_fios_examples_never_crash(tmp_path):
     """fio's own example job files, their files and directories pointed at
     /dev/null: each parses or is refused with a reason; none crashes the
