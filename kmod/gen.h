@@ -39,17 +39,25 @@ static inline u32 kb_pick_bs(const struct kb_config *cfg, unsigned int dir,
  * [0, n).  The domain is below 2n, so a draw takes fewer than two walks
  * on average.  With an odd number of bits the two halves differ by one
  * bit: each round swaps their sizes, and an even number of rounds ends
- * with the sizes it started with.  The round function is the top bits of
- * the product of the half, the round's key mixed in, with an odd
- * constant: one multiply a round, each bit of the result hanging on every
- * bit of the half.
+ * with the sizes it started with.  The round function mixes the half,
+ * the round's key xored in, through two xorshift-multiply steps and takes
+ * the top bits: every bit of the result hangs nonlinearly on every bit of
+ * the half.  (One multiply alone maps consecutive halves to top bits in
+ * arithmetic progression: a pass's order then clusters, and a runs test
+ * rejected it for most seeds of a large span.)  Six rounds rather than
+ * four: small domains have halves of a few bits, where four rounds leave
+ * an order runs tests can tell from chance (kb_perm_passes_runs_tests).
  */
 static_assert(!(KB_PERM_ROUNDS & 1), "the halves' sizes come back");
 
 /* @out (at most 32) bits of the round function of @r under @key. */
 static inline u64 kb_perm_round(u64 r, u64 key, unsigned int out)
 {
-	return (((r ^ key) * 0x9e3779b97f4a7c15ULL) >> (63 - out)) >> 1;
+	u64 z = r ^ key;
+
+	z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
+	z = (z ^ (z >> 32)) * 0xd6e8feb86659fd93ULL;
+	return ((z ^ (z >> 32)) >> (63 - out)) >> 1;
 }
 
 static inline u64 kb_perm_feistel(const struct kb_perm *p, u64 x)

@@ -349,7 +349,7 @@ struct kb_rng {
 };
 
 /* A keyed permutation of [0, n) (gen.c): the random map's. */
-#define KB_PERM_ROUNDS	4
+#define KB_PERM_ROUNDS	6
 struct kb_perm {
 	u64 n;
 	u64 keys[KB_PERM_ROUNDS];
