@@ -15,6 +15,8 @@
 #                                            kiobench.ko, through Kbuild
 # make dkms-install [DESTDIR=]               kmod/ and dkms.conf to
 #                                            /usr/src/kiobench-<version>
+# make deb, make rpm [PKGDIR=build/pkg]      the packages kiobench and
+#                                            kiobench-dkms (README.md)
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 PYTHON ?= /usr/bin/python3
@@ -25,6 +27,15 @@ KIOBENCH_VERSION := $(shell git describe --always --dirty 2>/dev/null || echo 0.
 endif
 CHECKPATCH ?= $(KIOBENCH_CACHE)/src/linux-source-6.12/scripts/checkpatch.pl
 export KIOBENCH_CACHE KIOBENCH_VERSION
+# The packages' version (make deb, make rpm): KIOBENCH_VERSION as dpkg and
+# rpm order versions, which allow no '-'.  A tag's describe, vX.Y or
+# vX.Y-N-gHASH[-dirty], is X.Y or X.Y+N.gHASH[.dirty]; an untagged
+# checkout's bare HASH[-dirty] is 0~gitN.HASH[.dirty], N its number of
+# commits: hashes alone have no order, and a tag's X.Y sorts after it.
+PKG_VERSION = $(eval PKG_VERSION := $(shell v='$(KIOBENCH_VERSION)'; \
+	if echo "$$v" | grep -Eqx '[0-9a-f]{7,40}(-dirty)?'; then \
+		echo "0~git$$(git rev-list --count HEAD 2>/dev/null || echo 0).$$v"; \
+	else echo "$$v"; fi | sed 's/^v//; s/-\([0-9]*\)-g/+\1.g/; s/-/./g; /^[0-9]/!s/^/0~/'))$(PKG_VERSION)
 
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
@@ -156,10 +167,56 @@ dkms-install:
 	sed 's|@PACKAGE_VERSION@|$(KIOBENCH_VERSION)|' dkms.conf >$(DKMS_TREE)/dkms.conf
 	@echo "dkms-install: now: dkms install kiobench/$(KIOBENCH_VERSION) [-k <kernel>]"
 
+# Packages (README.md, "On a real machine"), built in PKGDIR, outside the
+# sources, from git's tracked files as the work tree has them (a -dirty
+# version says so): their tarball, then the .debs with their .changes and
+# .buildinfo (Debian's debhelper and dh-dkms, debian/: kiobench is what
+# `make install` installs, kiobench-dkms what `make dkms-install` does)
+# and the .rpms of the same two (kiobench.spec), all in PKGDIR itself.
+# tests/unit/test_packages.py builds, compares, installs and purges them.
+PKGDIR ?= build/pkg
+PKG_TREE = kiobench-$(PKG_VERSION)
+pkg-dist:
+	@test -n "$(KIOBENCH_VERSION)" || { echo "pkg-dist: no version" >&2; exit 1; }
+	mkdir -p $(PKGDIR)
+	git ls-files -z | tar --null -T - --transform 's,^,$(PKG_TREE)/,' --owner=0 --group=0 \
+		--numeric-owner -czf $(PKGDIR)/$(PKG_TREE).tar.gz
+
+# debian/changelog: this version, the maintainer of debian/control, the
+# commit's date.  dpkg-buildpackage writes into the tree's parent, PKGDIR;
+# its environment passes KIOBENCH_VERSION on to debian/rules.
+deb: pkg-dist
+	rm -rf $(PKGDIR)/$(PKG_TREE) $(PKGDIR)/kiobench_* $(PKGDIR)/kiobench-dkms_*
+	tar -C $(PKGDIR) -xzf $(PKGDIR)/$(PKG_TREE).tar.gz
+	{ printf 'kiobench (%s) unstable; urgency=medium\n\n' '$(PKG_VERSION)' && \
+	  printf '  * Built by make deb from git %s.\n\n' '$(KIOBENCH_VERSION)' && \
+	  printf ' -- %s  %s\n' "$$(sed -n 's/^Maintainer: //p' debian/control)" \
+		"$$(git log -1 --format=%cD 2>/dev/null || date -R)"; } \
+		>$(PKGDIR)/$(PKG_TREE)/debian/changelog
+	cd $(PKGDIR)/$(PKG_TREE) && dpkg-buildpackage -b -us -uc
+	rm -rf $(PKGDIR)/$(PKG_TREE)
+	@ls $(PKGDIR)/kiobench*.deb
+
+# Where rpm's database is not the system's packages (Debian's rpm, for the
+# tests): BuildRequires, Fedora's names, unchecked; brp-compress run by
+# bash, as on Fedora (it uses read -d, which Debian's /bin/sh lacks: the
+# man page would stay uncompressed).
+RPM_FOREIGN = $(shell rpm -q rpm >/dev/null 2>&1 || \
+	echo "--nodeps --define '__brp_compress bash %{_rpmconfigdir}/brp-compress %{?_prefix}'")
+rpm: pkg-dist
+	rm -rf $(PKGDIR)/rpmbuild $(PKGDIR)/kiobench-*.rpm $(PKGDIR)/kiobench-dkms-*.rpm
+	rpmbuild -bb $(RPM_FOREIGN) --define '_topdir $(abspath $(PKGDIR))/rpmbuild' \
+		--define '_sourcedir $(abspath $(PKGDIR))' \
+		--define 'kb_version $(KIOBENCH_VERSION)' --define 'kb_pkgversion $(PKG_VERSION)' \
+		kiobench.spec
+	mv $(PKGDIR)/rpmbuild/RPMS/*/*.rpm $(PKGDIR)/
+	rm -rf $(PKGDIR)/rpmbuild
+	@ls $(PKGDIR)/kiobench*.rpm
+
 clean:
 	$(MAKE) -C kmod KDIR=$(KDIR) clean || true
 	$(MAKE) -C tools clean
 	rm -rf build
 
 .PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix fuzz coccicheck style unit guest check check-device \
-	demo install uninstall modules_install dkms-install clean
+	demo install uninstall modules_install dkms-install pkg-dist deb rpm clean
