@@ -64,6 +64,10 @@ pkgs=(
 	# tests/unit/test_dkms.py (openssl: dkms's module signing key) and
 	# tests/unit/test_install.py (strace: what make install writes)
 	dkms openssl strace
+	# make deb / make rpm, and tests/unit/test_packages.py, which builds,
+	# lints and installs them: debhelper and dh-dkms (dpkg-buildpackage),
+	# rpm (rpmbuild, rpm2cpio), lintian, man-db (man -w)
+	debhelper dh-dkms rpm lintian man-db
 	# tests/guest/test_top.py: kiobench top's curses screen in a tmux pane
 	# of the guest (ncurses-base's terminfo is always there)
 	tmux
