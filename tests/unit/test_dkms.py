@@ -154,7 +154,7 @@ def test_build_exclusive_config_holds_for_debian_kernels(src_tree):
             assert re.search(rf"^{c}=[ym]$", config, re.M), (series, c)
 
 
-def test_dkms_builds_installs_and_autoinstalls_for_debian_kernels(src_tree):
+def test_dkms_builds_installs_and_autoinstalls_for_debian_kernels(src_tree, host_modules):
     if os.geteuid() != 0:
         pytest.skip("dkms install and autoinstall refuse to run without root "
                     "(make check runs as root)")

@@ -407,7 +407,7 @@ def copy_tree(dst: Path) -> None:
         shutil.copy2(REPO / f, dst / f)
 
 
-def test_modules_install_puts_the_module_under_install_mod_path(tmp_path):
+def test_modules_install_puts_the_module_under_install_mod_path(tmp_path, host_modules):
     k = debian_612()
     src, root = tmp_path / "src", tmp_path / "root"
     src.mkdir()
