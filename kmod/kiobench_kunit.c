@@ -1719,15 +1719,20 @@ struct vhdr_case {
 	u32 gen;		/* the generation written */
 	u64 seed;		/* the seed written */
 	bool flip;		/* a bit flipped after sealing */
+	bool reads;		/* the reading job only reads (rwmix_read 100) */
 	enum kb_vkind kind;
 };
 
 static const struct vhdr_case vhdr_cases[] = {
-	{ "as written", 8192, 3, 42, false, KB_V_OK },
-	{ "a bit flipped", 8192, 3, 42, true, KB_V_CORRUPT },
-	{ "read at another offset", 4096, 3, 42, false, KB_V_MISDIRECTED },
-	{ "an older generation", 8192, 2, 42, false, KB_V_STALE },
-	{ "another seed", 8192, 3, 41, false, KB_V_STALE },
+	{ "as written", 8192, 3, 42, false, false, KB_V_OK },
+	{ "a bit flipped", 8192, 3, 42, true, false, KB_V_CORRUPT },
+	{ "read at another offset", 4096, 3, 42, false, false, KB_V_MISDIRECTED },
+	{ "an older generation", 8192, 2, 42, false, false, KB_V_STALE },
+	{ "another seed", 8192, 3, 41, false, false, KB_V_STALE },
+	/* fio: a job that only reads takes the header's seed */
+	{ "another seed, read by a read job", 8192, 3, 41, false, true, KB_V_OK },
+	{ "an older generation, read by a read job", 8192, 2, 41, false, true,
+	  KB_V_STALE },
 };
 
 static void vhdr_desc(const struct vhdr_case *c, char *desc)
@@ -1749,6 +1754,7 @@ static void kb_vhdr_tells_kinds_apart(struct kunit *test)
 	*job = (struct kb_config){ .verify = KIOBENCH_VERIFY_CRC32C, .seed = 42,
 				   .verify_generation = 3, .verify_interval = 4096 };
 	*w = *job;
+	job->rwmix_read = c->reads ? 100 : 0;
 	/* Arrange: the header a write of (gen, seed) made at offset 8192 */
 	w->verify_generation = c->gen;
 	w->seed = c->seed;

@@ -70,6 +70,12 @@ static const char *const kb_vkind_names[KB_V_NR_KINDS] = {
 	[KB_V_STALE] = "stale",
 };
 
+/* Whether the job writes: else each of its reads is checked, as fio's are. */
+static bool kb_vwrites(const struct kb_config *cfg)
+{
+	return cfg->rwmix_read < 100;
+}
+
 static bool kb_vhas_hdr(const struct kb_config *cfg)
 {
 	return cfg->verify != KIOBENCH_VERIFY_PATTERN;
@@ -291,6 +297,8 @@ EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_valid);
  * What the header found at the interval of @off says, before the data's
  * checksum: corrupt if invalid, misdirected if it names another offset,
  * stale if written with other settings (generation, seed, type, interval).
+ * A job that only reads takes the header's seed, as fio's verify_io_u()
+ * does without td_rw(): it did not write the block, another job did.
  */
 VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 						const struct kb_config *cfg,
@@ -301,7 +309,8 @@ VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 	if (le64_to_cpu(h->offset) != off)
 		return KB_V_MISDIRECTED;
 	if (le32_to_cpu(h->gen) != cfg->verify_generation ||
-	    le64_to_cpu(h->seed) != cfg->seed || h->type != cfg->verify ||
+	    (kb_vwrites(cfg) && le64_to_cpu(h->seed) != cfg->seed) ||
+	    h->type != cfg->verify ||
 	    le32_to_cpu(h->interval) != cfg->verify_interval)
 		return KB_V_STALE;
 	return KB_V_OK;
@@ -407,6 +416,7 @@ static void kb_vtrim_note(struct kb_worker *w, const struct kb_slot *slot)
  * Before a write's submission: every interval of its buffer.  Replayed by
  * the read-back, the write becomes a read; a read of a read/write mix is
  * not replayed (false: draw again), as fio verifies only what it wrote.
+ * A job that only reads checks each read (fio's do_io(): !td_rw()).
  */
 bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -415,7 +425,8 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 	struct kb_vbuf b = { .pages = slot->pages };
 	u32 i;
 
-	slot->vcheck = w->verifying;
+	slot->vcheck = w->verifying ||
+		       (slot->dir == KIOBENCH_DIR_READ && !kb_vwrites(&job->cfg));
 	if (w->verifying) {
 		if (slot->dir != KIOBENCH_DIR_WRITE)
 			return false;
@@ -621,11 +632,6 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 }
 
 /* ---- the passes ---------------------------------------------------------- */
-
-static bool kb_vwrites(const struct kb_config *cfg)
-{
-	return cfg->rwmix_read < 100;
-}
 
 static void kb_vsave_take(const struct kb_worker *w, struct kb_vsave *s)
 {

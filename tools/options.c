@@ -2338,7 +2338,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	/* fio's verify: the kernel's workers fill and check (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY, "verify", "METHOD", p_verify,
 	    "crc32c|crc64|xxhash|sha256|meta|pattern: headers and checksums on the writes, "
-	    "checked on the reads", .off = JOBF(verify)),
+	    "checked on the reads (a write job's read-back; every read of a job that only "
+	    "reads)", .off = JOBF(verify)),
 	JOB(KB_OPT_VERIFY_PATTERN, "verify_pattern", "PATTERN", p_vpattern,
 	    "bytes the verified blocks are filled with: 0xHEX, a number, \"text\", joined"),
 	JOB(KB_OPT_VERIFY_INTERVAL, "verify_interval", "SIZE", p_size32,

@@ -163,6 +163,59 @@ def test_time_based_write_reads_back_all_past_runtime(guest, kiobench_module, ma
     assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
 
 
+
+def shift_down(guest, dev: str, blocks: int) -> None:
+    """Every block of the first ones moved 4 KiB down (block i+1's bytes
+    to block i), the last one left: dd in the guest, direct I/O."""
+    guest.check(f"dd if={dev} of={dev} bs={BS} skip=1 seek=0 count={blocks - 1} "
+                "iflag=direct oflag=direct 2>/dev/null && echo 3 >/proc/sys/vm/drop_caches")
+
+
+def test_read_job_checks_what_it_reads_as_fio(guest, kiobench_module, make_nullb):
+    """A read job with verify checks every block it reads, as fio's does
+    (do_io(): verify_io_u on each read of a job that only reads, the
+    header's rand_seed taken).  Written with verify=crc32c (no read-back),
+    rw=read checks all it read; the blocks shifted 4 KiB down (dd), it
+    finds each moved block misdirected and fails, where Debian's fio, whose
+    own write and read pass on the same device beside it, fails too (bad
+    header offset).  Mutation: kb_verify_pick()'s slot->vcheck = w->verifying
+    alone (the old code): red (0 intervals checked).  Mutation: the seed
+    still checked for a read job: red (another randseed reads stale)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    n, size = 256, 256 * BS
+    kb = (f"kiobench run --output-format=json --output={OUT} --filename={dev} --bs={BS} "
+          f"--size={size} --iodepth=8 --verify=crc32c")
+
+    def kb_read(ok: bool, extra: str = "") -> dict:
+        r = guest.run(f"{kb} --rw=read {extra}", timeout=300)
+        assert (r.rc == 0) == ok, r.out
+        assert ok or "EILSEQ" in r.out, r.out
+        job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
+        assert job["read"]["total_ios"] == n and job["write"]["total_ios"] == 0, job
+        return verify(job)
+
+    guest.check(f"{kb} --rw=write --do_verify=0 --allow-writes", timeout=300)
+    # a read job's seed is not the writer's: fio takes the header's
+    v = kb_read(True, "--randseed=7")
+    assert v["verified"] == n and (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+    shift_down(guest, dev, n)
+    v = kb_read(False)
+    assert v["verified"] == n and v["misdirected"] == n - 1, v
+    assert (v["corrupt"], v["stale"]) == (0, 0), v
+    assert v["mismatches"] and all(m["kind"] == "misdirected" and
+                                   m["found_offset"] == m["offset"] + BS
+                                   for m in v["mismatches"]), v
+
+    fio = (f"fio --name=v --filename={dev} --direct=1 --ioengine=psync --bs={BS} "
+           f"--size={size} --verify=crc32c --output-format=terse")
+    guest.check(f"{fio} --rw=write --do_verify=0", timeout=300)
+    r = guest.run(f"{fio} --rw=read", timeout=300)
+    assert r.rc == 0, r.out
+    shift_down(guest, dev, n)
+    r = guest.run(f"{fio} --rw=read", timeout=300)
+    assert r.rc != 0 and "bad header offset" in r.out, r.out
+
+
 @pytest.mark.parametrize("method", ["crc64", "xxhash", "sha256", "meta"])
 def test_each_method_round_trips(guest, kiobench_module, make_nullb, method):
     dev = make_nullb("nullb0", size_mb=16)
