@@ -440,6 +440,95 @@ static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
 	return crc32c(crc, p, len);
 }
 #endif
+/*
+ * verify=md5: the crypto API's "md5" (crypto/md5.c, loaded on demand),
+ * where the kernel has the crypto API's hashes built in; a kernel built
+ * without them (the debug kernel) has no md5 to take, and the job is
+ * refused: its symbols are never a load-time dependency of the module.
+ * kb_md5_get(): NULL where there is none.  The state of a digest lives in
+ * struct kb_md5, on the caller's stack (md5's descriptor: 88 bytes).
+ */
+#if IS_BUILTIN(CONFIG_CRYPTO_HASH2)
+#include <crypto/hash.h>
+#include <crypto/md5.h>
+
+#define KB_MD5_CTX	128	/* bytes of descriptor context kept */
+
+/* a descriptor and its context, as SHASH_DESC_ON_STACK() lays them out */
+struct kb_md5 {
+	u8 room[sizeof(struct shash_desc) + KB_MD5_CTX]
+		__aligned(__alignof__(struct shash_desc));
+};
+
+static inline struct shash_desc *kb_md5_desc(struct kb_md5 *m)
+{
+	return (struct shash_desc *)m->room;
+}
+
+static inline struct crypto_shash *kb_md5_get(void)
+{
+	struct crypto_shash *tfm = crypto_alloc_shash("md5", 0, 0);
+
+	if (IS_ERR(tfm))
+		return NULL;
+	if (crypto_shash_descsize(tfm) > KB_MD5_CTX) {
+		crypto_free_shash(tfm);
+		return NULL;
+	}
+	return tfm;
+}
+
+static inline void kb_md5_put(struct crypto_shash *tfm)
+{
+	if (tfm)
+		crypto_free_shash(tfm);
+}
+
+/* md5's init, update and final cannot fail */
+static inline void kb_md5_init(struct kb_md5 *m, struct crypto_shash *tfm)
+{
+	kb_md5_desc(m)->tfm = tfm;
+	crypto_shash_init(kb_md5_desc(m));
+}
+
+static inline void kb_md5_update(struct kb_md5 *m, const u8 *p, unsigned int len)
+{
+	crypto_shash_update(kb_md5_desc(m), p, len);
+}
+
+static inline void kb_md5_final(struct kb_md5 *m, u8 out[MD5_DIGEST_SIZE])
+{
+	crypto_shash_final(kb_md5_desc(m), out);
+}
+#else
+#define MD5_DIGEST_SIZE	16
+struct crypto_shash;
+
+struct kb_md5 {
+	u8 unused;
+};
+
+static inline struct crypto_shash *kb_md5_get(void)
+{
+	return NULL;
+}
+
+static inline void kb_md5_put(struct crypto_shash *tfm)
+{
+}
+
+static inline void kb_md5_init(struct kb_md5 *m, struct crypto_shash *tfm)
+{
+}
+
+static inline void kb_md5_update(struct kb_md5 *m, const u8 *p, unsigned int len)
+{
+}
+
+static inline void kb_md5_final(struct kb_md5 *m, u8 out[MD5_DIGEST_SIZE])
+{
+}
+#endif
 #include <crypto/sha2.h>
 #ifdef KB_HAVE_SHA256_CTX
 #define kb_sha256_ctx	sha256_ctx

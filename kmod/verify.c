@@ -56,6 +56,7 @@ struct kb_vmis {
 struct kb_verify {
 	u32 interval;
 	struct crypto_shash *crc32c;	/* compat.h: a faster CRC-32C, or NULL */
+	struct crypto_shash *md5;	/* compat.h: verify=md5's */
 	u8 *pat;		/* an interval of verify_pattern, or NULL */
 	atomic_t nr_mis;	/* records claimed; may pass KB_VLOG_MAX */
 	struct kb_vmis mis[KB_VLOG_MAX];
@@ -91,6 +92,8 @@ static u8 kb_vcsum_len(u8 type)
 		return sizeof(u64);
 	case KIOBENCH_VERIFY_SHA256:
 		return SHA256_DIGEST_SIZE;
+	case KIOBENCH_VERIFY_MD5:
+		return MD5_DIGEST_SIZE;
 	default:
 		return 0;	/* pattern, meta: none */
 	}
@@ -153,19 +156,21 @@ static void kb_vcopy_in(const struct kb_vbuf *b, u32 pos, const void *src,
 
 struct kb_vcsum {
 	u8 type;
-	struct crypto_shash *fast;	/* crc32c: the crypto API's, or NULL */
+	/* crc32c: the crypto API's, or NULL; md5: the crypto API's */
+	struct crypto_shash *tfm;
 	union {
 		u32 crc32c;
 		u64 crc64;
 		struct xxh64_state xxh;
 		struct kb_sha256_ctx sha;
+		struct kb_md5 md5;
 	};
 };
 
-static void kb_vcsum_init(struct kb_vcsum *c, u8 type, struct crypto_shash *fast)
+static void kb_vcsum_init(struct kb_vcsum *c, u8 type, struct crypto_shash *tfm)
 {
 	c->type = type;
-	c->fast = fast;
+	c->tfm = tfm;
 	switch (type) {
 	case KIOBENCH_VERIFY_CRC32C:
 		c->crc32c = ~0U;
@@ -179,6 +184,9 @@ static void kb_vcsum_init(struct kb_vcsum *c, u8 type, struct crypto_shash *fast
 	case KIOBENCH_VERIFY_SHA256:
 		sha256_init(&c->sha);
 		break;
+	case KIOBENCH_VERIFY_MD5:
+		kb_md5_init(&c->md5, tfm);
+		break;
 	}
 }
 
@@ -186,7 +194,7 @@ static void kb_vcsum_update(struct kb_vcsum *c, const u8 *p, u32 len)
 {
 	switch (c->type) {
 	case KIOBENCH_VERIFY_CRC32C:
-		c->crc32c = c->fast ? kb_crc32c_fast(c->fast, c->crc32c, p, len) :
+		c->crc32c = c->tfm ? kb_crc32c_fast(c->tfm, c->crc32c, p, len) :
 				      kb_crc32c(c->crc32c, p, len);
 		break;
 	case KIOBENCH_VERIFY_CRC64:
@@ -197,6 +205,9 @@ static void kb_vcsum_update(struct kb_vcsum *c, const u8 *p, u32 len)
 		break;
 	case KIOBENCH_VERIFY_SHA256:
 		sha256_update(&c->sha, p, len);
+		break;
+	case KIOBENCH_VERIFY_MD5:
+		kb_md5_update(&c->md5, p, len);
 		break;
 	}
 }
@@ -223,6 +234,9 @@ static void kb_vcsum_final(struct kb_vcsum *c, u8 out[32])
 	case KIOBENCH_VERIFY_SHA256:
 		sha256_final(&c->sha, out);
 		break;
+	case KIOBENCH_VERIFY_MD5:
+		kb_md5_final(&c->md5, out);
+		break;
 	}
 }
 
@@ -248,7 +262,7 @@ static void kb_vcsum_interval(const struct kb_job *job, const struct kb_vbuf *b,
 	u32 interval = job->verify->interval;
 	struct kb_vcsum c;
 
-	kb_vcsum_init(&c, cfg->verify, job->verify->crc32c);
+	kb_vcsum_init(&c, cfg->verify, job->verify->md5 ?: job->verify->crc32c);
 	kb_vcsum_range(&c, b, 0, cfg->verify_offset);
 	kb_vcsum_range(&c, b, cfg->verify_offset + sizeof(struct kb_vhdr),
 		       interval);
@@ -832,6 +846,11 @@ int kb_verify_create(struct kb_job *job)
 	atomic_set(&job->vwriters, job->nr_workers);
 	if (cfg->verify == KIOBENCH_VERIFY_CRC32C)
 		v->crc32c = kb_crc32c_fast_get();
+	if (cfg->verify == KIOBENCH_VERIFY_MD5) {
+		v->md5 = kb_md5_get();	/* kb_parse_verify() took one */
+		if (!v->md5)
+			goto out_free;
+	}
 	if (cfg->verify_pattern) {
 		v->pat = kvmalloc(interval, GFP_KERNEL);
 		if (!v->pat)
@@ -889,6 +908,7 @@ void kb_verify_destroy(struct kb_job *job)
 		w->vw = NULL;
 	}
 	kb_crc32c_fast_put(v->crc32c);
+	kb_md5_put(v->md5);
 	kvfree(v->dump);
 	kvfree(v->pat);
 	kvfree(v);
@@ -1017,6 +1037,16 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
 				    "verify: not with trim-mode or write-zeroes; their blocks carry no data to check");
 		return -EOPNOTSUPP;
+	}
+	if (cfg->verify == KIOBENCH_VERIFY_MD5) {
+		struct crypto_shash *md5 = kb_md5_get();
+
+		if (!md5) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],
+					    "verify: md5: no md5 hash to take on this kernel (the crypto API's: CONFIG_CRYPTO_MD5, with CONFIG_CRYPTO_HASH2 built in); use crc32c, crc64, xxhash or sha256");
+			return -EOPNOTSUPP;
+		}
+		kb_md5_put(md5);
 	}
 	if (pat && !nla_len(pat)) {
 		NL_SET_ERR_MSG_ATTR(extack, pat, "verify-pattern: empty");

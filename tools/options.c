@@ -1253,11 +1253,11 @@ static const struct {
 	{ "xxhash", KIOBENCH_VERIFY_XXHASH, NULL },
 	{ "sha256", KIOBENCH_VERIFY_SHA256, NULL },
 	{ "meta", KIOBENCH_VERIFY_META, NULL },
+	{ "md5", KIOBENCH_VERIFY_MD5, NULL },	/* the kernel refuses it without md5 */
 	{ "pattern", KIOBENCH_VERIFY_PATTERN, NULL },
 	{ "0", KIOBENCH_VERIFY_NONE, NULL },
 	{ "none", KIOBENCH_VERIFY_NONE, NULL },
 	{ "null", -1, "fio's pretend verify has no meaning in the kernel" },
-	{ "md5", -1, "the kernel has no MD5 library; use crc32c, crc64, xxhash or sha256" },
 	{ "crc32", -1, "use crc32c (the kernel's checksum is CRC-32C)" },
 	{ "crc16", -1, "too weak for a header's checksum; use crc32c" },
 	{ "crc7", -1, "too weak for a header's checksum; use crc32c" },
@@ -1283,8 +1283,8 @@ static int p_verify(const struct kb_opt *o, const char *val, struct kb_job *job,
 		job->verify = kb_verify_methods[i].verify;
 		return 0;
 	}
-	return kb_errf(err, errlen, "invalid verify '%s' (crc32c, crc64, xxhash, sha256, meta, "
-		       "pattern)", val);
+	return kb_errf(err, errlen, "invalid verify '%s' (crc32c, crc64, xxhash, sha256, md5, "
+		       "meta, pattern)", val);
 }
 
 /*
@@ -2337,7 +2337,7 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    BOUNDS(0, 100), .def = "100"),
 	/* fio's verify: the kernel's workers fill and check (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY, "verify", "METHOD", p_verify,
-	    "crc32c|crc64|xxhash|sha256|meta|pattern: headers and checksums on the writes, "
+	    "crc32c|crc64|xxhash|sha256|md5|meta|pattern: headers and checksums on the writes, "
 	    "checked on the reads (a write job's read-back; every read of a job that only "
 	    "reads)", .off = JOBF(verify)),
 	JOB(KB_OPT_VERIFY_PATTERN, "verify_pattern", "PATTERN", p_vpattern,

@@ -226,6 +226,39 @@ def test_each_method_round_trips(guest, kiobench_module, make_nullb, method):
     assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
 
 
+@pytest.mark.core
+def test_md5_round_trips_and_finds_a_changed_byte(guest, kiobench_module, make_nullb):
+    """verify=md5, fio's method: the crypto API's md5 (built in on Debian's
+    kernels).  A write pass with its read-back finds nothing; the header's
+    checksum is the MD5 of the interval but its 72 bytes, as md5sum in the
+    guest computes it (the 16 bytes fio's vhdr_md5 holds); one changed data
+    byte is corruption at its offset.  A kernel without the crypto API's
+    hashes (the debug kernel) refuses the job, naming verify, and nothing
+    is written.  Mutation: kb_vcsum_len() returning 0 for md5 (no
+    checksum kept): red (the changed byte is not found)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    if not (guest.kernel.has("CRYPTO_MD5") and guest.kernel.builtin("CRYPTO_HASH2")):
+        r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=md5 "
+                      f"--allow-writes --bs={BS} --size={SIZE}")
+        assert r.rc != 0 and "verify: md5: no md5 hash to take on this kernel" in r.out, r.out
+        assert guest.check("cat /sys/block/nullb0/stat").split()[4] == "0"  # no writes
+        return
+    job = run(guest, dev, "--rw=write --verify=md5 --allow-writes")
+    v = verify(job)
+    assert v["verified"] == BLOCKS and (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), v
+    blk, byte = 100, 1000
+    read_block(guest, dev, blk, "/tmp/b")
+    csum = guest.check("od -An -tx1 -j32 -N16 /tmp/b").split()
+    md5 = guest.check("tail -c +73 /tmp/b | md5sum").split()[0]
+    assert "".join(csum) == md5, (csum, md5)
+    old = int(guest.check(f"od -An -tu1 -j{byte} -N1 /tmp/b").strip())
+    guest.check(f"printf '\\{old ^ 1:03o}' | dd of=/tmp/b bs=1 seek={byte} conv=notrunc 2>/dev/null")
+    write_block(guest, dev, blk, "/tmp/b")
+    job = run(guest, dev, "--rw=write --verify=md5 --verify_only=1", ok=False)
+    m = only_mismatch(job, "corrupt", blk * BS)
+    assert m["first_diff"] == byte and m["found_offset"] == blk * BS, m
+
+
 def test_pattern_is_checked_without_header(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     job = run(guest, dev, "--rw=write --verify_pattern=0xdeadbeef --allow-writes")
@@ -234,14 +267,14 @@ def test_pattern_is_checked_without_header(guest, kiobench_module, make_nullb):
 
 
 def test_refusals_say_why(guest, kiobench_module, make_nullb):
-    """verify=md5 is refused, saying why.  verify_interval=3k with bs=4k runs
+    """verify=sha1 is refused, saying why.  verify_interval=3k with bs=4k runs
     as fio runs it: fio's fixup_options() takes the block sizes' gcd for an
     interval that does not divide them, so each 4 KiB block is one interval
     checked.  The kernel itself refuses such an interval, naming
     verify-interval (a raw request: the tool never sends one)."""
     dev = make_nullb("nullb0", size_mb=16)
-    r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=md5 --allow-writes")
-    assert r.rc != 0 and "verify=md5: the kernel has no MD5 library" in r.out, r.out
+    r = guest.run(f"kiobench run --filename={dev} --rw=write --verify=sha1 --allow-writes")
+    assert r.rc != 0 and "verify=sha1: not implemented: use sha256" in r.out, r.out
     job = run(guest, dev, "--rw=write --verify=crc32c --verify_interval=3k --allow-writes")
     assert verify(job)["verified"] == BLOCKS
     ack = nlreq(guest, "new", f"dev={dev}", "bss=4096", "rwmix-read=0", "allow-writes",

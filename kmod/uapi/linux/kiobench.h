@@ -448,6 +448,9 @@ enum kiobench_buffer_fill {
  * @KIOBENCH_VERIFY_SHA256: the header and a SHA-256 of the rest
  * @KIOBENCH_VERIFY_PATTERN: no header; every byte is verify-pattern's
  * @KIOBENCH_VERIFY_META: the header alone; the rest of the block is not checked
+ * @KIOBENCH_VERIFY_MD5: the header and an MD5 of the rest (the digest fio's
+ *   vhdr_md5 holds), from the crypto API's md5, loaded on demand; refused where
+ *   the kernel has none
  */
 enum kiobench_verify {
 	KIOBENCH_VERIFY_NONE,
@@ -457,6 +460,7 @@ enum kiobench_verify {
 	KIOBENCH_VERIFY_SHA256,
 	KIOBENCH_VERIFY_PATTERN,
 	KIOBENCH_VERIFY_META,
+	KIOBENCH_VERIFY_MD5,
 };
 
 /**
@@ -728,7 +732,8 @@ struct kiobench_replay_ent {
  *   of their blocks with a header (offset, seed, verify-generation, the
  *   header's own CRC-32C) and a checksum of the rest, and its reads check them.
  *   A write job reads back what it wrote after its writes (do-verify), or only
- *   reads it (verify-only). none when absent.
+ *   reads it (verify-only); a job that only reads checks every read. none when
+ *   absent.
  * @KIOBENCH_A_VERIFY_PATTERN: fio's verify_pattern: 1 to 512 bytes repeated
  *   over each verified block's data (with a checksum verify, under the header;
  *   with verify=pattern, the whole block). Random bytes when absent. Only with
