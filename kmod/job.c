@@ -606,6 +606,7 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 		return err;
 	dev->span_start = cfg->offset;
 	dev->span_len = cfg->size ?: nr - cfg->offset;
+	dev->dev_bytes = nr;
 	if (cfg->max_bs > dev->span_len) {
 		KB_ERR_FMT(extack, NULL, "bs: larger than the span of a device",
 			   "bs: %u is larger than the span, %llu bytes, of %s",
@@ -881,6 +882,13 @@ VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 						cfg->numjobs, j);
 	/* Sequential workers on one device start evenly spread over it. */
 	w->seq_next = kb_split_budget(dev->span_len, dev->lbs, cfg->numjobs, 0) * j;
+	/*
+	 * fio's rw=read:N with a budget of one pass (size): fio marks the file
+	 * done when the next offset passes the span's end, and its job ends
+	 * there, short of size; time_based, io_size and loops start it over.
+	 */
+	w->seq_once = cfg->rw_seq_add && !cfg->random && !cfg->zonesize &&
+		      cfg->io_bytes && w->bytes_left <= dev->span_len;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_init_budgets);
 

@@ -406,6 +406,7 @@ struct kb_dev {
 	struct kb_bdev bdev;	/* compat.h */
 	u64 span_start;		/* bytes */
 	u64 span_len;
+	u64 dev_bytes;		/* the device's: fio's real_file_size */
 	u32 lbs;
 	struct kb_zbd_dev *zbd;	/* zonemode zbd: the span's zones (zone.c) */
 	/*
@@ -471,6 +472,7 @@ struct kb_worker {
 	u64 ios_left;		/* budgets; U64_MAX: unlimited */
 	u64 bytes_left;
 	u64 seq_next;		/* sequential cursor, relative to the span */
+	bool seq_once;		/* worker.c: rw-seq-add ends at the span's end */
 	struct kb_rng rng;
 	bool plain_read;	/* worker.c: kb_plain_read() for this pass */
 	struct kb_rng drng;	/* data.c: refill_buffers' bytes */

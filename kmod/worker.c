@@ -111,6 +111,26 @@ static u64 kb_strided_offset(struct kb_worker *w, u32 len)
 	return w->opat.zbase + off;
 }
 
+/*
+ * fio's get_next_seq_offset() and get_next_offset() for the I/O after this
+ * one, in a pass that ends at the span's end (w->seq_once): past the end
+ * of the device it starts over (a cursor at or past fio's real_file_size,
+ * which fio compares with an offset relative to the span); else, unless
+ * the smallest size still fits in the span, the pass, and the worker's
+ * budget, end here, as fio's file is done there.
+ */
+static void kb_seq_end(struct kb_worker *w)
+{
+	const struct kb_dev *dev = w->dev;
+
+	if (w->seq_next >= dev->dev_bytes ||
+	    (w->seq_next <= dev->span_len &&
+	     w->job->cfg.min_bs <= dev->span_len - w->seq_next))
+		return;
+	w->ios_left = 0;
+	w->bytes_left = 0;
+}
+
 /* A drawn offset of @dir, relative to the span: the job's distribution. */
 static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 {
@@ -139,6 +159,8 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 	/* past the span, saturated: kb_seq_offset() starts over */
 	if (check_add_overflow(w->seq_next, cfg->rw_seq_add, &w->seq_next))
 		w->seq_next = U64_MAX;
+	if (w->seq_once)
+		kb_seq_end(w);
 	return off;
 }
 

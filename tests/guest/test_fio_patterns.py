@@ -94,6 +94,26 @@ def test_sequential_offset_modifier_skips_as_fio(guest, kiobench_module, make_nu
     assert kb == fio, (kb[:6], fio[:6])
 
 
+@pytest.mark.parametrize("body,n", [("size=4m\nbs=4k\nrw=read:512k", 8),
+                                    ("bs=64k\nrw=read:1m", 64)])
+def test_sequential_offset_modifier_ends_as_fio(guest, kiobench_module, make_nullb, body, n):
+    """rw=read:N with size under the device's (4 MiB of 64): fio's next
+    offset passes the span's end after 8 reads, its file is done and the
+    job ends there, short of size; on the whole device (4 MiB, bs=64k,
+    read:1m) the offset passes the device's end and starts over at the
+    span's start, until size is read.  kiobench's offsets are fio's, the
+    same list, in both.  Mutation: kb_seq_end() never ending the pass
+    (`if (1 || w->seq_next >= dev->dev_bytes ...`): red (the first job
+    wraps to 0 until 4 MiB are read)."""
+    dev = make_nullb("nullb0", size_mb=64 if "size=" in body else 4)
+    jobfile = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\n[s]\n{body}\n"
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")
+    kb = traced(guest, dev, "kiobench run /tmp/job.fio --output=/dev/null")
+    fio = traced(guest, dev, "fio --output=/dev/null /tmp/job.fio")
+    kb, fio = [o for _, o, _ in kb.ios], [o for _, o, _ in fio.ios]
+    assert len(fio) == n and kb == fio, (kb[:20], fio)
+
+
 def test_strided_sequential_zones_as_fio(guest, kiobench_module, make_nullb):
     """zonemode=strided, zonerange=64k, zonesize=32k, zoneskip=192k,
     rw=read: 8 reads from the start of each zone, the next zone 256 KiB
@@ -192,6 +212,8 @@ DEBUG_JOBS = [
     ("zipf", 400, "rw=randread\nrandom_distribution=zipf:1.2"),
     ("bsprio", 100, "rw=randread\nnorandommap\nbssplit=4k/50:64k/50\ncmdprio_class=1\n"
                     "cmdprio=3\ncmdprio_bssplit=64k/100"),
+    # number_ios=8 of its own: the span's end comes after 4 reads
+    ("skipend", 4, "rw=read:2m\nsize=8m\nnumber_ios=8"),
 ]
 
 
@@ -213,7 +235,8 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     400 uniform draws put at most ~0.2 there); cmdprio_bssplit=64k/100
     beside bssplit=4k/50:64k/50 (rt/3 on exactly the 64 KiB reads of the
     trace, by the kernel's histogram of that priority, none on 4 KiB,
-    which the table does not name).  Mutations:
+    which the table does not name); rw=read:2m with size=8m and
+    number_ios=8 (4 reads, the job ended at the span's end).  Mutations:
     kb_follow() taking identical as sequential and the reverse
     (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); the strided
     sequential cursor skipping a block (`cfg->rw_seq_add + 4096` in
@@ -223,11 +246,12 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     uniformly (`kb_rng_below(&w->rng, 4096)`); the share read as the
     sequential one (`>= 100 - pct`); kb_cmdprio_draw() taking the
     table's share whatever the size (`if (1 || cfg->cmdprio_bs[dir][i].size
-    == len)`): red."""
+    == len)`); kb_seq_end() never ending the pass (`if (1 ||`): red."""
     dev = make_nullb("nullb0", size_mb=16)
     text = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\nbs=4k\n"
     for name, n, body in DEBUG_JOBS:
-        text += f"[{name}]\nstonewall\nnumber_ios={n}\n{body}\n"
+        nios = "" if "number_ios" in body else f"number_ios={n}\n"
+        text += f"[{name}]\nstonewall\n{nios}{body}\n"
     guest.check(f"cat >/tmp/job.fio <<'EOF'\n{text}EOF")
     ios = traced(guest, dev, "kiobench run /tmp/job.fio --output-format=json "
                              "--output=/tmp/pat.json").ios
@@ -257,3 +281,5 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     prios = {(p["prioclass"], p["prio"]): p["clat_ns"]["N"]
              for p in jobs["bsprio"]["read"]["prios"]}
     assert 20 <= big <= 80 and prios.get((1, 3)) == big, (big, prios)
+    # rw=read:2m in 8 MiB of 16: 4 reads, then the span's end ends the job
+    assert offs["skipend"] == [i * (2052 << 10) for i in range(4)], offs["skipend"]

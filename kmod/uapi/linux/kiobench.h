@@ -934,7 +934,9 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_RW_SEQ_ADD: fio's rw=write:N (any sequential rw): a sequential
  *   job's I/O starts N bytes past where the worker's previous one ended, the
  *   first at the span's start; one that would pass the span's end starts at it
- *   again. A multiple of 512, at most 2^60 (1 EiB); not with random.
+ *   again, but for a worker whose io-bytes budget is one pass over the span,
+ *   which ends there, as fio's job ends (an offset past the device's end still
+ *   starts over). A multiple of 512, at most 2^60 (1 EiB); not with random.
  * @KIOBENCH_A_ZONESIZE: fio's zonemode=strided: each worker moves through the
  *   span's zones of zonerange bytes, the first at the span's start, each
  *   zoneskip bytes past the previous one's end, and after zonesize bytes of I/O
