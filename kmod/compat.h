@@ -443,8 +443,8 @@ static inline u32 kb_crc32c_fast(struct crypto_shash *tfm, u32 crc,
 /*
  * verify=md5: the crypto API's "md5" (crypto/md5.c, loaded on demand),
  * where the kernel has the crypto API's hashes built in; a kernel built
- * without them (the debug kernel) has no md5 to take, and the job is
- * refused: its symbols are never a load-time dependency of the module.
+ * without them has no md5 to take, and the job is refused: its symbols
+ * are never a load-time dependency of the module.
  * kb_md5_get(): NULL where there is none.  The state of a digest lives in
  * struct kb_md5, on the caller's stack (md5's descriptor: 88 bytes).
  */

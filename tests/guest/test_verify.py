@@ -233,8 +233,9 @@ def test_md5_round_trips_and_finds_a_changed_byte(guest, kiobench_module, make_n
     checksum is the MD5 of the interval but its 72 bytes, as md5sum in the
     guest computes it (the 16 bytes fio's vhdr_md5 holds); one changed data
     byte is corruption at its offset.  A kernel without the crypto API's
-    hashes (the debug kernel) refuses the job, naming verify, and nothing
-    is written.  Mutation: kb_vcsum_len() returning 0 for md5 (no
+    hashes built in refuses the job, naming verify, and nothing is written
+    (the debug kernel has them, tests/debug-kernel/debug.config, so that
+    the md5 path runs under KASAN).  Mutation: kb_vcsum_len() returning 0 for md5 (no
     checksum kept): red (the changed byte is not found)."""
     dev = make_nullb("nullb0", size_mb=16)
     if not (guest.kernel.has("CRYPTO_MD5") and guest.kernel.builtin("CRYPTO_HASH2")):
