@@ -158,6 +158,29 @@ for img in "$k61" "$k612" "$k612rt"; do
 	ln -sfn "../../../usr/src/$common" "$mods/source"
 	touch "$dst/.headers"
 done
+# QEMU 10 (bookworm-backports) for the guests with an FDP NVMe namespace
+# (tests/vm/guest.py's Fdp; bookworm's QEMU 7.2 has no Flexible Data
+# Placement): unpacked, never installed, so the host's qemu-system-x86 (7.2,
+# which every other guest and every timing uses) stays.  Its libraries are
+# all bookworm's (ldd finds them); the guest harness runs it with -L on its
+# own data directory.
+qemu10=$CACHE/qemu-10
+# the newest bookworm-backports has (an older one leaves the archive)
+qemu10_ver=$(apt-cache madison qemu-system-x86 |
+	awk -F' *[|] *' '$3 ~ /bookworm-backports/ {print $2; exit}')
+[ -n "$qemu10_ver" ] ||
+	{ echo "install-deps: bookworm-backports has no qemu-system-x86" >&2; exit 1; }
+if [ "$(cat "$qemu10/.done" 2>/dev/null)" != "$qemu10_ver" ]; then
+	rm -rf "$qemu10" && mkdir -p "$qemu10"
+	(cd "$qemu10" &&
+		apt-get download -qq "qemu-system-x86=$qemu10_ver" "qemu-system-data=$qemu10_ver" &&
+		for d in ./*.deb; do dpkg-deb -x "$d" root; done && rm -f ./*.deb)
+	if ldd "$qemu10/root/usr/bin/qemu-system-x86_64" | grep 'not found'; then
+		echo "install-deps: QEMU 10 lacks the libraries above" >&2
+		exit 1
+	fi
+	echo "$qemu10_ver" >"$qemu10/.done"
+fi
 # Kernel source: checkpatch.pl for `make style`, kunit.py, and
 # tools/net/ynl/ynl-gen-c.py for tests/unit/test_ynl_gen.py.
 src=$CACHE/src

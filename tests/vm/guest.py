@@ -37,7 +37,7 @@ from typing import Sequence
 from . import initramfs as initramfs_mod
 from . import ssh as ssh_mod
 from .initramfs import Initramfs
-from .kernels import Kernel
+from .kernels import CACHE, Kernel
 from .splat import Splat, scan_log
 
 AGENT_PORT = "org.kiobench.agent"
@@ -75,6 +75,41 @@ class Zoned:
     max_active: int = 0
 
 
+# QEMU 10 (bookworm-backports), unpacked by tests/install-deps.sh beside the
+# kernels and never installed: only guests with an FDP namespace boot it
+# (QEMU 7.2 has no Flexible Data Placement); every other guest, and every
+# timing, stays on the host's QEMU 7.2.
+QEMU10 = CACHE / "qemu-10" / "root"
+
+
+def qemu10() -> tuple[list[str], dict[str, str]]:
+    """The command line's start and the environment for QEMU 10: its own
+    data directory first (-L; the host's /usr/share/qemu, where seabios'
+    BIOS is, stays the default after it), its own libraries if it brought
+    any."""
+    binary = QEMU10 / "usr/bin/qemu-system-x86_64"
+    if not binary.exists():
+        raise GuestError(f"{binary} missing: FDP guests need QEMU 10 (tests/install-deps.sh)")
+    env = dict(os.environ)
+    libs = QEMU10 / "usr/lib/x86_64-linux-gnu"
+    if libs.is_dir():
+        env["LD_LIBRARY_PATH"] = ":".join(filter(None, [str(libs), env.get("LD_LIBRARY_PATH")]))
+    return [str(binary), "-L", str(QEMU10 / "usr/share/qemu")], env
+
+
+@dataclass(frozen=True)
+class Fdp:
+    """Flexible Data Placement (QEMU 10's nvme-subsys fdp.*, one endurance
+    group): `runs` bytes a reclaim unit, `nrg` reclaim groups, `nruh`
+    reclaim unit handles; the namespace takes the handles `ruhs` (QEMU's
+    list, "0;1;2;3"; placement handle i is the list's i-th), which the
+    kernel offers as write streams 1..len (max_write_streams)."""
+    nruh: int = 4
+    ruhs: str = "0;1;2;3"
+    runs: int = 1 << 20
+    nrg: int = 1
+
+
 @dataclass(frozen=True)
 class Nvme:
     """One emulated NVMe controller with one namespace (nsid 1) on a sparse
@@ -87,17 +122,27 @@ class Nvme:
     detect-zeroes=unmap), so that discarded blocks read back as zeroes;
     without it QEMU completes the DSM and keeps the data.  zoned: a ZNS
     namespace.  max_ioqpairs: the controller's I/O queue pairs (default
-    QEMU's 64; the kernel uses one per CPU up to that)."""
+    QEMU's 64; the kernel uses one per CPU up to that).  fdp: an FDP
+    namespace in a subsystem of its own (nvme-subsys kiobench-subsys<i>);
+    the guest then runs QEMU 10 (qemu10()), and the kernel names the
+    namespace after the subsystem (targets.nvme_dev finds it)."""
     size: int
     discard: bool = False
     zoned: Zoned | None = None
     max_ioqpairs: int | None = None
+    fdp: Fdp | None = None
 
     def qemu_args(self, i: int, img: Path) -> list[str]:
         drive = f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe"
         if self.discard:
             drive += ",discard=unmap,detect-zeroes=unmap"
         ctrl = f"nvme,id=nvmec{i},serial=kiobench{i}"
+        subsys = []
+        if self.fdp is not None:
+            f = self.fdp
+            subsys = ["-device", f"nvme-subsys,id=nvmes{i},nqn=kiobench-subsys{i},fdp=on,"
+                                 f"fdp.runs={f.runs},fdp.nrg={f.nrg},fdp.nruh={f.nruh}"]
+            ctrl += f",subsys=nvmes{i}"
         if self.max_ioqpairs is not None:
             ctrl += f",max_ioqpairs={self.max_ioqpairs}"
         ns = f"nvme-ns,bus=nvmec{i},drive=nvme{i},nsid=1"
@@ -107,7 +152,9 @@ class Nvme:
             ns += "".join(f",zoned.{k}={v}" for k, v in (
                 ("zone_capacity", z.zone_capacity), ("max_open", z.max_open),
                 ("max_active", z.max_active)) if v)
-        return ["-drive", drive, "-device", ctrl, "-device", ns]
+        if self.fdp is not None:
+            ns += f",fdp.ruhs={self.fdp.ruhs}"
+        return [*subsys, "-drive", drive, "-device", ctrl, "-device", ns]
 
 
 class GuestError(Exception):
@@ -238,8 +285,11 @@ class Guest:
         # identify_cpu() re-reads the CPU's features (LA57 briefly unset,
         # alternatives not yet patched) makes 6.12's KASAN take the direct
         # map for a wild access: a splat at 0.003 s in some debug boots.
+        qemu, env = ["qemu-system-x86_64"], None
+        if any(c.fdp is not None for c in spec):
+            qemu, env = qemu10()
         args = ["timeout", "--kill-after=10", str(lifetime),
-                "qemu-system-x86_64", "-accel", "tcg,thread=multi", "-cpu", "max,la57=off",
+                *qemu, "-accel", "tcg,thread=multi", "-cpu", "max,la57=off",
                 "-smp", str(smp), "-m", mem, "-nographic", "-no-reboot", "-nodefaults",
                 "-serial", f"file:{self.console_log}",
                 "-kernel", str(self.kernel.vmlinuz), "-initrd", str(self.initramfs.path),
@@ -264,7 +314,7 @@ class Guest:
         with open(self.qemu_log, "wb") as qlog:
             self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=qlog,
                                           stderr=subprocess.STDOUT, start_new_session=True,
-                                          preexec_fn=_pdeathsig)
+                                          preexec_fn=_pdeathsig, env=env)
         self.alive = True
         listener.settimeout(0.5)
         try:

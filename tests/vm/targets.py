@@ -114,14 +114,19 @@ def remove_nullb(guest: Guest, name: str) -> None:
 
 def nvme_dev(guest: Guest, index: int = 0) -> str:
     """/dev path of the namespace of emulated NVMe controller `index`
-    (serial kiobench<index>, see Guest.boot); loads the nvme driver."""
+    (serial kiobench<index>, see Guest.boot); loads the nvme driver.  A
+    controller in a subsystem (Nvme(fdp=...)) has its namespace's disk
+    named after the subsystem (multipath's head), not the controller."""
     serial = f"kiobench{index}"
     script = f"""modprobe nvme
 for i in $(seq 100); do
     for c in /sys/class/nvme/nvme*; do
         [ "$(cat $c/serial 2>/dev/null | tr -d ' ')" = {serial} ] || continue
         for ns in $c/nvme*n1; do
-            [ -b /dev/${{ns##*/}} ] && echo /dev/${{ns##*/}} && exit 0
+            n=${{ns##*/}}
+            # nvme<S>c<C>n1, a path of a subsystem's namespace: the disk is nvme<S>n1
+            case $n in nvme*c*n1) s=${{n#nvme}}; n=nvme${{s%%c*}}n1;; esac
+            [ -b /dev/$n ] && echo /dev/$n && exit 0
         done
     done
     sleep 0.1
