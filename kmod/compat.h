@@ -306,6 +306,37 @@ static inline void kb_bio_set_write_hint(struct bio *bio, u8 hint)
 #endif
 
 /*
+ * Write streams (write-streams, submit.c): bi_write_stream and the queue
+ * limit max_write_streams came in 6.16 (NVMe FDP's placement handles
+ * behind them).  Without them a job asking for streams is refused, and a
+ * device offers none.
+ */
+#ifdef KB_HAVE_BIO_WRITE_STREAM
+#define KB_WRITE_STREAMS	true
+
+static inline void kb_bio_set_write_stream(struct bio *bio, u8 stream)
+{
+	bio->bi_write_stream = stream;
+}
+
+static inline unsigned int kb_max_write_streams(struct block_device *bdev)
+{
+	return bdev_max_write_streams(bdev);
+}
+#else
+#define KB_WRITE_STREAMS	false
+
+static inline void kb_bio_set_write_stream(struct bio *bio, u8 stream)
+{
+}
+
+static inline unsigned int kb_max_write_streams(struct block_device *bdev)
+{
+	return 0;
+}
+#endif
+
+/*
  * Zoned devices (zone.c).  Before 6.10 the writes to a sequential zone
  * stay in their order at depth > 1 only through the scheduler's zone write
  * locking: mq-deadline, the one scheduler a zoned queue's

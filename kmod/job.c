@@ -919,6 +919,7 @@ static int kb_alloc_workers(struct kb_job *job)
 		init_llist_head(&w->done);
 		w->sleeps = cfg->completion == KIOBENCH_COMPLETION_SLEEP;
 		kb_rng_seed(&w->rng, cfg->seed + i);
+		kb_rng_seed(&w->wsrng, ~(cfg->seed + i));
 		/* the workers of a device share its map, a share each */
 		kb_rmap_init(&w->rmap, div_u64(w->dev->span_len, cfg->min_bs),
 			     cfg->seed + i / cfg->numjobs, cfg->numjobs, j);

@@ -42,6 +42,7 @@
 #define KB_MAX_BS		(16U << 20)
 #define KB_MIN_BS		512U
 #define KB_MAX_BSSPLIT		16	/* per direction */
+#define KB_MAX_WRITE_STREAMS	16	/* the spec's max-len of write-streams */
 #define KB_BSS_DIRS		3	/* read, write, trim: fio's bs values */
 #define KB_MAX_CPUS		1024	/* entries in KIOBENCH_A_CPUS */
 #define KB_MIN_INTERVAL_NS	(10 * NSEC_PER_MSEC)
@@ -228,6 +229,11 @@ struct kb_config {
 	bool nowait;		/* REQ_NOWAIT on reads and writes: EAGAIN fails */
 	bool serialize_overlap;	/* an I/O waits for the overlapping in flight */
 	u8 write_hint;		/* bi_write_hint of every data bio; 0: none */
+	/* write streams of REQ_OP_WRITE bios, ids from 1 (submit.c) */
+	u8 write_streams[KB_MAX_WRITE_STREAMS];
+	u8 nr_write_streams;	/* 0: none */
+	u8 max_write_stream;	/* the largest of them */
+	u8 write_stream_select;	/* enum kiobench_write_stream_select */
 	u32 iodepth_batch;	/* bios a plug holds; 0: a round's */
 	u32 iodepth_low;	/* once full: refill at this many in flight */
 	u32 iodepth_batch_complete_min;	/* once full: completions to wait for */
@@ -483,6 +489,8 @@ struct kb_worker {
 	struct kb_opat opat;	/* rw=...:N, rw_sequencer, strided */
 	u32 since_sync;		/* fsync: writes picked since the last flush */
 	u32 since_barrier;	/* write_barrier: writes since the last one */
+	u8 ws_next;		/* write streams: roundrobin's next index */
+	struct kb_rng wsrng;	/* write streams: random's generator */
 	u32 plugged;		/* iodepth_batch: bios in the plug */
 	bool held;		/* iodepth_low: full, no refill before refill_at */
 	bool sync_due;		/* fsync: the next I/O is a flush */

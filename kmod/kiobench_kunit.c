@@ -1441,6 +1441,20 @@ static const struct cfg_case cfg_cases[] = {
 	{ "write-hint 6", KIOBENCH_A_WRITE_HINT, 1, 6, -ERANGE },
 	{ "write-hint 3", KIOBENCH_A_WRITE_HINT, 1, 3,
 	  KB_WRITE_HINTS ? 0 : -EOPNOTSUPP, KB_WRITE_HINTS ? NULL : "write-hint" },
+	{ "write-streams 1", KIOBENCH_A_WRITE_STREAMS, 1, 1,
+	  KB_WRITE_STREAMS ? 0 : -EOPNOTSUPP,
+	  KB_WRITE_STREAMS ? NULL : "bi_write_stream" },
+	{ "write-streams 1,2,3,4", KIOBENCH_A_WRITE_STREAMS, 4, 0x04030201,
+	  KB_WRITE_STREAMS ? 0 : -EOPNOTSUPP,
+	  KB_WRITE_STREAMS ? NULL : "bi_write_stream" },
+	{ "write-streams 0", KIOBENCH_A_WRITE_STREAMS, 1, 0,
+	  KB_WRITE_STREAMS ? -ERANGE : -EOPNOTSUPP,
+	  KB_WRITE_STREAMS ? "stream ids from 1" : "bi_write_stream" },
+	{ "write-stream-select without write-streams",
+	  KIOBENCH_A_WRITE_STREAM_SELECT, 1, KIOBENCH_WS_RANDOM, -EINVAL,
+	  "only with write-streams" },
+	{ "write-stream-select 4", KIOBENCH_A_WRITE_STREAM_SELECT, 1, 4,
+	  -ERANGE },
 	{ "iodepth-batch 0", KIOBENCH_A_IODEPTH_BATCH, 4, 0, -ERANGE },
 	{ "iodepth-low 0", KIOBENCH_A_IODEPTH_LOW, 4, 0, -ERANGE },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
@@ -1504,6 +1518,10 @@ static u64 cfg_value(const struct kb_config *cfg, int type)
 		return (u32)cfg->nice;
 	case KIOBENCH_A_WRITE_HINT:
 		return cfg->write_hint;
+	case KIOBENCH_A_WRITE_STREAMS:	/* the first four, little-endian */
+		return cfg->write_streams[0] | cfg->write_streams[1] << 8 |
+		       cfg->write_streams[2] << 16 |
+		       (u32)cfg->write_streams[3] << 24;
 	default:
 		return 0;
 	}
@@ -1783,12 +1801,16 @@ static void kb_crc64_is_ecma182(struct kunit *test)
 
 static void kb_vhdr_layout(struct kunit *test)
 {
-	struct kb_config cfg = { .verify = KIOBENCH_VERIFY_SHA256, .seed = 7,
-				 .verify_interval = 512 };
+	/* on the heap: kb_config is near the 2 KiB frame limit */
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
 	struct kb_vhdr h;
 
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	cfg->verify = KIOBENCH_VERIFY_SHA256;
+	cfg->seed = 7;
+	cfg->verify_interval = 512;
 	BUILD_BUG_ON(sizeof(struct kb_vhdr) != 72);
-	kb_vhdr_make(&h, &cfg, 512);
+	kb_vhdr_make(&h, cfg, 512);
 	KUNIT_EXPECT_EQ(test, h.csum_len, 32);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(h.hdr_len), 72);
 	KUNIT_EXPECT_FALSE(test, kb_vhdr_valid(&h));	/* not sealed */

@@ -296,6 +296,9 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_REPLAY_NR] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_replay_nr_range),
 	[KIOBENCH_A_REPLAY_TIMED] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_WRITE_STREAMS] = { .type = NLA_BINARY, .len = 16, },
+	[KIOBENCH_A_WRITE_STREAM_SELECT] =
+		NLA_POLICY_MAX(NLA_U8, KIOBENCH_WS_WORKER),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 

@@ -1106,7 +1106,12 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 	    (cfg->detach && nla_put_flag(msg, KIOBENCH_A_DETACH)) ||
 	    (cfg->rate_iops &&
 	     nla_put_u8(msg, KIOBENCH_A_RATE_PROCESS, cfg->rate_process)) ||
-	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)))
+	    (cfg->cmdprio_any && kb_put_cmdprio(msg, cfg)) ||
+	    (cfg->nr_write_streams &&
+	     (nla_put(msg, KIOBENCH_A_WRITE_STREAMS, cfg->nr_write_streams,
+		      cfg->write_streams) ||
+	      nla_put_u8(msg, KIOBENCH_A_WRITE_STREAM_SELECT,
+			 cfg->write_stream_select))))
 		return -EMSGSIZE;
 	if (cfg->cdf && nla_put(msg, KIOBENCH_A_RANDOM_CDF,
 				cfg->nr_cdf * sizeof(*cfg->cdf), cfg->cdf))
@@ -1158,6 +1163,7 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	size += nla_total_size(cfg->nr_cpus * sizeof(u32));
 	size += nla_total_size(cfg->nr_cdf * sizeof(*cfg->cdf));
 	size += nla_total_size(cfg->buffer_pattern_len);
+	size += nla_total_size(cfg->nr_write_streams) + nla_total_size(1);
 	size += kb_errors_size();
 	size += nla_total_size(2 * KB_MAX_BSSPLIT *
 			       sizeof(struct kiobench_cmdprio_bs_ent));

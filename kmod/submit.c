@@ -15,6 +15,10 @@
  *   worker's own slots are looked at: fio's jobs (numjobs) check their own.
  * - write_hint: every data bio's bi_write_hint (compat.h), as the kernel's
  *   direct I/O sets the block device inode's F_SET_RW_HINT.
+ * - write_streams: every REQ_OP_WRITE bio's bi_write_stream (compat.h),
+ *   one of the job's list as write_stream_select says (kb_write_stream()):
+ *   the NVMe driver sends stream N as the namespace's FDP placement handle
+ *   N-1.  Each device must offer the largest (max_write_streams).
  *
  * Nothing here allocates or takes a lock on the I/O path.
  */
@@ -57,6 +61,61 @@ static int kb_parse_batch(struct genl_info *info, struct kb_config *cfg)
 }
 
 /*
+ * write-streams: 1 to KB_MAX_WRITE_STREAMS ids (the policy bounds the
+ * length), none 0; job selection takes one.  A kernel without write
+ * streams refuses them; the devices' limit is kb_check_submit()'s.
+ */
+static int kb_parse_streams(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a = tb[KIOBENCH_A_WRITE_STREAMS];
+	const u8 *ids;
+	int i, n;
+
+	if (!a) {
+		if (tb[KIOBENCH_A_WRITE_STREAM_SELECT]) {
+			NL_SET_ERR_MSG_ATTR(info->extack,
+					    tb[KIOBENCH_A_WRITE_STREAM_SELECT],
+					    "write-stream-select: only with write-streams");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!KB_WRITE_STREAMS) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "write-streams: this kernel's bios carry no write stream (bi_write_stream: 6.16)");
+		return -EOPNOTSUPP;
+	}
+	n = nla_len(a);
+	ids = nla_data(a);
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "write-streams: 1 to 16 stream ids");
+		return -EINVAL;
+	}
+	for (i = 0; i < n; i++) {
+		if (!ids[i]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "write-streams: stream ids from 1 (0 is none)");
+			return -ERANGE;
+		}
+		cfg->write_streams[i] = ids[i];
+		cfg->max_write_stream = max(cfg->max_write_stream, ids[i]);
+	}
+	cfg->nr_write_streams = n;
+	if (tb[KIOBENCH_A_WRITE_STREAM_SELECT])
+		cfg->write_stream_select =
+			nla_get_u8(tb[KIOBENCH_A_WRITE_STREAM_SELECT]);
+	if (cfg->write_stream_select == KIOBENCH_WS_JOB && n != 1) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[KIOBENCH_A_WRITE_STREAM_SELECT],
+				    "write-stream-select: job takes one stream in write-streams");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The request's nice (s32: -20 to 19, bounds the spec cannot say) and the
  * rules across attributes: write_barrier only on plain writes, write_hint
  * only where bios carry one.  serialize_overlap is dropped by a job that only reads,
@@ -85,7 +144,7 @@ int kb_parse_submit(struct genl_info *info, struct kb_config *cfg)
 	}
 	if (cfg->rwmix_read == 100)
 		cfg->serialize_overlap = false;
-	return kb_parse_batch(info, cfg);
+	return kb_parse_streams(info, cfg) ?: kb_parse_batch(info, cfg);
 }
 
 /*
@@ -102,7 +161,43 @@ int kb_check_submit(struct kb_job *job, struct kb_dev *dev, const char *path,
 			   path);
 		return -EOPNOTSUPP;
 	}
+	if (job->cfg.nr_write_streams) {
+		unsigned int max = kb_max_write_streams(dev->bdev.bdev);
+
+		if (job->cfg.max_write_stream > max) {
+			KB_ERR_FMT(extack, NULL,
+				   "write-streams: a stream beyond a device's max_write_streams",
+				   "write-streams: stream %u beyond max_write_streams %u of %s",
+				   job->cfg.max_write_stream, max, path);
+			return -ERANGE;
+		}
+	}
 	return 0;
+}
+
+/* write_stream_select's stream for the next write of @w. */
+u8 kb_write_stream(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	unsigned int i;
+
+	switch (cfg->write_stream_select) {
+	case KIOBENCH_WS_RANDOM:
+		i = kb_rng_below(&w->wsrng, cfg->nr_write_streams);
+		break;
+	case KIOBENCH_WS_WORKER:
+		i = w->index % cfg->nr_write_streams;
+		break;
+	case KIOBENCH_WS_JOB:
+		i = 0;
+		break;
+	default:
+		i = w->ws_next;
+		if (++w->ws_next == cfg->nr_write_streams)
+			w->ws_next = 0;
+		break;
+	}
+	return cfg->write_streams[i];
 }
 
 /* A worker's kthread, created and not yet woken. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * How a worker submits its bios, fio's options of it (submit.c): nice,
- * write_barrier, nowait, serialize_overlap, write_hint.  The worker's hot
- * path calls in only when the job has one of them (kb_config.submit_opts,
- * write_hint): an option that is off costs one predictable branch.
+ * write_barrier, nowait, serialize_overlap, write_hint, write_streams.  The
+ * worker's hot path calls in only when the job has one of them
+ * (kb_config.submit_opts, write_hint, nr_write_streams): an option that is
+ * off costs one predictable branch.
  */
 #ifndef KB_SUBMIT_H
 #define KB_SUBMIT_H
@@ -17,6 +18,7 @@ void kb_submit_nice(struct kb_job *job, struct task_struct *task);
 blk_opf_t kb_submit_opf(struct kb_worker *w, struct kb_slot *slot,
 			blk_opf_t opf);
 bool kb_overlaps(const struct kb_worker *w, const struct kb_slot *slot);
+u8 kb_write_stream(struct kb_worker *w);
 void kb_submit_issued(struct kb_worker *w);
 
 /*

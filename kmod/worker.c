@@ -504,6 +504,8 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	kb_bio_reset(bio, w->dev->bdev.bdev, opf, w->blkcg);
 	if (unlikely(cfg->write_hint) && kb_has_data(opf))
 		kb_bio_set_write_hint(bio, cfg->write_hint);
+	if (unlikely(cfg->nr_write_streams) && bio_op(bio) == REQ_OP_WRITE)
+		kb_bio_set_write_stream(bio, kb_write_stream(w));
 	bio->bi_iter.bi_sector = slot->off >> SECTOR_SHIFT;
 	/* 0 (IOPRIO_CLASS_NONE): the block layer gives the worker's own */
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :

@@ -73,6 +73,8 @@ HAND = {
     "cmdprio-bssplit": "a table of entries per direction, one priority a direction; "
                        "not with cmdprio-percentage",
     "nice": "signed (s32), which kb_scalars does not hold; put only when not 0",
+    "write-streams": "bytes, each a stream id from 1, kept in a fixed array with their number",
+    "write-stream-select": "only with write-streams, and put only with it",
 }
 
 # Names netlink.c uses: the policy of each request (commands that take the

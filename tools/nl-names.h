@@ -222,6 +222,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_REPLAY_ENTS] = { "replay-ents", KB_NLT_BINARY, true, 0ULL, 0ULL, 65520 },
 	[KIOBENCH_A_CPUS_SHARED] = { "cpus-shared", KB_NLT_FLAG, true },
 	[KIOBENCH_A_RATE_IOPS_WRITE] = { "rate-iops-write", KB_NLT_U32, true, 1ULL, 10000000ULL, 0 },
+	[KIOBENCH_A_WRITE_STREAMS] = { "write-streams", KB_NLT_BINARY, true, 0ULL, 0ULL, 16 },
+	[KIOBENCH_A_WRITE_STREAM_SELECT] = { "write-stream-select", KB_NLT_U8, true, 0ULL, 3ULL, 0 },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -381,6 +383,8 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_LAT_LOG_ALL,
 	KIOBENCH_A_REPLAY_NR,
 	KIOBENCH_A_REPLAY_TIMED,
+	KIOBENCH_A_WRITE_STREAMS,
+	KIOBENCH_A_WRITE_STREAM_SELECT,
 	0
 };
 

@@ -84,7 +84,8 @@
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
- *	KIOBENCH_A_REPLAY_TIMED.
+ *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
+ *	KIOBENCH_A_WRITE_STREAM_SELECT.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -147,7 +148,8 @@
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
- *	KIOBENCH_A_REPLAY_TIMED.
+ *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
+ *	KIOBENCH_A_WRITE_STREAM_SELECT.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -225,7 +227,8 @@
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
- *	KIOBENCH_A_REPLAY_TIMED.
+ *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
+ *	KIOBENCH_A_WRITE_STREAM_SELECT.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -296,7 +299,8 @@
  *	KIOBENCH_A_WRITE_HINT, KIOBENCH_A_IODEPTH_BATCH,
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
- *	KIOBENCH_A_REPLAY_TIMED.
+ *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
+ *	KIOBENCH_A_WRITE_STREAM_SELECT.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -474,6 +478,24 @@ enum kiobench_verify {
 enum kiobench_rw_sequencer {
 	KIOBENCH_RW_SEQ_SEQUENTIAL,
 	KIOBENCH_RW_SEQ_IDENTICAL,
+};
+
+/**
+ * enum kiobench_write_stream_select - Which of write-streams a write carries
+ *   (fio's plid_select idea, for the kernel's write streams).
+ * @KIOBENCH_WS_ROUNDROBIN: each worker's writes take the list's streams in
+ *   turn, from the first (the default)
+ * @KIOBENCH_WS_RANDOM: each write a stream of the list drawn at random, from
+ *   the worker's own generator (seeded by seed and the worker's index)
+ * @KIOBENCH_WS_JOB: every write of the job the one stream of the list
+ * @KIOBENCH_WS_WORKER: every write of worker i (devices x numjobs, in order)
+ *   the list's stream i mod n
+ */
+enum kiobench_write_stream_select {
+	KIOBENCH_WS_ROUNDROBIN,
+	KIOBENCH_WS_RANDOM,
+	KIOBENCH_WS_JOB,
+	KIOBENCH_WS_WORKER,
 };
 
 /**
@@ -1098,6 +1120,21 @@ struct kiobench_replay_ent {
  *   its schedule's direction, not rwmix-read's draw. Each schedule follows
  *   rate-process. Needs rate-iops and rwmix-read between 1 and 99; not with
  *   trim-mode, verify or fsync (whose flushes would take arrivals).
+ * @KIOBENCH_A_WRITE_STREAMS: The write streams the job's writes carry
+ *   (bio->bi_write_stream, Linux 6.16): 1 to 16 stream ids, a byte each, from 1
+ *   to each device's max_write_streams (/sys/block/<disk>/queue/). An NVMe
+ *   namespace with Flexible Data Placement offers its placement handles as
+ *   streams 1 to n (the namespace's handle N-1 for stream N, sent as the Data
+ *   Placement directive); other devices offer none. write-stream-select says
+ *   which write carries which; only REQ_OP_WRITE bios carry one (not reads,
+ *   trims, flushes, write-zeroes or zone appends). Refused by a kernel whose
+ *   bios have no write stream (before 6.16: 6.1, 6.12), and by a device with
+ *   fewer streams than the largest asked (none: a partition, null_blk, a device
+ *   without FDP). A job without allow-writes writes nothing, so its streams
+ *   change nothing.
+ * @KIOBENCH_A_WRITE_STREAM_SELECT: How write-streams is shared out: roundrobin
+ *   (absent), random, job (the list must hold one stream) or worker. Only with
+ *   write-streams.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1258,6 +1295,8 @@ enum kiobench_attr {
 	KIOBENCH_A_REPLAY_ENTS,		/* binary */
 	KIOBENCH_A_CPUS_SHARED,		/* flag */
 	KIOBENCH_A_RATE_IOPS_WRITE,	/* u32 */
+	KIOBENCH_A_WRITE_STREAMS,	/* binary */
+	KIOBENCH_A_WRITE_STREAM_SELECT,	/* u8: enum kiobench_write_stream_select */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
