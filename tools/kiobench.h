@@ -262,6 +262,9 @@ struct kb_job {
 	uint32_t write_barrier;	/* every Nth write a barrier write; 0: none */
 	bool nowait, serialize_overlap;
 	uint8_t write_hint;	/* RWH_WRITE_LIFE_*: 1 none .. 5 extreme; 0: none */
+	/* kiobench's write_streams: stream ids from 1 (bi_write_stream) */
+	uint8_t write_streams[16], nr_write_streams;
+	uint8_t write_stream_select;	/* enum kiobench_write_stream_select */
 	/* fio's iodepth_batch_submit, iodepth_low, iodepth_batch_complete_min */
 	uint32_t iodepth_batch, iodepth_low, iodepth_batch_complete_min;
 	uint32_t thinktime_blocks;

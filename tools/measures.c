@@ -228,6 +228,14 @@ static const char *kcfg_write_hint(const struct kb_kcfg *c)
 	return hints[K(WRITE_HINT) < 6 ? K(WRITE_HINT) : 0];
 }
 
+/* kiobench's write_stream_select (enum kiobench_write_stream_select). */
+static const char *kcfg_ws_select(const struct kb_kcfg *c)
+{
+	static const char *const sel[] = { "roundrobin", "random", "job", "worker" };
+
+	return K(WRITE_STREAM_SELECT) < 4 ? sel[K(WRITE_STREAM_SELECT)] : "?";
+}
+
 /* The operations' part of kb_kcfg_str(): from @at of @buf; the new @at. */
 /*
  * fio's offset patterns (ba, rw's :N, rw_sequencer, zonemode=strided),
@@ -267,6 +275,10 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 		 K_HAS(SERIALIZE_OVERLAP) ? " serialize_overlap" : "");
 	if (K(WRITE_HINT))
 		KCFG_ADD(" write_hint=%s", kcfg_write_hint(c));
+	for (i = 0; i < c->nr_write_streams; i++)
+		KCFG_ADD("%s%u", i ? "," : " write_streams=", c->write_streams[i]);
+	if (c->nr_write_streams)
+		KCFG_ADD(" write_stream_select=%s", kcfg_ws_select(c));
 	if (K(IODEPTH_BATCH))
 		KCFG_ADD(" iodepth_batch=%" PRIu64, K(IODEPTH_BATCH));
 	if (K(IODEPTH_LOW))
@@ -515,6 +527,18 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "nowait", json_object_new_boolean(K_HAS(NOWAIT)));
 	kb_jadd(o, "serialize_overlap", json_object_new_boolean(K_HAS(SERIALIZE_OVERLAP)));
 	kb_jadd(o, "write_hint", K(WRITE_HINT) ? kb_jstr(kcfg_write_hint(c)) : NULL);
+	if (c->nr_write_streams) {
+		struct json_object *ws = json_object_new_array();
+		unsigned int i;
+
+		for (i = 0; i < c->nr_write_streams; i++)
+			json_object_array_add(ws, json_object_new_int(c->write_streams[i]));
+		kb_jadd(o, "write_streams", ws);
+		kb_jadd(o, "write_stream_select", kb_jstr(kcfg_ws_select(c)));
+	} else {
+		kb_jadd(o, "write_streams", NULL);
+		kb_jadd(o, "write_stream_select", NULL);
+	}
 	kb_jadd(o, "iodepth_batch", K(IODEPTH_BATCH) ? kb_ju64(K(IODEPTH_BATCH)) : NULL);
 	kb_jadd(o, "iodepth_low", K(IODEPTH_LOW) ? kb_ju64(K(IODEPTH_LOW)) : NULL);
 	kb_jadd(o, "iodepth_batch_complete_min", kb_ju64(K(IODEPTH_BATCH_COMPLETE_MIN) ?: 1));

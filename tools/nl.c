@@ -191,6 +191,10 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "times (v3 timestamps, v2 wait), unless replay_no_stall" },
 	{ KIOBENCH_A_REPLAY_ENTS, "read_iolog", "job-replay: the log's entries, in chunks "
 	  "after job-new" },
+	{ KIOBENCH_A_WRITE_STREAMS, "write_streams", "an array of stream ids, a byte each, "
+	  "when given" },
+	{ KIOBENCH_A_WRITE_STREAM_SELECT, "write_stream_select", "with write_streams only, "
+	  "when given" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
 
@@ -815,6 +819,12 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (!job->random && job->rw_seq_add &&
 	    nla_put_u64(msg, KIOBENCH_A_RW_SEQ_ADD, job->rw_seq_add))
 		return -1;
+	if (job->nr_write_streams &&
+	    (nla_put(msg, KIOBENCH_A_WRITE_STREAMS, job->nr_write_streams,
+		     job->write_streams) ||
+	     (kb_job_isset(job, KB_OPT_WRITE_STREAM_SELECT) &&
+	      nla_put_u8(msg, KIOBENCH_A_WRITE_STREAM_SELECT, job->write_stream_select))))
+		return -1;
 	if (job->random && kb_job_isset(job, KB_OPT_PERCENTAGE_RANDOM) &&
 	    (nla_put_u8(msg, KIOBENCH_A_PERCENTAGE_RANDOM,
 			job->percentage_random[KIOBENCH_DIR_READ]) ||
@@ -1247,6 +1257,14 @@ static int parse_kcfg(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_kcfg *
 			return -EINVAL;
 		c->nr_cpus = len / 4;
 		memcpy(c->cpus, nla_data(tb[KIOBENCH_A_CPUS]), len);
+	}
+	if (tb[KIOBENCH_A_WRITE_STREAMS]) {
+		int len = nla_len(tb[KIOBENCH_A_WRITE_STREAMS]);
+
+		if (len <= 0 || len > (int)sizeof(c->write_streams))
+			return -EINVAL;
+		c->nr_write_streams = (unsigned int)len;
+		memcpy(c->write_streams, nla_data(tb[KIOBENCH_A_WRITE_STREAMS]), len);
 	}
 	for (a = 0; a < 3; a++) {
 		static const int ea[3] = { KIOBENCH_A_IGNORE_ERROR_READ,

@@ -1685,6 +1685,60 @@ static int p_write_hint(const struct kb_opt *o, const char *val, struct kb_job *
 		       "extreme)", val);
 }
 
+/*
+ * kiobench's write_streams=ID[,ID...]: the write streams (1 to 255, at
+ * most 16) the job's writes carry; checked against the devices by the
+ * kernel (max_write_streams).
+ */
+static int p_write_streams(const struct kb_opt *o, const char *val, struct kb_job *job,
+			   struct kb_global *g, char *err, size_t errlen)
+{
+	const char *p = val;
+	unsigned int n = 0;
+
+	(void)o; (void)g;
+	for (;;) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || end == p || v < 1 || v > 255 || *p == '-' || *p == '+')
+			return kb_errf(err, errlen, "invalid write_streams '%s' (stream ids "
+				       "1..255, comma-separated)", val);
+		if (n == sizeof(job->write_streams))
+			return kb_errf(err, errlen, "write_streams '%s': at most %zu streams",
+				       val, sizeof(job->write_streams));
+		job->write_streams[n++] = (uint8_t)v;
+		if (!*end)
+			break;
+		if (*end != ',')
+			return kb_errf(err, errlen, "invalid write_streams '%s' (stream ids "
+				       "1..255, comma-separated)", val);
+		p = end + 1;
+	}
+	job->nr_write_streams = (uint8_t)n;
+	return 0;
+}
+
+/* kiobench's write_stream_select: enum kiobench_write_stream_select's order. */
+static const char *const kb_ws_selects[] = { "roundrobin", "random", "job", "worker" };
+
+static int p_write_stream_select(const struct kb_opt *o, const char *val, struct kb_job *job,
+				 struct kb_global *g, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	(void)o; (void)g;
+	for (i = 0; i < sizeof(kb_ws_selects) / sizeof(kb_ws_selects[0]); i++)
+		if (!strcmp(val, kb_ws_selects[i])) {
+			job->write_stream_select = (uint8_t)i;
+			return 0;
+		}
+	return kb_errf(err, errlen, "invalid write_stream_select '%s' (roundrobin, random, "
+		       "job or worker)", val);
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -2584,6 +2638,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_WRITE_HINT, "write_hint", "none|short|medium|long|extreme", p_write_hint,
 	    "the lifetime hint (bi_write_hint) of every bio; not on 6.1 (its bios have none)",
 	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint)),
+	/* kiobench's own: fio (3.34 on) places writes only through its passthrough */
+	JOB(KB_OPT_WRITE_STREAMS, "write_streams", "ID[,ID...]", p_write_streams,
+	    "kiobench's own: the write streams (bi_write_stream, 1..max_write_streams: an "
+	    "NVMe FDP namespace's placement handles) the writes carry; Linux 6.16 on"),
+	JOB(KB_OPT_WRITE_STREAM_SELECT, "write_stream_select", "roundrobin|random|job|worker",
+	    p_write_stream_select,
+	    "kiobench's own: which of write_streams a write carries: in turn per worker, "
+	    "at random, the job's one, or worker i's streams[i % n]"),
 	JOB(KB_OPT_IODEPTH_BATCH, "iodepth_batch", "N", p_u32,
 	    "a worker's plug holds at most N requests, then the block layer dispatches "
 	    "them (0: iodepth; at most 32, where the block layer flushes a plug itself)",
@@ -3693,6 +3755,16 @@ static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char 
 		snprintf(buf, len, "%s", job->write_hint <= sizeof(kb_write_hints) /
 			 sizeof(kb_write_hints[0]) ?
 			 kb_write_hints[job->write_hint ? job->write_hint - 1 : 0] : "?");
+	} else if (o->id == KB_OPT_WRITE_STREAMS) {
+		size_t at = 0;
+
+		buf[0] = '\0';
+		for (i = 0; i < job->nr_write_streams && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, "%s%u", i ? "," : "",
+					       job->write_streams[i]);
+	} else if (o->id == KB_OPT_WRITE_STREAM_SELECT) {
+		snprintf(buf, len, "%s", job->write_stream_select < sizeof(kb_ws_selects) /
+			 sizeof(kb_ws_selects[0]) ? kb_ws_selects[job->write_stream_select] : "?");
 	} else if (o->id == KB_OPT_REPLAY_SKIP) {
 		size_t at = 0;
 

@@ -114,6 +114,8 @@ struct kb_kcfg {
 	unsigned int nr_bss_wt[2];
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
+	uint8_t write_streams[16];	/* bi_write_stream ids; none: no streams */
+	unsigned int nr_write_streams;
 	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
 	struct kb_zone zones[KIOBENCH_NR_DIRS][KB_KCFG_ZONES];
 	unsigned int nr_zones[KIOBENCH_NR_DIRS];

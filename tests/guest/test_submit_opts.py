@@ -368,3 +368,30 @@ def test_submit_rules_across_attributes_are_the_kernels(guest: Guest, kiobench_m
         assert ack.name == "EINVAL" and ack.attr == attr and ack.msg.startswith(msg), \
             (extra, ack.out)
     assert job_ids(guest) == []
+
+
+@pytest.mark.core
+@pytest.mark.debug
+def test_write_streams_refused(guest: Guest, kiobench_module, make_nullb):
+    """write_streams on null_blk, which offers no write stream: refused,
+    naming the attribute, the stream and the device's max_write_streams
+    (0) on a kernel with write streams (the debug kernel, 7.2); a kernel
+    whose bios carry none (6.1, 6.12) refuses the attribute itself,
+    naming bi_write_stream and 6.16.  Nothing is written.  The streams'
+    effect is test_write_streams.py's, on an FDP namespace.  Mutation:
+    kb_check_submit() without the limit: red (the job runs)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    r = guest.run(f"kiobench run --allow-writes --filename={dev} --rw=write --bs=4k "
+                  f"--number_ios=4 --write_streams=1")
+    assert r.rc != 0, r.out
+    if guest.kernel.name.startswith("6."):
+        assert "write-streams: this kernel's bios carry no write stream " \
+               "(bi_write_stream: 6.16)" in r.out, r.out
+    else:
+        assert f"write-streams: stream 1 beyond max_write_streams 0 of {dev}" in r.out, r.out
+    assert stat_bios_written(guest, dev) == 0
+
+
+def stat_bios_written(guest: Guest, dev: str) -> int:
+    """Writes completed on `dev` (its stat's fifth field)."""
+    return int(guest.check(f"cat /sys/block/{disk_name(dev)}/stat").split()[4])

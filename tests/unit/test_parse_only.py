@@ -26,7 +26,7 @@ pytestmark = pytest.mark.usefixtures("built_tool")
 # A value each metavar of `run --help` takes.
 SAMPLE = {
     "N": "2", "PCT": "30", "SIZE": "8k", "TIME": "2s", "NAME": "x", "LIST": "0",
-    "DEV[:DEV...]": "/dev/null", "DEV": "/dev/null", "BOOL": "1", "FILE": "out.log",
+    "DEV[:DEV...]": "/dev/null", "ID[,ID...]": "1,3", "DEV": "/dev/null", "BOOL": "1", "FILE": "out.log",
     "MS": "500", "MSEC": "500", "TEXT": "some text", "ENGINE": "libaio", "F": "0.5",
     "MASK": "0x1", "PATTERN": "0xdeadbeef", "METHOD": "crc32c", "TIME[-TIME]": "1s-2s",
     "SIZE|N%": "10%", "PCT[,PCT]": "30,40", "R[,W]": "1m,2m", "R[,W[,T]]": "1m,1m,1m",

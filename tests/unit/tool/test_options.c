@@ -432,6 +432,23 @@ static void t_submit(void)
 	CHECK(apply(&job, &g, "write_hint", "extreme") == 0 && job.write_hint == 5);
 	CHECK(apply(&job, &g, "write_hint", "none") == 0 && job.write_hint == 1);
 	CHECK(apply(&job, &g, "write_hint", "hot") == -1);
+	/* kiobench's write_streams: ids 1..255, at most 16; the kernel checks the device */
+	CHECK(apply(&job, &g, "write_streams", "1,3,255") == 0 && job.nr_write_streams == 3 &&
+	      job.write_streams[0] == 1 && job.write_streams[1] == 3 &&
+	      job.write_streams[2] == 255);
+	CHECK(apply(&job, &g, "write_streams", "0") == -1);
+	CHECK(apply(&job, &g, "write_streams", "256") == -1);
+	CHECK(apply(&job, &g, "write_streams", "1,,2") == -1);
+	CHECK(apply(&job, &g, "write_streams", "1,") == -1);
+	CHECK(apply(&job, &g, "write_streams", "-1") == -1);
+	CHECK(apply(&job, &g, "write_streams", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16") == 0 &&
+	      job.nr_write_streams == 16);
+	CHECK(apply(&job, &g, "write_streams", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17") == -1);
+	CHECK(apply(&job, &g, "write_stream_select", "worker") == 0 &&
+	      job.write_stream_select == KIOBENCH_WS_WORKER);
+	CHECK(apply(&job, &g, "write_stream_select", "roundrobin") == 0 &&
+	      job.write_stream_select == KIOBENCH_WS_ROUNDROBIN);
+	CHECK(apply(&job, &g, "write_stream_select", "scheme") == -1);
 	CHECK(apply(&job, &g, "ioengine", "psync") == 0);
 	CHECK(kb_job_finalize(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "sync with ioengine=psync") != NULL);

@@ -1,0 +1,81 @@
+"""Write streams (kiobench's write_streams, the kernel's bi_write_stream,
+Linux 6.16) on an NVMe namespace with Flexible Data Placement: the NVMe
+driver sends write stream N as the Data Placement directive (DTYPE 2 in
+the write's control field, cdw12, and the namespace's placement handle
+N-1 in DSPEC, the upper half of dsmgmt, cdw13), which the nvme_setup_cmd
+tracepoint shows.  QEMU 7.2 has no FDP: this module's guest boots QEMU 10
+(vm.guest.Fdp).  Only kernels with write streams have anything to show:
+the debug kernel (7.2); the refusal where there are none is
+test_submit_opts.py's."""
+from __future__ import annotations
+
+import pytest
+
+from kb import nvme_cmds, queue_attr
+from vm.guest import Fdp, Guest, Nvme
+from vm.targets import nvme_dev
+
+MiB = 1 << 20
+# Four reclaim unit handles, all the namespace's: write streams 1 to 4.
+GUEST_ARGS = {"nvme": [Nvme(64 * MiB, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=MiB))]}
+DTYPE_DPLCMT = 2 << 4   # NVME_RW_DTYPE_DPLCMT in the control field
+
+pytestmark = pytest.mark.debug
+
+
+def write_placements(guest: Guest, args: str) -> list[int | None]:
+    """The placement handle (DSPEC) of each write the driver set up while
+    `kiobench run ARGS` ran, in order; None for a write without the
+    directive.  Reads must carry none."""
+    dev = nvme_dev(guest)
+    cmds = nvme_cmds(guest, f"kiobench run --allow-writes --filename={dev} {args}")
+    reads = [c for c in cmds if c["op"] == "nvme_cmd_read"]
+    assert all(not c["ctrl"] & 0xf0 and not c["dsmgmt"] >> 16 for c in reads), reads
+    writes = [c for c in cmds if c["op"] == "nvme_cmd_write"]
+    assert writes, cmds
+    return [c["dsmgmt"] >> 16 if c["ctrl"] & 0xf0 == DTYPE_DPLCMT else None for c in writes]
+
+
+def test_fdp_namespace_offers_streams(guest: Guest):
+    """The harness' FDP namespace reaches the kernel: four write streams
+    (one per reclaim unit handle of fdp.ruhs), 1 MiB reclaim units.
+    Mutation: Nvme.qemu_args without fdp.ruhs (QEMU then gives the
+    namespace one handle): red (1 stream)."""
+    dev = nvme_dev(guest)
+    assert queue_attr(guest, dev, "max_write_streams") == "4"
+    assert queue_attr(guest, dev, "write_stream_granularity") == str(MiB)
+
+
+def test_writes_carry_their_stream(guest: Guest, kiobench_module):
+    """write_streams=1,3 (roundrobin, the default): one worker's writes
+    take placement handles 0, 2, 0, 2 ... in order (iodepth 1: the
+    submission order is the driver's), its reads none.  random: every
+    write has one of the list's, and both appear; job: every write the
+    one stream (its sequential writes merged: a request of one stream).  Mutation: kb_issue() not setting bi_write_stream: red
+    (no directive)."""
+    rr = write_placements(guest, "--rw=randrw --bs=4k --iodepth=1 --number_ios=32 "
+                                 "--write_streams=1,3")
+    assert len(rr) >= 4 and rr == [(0, 2)[i % 2] for i in range(len(rr))], rr
+    rnd = write_placements(guest, "--rw=randwrite --bs=4k --iodepth=4 --number_ios=32 "
+                                  "--write_streams=2,4 --write_stream_select=random")
+    assert len(rnd) == 32 and set(rnd) == {1, 3}, rnd
+    # sequential: the block layer merges writes of one stream (4 commands)
+    job = write_placements(guest, "--rw=write --bs=8k --iodepth=2 --number_ios=8 "
+                                  "--write_streams=4 --write_stream_select=job")
+    assert job and set(job) == {3}, job
+
+
+def test_write_streams_beyond_the_device(guest: Guest, kiobench_module):
+    """A stream beyond the namespace's four is refused, naming the
+    attribute, the stream, the device's max_write_streams and the device;
+    so is job selection over two streams.  Nothing is written.  Mutation:
+    kb_check_submit() without the limit: red (the job runs, and the NVMe
+    driver WARNs on the stream)."""
+    dev = nvme_dev(guest)
+    base = f"kiobench run --allow-writes --filename={dev} --rw=write --bs=4k --number_ios=4"
+    r = guest.run(f"{base} --write_streams=1,5")
+    assert r.rc != 0 and f"write-streams: stream 5 beyond max_write_streams 4 of {dev}" \
+        in r.out, r.out
+    r = guest.run(f"{base} --write_streams=1,2 --write_stream_select=job")
+    assert r.rc != 0 and "write-stream-select: job takes one stream in write-streams" \
+        in r.out, r.out
