@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "fdp.h"
 #include "jobfile.h"
 #include "json.h"
 #include "measures.h"
@@ -79,6 +80,12 @@ static void usage_destroy(FILE *f)
 
 /* ---- run -------------------------------------------------------------------- */
 
+/* JSON's fdp: the devices' FDP counters, or none. */
+static struct json_object *kb_json_fdp_or_null(const struct kb_fdp *f, size_t n)
+{
+	return n ? kb_json_fdp(f, n) : NULL;
+}
+
 /*
  * fio's report of a run: the jobs or groups (res, n), then (normal) the
  * run status of each group (status: written from the jobs before they
@@ -95,14 +102,16 @@ static int print_results(const struct kb_global *g, FILE *out,
 		if (status)
 			fputs(status, out);
 		kb_print_disk_stats(out, r->disks, r->nr_disks);
+		kb_print_fdp(out, r->fdp, r->nr_fdp);
 	}
 	if (g->formats & (KB_FMT_JSON | KB_FMT_JSONPLUS)) {
 		struct timespec ts;
 		char *s;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
-		s = kb_json_report_disks(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000,
-					 g->formats & KB_FMT_JSONPLUS, r->disks, r->nr_disks);
+		s = kb_json_report_run(res, n, ts.tv_sec * 1000LL + ts.tv_nsec / 1000000,
+				       g->formats & KB_FMT_JSONPLUS, r->disks, r->nr_disks,
+				       kb_json_fdp_or_null(r->fdp, r->nr_fdp));
 		if (!s) {
 			msg("out of memory");
 			return KB_EXIT_SYSTEM;
@@ -132,6 +141,40 @@ static char *run_status(const struct kb_result *res, size_t n)
 		return NULL;
 	}
 	return buf;
+}
+
+/*
+ * The NVMe devices of the jobs that place their writes (write_streams),
+ * once each: their FDP statistics are read around the run (run.c).
+ */
+static void find_fdp(struct run *r)
+{
+	char err[256];
+	size_t i, k, m;
+
+	r->nr_fdp = 0;
+	for (i = 0; i < r->n; i++) {
+		const struct kb_job *job = &r->rj[i].job;
+
+		for (k = 0; job->nr_write_streams && k < job->nr_devices; k++) {
+			struct kb_fdp f, *nv;
+			bool dup = false;
+
+			if (kb_fdp_find(kb_sysfs_root(), job->devices[k], &f, err, sizeof(err))) {
+				msg("warning: no FDP statistics: %s", err);
+				continue;
+			}
+			for (m = 0; m < r->nr_fdp; m++)
+				dup |= !strcmp(r->fdp[m].dev, f.dev);
+			if (dup)
+				continue;
+			nv = realloc(r->fdp, (r->nr_fdp + 1) * sizeof(*nv));
+			if (!nv)
+				return;
+			r->fdp = nv;
+			r->fdp[r->nr_fdp++] = f;
+		}
+	}
 }
 
 static int execute(struct run *r, const struct kb_global *g, FILE *out)
@@ -172,6 +215,7 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 		}
 		free(d);
 	}
+	find_fdp(r);
 	rret = run_jobs(r, g->keep, 0, &res, NULL, NULL);
 	if (!res)
 		return rret;

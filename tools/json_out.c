@@ -560,6 +560,12 @@ char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, 
 char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms, bool plus,
 			   const struct kb_disk *disks, size_t nd)
 {
+	return kb_json_report_run(r, n, now_ms, plus, disks, nd, NULL);
+}
+
+char *kb_json_report_run(const struct kb_result *r, size_t n, long long now_ms, bool plus,
+			 const struct kb_disk *disks, size_t nd, struct json_object *fdp)
+{
 	struct json_object *root = json_object_new_object(), *jobs;
 	time_t t = now_ms / 1000;
 	char tbuf[64] = "";
@@ -583,6 +589,8 @@ char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms
 	kb_jadd(root, "jobs", jobs);
 	if (disks && nd)	/* fio: none without disks (disk_util=0) */
 		kb_jadd(root, "disk_util", kb_json_disk_util(disks, nd));
+	if (fdp)	/* kiobench's own: write_streams jobs' NVMe FDP counters */
+		kb_jadd(root, "fdp", fdp);
 	s = strdup(json_object_to_json_string_ext(root, KB_JSON_FLAGS));
 	json_object_put(root);
 	return s;

@@ -48,6 +48,9 @@ char *kb_json_report_ext(const struct kb_result *r, size_t n, long long now_ms, 
 char *kb_json_report_disks(const struct kb_result *r, size_t n, long long now_ms, bool plus,
 			   const struct kb_disk *d, size_t nd);
 struct json_object;
+/* And kiobench's "fdp" (fdp.c: an array, taken; NULL: none). */
+char *kb_json_report_run(const struct kb_result *r, size_t n, long long now_ms, bool plus,
+			 const struct kb_disk *d, size_t nd, struct json_object *fdp);
 /* The fio-compatible object of one job (as in "jobs" of kb_json_report). */
 struct json_object *kb_json_job(const struct kb_result *r);
 /* fio's json+ bin value of a bucket: its middle ns (fio's plat_idx_to_val). */

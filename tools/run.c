@@ -24,6 +24,7 @@
 #include "result.h"
 #include "run.h"
 #include "sensors.h"
+#include "fdp.h"
 #include "values.h"
 
 #define KB_ABORT_WAIT_NS	(30 * NSEC_PER_SEC)	/* a stopped job drains by then */
@@ -706,6 +707,17 @@ static int create_jobs(struct run *r)
 	return 0;
 }
 
+/* The FDP counters of the run's NVMe devices (fdp.c): before or after. */
+static void read_fdp(struct run *r, bool after)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < r->nr_fdp; i++)
+		if (!kb_fdp_read(&r->fdp[i], after, err, sizeof(err)))
+			msg("warning: FDP statistics of %s: %s", r->fdp[i].dev, err);
+}
+
 /* At start_at (0: now), start every job back to back.  0 or an exit code. */
 static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
 {
@@ -722,6 +734,7 @@ static int start_jobs(struct run *r, uint64_t start_at, uint64_t *t_start)
 		*t_start = r->t0;
 	for (i = 0; i < r->nr_disks; i++)
 		kb_disk_read(kb_sysfs_root(), &r->disks[i], false, r->t0);
+	read_fdp(r, false);
 	if (r->sequenced)
 		return sequence(r);
 	for (i = 0; i < r->n; i++) {
@@ -818,6 +831,7 @@ int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **res
 			*t_end = now_ns();
 		for (size_t i = 0; i < r->nr_disks; i++)
 			kb_disk_read(kb_sysfs_root(), &r->disks[i], true, now_ns());
+		read_fdp(r, true);
 	}
 	if (!ret)
 		ret = finish_jobs(r, keep, resp);
@@ -841,4 +855,7 @@ void free_run(struct run *r)
 	free(r->disks);
 	r->disks = NULL;
 	r->nr_disks = 0;
+	free(r->fdp);
+	r->fdp = NULL;
+	r->nr_fdp = 0;
 }

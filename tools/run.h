@@ -41,6 +41,8 @@ struct run_job {
 	uint64_t log_epoch_ns;	/* log_unix_epoch...: its clock at JOB_START, ns */
 };
 
+struct kb_fdp;
+
 struct run {
 	struct kb_nl nl;
 	struct run_job *rj;
@@ -50,6 +52,8 @@ struct run {
 	uint64_t t0;		/* CLOCK_MONOTONIC ns: the start of the run */
 	struct kb_disk *disks;	/* the devices' own counts over the run */
 	size_t nr_disks;
+	struct kb_fdp *fdp;	/* FDP counters of write_streams jobs' NVMe devices */
+	size_t nr_fdp;
 	uint64_t prev_ios, prev_bytes, prev_t;	/* of the progress line */
 	uint64_t tick_ns;	/* JOB_GET's period: 1 s, or the shortest rate_cycle */
 };

@@ -384,6 +384,9 @@ def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     out = []
     for op, args in re.findall(r"cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
                                guest.check(f"cat {TRACING}/trace")):
-        f = {k: int(v, 0) for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", args)}
+        # decimal, or 0x hex; admin commands print some fields with zeroes
+        # before them ("cns=01"), which int(v, 0) refuses
+        f = {k: int(v, 16 if v.startswith("0x") else 10)
+             for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", args)}
         out.append({"op": op, **f})
     return out

@@ -9,6 +9,8 @@ the debug kernel (7.2); the refusal where there are none is
 test_submit_opts.py's."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from kb import nvme_cmds, queue_attr
@@ -79,3 +81,45 @@ def test_write_streams_beyond_the_device(guest: Guest, kiobench_module):
     r = guest.run(f"{base} --write_streams=1,2 --write_stream_select=job")
     assert r.rc != 0 and "write-stream-select: job takes one stream in write-streams" \
         in r.out, r.out
+
+
+def fdp_stats(guest: Guest) -> tuple[int, int]:
+    """Host and media bytes with metadata written of the namespace's
+    endurance group (1, QEMU's): the FDP statistics log (LID 0x22), read
+    by the harness' own nvmelog, 16-byte little-endian counters."""
+    raw = bytes.fromhex(guest.check("nvmelog /dev/nvme0 0x22 1 64").replace(" ", ""))
+    return int.from_bytes(raw[0:16], "little"), int.from_bytes(raw[16:32], "little")
+
+
+def test_write_amplification_from_the_fdp_log(guest: Guest, kiobench_module):
+    """kiobench reads the FDP statistics log before and after a job with
+    write_streams and reports the run's host and media bytes written and
+    their ratio, the write amplification: the same deltas as the log the
+    test reads itself (QEMU counts every byte written to the endurance
+    group in both: 64 KiB each, 1.000), in JSON and in the text report,
+    and the reclaim unit handles the writes went through (streams 1 and
+    2: placement ids 0 and 1, of 4).  Mutation: the tool reading the FDP
+    events log (LID 0x23) for the statistics: red."""
+    dev = nvme_dev(guest)
+    args = (f"--allow-writes --filename={dev} --rw=randwrite --bs=4k --iodepth=2 "
+            f"--number_ios=16 --write_streams=1,2")
+    host0, media0 = fdp_stats(guest)
+    guest.check(f"kiobench run {args} --output-format=json --output=/tmp/fdp.json")
+    host1, media1 = fdp_stats(guest)
+    fdp = json.loads(guest.check("cat /tmp/fdp.json"))["fdp"]
+    assert len(fdp) == 1, fdp
+    f = fdp[0]
+    assert (f["device"], f["controller"], f["endurance_group"]) == \
+        (dev[5:], "/dev/nvme0", 1), f
+    assert (f["host_bytes_written"], f["media_bytes_written"]) == \
+        (host1 - host0, media1 - media0) == (64 << 10, 64 << 10), (f, host0, host1)
+    assert f["write_amplification"] == 1.0, f
+    used = {r["placement_id"] for r in f["reclaim_unit_handles"] if r["used"]}
+    assert used == {0, 1} and len(f["reclaim_unit_handles"]) == 4, f
+    host0, media0 = host1, media1
+    out = guest.check(f"kiobench run {args}")
+    host1, media1 = fdp_stats(guest)
+    assert (f"{dev[5:]}: endurance group 1 (/dev/nvme0): host bytes written="
+            f"{host1 - host0}, media bytes written={media1 - media0}, write "
+            f"amplification=1.000; reclaim unit handles used (placement id/handle): "
+            f"0/0, 1/1 of 4") in out, out

@@ -75,7 +75,8 @@ LOCALES = ("/usr/lib/locale/C.utf8",)
 PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}
 # Static helpers built from tests/ for every guest: source -> program name.
 HELPERS = {REPO / "tests" / "fuzz" / "nlfuzz.c": "nlfuzz",
-           HERE / "agent.c": "kiobench-agent"}
+           HERE / "agent.c": "kiobench-agent",
+           HERE / "nvmelog.c": "nvmelog"}
 KMOD_LINKS = ("modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod")
 MERGED = {"bin": "usr/bin", "sbin": "usr/sbin", "lib": "usr/lib", "lib64": "usr/lib64"}
 

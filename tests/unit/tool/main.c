@@ -38,6 +38,7 @@ int main(void)
 	replay_tests();
 	nl_tests();
 	sensors_tests();
+	fdp_tests();
 	sensors_cleanup();
 	printf("%d passed, %d failed\n", n_pass, n_fail);
 	return n_fail ? 1 : 0;

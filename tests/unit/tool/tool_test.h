@@ -69,6 +69,7 @@ void stats_tests(void);
 void plan_tests(void);
 void output_tests(void);
 void sensors_tests(void);
+void fdp_tests(void);
 void steps_out_tests(void);
 void stages_out_tests(void);
 void locality_tests(void);
