@@ -426,6 +426,25 @@ static uint64_t devices_span(const struct kb_job *job)
  * runtime, number_ios or loops would let it go on: the kernel is told that
  * span as its byte budget.
  */
+/*
+ * write_stream_select=worker over fio's clones: the kernel numbers only a
+ * job's own workers (its devices times workers), so clone k's list starts
+ * where the clones before it left off, rotated by k times that: the run's
+ * worker i takes streams[i % n], as if one kernel job had them all.
+ */
+static void rotate_streams(struct kb_job *job, uint32_t k)
+{
+	unsigned int n = job->nr_write_streams, r, i;
+	uint8_t tmp[sizeof(job->write_streams)];
+
+	if (job->write_stream_select != KIOBENCH_WS_WORKER || n < 2)
+		return;
+	r = (unsigned int)((uint64_t)k * job->nr_devices * job->numjobs % n);
+	for (i = 0; i < n; i++)
+		tmp[i] = job->write_streams[(i + r) % n];
+	memcpy(job->write_streams, tmp, n);
+}
+
 static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
 {
 	job->clone = k;
@@ -433,6 +452,7 @@ static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
 	job->numjobs = job->workers ? job->workers : 1;
 	job->clones_given = kb_job_isset(job, KB_OPT_NUMJOBS);
 	kb_job_mark(job, KB_OPT_NUMJOBS, kb_job_isset(job, KB_OPT_WORKERS));
+	rotate_streams(job, k);
 	if (job->clone_align) {		/* fio's N% offsets: aligned as a whole */
 		uint64_t off = job->offset_raw + k * job->offset_increment;
 

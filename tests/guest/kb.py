@@ -371,9 +371,9 @@ NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
 
 def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     """The NVMe commands the driver set up while `cmd` ran, in order: op
-    (nvme_cmd_write, nvme_cmd_dsm ...) and the fields of its arguments
-    (slba, len, ctrl of reads, writes and write zeroes; nr of a DSM, its
-    ranges less one)."""
+    (nvme_cmd_write, nvme_cmd_dsm ...), its queue (qid) and the fields of
+    its arguments (slba, len, ctrl, dsmgmt of reads, writes and write
+    zeroes; nr of a DSM, its ranges less one)."""
     mount_tracefs(guest)
     guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
     try:
@@ -382,11 +382,11 @@ def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     finally:
         guest.check(f"echo 0 >{NVME_CMD}/enable")
     out = []
-    for op, args in re.findall(r"cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
-                               guest.check(f"cat {TRACING}/trace")):
+    for qid, op, args in re.findall(r"qid=(\d+),[^\n]*?cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
+                                    guest.check(f"cat {TRACING}/trace")):
         # decimal, or 0x hex; admin commands print some fields with zeroes
         # before them ("cns=01"), which int(v, 0) refuses
         f = {k: int(v, 16 if v.startswith("0x") else 10)
              for k, v in re.findall(r"(\w+)=(0x[0-9a-f]+|\d+)", args)}
-        out.append({"op": op, **f})
+        out.append({"op": op, "qid": int(qid), **f})
     return out

@@ -67,6 +67,35 @@ def test_writes_carry_their_stream(guest: Guest, kiobench_module):
     assert job and set(job) == {3}, job
 
 
+def test_write_streams_per_worker(guest: Guest, kiobench_module):
+    """write_stream_select=worker: worker i's writes all carry stream
+    i mod n.  The kernel's workers of one job (kiobench's workers=2,
+    sequential: worker 1 starts halfway, LBA 65536 of the 64 MiB
+    namespace) take handles 0 and 1 by their LBAs; fio's clones
+    (numjobs=2, each a kernel job of its own, each bound to its CPU by
+    cpus_allowed split) take them by their NVMe queue, the tool rotating
+    clone k's list.  Mutations: kb_write_stream()'s worker case taking
+    the list's first for every worker: red (the workers); the tool not
+    rotating a clone's list: red (the clones)."""
+    dev = nvme_dev(guest)
+    base = (f"kiobench run --allow-writes --filename={dev} --bs=4k --iodepth=1 "
+            f"--number_ios=8 --write_streams=1,2 --write_stream_select=worker")
+    half = (64 * MiB // 2) // 512
+    by_half: dict[bool, set[int]] = {}
+    for c in nvme_cmds(guest, f"{base} --rw=write --workers=2"):
+        if c["op"] == "nvme_cmd_write":
+            assert c["ctrl"] & 0xf0 == DTYPE_DPLCMT, c
+            by_half.setdefault(c["slba"] >= half, set()).add(c["dsmgmt"] >> 16)
+    assert by_half == {False: {0}, True: {1}}, by_half
+    by_qid: dict[int, set[int]] = {}
+    for c in nvme_cmds(guest, f"{base} --rw=randwrite --numjobs=2 --cpus_allowed=0-1 "
+                              f"--cpus_allowed_policy=split"):
+        if c["op"] == "nvme_cmd_write":
+            assert c["ctrl"] & 0xf0 == DTYPE_DPLCMT, c
+            by_qid.setdefault(c["qid"], set()).add(c["dsmgmt"] >> 16)
+    assert sorted(map(sorted, by_qid.values())) == [[0], [1]], by_qid
+
+
 def test_write_streams_beyond_the_device(guest: Guest, kiobench_module):
     """A stream beyond the namespace's four is refused, naming the
     attribute, the stream, the device's max_write_streams and the device;
