@@ -6,7 +6,9 @@ N-1 in DSPEC, the upper half of dsmgmt, cdw13), which the nvme_setup_cmd
 tracepoint shows.  QEMU 7.2 has no FDP: this module's guest boots QEMU 10
 (vm.guest.Fdp).  Only kernels with write streams have anything to show:
 the debug kernel (7.2); the refusal where there are none is
-test_submit_opts.py's."""
+test_submit_opts.py's.  The write amplification the tool reports is
+checked against the FDP statistics log, read here with the harness' own
+nvmelog."""
 from __future__ import annotations
 
 import json
