@@ -428,6 +428,7 @@ def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb
     devs.append(nvme_dev(guest))
     for i, dev in enumerate(devs):
         start_bg(guest, f"--filename={dev} --rw=randread --iodepth=4 --runtime=600 --time_based", f"bg{i}")
+    running = len(devs)
     for rnd in range(ROUNDS):
         dev = devs[rnd % len(devs)]
         job = run_job(guest, f"--filename={dev} --rw=randread --iodepth={1 + rnd} "
@@ -435,8 +436,12 @@ def test_stages_jobs_come_and_go_among_others(guest, kiobench_module, make_nullb
         st = job["kiobench"]["stages"]["read"]
         assert st["queue"]["N"] + st["unsplit"] == job["read"]["total_ios"], st
         start_bg(guest, f"--filename={dev} --rw=randread --runtime=600 --time_based --stages", f"st{rnd}")
+        running += 1
         if rnd % 2:
+            wait_running(guest, running)
             guest.check("kill -INT $(pidof kiobench | tr ' ' '\\n' | tail -1)")
+            running -= 1
+    wait_running(guest, running)
     guest.check("kill -INT $(pidof kiobench)")
     for name in [f"bg{i}" for i in range(len(devs))] + [f"st{r}" for r in range(ROUNDS)]:
         rc, out = bg_result(guest, name)
@@ -542,6 +547,15 @@ def test_blktrace_btt_agree(guest, kiobench_module, make_nullb):
 def start_bg(guest, args: str, name: str) -> None:
     guest.check(f"(kiobench run {args} >/tmp/{name}.out 2>&1; echo rc=$? >>/tmp/{name}.out) "
                 f"</dev/null >/dev/null 2>&1 &")
+
+
+def wait_running(guest, n: int) -> None:
+    """Until n jobs are RUNNING: every tool started in the background has
+    set its signal handlers (a shell's `&` leaves SIGINT ignored until
+    then, and a SIGINT that early was lost: the tool ran its whole
+    600 s runtime), and a stopped one's job is gone from the list."""
+    wait_for(guest, f"test $(kiobench list | grep -c RUNNING) -eq {n}", f"{n} jobs running",
+             SLOW)
 
 
 def bg_result(guest, name: str, timeout: float = SLOW) -> tuple[int, str]:
