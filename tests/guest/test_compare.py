@@ -88,8 +88,13 @@ def test_compare_300us_against_200us_exits_4(guest, kiobench_module, make_nullb)
     assert "p50" in named, r.out
     assert set(named) <= {"IOPS", "MB/s", "mean", "p50", "p99", "p99.9"}, r.out
     assert f"compare: {len(named)} figure(s) significantly worse by more than 5%" in r.out
-    # the other way round it is better, not worse
-    assert compare(guest, "/tmp/new.json", "/tmp/base.json").rc == 0
+    # the other way round the bulk is better, not worse: only a tail, which
+    # under TCG is the host's stalls as much as the device's latency, may
+    # read worse (a CI run saw p99.9 so, with a kernel build beside it)
+    r = compare(guest, "/tmp/new.json", "/tmp/base.json")
+    worse = [ln for ln in r.out.splitlines() if ln.startswith("worse by more than 5%: ")]
+    named = worse[0].split(": ", 2)[2].split() if worse else []
+    assert r.rc == (4 if named else 0) and set(named) <= {"p99", "p99.9"}, r.out
 
 
 def percentile_rows(path) -> list[tuple[int, float]]:
