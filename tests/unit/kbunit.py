@@ -6,13 +6,17 @@ session fixture that builds the tool once is in tests/unit/conftest.py.
 """
 import fcntl
 import functools
+import re
 import shutil
+import sys
 import subprocess
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests"))
+from vm.kernels import discover  # noqa: E402
 TOOL = REPO / "tools" / "kiobench"
 FIO = shutil.which("fio")
 needs_fio = pytest.mark.skipif(FIO is None, reason="fio is not installed: nothing to compare with")
@@ -61,3 +65,11 @@ def parsed(stdout: str) -> dict[str, dict[str, str]]:
             k, v = line.split("=", 1)
             cur[k] = v
     return jobs
+
+
+def debian_612():
+    """The newest Debian 6.12 guest kernel of kernels.list."""
+    ks = [k for k in discover(only="") if re.fullmatch(r"6\.12\.\d+\+deb12-amd64", k.name)]
+    if not ks:
+        pytest.fail("no Debian 6.12 kernel in kernels.list: run tests/install-deps.sh")
+    return ks[-1]

@@ -36,7 +36,7 @@ import pytest
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 sys.path.insert(0, str(TESTS))
-from vm.kernels import discover  # noqa: E402
+from kbunit import debian_612  # noqa: E402
 
 TOOL = REPO / "tools" / "kiobench"
 COMPLETION = REPO / "tools" / "kiobench.bash-completion"
@@ -390,13 +390,6 @@ def test_completion_offers_files_for_file_arguments(replies):
 
 
 # ---- make modules_install -----------------------------------------------------
-
-def debian_612():
-    ks = [k for k in discover(only="") if re.fullmatch(r"6\.12\.\d+\+deb12-amd64", k.name)]
-    if not ks:
-        pytest.fail("no Debian 6.12 kernel in kernels.list: run tests/install-deps.sh")
-    return ks[-1]
-
 
 def copy_tree(dst: Path) -> None:
     """The top-level Makefile and kmod/'s sources (not its objects)."""

@@ -47,7 +47,7 @@ import pytest
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 sys.path.insert(0, str(TESTS))
-from vm.kernels import discover  # noqa: E402
+from kbunit import debian_612  # noqa: E402
 from test_install import EXPECTED  # noqa: E402  make install's files, PREFIX-relative
 
 # The lintian warnings README.md explains: the sources carry no copyright
@@ -237,13 +237,6 @@ def test_lintian_reports_no_error(packages):
 
 
 # ---- installed on this machine ------------------------------------------------
-
-def debian_612():
-    ks = [k for k in discover(only="") if re.fullmatch(r"6\.12\.\d+\+deb12-amd64", k.name)]
-    if not ks:
-        pytest.fail("no Debian 6.12 kernel in kernels.list: run tests/install-deps.sh")
-    return ks[-1]
-
 
 def dpkg_knows(name: str) -> bool:
     r = subprocess.run(["dpkg-query", "-W", "-f=${db:Status-Abbrev}", name],
