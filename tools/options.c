@@ -1174,6 +1174,17 @@ static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *
 	return 0;
 }
 
+/* The index of @val in @words (@n of them), or -1. */
+static int kb_word_index(const char *const *words, size_t n, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(val, words[i]))
+			return (int)i;
+	return -1;
+}
+
 static const char *const kb_exit_whats[] = {
 	[KB_EXIT_WHAT_GROUP] = "group",
 	[KB_EXIT_WHAT_STONEWALL] = "stonewall",
@@ -1183,14 +1194,14 @@ static const char *const kb_exit_whats[] = {
 static int p_exit_what(const struct kb_opt *o, const char *val, struct kb_job *job,
 		       struct kb_global *g, char *err, size_t errlen)
 {
-	unsigned int i;
+	int i = kb_word_index(kb_exit_whats, sizeof(kb_exit_whats) / sizeof(kb_exit_whats[0]),
+			      val);
 
 	(void)o; (void)g;
-	for (i = 0; i < sizeof(kb_exit_whats) / sizeof(kb_exit_whats[0]); i++)
-		if (!strcmp(val, kb_exit_whats[i])) {
-			job->exit_what = i;
-			return 0;
-		}
+	if (i >= 0) {
+		job->exit_what = i;
+		return 0;
+	}
 	return kb_errf(err, errlen, "invalid exit_what '%s' (group, stonewall or all)", val);
 }
 
@@ -1673,14 +1684,14 @@ static const char *const kb_write_hints[] = { "none", "short", "medium", "long",
 static int p_write_hint(const struct kb_opt *o, const char *val, struct kb_job *job,
 			struct kb_global *g, char *err, size_t errlen)
 {
-	unsigned int i;
+	int i = kb_word_index(kb_write_hints, sizeof(kb_write_hints) / sizeof(kb_write_hints[0]),
+			      val);
 
 	(void)o; (void)g;
-	for (i = 0; i < sizeof(kb_write_hints) / sizeof(kb_write_hints[0]); i++)
-		if (!strcmp(val, kb_write_hints[i])) {
-			job->write_hint = i + 1;
-			return 0;
-		}
+	if (i >= 0) {
+		job->write_hint = i + 1;
+		return 0;
+	}
 	return kb_errf(err, errlen, "invalid write_hint '%s' (none, short, medium, long or "
 		       "extreme)", val);
 }
@@ -1727,14 +1738,14 @@ static const char *const kb_ws_selects[] = { "roundrobin", "random", "job", "wor
 static int p_write_stream_select(const struct kb_opt *o, const char *val, struct kb_job *job,
 				 struct kb_global *g, char *err, size_t errlen)
 {
-	unsigned int i;
+	int i = kb_word_index(kb_ws_selects, sizeof(kb_ws_selects) / sizeof(kb_ws_selects[0]),
+			      val);
 
 	(void)o; (void)g;
-	for (i = 0; i < sizeof(kb_ws_selects) / sizeof(kb_ws_selects[0]); i++)
-		if (!strcmp(val, kb_ws_selects[i])) {
-			job->write_stream_select = (uint8_t)i;
-			return 0;
-		}
+	if (i >= 0) {
+		job->write_stream_select = (uint8_t)i;
+		return 0;
+	}
 	return kb_errf(err, errlen, "invalid write_stream_select '%s' (roundrobin, random, "
 		       "job or worker)", val);
 }
