@@ -166,7 +166,7 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "never: it goes on from every error, not fio's EIO and EILSEQ (the lists say it)" },
 	{ KIOBENCH_A_ERROR_DUMP, "error_dump", "on unless error_dump=0 (fio's default)" },
 	{ KIOBENCH_A_SCRAMBLE_BUFFERS, "scramble_buffers", "fio's rule: on (its default) "
-	  "unless zero_buffers is given and scramble_buffers is not" },
+	  "unless zero_buffers or buffer_pattern is given and scramble_buffers is not" },
 	{ KIOBENCH_A_BUFFER_COMPRESS_PERCENTAGE, "buffer_compress_percentage", "when 1 to 99 "
 	  "(100 is zero buffers, as fio makes it)" },
 	{ KIOBENCH_A_BUFFER_COMPRESS_CHUNK, "buffer_compress_chunk", "with "
@@ -716,8 +716,10 @@ static int put_data(struct nl_msg *msg, const struct kb_job *job)
 	bool zero = job->zero_buffers || job->buffer_compress_percentage == 100;
 	bool refill = kb_job_isset(job, KB_OPT_REFILL_BUFFERS) ? job->refill_buffers :
 		      pct || job->dedupe_percentage;
+	/* zero_buffers and buffer_pattern turn fio's default scrambling off */
 	bool scramble = job->scramble_buffers && (kb_job_isset(job, KB_OPT_SCRAMBLE_BUFFERS) ||
-						  !kb_job_isset(job, KB_OPT_ZERO_BUFFERS));
+						  (!kb_job_isset(job, KB_OPT_ZERO_BUFFERS) &&
+						   !job->buffer_pattern_len));
 	uint8_t fill = job->buffer_pattern_len ? (pct ? KIOBENCH_BUFFER_RANDOM :
 						  KIOBENCH_BUFFER_PATTERN) :
 		       zero ? KIOBENCH_BUFFER_ZEROES : KIOBENCH_BUFFER_RANDOM;
