@@ -286,8 +286,8 @@ BLOCK_EVENTS = {"Q": "block_bio_queue", "D": "block_rq_issue", "C": "block_rq_co
 # "<ts>: <event>: <maj>,<min> <rwbs> [<bytes>] [(<cmd>)] <sector> + <nr> ... [<comm>]":
 # the events' formats differ across 6.1..7.x only in what is optional here
 # (a completion's last brackets hold its error, not a command)
-_BLOCK_LINE = re.compile(r"(\d+)\.(\d+): (block_\w+): (\d+,\d+) (\S+) (?:\d+ )?(?:\(.*?\) )?"
-                         r"(\d+) \+ (\d+)(?:.* \[(.*)\])?$", re.M)
+_BLOCK_LINE = re.compile(r"\[(\d+)\] +(?:[^\s\d]\S* +)?(\d+)\.(\d+): (block_\w+): (\d+,\d+) (\S+) "
+                         r"(?:\d+ )?(?:\(.*?\) )?(\d+) \+ (\d+)(?:.* \[(.*)\])?$", re.M)
 
 
 @dataclass(frozen=True)
@@ -300,14 +300,15 @@ class BlockEvent:
     nbytes: int
     dev: str = ""   # the device's name (nullb0)
     comm: str = ""  # Q and D: the task that queued or issued it
+    cpu: int = -1   # the CPU the event happened on
 
 
 def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
-                 timeout: int = 300) -> list[BlockEvent]:
+                 timeout: int = 300, flushes: bool = False) -> list[BlockEvent]:
     """With the block tracepoints of `actions` (letters of BLOCK_EVENTS)
     on for devs alone, run `run` (a command for the guest, which must
     succeed, or a function); the events that moved data (a flush has no
-    sectors), in time order.  The trace clock is the same on every CPU
+    sectors: with flushes, those too), in time order.  The trace clock is the same on every CPU
     ("mono"), so an order across CPUs and devices is the true one; an
     event the ring buffer lost fails the call.  Unlike blktrace, which
     starts its relay threads in the background, nothing is missed at the
@@ -337,10 +338,11 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
                                                re.M)), f"the trace lost events:\n{lost}"
     letter = {v: k for k, v in BLOCK_EVENTS.items()}
     out = [BlockEvent(letter[ev], rwbs, int(s) * 1_000_000_000 + int(us) * 1000, int(sec),
-                      int(nr) * 512, numbers[devno][0], comm if ev != "block_rq_complete" else "")
-           for s, us, ev, devno, rwbs, sec, nr, comm in _BLOCK_LINE.findall(guest.check(
+                      int(nr) * 512, numbers[devno][0], comm if ev != "block_rq_complete" else "",
+                      int(cpu))
+           for cpu, s, us, ev, devno, rwbs, sec, nr, comm in _BLOCK_LINE.findall(guest.check(
                f"cat {TRACING}/trace", timeout=timeout))
-           if ev in letter and devno in numbers and int(nr) > 0]
+           if ev in letter and devno in numbers and (int(nr) > 0 or flushes)]
     assert out, f"no block event of {', '.join(names)} while {run} ran"
     return out
 
