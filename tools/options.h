@@ -285,6 +285,14 @@ struct kb_opt {
 	const char *list_help;	/* what the list is, for usage */
 	const char *metavar;
 	const char *help;
+	/*
+	 * A fio option's proof that it means what it means to fio: the case of
+	 * tests/guest/fio_cases.py, or the guest test ("test_x.py::test_y")
+	 * that runs fio beside kiobench and compares what the device saw; or
+	 * "-" and why nothing at the device can show it.  NULL: not checked
+	 * against fio yet (Documentation/fio-options.rst says so).
+	 */
+	const char *fio_case;
 	int (*parse)(const struct kb_opt *o, const char *val, struct kb_job *job,
 		     struct kb_global *g, char *err, size_t errlen);
 };

@@ -1,0 +1,155 @@
+"""The differential cases of fio's options: job files that Debian's fio and
+kiobench run on the same device in one guest, and what of the device's
+stream must come out alike (test_fio_diff.py runs them).
+
+Each honored fio option names its case in the option table (tools/options.c,
+``.fio_case``), or an existing guest test that runs fio beside kiobench
+(``"test_x.py::test_y"``), or says why nothing at the device can show it
+(``"-" reason``); tests/unit/test_fio_cases.py holds the table to this file.
+
+A case's job file is run whole by fio (seeds 1 to ``seeds``) and by
+kiobench; then, for each option the case proves, kiobench runs the job file
+once more without that option's line, and that stream must NOT pass the
+same checks: a case proves only the options whose absence it sees.
+
+Checks, each on the I/Os the block layer issued (block_rq_issue, merging
+off), per direction (R, W, D: trim, F: flush):
+  stream    the exact list of (op, offset, bytes), as fio's (one seed);
+  offsets   the same multiset of (op, offset, bytes), in any order;
+  count     the number of I/Os of each op, as fio's (within ``tolerance``);
+  ops       the share of each op (total variation, fio's spread or 0.03);
+  sizes     the transfer sizes of each op (0.05);
+  bands     the share of I/Os in each 5 % of the device (0.08);
+  seq       the share of I/Os starting where the op's previous one ended;
+  depth     the most I/Os in flight at once (from the completions too);
+  cpus      the set of CPUs the I/Os were issued on;
+  flags     the share of each rwbs (FUA, preflush, sync) of each op;
+  revisits  the share of I/Os at an offset an earlier one had;
+  span      the seconds from the first issue to the last (15 %, or 0.5 s);
+  delay     the seconds from the command's start to the first issue;
+  content   the device's first content_bytes after the run, as fio's;
+  repeat    whether a second run of the job file repeats the first's stream.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    body: str                       # the job's section(s), after [global]
+    checks: tuple[str, ...]
+    proves: tuple[str, ...]         # options whose line is dropped in turn
+    seeds: int = 3
+    device: dict = field(default_factory=lambda: {"size_mb": 64})
+    writes: bool = False
+    tolerance: float = 0.0          # count: relative
+    global_: str = "direct=1\nioengine=libaio\n"
+    hog_cpu: int | None = None      # a busy loop there while the jobs run
+    content_bytes: int = 256 << 10  # content: how much of the device
+    fio_args: str = "--randrepeat=0 --randseed={seed}"
+
+    def jobfile(self, dev: str, drop: str | None = None) -> str:
+        text = f"[global]\nfilename={dev}\n{self.global_}{self.body.strip()}\n"
+        return "".join(ln for ln in text.splitlines(keepends=True)
+                       if drop is None or ln.split("=", 1)[0].strip() != drop)
+
+    def names(self) -> set[str]:
+        """The options the job file sets."""
+        text = f"filename=\n{self.global_}{self.body}"
+        return {ln.split("=", 1)[0].strip() for ln in text.splitlines()
+                if ln.strip() and not ln.startswith(("[", "#", ";"))}
+
+
+# I/Os that take 1 ms: a worker fills its depth long before one completes
+SLOW_DEV = {"size_mb": 64, "completion_nsec": 1_000_000}
+
+CASES = [
+    # a sequential window: where it starts, how far it goes, how often
+    Case("seq-window",
+         "[w]\nrw=write\nbs=8k\noffset=10%\noffset_align=64k\nsize=512k\nloops=2\n",
+         ("stream",), ("filename", "rw", "bs", "offset", "offset_align", "size", "loops"),
+         seeds=1, writes=True),
+    # io_size past size wraps the window; number_ios cuts the job
+    Case("seq-io-size",
+         "[r]\nrw=read\nblocksize=16k\nsize=256k\nio_size=800k\n",
+         ("stream",), ("blocksize", "size", "io_size"), seeds=1),
+    Case("number-ios",
+         "[r]\nreadwrite=randread\nbs=4k\nnumber_ios=300\nnorandommap\n",
+         ("count", "seq"), ("readwrite", "number_ios")),
+    # clones each take their own window
+    Case("clones",
+         "[c]\nrw=read\nbs=4k\nsize=128k\nnumjobs=3\noffset_increment=1m\n",
+         ("offsets",), ("numjobs", "offset_increment"), seeds=1),
+    # a mix: the share of writes, sizes per direction, where they land
+    Case("mix",
+         "[m]\nrw=randrw\nrwmixwrite=30\nbssplit=4k/50:16k/30:64k/20,8k/60:32k/40\n"
+         "random_distribution=zoned:60/10:40/90\nnorandommap\niodepth=8\nnumber_ios=3000\n",
+         ("ops", "sizes", "bands"), ("rwmixwrite", "bssplit", "random_distribution"),
+         writes=True),
+    Case("mix-read-share",
+         "[m]\nrw=randrw\nrwmixread=80\nbsrange=4k-32k\nnorandommap\nnumber_ios=3000\n",
+         ("ops", "sizes"), ("rwmixread", "bsrange"), writes=True),
+    # a synchronous engine keeps one I/O in flight whatever iodepth says
+    Case("engine-depth",
+         "[d]\nrw=randread\nbs=4k\nioengine=psync\niodepth=8\nnumber_ios=300\n"
+         "norandommap\n",
+         ("depth",), ("ioengine",), seeds=1, device=SLOW_DEV),
+    Case("depth",
+         "[d]\nrw=randread\nbs=4k\niodepth=6\nnumber_ios=600\nnorandommap\n",
+         ("depth",), ("iodepth",), seeds=1, device=SLOW_DEV),
+    # where the workers run: two clones, and CPU 1 busy, so that workers
+    # free to move run on CPU 0 too
+    Case("cpus",
+         "[p]\nrw=randread\nbs=4k\ncpus_allowed=1\nnumjobs=2\nnumber_ios=500\nnorandommap\n",
+         ("cpus",), ("cpus_allowed",), seeds=1, hog_cpu=1),
+    Case("cpumask",
+         "[p]\nrw=randread\nbs=4k\ncpumask=0x2\nnumjobs=2\nnumber_ios=500\nnorandommap\n",
+         ("cpus",), ("cpumask",), seeds=1, hog_cpu=1),
+    # trims
+    Case("trim",
+         "[t]\nrw=randtrim\nbs=64k\nnumber_ios=400\nnorandommap\n",
+         ("ops", "sizes", "bands"), ("rw", "bs"), writes=True,
+         device={"size_mb": 64, "discard": 1}),
+    # flushes after every N writes
+    Case("fsync",
+         "[f]\nrw=write\nbs=4k\nsize=256k\nfsync=8\n",
+         ("count",), ("fsync",), seeds=1, writes=True,
+         device={"size_mb": 64, "cache_size": 16}),
+    Case("fdatasync",
+         "[f]\nrw=write\nbs=4k\nsize=256k\nfdatasync=16\n",
+         ("count",), ("fdatasync",), seeds=1, writes=True,
+         device={"size_mb": 64, "cache_size": 16}),
+    Case("end-fsync",
+         "[f]\nrw=write\nbs=4k\nsize=256k\nend_fsync=1\n",
+         ("count",), ("end_fsync",), seeds=1, writes=True,
+         device={"size_mb": 64, "cache_size": 16}),
+]
+
+CASES += [
+    # fio's random map: a pass touches each block once; without it, blocks
+    # repeat
+    Case("randmap",
+         "[m]\nrw=randread\nbs=4k\nsize=256k\nnumber_ios=64\nnorandommap\n",
+         ("revisits",), ("norandommap",)),
+    # what the writes hold
+    Case("zero-buffers",
+         "[z]\nrw=write\nbs=4k\nsize=256k\nzero_buffers\n",
+         ("content",), ("zero_buffers",), seeds=1, writes=True),
+    Case("buffer-pattern",
+         "[z]\nrw=write\nbs=4k\nsize=256k\nbuffer_pattern=0xdeadbeef\n",
+         ("content",), ("buffer_pattern",), seeds=1, writes=True),
+    # time: a time-based job runs its runtime, after its ramp, and starts late
+    Case("time-based",
+         "[t]\nrw=randread\nbs=4k\nsize=256k\nruntime=2\ntime_based\nramp_time=1\n"
+         "startdelay=1\n",
+         ("span", "delay"), ("time_based", "ramp_time", "startdelay"), seeds=1,
+         device=SLOW_DEV),
+    # randrepeat=0: each run draws other offsets
+    Case("randrepeat",
+         "[r]\nrw=randread\nbs=4k\nsize=16m\nnumber_ios=200\nrandrepeat=0\n",
+         ("repeat",), ("randrepeat",), seeds=1, fio_args=""),
+]
+
+BY_ID = {c.id: c for c in CASES}

@@ -1,0 +1,256 @@
+"""fio's options, each shown to mean under kiobench what it means under fio:
+the cases of fio_cases.py, run by Debian's fio and by kiobench on the same
+null_blk device in one guest, compared as what the block layer issued.
+
+For each case: fio runs the job file with seeds 1..N (randrepeat off, or
+every seed draws the same offsets), kiobench runs it once, and each of the
+case's checks (fio_cases.py's docstring) compares kiobench's stream with
+fio's.  A distribution may differ from each of fio's runs by at most twice
+fio's largest difference between two of its own seeds, or by the check's
+floor (what a few thousand samples allow); an exact check (stream, offsets,
+cpus, count without a tolerance) must be equal.
+
+Then each option the case proves is dropped from the job file in turn, and
+kiobench's stream without it must fail the same checks (or the job file be
+refused): the case can see the option, so a kiobench that ignored it would
+fail.  Not core: the tool's job files and the module's drawing are the
+same on every kernel.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from fio_cases import CASES, Case
+from kb import BlockEvent, block_events
+
+SLOW = 300
+BANDS = 20
+FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08}
+
+
+def op_of(e: BlockEvent) -> str:
+    if e.nbytes == 0:
+        return "F"
+    return next((c for c in "DRW" if c in e.rwbs), e.rwbs)
+
+
+class Stream:
+    """What the block layer issued (and completed) for one run."""
+
+    def __init__(self, events: list[BlockEvent], dev_bytes: int, start_ns: int = 0,
+                 content: str = ""):
+        self.issued = [e for e in events if e.action == "D"]
+        self.events = events
+        self.dev_bytes = dev_bytes
+        self.ios = [(op_of(e), e.sector * 512, e.nbytes) for e in self.issued]
+        self.start_ns = start_ns    # the command's start, on the trace's clock
+        self.content = content      # the digest of the device's first bytes after
+        self.again: Stream | None = None  # a second run of the same job file
+
+    def revisits(self) -> float:
+        """The share of I/Os at an offset an earlier I/O had."""
+        seen: set[int] = set()
+        n = 0
+        for _, off, _ in self.ios:
+            n += off in seen
+            seen.add(off)
+        return n / len(self.ios)
+
+    def span(self) -> float:
+        """Seconds from the first issue to the last."""
+        return (self.issued[-1].ns - self.issued[0].ns) / 1e9
+
+    def delay(self) -> float:
+        """Seconds from the command's start to its first issue."""
+        return (self.issued[0].ns - self.start_ns) / 1e9
+
+    def share(self, key, op: str | None = None) -> dict:
+        c = Counter(key(e, io) for e, io in zip(self.issued, self.ios)
+                    if op in (None, io[0]))
+        n = sum(c.values())
+        return {k: v / n for k, v in c.items()} if n else {}
+
+    def ops_(self) -> set[str]:
+        return {o for o, _, _ in self.ios}
+
+    def seq(self) -> dict[str, float]:
+        last: dict[str, int] = {}
+        hits: Counter = Counter()
+        seen: Counter = Counter()
+        for op, off, n in self.ios:
+            if op in last:
+                seen[op] += 1
+                hits[op] += last[op] == off
+            last[op] = off + n
+        return {op: hits[op] / seen[op] for op in seen}
+
+    def depth(self) -> int:
+        """The most I/Os in flight at once, from the issue and completion
+        events in time order."""
+        inflight, most = 0, 0
+        for e in sorted(self.events, key=lambda e: e.ns):
+            if e.nbytes and e.action == "D":
+                inflight += 1
+                most = max(most, inflight)
+            elif e.nbytes and e.action == "C":
+                inflight = max(inflight - 1, 0)
+        return most
+
+
+def tv(a: dict, b: dict) -> float:
+    return sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b)) / 2
+
+
+def spread_check(what: str, ours, fio: list, floor: float, dist=tv) -> str | None:
+    """None when ours is within twice fio's spread between its seeds, or
+    floor, of each fio run; else why not."""
+    spread = max((dist(fio[i], fio[j]) for i in range(len(fio))
+                  for j in range(i + 1, len(fio))), default=0.0)
+    limit = max(2 * spread, floor)
+    d = max(dist(ours, f) for f in fio)
+    if d <= limit:
+        return None
+    return (f"{what}: kiobench is {d:.3f} from fio (limit {limit:.3f}, fio's spread "
+            f"{spread:.3f})\n  kiobench {_short(ours)}\n  fio      {_short(fio[0])}")
+
+
+def _short(x) -> str:
+    if isinstance(x, dict):
+        return str(sorted((k, round(v, 3) if isinstance(v, float) else v)
+                          for k, v in x.items())[:12])
+    return str(x)[:300]
+
+
+def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
+    """Why kiobench's stream is not fio's, by the case's checks: [] if it is."""
+    bad: list[str | None] = []
+    ops = sorted(set().union(kb.ops_(), *(f.ops_() for f in fio)))
+    for c in case.checks:
+        if c == "stream":
+            for i, (a, b) in enumerate(zip(kb.ios, fio[0].ios)):
+                if a != b:
+                    bad.append(f"stream: I/O {i} is {a}, fio's {b}")
+                    break
+            if len(kb.ios) != len(fio[0].ios):
+                bad.append(f"stream: {len(kb.ios)} I/Os, fio's {len(fio[0].ios)}")
+        elif c == "offsets":
+            a, b = Counter(kb.ios), Counter(fio[0].ios)
+            if a != b:
+                bad.append(f"offsets: {sum((a - b).values())} of kiobench's {len(kb.ios)} I/Os "
+                           f"not fio's, e.g. {sorted(a - b)[:3]}; fio's not kiobench's "
+                           f"e.g. {sorted(b - a)[:3]}")
+        elif c == "count":
+            got = Counter(o for o, _, _ in kb.ios)
+            for op in ops:
+                lo = min(Counter(o for o, _, _ in f.ios)[op] for f in fio)
+                hi = max(Counter(o for o, _, _ in f.ios)[op] for f in fio)
+                tol = case.tolerance
+                if not lo * (1 - tol) <= got[op] <= hi * (1 + tol):
+                    bad.append(f"count: {got[op]} {op}, fio's {lo}..{hi}")
+        elif c == "ops":
+            bad.append(spread_check("ops", kb.share(lambda e, io: io[0]),
+                                    [f.share(lambda e, io: io[0]) for f in fio], FLOORS[c]))
+        elif c in ("sizes", "bands", "flags"):
+            key = {"sizes": lambda e, io: io[2],
+                   "bands": lambda e, io: min(io[1] * BANDS // kb.dev_bytes, BANDS - 1),
+                   "flags": lambda e, io: e.rwbs}[c]
+            for op in ops:
+                bad.append(spread_check(f"{c} ({op})", kb.share(key, op),
+                                        [f.share(key, op) for f in fio], FLOORS.get(c, 0.03)))
+        elif c == "seq":
+            bad.append(spread_check("seq", kb.seq(), [f.seq() for f in fio], FLOORS[c],
+                                    dist=lambda a, b: max((abs(a.get(k, 0) - b.get(k, 0))
+                                                           for k in set(a) | set(b)),
+                                                          default=0.0)))
+        elif c == "depth":
+            if {kb.depth()} != {f.depth() for f in fio}:
+                bad.append(f"depth: at most {kb.depth()} in flight, fio's "
+                           f"{sorted({f.depth() for f in fio})}")
+        elif c == "revisits":
+            bad.append(spread_check("revisits", kb.revisits(), [f.revisits() for f in fio],
+                                    FLOORS[c], dist=lambda a, b: abs(a - b)))
+        elif c in ("span", "delay"):
+            key = getattr(Stream, c)
+            bad.append(spread_check(f"{c} (s)", key(kb), [key(f) for f in fio],
+                                    max(0.5, 0.15 * key(fio[0])), dist=lambda a, b: abs(a - b)))
+        elif c == "content":
+            if {kb.content} != {f.content for f in fio}:
+                bad.append(f"content: the device holds {kb.content}, after fio "
+                           f"{sorted({f.content for f in fio})}")
+        elif c == "repeat":
+            same = kb.ios == kb.again.ios
+            if {same} != {f.ios == f.again.ios for f in fio}:
+                bad.append(f"repeat: kiobench's two runs are {'' if same else 'not '}the same "
+                           "stream; fio's are " + ("not " if same else "") + "(randrepeat)")
+        elif c == "cpus":
+            a = {e.cpu for e in kb.issued}
+            b = set().union(*({e.cpu for e in f.issued} for f in fio))
+            if a != b:
+                bad.append(f"cpus: issued on {sorted(a)}, fio's on {sorted(b)}")
+        else:
+            raise ValueError(f"unknown check {c!r} of case {case.id}")
+    return [b for b in bad if b]
+
+
+def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")
+    actions = "DC" if "depth" in case.checks else "D"
+    dev_bytes = int(guest.check(f"blockdev --getsize64 {dev}"))
+    # the trace's clock is ktime_get(): /proc/timer_list's "now"
+    cmd = f"grep -m1 -o '^now at [0-9]*' /proc/timer_list >/tmp/t0 && {cmd}"
+    s = Stream(block_events(guest, dev, cmd, actions, SLOW, flushes=True), dev_bytes,
+               int(guest.check("cat /tmp/t0").split()[-1]),
+               guest.check(f"head -c {case.content_bytes} {dev} | md5sum").split()[0]
+               if "content" in case.checks else "")
+    if "repeat" in case.checks:
+        s.again = Stream(block_events(guest, dev, cmd, actions, SLOW, flushes=True), dev_bytes)
+    return s
+
+
+def kiobench(guest, dev: str, case: Case, jobfile: str) -> Stream | str:
+    """kiobench's stream for jobfile, or its refusal."""
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")
+    args = "--allow-writes " if case.writes else ""
+    p = guest.run(f"kiobench run {args}--parse-only /tmp/job.fio")
+    if p.rc:
+        return p.out.strip()
+    return run(guest, dev, case, f"kiobench run {args}/tmp/job.fio --output=/dev/null", jobfile)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, case):
+    """The case's job file streams alike under fio and kiobench, and
+    without each option it proves kiobench's stream is no longer fio's.
+    Mutations: see fio_cases.py's cases (each option dropped, which is
+    what a kiobench ignoring it would do), and e.g. the tool taking
+    rwmixwrite as the read share, or offset_increment ignored: red."""
+    dev = make_nullb("nullb0", **case.device)
+    if case.hog_cpu is not None:
+        guest.check(f"(taskset -c {case.hog_cpu} sh -c 'while :; do :; done' >/dev/null 2>&1 "
+                    "& echo $! >/tmp/hog)")
+    try:
+        differential(guest, dev, case)
+    finally:
+        if case.hog_cpu is not None:
+            guest.check("kill $(cat /tmp/hog)")
+
+
+def differential(guest, dev: str, case: Case) -> None:
+    job = case.jobfile(dev)
+    fio = [run(guest, dev, case, f"fio {case.fio_args.format(seed=s)} --output=/dev/null "
+                                 "/tmp/job.fio", job) for s in range(1, case.seeds + 1)]
+    assert all(f.ios for f in fio), "fio issued nothing"
+    kb = kiobench(guest, dev, case, job)
+    assert not isinstance(kb, str), f"kiobench refused the job file: {kb}"
+    why = check(case, kb, fio)
+    assert not why, f"{case.id}: kiobench's stream is not fio's:\n" + "\n".join(why)
+    blind = []
+    for opt in case.proves:
+        assert opt in case.names(), f"{case.id} proves {opt} but does not set it"
+        without = kiobench(guest, dev, case, case.jobfile(dev, drop=opt))
+        if not isinstance(without, str) and not check(case, without, fio):
+            blind.append(opt)
+    assert not blind, (f"{case.id}: kiobench's stream without {', '.join(blind)} still "
+                       "passes: the case cannot see it")
