@@ -22,13 +22,21 @@ off), per direction (R, W, D: trim, F: flush):
   bands     the share of I/Os in each 5 % of the device (0.08);
   seq       the share of I/Os starting where the op's previous one ended;
   depth     the most I/Os in flight at once (from the completions too);
-  cpus      the set of CPUs the I/Os were issued on;
+  cpus      the share of I/Os issued on each CPU (0.25);
+  inflight  the share of issues made with n I/Os in flight;
+  opseq     the exact sequence of ops (R, W, D, F), as fio's;
   flags     the share of each rwbs (FUA, preflush, sync) of each op;
   revisits  the share of I/Os at an offset an earlier one had;
   span      the seconds from the first issue to the last (15 %, or 0.5 s);
   delay     the seconds from the command's start to the first issue;
   content   the device's first content_bytes after the run, as fio's;
-  repeat    whether a second run of the job file repeats the first's stream.
+  repeat    whether a second run of the job file repeats the first's stream;
+  json      the values (a dict: its keys) at the case's paths of the JSON
+            reports (--output-format=json);
+  logs      the log files the run left in its directory (but fio's _slat
+            logs: kiobench has no submission stamp): their names, the
+            fields of a line, the lines (within a factor of 2 of fio's),
+            and whether the first time is an epoch (above 1e9).
 """
 from __future__ import annotations
 
@@ -49,15 +57,20 @@ class Case:
     hog_cpu: int | None = None      # a busy loop there while the jobs run
     content_bytes: int = 256 << 10  # content: how much of the device
     fio_args: str = "--randrepeat=0 --randseed={seed}"
+    files: dict = field(default_factory=dict)  # guest path -> text ({dev})
+    json: tuple[str, ...] = ()      # json: paths of the JSON reports compared
+    filename: bool = True           # [global] names the device
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
-        text = f"[global]\nfilename={dev}\n{self.global_}{self.body.strip()}\n"
+        name = f"filename={dev}\n" if self.filename else ""
+        text = f"[global]\n{name}{self.global_}{self.body.strip().format(dev=dev)}\n"
         return "".join(ln for ln in text.splitlines(keepends=True)
                        if drop is None or ln.split("=", 1)[0].strip() != drop)
 
     def names(self) -> set[str]:
         """The options the job file sets."""
-        text = f"filename=\n{self.global_}{self.body}"
+        text = f"filename=\n{self.global_}{self.body}" if self.filename else \
+            self.global_ + self.body
         return {ln.split("=", 1)[0].strip() for ln in text.splitlines()
                 if ln.strip() and not ln.startswith(("[", "#", ";"))}
 
@@ -150,6 +163,64 @@ CASES += [
     Case("randrepeat",
          "[r]\nrw=randread\nbs=4k\nsize=16m\nnumber_ios=200\nrandrepeat=0\n",
          ("repeat",), ("randrepeat",), seeds=1, fio_args=""),
+]
+
+RLOG = ("fio version 2 iolog\n/dev/kb-absent add\n/dev/kb-absent open\n"
+        "/dev/kb-absent read 8192 4096\n/dev/kb-absent write 65536 8192\n"
+        "/dev/kb-absent read 20480 4096\n/dev/kb-absent read 1048576 16384\n"
+        "/dev/kb-absent close\n")
+
+CASES += [
+    # split: the job's one worker on the set's first CPU, even busy;
+    # shared: free to leave it
+    Case("cpus-split",
+         "[p]\nrw=randread\nbs=4k\ncpus_allowed=0-1\ncpus_allowed_policy=split\n"
+         "number_ios=1000\nnorandommap\n",
+         ("cpus",), ("cpus_allowed_policy",), seeds=1, hog_cpu=0),
+    # verify: the read-back, when it happens, and the pattern written
+    Case("verify-read-back",
+         "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ndo_verify=0\n",
+         ("count",), ("do_verify",), seeds=1, writes=True),
+    Case("verify-backlog",
+         "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\nverify_backlog=8\n",
+         ("opseq",), ("verify_backlog",), seeds=1, writes=True),
+    Case("verify-pattern",
+         "[v]\nrw=write\nbs=4k\nsize=256k\nverify=pattern\nverify_pattern=0x5a5aa5a5\n"
+         "do_verify=0\n",
+         ("content",), ("verify_pattern",), seeds=1, writes=True),
+    # an iolog replayed on another device, its offsets scaled and aligned
+    # (replay_skip is not here: fio 3.33 applies it to blktrace replays
+    # only, fio 3.34 to iologs too, as kiobench does)
+    Case("replay",
+         "[r]\nread_iolog=/tmp/kb-replay.log\nreplay_redirect={dev}\nreplay_scale=2\n"
+         "replay_align=4096\n",
+         ("stream",), ("read_iolog", "replay_redirect", "replay_scale", "replay_align"),
+         seeds=1, writes=True, filename=False, files={"/tmp/kb-replay.log": RLOG}),
+    # the JSON report: which percentiles, of which latency, how many jobs
+    Case("json-percentiles",
+         "[j]\nrw=randread\nbs=4k\nnumber_ios=500\npercentile_list=50:99.5\n",
+         ("json",), ("percentile_list",), seeds=1,
+         json=("jobs.0.read.clat_ns.percentile",)),
+    Case("json-latencies",
+         "[j]\nrw=randread\nbs=4k\nnumber_ios=500\nlat_percentiles=1\nclat_percentiles=0\n"
+         "percentile_list=10:90\n",
+         ("json",), ("lat_percentiles", "clat_percentiles"), seeds=1,
+         json=("jobs.0.read.clat_ns.percentile", "jobs.0.read.lat_ns.percentile")),
+    Case("json-group",
+         "[j]\nrw=randread\nbs=4k\nnumber_ios=200\nnumjobs=2\ngroup_reporting\n",
+         ("json",), ("group_reporting",), seeds=1, json=("jobs.#",)),
+    # logs: which files, how many lines, which fields
+    Case("logs",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_lat_log=lat\nwrite_bw_log=bw\n"
+         "write_iops_log=iops\nlog_avg_msec=100\nlog_offset=1\nper_job_logs=0\n",
+         ("logs",), ("write_lat_log", "write_bw_log", "write_iops_log", "log_avg_msec",
+                     "log_offset", "per_job_logs"), seeds=1, device=SLOW_DEV),
+    Case("logs-epoch",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nwrite_lat_log=lat\nlog_unix_epoch=1\n",
+         ("logs",), ("log_unix_epoch",), seeds=1, device=SLOW_DEV),
+    Case("hist-log",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_hist_log=h\nlog_hist_msec=200\n",
+         ("logs",), ("write_hist_log", "log_hist_msec"), seeds=1, device=SLOW_DEV),
 ]
 
 BY_ID = {c.id: c for c in CASES}

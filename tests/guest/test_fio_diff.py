@@ -18,6 +18,7 @@ same on every kernel.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -27,7 +28,8 @@ from kb import BlockEvent, block_events
 
 SLOW = 300
 BANDS = 20
-FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08}
+FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
+          "cpus": 0.25, "inflight": 0.15}
 
 
 def op_of(e: BlockEvent) -> str:
@@ -48,6 +50,20 @@ class Stream:
         self.start_ns = start_ns    # the command's start, on the trace's clock
         self.content = content      # the digest of the device's first bytes after
         self.again: Stream | None = None  # a second run of the same job file
+        self.json: dict = {}        # the run's JSON report
+        self.logs: dict = {}        # the log files it wrote (logs_of())
+
+    def inflight(self) -> dict[int, float]:
+        """The share of issues made with n I/Os in flight (itself included)."""
+        inflight, c = 0, Counter()
+        for e in sorted(self.events, key=lambda e: e.ns):
+            if e.nbytes and e.action == "D":
+                inflight += 1
+                c[inflight] += 1
+            elif e.nbytes and e.action == "C":
+                inflight = max(inflight - 1, 0)
+        n = sum(c.values())
+        return {k: v / n for k, v in c.items()}
 
     def revisits(self) -> float:
         """The share of I/Os at an offset an earlier I/O had."""
@@ -97,6 +113,21 @@ class Stream:
             elif e.nbytes and e.action == "C":
                 inflight = max(inflight - 1, 0)
         return most
+
+
+def json_at(doc, path: str):
+    """The value at a dotted path of a JSON document (numbers index
+    lists); a dict's keys only, as a sorted list; None where it is not."""
+    for part in path.split("."):
+        if part == "#":
+            return len(doc) if isinstance(doc, (list, dict)) else None
+        if isinstance(doc, list) and part.isdigit() and int(part) < len(doc):
+            doc = doc[int(part)]
+        elif isinstance(doc, dict) and part in doc:
+            doc = doc[part]
+        else:
+            return None
+    return sorted(doc) if isinstance(doc, dict) else doc
 
 
 def tv(a: dict, b: dict) -> float:
@@ -185,38 +216,96 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                 bad.append(f"repeat: kiobench's two runs are {'' if same else 'not '}the same "
                            "stream; fio's are " + ("not " if same else "") + "(randrepeat)")
         elif c == "cpus":
-            a = {e.cpu for e in kb.issued}
-            b = set().union(*({e.cpu for e in f.issued} for f in fio))
+            key = lambda e, io: e.cpu  # noqa: E731
+            bad.append(spread_check("cpus", kb.share(key), [f.share(key) for f in fio],
+                                    FLOORS[c]))
+        elif c == "opseq":
+            a, b = "".join(o for o, _, _ in kb.ios), "".join(o for o, _, _ in fio[0].ios)
             if a != b:
-                bad.append(f"cpus: issued on {sorted(a)}, fio's on {sorted(b)}")
+                i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+                bad.append(f"opseq: ops differ from I/O {i}: {a[max(i - 8, 0):i + 24]} "
+                           f"against fio's {b[max(i - 8, 0):i + 24]}")
+        elif c == "inflight":
+            bad.append(spread_check("inflight", kb.inflight(), [f.inflight() for f in fio],
+                                    FLOORS[c]))
+        elif c == "json":
+            for path in case.json:
+                a, b = json_at(kb.json, path), [json_at(f.json, path) for f in fio]
+                if any(a != x for x in b):
+                    bad.append(f"json {path}: {_short(a)}, fio's {_short(b[0])}")
+        elif c == "logs":
+            a = kb.logs
+            b = {n: v for n, v in fio[0].logs.items() if "_slat." not in n}
+            if sorted(a) != sorted(b):
+                bad.append(f"logs: files {sorted(a)}, fio's {sorted(b)}")
+            for name in sorted(set(a) & set(b)):
+                (n, cols, first), (fn, fcols, ffirst) = a[name], b[name]
+                if cols != fcols:
+                    bad.append(f"logs: {name} has {cols} fields a line, fio's {fcols}")
+                if not (fn / 2 <= n <= fn * 2 + 2):
+                    bad.append(f"logs: {name} has {n} lines, fio's {fn}")
+                if (first > 1e9) != (ffirst > 1e9):
+                    bad.append(f"logs: {name}'s first time is {first}, fio's {ffirst}")
         else:
             raise ValueError(f"unknown check {c!r} of case {case.id}")
     return [b for b in bad if b]
 
 
+LOGS = "/tmp/fio-diff"
+
+
 def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
-    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")
-    actions = "DC" if "depth" in case.checks else "D"
+    """Run cmd (fio or kiobench with its arguments, then the job file) in
+    an empty directory, traced; its stream, and what the case's checks
+    need of its output."""
+    guest.check(f"rm -rf {LOGS} && mkdir -p {LOGS} && "
+                f"cat >{LOGS}/job.fio <<'EOF'\n{jobfile}EOF")
+    for path, text in case.files.items():
+        guest.check(f"cat >{path} <<'EOF'\n{text.format(dev=dev)}EOF")
+    actions = "DC" if {"depth", "inflight"} & set(case.checks) else "D"
     dev_bytes = int(guest.check(f"blockdev --getsize64 {dev}"))
+    out = "--output-format=json --output=out.json" if "json" in case.checks else \
+          "--output=/dev/null"
     # the trace's clock is ktime_get(): /proc/timer_list's "now"
-    cmd = f"grep -m1 -o '^now at [0-9]*' /proc/timer_list >/tmp/t0 && {cmd}"
-    s = Stream(block_events(guest, dev, cmd, actions, SLOW, flushes=True), dev_bytes,
-               int(guest.check("cat /tmp/t0").split()[-1]),
+    full = (f"cd {LOGS} && grep -m1 -o '^now at [0-9]*' /proc/timer_list >t0 && "
+            f"{cmd} {out} job.fio")
+    s = Stream(block_events(guest, dev, full, actions, SLOW, flushes=True), dev_bytes,
+               int(guest.check(f"cat {LOGS}/t0").split()[-1]),
                guest.check(f"head -c {case.content_bytes} {dev} | md5sum").split()[0]
                if "content" in case.checks else "")
+    if "json" in case.checks:
+        s.json = json.loads(guest.check(f"cat {LOGS}/out.json"))
+    if "logs" in case.checks:
+        s.logs = logs_of(guest)
     if "repeat" in case.checks:
-        s.again = Stream(block_events(guest, dev, cmd, actions, SLOW, flushes=True), dev_bytes)
+        s.again = Stream(block_events(guest, dev, full, actions, SLOW, flushes=True), dev_bytes)
     return s
 
 
+def logs_of(guest) -> dict[str, tuple[int, int, float]]:
+    """The log files a run left: name -> (lines, fields per line, the
+    first field of the first line)."""
+    out = {}
+    for line in guest.check(f"cd {LOGS} && for f in *.log; do [ -e \"$f\" ] || continue; "
+                            "printf '%s %s %s\\n' \"$f\" $(wc -l <\"$f\") "
+                            "\"$(head -1 \"$f\" | tr -d ' ')\"; done").splitlines():
+        name, n, first = line.split(" ", 2)
+        fields = first.split(",") if first else []
+        out[name] = (int(n), len(fields), float(fields[0]) if fields else 0.0)
+    return out
+
+
 def kiobench(guest, dev: str, case: Case, jobfile: str) -> Stream | str:
-    """kiobench's stream for jobfile, or its refusal."""
-    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")
+    """kiobench's stream for jobfile, or its refusal or failure."""
+    guest.check(f"mkdir -p {LOGS} && cat >{LOGS}/job.fio <<'EOF'\n{jobfile}EOF")
     args = "--allow-writes " if case.writes else ""
-    p = guest.run(f"kiobench run {args}--parse-only /tmp/job.fio")
+    p = guest.run(f"cd {LOGS} && kiobench run {args}--parse-only job.fio")
     if p.rc:
         return p.out.strip()
-    return run(guest, dev, case, f"kiobench run {args}/tmp/job.fio --output=/dev/null", jobfile)
+    try:
+        return run(guest, dev, case, f"kiobench run {args}", jobfile)
+    except AssertionError as e:  # the job failed (block_events: exit code)
+        return str(e)
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
@@ -239,8 +328,8 @@ def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, c
 
 def differential(guest, dev: str, case: Case) -> None:
     job = case.jobfile(dev)
-    fio = [run(guest, dev, case, f"fio {case.fio_args.format(seed=s)} --output=/dev/null "
-                                 "/tmp/job.fio", job) for s in range(1, case.seeds + 1)]
+    fio = [run(guest, dev, case, f"fio {case.fio_args.format(seed=s)}", job)
+           for s in range(1, case.seeds + 1)]
     assert all(f.ios for f in fio), "fio issued nothing"
     kb = kiobench(guest, dev, case, job)
     assert not isinstance(kb, str), f"kiobench refused the job file: {kb}"

@@ -31,32 +31,30 @@ from fio_cases import BY_ID  # noqa: E402
 
 OWN = "-kiobench's own"
 
-# fio options honored without a differential check yet: the output and log
-# options (to be compared on the JSON and logs fio writes for the same run)
-# and device-side options with no case so far
+# fio options honored without a differential check yet.  Seen while making
+# the cases: replay_skip acts on iologs only from fio 3.34 (kiobench does
+# as 3.34; Debian's 3.33 skips nothing); iodepth_low=2 and
+# iodepth_batch_complete_min=6 at iodepth=8 on a 1 ms null_blk: fio's
+# issues find at most 6 in flight, kiobench's 1 to 8 evenly (not explained);
+# verify_backlog_batch is refused unless equal to verify_backlog
 NOT_YET = {
     "allrandrepeat", "atomic", "buffer_compress_chunk", "buffer_compress_percentage",
-    "bwavgtime", "clat_percentiles", "cmdprio_percentage", "cpus_allowed_policy",
-    "dedupe_global", "dedupe_mode", "dedupe_working_set_percentage", "do_verify",
-    "error_dump", "exit_what", "exitall", "exitall_on_error", "experimental_verify",
-    "flow_id", "group_reporting", "hipri", "ignore_error", "ignore_zone_limits",
-    "iodepth_batch", "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime",
-    "job_max_open_zones", "kb_base", "lat_percentiles", "latency_run",
-    "log_alternate_epoch", "log_alternate_epoch_clock_id", "log_avg_msec",
-    "log_compression_cpus", "log_hist_coarseness", "log_hist_msec", "log_max_value",
-    "log_offset", "log_prio", "log_store_compressed", "log_unix_epoch", "max_open_zones",
-    "new_group", "nice", "nowait", "numa_cpu_nodes", "per_job_logs", "percentile_list",
-    "random_generator", "randseed", "rate_cycle", "rate_min", "rate_process",
-    "read_beyond_wp", "read_iolog", "read_iolog_chunked", "refill_buffers", "replay_align",
-    "replay_no_stall", "replay_redirect", "replay_scale", "replay_skip",
-    "replay_time_scale", "runtime", "scramble_buffers", "serialize_overlap",
-    "significant_figures", "slat_percentiles", "steadystate_duration",
+    "bwavgtime", "cmdprio_percentage", "dedupe_global", "dedupe_mode",
+    "dedupe_working_set_percentage", "error_dump", "exit_what", "exitall",
+    "exitall_on_error", "experimental_verify", "flow_id", "hipri", "ignore_error",
+    "ignore_zone_limits", "iodepth_batch", "iodepth_batch_complete_min", "iodepth_low",
+    "iopsavgtime", "job_max_open_zones", "kb_base", "latency_run", "log_alternate_epoch",
+    "log_alternate_epoch_clock_id", "log_compression_cpus", "log_hist_coarseness",
+    "log_max_value", "log_prio", "log_store_compressed", "max_open_zones", "new_group",
+    "nice", "nowait", "numa_cpu_nodes", "random_generator", "randseed", "rate_cycle",
+    "rate_min", "rate_process", "read_beyond_wp", "read_iolog_chunked", "refill_buffers",
+    "replay_no_stall", "replay_skip", "replay_time_scale", "runtime", "scramble_buffers",
+    "serialize_overlap", "significant_figures", "slat_percentiles", "steadystate_duration",
     "steadystate_ramp_time", "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin",
     "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
-    "unit_base", "verify_backlog", "verify_backlog_batch", "verify_dump", "verify_fatal",
-    "verify_interval", "verify_offset", "verify_only", "verify_pattern", "write_barrier",
-    "write_bw_log", "write_hint", "write_hist_log", "write_iolog", "write_iops_log",
-    "write_lat_log", "zone_reset_frequency", "zone_reset_threshold",
+    "unit_base", "verify_backlog_batch", "verify_dump", "verify_fatal", "verify_interval",
+    "verify_offset", "verify_only", "write_barrier", "write_hint", "write_iolog",
+    "zone_reset_frequency", "zone_reset_threshold",
 }
 
 
