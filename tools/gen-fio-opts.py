@@ -91,7 +91,7 @@ def proof(case: str | None) -> str:
     if case is None:
         return "Not checked against fio yet."
     if case.startswith("-"):
-        return f"Nothing at the device can show it: {case[1:]}."
+        return f"Not compared with fio: {case[1:]}."
     if "::" in case:
         return f"Checked against fio by ``tests/guest/{case}``."
     return f"Checked against fio by case ``{case}`` (``tests/guest/fio_cases.py``)."
@@ -178,7 +178,7 @@ def generate() -> str:
            "``tests/guest/fio_cases.py`` or a guest test that runs the same job file",
            "under fio and under kiobench on one device and compares what the device",
            "was sent (a case also shows that without the option kiobench's stream is",
-           "no longer fio's), or why nothing at the device can show it.",
+           "no longer fio's), or why it is not compared with fio.",
            "",
            ]
     out += [entry(n, a, f"{h}.  {proof(cases[n])}" if not h.endswith(".")

@@ -289,7 +289,7 @@ struct kb_opt {
 	 * A fio option's proof that it means what it means to fio: the case of
 	 * tests/guest/fio_cases.py, or the guest test ("test_x.py::test_y")
 	 * that runs fio beside kiobench and compares what the device saw; or
-	 * "-" and why nothing at the device can show it.  NULL: not checked
+	 * "-" and why it is not compared with fio.  NULL: not checked
 	 * against fio yet (Documentation/fio-options.rst says so).
 	 */
 	const char *fio_case;

@@ -33,6 +33,11 @@ off), per direction (R, W, D: trim, F: flush):
   repeat    whether a second run of the job file repeats the first's stream;
   json      the values (a dict: its keys) at the case's paths of the JSON
             reports (--output-format=json);
+  gaps      the coefficient of variation of the gaps between issues;
+  compress  how far gzip -1 shrinks the device's first content_bytes;
+  distinct  the share of distinct 4 KiB blocks among them;
+  iolog     the I/Os of the iolog the run wrote (iolog), as fio's, in any
+            order;
   logs      the log files the run left in its directory (but fio's _slat
             logs: kiobench has no submission stamp): their names, the
             fields of a line, the lines (within a factor of 2 of fio's),
@@ -60,6 +65,8 @@ class Case:
     files: dict = field(default_factory=dict)  # guest path -> text ({dev})
     json: tuple[str, ...] = ()      # json: paths of the JSON reports compared
     filename: bool = True           # [global] names the device
+    limit: int = 120                # seconds a kiobench run may take
+    iolog: str = ""                 # iolog: the file write_iolog names
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
@@ -221,6 +228,48 @@ CASES += [
     Case("hist-log",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_hist_log=h\nlog_hist_msec=200\n",
          ("logs",), ("write_hist_log", "log_hist_msec"), seeds=1, device=SLOW_DEV),
+]
+
+CASES += [
+    # runtime cuts a long job short; without it the run outlasts its limit
+    Case("runtime",
+         "[t]\nrw=randread\nbs=4k\nnumber_ios=100000\nruntime=2\n",
+         ("span",), ("runtime",), seeds=1, device=SLOW_DEV, limit=20),
+    # exitall: the first job to end ends the others
+    Case("exitall",
+         "[a]\nrw=randread\nbs=4k\nnumber_ios=100\nexitall\n"
+         "[b]\nrw=randread\nbs=4k\ntime_based\nruntime=6\n",
+         ("span",), ("exitall",), seeds=1, device=SLOW_DEV),
+    Case("new-group",
+         "[a]\nrw=randread\nbs=4k\nnumber_ios=100\n"
+         "[b]\nrw=randread\nbs=4k\nnumber_ios=100\nnew_group\n",
+         ("json",), ("new_group",), seeds=1, json=("jobs.0.groupid", "jobs.1.groupid")),
+    # arrivals: Poisson's gaps vary as much as they are long
+    Case("rate-process",
+         "[r]\nrw=randread\nbs=4k\nrate_iops=300\nrate_process=poisson\nnumber_ios=600\n"
+         "norandommap\n",
+         ("gaps",), ("rate_process",)),
+    # fio's LFSR never repeats an offset within a pass, map or no map
+    Case("lfsr",
+         "[m]\nrw=randread\nbs=4k\nsize=256k\nnumber_ios=64\nnorandommap\n"
+         "random_generator=lfsr\n",
+         ("revisits",), ("random_generator",)),
+    # the content's compressibility, scrambled zeroes, refilled buffers
+    Case("compress",
+         "[c]\nrw=write\nbs=64k\nsize=1m\nbuffer_compress_percentage=70\n"
+         "buffer_compress_chunk=64k\n",
+         ("compress",), ("buffer_compress_percentage",), seeds=1,
+         writes=True, content_bytes=1 << 20),
+    Case("scramble",
+         "[s]\nrw=write\nbs=4k\nsize=1m\nzero_buffers\nscramble_buffers=1\n",
+         ("compress",), ("scramble_buffers",), seeds=1, writes=True, content_bytes=1 << 20),
+    Case("refill",
+         "[r]\nrw=write\nbs=4k\nsize=256k\nscramble_buffers=0\nrefill_buffers=1\n",
+         ("distinct",), ("refill_buffers",), seeds=1, writes=True),
+    # the iolog a run writes
+    Case("write-iolog",
+         "[w]\nrw=randread\nbs=4k\nsize=64k\nwrite_iolog=io.log\n",
+         ("iolog",), ("write_iolog",), seeds=1, iolog="io.log", fio_args=""),
 ]
 
 BY_ID = {c.id: c for c in CASES}

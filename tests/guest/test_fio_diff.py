@@ -29,7 +29,7 @@ from kb import BlockEvent, block_events
 SLOW = 300
 BANDS = 20
 FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
-          "cpus": 0.25, "inflight": 0.15}
+          "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05}
 
 
 def op_of(e: BlockEvent) -> str:
@@ -52,6 +52,8 @@ class Stream:
         self.again: Stream | None = None  # a second run of the same job file
         self.json: dict = {}        # the run's JSON report
         self.logs: dict = {}        # the log files it wrote (logs_of())
+        self.data: dict = {}        # compress, distinct: of the device's first bytes
+        self.iolog: list = []       # the I/Os of the iolog it wrote
 
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
@@ -64,6 +66,13 @@ class Stream:
                 inflight = max(inflight - 1, 0)
         n = sum(c.values())
         return {k: v / n for k, v in c.items()}
+
+    def gaps_cv(self) -> float:
+        """The coefficient of variation of the gaps between issues: about 1
+        for a Poisson process, 0 for a steady one."""
+        g = [b.ns - a.ns for a, b in zip(self.issued, self.issued[1:])]
+        mean = sum(g) / len(g)
+        return (sum((x - mean) ** 2 for x in g) / len(g)) ** 0.5 / mean
 
     def revisits(self) -> float:
         """The share of I/Os at an offset an earlier I/O had."""
@@ -215,6 +224,17 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
             if {same} != {f.ios == f.again.ios for f in fio}:
                 bad.append(f"repeat: kiobench's two runs are {'' if same else 'not '}the same "
                            "stream; fio's are " + ("not " if same else "") + "(randrepeat)")
+        elif c == "gaps":
+            bad.append(spread_check("gaps (cv)", kb.gaps_cv(), [f.gaps_cv() for f in fio],
+                                    FLOORS[c], dist=lambda a, b: abs(a - b)))
+        elif c in ("compress", "distinct"):
+            a, b = kb.data[c], [f.data[c] for f in fio]
+            bad.append(spread_check(c, a, b, max(FLOORS[c], 0.25 * b[0]),
+                                    dist=lambda x, y: abs(x - y)))
+        elif c == "iolog":
+            if kb.iolog != fio[0].iolog:
+                bad.append(f"iolog: {len(kb.iolog)} I/Os logged, e.g. {kb.iolog[:3]}; fio's "
+                           f"{len(fio[0].iolog)}, e.g. {fio[0].iolog[:3]}")
         elif c == "cpus":
             key = lambda e, io: e.cpu  # noqa: E731
             bad.append(spread_check("cpus", kb.share(key), [f.share(key) for f in fio],
@@ -275,6 +295,19 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
                if "content" in case.checks else "")
     if "json" in case.checks:
         s.json = json.loads(guest.check(f"cat {LOGS}/out.json"))
+    head = f"head -c {case.content_bytes} {dev}"
+    if "compress" in case.checks:
+        s.data["compress"] = int(guest.check(f"{head} | gzip -1 | wc -c")) / case.content_bytes
+    if "distinct" in case.checks:
+        n = int(guest.check(f"i=0; while [ $i -lt {case.content_bytes // 4096} ]; do "
+                            f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
+                            "i=$((i + 1)); done | sort -u | wc -l"))
+        s.data["distinct"] = n / (case.content_bytes // 4096)
+    if "iolog" in case.checks:
+        # v2: "dev op offset length", v3: the time first; in any order
+        s.iolog = sorted(tuple(f[-3:]) for f in map(str.split, guest.check(
+            f"cat {LOGS}/{case.iolog} 2>/dev/null || true").splitlines())
+            if len(f) in (4, 5) and f[-3] in ("read", "write", "trim"))
     if "logs" in case.checks:
         s.logs = logs_of(guest)
     if "repeat" in case.checks:
@@ -303,7 +336,8 @@ def kiobench(guest, dev: str, case: Case, jobfile: str) -> Stream | str:
     if p.rc:
         return p.out.strip()
     try:
-        return run(guest, dev, case, f"kiobench run {args}", jobfile)
+        return run(guest, dev, case, f"timeout -s INT {case.limit} kiobench run {args}",
+                   jobfile)
     except AssertionError as e:  # the job failed (block_events: exit code)
         return str(e)
 
