@@ -2694,7 +2694,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	/* fio's error lists (kmod/errors.c); put by kb_nl_job_new()'s code */
 	JOB(KB_OPT_IGNORE_ERROR, "ignore_error", "READ,WRITE,VERIFY", p_ignore_error,
 	    "errors (EIO:ENOSPC or numbers) each type goes on from, a list turning its "
-	    "continue_on_error type on; any other stops the job"),
+	    "continue_on_error type on; any other stops the job",
+	    .fio_case = "ignore-error"),
 	JOB(KB_OPT_ERROR_DUMP, "error_dump", "BOOL", p_flag,
 	    "log every failed I/O, those gone on from too (kernel log)",
 	    .off = JOBF(error_dump), FLAG, .def = "1"),
@@ -2798,7 +2799,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	[KB_OPT_REPLAY_NO_STALL] = { .name = "replay_no_stall", .id = KB_OPT_REPLAY_NO_STALL,
 		.mark = KB_OPT_REPLAY_NO_STALL, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
 		.metavar = NULL, .parse = p_flag, FLAG, .off = JOBF(replay_no_stall),
-		.help = "replay as fast as iodepth allows, not at the log's times" },
+		.help = "replay as fast as iodepth allows, not at the log's times",
+		.fio_case = "replay-no-stall" },
 	[KB_OPT_REPLAY_REDIRECT] = { .name = "replay_redirect", .id = KB_OPT_REPLAY_REDIRECT,
 		.mark = KB_OPT_REPLAY_REDIRECT, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
 		.metavar = "DEV", .parse = p_str, .off = JOBF(replay_redirect),
@@ -2825,7 +2827,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 		.id = KB_OPT_REPLAY_TIME_SCALE, .mark = KB_OPT_REPLAY_TIME_SCALE,
 		.scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN, .metavar = "PCT", .parse = p_u32,
 		.off = JOBF(replay_time_scale), BOUNDS(1, UINT32_MAX), .def = "100",
-		.help = "the log's times at PCT % of its rate (200: twice as fast)" },
+		.help = "the log's times at PCT % of its rate (200: twice as fast)",
+		.fio_case = "replay-times" },
 
 	/* fio's about how fio itself runs: nothing of them reaches the device */
 	JOB(KB_OPT_THREAD, "thread", NULL, p_host,

@@ -31,8 +31,9 @@ off), per direction (R, W, D: trim, F: flush):
   delay     the seconds from the command's start to the first issue;
   content   the device's first content_bytes after the run, as fio's;
   repeat    whether a second run of the job file repeats the first's stream;
-  json      the values (a dict: its keys) at the case's paths of the JSON
-            reports (--output-format=json);
+  json      the values (a dict: its keys; "#": a length) at the case's
+            paths of the JSON reports (--output-format=json); a path ending
+            in "~": a number within 30 %, or 2;
   gaps      the coefficient of variation of the gaps between issues;
   compress  how far gzip -1 shrinks the device's first content_bytes;
   distinct  the share of distinct 4 KiB blocks among them;
@@ -67,6 +68,9 @@ class Case:
     filename: bool = True           # [global] names the device
     limit: int = 120                # seconds a kiobench run may take
     iolog: str = ""                 # iolog: the file write_iolog names
+    bad_sectors: tuple = ()         # (first, last): these sectors fail with EIO
+    seconds: float = 0.0            # span, delay: the tolerance (default 15 %, 0.5 s)
+    fails: bool = False             # the job may end in error (exit status not checked)
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
@@ -270,6 +274,28 @@ CASES += [
     Case("write-iolog",
          "[w]\nrw=randread\nbs=4k\nsize=64k\nwrite_iolog=io.log\n",
          ("iolog",), ("write_iolog",), seeds=1, iolog="io.log", fio_args=""),
+]
+
+# fio's version 3 iolog: 21 reads 50 ms apart (its times in microseconds)
+TLOG = ("fio version 3 iolog\n0 /dev/kb-absent add\n0 /dev/kb-absent open\n"
+        + "".join(f"{i * 50_000} /dev/kb-absent read {i * 8192} 4096\n" for i in range(21))
+        + "1000000 /dev/kb-absent close\n")
+
+CASES += [
+    # errors: which ones a job goes on from (4 KiB block 8 fails)
+    Case("ignore-error",
+         "[e]\nrw=read\nbs=4k\nsize=256k\ncontinue_on_error=read\nignore_error=ENOSPC\n",
+         ("count",), ("ignore_error",), seeds=1, bad_sectors=(64, 71), fails=True),
+    # an iolog's times: scaled (50: 2 s; fio's sleeps overshoot under TCG,
+    # 0.69 s for 0.5 s at 200), or not waited for
+    Case("replay-times",
+         "[r]\nread_iolog=/tmp/kb-times.log\nreplay_redirect={dev}\nreplay_time_scale=50\n",
+         ("span",), ("replay_time_scale",), seeds=1, filename=False, seconds=0.5,
+         files={"/tmp/kb-times.log": TLOG}),
+    Case("replay-no-stall",
+         "[r]\nread_iolog=/tmp/kb-times.log\nreplay_redirect={dev}\nreplay_no_stall=1\n",
+         ("span",), ("replay_no_stall",), seeds=1, filename=False, seconds=0.15,
+         files={"/tmp/kb-times.log": TLOG}),
 ]
 
 BY_ID = {c.id: c for c in CASES}
