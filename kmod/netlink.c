@@ -752,10 +752,10 @@ static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
 		return -EINVAL;
 	}
 	if (tb[KIOBENCH_A_BLOCKALIGN] &&
-	    (!cfg->random || !cfg->norandommap || cfg->zones || cfg->cdf ||
+	    (!cfg->random || !cfg->norandommap || cfg->cdf ||
 	     cfg->blockalign % SECTOR_SIZE)) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_BLOCKALIGN],
-				    "blockalign: a multiple of 512, only with random and norandommap, not with random-zones or random-cdf");
+				    "blockalign: a multiple of 512, only with random and norandommap, not with random-cdf");
 		return -EINVAL;
 	}
 	if (!cfg->zonesize)

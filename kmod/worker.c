@@ -147,7 +147,7 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 			   cfg->min_bs, rounddown(dev->span_len - len, cfg->min_bs));
 	if (cfg->zones && cfg->zones->nr[dir])
 		return kb_zone_offset(cfg->zones, dir, &w->rng, dev->span_len,
-				      len, cfg->min_bs);
+				      len, cfg->blockalign ?: cfg->min_bs);
 	if (cfg->random && cfg->norandommap)
 		return kb_rand_offset(&w->rng, dev->span_len, len,
 				      cfg->blockalign ?: cfg->min_bs);

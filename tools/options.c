@@ -3533,10 +3533,9 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return -1;
 	if (check_cmdprio_bs(job, err, errlen))
 		return -1;
-	if (kb_job_ba(job) && (job->skew || job->nr_zones[KIOBENCH_DIR_READ] ||
-			       job->nr_zones[KIOBENCH_DIR_WRITE]))
-		return kb_errf(err, errlen, "ba with random_distribution other than random: not "
-			       "implemented yet");
+	if (kb_job_ba(job) && job->skew)
+		return kb_errf(err, errlen, "ba with random_distribution zipf, pareto or normal: "
+			       "not implemented yet");
 	if (check_submit(job, err, errlen) || check_coe(job, err, errlen))
 		return -1;
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */

@@ -20,6 +20,7 @@ off), per direction (R, W, D: trim, F: flush):
   ops       the share of each op (total variation, fio's spread or 0.03);
   sizes     the transfer sizes of each op (0.05);
   bands     the share of I/Os in each 5 % of the device (0.08);
+  align     the share of I/Os at each offset modulo 4 KiB (0.03);
   seq       the share of I/Os starting where the op's previous one ended;
   depth     the most I/Os in flight at once (from the completions too);
   cpus      the share of I/Os issued on each CPU (0.25);
@@ -296,6 +297,18 @@ CASES += [
          "[r]\nread_iolog=/tmp/kb-times.log\nreplay_redirect={dev}\nreplay_no_stall=1\n",
          ("span",), ("replay_no_stall",), seeds=1, filename=False, seconds=0.15,
          files={"/tmp/kb-times.log": TLOG}),
+]
+
+CASES += [
+    # fio's examples/jesd219.fio, the JEDEC SSD endurance workload, bounded:
+    # its sizes from 512 bytes, every offset 4 KiB aligned, in its zones
+    Case("jesd219",
+         "[JESD219]\nrw=randrw\nnorandommap\nrwmixread=40\nrwmixwrite=60\niodepth=8\n"
+         "bssplit=512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:16k/7:32k/3:"
+         "64k/3\nblockalign=4k\nrandom_distribution=zoned:50/5:30/15:20/80\n"
+         "number_ios=4000\n",
+         ("ops", "sizes", "bands", "align"), ("blockalign", "random_distribution"),
+         writes=True),
 ]
 
 BY_ID = {c.id: c for c in CASES}

@@ -193,8 +193,8 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "ops":
             bad.append(spread_check("ops", kb.share(lambda e, io: io[0]),
                                     [f.share(lambda e, io: io[0]) for f in fio], FLOORS[c]))
-        elif c in ("sizes", "bands", "flags"):
-            key = {"sizes": lambda e, io: io[2],
+        elif c in ("sizes", "bands", "flags", "align"):
+            key = {"sizes": lambda e, io: io[2], "align": lambda e, io: io[1] % 4096,
                    "bands": lambda e, io: min(io[1] * BANDS // kb.dev_bytes, BANDS - 1),
                    "flags": lambda e, io: e.rwbs}[c]
             for op in ops:

@@ -214,6 +214,9 @@ DEBUG_JOBS = [
                     "cmdprio=3\ncmdprio_bssplit=64k/100"),
     # number_ios=8 of its own: the span's end comes after 4 reads
     ("skipend", 4, "rw=read:2m\nsize=8m\nnumber_ios=8"),
+    # fio's jesd219.fio's sizes, alignment and zones
+    ("jesd", 200, "rw=randread\nnorandommap\nbssplit=512/50:4k/30:64k/20\nblockalign=4k\n"
+                  "random_distribution=zoned:80/10:20/90"),
 ]
 
 
@@ -236,7 +239,9 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     beside bssplit=4k/50:64k/50 (rt/3 on exactly the 64 KiB reads of the
     trace, by the kernel's histogram of that priority, none on 4 KiB,
     which the table does not name); rw=read:2m with size=8m and
-    number_ios=8 (4 reads, the job ended at the span's end).  Mutations:
+    number_ios=8 (4 reads, the job ended at the span's end); jesd219.fio's
+    blockalign=4k with a zoned distribution and sizes from 512 bytes
+    (every offset 4 KiB aligned, 80 % in the first tenth).  Mutations:
     kb_follow() taking identical as sequential and the reverse
     (`cfg->rw_sequencer == KIOBENCH_RW_SEQ_SEQUENTIAL`); the strided
     sequential cursor skipping a block (`cfg->rw_seq_add + 4096` in
@@ -246,7 +251,9 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     uniformly (`kb_rng_below(&w->rng, 4096)`); the share read as the
     sequential one (`>= 100 - pct`); kb_cmdprio_draw() taking the
     table's share whatever the size (`if (1 || cfg->cmdprio_bs[dir][i].size
-    == len)`); kb_seq_end() never ending the pass (`if (1 ||`): red."""
+    == len)`); kb_seq_end() never ending the pass (`if (1 ||`); the
+    zoned draw aligned to the smallest size despite blockalign
+    (`cfg->min_bs` in kb_draw_offset()): red."""
     dev = make_nullb("nullb0", size_mb=16)
     text = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\nbs=4k\n"
     for name, n, body in DEBUG_JOBS:
@@ -283,3 +290,7 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     assert 20 <= big <= 80 and prios.get((1, 3)) == big, (big, prios)
     # rw=read:2m in 8 MiB of 16: 4 reads, then the span's end ends the job
     assert offs["skipend"] == [i * (2052 << 10) for i in range(4)], offs["skipend"]
+    # every offset 4 KiB aligned; 80 % in the first tenth (4 sd of 200: 0.11)
+    assert all(o % 4096 == 0 for o in offs["jesd"]), offs["jesd"]
+    low = sum(o < (16 << 20) // 10 for o in offs["jesd"]) / 200
+    assert abs(low - 0.8) <= 0.12, low

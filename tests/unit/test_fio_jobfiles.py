@@ -502,7 +502,7 @@ REFUSED_PATTERNS = [
     ("ba=8k,16k", "not implemented yet: an alignment per direction", False),
     ("ba=100", "a multiple of 512", False),
     ("rw=randread\nbs=4k\nba=8k\nrandom_distribution=zipf:1.2",
-     "ba with random_distribution other than random", False),
+     "ba with random_distribution zipf, pareto or normal", False),
 ]
 
 

@@ -995,7 +995,8 @@ struct kiobench_replay_ent {
  *   are multiples of it from the span's start, rather than of the smallest
  *   transfer size. A multiple of 512 and of the devices' logical block sizes.
  *   Only with random and norandommap (fio turns its random map off for it), not
- *   with random-zones or random-cdf.
+ *   with random-cdf; with random-zones, the zones are made of blocks of this
+ *   size, as fio's.
  * @KIOBENCH_A_DEDUPE_PERCENTAGE: fio's dedupe_percentage: this share of the
  *   writes, drawn for each write, carry the content of an earlier write
  *   (dedupe-mode says which); the others a content of their own. Each write is
