@@ -1046,7 +1046,8 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 	bool bytes = kb_job_isset(job, KB_OPT_RATE);
 	uint64_t r[3] = { 0, 0, 0 };
 	const struct kb_bss *bss;
-	unsigned int d, n;
+	unsigned int d, i, n;
+	uint32_t min_bs;
 	int only = -1;		/* the one direction issued, or -1: both */
 	double iops;
 
@@ -1061,21 +1062,32 @@ static int rate_to_iops(struct kb_job *job, char *err, size_t errlen)
 	for (d = 0; d < 3; d++) {
 		if (only >= 0 && (unsigned int)only != d)
 			continue;
+		if (bytes ? !job->rate_bps[d] : !job->rate_iops_rw[d])
+			continue;
+		bss = kb_job_bss(job, d && job->trim_mode ? 2 : d, &n);
+		for (i = 1, min_bs = bss[0].size; i < n; i++)
+			min_bs = bss[i].size < min_bs ? bss[i].size : min_bs;
+		/*
+		 * fio's rate is bytes/s, rate_iops that many of the smallest
+		 * size: linear arrivals pace the bytes issued, so a larger
+		 * transfer delays the next I/O, while Poisson's gaps are drawn
+		 * per I/O at bytes/s over the smallest size (usec_for_io())
+		 */
+		if (n != 1 && job->rate_process != KIOBENCH_RATE_POISSON)
+			return kb_errf(err, errlen, "%s with several block sizes: not implemented "
+				       "yet (fio paces the bytes at %s, so a larger transfer "
+				       "delays the next I/O; the kernel paces I/Os: give "
+				       "rate_process=poisson, whose gaps fio draws per I/O)",
+				       bytes ? "rate" : "rate_iops",
+				       bytes ? "that rate" : "rate_iops times the smallest size");
 		if (!bytes) {
 			r[d] = job->rate_iops_rw[d];
 			continue;
 		}
-		if (!job->rate_bps[d])
-			continue;
-		bss = kb_job_bss(job, d && job->trim_mode ? 2 : d, &n);
-		if (n != 1)
-			return kb_errf(err, errlen, "rate with several block sizes: not "
-				       "implemented yet (the kernel paces I/Os, not bytes: give "
-				       "rate_iops)");
-		iops = job->rate_bps[d] / (double)bss[0].size;
+		iops = job->rate_bps[d] / (double)min_bs;
 		if (iops < 1 || iops > KIOBENCH_MAX_RATE_IOPS)
 			return kb_errf(err, errlen, "rate: %.1f I/Os a second of %u bytes (1 to %u)",
-				       iops, bss[0].size, KIOBENCH_MAX_RATE_IOPS);
+				       iops, min_bs, KIOBENCH_MAX_RATE_IOPS);
 		r[d] = (uint64_t)(iops + 0.5);
 	}
 	if (bytes && job->nr_devices * job->workers > 1)

@@ -311,4 +311,13 @@ CASES += [
          writes=True),
 ]
 
+CASES += [
+    # rate_iops over several sizes with Poisson arrivals: fio draws each
+    # I/O's gap, whatever its size, at rate_iops a second
+    Case("rate-sizes",
+         "[r]\nrw=randread\nbssplit=4k/50:64k/50\nrate_iops=200\nrate_process=poisson\n"
+         "number_ios=400\nnorandommap\n",
+         ("span", "sizes"), ("rate_iops", "bssplit"), seeds=2),
+]
+
 BY_ID = {c.id: c for c in CASES}

@@ -524,6 +524,33 @@ static void t_rate(void)
 	CHECK(rate_job(&job, "randread", NULL, "rate_iops", ",120") == 0);
 	CHECK(job.rate_iops == 0);		/* the reads are not rated */
 	kb_job_free(&job);
+	/*
+	 * several sizes: fio's linear arrivals pace bytes (refused), its
+	 * Poisson ones draw each I/O's gap at bytes/s over the smallest size.
+	 * Mutation: the refusal's rate_process test dropped: red.
+	 */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "rw", "randread") == 0);
+	CHECK(apply(&job, NULL, "bssplit", "4k/50:64k/50") == 0);
+	CHECK(apply(&job, NULL, "rate_iops", "100") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "rate_iops with several block sizes") != NULL);
+	CHECK(apply(&job, NULL, "rate_process", "poisson") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(job.rate_iops == 100);
+	kb_job_free(&job);
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "rw", "randread") == 0);
+	CHECK(apply(&job, NULL, "bssplit", "4k/50:64k/50") == 0);
+	CHECK(apply(&job, NULL, "rate", "400k") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "rate with several block sizes") != NULL);
+	CHECK(apply(&job, NULL, "rate_process", "poisson") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(job.rate_iops == 100);		/* 400 KiB/s over 4 KiB */
+	kb_job_free(&job);
 	/* what fio does that the kernel cannot: refused, by name */
 	CHECK(rate_job(&job, "randrw", "50", "rate_iops", ",100") == -1);
 	CHECK(strstr(err, "rate_iops with only the writes rated on a mix") != NULL);
