@@ -205,15 +205,20 @@ static int one_value(const struct method *m, enum kb_var var, uint64_t min, uint
 
 /* ---- sweep ---------------------------------------------------------------------- */
 
-/* The swept variable: the one list of more than one value, else a fixed value. */
+/*
+ * The swept variable: the one list of more than one value, else a fixed
+ * value (a sweep of one step); with bursts, which are the steps, none: a
+ * list of one value is then a fixed setting of every burst (--bs=128k).
+ */
 static int sweep_variable(const struct method *m, struct part_def *def)
 {
+	bool bursts = def->burst_size || def->burst_total || def->duty || def->burst_idle_ns;
 	enum kb_var v;
 
 	for (v = KB_VAR_IODEPTH; v <= KB_VAR_DEVICES; v++) {
 		const char *l = m->g.list[v];
 
-		if (!l || (def->var != KB_VAR_NONE && !strpbrk(l, ",-")))
+		if (!l || ((def->var != KB_VAR_NONE || bursts) && !strpbrk(l, ",-")))
 			continue;
 		if (def->var != KB_VAR_NONE && strpbrk(m->g.list[def->var], ",-")) {
 			msg("--%s and --%s: sweep one variable at a time",
