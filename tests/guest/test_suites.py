@@ -182,6 +182,24 @@ def test_bursts_duty_cycle(guest, kiobench_module, make_nullb):
     assert all(s["idle_ns"] >= 300e6 for s in steps(doc))
 
 
+def test_bursts_take_a_one_value_list_as_every_bursts(guest, kiobench_module, make_nullb):
+    """Bursts are the steps: --bs=64k, a list of one value, is every
+    burst's block size (the man page's burst example has --bs=128k), while
+    a list of several values is refused.  Mutation: sweep_variable()
+    taking the one-value --bs as the swept variable beside bursts (as
+    before the fix): red (exit 1, "--bs has a list")."""
+    dev = make_nullb("nullb0", size_mb=64)
+    doc = sweep(guest, f"--filename={dev} --rw=read --bs=64k --burst-size=256k "
+                       f"--burst-total=768k --burst-idle=10ms")
+    part = doc["parts"][0]
+    assert part["variable"] == "burst" and len(part["steps"]) == 3
+    for s in part["steps"]:
+        assert job_bytes(s) == 256 << 10 and s["read"]["ios"] == 4, s["read"]
+    r = guest.run(f"kiobench sweep --filename={dev} --bs=4k,8k --burst-size=256k "
+                  f"--burst-total=768k")
+    assert r.rc == 1 and "--bs has a list" in r.out, r.out
+
+
 def test_writes_are_refused(guest, kiobench_module, make_nullb):
     dev = make_nullb("nullb0", size_mb=16)
     for cmd in (f"sweep --filename={dev} --rw=randwrite --iodepth=1,2",
