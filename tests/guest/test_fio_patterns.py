@@ -140,6 +140,23 @@ def test_strided_zone_read_over_as_fio(guest, kiobench_module, make_nullb):
     assert kb == fio, (kb[:26], fio[:26])
 
 
+def test_strided_zonesize_below_a_transfer_as_fio(guest, kiobench_module, make_nullb):
+    """zonesize=2k below bs=4k, zonerange=16k: each read is a zone's
+    zonesize and more, so every read goes to the next zone, 16 KiB on,
+    under fio 3.33 (setup_strided_zone_mode() moves on once zone_bytes
+    reaches zone_size, after any one I/O here; nothing refuses it) as
+    under kiobench, which checks zonerange, not zonesize, against the
+    largest transfer, as the spec says: the same list.  Mutation: the
+    kernel refusing a zonesize below the largest transfer in
+    kb_parse_pattern() (`if (cfg->zonesize < cfg->max_bs)`): red (the job
+    refused)."""
+    dev = make_nullb("nullb0", size_mb=256)
+    kb, fio = both(guest, dev, job(dev, "[zs]\nrw=read\nzonemode=strided\nzonesize=2k\n"
+                                        "zonerange=16k"))
+    assert fio[:4] == [0, 16384, 32768, 49152], fio[:4]
+    assert kb == fio, (kb[:10], fio[:10])
+
+
 def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):
     """zonemode=strided with rw=randread, zonerange=256k, zonesize=64k,
     zoneskip=768k: 16 reads in each zone, each in the zone's first 256

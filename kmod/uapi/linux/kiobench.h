@@ -968,9 +968,10 @@ struct kiobench_replay_ent {
  *   (the random map's permutation of the zone's blocks, a new one every zone;
  *   with norandommap, with replacement). A multiple of 512; the kernel checks
  *   zonerange (zonesize when absent) against the largest transfer size, not
- *   zonesize itself, so with a zonerange a zonesize below a transfer moves
- *   every I/O to the next zone. Not with zonemode, random-zones, random-cdf,
- *   rw-seq-nr or percentage-random.
+ *   zonesize itself: with a zonerange a zonesize below a transfer moves every
+ *   I/O to the next zone, as fio's does (it moves on once a zone's I/O reaches
+ *   zonesize, and refuses no zonesize). Not with zonemode, random-zones,
+ *   random-cdf, rw-seq-nr or percentage-random.
  * @KIOBENCH_A_ZONERANGE: fio's zonerange: the bytes of a strided zone, a
  *   multiple of 512 from the largest transfer size to the span. Absent:
  *   zonesize. Only with zonesize.
