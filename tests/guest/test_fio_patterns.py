@@ -146,15 +146,25 @@ def test_strided_zonesize_below_a_transfer_as_fio(guest, kiobench_module, make_n
     under fio 3.33 (setup_strided_zone_mode() moves on once zone_bytes
     reaches zone_size, after any one I/O here; nothing refuses it) as
     under kiobench, which checks zonerange, not zonesize, against the
-    largest transfer, as the spec says: the same list.  Mutation: the
-    kernel refusing a zonesize below the largest transfer in
-    kb_parse_pattern() (`if (cfg->zonesize < cfg->max_bs)`): red (the job
-    refused)."""
+    largest transfer, as the spec says: the same list.  A zonesize alone
+    below a transfer (the zonerange then) is refused, as documented, where
+    fio reads past each zone's end.  Mutation: the kernel refusing a
+    zonesize below the largest transfer in kb_parse_pattern() (`if
+    (cfg->zonesize < cfg->max_bs)`): red (the job refused)."""
     dev = make_nullb("nullb0", size_mb=256)
     kb, fio = both(guest, dev, job(dev, "[zs]\nrw=read\nzonemode=strided\nzonesize=2k\n"
                                         "zonerange=16k"))
     assert fio[:4] == [0, 16384, 32768, 49152], fio[:4]
     assert kb == fio, (kb[:10], fio[:10])
+    # without a zonerange it is zonesize's, below the transfer: refused,
+    # naming the limit, where fio reads 4 KiB every 2 KiB, each read past
+    # its zone's end (the documented difference)
+    body = job(dev, "[z2]\nrw=read\nzonemode=strided\nzonesize=2k")
+    guest.check(f"cat >/tmp/job.fio <<'EOF'\n{body}EOF")
+    r = guest.run("kiobench run /tmp/job.fio --output=/dev/null")
+    assert r.rc == 2 and "zonerange: 2048 is below the largest transfer size 4096" in r.out, r.out
+    fio = traced(guest, dev, "fio --output=/dev/null /tmp/job.fio")
+    assert [o for _, o, _ in fio.ios][:3] == [0, 2048, 4096], fio.ios[:3]
 
 
 def test_strided_random_zones_as_fio(guest, kiobench_module, make_nullb):

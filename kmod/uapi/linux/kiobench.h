@@ -973,8 +973,9 @@ struct kiobench_replay_ent {
  *   zonesize, and refuses no zonesize). Not with zonemode, random-zones,
  *   random-cdf, rw-seq-nr or percentage-random.
  * @KIOBENCH_A_ZONERANGE: fio's zonerange: the bytes of a strided zone, a
- *   multiple of 512 from the largest transfer size to the span. Absent:
- *   zonesize. Only with zonesize.
+ *   multiple of 512 from the largest transfer size to the span (fio 3.33 runs
+ *   one below it: sequential I/O past each zone's end, random I/O none).
+ *   Absent: zonesize. Only with zonesize.
  * @KIOBENCH_A_ZONESKIP: fio's zoneskip: bytes between the end of a strided zone
  *   and the next one's start, a multiple of 512 bytes, at most 2^60 (1 EiB).
  *   Only with zonesize.
