@@ -21,6 +21,8 @@ off), per direction (R, W, D: trim, F: flush):
   sizes     the transfer sizes of each op (0.05);
   bands     the share of I/Os in each 5 % of the device (0.08);
   align     the share of I/Os at each offset modulo 4 KiB (0.03);
+  prio      the share of each I/O priority (class/level) of each op (0.03;
+            the issue event has it from 6.5: these cases run on 6.12);
   seq       the share of I/Os starting where the op's previous one ended;
   depth     the most I/Os in flight at once (from the completions too);
   cpus      the share of I/Os issued on each CPU (0.25);
@@ -318,6 +320,14 @@ CASES += [
          "[r]\nrw=randread\nbssplit=4k/50:64k/50\nrate_iops=200\nrate_process=poisson\n"
          "number_ios=400\nnorandommap\n",
          ("span", "sizes"), ("rate_iops", "bssplit"), seeds=2),
+]
+
+CASES += [
+    # a share of the I/Os at another priority
+    Case("cmdprio-percentage",
+         "[p]\nrw=randread\nbs=4k\nnumber_ios=2000\nnorandommap\nprioclass=1\nprio=5\n"
+         "cmdprio_percentage=30\ncmdprio_class=2\ncmdprio=3\n",
+         ("prio",), ("cmdprio_percentage", "prioclass", "prio", "cmdprio_class", "cmdprio")),
 ]
 
 BY_ID = {c.id: c for c in CASES}

@@ -287,7 +287,8 @@ BLOCK_EVENTS = {"Q": "block_bio_queue", "D": "block_rq_issue", "C": "block_rq_co
 # the events' formats differ across 6.1..7.x only in what is optional here
 # (a completion's last brackets hold its error, not a command)
 _BLOCK_LINE = re.compile(r"\[(\d+)\] +(?:[^\s\d]\S* +)?(\d+)\.(\d+): (block_\w+): (\d+,\d+) (\S+) "
-                         r"(?:\d+ )?(?:\(.*?\) )?(\d+) \+ (\d+)(?:.* \[(.*)\])?$", re.M)
+                         r"(?:\d+ )?(?:\(.*?\) )?(\d+) \+ (\d+)(?: ([a-z-]+),\d+,(\d+))?"
+                         r"(?:.* \[(.*)\])?$", re.M)
 
 
 @dataclass(frozen=True)
@@ -301,6 +302,7 @@ class BlockEvent:
     dev: str = ""   # the device's name (nullb0)
     comm: str = ""  # Q and D: the task that queued or issued it
     cpu: int = -1   # the CPU the event happened on
+    prio: str = ""  # "be/5": its I/O priority, where the kernel's event has it (6.5+)
 
 
 def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
@@ -339,9 +341,9 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
     letter = {v: k for k, v in BLOCK_EVENTS.items()}
     out = [BlockEvent(letter[ev], rwbs, int(s) * 1_000_000_000 + int(us) * 1000, int(sec),
                       int(nr) * 512, numbers[devno][0], comm if ev != "block_rq_complete" else "",
-                      int(cpu))
-           for cpu, s, us, ev, devno, rwbs, sec, nr, comm in _BLOCK_LINE.findall(guest.check(
-               f"cat {TRACING}/trace", timeout=timeout))
+                      int(cpu), f"{cls}/{lvl}" if cls else "")
+           for cpu, s, us, ev, devno, rwbs, sec, nr, cls, lvl, comm in _BLOCK_LINE.findall(
+               guest.check(f"cat {TRACING}/trace", timeout=timeout))
            if ev in letter and devno in numbers and (int(nr) > 0 or flushes)]
     assert out, f"no block event of {', '.join(names)} while {run} ran"
     return out

@@ -193,8 +193,9 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "ops":
             bad.append(spread_check("ops", kb.share(lambda e, io: io[0]),
                                     [f.share(lambda e, io: io[0]) for f in fio], FLOORS[c]))
-        elif c in ("sizes", "bands", "flags", "align"):
+        elif c in ("sizes", "bands", "flags", "align", "prio"):
             key = {"sizes": lambda e, io: io[2], "align": lambda e, io: io[1] % 4096,
+                   "prio": lambda e, io: e.prio,
                    "bands": lambda e, io: min(io[1] * BANDS // kb.dev_bytes, BANDS - 1),
                    "flags": lambda e, io: e.rwbs}[c]
             for op in ops:
