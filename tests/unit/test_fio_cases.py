@@ -35,7 +35,10 @@ OWN = "-kiobench's own"
 # the cases: replay_skip acts on iologs only from fio 3.34 (kiobench does
 # as 3.34; Debian's 3.33 skips nothing); iodepth_low=2 and
 # iodepth_batch_complete_min=6 at iodepth=8 on a 1 ms null_blk: fio's
-# issues find at most 6 in flight, kiobench's 1 to 8 evenly (not explained);
+# issues find at most 6 in flight, kiobench's 1 to 8 evenly (fio reaps one
+# completion at a time until its depth is down to iodepth_low, so completed
+# I/Os it has not reaped still count as in flight and it refills only 6;
+# kiobench counts an I/O done at bi_end_io);
 # verify_backlog_batch is refused unless equal to verify_backlog;
 # trim_percentage on a write job aborts fio 3.33 (fio_ro_check);
 # buffer_compress_chunk changes nothing gzip can tell; bwavgtime=100 over
