@@ -10,9 +10,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from vm.guest import Guest
+from vm.guest import Fdp, Guest, Nvme
 
 DEBUGFS = "/sys/kernel/debug/kiobench"
+
+# The QEMU 10 guest of test_write_streams.py and test_pi.py, one boot for
+# both: controller 0 an FDP namespace of 64 MiB with four reclaim unit
+# handles, all its own (write streams 1 to 4); controller 1 a 16 MiB
+# namespace with type 1 protection information.
+FDP_PI_GUEST = {"nvme": [Nvme(64 << 20, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=1 << 20)),
+                         Nvme(16 << 20, pi=1)]}
 
 
 @dataclass

@@ -15,13 +15,14 @@ import json
 
 import pytest
 
-from kb import nvme_cmds, queue_attr
-from vm.guest import Fdp, Guest, Nvme
+from kb import FDP_PI_GUEST, nvme_cmds, queue_attr
+from vm.guest import Guest
 from vm.targets import nvme_dev
 
 MiB = 1 << 20
-# Four reclaim unit handles, all the namespace's: write streams 1 to 4.
-GUEST_ARGS = {"nvme": [Nvme(64 * MiB, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=MiB))]}
+# Four reclaim unit handles, all the namespace's: write streams 1 to 4
+# (controller 0; controller 1 is test_pi.py's).
+GUEST_ARGS = FDP_PI_GUEST
 DTYPE_DPLCMT = 2 << 4   # NVME_RW_DTYPE_DPLCMT in the control field
 
 pytestmark = pytest.mark.debug

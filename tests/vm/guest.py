@@ -76,8 +76,8 @@ class Zoned:
 
 
 # QEMU 10 (bookworm-backports), unpacked by tests/install-deps.sh beside the
-# kernels and never installed: only guests with an FDP namespace boot it
-# (QEMU 7.2 has no Flexible Data Placement); every other guest, and every
+# kernels and never installed: only guests with an FDP or a PI namespace
+# boot it (QEMU 7.2 has no Flexible Data Placement); every other guest, and every
 # timing, stays on the host's QEMU 7.2.
 QEMU10 = CACHE / "qemu-10" / "root"
 
@@ -125,12 +125,18 @@ class Nvme:
     QEMU's 64; the kernel uses one per CPU up to that).  fdp: an FDP
     namespace in a subsystem of its own (nvme-subsys kiobench-subsys<i>);
     the guest then runs QEMU 10 (qemu10()), and the kernel names the
-    namespace after the subsystem (targets.nvme_dev finds it)."""
+    namespace after the subsystem (targets.nvme_dev finds it).  pi: end-to-end
+    protection information of that type (1-3; 0: none) in 8 bytes of
+    metadata a 512-byte block, in a buffer of its own (ms=8, mset=0: the
+    Linux driver takes no extended LBAs), a 16-bit CRC guard (pif=0); the
+    kernel registers it as the disk's integrity profile (T10-DIF-TYPE1-CRC
+    for type 1).  A guest with one also runs QEMU 10."""
     size: int
     discard: bool = False
     zoned: Zoned | None = None
     max_ioqpairs: int | None = None
     fdp: Fdp | None = None
+    pi: int = 0
 
     def qemu_args(self, i: int, img: Path) -> list[str]:
         drive = f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe"
@@ -154,6 +160,8 @@ class Nvme:
                 ("max_active", z.max_active)) if v)
         if self.fdp is not None:
             ns += f",fdp.ruhs={self.fdp.ruhs}"
+        if self.pi:
+            ns += f",ms=8,mset=0,pi={self.pi},pif=0,pil=0"
         return [*subsys, "-drive", drive, "-device", ctrl, "-device", ns]
 
 
@@ -286,7 +294,7 @@ class Guest:
         # alternatives not yet patched) makes 6.12's KASAN take the direct
         # map for a wild access: a splat at 0.003 s in some debug boots.
         qemu, env = ["qemu-system-x86_64"], None
-        if any(c.fdp is not None for c in spec):
+        if any(c.fdp is not None or c.pi for c in spec):
             qemu, env = qemu10()
         args = ["timeout", "--kill-after=10", str(lifetime),
                 *qemu, "-accel", "tcg,thread=multi", "-cpu", "max,la57=off",
