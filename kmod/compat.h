@@ -9,6 +9,7 @@
 #ifndef KB_COMPAT_H
 #define KB_COMPAT_H
 
+#include <linux/blk-integrity.h>
 #include <linux/blk-mq.h>
 #include <linux/blkdev.h>
 #include <linux/cgroup.h>
@@ -333,6 +334,44 @@ static inline void kb_bio_set_write_stream(struct bio *bio, u8 stream)
 static inline unsigned int kb_max_write_streams(struct block_device *bdev)
 {
 	return 0;
+}
+#endif
+
+/*
+ * A device's integrity profile as integrity/format in sysfs names it, and
+ * whether the block layer generates protection information for its writes
+ * (write_generate) and verifies it on its reads (read_verify); NULL: none
+ * (or no CONFIG_BLK_DEV_INTEGRITY: bdev_get_integrity() is then NULL).
+ * 6.11 moved the profile into the queue limits: a checksum type that
+ * blk_integrity_profile_name() names, and flags that say what the block
+ * layer does not do (BLK_INTEGRITY_NOGENERATE, NOVERIFY).  Before, a
+ * profile structure with its name and its functions, and flags that say
+ * what it does, with a function to do it.
+ */
+#ifdef KB_HAVE_BLK_INTEGRITY_NAME
+static inline const char *kb_integrity(struct block_device *bdev,
+				       bool *generate, bool *verify)
+{
+	struct blk_integrity *bi = bdev_get_integrity(bdev);
+
+	if (!bi)
+		return NULL;
+	*generate = !(bi->flags & BLK_INTEGRITY_NOGENERATE);
+	*verify = !(bi->flags & BLK_INTEGRITY_NOVERIFY);
+	return blk_integrity_profile_name(bi);
+}
+#else
+static inline const char *kb_integrity(struct block_device *bdev,
+				       bool *generate, bool *verify)
+{
+	struct blk_integrity *bi = bdev_get_integrity(bdev);
+
+	if (!bi)
+		return NULL;
+	*generate = bi->profile->generate_fn &&
+		    (bi->flags & BLK_INTEGRITY_GENERATE);
+	*verify = bi->profile->verify_fn && (bi->flags & BLK_INTEGRITY_VERIFY);
+	return bi->profile->name;
 }
 #endif
 

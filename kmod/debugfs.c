@@ -56,6 +56,15 @@ static int kb_config_show(struct seq_file *m, void *unused)
 		seq_printf(m, "device=%s lbs=%u span=%llu+%llu\n", cfg->paths[i],
 			   job->devs[i].lbs, job->devs[i].span_start,
 			   job->devs[i].span_len);
+	/* pairs with kb_job_start()'s release: kb_note_integrity()'s record */
+	if (smp_load_acquire(&job->state) != KIOBENCH_STATE_NEW)
+		for (i = 0; i < cfg->nr_devs; i++)
+			seq_printf(m, "integrity=%s %s write_generate=%d read_verify=%d\n",
+				   cfg->paths[i], job->devs[i].pi_format ?: "none",
+				   !!(job->devs[i].pi_flags &
+				      BIT(KIOBENCH_INTEGRITY_BIT_GENERATE)),
+				   !!(job->devs[i].pi_flags &
+				      BIT(KIOBENCH_INTEGRITY_BIT_VERIFY)));
 	seq_printf(m, "random=%d\nrwmix_read=%u\n", cfg->random, cfg->rwmix_read);
 	kb_show_bss(m, cfg);
 	seq_printf(m, "iodepth=%u\nnumjobs=%u\nworkers=%u\n", cfg->iodepth,

@@ -1115,6 +1115,22 @@ out_free_config:
 }
 
 /*
+ * What the block layer will do with a device's protection information, as
+ * the job starts: the report says whether the PI of its writes and reads
+ * was the block layer's (integrity/write_generate, read_verify), which
+ * the administrator may change between two jobs.  Read after the job's
+ * RUNNING (kb_put_config()), whose release publishes it.
+ */
+static void kb_note_integrity(struct kb_dev *dev)
+{
+	bool gen = false, ver = false;
+
+	dev->pi_format = kb_integrity(dev->bdev.bdev, &gen, &ver);
+	dev->pi_flags = (gen ? BIT(KIOBENCH_INTEGRITY_BIT_GENERATE) : 0) |
+			(ver ? BIT(KIOBENCH_INTEGRITY_BIT_VERIFY) : 0);
+}
+
+/*
  * NEW -> RUNNING.  The caller found the job NEW under the registry's lock
  * and holds it still, so that two START requests cannot both start it.
  */
@@ -1145,6 +1161,8 @@ int kb_job_start(struct kb_job *job, struct netlink_ext_ack *extack)
 			return err;
 		job->stages_held = true;
 	}
+	for (i = 0; i < cfg->nr_devs; i++)
+		kb_note_integrity(&job->devs[i]);
 	now = ktime_get_ns();
 	job->start_ns = now;
 	job->ramp_end_ns = now + cfg->ramp_ns;	/* until a worker runs */

@@ -424,6 +424,13 @@ struct kb_dev {
 	bool hq_poll;		/* hq_map's poll row is the poll map's */
 	bool can_poll;		/* REQ_POLLED bios can be polled */
 	u8 plug_max;		/* the most requests a plug takes at once */
+	/*
+	 * At the job's start (kb_job_start()): its integrity profile's name
+	 * (NULL: none) and what the block layer does with its protection
+	 * information, BIT(KIOBENCH_INTEGRITY_BIT_*).
+	 */
+	const char *pi_format;
+	u8 pi_flags;
 };
 
 #define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */

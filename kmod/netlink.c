@@ -1077,8 +1077,9 @@ static int kb_put_zones(struct sk_buff *msg, const struct kb_zones *zs)
  * request's attributes: what a reply says is what the workers do, whoever
  * made the job.  A flag or a limit that is off is absent, as in a request;
  * every other value is put, defaults included.  After the devices, the span
- * the kernel uses on each of them (job-span-len, one per device, in order);
- * then the nests and arrays, the plain settings (kb_scalars) and those put
+ * the kernel uses on each of them (job-span-len, one per device, in order)
+ * and, once the job has started, their integrity as it found them; then
+ * the nests and arrays, the plain settings (kb_scalars) and those put
  * by rules of their own.
  */
 static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
@@ -1098,6 +1099,14 @@ static int kb_put_config(struct sk_buff *msg, struct kb_job *job)
 		if (nla_put_u64_64bit(msg, KIOBENCH_A_JOB_SPAN_LEN,
 				      job->devs[i].span_len, KIOBENCH_A_PAD))
 			return -EMSGSIZE;
+	/* pairs with kb_job_start()'s release: kb_note_integrity()'s record */
+	if (smp_load_acquire(&job->state) != KIOBENCH_STATE_NEW)
+		for (i = 0; i < cfg->nr_devs; i++)
+			if (nla_put_string(msg, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
+					   job->devs[i].pi_format ?: "none") ||
+			    nla_put_u32(msg, KIOBENCH_A_JOB_INTEGRITY_FLAGS,
+					job->devs[i].pi_flags))
+				return -EMSGSIZE;
 	if (kb_put_bssplit(msg, cfg))
 		return -EMSGSIZE;
 	if ((cfg->nr_cpus && nla_put(msg, KIOBENCH_A_CPUS,

@@ -224,6 +224,8 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_RATE_IOPS_WRITE] = { "rate-iops-write", KB_NLT_U32, true, 1ULL, 10000000ULL, 0 },
 	[KIOBENCH_A_WRITE_STREAMS] = { "write-streams", KB_NLT_BINARY, true, 0ULL, 0ULL, 16 },
 	[KIOBENCH_A_WRITE_STREAM_SELECT] = { "write-stream-select", KB_NLT_U8, true, 0ULL, 3ULL, 0 },
+	[KIOBENCH_A_JOB_INTEGRITY_FORMAT] = { "job-integrity-format", KB_NLT_STRING, false },
+	[KIOBENCH_A_JOB_INTEGRITY_FLAGS] = { "job-integrity-flags", KB_NLT_U32, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {

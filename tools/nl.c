@@ -1179,6 +1179,24 @@ static int parse_kcfg_lists(struct nlmsghdr *nlh, struct nlattr **tb, struct kb_
 			c->span_len[c->nr_spans] = nla_get_u64(a);
 		c->nr_spans++;
 	}
+	/* KIOBENCH_A_JOB_INTEGRITY_FORMAT, _FLAGS: likewise, once started */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) == KIOBENCH_A_JOB_INTEGRITY_FORMAT) {
+			if (nla_len(a) < 1)
+				return -EINVAL;
+			if (c->nr_pi < KB_KCFG_DEVS)
+				snprintf(c->pi_format[c->nr_pi], sizeof(c->pi_format[0]),
+					 "%.*s", nla_len(a) - 1, (const char *)nla_data(a));
+			c->nr_pi++;
+		} else if (nla_type(a) == KIOBENCH_A_JOB_INTEGRITY_FLAGS) {
+			if (nla_len(a) != 4)
+				return -EINVAL;
+			if (c->nr_pi_flags < KB_KCFG_DEVS)
+				c->pi_flags[c->nr_pi_flags] = nla_get_u32(a);
+			c->nr_pi_flags++;
+		}
+	}
 	if (tb[KIOBENCH_A_RANDOM_ZONES] && parse_kzones(tb[KIOBENCH_A_RANDOM_ZONES], c))
 		return -EINVAL;
 	if (tb[KIOBENCH_A_RANDOM_CDF] && parse_kcdf(tb[KIOBENCH_A_RANDOM_CDF], c))

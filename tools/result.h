@@ -107,6 +107,11 @@ struct kb_kcfg {
 	unsigned int nr_devs;
 	uint64_t span_len[KB_KCFG_DEVS];	/* per device, bytes */
 	unsigned int nr_spans;
+	/* per device, at the job's start: integrity/format ("none"), and
+	 * BIT(KIOBENCH_INTEGRITY_BIT_*); nr_pi 0: not reported */
+	char pi_format[KB_KCFG_DEVS][32];
+	uint32_t pi_flags[KB_KCFG_DEVS];
+	unsigned int nr_pi, nr_pi_flags;
 	struct kb_kcfg_bs { uint32_t size, weight; } bss[KB_KCFG_BSS];	/* the reads' */
 	unsigned int nr_bss;
 	/* the writes' and trims' where they differ from the previous direction's; else 0 */

@@ -17,8 +17,13 @@ DEBUGFS = "/sys/kernel/debug/kiobench"
 # The QEMU 10 guest of test_write_streams.py and test_pi.py, one boot for
 # both: controller 0 an FDP namespace of 64 MiB with four reclaim unit
 # handles, all its own (write streams 1 to 4); controller 1 a 16 MiB
-# namespace with type 1 protection information.
-FDP_PI_GUEST = {"nvme": [Nvme(64 << 20, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=1 << 20)),
+# namespace with type 1 protection information.  QEMU 10 puts every
+# controller in a subsystem, and with NVMe multipath the kernel then makes
+# each namespace a bio-based head (nvme1n1) over a hidden path disk
+# (nvme1c1n1), whose integrity/write_generate and read_verify are the ones
+# the block layer follows: nvme_core.multipath=N gives the namespaces'
+# own disks, whose settings a test can change.
+FDP_PI_GUEST = {"append": "nvme_core.multipath=N", "nvme": [Nvme(64 << 20, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=1 << 20)),
                          Nvme(16 << 20, pi=1)]}
 
 

@@ -10,15 +10,24 @@ test_write_streams.py's (kb.FDP_PI_GUEST: one QEMU 10 boot), this
 namespace its controller 1."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from kb import FDP_PI_GUEST, disk_name
+from kb import FDP_PI_GUEST, debugfs, destroy_job, disk_name, nvme_cmds, run_job
 from vm.guest import Guest
 from vm.targets import nvme_dev
 
 GUEST_ARGS = FDP_PI_GUEST
 
 pytestmark = pytest.mark.debug
+
+# The control field (upper half of cdw12) of an NVMe read or write
+PRCHK_REF = 1 << 10
+PRCHK_GUARD = 1 << 12
+PRACT = 1 << 13
+PRINFO = PRACT | PRCHK_GUARD | 1 << 11 | PRCHK_REF
+T10 = "T10-DIF-TYPE1-CRC"
 
 
 def pi_dev(guest: Guest) -> str:
@@ -44,3 +53,66 @@ def test_pi_namespace_has_integrity(guest: Guest):
     assert attrs == {"format": "T10-DIF-TYPE1-CRC", "tag_size": "2",
                      "protection_interval_bytes": "512", "write_generate": "1",
                      "read_verify": "1"}, attrs
+
+
+def set_integrity(guest: Guest, dev: str, **attrs: int) -> None:
+    """Writes integrity attributes (write_generate, read_verify) of dev."""
+    for attr, value in attrs.items():
+        guest.check(f"echo {value} >/sys/block/{disk_name(dev)}/integrity/{attr}")
+
+
+def round_trip(guest: Guest, dev: str) -> tuple[dict, set[int], set[int]]:
+    """64 KiB written then read back, 4 KiB at a time by one worker at
+    depth 1: the read job's JSON (its settings the kernel's), and the
+    PRINFO bits of the writes' and of the reads' NVMe commands.  Neither
+    run may fail an I/O."""
+    base = f"kiobench run --allow-writes --filename={dev} --bs=4k --size=64k --iodepth=1"
+    prinfo: dict[str, set[int]] = {}
+    for rw in ("write", "read"):
+        cmds = nvme_cmds(guest, f"{base} --rw={rw} --output-format=json --output=/tmp/pi.json")
+        ops = [c for c in cmds if c["op"] == f"nvme_cmd_{rw}"]
+        assert ops, cmds
+        prinfo[rw] = {c["ctrl"] & PRINFO for c in ops}
+        job = json.loads(guest.check("cat /tmp/pi.json"))["jobs"][0]
+        assert job["error"] == 0, job
+    return job, prinfo["write"], prinfo["read"]
+
+
+def test_pi_what_the_block_layer_did(guest: Guest, kiobench_module):
+    """A job on the PI namespace records, as it starts, the integrity
+    profile and whether the block layer generated PI on writes and
+    verified it on reads, and says so in debugfs, JSON and the table.
+    With both on, the NVMe driver sends every write and read with the
+    guard and reference tag checks (PRCHK); with write_generate 0 the
+    writes go with PRACT (the controller generates), with read_verify 0
+    the reads (it checks and strips); the round trip fails no I/O
+    either way.  Mutations: kb_note_integrity() leaving the flags out:
+    red (the report says not generated, the commands PRCHK); the tool's
+    read_verify taken from the generate bit: red."""
+    dev = pi_dev(guest)
+    try:
+        for gen, ver in ((1, 1), (0, 1), (1, 0)):
+            set_integrity(guest, dev, write_generate=gen, read_verify=ver)
+            job, writes, reads = round_trip(guest, dev)
+            assert job["kiobench"]["settings"]["protection"] == [
+                {"format": T10, "write_generate": bool(gen), "read_verify": bool(ver)}], job
+            # PRACT: the controller's PI; 6.12's driver sets PRCHK with it
+            for on, prinfo in ((gen, writes), (ver, reads)):
+                if on:
+                    ok = all(not p & PRACT and p & PRCHK_GUARD and p & PRCHK_REF for p in prinfo)
+                else:
+                    ok = all(p & PRACT for p in prinfo)
+                assert ok, (gen, ver, writes, reads)
+        # the table's line and debugfs, read_verify still off
+        args = f"--filename={dev} --rw=read --bs=4k --size=64k"
+        r = guest.run(f"kiobench run {args}")
+        assert r.rc == 0, r.out
+        assert (f"protection: {T10}, block layer generated on writes, not verified by "
+                f"the block layer (read_verify 0) on reads") in r.out, r.out
+        job = run_job(guest, args, keep=True)
+        config = debugfs(guest, job, "config")
+        destroy_job(guest, job)
+        assert f"integrity={dev} {T10} write_generate=1 read_verify=0" in config, config
+    finally:
+        set_integrity(guest, dev, write_generate=1, read_verify=1)
+

@@ -149,7 +149,8 @@
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
- *	KIOBENCH_A_WRITE_STREAM_SELECT.
+ *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -228,7 +229,8 @@
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
- *	KIOBENCH_A_WRITE_STREAM_SELECT.
+ *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -300,7 +302,8 @@
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
- *	KIOBENCH_A_WRITE_STREAM_SELECT.
+ *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -573,6 +576,19 @@ struct kiobench_replay_ent {
 	__u64 time_ns;
 	__u32 len;
 	__u32 dir;
+};
+
+/**
+ * enum kiobench_integrity_bit - The bits of job-integrity-flags: what the block
+ *   layer does with a device's protection information.
+ * @KIOBENCH_INTEGRITY_BIT_GENERATE: It computes each write's
+ *   (integrity/write_generate 1).
+ * @KIOBENCH_INTEGRITY_BIT_VERIFY: It checks each read's (integrity/read_verify
+ *   1).
+ */
+enum kiobench_integrity_bit {
+	KIOBENCH_INTEGRITY_BIT_GENERATE,
+	KIOBENCH_INTEGRITY_BIT_VERIFY,
 };
 
 /**
@@ -1138,6 +1154,20 @@ struct kiobench_replay_ent {
  * @KIOBENCH_A_WRITE_STREAM_SELECT: How write-streams is shared out: roundrobin
  *   (absent), random, job (the list must hold one stream) or worker. Only with
  *   write-streams.
+ * @KIOBENCH_A_JOB_INTEGRITY_FORMAT: Status: each device's integrity profile as
+ *   the job found it when it started, one per device in the order of devices:
+ *   its /sys/block/<disk>/integrity/format (T10-DIF-TYPE1-CRC,
+ *   T10-DIF-TYPE3-IP, EXT-DIF-TYPE1-CRC64, nop ...), "none" for a device
+ *   without one (or a kernel without CONFIG_BLK_DEV_INTEGRITY). Absent until
+ *   the job starts.
+ * @KIOBENCH_A_JOB_INTEGRITY_FLAGS: Status: what the block layer did with each
+ *   device's protection information when the job started, one per device in the
+ *   order of devices (0 for a device without integrity), bits of integrity-bit:
+ *   generate, it computed the PI of each write (integrity/write_generate 1);
+ *   verify, it checked the PI of each read (integrity/read_verify 1). A write
+ *   or read it left alone went out without PI: an NVMe namespace formatted with
+ *   PI then has the controller generate or strip it (PRACT). Absent until the
+ *   job starts.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1300,6 +1330,8 @@ enum kiobench_attr {
 	KIOBENCH_A_RATE_IOPS_WRITE,	/* u32 */
 	KIOBENCH_A_WRITE_STREAMS,	/* binary */
 	KIOBENCH_A_WRITE_STREAM_SELECT,	/* u8: enum kiobench_write_stream_select */
+	KIOBENCH_A_JOB_INTEGRITY_FORMAT,	/* string, repeated */
+	KIOBENCH_A_JOB_INTEGRITY_FLAGS,	/* u32, repeated */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
