@@ -353,6 +353,8 @@ enum kb_tune {
 	KB_TUNE_SCHEDULER,	/* queue/scheduler (fio's ioscheduler) */
 	KB_TUNE_NR_REQUESTS,	/* queue/nr_requests */
 	KB_TUNE_IRQ_CPUS,	/* the device's vectors' smp_affinity_list */
+	KB_TUNE_WRITE_GENERATE,	/* integrity/write_generate */
+	KB_TUNE_READ_VERIFY,	/* integrity/read_verify */
 	KB_NR_TUNE
 };
 

@@ -301,6 +301,7 @@ static int sweep_tuning(struct method *m, struct part_def *def)
 			msg("--%s: changes a machine-wide setting of the devices (%s); "
 			    "it needs --allow-tuning, and is put back at the end", kb_tune_names[t],
 			    t == KB_TUNE_IRQ_CPUS ? "their interrupts' affinity" :
+			    t >= KB_TUNE_WRITE_GENERATE ? "their block integrity's" :
 			    "their block queue's");
 			return -1;
 		}

@@ -1492,19 +1492,24 @@ static int p_log(const struct kb_opt *o, const char *val, struct kb_job *job,
 
 /*
  * A tuning's values, comma-separated: numbers (rq_affinity, nomerges,
- * nr_requests), scheduler names, or CPU lists (irq_cpus).
+ * nr_requests), scheduler names, CPU lists (irq_cpus), or 0 and 1
+ * (write_generate, read_verify).
  */
 static int p_tune(const struct kb_opt *o, const char *val, struct kb_job *job,
 		  struct kb_global *g, char *err, size_t errlen)
 {
+	bool flag = o->id == KB_OPT_WRITE_GENERATE || o->id == KB_OPT_READ_VERIFY;
 	const char *ok = o->id == KB_OPT_IOSCHEDULER ? "abcdefghijklmnopqrstuvwxyz0123456789-_," :
-			 o->id == KB_OPT_IRQ_CPUS ? "0123456789-," : "0123456789,";
+			 o->id == KB_OPT_IRQ_CPUS ? "0123456789-," : flag ? "01," : "0123456789,";
 	size_t n = strlen(val);
 
-	if (!n || strspn(val, ok) != n || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,"))
+	if (!n || strspn(val, ok) != n || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,") ||
+	    (flag && strstr(val, "00")) || (flag && strstr(val, "11")) ||
+	    (flag && (strstr(val, "01") || strstr(val, "10"))))
 		return kb_errf(err, errlen, "'%s' is not a list of %s", val,
 			       o->id == KB_OPT_IOSCHEDULER ? "scheduler names" :
-			       o->id == KB_OPT_IRQ_CPUS ? "CPU lists (0,2-3)" : "numbers");
+			       o->id == KB_OPT_IRQ_CPUS ? "CPU lists (0,2-3)" :
+			       flag ? "0 and 1" : "numbers");
 	return p_str(o, val, job, g, err, errlen);
 }
 
@@ -2945,6 +2950,14 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	CMD(KB_OPT_IRQ_CPUS, "irq_cpus", KB_CMD_SWEEP, "CPUS[,CPUS]", p_tune,
 	    "tuning: the CPU of the devices' interrupt vectors, e.g. 0,3 (needs "
 	    "--allow-tuning; managed interrupts refuse)", .off = CMDF(tune[KB_TUNE_IRQ_CPUS])),
+	CMD(KB_OPT_WRITE_GENERATE, "write_generate", KB_CMD_SWEEP, "0|1[,0|1]", p_tune,
+	    "tuning: whether the block layer generates the writes' protection information "
+	    "(integrity/write_generate), e.g. 1,0 (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_WRITE_GENERATE])),
+	CMD(KB_OPT_READ_VERIFY, "read_verify", KB_CMD_SWEEP, "0|1[,0|1]", p_tune,
+	    "tuning: whether the block layer verifies the reads' protection information "
+	    "(integrity/read_verify), e.g. 1,0 (needs --allow-tuning)",
+	    .off = CMDF(tune[KB_TUNE_READ_VERIFY])),
 
 	CMD(KB_OPT_THRESHOLD, "threshold", KB_CMD_COMPARE, "PCT", p_pct,
 	    "how much worse a significant change must be to count (percent)",

@@ -32,15 +32,24 @@ const char *const kb_tune_names[KB_NR_TUNE] = {
 	[KB_TUNE_SCHEDULER] = "ioscheduler",
 	[KB_TUNE_NR_REQUESTS] = "nr_requests",
 	[KB_TUNE_IRQ_CPUS] = "irq_cpus",
+	[KB_TUNE_WRITE_GENERATE] = "write_generate",
+	[KB_TUNE_READ_VERIFY] = "read_verify",
 };
 
-/* The queue attribute of each block setting. */
+/* The sysfs attribute of each block setting, in the disk's queue/ or integrity/. */
 static const char *const queue_attr[KB_NR_TUNE] = {
 	[KB_TUNE_RQ_AFFINITY] = "rq_affinity",
 	[KB_TUNE_NOMERGES] = "nomerges",
 	[KB_TUNE_SCHEDULER] = "scheduler",
 	[KB_TUNE_NR_REQUESTS] = "nr_requests",
+	[KB_TUNE_WRITE_GENERATE] = "integrity/write_generate",
+	[KB_TUNE_READ_VERIFY] = "integrity/read_verify",
 };
+
+static bool in_integrity(enum kb_tune t)
+{
+	return t == KB_TUNE_WRITE_GENERATE || t == KB_TUNE_READ_VERIFY;
+}
 
 struct change {
 	char path[PATH_MAX];
@@ -205,6 +214,37 @@ static int queue_dir(const char *dev, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * The sysfs path of block setting t of dev: its queue directory's
+ * attribute, or its disk's integrity/ one (beside queue/).
+ */
+static int attr_path(const char *dev, enum kb_tune t, char *buf, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (queue_dir(dev, dir, sizeof(dir)))
+		return -1;
+	if (in_integrity(t))
+		dir[strlen(dir) - strlen("queue")] = '\0';
+	snprintf(buf, len, "%s%s%s", dir, in_integrity(t) ? "" : "/", queue_attr[t]);
+	return 0;
+}
+
+/*
+ * Whether dev's disk has an integrity profile: every disk has integrity/
+ * in sysfs, whose format is "none" without one (and whose write_generate
+ * and read_verify then take a value that changes nothing).
+ */
+static bool has_integrity(const char *dev)
+{
+	char path[PATH_MAX + 32], val[64];
+
+	if (attr_path(dev, KB_TUNE_WRITE_GENERATE, path, sizeof(path)))
+		return false;
+	strcpy(strrchr(path, '/') + 1, "format");
+	return read_value(path, val, sizeof(val)) && strcmp(val, "none");
+}
+
 static int set_irqs(const char *dev, const char *val)
 {
 	unsigned int *irqs = NULL, n = 0, i;
@@ -241,7 +281,13 @@ int kb_tune_set(enum kb_tune t, char *const *devs, unsigned int n, const char *v
 		snprintf(path, sizeof(path), "%s/%s", dir, queue_attr[KB_TUNE_NR_REQUESTS]);
 		if (t == KB_TUNE_SCHEDULER && keep(path) < 0)
 			return -1;
-		snprintf(path, sizeof(path), "%s/%s", dir, queue_attr[t]);
+		if (attr_path(devs[i], t, path, sizeof(path)))
+			return -1;
+		if (in_integrity(t) && !has_integrity(devs[i])) {
+			msg("%s=%s: %s has no integrity profile (integrity/format none)",
+			    kb_tune_names[t], val, devs[i]);
+			return -1;
+		}
 		if (change(path, val, kb_tune_names[t]))
 			return -1;
 	}
@@ -348,8 +394,11 @@ static void dev_settings(const char *dev, struct json_object *o)
 
 	if (queue_dir(dev, dir, sizeof(dir)))
 		return;
-	for (t = 0; t < KB_TUNE_IRQ_CPUS; t++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, queue_attr[t]);
+	for (t = 0; t < KB_NR_TUNE; t++) {
+		/* integrity/: a disk with an integrity profile only */
+		if (t == KB_TUNE_IRQ_CPUS || (in_integrity(t) && !has_integrity(dev)) ||
+		    attr_path(dev, t, path, sizeof(path)))
+			continue;
 		if (read_value(path, val, sizeof(val)))
 			json_object_object_add(o, kb_tune_names[t], json_object_new_string(val));
 	}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Machine-wide settings a sweep changes and puts back (tuning.c): the
- * block queue's rq_affinity, nomerges, scheduler and nr_requests, and the
- * affinity of the device's interrupt vectors.  Each old value is recorded
+ * block queue's rq_affinity, nomerges, scheduler and nr_requests, the
+ * affinity of the device's interrupt vectors, and the block integrity's
+ * write_generate and read_verify.  Each old value is recorded
  * in the run directory (/run/kiobench, $KIOBENCH_RUN_DIR) before it is
  * changed, so that the next kiobench puts back what a killed one left.
  */
@@ -15,7 +16,10 @@
 
 #include "kiobench.h"
 
-/* The options' names: rq_affinity, nomerges, ioscheduler, nr_requests, irq_cpus. */
+/*
+ * The options' names: rq_affinity, nomerges, ioscheduler, nr_requests,
+ * irq_cpus, write_generate, read_verify.
+ */
 extern const char *const kb_tune_names[KB_NR_TUNE];
 
 /* Value i of a comma-separated list into buf; false: there is none. */

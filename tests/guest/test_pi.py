@@ -116,3 +116,33 @@ def test_pi_what_the_block_layer_did(guest: Guest, kiobench_module):
     finally:
         set_integrity(guest, dev, write_generate=1, read_verify=1)
 
+
+def test_pi_tuning_sweep(guest: Guest, kiobench_module):
+    """--write_generate=1,0 swept with --read_verify=0 fixed: each step's
+    settings as sysfs read them during it, in the JSON and under the
+    rows, and its writes' commands (the step's report) follow them;
+    afterwards both are back at 1 and the record is gone.  A sweep over
+    the PI namespace and the FDP one, which has no integrity profile,
+    fails at its first step, naming the device; the PI namespace's value,
+    changed first, is back.  Mutation: kb_tune_restore() writes nothing
+    back: red."""
+    dev, other = pi_dev(guest), nvme_dev(guest, 0)
+    args = (f"--filename={dev} --rw=write --bs=4k --size=64k --allow-writes "
+            f"--allow-tuning --write_generate=1,0 --read_verify=0")
+    guest.check(f"kiobench sweep {args} --output-format=json --output=/tmp/tune.json",
+                timeout=120)
+    part = json.loads(guest.check("cat /tmp/tune.json"))["parts"][0]
+    assert part["variable"] == "write_generate"
+    seen = [(s["value"], s["tuning"][dev]["write_generate"], s["tuning"][dev]["read_verify"])
+            for s in part["steps"]]
+    assert seen == [("1", "1", "0"), ("0", "0", "0")], seen
+    after = (integrity_attr(guest, dev, "write_generate"), integrity_attr(guest, dev, "read_verify"))
+    assert after == ("1", "1"), after
+    assert not guest.run("ls /run/kiobench/tuning.* 2>/dev/null").out.strip()
+    table = guest.check(f"kiobench sweep {args}", timeout=120)
+    assert f"settings of {dev}: " in table and " write_generate=0 read_verify=0" in table, table
+    assert integrity_attr(guest, dev, "write_generate") == "1"
+    r = guest.run(f"kiobench sweep --filename={dev}:{other} --rw=read --bs=4k --size=64k "
+                  f"--allow-tuning --read_verify=0,1", timeout=120)
+    assert r.rc != 0 and f"read_verify=0: {other} has no integrity profile" in r.out, r.out
+    assert integrity_attr(guest, dev, "read_verify") == "1"
