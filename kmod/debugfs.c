@@ -59,12 +59,14 @@ static int kb_config_show(struct seq_file *m, void *unused)
 	/* pairs with kb_job_start()'s release: kb_note_integrity()'s record */
 	if (smp_load_acquire(&job->state) != KIOBENCH_STATE_NEW)
 		for (i = 0; i < cfg->nr_devs; i++)
-			seq_printf(m, "integrity=%s %s write_generate=%d read_verify=%d\n",
+			seq_printf(m, "integrity=%s %s write_generate=%d read_verify=%d stacked=%d\n",
 				   cfg->paths[i], job->devs[i].pi_format ?: "none",
 				   !!(job->devs[i].pi_flags &
 				      BIT(KIOBENCH_INTEGRITY_BIT_GENERATE)),
 				   !!(job->devs[i].pi_flags &
-				      BIT(KIOBENCH_INTEGRITY_BIT_VERIFY)));
+				      BIT(KIOBENCH_INTEGRITY_BIT_VERIFY)),
+				   !!(job->devs[i].pi_flags &
+				      BIT(KIOBENCH_INTEGRITY_BIT_STACKED)));
 	seq_printf(m, "random=%d\nrwmix_read=%u\n", cfg->random, cfg->rwmix_read);
 	kb_show_bss(m, cfg);
 	seq_printf(m, "iodepth=%u\nnumjobs=%u\nworkers=%u\n", cfg->iodepth,

@@ -1118,14 +1118,22 @@ out_free_config:
  * What the block layer will do with a device's protection information, as
  * the job starts: the report says whether the PI of its writes and reads
  * was the block layer's (integrity/write_generate, read_verify), which
- * the administrator may change between two jobs.  Read after the job's
+ * the administrator may change between two jobs.  A bio-based device's
+ * own settings are not consulted: its bios get their PI where they reach
+ * a blk-mq device below it, by that device's settings.  Read after the job's
  * RUNNING (kb_put_config()), whose release publishes it.
  */
 static void kb_note_integrity(struct kb_dev *dev)
 {
+	struct block_device *bdev = dev->bdev.bdev;
 	bool gen = false, ver = false;
 
-	dev->pi_format = kb_integrity(dev->bdev.bdev, &gen, &ver);
+	dev->pi_format = kb_integrity(bdev, &gen, &ver);
+	/* bio_integrity_prep() runs in blk_mq_submit_bio(): the devices below */
+	if (dev->pi_format && !queue_is_mq(bdev_get_queue(bdev))) {
+		dev->pi_flags = BIT(KIOBENCH_INTEGRITY_BIT_STACKED);
+		return;
+	}
 	dev->pi_flags = (gen ? BIT(KIOBENCH_INTEGRITY_BIT_GENERATE) : 0) |
 			(ver ? BIT(KIOBENCH_INTEGRITY_BIT_VERIFY) : 0);
 }

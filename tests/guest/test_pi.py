@@ -16,7 +16,7 @@ import pytest
 
 from kb import FDP_PI_GUEST, debugfs, destroy_job, disk_name, nvme_cmds, run_job
 from vm.guest import Guest
-from vm.targets import nvme_dev
+from vm.targets import dm_linear, dm_remove, nvme_dev
 
 GUEST_ARGS = FDP_PI_GUEST
 
@@ -78,6 +78,7 @@ def round_trip(guest: Guest, dev: str) -> tuple[dict, set[int], set[int]]:
     return job, prinfo["write"], prinfo["read"]
 
 
+@pytest.mark.core   # kb_integrity(): 6.1's profile structure, the limits' from 6.11
 def test_pi_what_the_block_layer_did(guest: Guest, kiobench_module):
     """A job on the PI namespace records, as it starts, the integrity
     profile and whether the block layer generated PI on writes and
@@ -95,7 +96,8 @@ def test_pi_what_the_block_layer_did(guest: Guest, kiobench_module):
             set_integrity(guest, dev, write_generate=gen, read_verify=ver)
             job, writes, reads = round_trip(guest, dev)
             assert job["kiobench"]["settings"]["protection"] == [
-                {"format": T10, "write_generate": bool(gen), "read_verify": bool(ver)}], job
+                {"format": T10, "write_generate": bool(gen), "read_verify": bool(ver),
+                 "stacked": False}], job
             # PRACT: the controller's PI; 6.12's driver sets PRCHK with it
             for on, prinfo in ((gen, writes), (ver, reads)):
                 if on:
@@ -115,6 +117,42 @@ def test_pi_what_the_block_layer_did(guest: Guest, kiobench_module):
         assert f"integrity={dev} {T10} write_generate=1 read_verify=0" in config, config
     finally:
         set_integrity(guest, dev, write_generate=1, read_verify=1)
+
+
+def test_pi_stacked_device(guest: Guest, kiobench_module):
+    """A dm-linear device over the PI namespace has the namespace's profile
+    and write_generate of its own, but is bio-based: the block layer
+    attaches PI where the bios reach the namespace, by the namespace's
+    settings.  With dm's write_generate 0 and the namespace's 1, the
+    writes still go with PRCHK, and the report says the device is stacked
+    (JSON stacked, no generate or verify claimed; the table's line; debugfs).
+    Mutation: kb_note_integrity() without its queue_is_mq() test: red (the
+    report says not generated while the namespace's block layer did)."""
+    dev = pi_dev(guest)
+    dm = dm_linear(guest, "pidm", dev)
+    name = guest.check("for d in /sys/block/dm-*; do "
+                       "[ \"$(cat $d/dm/name)\" = pidm ] && echo ${d##*/}; done").strip()
+    try:
+        assert guest.check(f"cat /sys/block/{name}/integrity/format").strip() == T10
+        guest.check(f"echo 0 >/sys/block/{name}/integrity/write_generate")
+        cmds = nvme_cmds(guest, f"kiobench run --allow-writes --filename={dm} --rw=write "
+                                f"--bs=4k --size=64k --iodepth=1 --output-format=json "
+                                f"--output=/tmp/pi.json")
+        writes = {c["ctrl"] & PRINFO for c in cmds if c["op"] == "nvme_cmd_write"}
+        assert writes == {PRCHK_GUARD | PRCHK_REF}, writes
+        job = json.loads(guest.check("cat /tmp/pi.json"))["jobs"][0]
+        assert job["error"] == 0 and job["kiobench"]["settings"]["protection"] == [
+            {"format": T10, "write_generate": False, "read_verify": False,
+             "stacked": True}], job
+        r = guest.run(f"kiobench run --filename={dm} --rw=read --bs=4k --size=64k")
+        assert r.rc == 0 and (f"protection: {T10}, a bio-based device: the write_generate "
+                              f"and read_verify of the devices below it decide") in r.out, r.out
+        job = run_job(guest, f"--filename={dm} --rw=read --bs=4k --size=64k", keep=True)
+        config = debugfs(guest, job, "config")
+        destroy_job(guest, job)
+        assert f"integrity={dm} {T10} write_generate=0 read_verify=0 stacked=1" in config, config
+    finally:
+        dm_remove(guest, "pidm")
 
 
 def test_pi_tuning_sweep(guest: Guest, kiobench_module):

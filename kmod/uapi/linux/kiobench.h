@@ -585,10 +585,15 @@ struct kiobench_replay_ent {
  *   (integrity/write_generate 1).
  * @KIOBENCH_INTEGRITY_BIT_VERIFY: It checks each read's (integrity/read_verify
  *   1).
+ * @KIOBENCH_INTEGRITY_BIT_STACKED: The device is bio-based (dm, md, an NVMe
+ *   multipath head): the block layer generates and verifies PI at the devices
+ *   below it, by their write_generate and read_verify; its own change nothing,
+ *   and generate and verify are clear.
  */
 enum kiobench_integrity_bit {
 	KIOBENCH_INTEGRITY_BIT_GENERATE,
 	KIOBENCH_INTEGRITY_BIT_VERIFY,
+	KIOBENCH_INTEGRITY_BIT_STACKED,
 };
 
 /**
