@@ -245,6 +245,21 @@ static bool has_integrity(const char *dev)
 	return read_value(path, val, sizeof(val)) && strcmp(val, "none");
 }
 
+/*
+ * Whether dev's disk is bio-based (dm, md, an NVMe multipath head): it has
+ * no mq/ directory.  Its write_generate and read_verify change nothing:
+ * the block layer attaches PI where its bios reach a blk-mq device below.
+ */
+static bool bio_based(const char *dev)
+{
+	char path[PATH_MAX + 32];
+
+	if (attr_path(dev, KB_TUNE_WRITE_GENERATE, path, sizeof(path)))
+		return false;
+	strcpy(strstr(path, "/integrity/write_generate"), "/mq");
+	return access(path, F_OK) != 0;
+}
+
 static int set_irqs(const char *dev, const char *val)
 {
 	unsigned int *irqs = NULL, n = 0, i;
@@ -286,6 +301,12 @@ int kb_tune_set(enum kb_tune t, char *const *devs, unsigned int n, const char *v
 		if (in_integrity(t) && !has_integrity(devs[i])) {
 			msg("%s=%s: %s has no integrity profile (integrity/format none)",
 			    kb_tune_names[t], val, devs[i]);
+			return -1;
+		}
+		if (in_integrity(t) && bio_based(devs[i])) {
+			msg("%s=%s: %s is bio-based: its %s changes nothing, the block layer "
+			    "follows the devices below it (tune those)", kb_tune_names[t], val,
+			    devs[i], kb_tune_names[t]);
 			return -1;
 		}
 		if (change(path, val, kb_tune_names[t]))

@@ -125,9 +125,11 @@ def test_pi_stacked_device(guest: Guest, kiobench_module):
     attaches PI where the bios reach the namespace, by the namespace's
     settings.  With dm's write_generate 0 and the namespace's 1, the
     writes still go with PRCHK, and the report says the device is stacked
-    (JSON stacked, no generate or verify claimed; the table's line; debugfs).
-    Mutation: kb_note_integrity() without its queue_is_mq() test: red (the
-    report says not generated while the namespace's block layer did)."""
+    (JSON stacked, no generate or verify claimed; the table's line; debugfs),
+    and a sweep of its read_verify is refused, naming it.  Mutations:
+    kb_note_integrity() without its queue_is_mq() test: red (the report
+    says not generated while the namespace's block layer did); the tool's
+    kb_tune_set() without its bio_based() test: red (the sweep runs)."""
     dev = pi_dev(guest)
     dm = dm_linear(guest, "pidm", dev)
     name = guest.check("for d in /sys/block/dm-*; do "
@@ -151,6 +153,12 @@ def test_pi_stacked_device(guest: Guest, kiobench_module):
         config = debugfs(guest, job, "config")
         destroy_job(guest, job)
         assert f"integrity={dm} {T10} write_generate=0 read_verify=0 stacked=1" in config, config
+        # nor does a sweep change a setting that changes nothing
+        r = guest.run(f"kiobench sweep --filename={dm} --rw=read --bs=4k --size=64k "
+                      f"--allow-tuning --read_verify=0,1", timeout=120)
+        assert r.rc != 0 and (f"read_verify=0: {dm} is bio-based: its read_verify changes "
+                              f"nothing") in r.out, r.out
+        assert guest.check(f"cat /sys/block/{name}/integrity/read_verify").strip() == "1"
     finally:
         dm_remove(guest, "pidm")
 
