@@ -433,6 +433,9 @@ struct kb_dev {
 	u8 pi_flags;
 };
 
+/* Room in a status for a profile's name: "EXT-DIF-TYPE1-CRC64" and the like */
+#define KB_INTEGRITY_NAME_ROOM	64
+
 #define KB_PLUG_MAX_IOS	32U	/* BLK_MAX_REQUEST_COUNT, block/blk.h */
 
 struct kb_worker;

@@ -1184,9 +1184,11 @@ static size_t kb_status_size(const struct kb_config *cfg)
 		size += (cfg->zones->nr[0] + cfg->zones->nr[1]) *
 			nla_total_size(2 * nla_total_size(1) +
 				       nla_total_size_64bit(8));
-	for (i = 0; i < cfg->nr_devs; i++)
+	for (i = 0; i < cfg->nr_devs; i++)	/* path, span, integrity */
 		size += nla_total_size(strlen(cfg->paths[i]) + 1) +
-			nla_total_size_64bit(sizeof(u64));
+			nla_total_size_64bit(sizeof(u64)) +
+			nla_total_size(KB_INTEGRITY_NAME_ROOM) +
+			nla_total_size(sizeof(u32));
 	return size;
 }
 
