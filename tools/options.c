@@ -1490,6 +1490,17 @@ static int p_log(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/* Whether v is a list of single 0s and 1s: "1", "1,0" ... */
+static bool bits_list(const char *v)
+{
+	size_t i;
+
+	for (i = 0; v[i]; i++)
+		if (i % 2 ? v[i] != ',' : v[i] != '0' && v[i] != '1')
+			return false;
+	return i % 2 == 1;
+}
+
 /*
  * A tuning's values, comma-separated: numbers (rq_affinity, nomerges,
  * nr_requests), scheduler names, CPU lists (irq_cpus), or 0 and 1
@@ -1504,8 +1515,7 @@ static int p_tune(const struct kb_opt *o, const char *val, struct kb_job *job,
 	size_t n = strlen(val);
 
 	if (!n || strspn(val, ok) != n || val[0] == ',' || val[n - 1] == ',' || strstr(val, ",,") ||
-	    (flag && strstr(val, "00")) || (flag && strstr(val, "11")) ||
-	    (flag && (strstr(val, "01") || strstr(val, "10"))))
+	    (flag && !bits_list(val)))
 		return kb_errf(err, errlen, "'%s' is not a list of %s", val,
 			       o->id == KB_OPT_IOSCHEDULER ? "scheduler names" :
 			       o->id == KB_OPT_IRQ_CPUS ? "CPU lists (0,2-3)" :

@@ -662,3 +662,18 @@ def test_sweep_takes_its_ioscheduler_run_refuses_fios():
     assert p.returncode == 1
     assert p.stderr.startswith("kiobench: --ioscheduler: option 'ioscheduler' is refused: "), \
         p.stderr
+
+
+def test_sweep_write_generate_takes_zeroes_and_ones():
+    """--write_generate and --read_verify take 0 and 1 only, a list of
+    them swept: "2", "10" and "1,,0" are refused by name; "1,0" gets past
+    the options to the device (/dev/null has no queue).  Red when p_tune()
+    takes any number for them."""
+    for opt in ("write_generate", "read_verify"):
+        for bad in ("2", "10", "1,,0", "0,"):
+            p = run("sweep", "--filename=/dev/null", "--rw=read", "--allow-tuning",
+                    f"--{opt}={bad}")
+            assert_usage_error(p, f"--{opt}: '{bad}' is not a list of 0 and 1")
+        p = run("sweep", "--filename=/dev/null", "--rw=read", "--allow-tuning",
+                f"--{opt}=1,0")
+        assert "not a list" not in p.stderr and "not a block device" in p.stderr, p.stderr
