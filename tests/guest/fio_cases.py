@@ -126,14 +126,14 @@ CASES = [
     Case("depth",
          "[d]\nrw=randread\nbs=4k\niodepth=6\nnumber_ios=600\nnorandommap\n",
          ("depth",), ("iodepth",), seeds=1, device=SLOW_DEV),
-    # where the workers run: two clones, and CPU 1 busy, so that workers
-    # free to move run on CPU 0 too
+    # where the workers run: CPU 1 busy, and each I/O taking 1 ms, so that
+    # a worker free to move wakes up on the idle CPU 0
     Case("cpus",
-         "[p]\nrw=randread\nbs=4k\ncpus_allowed=1\nnumjobs=2\nnumber_ios=500\nnorandommap\n",
-         ("cpus",), ("cpus_allowed",), seeds=1, hog_cpu=1),
+         "[p]\nrw=randread\nbs=4k\ncpus_allowed=1\nnumber_ios=300\nnorandommap\n",
+         ("cpus",), ("cpus_allowed",), seeds=1, hog_cpu=1, device=SLOW_DEV),
     Case("cpumask",
-         "[p]\nrw=randread\nbs=4k\ncpumask=0x2\nnumjobs=2\nnumber_ios=500\nnorandommap\n",
-         ("cpus",), ("cpumask",), seeds=1, hog_cpu=1),
+         "[p]\nrw=randread\nbs=4k\ncpumask=0x2\nnumber_ios=300\nnorandommap\n",
+         ("cpus",), ("cpumask",), seeds=1, hog_cpu=1, device=SLOW_DEV),
     # trims
     Case("trim",
          "[t]\nrw=randtrim\nbs=64k\nnumber_ios=400\nnorandommap\n",
@@ -186,11 +186,12 @@ RLOG = ("fio version 2 iolog\n/dev/kb-absent add\n/dev/kb-absent open\n"
 
 CASES += [
     # split: the job's one worker on the set's first CPU, even busy;
-    # shared: free to leave it
+    # shared: free to leave it, which a worker that sleeps for each I/O
+    # (1 ms) does at each wake-up, to the idle CPU
     Case("cpus-split",
          "[p]\nrw=randread\nbs=4k\ncpus_allowed=0-1\ncpus_allowed_policy=split\n"
-         "number_ios=1000\nnorandommap\n",
-         ("cpus",), ("cpus_allowed_policy",), seeds=1, hog_cpu=0),
+         "number_ios=300\nnorandommap\n",
+         ("cpus",), ("cpus_allowed_policy",), seeds=1, hog_cpu=0, device=SLOW_DEV),
     # verify: the read-back, when it happens, and the pattern written
     Case("verify-read-back",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ndo_verify=0\n",
