@@ -17,7 +17,7 @@ import pytest
 
 from kb import FDP_PI_GUEST, nvme_cmds, queue_attr
 from vm.guest import Guest
-from vm.targets import nvme_dev
+from vm.targets import nvme_ctrl, nvme_dev
 
 MiB = 1 << 20
 # Four reclaim unit handles, all the namespace's: write streams 1 to 4
@@ -119,7 +119,7 @@ def fdp_stats(guest: Guest) -> tuple[int, int]:
     """Host and media bytes with metadata written of the namespace's
     endurance group (1, QEMU's): the FDP statistics log (LID 0x22), read
     by the harness' own nvmelog, 16-byte little-endian counters."""
-    raw = bytes.fromhex(guest.check("nvmelog /dev/nvme0 0x22 1 64").replace(" ", ""))
+    raw = bytes.fromhex(guest.check(f"nvmelog {nvme_ctrl(guest)} 0x22 1 64").replace(" ", ""))
     return int.from_bytes(raw[0:16], "little"), int.from_bytes(raw[16:32], "little")
 
 
@@ -132,7 +132,7 @@ def test_write_amplification_from_the_fdp_log(guest: Guest, kiobench_module):
     and the reclaim unit handles the writes went through (streams 1 and
     2: placement ids 0 and 1, of 4).  Mutation: the tool reading the FDP
     events log (LID 0x23) for the statistics: red."""
-    dev = nvme_dev(guest)
+    dev, ctrl = nvme_dev(guest), nvme_ctrl(guest)
     args = (f"--allow-writes --filename={dev} --rw=randwrite --bs=4k --iodepth=2 "
             f"--number_ios=16 --write_streams=1,2")
     host0, media0 = fdp_stats(guest)
@@ -142,7 +142,7 @@ def test_write_amplification_from_the_fdp_log(guest: Guest, kiobench_module):
     assert len(fdp) == 1, fdp
     f = fdp[0]
     assert (f["device"], f["controller"], f["endurance_group"]) == \
-        (dev[5:], "/dev/nvme0", 1), f
+        (dev[5:], ctrl, 1), f
     assert (f["host_bytes_written"], f["media_bytes_written"]) == \
         (host1 - host0, media1 - media0) == (64 << 10, 64 << 10), (f, host0, host1)
     assert f["write_amplification"] == 1.0, f
@@ -151,7 +151,7 @@ def test_write_amplification_from_the_fdp_log(guest: Guest, kiobench_module):
     host0, media0 = host1, media1
     out = guest.check(f"kiobench run {args}")
     host1, media1 = fdp_stats(guest)
-    assert (f"{dev[5:]}: endurance group 1 (/dev/nvme0): host bytes written="
+    assert (f"{dev[5:]}: endurance group 1 ({ctrl}): host bytes written="
             f"{host1 - host0}, media bytes written={media1 - media0}, write "
             f"amplification=1.000; reclaim unit handles used (placement id/handle): "
             f"0/0, 1/1 of 4") in out, out

@@ -112,6 +112,15 @@ def remove_nullb(guest: Guest, name: str) -> None:
     guest.check(f"echo 0 >{d}/power && rmdir {d}")
 
 
+def nvme_ctrl(guest: Guest, index: int = 0) -> str:
+    """/dev path of emulated NVMe controller `index` (serial kiobench<index>):
+    the kernel numbers controllers in the order their probes finish, which
+    with two of them is not always the order of their serials."""
+    nvme_dev(guest, index)
+    return guest.check(f"for c in /sys/class/nvme/nvme*; do [ \"$(tr -d ' ' <$c/serial)\" = "
+                       f"kiobench{index} ] && echo /dev/${{c##*/}}; done; true").strip()
+
+
 def nvme_dev(guest: Guest, index: int = 0) -> str:
     """/dev path of the namespace of emulated NVMe controller `index`
     (serial kiobench<index>, see Guest.boot); loads the nvme driver.  A
