@@ -40,6 +40,9 @@ off), per direction (R, W, D: trim, F: flush):
   gaps      the coefficient of variation of the gaps between issues;
   compress  how far gzip -1 shrinks the device's first content_bytes;
   distinct  the share of distinct 4 KiB blocks among them;
+  magic     the sectors of the first content_bytes that start with a
+            verify header (fio's magic 0xacca, kiobench's "KBVH": the
+            headers differ, where they go must not), as fio's;
   iolog     the I/Os of the iolog the run wrote (iolog), as fio's, in any
             order;
   logs      the log files the run left in its directory (but fio's _slat
@@ -330,5 +333,15 @@ CASES += [
          "cmdprio_percentage=30\ncmdprio_class=2\ncmdprio=3\n",
          ("prio",), ("cmdprio_percentage", "prioclass", "prio", "cmdprio_class", "cmdprio")),
 ]
+
+CASES += [
+    # where verify's headers go: one per verify_interval, at verify_offset
+    Case("verify-interval",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_interval=1k\n"
+         "verify_offset=512\ndo_verify=0\n",
+         ("magic",), ("verify_interval", "verify_offset"), seeds=1, writes=True,
+         content_bytes=64 << 10),
+]
+
 
 BY_ID = {c.id: c for c in CASES}

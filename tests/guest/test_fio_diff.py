@@ -234,6 +234,11 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
             a, b = kb.data[c], [f.data[c] for f in fio]
             bad.append(spread_check(c, a, b, max(FLOORS[c], 0.25 * b[0]),
                                     dist=lambda x, y: abs(x - y)))
+        elif c == "magic":
+            a, b = kb.data[c], fio[0].data[c]
+            if a != b:
+                bad.append(f"magic: verify headers at {len(a)} sectors, e.g. {a[:4]}; fio's "
+                           f"at {len(b)}, e.g. {b[:4]}")
         elif c == "iolog":
             if kb.iolog != fio[0].iolog:
                 bad.append(f"iolog: {len(kb.iolog)} I/Os logged, e.g. {kb.iolog[:3]}; fio's "
@@ -311,6 +316,12 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
                             f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
                             "i=$((i + 1)); done | sort -u | wc -l"))
         s.data["distinct"] = n / (case.content_bytes // 4096)
+    if "magic" in case.checks:
+        # the sectors that start with a verify header: fio's (magic 0xacca)
+        # or kiobench's own ("KBVH", kmod/verify.h)
+        s.data["magic"] = guest.check(
+            f"{head} | od -A d -t x2 -w512 -v | awk '$2 == \"acca\" || "
+            "($2 == \"424b\" && $3 == \"4856\") {print $1}'").split()
     if "iolog" in case.checks:
         # v2: "dev op offset length", v3: the time first; in any order
         s.iolog = sorted(tuple(f[-3:]) for f in map(str.split, guest.check(
