@@ -510,8 +510,7 @@ static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
 /*
  * A mismatch of kind @kind at the interval @b of @off: counted; the first
  * KB_VLOG_MAX are recorded and logged with the expected interval, rebuilt
- * in the worker's scratch buffer; verify_fatal stops the job.  The job
- * ends failed with EILSEQ, as fio's does.
+ * in the worker's scratch buffer.
  */
 static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 			 enum kb_vkind kind, bool trimmed)
@@ -521,14 +520,19 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	struct kb_vbuf exp = { .lin = w->vw->scratch };
 	unsigned int dev = w->dev - job->devs;
 	struct kb_vmis *m;
+	bool listed;
 	int n;
 
-	/* ignore_error's verify list with EILSEQ: counted, gone on from */
-	if (!kb_err_listed(job, KIOBENCH_ERR_VERIFY, EILSEQ)) {
+	/*
+	 * As fio's: a mismatch is an EILSEQ error, which stops the job unless
+	 * ignore_error's verify list (continue_on_error=verify) goes on from
+	 * it, counted; verify_fatal stops it whatever the list says.
+	 */
+	listed = kb_err_listed(job, KIOBENCH_ERR_VERIFY, EILSEQ);
+	if (!listed)
 		cmpxchg(&job->error, 0, -EILSEQ);
-		if (job->cfg.verify_fatal)
-			WRITE_ONCE(job->stop, true);
-	}
+	if (!listed || job->cfg.verify_fatal)
+		WRITE_ONCE(job->stop, true);
 	n = atomic_inc_return(&v->nr_mis) - 1;
 	if (n >= KB_VLOG_MAX)
 		return;
@@ -634,8 +638,12 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 		WRITE_ONCE(vw->n[kind], vw->n[kind] + 1);
 		if (trimmed && kind == KB_V_OK)
 			WRITE_ONCE(vw->trimmed, vw->trimmed + 1);
-		if (unlikely(kind != KB_V_OK))
+		if (unlikely(kind != KB_V_OK)) {
 			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed);
+			/* fio's verify_fatal: not the block's other intervals */
+			if (job->cfg.verify_fatal)
+				break;
+		}
 		/*
 		 * kb_reap() checks a whole batch of completions: iodepth x bs
 		 * of checksums (SHA-256 of MiBs each) without a break could

@@ -344,4 +344,12 @@ CASES += [
 ]
 
 
+CASES += [
+    # verify_only: the read-back alone; the data is not the job's, so the
+    # first block mismatches and the job stops there, as fio's
+    Case("verify-only",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n",
+         ("count",), ("verify_only",), seeds=1, writes=True, fails=True),
+]
+
 BY_ID = {c.id: c for c in CASES}

@@ -41,9 +41,6 @@ OWN = "-kiobench's own"
 # kiobench counts an I/O done at bi_end_io);
 # verify_backlog_batch is refused unless equal to verify_backlog;
 # trim_percentage on a write job aborts fio 3.33 (fio_ro_check);
-# a verify mismatch without continue_on_error=verify: fio stops the job
-# after the block (verify_only over 1 MiB of foreign data: 1 read), kiobench
-# checks every block and fails at the end (256 reads), unless verify_fatal;
 # write_barrier: fio 3.33 marks every N-th write but no engine acts on the
 # mark, nothing reaches the device, where kiobench sends PREFLUSH|FUA;
 # buffer_compress_chunk changes nothing gzip can tell; bwavgtime=100 over
@@ -60,8 +57,8 @@ NOT_YET = {
     "replay_skip", "serialize_overlap", "significant_figures", "steadystate_duration",
     "steadystate_ramp_time", "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin",
     "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
-    "unit_base", "verify_backlog_batch", "verify_dump", "verify_fatal", "verify_only",
-    "write_barrier", "write_hint", "zone_reset_frequency", "zone_reset_threshold",
+    "unit_base", "verify_backlog_batch", "verify_dump", "verify_fatal", "write_barrier",
+    "write_hint", "zone_reset_frequency", "zone_reset_threshold",
 }
 
 
