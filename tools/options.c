@@ -1665,6 +1665,9 @@ static int p_ba(const struct kb_opt *o, const char *val, struct kb_job *job,
 				       "per direction (kiobench aligns all random offsets alike)", val);
 		first = x;
 	}
+	/* fio: "failed parsing blockalign=", and ",": no size, not 0 */
+	if (!first)
+		return kb_errf(err, errlen, "invalid ba '%s': no size", val);
 	job->ba = first;
 	return 0;
 }

@@ -648,8 +648,29 @@ static void t_size_rounding(void)
 	kb_job_free(&job);
 }
 
+/*
+ * A list of sizes with none in it is refused, as fio refuses it ("failed
+ * parsing blockalign="), not taken as 0: ba=0 is what --parse-only then
+ * printed, and what it cannot read back.  The parsers' fuzzer found it
+ * (tests/fuzz/parsers/regress/jobfile/blockalign-no-size.fio).
+ * Mutation: p_ba() without its check of no size: red.
+ */
+static void t_no_size(void)
+{
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "ba", "4k,") == 0 && job.ba == 4096);
+	CHECK(apply(&job, NULL, "ba", "") == -1);
+	CHECK_STR(err, "--ba: invalid ba '': no size");
+	CHECK(apply(&job, NULL, "blockalign", ",") == -1);
+	CHECK(job.ba == 4096);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
+	run_case("options: a list of sizes with none refused, as fio", t_no_size);
 	run_case("options: rate and rate_iops per direction", t_rate);
 	run_case("options: ignore_error's lists", t_ignore_error);
 	run_case("options: continue_on_error's error types", t_continue_on_error);
