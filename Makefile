@@ -8,6 +8,8 @@
 # make style                                 checkpatch --strict on kmod/
 # make coccicheck                            the kernel's coccinelle scripts on kmod/
 # make fuzz [FUZZ_MINUTES=10] [FUZZ_SEED=N]   the netlink fuzzer in a debug guest
+# make fuzz-parsers [FUZZ_PARSERS_SECONDS=600]
+#                                            the tool's parsers under libFuzzer
 # make deps                                  install what the tests need
 # make install [PREFIX=/usr/local] [DESTDIR=] tool, kiobench-plot, man page,
 #                                            bash completion (uninstall: undo)
@@ -85,6 +87,18 @@ FUZZ_MINUTES ?= 10
 FUZZ_KERNEL ?= debug
 fuzz: modules-matrix
 	tests/fuzz/run --kernel=$(FUZZ_KERNEL) --minutes=$(FUZZ_MINUTES) $(if $(FUZZ_SEED),--seed=$(FUZZ_SEED))
+
+# The tool's parsers (job files, command lines, iologs) under libFuzzer
+# with ASan and UBSan, on the host: FUZZ_PARSERS_SECONDS per target
+# (tests/fuzz/parsers/run); a crash's input goes to build/fuzz-parsers/
+# crashes/.  fuzz-parsers-ci is make check's short run of the same
+# (tests/check runs it beside the timing tests, as unit).
+FUZZ_PARSERS_SECONDS ?= 600
+fuzz-parsers:
+	tests/fuzz/parsers/run --seconds=$(FUZZ_PARSERS_SECONDS)
+
+fuzz-parsers-ci:
+	tests/fuzz/parsers/run --seconds=20
 
 # The kernel's semantic patches (scripts/coccinelle) over kmod/: any report fails
 coccicheck:
@@ -218,5 +232,6 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf build
 
-.PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix fuzz coccicheck style unit guest check check-device \
+.PHONY: all module tool deps debug-kernel rc-tree sparse modules-matrix fuzz fuzz-parsers \
+	fuzz-parsers-ci coccicheck style unit guest check check-device \
 	demo install uninstall modules_install dkms-install pkg-dist deb rpm clean

@@ -73,6 +73,10 @@ pkgs=(
 	tmux
 	# bench/fio-compare --profile: perf in a guest of its own
 	linux-perf
+	# make fuzz-parsers (and make check's short run): the tool's parsers
+	# under libFuzzer, ASan and UBSan (clang-14's -fsanitize=fuzzer needs
+	# libclang-rt-14-dev's runtime libraries)
+	clang-14 libclang-rt-14-dev
 	linux-source-6.12
 )
 if $list_only; then
