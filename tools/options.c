@@ -3632,18 +3632,19 @@ const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsign
 
 uint32_t kb_job_min_bs(const struct kb_job *job)
 {
-	uint32_t m = job->bs;
-	unsigned int i, d;
+	uint32_t m = UINT32_MAX, own;
+	const struct kb_bss *b;
+	unsigned int i, d, n;
 
-	for (i = 0; i < job->nr_bss; i++)
-		if (job->bss[i].size < m)
-			m = job->bss[i].size;
-	for (d = 0; d < 2; d++) {	/* the writes' and trims' */
-		if (job->bs_wt[d] && job->bs_wt[d] < m)
-			m = job->bs_wt[d];
-		for (i = 0; i < job->nr_bss_wt[d]; i++)
-			if (job->bss_wt[d][i].size < m)
-				m = job->bss_wt[d][i].size;
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		/* a direction's table (bssplit's, or bs's once checked) overrides bs */
+		b = kb_job_bss(job, d, &n);
+		for (i = 0; i < n; i++)
+			if (b[i].size < m)
+				m = b[i].size;
+		own = d && job->bs_wt[d - 1] ? job->bs_wt[d - 1] : job->bs;
+		if (!n && own < m)
+			m = own;
 	}
 	return m;
 }

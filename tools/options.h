@@ -358,6 +358,10 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen);
 int kb_job_resolve_pct(struct kb_job *job, bool *unreadable, char *err, size_t errlen);
 /* size=N% and offset=N% of a device of dev bytes, as fio resolves them. */
 int kb_job_span_pct(struct kb_job *job, uint64_t dev, char *err, size_t errlen);
+/*
+ * The smallest block size of any direction, fio's min_bs: a direction's
+ * table (bssplit's, or bs's once checked) overrides bs and bs=R,W,T.
+ */
 uint32_t kb_job_min_bs(const struct kb_job *job);
 uint32_t kb_job_ba(const struct kb_job *job);
 const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsigned int *n);

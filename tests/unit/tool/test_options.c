@@ -668,8 +668,48 @@ static void t_no_size(void)
 	kb_job_free(&job);
 }
 
+/*
+ * fio's min_bs with bssplit is its table's smallest size: bs (4k by
+ * default) no longer counts.  It had: blockalign=4k with sizes of 8k and
+ * 64k was taken for the default alignment and not sent (the kernel then
+ * aligned to 8k), and size=50% was cut to whole 4k blocks, not 6k ones,
+ * which the check of size refused once printed (the parsers' fuzzer:
+ * tests/fuzz/parsers/regress/jobfile/bssplit-min-bs-size-pct.fio).
+ * Mutation: kb_job_min_bs() starting from job->bs again: red.
+ */
+static void t_min_bs_of_bssplit(void)
+{
+	struct kb_job job;
+
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "rw", "randread") == 0);
+	CHECK(apply(&job, NULL, "bssplit", "8k/50:64k/50") == 0);
+	CHECK(kb_job_min_bs(&job) == 8192);
+	CHECK(apply(&job, NULL, "blockalign", "4k") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(kb_job_min_bs(&job) == 8192 && kb_job_ba(&job) == 4096);
+	kb_job_free(&job);
+
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "bssplit", "6k/50:12k/50") == 0);
+	CHECK(apply(&job, NULL, "size", "50%") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+	CHECK(kb_job_span_pct(&job, 1ULL << 30, err, sizeof(err)) == 0);
+	CHECK(job.size == (1ULL << 29) / 6144 * 6144);
+	kb_job_free(&job);
+
+	/* no table yet: bs, and bs=R,W,T's own sizes */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "bs", "16k,8k") == 0);
+	CHECK(kb_job_min_bs(&job) == 8192);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
+	run_case("options: min_bs of a bssplit table, not of bs", t_min_bs_of_bssplit);
 	run_case("options: a list of sizes with none refused, as fio", t_no_size);
 	run_case("options: rate and rate_iops per direction", t_rate);
 	run_case("options: ignore_error's lists", t_ignore_error);
