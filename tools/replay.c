@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "kiobench.h"
+#include "options.h"
 #include "replay.h"
 #include "values.h"
 
@@ -330,6 +331,9 @@ static int use_device(struct kb_job *job, char *file, char *err, size_t errlen)
 	job->rw = job->replay_write_line ? KB_RW_MIXED : KB_RW_READ;
 	job->rwmixread = 50;
 	job->rw_str = "read_iolog";
+	/* the log's directions, not rw's or rwmix's: --parse-only prints neither */
+	kb_job_mark(job, KB_OPT_RW, false);
+	kb_job_mark(job, KB_OPT_RWMIXREAD, false);
 	return 0;
 }
 

@@ -118,6 +118,24 @@ static void t_refused(void)
 	kb_job_free(&job);
 }
 
+/*
+ * The log decides the directions: rw and rwmixread given beside read_iolog
+ * are not the job's, and --parse-only had printed rw=read_iolog (the
+ * replay's name for its rw), which it cannot read back (the parsers'
+ * fuzzer: tests/fuzz/parsers/regress/jobfile/read-iolog-with-rw.fio).
+ * Mutation: use_device() leaving rw's mark: red.
+ */
+static void t_rw_from_log(void)
+{
+	static const char *const rw[] = { "rw", "randrw", "rwmixread", "70", NULL };
+	struct kb_job job;
+
+	CHECK(load(&job, v3, rw, 0) == 0);
+	CHECK(job.rw == KB_RW_MIXED && !job.random);
+	CHECK(!kb_job_isset(&job, KB_OPT_RW) && !kb_job_isset(&job, KB_OPT_RWMIXREAD));
+	kb_job_free(&job);
+}
+
 void replay_tests(void)
 {
 	CHECK(mkdtemp(dir) != NULL);
@@ -125,4 +143,5 @@ void replay_tests(void)
 	run_case("replay: v2 wait, replay_scale, replay_align, replay_redirect, replay_skip",
 		 t_v2_options);
 	run_case("replay: refused logs, with their line; a clone's log", t_refused);
+	run_case("replay: rw and rwmixread are the log's", t_rw_from_log);
 }
