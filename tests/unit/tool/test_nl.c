@@ -322,8 +322,38 @@ static void t_job_new_latency_target(void)
 	kb_global_free(&g);
 }
 
+/*
+ * blockalign below a bssplit table's smallest size reaches the kernel:
+ * kb_job_min_bs() had counted bs's default 4k beside the table, took
+ * blockalign=4k for the default alignment and sent none, so the kernel
+ * aligned random offsets to the table's 8k, where fio aligns to 4k.
+ * Mutation: kb_job_min_bs() starting from job->bs again: red.
+ */
+static void t_job_new_blockalign_of_bssplit(void)
+{
+	static struct kb_status st;
+	struct kb_global g;
+	struct kb_job job;
+
+	kb_global_init(&g, KB_CMD_RUN);
+	kb_job_init(&job);
+	CHECK(!apply(&job, &g, "filename", "/dev/nullb0"));
+	CHECK(!apply(&job, &g, "rw", "randread"));
+	CHECK(!apply(&job, &g, "bssplit", "8k/50:64k/50"));
+	CHECK(!apply(&job, &g, "blockalign", "4k"));
+	/* what a status has */
+	CHECK(!apply(&job, &g, "hipri", "1"));
+	CHECK(!apply(&job, &g, "iodepth", "4"));
+	CHECK(!kb_job_check(&job, err, sizeof(err)));
+	CHECK(!round_trip(&job, &st));
+	CHECK(kb_kcfg_u64(&st.cfg, KIOBENCH_A_BLOCKALIGN) == 4096);
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void nl_tests(void)
 {
+	run_case("nl: blockalign below bssplit's sizes is sent", t_job_new_blockalign_of_bssplit);
 	run_case("nl: latency_target's attributes", t_job_new_latency_target);
 	run_case("nl: every request attribute has its setter", t_request_attrs_have_a_setter);
 	run_case("nl: job-new puts every option given", t_job_new_puts_every_option);
