@@ -7,8 +7,10 @@ every seed draws the same offsets), kiobench runs it once, and each of the
 case's checks (fio_cases.py's docstring) compares kiobench's stream with
 fio's.  A distribution may differ from each of fio's runs by at most twice
 fio's largest difference between two of its own seeds, or by the check's
-floor (what a few thousand samples allow); an exact check (stream, offsets,
-cpus, count without a tolerance) must be equal.
+floor (what a few thousand samples allow); an exact check (stream,
+offsets, opseq, depth, content, magic, iolog, json, count without a
+tolerance) must be equal.  The device's merging is off, so that a request
+issued is an I/O submitted.
 
 Then each option the case proves is dropped from the job file in turn, and
 kiobench's stream without it must fail the same checks (or the job file be
@@ -24,7 +26,8 @@ from collections import Counter
 import pytest
 
 from fio_cases import CASES, Case
-from kb import BlockEvent, block_events
+from kb import BlockEvent, block_events, set_queue
+from test_fio_files import tv
 from test_robust import set_badblocks
 
 SLOW = 300
@@ -138,10 +141,6 @@ def json_at(doc, path: str):
         else:
             return None
     return sorted(doc) if isinstance(doc, dict) else doc
-
-
-def tv(a: dict, b: dict) -> float:
-    return sum(abs(a.get(k, 0) - b.get(k, 0)) for k in set(a) | set(b)) / 2
 
 
 def spread_check(what: str, ours, fio: list, floor: float, dist=tv) -> str | None:
@@ -361,6 +360,7 @@ def kiobench(guest, dev: str, case: Case, jobfile: str) -> Stream | str:
         return str(e)
 
 
+@pytest.mark.budget(60)  # the time cases run for seconds, each option dropped in turn
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, case):
     """The case's job file streams alike under fio and kiobench, and
@@ -369,6 +369,7 @@ def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, c
     what a kiobench ignoring it would do), and e.g. the tool taking
     rwmixwrite as the read share, or offset_increment ignored: red."""
     dev = make_nullb("nullb0", **case.device)
+    set_queue(guest, dev, nomerges=2)   # one request, one I/O
     if case.bad_sectors:
         set_badblocks(guest, "nullb0", *case.bad_sectors)
     if case.hog_cpu is not None:

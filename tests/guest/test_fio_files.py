@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from kb import block_events
+from kb import block_events, set_queue
 
 SLOW = 300
 BANDS = 20  # 5 % of the device each
@@ -64,6 +64,7 @@ def streams(guest, dev: str, jobfile: str, kb_args: str = "",
     """The job file's stream under kiobench (its report in kb_out), and
     under fio with seeds 1-3."""
     guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}\nEOF")
+    set_queue(guest, dev, nomerges=2)   # one request, one I/O
     kb = traced(guest, dev, f"kiobench run {kb_args} /tmp/job.fio --output={kb_out}")
     # fio 3.33 draws the same offsets for every randseed while randrepeat
     # is on (its default), whatever the HOWTO says: off, the seed counts
