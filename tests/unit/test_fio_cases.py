@@ -51,14 +51,14 @@ NOT_YET = {
     "exitall_on_error", "experimental_verify", "flow_id", "hipri", "ignore_zone_limits",
     "iodepth_batch", "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime",
     "job_max_open_zones", "kb_base", "latency_run", "log_alternate_epoch",
-    "log_alternate_epoch_clock_id", "log_compression_cpus", "log_hist_coarseness",
-    "log_max_value", "log_prio", "log_store_compressed", "nice", "numa_cpu_nodes",
-    "randseed", "rate_cycle", "rate_min", "read_beyond_wp", "read_iolog_chunked",
-    "replay_skip", "serialize_overlap", "significant_figures", "steadystate_duration",
-    "steadystate_ramp_time", "thinktime_blocks_type", "thinktime_iotime", "thinktime_spin",
-    "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
-    "unit_base", "verify_backlog_batch", "verify_dump", "verify_fatal", "write_barrier",
-    "write_hint", "zone_reset_frequency", "zone_reset_threshold",
+    "log_alternate_epoch_clock_id", "log_hist_coarseness", "log_max_value", "log_prio",
+    "log_store_compressed", "numa_cpu_nodes", "randseed", "rate_cycle", "rate_min",
+    "read_beyond_wp", "read_iolog_chunked", "replay_skip", "serialize_overlap",
+    "significant_figures", "steadystate_duration", "steadystate_ramp_time",
+    "thinktime_blocks_type", "thinktime_iotime", "trim_backlog", "trim_backlog_batch",
+    "trim_percentage", "trim_verify_zero", "unit_base", "verify_backlog_batch",
+    "verify_dump", "verify_fatal", "write_barrier", "write_hint", "zone_reset_frequency",
+    "zone_reset_threshold",
 }
 
 
