@@ -43,6 +43,8 @@ OWN = "-kiobench's own"
 # trim_percentage on a write job aborts fio 3.33 (fio_ro_check);
 # write_barrier: fio 3.33 marks every N-th write but no engine acts on the
 # mark, nothing reaches the device, where kiobench sends PREFLUSH|FUA;
+# randseed: fio 3.33 draws the same offsets whatever the seed while
+# randrepeat is on (its default), where its HOWTO and kiobench seed them;
 # buffer_compress_chunk changes nothing gzip can tell; bwavgtime=100 over
 # 2 s gave fio 9 bandwidth samples in its JSON, kiobench 20
 NOT_YET = {
