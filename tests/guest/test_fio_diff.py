@@ -116,16 +116,9 @@ class Stream:
         return {op: hits[op] / seen[op] for op in seen}
 
     def depth(self) -> int:
-        """The most I/Os in flight at once, from the issue and completion
-        events in time order."""
-        inflight, most = 0, 0
-        for e in sorted(self.events, key=lambda e: e.ns):
-            if e.nbytes and e.action == "D":
-                inflight += 1
-                most = max(most, inflight)
-            elif e.nbytes and e.action == "C":
-                inflight = max(inflight - 1, 0)
-        return most
+        """The most I/Os in flight at once: the largest count inflight()
+        saw at an issue."""
+        return max(self.inflight(), default=0)
 
 
 def json_at(doc, path: str):
