@@ -510,10 +510,10 @@ static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
 /*
  * A mismatch of kind @kind at the interval @b of @off: counted; the first
  * KB_VLOG_MAX are recorded and logged with the expected interval, rebuilt
- * in the worker's scratch buffer.
+ * in the worker's scratch buffer.  @fatal: verify_fatal applies to it.
  */
 static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
-			 enum kb_vkind kind, bool trimmed)
+			 enum kb_vkind kind, bool trimmed, bool fatal)
 {
 	struct kb_job *job = w->job;
 	struct kb_verify *v = job->verify;
@@ -531,7 +531,7 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	listed = kb_err_listed(job, KIOBENCH_ERR_VERIFY, EILSEQ);
 	if (!listed)
 		cmpxchg(&job->error, 0, -EILSEQ);
-	if (!listed || job->cfg.verify_fatal)
+	if (!listed || fatal)
 		WRITE_ONCE(job->stop, true);
 	n = atomic_inc_return(&v->nr_mis) - 1;
 	if (n >= KB_VLOG_MAX)
@@ -595,18 +595,25 @@ static bool kb_vmatches(const struct kb_job *job, const struct kb_vbuf *b,
 	return true;
 }
 
+/*
+ * The interval's kind; *@hdr: whether its header is what is wrong (not
+ * valid, or another offset's, generation's or seed's).
+ */
 static enum kb_vkind kb_vcheck_interval(struct kb_job *job,
-					const struct kb_vbuf *b, u64 off)
+					const struct kb_vbuf *b, u64 off,
+					bool *hdr)
 {
 	const struct kb_config *cfg = &job->cfg;
 	enum kb_vkind kind;
 	struct kb_vhdr h;
 	u8 csum[32];
 
+	*hdr = false;
 	if (!kb_vhas_hdr(cfg))
 		return kb_vmatches(job, b, job->verify->pat) ? KB_V_OK : KB_V_CORRUPT;
 	kb_vcopy_out(b, cfg->verify_offset, &h, sizeof(h));
 	kind = kb_vhdr_classify(&h, cfg, off);
+	*hdr = kind != KB_V_OK;
 	if (kind != KB_V_OK || !h.csum_len)
 		return kind;
 	kb_vcsum_interval(job, b, csum);
@@ -624,6 +631,7 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 	struct kb_vbuf b = { .pages = slot->pages };
 	bool trimmed = slot->vtrimmed;
 	struct kb_vw *vw = w->vw;
+	bool hdr = false;
 	enum kb_vkind kind;
 	u32 i;
 
@@ -634,14 +642,21 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 		if (trimmed)	/* it reads back as zeroes (trim_verify_zero) */
 			kind = kb_vmatches(job, &b, NULL) ? KB_V_OK : KB_V_CORRUPT;
 		else
-			kind = kb_vcheck_interval(job, &b, slot->off + b.base);
+			kind = kb_vcheck_interval(job, &b, slot->off + b.base, &hdr);
 		WRITE_ONCE(vw->n[kind], vw->n[kind] + 1);
 		if (trimmed && kind == KB_V_OK)
 			WRITE_ONCE(vw->trimmed, vw->trimmed + 1);
 		if (unlikely(kind != KB_V_OK)) {
-			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed);
-			/* fio's verify_fatal: not the block's other intervals */
-			if (job->cfg.verify_fatal)
+			/*
+			 * As fio's verify_io_u(): a wrong header ends the
+			 * block's check there, and is an error like any other
+			 * but not verify_fatal's (fio returns before marking
+			 * the job to end); wrong data is, and verify_fatal
+			 * skips the block's other intervals.
+			 */
+			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed,
+				     job->cfg.verify_fatal && !hdr);
+			if (hdr || job->cfg.verify_fatal)
 				break;
 		}
 		/*

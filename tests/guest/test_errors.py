@@ -66,32 +66,42 @@ def test_ignore_error_goes_on_from_listed_errors_only(guest, kiobench_module, ma
 
 @pytest.mark.debug
 def test_ignore_error_verify_list_goes_on_from_mismatches(guest, kiobench_module, make_nullb):
-    """ignore_error=,,EILSEQ: two corrupt blocks are counted as verify
-    errors gone on from; the job reads every block back and ends DONE.
-    With verify_fatal, as fio's, the first stops the job, still counted
-    as gone on from (the job DONE).  Mutation: kb_vmismatch() not asking
+    """ignore_error=,,EILSEQ: two blocks with a wrong header are counted
+    as verify errors gone on from; the job reads every block back and
+    ends DONE, with verify_fatal too (fio's verify_io_u() returns at a
+    wrong header before verify_fatal applies).  Two blocks with wrong data
+    and verify_fatal: the first stops the job, still counted as gone on
+    from (the job DONE).  Mutation: kb_vmismatch() not asking
     kb_err_listed() (failing the job as before): red; verify_fatal not
-    stopping a listed mismatch: red."""
+    stopping a listed data mismatch: red; verify_fatal stopping at a
+    header too (`&& !hdr` dropped): red."""
     dev = make_nullb("nullb0", size_mb=16)
     write_pass(guest, dev)
-    for blk in (10, BLOCKS - 10):
-        read_block(guest, dev, blk, "/tmp/b")
-        guest.check("printf '\\0\\0\\0\\0' | dd of=/tmp/b bs=1 seek=0 conv=notrunc 2>/dev/null")
-        write_block(guest, dev, blk, "/tmp/b")
-    job = run(guest, dev, "--rw=write --verify=crc32c --verify_only=1 "
-                          "--ignore_error=,,EILSEQ")
-    kb = job["kiobench"]
-    assert kb["verify"]["corrupt"] == 2 and kb["verify"]["verified"] == BLOCKS, kb["verify"]
-    assert kb["errors_gone_on"] == [{"type": "verify", "errno": 84, "name": "EILSEQ",
-                                     "count": 2}], kb
-    assert kb["settings"]["ignore_error"] == ",,EILSEQ"
+
+    def spoil(seek: int) -> None:
+        for blk in (10, BLOCKS - 10):
+            read_block(guest, dev, blk, "/tmp/b")
+            guest.check(f"printf '\\0\\0\\0\\0' | dd of=/tmp/b bs=1 seek={seek} conv=notrunc "
+                        "2>/dev/null")
+            write_block(guest, dev, blk, "/tmp/b")
+    spoil(0)    # the header's magic
+    for fatal in ("", "--verify_fatal=1 "):
+        job = run(guest, dev, f"--rw=write --verify=crc32c --verify_only=1 {fatal}"
+                              "--ignore_error=,,EILSEQ")
+        kb = job["kiobench"]
+        assert kb["verify"]["corrupt"] == 2 and kb["verify"]["verified"] == BLOCKS, \
+            (fatal, kb["verify"])
+        assert kb["errors_gone_on"] == [{"type": "verify", "errno": 84, "name": "EILSEQ",
+                                         "count": 2}], kb
+        assert kb["settings"]["ignore_error"] == ",,EILSEQ"
+    write_pass(guest, dev)
+    spoil(1000)  # the data, past the 72-byte header
     job = run(guest, dev, "--rw=write --verify=crc32c --verify_only=1 --verify_fatal=1 "
                           "--ignore_error=,,EILSEQ --iodepth=1")
     kb = job["kiobench"]
     assert (kb["verify"]["corrupt"], kb["verify"]["verified"]) == (1, 11), kb["verify"]
     # DONE, fio's error being the first gone on from
     assert job["error"] == 84 and kb["state"] == "DONE", kb
-
 
 
 # fio's continue_on_error against fio: one job file of one job a case, each

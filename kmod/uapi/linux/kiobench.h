@@ -792,10 +792,12 @@ enum kiobench_integrity_bit {
  * @KIOBENCH_A_VERIFY_ONLY: fio's verify_only: a write job with verify reads and
  *   checks what the same job wrote before (same seed, offsets, sizes and
  *   verify-generation), writing nothing. Needs no allow-writes.
- * @KIOBENCH_A_VERIFY_FATAL: fio's verify_fatal: the first mismatching interval
- *   stops the job, the block's others unchecked, even when ignore-error's
- *   verify list goes on from EILSEQ. Without it a mismatch stops the job once
- *   its block is checked, unless that list has EILSEQ.
+ * @KIOBENCH_A_VERIFY_FATAL: fio's verify_fatal: the first interval whose data
+ *   mismatches stops the job, the block's others unchecked, even when
+ *   ignore-error's verify list goes on from EILSEQ. A wrong header (not valid,
+ *   another offset's, generation's or seed's) ends the block's check, with or
+ *   without it, and stops the job only as any mismatch does: unless that list
+ *   has EILSEQ.
  * @KIOBENCH_A_VERIFY_DUMP: fio's verify_dump: the expected and found copies of
  *   the first mismatched intervals go to the job's debugfs directory.
  * @KIOBENCH_A_VERIFY_GENERATION: kiobench's own (fio has none): the generation
