@@ -40,6 +40,8 @@ off), per direction (R, W, D: trim, F: flush):
   gaps      the coefficient of variation of the gaps between issues;
   compress  how far gzip -1 shrinks the device's first content_bytes;
   distinct  the share of distinct 4 KiB blocks among them;
+  repeated  the share of them whose content other blocks repeat (the
+            sources of dedupe's copies);
   magic     the sectors of the first content_bytes that start with a
             verify header (fio's magic 0xacca, kiobench's "KBVH": the
             headers differ, where they go must not), as fio's;
@@ -48,7 +50,18 @@ off), per direction (R, W, D: trim, F: flush):
   logs      the log files the run left in its directory (but fio's _slat
             logs: kiobench has no submission stamp): their names, the
             fields of a line, the lines (within a factor of 2 of fio's),
-            and whether the first time is an epoch (above 1e9).
+            and the clock of the first time: Unix time (ms above 1e9), the
+            monotonic clock (at or after the command's start on it), or the
+            job's own (before);
+  logprio   the values the last field of the lat logs' lines takes (the
+            priority: 0 or 1 for realtime, or with log_prio the whole
+            value, 0x2003);
+  pauses    the number of gaps between issues longer than ``pause``
+            seconds, as fio's (within 1);
+  polled    the share of I/Os completed within half the device's
+            completion_nsec of their issue, as fio's within 0.05: null_blk
+            completes a request of its poll queue when polled, not at its
+            timer (blk-mq's debugfs has no count per hardware context).
 """
 from __future__ import annotations
 
@@ -77,6 +90,7 @@ class Case:
     bad_sectors: tuple = ()         # (first, last): these sectors fail with EIO
     seconds: float = 0.0            # span, delay: the tolerance (default 15 %, 0.5 s)
     fails: bool = False             # the job may end in error (exit status not checked)
+    pause: float = 0.1              # pauses: the shortest gap counted (s)
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
@@ -350,6 +364,90 @@ CASES += [
     Case("verify-only",
          "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n",
          ("count",), ("verify_only",), seeds=1, writes=True, fails=True),
+]
+CASES += [
+    # verify_fatal stops at the first block whose data mismatches even
+    # when verify errors go on: [c] changes the data of block 0 past its
+    # header; without it the read-back reads every block.  (fio's
+    # verify_io_u() returns at a wrong header before verify_fatal applies:
+    # test_errors.py shows that one.)
+    Case("verify-fatal",
+         "[w]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\ndo_verify=0\n"
+         "[c]\nstonewall\nrw=write\nbs=512\noffset=2048\nsize=512\n"
+         "[v]\nstonewall\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n"
+         "continue_on_error=verify\nverify_fatal=1\n",
+         ("count",), ("verify_fatal",), seeds=1, writes=True, fails=True),
+    # a wrong header is not verify_fatal's: [c] overwrites block 0's
+    # header, and the read-back reads every block, going on from each
+    # mismatch; without continue_on_error the first stops it
+    Case("verify-fatal-header",
+         "[w]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\ndo_verify=0\n"
+         "[c]\nstonewall\nrw=write\nbs=512\nsize=512\n"
+         "[v]\nstonewall\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n"
+         "continue_on_error=verify\nverify_fatal=1\n",
+         ("count",), ("continue_on_error",), seeds=1, writes=True, fails=True),
+    # a job that ends in error stops the others: exit_what=all those of
+    # the other groups too (4 KiB block 8 fails)
+    Case("exitall-on-error",
+         "[bad]\nrw=read\nbs=4k\nsize=256k\nexitall_on_error\nexit_what=all\n"
+         "[long]\nrw=randread\nbs=4k\noffset=32m\nsize=16m\ntime_based\nruntime=5\n"
+         "[other]\nrw=randread\nbs=4k\noffset=48m\nsize=16m\ntime_based\nruntime=5\n"
+         "new_group\n",
+         ("span",), ("exitall_on_error", "exit_what"), seeds=1, bad_sectors=(64, 71),
+         fails=True),
+    # rate_min: fio checks it after a 2 s settle, then every rate_cycle,
+    # and fails the job (QD 1 on a 1 ms device: some 4 MB/s at most)
+    Case("rate-min",
+         "[r]\nrw=randread\nbs=4k\ntime_based\nruntime=10\nrate_min=20m\n"
+         "rate_cycle=3000\nnorandommap\n",
+         ("span",), ("rate_min", "rate_cycle"), seeds=1, device=SLOW_DEV, fails=True,
+         seconds=1.0),
+    # steady state: reached at once on a steady device, after the ramp and
+    # one window; with no window there is no check, the whole runtime
+    Case("steadystate",
+         "[s]\nrw=randread\nbs=4k\niodepth=4\ntime_based\nruntime=14\n"
+         "steadystate=iops:50%\nsteadystate_duration=3\nsteadystate_ramp_time=4\n"
+         "norandommap\n",
+         ("span",), ("steadystate_duration", "steadystate_ramp_time"), seeds=1,
+         device={"size_mb": 64, "completion_nsec": 100_000}, seconds=1.5),
+    # thinktime after every 0.4 s of I/O, not after every I/O
+    Case("thinktime-iotime",
+         "[t]\nrw=randread\nbs=4k\ntime_based\nruntime=4\nthinktime=300ms\n"
+         "thinktime_iotime=400ms\nnorandommap\n",
+         ("pauses",), ("thinktime_iotime",), seeds=1, pause=0.15, device=SLOW_DEV),
+    # the logs' times on the monotonic clock, and which values the
+    # priority field takes
+    Case("logs-alt-epoch",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nwrite_lat_log=lat\n"
+         "log_alternate_epoch=1\nlog_alternate_epoch_clock_id=1\n",
+         ("logs",), ("log_alternate_epoch", "log_alternate_epoch_clock_id"), seeds=1,
+         device=SLOW_DEV),
+    # hipri: polled I/O, on the device's poll queue, done when polled
+    Case("hipri",
+         "[h]\nioengine=io_uring\nrw=randread\nbs=4k\nnumber_ios=300\nhipri\n"
+         "norandommap\n",
+         ("polled",), ("hipri",), seeds=1,
+         device={"size_mb": 64, "completion_nsec": 1_000_000, "submit_queues": 2,
+                 "poll_queues": 1}),
+    # fewer bins a histogram line; the logs stored compressed
+    Case("hist-coarse",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_hist_log=h\nlog_hist_msec=200\n"
+         "log_hist_coarseness=3\n",
+         ("logs",), ("log_hist_coarseness",), seeds=1, device=SLOW_DEV),
+    Case("logs-compressed",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nwrite_lat_log=lat\nlog_compression=64k\n"
+         "log_store_compressed=1\n",
+         ("logs",), ("log_store_compressed",), seeds=1),
+    # dedupe's copies from a working set of the span, not the last write
+    Case("dedupe-working-set",
+         "[d]\nrw=write\nbs=4k\nsize=1m\ndedupe_percentage=40\ndedupe_mode=working_set\n"
+         "dedupe_working_set_percentage=30\n",
+         ("distinct", "repeated"), ("dedupe_mode", "dedupe_working_set_percentage"), seeds=2,
+         writes=True, content_bytes=1 << 20),
+    Case("log-prio",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nprioclass=1\nprio=3\n"
+         "write_lat_log=lat\nlog_prio=1\n",
+         ("logprio",), ("log_prio",), seeds=1),
 ]
 
 BY_ID = {c.id: c for c in CASES}

@@ -33,7 +33,8 @@ from test_robust import set_badblocks
 SLOW = 300
 BANDS = 20
 FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
-          "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05}
+          "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05,
+          "repeated": 0.03}
 
 
 def op_of(e: BlockEvent) -> str:
@@ -58,6 +59,7 @@ class Stream:
         self.logs: dict = {}        # the log files it wrote (logs_of())
         self.data: dict = {}        # compress, distinct: of the device's first bytes
         self.iolog: list = []       # the I/Os of the iolog it wrote
+        self.logprio: set = set()   # the values of the lat logs' last fields
 
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
@@ -115,10 +117,37 @@ class Stream:
             last[op] = off + n
         return {op: hits[op] / seen[op] for op in seen}
 
+    def quick(self, ns: int) -> float:
+        """The share of I/Os completed within ns of their issue (each
+        completion paired with the oldest issue at its sector)."""
+        pending: dict[int, list[int]] = {}
+        n = fast = 0
+        for e in sorted(self.events, key=lambda e: e.ns):
+            if e.nbytes and e.action == "D":
+                pending.setdefault(e.sector, []).append(e.ns)
+            elif e.nbytes and e.action == "C" and pending.get(e.sector):
+                n += 1
+                fast += e.ns - pending[e.sector].pop(0) < ns
+        return fast / n if n else 0.0
+
+    def pauses(self, seconds: float) -> int:
+        """The gaps between issues longer than seconds."""
+        return sum(b.ns - a.ns > seconds * 1e9 for a, b in zip(self.issued, self.issued[1:]))
+
     def depth(self) -> int:
         """The most I/Os in flight at once: the largest count inflight()
         saw at an issue."""
         return max(self.inflight(), default=0)
+
+
+def clock_of(first_ms: float, s: Stream) -> str:
+    """The clock a log's first time (ms) is on: Unix time, the monotonic
+    clock (the trace's: at or after the command's start on it, less a
+    second's rounding), or the job's own (far before: a guest has been up
+    for seconds when a case runs)."""
+    if first_ms > 1e9:
+        return "unix"
+    return "monotonic" if first_ms >= s.start_ns / 1e6 - 1000 else "job"
 
 
 def json_at(doc, path: str):
@@ -222,7 +251,7 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "gaps":
             bad.append(spread_check("gaps (cv)", kb.gaps_cv(), [f.gaps_cv() for f in fio],
                                     FLOORS[c], dist=lambda a, b: abs(a - b)))
-        elif c in ("compress", "distinct"):
+        elif c in ("compress", "distinct", "repeated"):
             a, b = kb.data[c], [f.data[c] for f in fio]
             bad.append(spread_check(c, a, b, max(FLOORS[c], 0.25 * b[0]),
                                     dist=lambda x, y: abs(x - y)))
@@ -269,8 +298,22 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                     bad.append(f"logs: {name} has {cols} fields a line, fio's {fcols}")
                 if not (fn / 2 <= n <= fn * 2 + 2):
                     bad.append(f"logs: {name} has {n} lines, fio's {fn}")
-                if (first > 1e9) != (ffirst > 1e9):
-                    bad.append(f"logs: {name}'s first time is {first}, fio's {ffirst}")
+                if clock_of(first, kb) != clock_of(ffirst, fio[0]):
+                    bad.append(f"logs: {name}'s first time is {first} ({clock_of(first, kb)}), "
+                               f"fio's {ffirst} ({clock_of(ffirst, fio[0])})")
+        elif c == "logprio":
+            a, b = kb.logprio, fio[0].logprio
+            if a != b:
+                bad.append(f"logprio: the lat logs' last fields take {sorted(a)}, fio's {sorted(b)}")
+        elif c == "polled":
+            ns = case.device["completion_nsec"] // 2
+            a, b = kb.quick(ns), fio[0].quick(ns)
+            if abs(a - b) > 0.05:
+                bad.append(f"polled: {a:.2f} of the I/Os completed within {ns} ns, fio's {b:.2f}")
+        elif c == "pauses":
+            n, fn = kb.pauses(case.pause), [f.pauses(case.pause) for f in fio]
+            if not min(fn) - 1 <= n <= max(fn) + 1:
+                bad.append(f"pauses: {n} gaps over {case.pause} s, fio's {fn}")
         else:
             raise ValueError(f"unknown check {c!r} of case {case.id}")
     return [b for b in bad if b]
@@ -287,7 +330,7 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
                 f"cat >{LOGS}/job.fio <<'EOF'\n{jobfile}EOF")
     for path, text in case.files.items():
         guest.check(f"cat >{path} <<'EOF'\n{text.format(dev=dev)}EOF")
-    actions = "DC" if {"depth", "inflight"} & set(case.checks) else "D"
+    actions = "DC" if {"depth", "inflight", "polled"} & set(case.checks) else "D"
     dev_bytes = int(guest.check(f"blockdev --getsize64 {dev}"))
     out = "--output-format=json --output=out.json" if "json" in case.checks else \
           "--output=/dev/null"
@@ -303,11 +346,13 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
     head = f"head -c {case.content_bytes} {dev}"
     if "compress" in case.checks:
         s.data["compress"] = int(guest.check(f"{head} | gzip -1 | wc -c")) / case.content_bytes
-    if "distinct" in case.checks:
-        n = int(guest.check(f"i=0; while [ $i -lt {case.content_bytes // 4096} ]; do "
-                            f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
-                            "i=$((i + 1)); done | sort -u | wc -l"))
-        s.data["distinct"] = n / (case.content_bytes // 4096)
+    if {"distinct", "repeated"} & set(case.checks):
+        blocks = case.content_bytes // 4096
+        sums = Counter(guest.check(f"i=0; while [ $i -lt {blocks} ]; do "
+                                   f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
+                                   "i=$((i + 1)); done").splitlines())
+        s.data["distinct"] = len(sums) / blocks
+        s.data["repeated"] = sum(n > 1 for n in sums.values()) / blocks
     if "magic" in case.checks:
         # the sectors that start with a verify header: fio's (magic 0xacca)
         # or kiobench's own ("KBVH", kmod/verify.h)
@@ -321,6 +366,9 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
             if len(f) in (4, 5) and f[-3] in ("read", "write", "trim"))
     if "logs" in case.checks:
         s.logs = logs_of(guest)
+    if "logprio" in case.checks:
+        s.logprio = set(guest.check(f"cd {LOGS} && cat *_lat*.log | awk -F', *' '{{print $NF}}' "
+                                    "| sort -u | head -20").split())
     if "repeat" in case.checks:
         s.again = Stream(block_events(guest, dev, full, actions, SLOW, flushes=True), dev_bytes)
     return s
@@ -328,8 +376,10 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
 
 def logs_of(guest) -> dict[str, tuple[int, int, float]]:
     """The log files a run left: name -> (lines, fields per line, the
-    first field of the first line)."""
+    first field of the first line); a compressed one (.log.fz): its name."""
     out = {}
+    for name in guest.check(f"cd {LOGS} && ls *.log.fz 2>/dev/null; true").split():
+        out[name] = (0, 0, 0.0)
     for line in guest.check(f"cd {LOGS} && for f in *.log; do [ -e \"$f\" ] || continue; "
                             "printf '%s %s %s\\n' \"$f\" $(wc -l <\"$f\") "
                             "\"$(head -1 \"$f\" | tr -d ' ')\"; done").splitlines():

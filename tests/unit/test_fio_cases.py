@@ -49,18 +49,13 @@ OWN = "-kiobench's own"
 # 2 s gave fio 9 bandwidth samples in its JSON, kiobench 20
 NOT_YET = {
     "allrandrepeat", "atomic", "buffer_compress_chunk", "bwavgtime", "dedupe_global",
-    "dedupe_mode", "dedupe_working_set_percentage", "error_dump", "exit_what",
-    "exitall_on_error", "experimental_verify", "flow_id", "hipri", "ignore_zone_limits",
-    "iodepth_batch", "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime",
-    "job_max_open_zones", "kb_base", "latency_run", "log_alternate_epoch",
-    "log_alternate_epoch_clock_id", "log_hist_coarseness", "log_max_value", "log_prio",
-    "log_store_compressed", "numa_cpu_nodes", "randseed", "rate_cycle", "rate_min",
-    "read_beyond_wp", "read_iolog_chunked", "replay_skip", "serialize_overlap",
-    "significant_figures", "steadystate_duration", "steadystate_ramp_time",
-    "thinktime_blocks_type", "thinktime_iotime", "trim_backlog", "trim_backlog_batch",
-    "trim_percentage", "trim_verify_zero", "unit_base", "verify_backlog_batch",
-    "verify_dump", "verify_fatal", "write_barrier", "write_hint", "zone_reset_frequency",
-    "zone_reset_threshold",
+    "experimental_verify", "flow_id", "ignore_zone_limits", "iodepth_batch",
+    "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime", "job_max_open_zones",
+    "kb_base", "latency_run", "log_max_value", "numa_cpu_nodes", "randseed",
+    "read_beyond_wp", "replay_skip", "serialize_overlap", "significant_figures",
+    "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
+    "unit_base", "verify_backlog_batch", "verify_dump", "write_barrier", "write_hint",
+    "zone_reset_frequency", "zone_reset_threshold",
 }
 
 
