@@ -270,7 +270,7 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 	if (K(NICE))
 		KCFG_ADD(" nice=%d", (int)(int64_t)K(NICE));
 	if (K(WRITE_BARRIER))
-		KCFG_ADD(" write_barrier=%" PRIu64, K(WRITE_BARRIER));
+		KCFG_ADD(" preflush_fua=%" PRIu64, K(WRITE_BARRIER));
 	KCFG_ADD("%s%s", K_HAS(NOWAIT) ? " nowait" : "",
 		 K_HAS(SERIALIZE_OVERLAP) ? " serialize_overlap" : "");
 	if (K(WRITE_HINT))
@@ -523,7 +523,7 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 	}
 	/* how bios are submitted (kmod/submit.c) */
 	kb_jadd(o, "nice", json_object_new_int((int)(int64_t)K(NICE)));
-	kb_jadd(o, "write_barrier", kb_ju64(K(WRITE_BARRIER)));
+	kb_jadd(o, "preflush_fua", kb_ju64(K(WRITE_BARRIER)));
 	kb_jadd(o, "nowait", json_object_new_boolean(K_HAS(NOWAIT)));
 	kb_jadd(o, "serialize_overlap", json_object_new_boolean(K_HAS(SERIALIZE_OVERLAP)));
 	kb_jadd(o, "write_hint", K(WRITE_HINT) ? kb_jstr(kcfg_write_hint(c)) : NULL);

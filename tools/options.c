@@ -1915,6 +1915,7 @@ static int p_host(const struct kb_opt *o, const char *val, struct kb_job *job,
 	switch (o->id) {
 	case KB_OPT_THREAD:	/* fio: FIO_OPT_STR_SET, any int (0: processes) */
 	case KB_OPT_THREADS:	/* fio: FIO_OPT_INT */
+	case KB_OPT_WRITE_BARRIER:	/* fio: FIO_OPT_INT */
 		if (val && !fio_int(val))
 			return kb_errf(err, errlen, "invalid number '%s'", val);
 		return 0;
@@ -2806,9 +2807,15 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_NICE, "nice", "N", p_nice,
 	    "the nice value of the job's kernel threads, -20..19", .off = JOBF(nice),
 	    .fio_case = "-the workers' scheduling priority: it shows at the device only under CPU contention, which a guest cannot make the same for both tools"),
-	JOB(KB_OPT_WRITE_BARRIER, "write_barrier", "N", p_u32,
-	    "after every N writes the next is a barrier write (REQ_PREFLUSH | REQ_FUA)",
-	    ATTR(KIOBENCH_A_WRITE_BARRIER, write_barrier), BOUNDS(1, UINT32_MAX)),
+	JOB(KB_OPT_WRITE_BARRIER, "write_barrier", "N", p_host,
+	    "fio marks every N-th write a barrier, and none of its engines sends anything "
+	    "for the mark: its writes stay plain (kiobench's preflush_fua=N sends one)",
+	    .host = true,
+	    .fio_case = "test_submit_opts.py::test_preflush_fua_and_write_barrier_as_fio"),
+	JOB(KB_OPT_PREFLUSH_FUA, "preflush_fua", "N", p_u32,
+	    "after every N writes the next is REQ_PREFLUSH | REQ_FUA (a barrier write, as "
+	    "2.6.37 made them)", ATTR(KIOBENCH_A_WRITE_BARRIER, write_barrier),
+	    BOUNDS(1, UINT32_MAX), .fio_case = "-kiobench's own: fio has no such option"),
 	JOB(KB_OPT_NOWAIT, "nowait", "BOOL", p_flag,
 	    "reads and writes with REQ_NOWAIT: one the block layer cannot take at once "
 	    "fails with EAGAIN, an I/O error", ATTR(KIOBENCH_A_NOWAIT, nowait), FLAG,

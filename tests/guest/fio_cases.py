@@ -398,15 +398,15 @@ CASES += [
     # rate_min: fio checks it after a 2 s settle, then every rate_cycle,
     # and fails the job (QD 1 on a 1 ms device: some 4 MB/s at most)
     Case("rate-min",
-         "[r]\nrw=randread\nbs=4k\ntime_based\nruntime=10\nrate_min=20m\n"
+         "[r]\nrw=randread\nbs=4k\ntime_based\nruntime=8\nrate_min=20m\n"
          "rate_cycle=3000\nnorandommap\n",
          ("span",), ("rate_min", "rate_cycle"), seeds=1, device=SLOW_DEV, fails=True,
          seconds=1.0),
     # steady state: reached at once on a steady device, after the ramp and
     # one window; with no window there is no check, the whole runtime
     Case("steadystate",
-         "[s]\nrw=randread\nbs=4k\niodepth=4\ntime_based\nruntime=14\n"
-         "steadystate=iops:50%\nsteadystate_duration=3\nsteadystate_ramp_time=4\n"
+         "[s]\nrw=randread\nbs=4k\niodepth=4\ntime_based\nruntime=10\n"
+         "steadystate=iops:50%\nsteadystate_duration=2\nsteadystate_ramp_time=3\n"
          "norandommap\n",
          ("span",), ("steadystate_duration", "steadystate_ramp_time"), seeds=1,
          device={"size_mb": 64, "completion_nsec": 100_000}, seconds=1.5),

@@ -1,7 +1,7 @@
-"""fio's options of how I/O is submitted (issue 20, item 10), as the kernel
-did them: sync and write_barrier in each bio's flags (the block_bio_queue
-event's rwbs: F before W a preflush, F after it FUA); nice in the workers'
-nice value (/proc); nowait in the I/Os the block layer failed with EAGAIN
+"""fio's options of how I/O is submitted, as the kernel did them: sync and
+preflush_fua in each bio's flags (the block_bio_queue event's rwbs: F
+before W a preflush, F after it FUA), and write_barrier in none, as
+fio's; nice in the workers' nice value (/proc); nowait in the I/Os the block layer failed with EAGAIN
 for want of a tag (null_blk with 4 tags at depth 32); serialize_overlap in
 the requests the device had in flight at once (block_rq_issue and
 block_rq_complete: never two overlapping ones); iodepth_low and
@@ -40,21 +40,39 @@ def scsi_debug(guest: Guest, **params: int) -> str:
                        "echo /dev/${d##*/} && exit 0; done; sleep 0.1; done; exit 1").strip()
 
 @pytest.mark.debug
-def test_sync_and_write_barrier_flags(guest: Guest, kiobench_module, make_nullb):
+def test_sync_flags(guest: Guest, kiobench_module, make_nullb):
     """null_blk with a volatile cache (and FUA): sync=dsync makes all 16
-    writes FUA (WFS), as a direct write to a block device opened O_DSYNC;
-    write_barrier=4 over 20 writes makes writes 4, 8, 12 and 16 (from 0)
-    PREFLUSH | FUA (FWFS) and the others plain (WS), fio's count.
-    Mutations: p_sync() not setting writefua: red (WS); kb_submit_opf()
-    without REQ_PREFLUSH: red (WFS barriers)."""
+    writes FUA (WFS), as a direct write to a block device opened O_DSYNC.
+    Mutation: p_sync() not setting writefua: red (WS)."""
     dev = make_nullb("nullb0", size_mb=16, cache_size=16)
     base = f"kiobench run --allow-writes --filename={dev} --rw=write --bs=4k --iodepth=1 "
     rwbs = tracepoint_rwbs(guest, dev, "block_bio_queue", base + "--number_ios=16 --sync=dsync")
     assert rwbs == ["WFS"] * 16, rwbs
+
+
+@pytest.mark.debug
+def test_preflush_fua_and_write_barrier_as_fio(guest: Guest, kiobench_module, make_nullb):
+    """preflush_fua=4 over 20 writes makes writes 4, 8, 12 and 16 (from 0)
+    PREFLUSH | FUA (FWFS) and the others plain (WS).  write_barrier=4, as
+    under fio on the same device (it marks the writes, and no engine of
+    its sends anything for the mark), leaves all 20 plain.  Mutations:
+    kb_submit_opf() without REQ_PREFLUSH: red (WFS barriers);
+    write_barrier setting the kernel's write-barrier again (its old entry):
+    red."""
+    dev = make_nullb("nullb0", size_mb=16, cache_size=16)
+    base = f"kiobench run --allow-writes --filename={dev} --rw=write --bs=4k --iodepth=1 "
     rwbs = tracepoint_rwbs(guest, dev, "block_bio_queue",
-                           base + "--number_ios=20 --write_barrier=4")
+                           base + "--number_ios=20 --preflush_fua=4")
     want = ["FWFS" if i and i % 4 == 0 else "WS" for i in range(20)]
     assert rwbs == want, rwbs
+    fio = tracepoint_rwbs(guest, dev, "block_bio_queue",
+                          f"fio --name=b --filename={dev} --rw=write --bs=4k --direct=1 "
+                          "--ioengine=libaio --number_ios=20 --size=1m --write_barrier=4")
+    assert fio == ["WS"] * 20, fio
+    out = guest.check(base + "--number_ios=20 --write_barrier=4 2>&1")
+    assert "write_barrier: taken, it changes nothing that reaches the device" in out, out
+    rwbs = tracepoint_rwbs(guest, dev, "block_bio_queue", base + "--number_ios=20 --write_barrier=4")
+    assert rwbs == fio, rwbs
 
 
 @pytest.mark.debug

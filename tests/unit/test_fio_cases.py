@@ -41,8 +41,6 @@ OWN = "-kiobench's own"
 # kiobench counts an I/O done at bi_end_io);
 # verify_backlog_batch is refused unless equal to verify_backlog;
 # trim_percentage on a write job aborts fio 3.33 (fio_ro_check);
-# write_barrier: fio 3.33 marks every N-th write but no engine acts on the
-# mark, nothing reaches the device, where kiobench sends PREFLUSH|FUA;
 # randseed: fio 3.33 draws the same offsets whatever the seed while
 # randrepeat is on (its default), where its HOWTO and kiobench seed them;
 # buffer_compress_chunk changes nothing gzip can tell; bwavgtime=100 over
@@ -54,7 +52,7 @@ NOT_YET = {
     "kb_base", "latency_run", "log_max_value", "numa_cpu_nodes", "randseed",
     "read_beyond_wp", "replay_skip", "serialize_overlap", "significant_figures",
     "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
-    "unit_base", "verify_backlog_batch", "verify_dump", "write_barrier", "write_hint",
+    "unit_base", "verify_backlog_batch", "verify_dump", "write_hint",
     "zone_reset_frequency", "zone_reset_threshold",
 }
 
