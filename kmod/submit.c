@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fio's options of how I/O is submitted, for bios that kernel threads
- * issue:
+ * fio's options of how I/O is submitted, and barrier writes, for bios that
+ * kernel threads issue:
  *
  * - nice: the workers' nice value, set before they first run.
- * - write_barrier=N: after every N writes the next is a barrier write,
+ * - write_barrier=N (the tool's preflush_fua; fio's write_barrier sends
+ *   nothing): after every N writes the next is a barrier write,
  *   REQ_PREFLUSH | REQ_FUA (barriers became exactly that in 2.6.37).
  * - nowait: REQ_NOWAIT on reads and writes; the block layer fails such a
  *   bio with BLK_STS_AGAIN instead of sleeping for a request (or splitting

@@ -1076,12 +1076,12 @@ enum kiobench_integrity_bit {
  *   (set_user_nice() before they start), -20 to 19 (checked by the kernel: the
  *   spec's checks take no negative bound). Their CPU time, not their I/O's
  *   priority on the device (prioclass, prio).
- * @KIOBENCH_A_WRITE_BARRIER: fio's write_barrier: after every N writes, the
- *   next one is a barrier write, REQ_PREFLUSH | REQ_FUA (what the kernel made
- *   of barriers in 2.6.37: the cache flushed before it, the write itself on
- *   stable media when it completes). fio 3.33 marks such writes
- *   (IO_U_F_BARRIER) but none of its engines sends them otherwise. Not with
- *   write-zeroes or zone-append.
+ * @KIOBENCH_A_WRITE_BARRIER: After every N writes, the next one is a barrier
+ *   write, REQ_PREFLUSH | REQ_FUA (what the kernel made of barriers in 2.6.37:
+ *   the cache flushed before it, the write itself on stable media when it
+ *   completes): the tool's preflush_fua. Not fio's write_barrier, which marks
+ *   writes (IO_U_F_BARRIER) that none of fio's engines sends otherwise. Not
+ *   with write-zeroes or zone-append.
  * @KIOBENCH_A_NOWAIT: fio's nowait (RWF_NOWAIT): every read and write bio
  *   carries REQ_NOWAIT, so the block layer fails it (BLK_STS_AGAIN, -EAGAIN)
  *   rather than sleep for a request or split it. As for fio, such an I/O is an
