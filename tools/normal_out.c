@@ -174,7 +174,7 @@ static void print_dir_normal(FILE *f, const struct kb_result *r, int d, const ch
 	kb_num2str(iops, sizeof(iops), c.iops_int, sig, false, "");
 	kb_bw_str(bw, sizeof(bw), c.bw_bytes, true, r->job);
 	kb_bw_str(bwalt, sizeof(bwalt), c.bw_bytes, false, r->job);
-	kb_num2str(io, sizeof(io), c.ds->bytes, sig, true, "B");
+	kb_bytes_str(io, sizeof(io), c.ds->bytes, true, r->job);
 	if (d == KIOBENCH_DIR_SYNC)	/* fio's heading of its syncs; no bytes */
 		fprintf(f, "  fsync/fdatasync/sync_file_range: flushes=%" PRIu64 ", IOPS=%s\n",
 			c.ds->ios, iops);
@@ -405,7 +405,6 @@ static void run_status_line(FILE *f, const struct kb_result *res, size_t n, unsi
 	uint64_t bytes = 0, tmax = 0, rmin = UINT64_MAX, rmax = 0;
 	uint64_t bmin = UINT64_MAX, bmax = 0, agg;
 	char a[32], b[32], c[32], e[32], h[32], k[32], io[32], io2[32];
-	unsigned int sig = kb_sig_figs(job);
 	bool any = false;
 	size_t i;
 	int d;
@@ -449,8 +448,8 @@ static void run_status_line(FILE *f, const struct kb_result *res, size_t n, unsi
 		kb_bw_str(e, sizeof(e), bmax, true, job),
 		kb_bw_str(h, sizeof(h), bmin, false, job),
 		kb_bw_str(k, sizeof(k), bmax, false, job),
-		kb_num2str(io, sizeof(io), bytes, sig, true, "B"),
-		kb_num2str(io2, sizeof(io2), bytes, sig, false, "B"), rmin, rmax);
+		kb_bytes_str(io, sizeof(io), bytes, true, job),
+		kb_bytes_str(io2, sizeof(io2), bytes, false, job), rmin, rmax);
 }
 
 /*

@@ -2261,10 +2261,12 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "test_execmodel.py::test_unified_mixed_without_disk_util_as_fio"),
 	JOB(KB_OPT_SIG_FIGS, "significant_figures", "N", p_u32,
 	    "normal output: digits of IOPS, bandwidth and sizes (4)", .off = JOBF(sig_figs),
-	    BOUNDS(1, 10), .def = "4"),
+	    BOUNDS(1, 10), .def = "4",
+	    .fio_case = "significant-figures"),
 	JOB(KB_OPT_UNIT_BASE, "unit_base", "0|8|1", p_unit_base,
 	    "0, 8 or 1 (auto, bytes, bits): the normal output's bandwidth in bytes or bits",
-	    .off = JOBF(unit_base), .def = "0"),
+	    .off = JOBF(unit_base), .def = "0",
+	    .fio_case = "unit-base"),
 	JOB(KB_OPT_BWAVGTIME, "bwavgtime", "MS", p_u32,
 	    "the window of the bandwidth samples (bw min, max, avg, stdev), a multiple of "
 	    "interval (which it sets when not given); default: the timeline's interval (1s), "
@@ -2352,7 +2354,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "engine-depth"),
 	JOB(KB_OPT_KB_BASE, "kb_base", "1024|1000", p_kb_base,
 	    "what k and ki mean in sizes: 1024: k=1024, ki=1000 (fio's old-script "
-	    "compatibility); 1000: k=1000, ki=1024", .def = "1024"),
+	    "compatibility); 1000: k=1000, ki=1024", .def = "1024",
+	    .fio_case = "kb-base"),
 	JOB(KB_OPT_DESCRIPTION, "description", "TEXT", p_description,
 	    "text printed with the job's report",
 	    .fio_case = "-a comment for the report; nothing reaches the device"),

@@ -315,13 +315,33 @@ unsigned int kb_sig_figs(const struct kb_job *job)
 	return job->sig_figs ? job->sig_figs : 4;
 }
 
-/* unit_base=1: bits (fio's N2S_BITPERSEC multiplies by 8); 0 and 8: bytes. */
-char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool pow2, const struct kb_job *job)
+/*
+ * fio's i2p: with kb_base=1024 (its default) a figure is shown in powers of
+ * 2 first and of 10 in the brackets after it; kb_base=1000 the reverse.
+ */
+static bool kb_i2p(const struct kb_job *job)
+{
+	return !job->kb_base || job->kb_base == 1024;
+}
+
+/*
+ * A bandwidth, first (@primary) or in the brackets after: unit_base=1 in
+ * bits (fio's N2S_BITPERSEC multiplies by 8), 0 and 8 in bytes.
+ */
+char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool primary,
+		const struct kb_job *job)
 {
 	bool bits = job->unit_base == 1;
 
-	return kb_num2str(buf, len, bits ? bytes_s * 8 : bytes_s, kb_sig_figs(job), pow2,
-			  bits ? "bit/s" : "B/s");
+	return kb_num2str(buf, len, bits ? bytes_s * 8 : bytes_s, kb_sig_figs(job),
+			  primary == kb_i2p(job), bits ? "bit/s" : "B/s");
+}
+
+/* A number of bytes, first (@primary) or in the brackets after. */
+char *kb_bytes_str(char *buf, size_t len, uint64_t bytes, bool primary,
+		   const struct kb_job *job)
+{
+	return kb_num2str(buf, len, bytes, kb_sig_figs(job), primary == kb_i2p(job), "B");
 }
 
 static void add_dirstat(struct kb_dirstat *s, const struct kb_dirstat *t)

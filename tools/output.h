@@ -49,7 +49,10 @@ void kb_mixed_free(struct kb_result *m);
 /* clat_percentiles or lat_percentiles: the latency's percentiles are shown. */
 bool kb_pct_shown(const struct kb_job *job);
 /* fio's num2str of a bandwidth (bytes/s) in the job's unit_base, sig_figs digits. */
-char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool pow2, const struct kb_job *job);
+char *kb_bw_str(char *buf, size_t len, uint64_t bytes_s, bool primary,
+		const struct kb_job *job);
+char *kb_bytes_str(char *buf, size_t len, uint64_t bytes, bool primary,
+		   const struct kb_job *job);
 /* significant_figures, or fio's default 4 (a job of a sweep's step has it too) */
 unsigned int kb_sig_figs(const struct kb_job *job);
 

@@ -58,6 +58,9 @@ off), per direction (R, W, D: trim, F: flush):
             value, 0x2003);
   pauses    the number of gaps between issues longer than ``pause``
             seconds, as fio's (within 1);
+  text      what the case's ``text`` regular expressions find in the normal
+            output, each match's digits made 9s (its shape: units and
+            significant figures, not values), as fio's;
   polled    the share of I/Os completed within half the device's
             completion_nsec of their issue, as fio's within 0.05: null_blk
             completes a request of its poll queue when polled, not at its
@@ -91,6 +94,7 @@ class Case:
     seconds: float = 0.0            # span, delay: the tolerance (default 15 %, 0.5 s)
     fails: bool = False             # the job may end in error (exit status not checked)
     pause: float = 0.1              # pauses: the shortest gap counted (s)
+    text: tuple[str, ...] = ()      # text: regular expressions of the normal output
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
@@ -105,6 +109,10 @@ class Case:
         return {ln.split("=", 1)[0].strip() for ln in text.splitlines()
                 if ln.strip() and not ln.startswith(("[", "#", ";"))}
 
+
+# the units of the normal output's bandwidths and sizes
+UNITS = (r"BW=[\d.]+(\w+/s) \([\d.]+(\w+/s)\)\([\d.]+(\w+)/",
+         r"bw=[\d.]+(\w+/s) \([\d.]+(\w+/s)\)", r"io=[\d.]+(\w+) \([\d.]+(\w+)\)")
 
 # I/Os that take 1 ms: a worker fills its depth long before one completes
 SLOW_DEV = {"size_mb": 64, "completion_nsec": 1_000_000}
@@ -444,6 +452,18 @@ CASES += [
          "dedupe_working_set_percentage=30\n",
          ("distinct", "repeated"), ("dedupe_mode", "dedupe_working_set_percentage"), seeds=2,
          writes=True, content_bytes=1 << 20),
+    # the normal output's units and figures, at a rate both tools keep
+    # (300 IOPS of 4 KiB, whatever TCG's pace)
+    Case("kb-base",
+         "[u]\nrw=randread\nbs=4096\nrate_iops=300\nnumber_ios=300\nkb_base=1000\n",
+         ("text",), ("kb_base",), seeds=1, text=UNITS),
+    Case("unit-base",
+         "[u]\nrw=randread\nbs=4k\nrate_iops=300\nnumber_ios=300\nunit_base=1\n",
+         ("text",), ("unit_base",), seeds=1, text=UNITS),
+    Case("significant-figures",
+         "[u]\nrw=randread\nbs=4k\nrate_iops=300\nnumber_ios=300\nsignificant_figures=6\n",
+         ("text",), ("significant_figures",), seeds=1,
+         text=(r"BW=[\d.]+\w+/s \([\d.]+\w+/s\)", r"bw=[\d.]+\w+/s \([\d.]+\w+/s\)")),
     Case("log-prio",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nprioclass=1\nprio=3\n"
          "write_lat_log=lat\nlog_prio=1\n",

@@ -21,6 +21,7 @@ same on every kernel.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -60,6 +61,7 @@ class Stream:
         self.data: dict = {}        # compress, distinct: of the device's first bytes
         self.iolog: list = []       # the I/Os of the iolog it wrote
         self.logprio: set = set()   # the values of the lat logs' last fields
+        self.text: dict = {}        # the case's text expressions: their matches' shapes
 
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
@@ -305,6 +307,11 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
             a, b = kb.logprio, fio[0].logprio
             if a != b:
                 bad.append(f"logprio: the lat logs' last fields take {sorted(a)}, fio's {sorted(b)}")
+        elif c == "text":
+            for rx in case.text:
+                a, b = kb.text.get(rx), fio[0].text.get(rx)
+                if a != b:
+                    bad.append(f"text {rx}: {a}, fio's {b}")
         elif c == "polled":
             ns = case.device["completion_nsec"] // 2
             a, b = kb.quick(ns), fio[0].quick(ns)
@@ -333,7 +340,7 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
     actions = "DC" if {"depth", "inflight", "polled"} & set(case.checks) else "D"
     dev_bytes = int(guest.check(f"blockdev --getsize64 {dev}"))
     out = "--output-format=json --output=out.json" if "json" in case.checks else \
-          "--output=/dev/null"
+          "--output=out.txt" if "text" in case.checks else "--output=/dev/null"
     # the trace's clock is ktime_get(): /proc/timer_list's "now"
     full = (f"cd {LOGS} && grep -m1 -o '^now at [0-9]*' /proc/timer_list >t0 && "
             f"{cmd} {out} job.fio" + (" || true" if case.fails else ""))
@@ -366,6 +373,10 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
             if len(f) in (4, 5) and f[-3] in ("read", "write", "trim"))
     if "logs" in case.checks:
         s.logs = logs_of(guest)
+    if "text" in case.checks:
+        normal = guest.check(f"cat {LOGS}/out.txt")
+        s.text = {rx: [re.sub(r"\d", "9", str(m)) for m in re.findall(rx, normal)]
+                  for rx in case.text}
     if "logprio" in case.checks:
         s.logprio = set(guest.check(f"cd {LOGS} && cat *_lat*.log | awk -F', *' '{{print $NF}}' "
                                     "| sort -u | head -20").split())

@@ -49,11 +49,10 @@ NOT_YET = {
     "allrandrepeat", "atomic", "buffer_compress_chunk", "bwavgtime", "dedupe_global",
     "experimental_verify", "flow_id", "ignore_zone_limits", "iodepth_batch",
     "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime", "job_max_open_zones",
-    "kb_base", "latency_run", "log_max_value", "numa_cpu_nodes", "randseed",
-    "read_beyond_wp", "replay_skip", "serialize_overlap", "significant_figures",
-    "trim_backlog", "trim_backlog_batch", "trim_percentage", "trim_verify_zero",
-    "unit_base", "verify_backlog_batch", "verify_dump", "write_hint",
-    "zone_reset_frequency", "zone_reset_threshold",
+    "latency_run", "log_max_value", "numa_cpu_nodes", "randseed", "read_beyond_wp",
+    "replay_skip", "serialize_overlap", "trim_backlog",
+    "trim_backlog_batch", "trim_percentage", "trim_verify_zero", "verify_backlog_batch",
+    "verify_dump", "write_hint", "zone_reset_frequency", "zone_reset_threshold",
 }
 
 
