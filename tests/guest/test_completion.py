@@ -331,7 +331,7 @@ def polled_past_and_within(guest, dev: str, tags: int, ios_each: int, least: flo
     and the job must keep `least` of the IOPS it has within the tags, so
     the refusals and retries cost little.
 
-    Not against interrupt-driven I/O, which the issue asked (0.9 x): under
+    Not against interrupt-driven I/O (0.9 x of it, as once asked): under
     TCG that ratio is not kiobench's to keep.  Measured on null_blk, single
     runs with other guests on the host, polled / interrupt-driven at QD 64,
     where no bio is refused: 0.85-1.72 on 6.1, 0.87-1.09 on 6.12; past the

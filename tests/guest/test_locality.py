@@ -1,4 +1,4 @@
-"""Where each I/O ran (issue 23): the locality report of the module
+"""Where each I/O ran: the locality report of the module
 (debugfs job<ID>/locality) in the tool's JSON, checked against an
 independent source, the block_rq_complete tracepoint's CPU field.
 

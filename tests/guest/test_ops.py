@@ -1,4 +1,4 @@
-"""Trims, write zeroes, flushes and FUA writes (issue 21): what the device
+"""Trims, write zeroes, flushes and FUA writes: what the device
 saw.  QEMU's NVMe (discard=unmap, write zeroes, a volatile write cache and
 FUA) through the nvme_setup_cmd tracepoint, which names each command the
 driver set up; null_blk through its stat file's discard and flush

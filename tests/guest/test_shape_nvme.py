@@ -141,7 +141,7 @@ def test_no_network_without_ssh(guest: Guest):
 
 
 def test_identity_in_the_json(guest: Guest, kiobench_module):
-    """Each job's JSON says where it ran and on what (issue 24's host
+    """Each job's JSON says where it ran and on what (its host
     identity): the guest's host name and online CPUs, and for each device
     its identity from sysfs: the model QEMU's NVMe reports ("QEMU NVMe
     Ctrl"), the serial the harness gave the controller (kiobench1: the VM's

@@ -1,4 +1,4 @@
-"""kiobench top (issue 23): every job in the kernel, whoever started it,
+"""kiobench top: every job in the kernel, whoever started it,
 from the module's status and debugfs.  Two jobs of two processes run; top
 shows both with IOPS and latency of the interval, their depth and
 locality; a third job started later appears at a later refresh.  Once as

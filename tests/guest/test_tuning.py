@@ -1,4 +1,4 @@
-"""Tuning as sweep dimensions, and putting it back (issue 23): a sweep over
+"""Tuning as sweep dimensions, and putting it back: a sweep over
 the block queue's rq_affinity is refused without --allow-tuning; with it
 each step's settings are read back into the report and the old value is
 back afterwards; after the tool is killed with SIGKILL mid-sweep, the next

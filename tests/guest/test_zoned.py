@@ -1,4 +1,4 @@
-"""zonemode=zbd on a zoned null_blk (issue 22): writes only at the write
+"""zonemode=zbd on a zoned null_blk: writes only at the write
 pointers, full zones reset when the workload needs room, trims that reset
 the zones they cover, and the refusals.  What the device did is read back
 from the device itself: util-linux's blkzone report (each zone's write

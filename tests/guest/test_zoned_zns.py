@@ -1,5 +1,5 @@
 """zonemode=zbd through the real nvme driver, on QEMU's emulated ZNS
-namespace (issue 22): what test_zoned.py proves on null_blk, here with
+namespace: what test_zoned.py proves on null_blk, here with
 the commands the driver sends read from its nvme_setup_cmd tracepoint
 (kb.nvme_cmds): a write is nvme_cmd_write, a zone append
 nvme_cmd_zone_append (opcode 0x7d), a zone reset, open, close or finish

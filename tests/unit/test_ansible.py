@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The Ansible playbook and role of tools/ansible (issue 24): the playbook
+"""The Ansible playbook and role of tools/ansible: the playbook
 parses (ansible-playbook --syntax-check, with the sample inventory) and
 ansible-lint passes on it and the role.  The fleet lane runs it
 (tests/guest/test_shape_fleet.py)."""

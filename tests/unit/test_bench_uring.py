@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""bench/fio-compare --sets=uring (issue 26: fio's t/io_uring as the
+"""bench/fio-compare --sets=uring (fio's t/io_uring as the
 strongest peer), the parts that run on the host: t/io_uring's options, the
 set's configurations, the figures taken from its output, the floor and the
 goals as printed, a stalled kiobench point printed as not measured, and
