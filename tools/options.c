@@ -2796,7 +2796,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_FLOW, flow), BOUNDS(0, 1000),
 	    .fio_case = "test_flow.py::test_flow_keeps_two_jobs_at_their_weights_as_fio"),
 	JOB(KB_OPT_FLOW_ID, "flow_id", "N", p_u32, "the flow control group of flow (0)",
-	    ATTR(KIOBENCH_A_FLOW_ID, flow_id), BOUNDS(0, INT32_MAX)),
+	    ATTR(KIOBENCH_A_FLOW_ID, flow_id), BOUNDS(0, INT32_MAX),
+	    .fio_case = "flow-id"),
 	JOB(KB_OPT_FLOW_SLEEP, "flow_sleep", "TIME", p_time_us, "flow: once held back, "
 	    "let the I/O in flight complete and sleep TIME (bare number: us) before looking "
 	    "again (0: look again at once)", ATTR(KIOBENCH_A_FLOW_SLEEP_NS, flow_sleep_ns),
@@ -2825,7 +2826,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "test_submit_opts.py::test_nowait_fails_what_would_wait"),
 	JOB(KB_OPT_SERIALIZE_OVERLAP, "serialize_overlap", "BOOL", p_flag,
 	    "an I/O overlapping one of its worker's in flight waits for it",
-	    ATTR(KIOBENCH_A_SERIALIZE_OVERLAP, serialize_overlap), FLAG),
+	    ATTR(KIOBENCH_A_SERIALIZE_OVERLAP, serialize_overlap), FLAG,
+	    .fio_case = "serialize-overlap"),
 	JOB(KB_OPT_WRITE_HINT, "write_hint", "none|short|medium|long|extreme", p_write_hint,
 	    "the lifetime hint (bi_write_hint) of every bio; not on 6.1 (its bios have none)",
 	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint)),

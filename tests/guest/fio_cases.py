@@ -61,6 +61,7 @@ off), per direction (R, W, D: trim, F: flush):
   text      what the case's ``text`` regular expressions find in the normal
             output, each match's digits made 9s (its shape: units and
             significant figures, not values), as fio's;
+  overlaps  the share of I/Os issued while one they overlap was in flight;
   polled    the share of I/Os completed within half the device's
             completion_nsec of their issue, as fio's within 0.05: null_blk
             completes a request of its poll queue when polled, not at its
@@ -464,6 +465,22 @@ CASES += [
          "[u]\nrw=randread\nbs=4k\nrate_iops=300\nnumber_ios=300\nsignificant_figures=6\n",
          ("text",), ("significant_figures",), seeds=1,
          text=(r"BW=[\d.]+\w+/s \([\d.]+\w+/s\)", r"bw=[\d.]+\w+/s \([\d.]+\w+/s\)")),
+    # an I/O overlapping one in flight waits for it: 8 in flight over 16
+    # blocks overlap all the time without it
+    Case("serialize-overlap",
+         "[s]\nrw=randwrite\nbs=4k\nsize=64k\niodepth=8\nnumber_ios=400\nnorandommap\n"
+         "serialize_overlap=1\n",
+         ("overlaps",), ("serialize_overlap",), seeds=1, writes=True, device=SLOW_DEV),
+    # flow control holds the jobs of one flow_id to their weights (3:1);
+    # in two flow_ids each runs free (1:1), which the bands of their two
+    # regions show
+    Case("flow-id",
+         "[heavy]\nrw=randread\nbs=4k\niodepth=4\noffset=0\nsize=16m\nruntime=2\n"
+         "time_based\nflow=3\n"
+         "[light]\nrw=randread\nbs=4k\niodepth=4\noffset=32m\nsize=16m\nruntime=2\n"
+         "time_based\nflow=1\nflow_id=1\n",
+         ("bands",), ("flow_id",), seeds=2,
+         device={"size_mb": 64, "completion_nsec": 100_000}),
     Case("log-prio",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nprioclass=1\nprio=3\n"
          "write_lat_log=lat\nlog_prio=1\n",

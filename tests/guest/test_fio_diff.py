@@ -35,7 +35,7 @@ SLOW = 300
 BANDS = 20
 FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
           "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05,
-          "repeated": 0.03}
+          "repeated": 0.03, "overlaps": 0.02}
 
 
 def op_of(e: BlockEvent) -> str:
@@ -131,6 +131,22 @@ class Stream:
                 n += 1
                 fast += e.ns - pending[e.sector].pop(0) < ns
         return fast / n if n else 0.0
+
+    def overlaps(self) -> float:
+        """The share of I/Os issued while one they overlap was in flight."""
+        flight: list[tuple[int, int]] = []
+        n = hit = 0
+        for e in sorted(self.events, key=lambda e: e.ns):
+            if not e.nbytes:
+                continue
+            span = (e.sector * 512, e.sector * 512 + e.nbytes)
+            if e.action == "D":
+                n += 1
+                hit += any(a < span[1] and span[0] < b for a, b in flight)
+                flight.append(span)
+            elif e.action == "C" and span in flight:
+                flight.remove(span)
+        return hit / n if n else 0.0
 
     def pauses(self, seconds: float) -> int:
         """The gaps between issues longer than seconds."""
@@ -312,6 +328,9 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                 a, b = kb.text.get(rx), fio[0].text.get(rx)
                 if a != b:
                     bad.append(f"text {rx}: {a}, fio's {b}")
+        elif c == "overlaps":
+            bad.append(spread_check("overlaps", kb.overlaps(), [f.overlaps() for f in fio],
+                                    FLOORS[c], dist=lambda a, b: abs(a - b)))
         elif c == "polled":
             ns = case.device["completion_nsec"] // 2
             a, b = kb.quick(ns), fio[0].quick(ns)
@@ -337,7 +356,7 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
                 f"cat >{LOGS}/job.fio <<'EOF'\n{jobfile}EOF")
     for path, text in case.files.items():
         guest.check(f"cat >{path} <<'EOF'\n{text.format(dev=dev)}EOF")
-    actions = "DC" if {"depth", "inflight", "polled"} & set(case.checks) else "D"
+    actions = "DC" if {"depth", "inflight", "polled", "overlaps"} & set(case.checks) else "D"
     dev_bytes = int(guest.check(f"blockdev --getsize64 {dev}"))
     out = "--output-format=json --output=out.json" if "json" in case.checks else \
           "--output=out.txt" if "text" in case.checks else "--output=/dev/null"

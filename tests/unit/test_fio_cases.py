@@ -47,12 +47,12 @@ OWN = "-kiobench's own"
 # 2 s gave fio 9 bandwidth samples in its JSON, kiobench 20
 NOT_YET = {
     "allrandrepeat", "atomic", "buffer_compress_chunk", "bwavgtime", "dedupe_global",
-    "experimental_verify", "flow_id", "ignore_zone_limits", "iodepth_batch",
+    "experimental_verify", "ignore_zone_limits", "iodepth_batch",
     "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime", "job_max_open_zones",
     "latency_run", "log_max_value", "numa_cpu_nodes", "randseed", "read_beyond_wp",
-    "replay_skip", "serialize_overlap", "trim_backlog",
-    "trim_backlog_batch", "trim_percentage", "trim_verify_zero", "verify_backlog_batch",
-    "verify_dump", "write_hint", "zone_reset_frequency", "zone_reset_threshold",
+    "replay_skip", "trim_backlog", "trim_backlog_batch", "trim_percentage",
+    "trim_verify_zero", "verify_backlog_batch", "verify_dump", "write_hint",
+    "zone_reset_frequency", "zone_reset_threshold",
 }
 
 
