@@ -39,6 +39,10 @@ static void kb_show_bss(struct seq_file *m, const struct kb_config *cfg)
 		if (d && cfg->bsd[d].first == cfg->bsd[d - 1].first)
 			continue;
 		b = cfg->bss + cfg->bsd[d].first;
+		if (cfg->bsd[d].range) {	/* fio's bsrange: low to high */
+			seq_printf(m, "%s=%u-%u range\n", keys[d], b[0].size, b[1].size);
+			continue;
+		}
 		for (i = 0; i < cfg->bsd[d].nr; i++)
 			seq_printf(m, "%s=%u weight=%u\n", keys[d], b[i].size,
 				   b[i].cum_weight - (i ? b[i - 1].cum_weight : 0));

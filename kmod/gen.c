@@ -56,13 +56,25 @@ u64 kb_rng_below(struct kb_rng *rng, u64 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rng_below);
 
-/* A transfer size drawn from a weighted bssplit table of several sizes. */
+/*
+ * A transfer size drawn from a weighted bssplit table of several sizes, or
+ * a range's, as fio's get_next_buflen() draws bsrange's: low plus a
+ * uniform byte count below high, down to a multiple of low, at most high
+ * (below 2^33: no overflow in u64).
+ */
 u32 kb_pick_bs_drawn(const struct kb_bss_dir *t, const struct kb_bss *b,
 		     struct kb_rng *rng)
 {
-	u32 r = kb_rng_below(rng, t->total_weight);
 	unsigned int i;
+	u64 len;
+	u32 r;
 
+	if (t->range) {
+		len = b[0].size + kb_rng_below(rng, b[1].size);
+		do_div(len, b[0].size);		/* in multiples of low */
+		return min_t(u64, len * b[0].size, b[1].size);
+	}
+	r = kb_rng_below(rng, t->total_weight);
 	for (i = 0; i < t->nr - 1U; i++)
 		if (r < b[i].cum_weight)
 			break;

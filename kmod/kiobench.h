@@ -62,9 +62,13 @@ struct kb_bss {
 	u32 cum_weight;		/* cumulative: entry chosen if r < cum_weight */
 };
 
-/* A direction's transfer sizes: @nr entries of kb_config.bss from @first. */
+/*
+ * A direction's transfer sizes: @nr entries of kb_config.bss from @first;
+ * @range: fio's bsrange over the two, low and high (kb_pick_bs_drawn()).
+ */
 struct kb_bss_dir {
 	u8 first, nr;
+	bool range;
 	u32 total_weight;
 };
 
@@ -114,6 +118,7 @@ struct kb_config {
 	u32 *cpus;
 	unsigned int nr_cpus;
 	bool cpus_shared;	/* every worker on any of cpus, not one each */
+	u8 bsrange;		/* bit d: bssplit list d is a range (bsd[].range) */
 	u64 offset;
 	u64 size;		/* 0: to the end of each device */
 	u64 runtime_ns;		/* 0: no time limit */

@@ -505,6 +505,59 @@ static void kb_pick_bs_follows_weights(struct kunit *test)
 }
 
 /*
+ * fio's bsrange=512-1M (2048 sizes, more than a table holds) as a range:
+ * every size a multiple of 512 from 512 to 1 MiB, each multiple about as
+ * likely (fio's get_next_buflen(): low + u x high, down to a multiple of
+ * low, at most high: 2048 equal shares), the extremes drawn; and
+ * bsrange=3k-10k (low not a power of 2): 3, 6 and 9 KiB, 3 in 10 each,
+ * and 10 KiB for the draws past 12 KiB, capped: 1 in 10, as fio's.
+ */
+static void kb_pick_bs_draws_a_range_as_fio(struct kunit *test)
+{
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	unsigned int i, lo = 0, hi = 0, low_half = 0, n = 40000;
+	unsigned int tail = 0;
+	struct kb_rng rng;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	cfg->bss[0] = (struct kb_bss){ .size = 512, .cum_weight = 1 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_1M, .cum_weight = 2 };
+	cfg->nr_bss = 2;
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 2, .range = true, .total_weight = 2 };
+	kb_rng_seed(&rng, 5);
+	for (i = 0; i < n; i++) {
+		u32 bs = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &rng);
+
+		KUNIT_ASSERT_EQ(test, bs % 512, 0U);
+		KUNIT_ASSERT_TRUE(test, bs >= 512 && bs <= SZ_1M);
+		lo += bs == 512;
+		hi += bs == SZ_1M;
+		low_half += bs <= SZ_512K;
+	}
+	/* each size 1/2048: about 20 of 40000 (0 would be a broken draw) */
+	KUNIT_EXPECT_GT(test, lo, 0U);
+	KUNIT_EXPECT_GT(test, hi, 0U);
+	KUNIT_EXPECT_LT(test, lo, 60U);
+	KUNIT_EXPECT_LT(test, hi, 60U);
+	/* 1024 of 2048 sizes up to 512 KiB: half; 4 deviations are 1 % */
+	KUNIT_EXPECT_GT(test, low_half, n * 49 / 100);
+	KUNIT_EXPECT_LT(test, low_half, n * 51 / 100);
+
+	cfg->bss[0].size = 3 * SZ_1K;
+	cfg->bss[1].size = 10 * SZ_1K;
+	for (i = 0; i < n; i++) {
+		u32 bs = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &rng);
+
+		KUNIT_ASSERT_TRUE(test, bs == 3 * SZ_1K || bs == 6 * SZ_1K ||
+				  bs == 9 * SZ_1K || bs == 10 * SZ_1K);
+		tail += bs == 10 * SZ_1K;
+	}
+	/* 3k + u x 10k at 12k or past (u >= 0.9), capped; 4 deviations 0.6 % */
+	KUNIT_EXPECT_GT(test, tail, n * 94 / 1000);
+	KUNIT_EXPECT_LT(test, tail, n * 106 / 1000);
+}
+
+/*
  * fio's example zoned:60/10:30/20:8/30:2/40 over a span of 1000 blocks:
  * every offset lies in the zone its percent picked, and the zones get
  * their shares (4 standard deviations of n = 100000 draws are below
@@ -1998,6 +2051,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_seq_nr_draws_one_in_n),
 	KUNIT_CASE(kb_stride_walks_the_zones),
 	KUNIT_CASE(kb_pick_bs_follows_weights),
+	KUNIT_CASE(kb_pick_bs_draws_a_range_as_fio),
 	KUNIT_CASE(kb_zones_follow_their_shares),
 	KUNIT_CASE(kb_zones_abs_and_sums),
 	KUNIT_CASE(kb_cdf_ranks_follow_the_table),

@@ -299,6 +299,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_WRITE_STREAMS] = { .type = NLA_BINARY, .len = 16, },
 	[KIOBENCH_A_WRITE_STREAM_SELECT] =
 		NLA_POLICY_MAX(NLA_U8, KIOBENCH_WS_WORKER),
+	[KIOBENCH_A_BSRANGE] = NLA_POLICY_MAX(NLA_U8, 7),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -400,6 +401,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_LAT_LOG_ALL, lat_log_all, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_REPLAY_NR, replay_nr, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_REPLAY_TIMED, replay_timed, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_BSRANGE, bsrange, NLA_U8, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -490,5 +492,6 @@ static_assert(__same_type(((struct kb_config *)0)->iodepth_batch_complete_min, u
 static_assert(__same_type(((struct kb_config *)0)->lat_log_all, bool));
 static_assert(__same_type(((struct kb_config *)0)->replay_nr, u32));
 static_assert(__same_type(((struct kb_config *)0)->replay_timed, bool));
+static_assert(__same_type(((struct kb_config *)0)->bsrange, u8));
 
 #endif /* KB_NETLINK_GEN_H */

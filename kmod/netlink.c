@@ -191,6 +191,41 @@ static int kb_parse_bss_dir(struct genl_info *info, struct kb_config *cfg,
 }
 
 /*
+ * bsrange: bit d makes list d (bssplit, bssplit-write, bssplit-trim) a
+ * range, low then high; a direction taking the previous one's list takes
+ * its range too.
+ */
+static int kb_parse_bsrange(struct genl_info *info, struct kb_config *cfg,
+			    const int *attrs)
+{
+	struct nlattr *a = info->attrs[KIOBENCH_A_BSRANGE];
+	unsigned int d;
+
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		struct kb_bss_dir *t = &cfg->bsd[d];
+		const struct kb_bss *b = cfg->bss + t->first;
+
+		if (!(cfg->bsrange & BIT(d))) {
+			if (d && t->first == cfg->bsd[d - 1].first)
+				t->range = cfg->bsd[d - 1].range;
+			continue;
+		}
+		if (!info->attrs[attrs[d]]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "bsrange: a bit without its bssplit list");
+			return -EINVAL;
+		}
+		if (t->nr != 2 || b[0].size > b[1].size) {
+			NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attrs[d]],
+					    "bsrange: a range's list is two sizes, low then high");
+			return -EINVAL;
+		}
+		t->range = true;
+	}
+	return 0;
+}
+
+/*
  * The directions' sizes: bssplit's (4096 bytes when absent) for reads,
  * bssplit-write's for writes, else the reads'; bssplit-trim's for trims,
  * else the writes' (fio's bs=R,W,T: a value not given takes the last one).
@@ -219,7 +254,7 @@ static int kb_parse_bssplit(struct genl_info *info, struct kb_config *cfg)
 			cfg->max_bs = max(cfg->max_bs, KB_DEF_BS);
 		}
 	}
-	return 0;
+	return kb_parse_bsrange(info, cfg, attrs);
 }
 
 /* One zone of random-zones, appended to its direction's. */

@@ -738,7 +738,7 @@ static void print_jobs(FILE *out, const struct run *r)
 			    !kb_job_isset(job, o->id))
 				continue;
 			kb_opt_format(o, job, val, sizeof(val));
-			fprintf(out, "%s=%s\n", o->name, val);
+			fprintf(out, "%s=%s\n", kb_opt_print_name(o, job), val);
 		}
 		if (job->clones_given)
 			fprintf(out, "numjobs=%u\n", job->clones);

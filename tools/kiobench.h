@@ -159,6 +159,11 @@ struct kb_job {
 	uint32_t bs_wt[2];
 	struct kb_bss *bss_wt[2];
 	unsigned int nr_bss_wt[2];
+	/*
+	 * bsrange whose sizes outnumber the kernel's table: bit d, direction
+	 * d's own table (bss, bss_wt[d - 1]) is a range, low then high
+	 */
+	uint8_t bsrange;
 	/* bssplit's largest size per direction as given (fio's max_bs), before
 	 * fio's alignment to the smallest shrank it; 0: bs or bsrange */
 	uint32_t bss_given_max[KB_BSS_DIRS];

@@ -191,6 +191,14 @@ static const struct kb_kcfg_bs *kcfg_bss(const struct kb_kcfg *c, unsigned int d
 	return d ? c->bss_wt[d - 1] : c->bss;
 }
 
+/* Whether the kernel draws direction @d's sizes as a bsrange (low to high). */
+static bool kcfg_range(const struct kb_kcfg *c, unsigned int d)
+{
+	for (; d && !c->nr_bss_wt[d - 1]; d--)
+		;
+	return K(BSRANGE) & (1u << d);
+}
+
 static const char *kcfg_process(const struct kb_kcfg *c)
 {
 	return K(RATE_PROCESS) == KIOBENCH_RATE_POISSON ? "poisson" : "linear";
@@ -288,6 +296,28 @@ static size_t kcfg_fio_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 	return at;
 }
 
+/*
+ * bssplit's sizes and weights per direction, or bsrange's ends when the
+ * kernel draws a direction from a range (a table's, for the others).
+ */
+static size_t kcfg_bss_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
+{
+	unsigned int i, d, n;
+
+	KCFG_ADD(" %s=", K(BSRANGE) ? "bsrange" : "bssplit");
+	for (d = 0; d < (c->nr_bss_wt[0] || c->nr_bss_wt[1] ? KB_BSS_DIRS : 1U); d++) {
+		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
+
+		if (K(BSRANGE) && n) {
+			KCFG_ADD("%s%u-%u", d ? "," : "", b[0].size, b[n - 1].size);
+			continue;
+		}
+		for (i = 0; i < n; i++)
+			KCFG_ADD("%s%u/%u", i ? ":" : d ? "," : "", b[i].size, b[i].weight);
+	}
+	return at;
+}
+
 static size_t kcfg_dedupe_str(const struct kb_kcfg *c, char *buf, size_t len, size_t at)
 {
 	if (!K(DEDUPE_PERCENTAGE))
@@ -382,7 +412,7 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 {
 	size_t at = 0;
-	unsigned int i, d, n;
+	unsigned int i;
 
 	buf[0] = '\0';
 	if (!c->present) {
@@ -392,13 +422,7 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 	KCFG_ADD("rw=%s", kcfg_rw(c));
 	if (K(RWMIX_READ) && K(RWMIX_READ) < 100)
 		KCFG_ADD(" rwmixread=%" PRIu64, K(RWMIX_READ));
-	KCFG_ADD(" bssplit=");
-	for (d = 0; d < (c->nr_bss_wt[0] || c->nr_bss_wt[1] ? KB_BSS_DIRS : 1U); d++) {
-		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
-
-		for (i = 0; i < n; i++)
-			KCFG_ADD("%s%u/%u", i ? ":" : d ? "," : "", b[i].size, b[i].weight);
-	}
+	at = kcfg_bss_str(c, buf, len, at);
 	KCFG_ADD(" iodepth=%" PRIu64 " numjobs=%" PRIu64 " cpus_allowed=", K(IODEPTH),
 		 K(NUMJOBS));
 	for (i = 0; i < c->nr_cpus; i++)
@@ -702,12 +726,16 @@ static void kcfg_bss_json(struct json_object *o, const struct kb_kcfg *c)
 {
 	static const char *const keys[KB_BSS_DIRS] = { "bssplit", "bssplit_write",
 						       "bssplit_trim" };
+	static const char *const ranges[KB_BSS_DIRS] = { "bsrange", "bsrange_write",
+							 "bsrange_trim" };
 	struct json_object *a, *e;
 	unsigned int i, d, n;
 
 	for (d = 0; d < KB_BSS_DIRS; d++) {
 		const struct kb_kcfg_bs *b = kcfg_bss(c, d, &n);
 
+		/* a range: its two entries are low and high, each size drawn between */
+		kb_jadd(o, ranges[d], json_object_new_boolean(kcfg_range(c, d)));
 		a = json_object_new_array();
 		for (i = 0; i < n; i++) {
 			e = json_object_new_object();

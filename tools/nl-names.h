@@ -226,6 +226,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_WRITE_STREAM_SELECT] = { "write-stream-select", KB_NLT_U8, true, 0ULL, 3ULL, 0 },
 	[KIOBENCH_A_JOB_INTEGRITY_FORMAT] = { "job-integrity-format", KB_NLT_STRING, false },
 	[KIOBENCH_A_JOB_INTEGRITY_FLAGS] = { "job-integrity-flags", KB_NLT_U32, false },
+	[KIOBENCH_A_BSRANGE] = { "bsrange", KB_NLT_U8, true, 0ULL, 7ULL, 0 },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -387,6 +388,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_REPLAY_TIMED,
 	KIOBENCH_A_WRITE_STREAMS,
 	KIOBENCH_A_WRITE_STREAM_SELECT,
+	KIOBENCH_A_BSRANGE,
 	0
 };
 

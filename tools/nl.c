@@ -108,6 +108,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_BSSPLIT_WRITE, "bs/bssplit", "the writes' own sizes: bs's, bssplit's or "
 	  "bsrange's second value" },
 	{ KIOBENCH_A_BSSPLIT_TRIM, "bs/bssplit", "the trims' own sizes: the third value" },
+	{ KIOBENCH_A_BSRANGE, "bsrange", "the directions whose sizes are a range, low and "
+	  "high, where bsrange's outnumber the table" },
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
 	{ KIOBENCH_A_CPUS_SHARED, "cpus_allowed_policy", "with a set under fio's default "
 	  "policy, shared; split gives a run's job one CPU, a sweep's workers one each" },
@@ -944,7 +946,8 @@ static int put_lists(struct nl_msg *msg, const struct kb_job *job)
 	    (job->bss_wt[0] && put_bss(msg, KIOBENCH_A_BSSPLIT_WRITE, job->bss_wt[0],
 				       job->nr_bss_wt[0])) ||
 	    (job->bss_wt[1] && put_bss(msg, KIOBENCH_A_BSSPLIT_TRIM, job->bss_wt[1],
-				       job->nr_bss_wt[1])))
+				       job->nr_bss_wt[1])) ||
+	    (job->bsrange && nla_put_u8(msg, KIOBENCH_A_BSRANGE, job->bsrange)))
 		return -1;
 	if (!job->nr_cpus)
 		return 0;

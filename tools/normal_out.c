@@ -243,7 +243,7 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 		fprintf(f, " rwmixread=%u", kb_job_rwmix_read(job));
 	bs = &kb_opts[kb_job_isset(job, KB_OPT_BSSPLIT) ? KB_OPT_BSSPLIT : KB_OPT_BS];
 	kb_opt_format(bs, job, val, sizeof(val));
-	fprintf(f, " %s=%s", bs->name, val);
+	fprintf(f, " %s=%s", kb_opt_print_name(bs, job), val);
 	fprintf(f, " iodepth=%u", job->iodepth ? job->iodepth : 1);
 	if (!job->clones)	/* a sweep's step: numjobs is its workers per device */
 		fprintf(f, " numjobs=%u", job->numjobs ? job->numjobs : 1);

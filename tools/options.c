@@ -545,10 +545,12 @@ static int p_bs(const struct kb_opt *o, const char *val, struct kb_job *job,
  * fio's bsrange LO-HI as a table: fio draws LO + HI x u (u in [0, 1)),
  * aligns it down to a multiple of LO and caps it at HI, so each multiple m
  * of LO in [LO, LO + HI) weighs min(m + LO, LO + HI) - m, and those above
- * HI count as HI (get_next_buflen() in fio's io_u.c).
+ * HI count as HI (get_next_buflen() in fio's io_u.c).  More sizes than the
+ * module's table holds: the range itself, LO then HI (*range), which the
+ * kernel draws from as fio does (bsrange).
  */
 static int bsrange_table(const char *val, unsigned int kb_base, struct kb_bss **out,
-			 unsigned int *nr, char *err, size_t errlen)
+			 unsigned int *nr, bool *range, char *err, size_t errlen)
 {
 	char lo_s[128];
 	uint64_t lo, hi, m;
@@ -569,15 +571,18 @@ static int bsrange_table(const char *val, unsigned int kb_base, struct kb_bss **
 	}
 	if (hi < lo)
 		return kb_errf(err, errlen, "bsrange: '%s': the high end is below the low", val);
-	if ((hi + lo - 1) / lo > KB_MAX_BSSPLIT_DIR)	/* the multiples below HI, and HI */
-		return kb_errf(err, errlen, "bsrange=%s: fio draws from %llu block sizes (the "
-			       "multiples of the low end up to the high); the module's size table "
-			       "(limit-bssplit) holds at most %u per direction, so fio's "
-			       "distribution cannot be kept", val,
-			       (unsigned long long)((hi + lo - 1) / lo), KB_MAX_BSSPLIT_DIR);
 	t = calloc(KB_MAX_BSSPLIT_DIR, sizeof(*t));
 	if (!t)
 		return kb_errf(err, errlen, "out of memory");
+	/* the multiples of LO below HI, and HI */
+	*range = (hi + lo - 1) / lo > KB_MAX_BSSPLIT_DIR;
+	if (*range) {
+		t[0] = (struct kb_bss){ .size = lo, .weight = 1 };
+		t[1] = (struct kb_bss){ .size = hi, .weight = 1 };
+		*out = t;
+		*nr = 2;
+		return 0;
+	}
 	for (m = lo; m < lo + hi; m += lo) {
 		uint32_t w = ((m + lo < lo + hi ? m + lo : lo + hi) - m) / 512;
 
@@ -607,6 +612,7 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 	char part[KB_BSS_DIRS][256];
 	struct kb_bss *t[KB_BSS_DIRS] = { NULL };
 	uint32_t given_max[KB_BSS_DIRS] = { 0 };
+	bool range[KB_BSS_DIRS] = { false };
 	unsigned int n[KB_BSS_DIRS], d;
 
 	(void)g;
@@ -617,7 +623,8 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 
 		/* an empty value is fio's default bs, as a range of one size */
 		if (o->id == KB_OPT_BSRANGE || !*part[d])
-			ret = bsrange_table(part[d], job->kb_base, &t[d], &n[d], err, errlen);
+			ret = bsrange_table(part[d], job->kb_base, &t[d], &n[d], &range[d], err,
+					    errlen);
 		else
 			ret = kb_parse_bssplit_base(part[d], job->kb_base, &t[d], &n[d],
 						    &given_max[d], err, errlen);
@@ -632,11 +639,15 @@ static int p_bssplit(const struct kb_opt *o, const char *val, struct kb_job *job
 	job->nr_bss = n[0];
 	memcpy(job->bss_given_max, given_max, sizeof(given_max));
 	for (d = KB_BSS_DIRS - 1; d > 0; d--)
-		if (same_bss(t[d], n[d], t[d - 1], n[d - 1])) {
+		if (same_bss(t[d], n[d], t[d - 1], n[d - 1]) && range[d] == range[d - 1]) {
 			free(t[d]);
 			t[d] = NULL;
 			n[d] = 0;	/* none of its own: the previous one's */
 		}
+	job->bsrange = 0;
+	for (d = 0; d < KB_BSS_DIRS; d++)
+		if (t[d] && range[d])
+			job->bsrange |= 1u << d;
 	set_bss_wt(job, t + 1, n + 1);
 	return 0;
 }
@@ -853,6 +864,7 @@ static int bs_tables(struct kb_job *job)
 	free(job->bss);
 	job->bss = t[0];
 	job->nr_bss = 1;
+	job->bsrange = 0;
 	set_bss_wt(job, t + 1, n + 1);
 	return 0;
 }
@@ -3794,6 +3806,12 @@ static void format_list(const struct kb_opt *o, const struct kb_job *job, char *
 			unsigned int n;
 			const struct kb_bss *b = kb_job_bss(job, d, &n);
 
+			if (job->bsrange) {	/* bsrange's LO-HI (its tables' ends) */
+				if (at < len)
+					at += snprintf(buf + at, len - at, "%s%u-%u", d ? "," : "",
+						       b[0].size, b[n - 1].size);
+				continue;
+			}
 			for (i = 0; i < n && at < len; i++)
 				at += snprintf(buf + at, len - at, "%s%u/%u",
 					       i ? ":" : d ? "," : "", b[i].size, b[i].weight);
@@ -4018,6 +4036,15 @@ const char *kb_job_applied(const struct kb_job *job, enum kb_opt_id id, bool *fo
 			return job->applied.v[i].val;
 		}
 	return NULL;
+}
+
+/*
+ * The name @o prints under: bssplit's tables that a bsrange wider than
+ * them made (job->bsrange) print as that bsrange.
+ */
+const char *kb_opt_print_name(const struct kb_opt *o, const struct kb_job *job)
+{
+	return o->id == KB_OPT_BSSPLIT && job->bsrange ? "bsrange" : o->name;
 }
 
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len)

@@ -371,6 +371,7 @@ const struct kb_bss *kb_job_bss(const struct kb_job *job, unsigned int d, unsign
  * bytes, times in ns): what --parse-only prints.
  */
 void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, size_t len);
+const char *kb_opt_print_name(const struct kb_opt *o, const struct kb_job *job);
 /* Limits sent to the kernel (fio semantics); 0 = not sent. */
 uint64_t kb_job_io_bytes(const struct kb_job *job);
 uint32_t kb_job_rwmix_read(const struct kb_job *job);

@@ -19,6 +19,8 @@ off), per direction (R, W, D: trim, F: flush):
   count     the number of I/Os of each op, as fio's (within ``tolerance``);
   ops       the share of each op (total variation, fio's spread or 0.03);
   sizes     the transfer sizes of each op (0.05);
+  log2sizes the transfer sizes of each op in powers of 2 (0.05: a range
+            of thousands of sizes, each drawn a few times);
   bands     the share of I/Os in each 5 % of the device (0.08);
   align     the share of I/Os at each offset modulo 4 KiB (0.03);
   prio      the share of each I/O priority (class/level) of each op (0.03;
@@ -481,6 +483,12 @@ CASES += [
          "time_based\nflow=1\nflow_id=1\n",
          ("bands",), ("flow_id",), seeds=2,
          device={"size_mb": 64, "completion_nsec": 100_000}),
+    # bsrange over 256 sizes, more than the kernel's table: the range,
+    # drawn as fio's (io_size past the span: number_ios ends the job)
+    Case("bsrange-wide",
+         "[b]\nrw=randread\nbsrange=512-128k\nnumber_ios=2000\nio_size=1g\n"
+         "norandommap\n",
+         ("log2sizes", "align"), ("bsrange",), seeds=3),
     Case("log-prio",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nprioclass=1\nprio=3\n"
          "write_lat_log=lat\nlog_prio=1\n",

@@ -33,7 +33,7 @@ from test_robust import set_badblocks
 
 SLOW = 300
 BANDS = 20
-FLOORS = {"ops": 0.03, "sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
+FLOORS = {"ops": 0.03, "sizes": 0.05, "log2sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
           "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05,
           "repeated": 0.03, "overlaps": 0.02}
 
@@ -232,8 +232,9 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "ops":
             bad.append(spread_check("ops", kb.share(lambda e, io: io[0]),
                                     [f.share(lambda e, io: io[0]) for f in fio], FLOORS[c]))
-        elif c in ("sizes", "bands", "flags", "align", "prio"):
+        elif c in ("sizes", "log2sizes", "bands", "flags", "align", "prio"):
             key = {"sizes": lambda e, io: io[2], "align": lambda e, io: io[1] % 4096,
+                   "log2sizes": lambda e, io: io[2].bit_length(),
                    "prio": lambda e, io: e.prio,
                    "bands": lambda e, io: min(io[1] * BANDS // kb.dev_bytes, BANDS - 1),
                    "flags": lambda e, io: e.rwbs}[c]

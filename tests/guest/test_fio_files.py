@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from kb import block_events, set_queue
+from kb import block_events, job_ids, nlreq, set_queue
 
 SLOW = 300
 BANDS = 20  # 5 % of the device each
@@ -131,6 +131,47 @@ def test_each_direction_has_its_own_sizes_as_fio(guest, kiobench_module, make_nu
     for op in ("R", "W"):
         close_to_fio(f"sizes ({op})", kb.sizes(op), [f.sizes(op) for f in fio], 0.06)
     assert set(kb.sizes("R")) != set(kb.sizes("W")), (kb.sizes("R"), kb.sizes("W"))
+
+
+@pytest.mark.debug
+def test_bsrange_wider_than_the_table_is_drawn_by_the_kernel(guest, kiobench_module,
+                                                             make_nullb):
+    """bsrange=512-1m,4k-8k: the reads' 2048 sizes outnumber the kernel's
+    table (16), so the tool sends the range (bsrange bit 0) and the kernel
+    draws each size as fio's get_next_buflen(): every read a multiple of
+    512 from 512 to 1 MiB, of many more sizes than a table holds, while the
+    writes keep their table (4k, 8k); debugfs names the range.  Raw
+    requests the tool never sends are refused with the attribute named and
+    no job left: a range list of one size, a bit without its list, a bit
+    past trims.  Mutation: kb_parse_bsrange() not setting range (the
+    kernel drawing the two ends as a table): red (2 read sizes)."""
+    dev = make_nullb("nullb0", size_mb=64, max_sectors=2048)  # 1 MiB requests whole
+    set_queue(guest, dev, nomerges=2)
+    ev = block_events(guest, dev, f"kiobench run --filename={dev} --rw=randrw --allow-writes "
+                      "--bsrange=512-1m,4k-8k --number_ios=1500 --io_size=4g --keep "
+                      "--output-format=json --output=/tmp/b.json")
+    reads = Counter(e.nbytes for e in ev if e.action == "D" and "R" in e.rwbs)
+    writes = Counter(e.nbytes for e in ev if e.action == "D" and "W" in e.rwbs)
+    assert all(n % 512 == 0 and 512 <= n <= 1 << 20 for n in reads), sorted(reads)
+    assert len(reads) > 100, sorted(reads)
+    assert set(writes) <= {4096, 8192}, sorted(writes)
+    out = guest.check("cat /sys/kernel/debug/kiobench/job*/config")
+    assert "bs=512-1048576 range\n" in out and "bs_write=4096 weight=" in out, out
+    job = json.loads(guest.check("cat /tmp/b.json"))["jobs"][0]
+    assert job["kiobench"]["settings"]["bsrange"] is True, job["kiobench"]["settings"]
+    guest.check(f"kiobench destroy {job['kiobench']['job_id']}")
+    for extra, name, attr, msg in (
+            (["bss=4096", "bsrange=1"], "EINVAL", "bssplit",
+             "bsrange: a range's list is two sizes, low then high"),
+            (["bss=512", "bss=8192", "bsrange=2"], "EINVAL", "bsrange",
+             "bsrange: a bit without its bssplit list"),
+            (["bss=512", "bss=8192", "bsrange=8"], "ERANGE", "bsrange", "")):
+        ack = nlreq(guest, "new", f"dev={dev}", "number-ios=10", *extra)
+        if ack.errno == 0:
+            nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}")
+        assert ack.name == name and ack.attr == attr and ack.msg.startswith(msg), \
+            (extra, ack.out)
+    assert job_ids(guest) == []
 
 
 # 16 sizes, 15 without a percentage: 89 / 15 is 5 each, and the 14 left

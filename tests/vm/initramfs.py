@@ -219,9 +219,11 @@ def build_helpers() -> list[Path]:
     built = []
     for src, name in HELPERS.items():
         exe = out_dir / name
-        uapi = REPO / "kmod" / "uapi" / "linux" / "kiobench.h"
-        if not exe.exists() or exe.stat().st_mtime < max(src.stat().st_mtime,
-                                                         uapi.stat().st_mtime):
+        # the sources it includes: the uapi header, and the attribute names
+        # generated from the spec (tools/nl-names.h)
+        deps = [src, REPO / "kmod" / "uapi" / "linux" / "kiobench.h",
+                REPO / "tools" / "nl-names.h"]
+        if not exe.exists() or exe.stat().st_mtime < max(d.stat().st_mtime for d in deps):
             tmp = f"{exe}.{os.getpid()}.new"  # concurrent builders: the last one wins
             res = subprocess.run(["cc", "-static", "-O2", "-g", "-Wall", "-Wextra", "-Werror",
                                   "-std=gnu11", f"-I{REPO / 'kmod' / 'uapi'}", "-o", tmp,

@@ -85,7 +85,7 @@
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
- *	KIOBENCH_A_WRITE_STREAM_SELECT.
+ *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -150,7 +150,7 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -230,7 +230,7 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -303,7 +303,7 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -1177,6 +1177,13 @@ enum kiobench_integrity_bit {
  *   or read it left alone went out without PI: an NVMe namespace formatted with
  *   PI then has the controller generate or strip it (PRACT). Absent until the
  *   job starts.
+ * @KIOBENCH_A_BSRANGE: fio's bsrange, whose sizes may outnumber limit-bssplit:
+ *   bit d (0 reads, 1 writes, 2 trims) makes the list of bssplit, bssplit-write
+ *   or bssplit-trim a range, exactly two entries, low then high (at least low;
+ *   weights unused), and each I/O's size fio's draw over it
+ *   (get_next_buflen()): low plus a uniform byte count below high, down to a
+ *   multiple of low, at most high. A direction without a list of its own takes
+ *   the previous one's, range and all; a bit's list must be in the request.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1341,6 +1348,7 @@ enum kiobench_attr {
 	KIOBENCH_A_WRITE_STREAM_SELECT,	/* u8: enum kiobench_write_stream_select */
 	KIOBENCH_A_JOB_INTEGRITY_FORMAT,	/* string, repeated */
 	KIOBENCH_A_JOB_INTEGRITY_FLAGS,	/* u32, repeated */
+	KIOBENCH_A_BSRANGE,		/* u8 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
