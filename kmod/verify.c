@@ -45,6 +45,7 @@
 struct kb_vmis {
 	bool ready;
 	bool trimmed;		/* a trimmed block: zeroes expected */
+	bool hdr;		/* its header is what is wrong */
 	u8 kind;		/* enum kb_vkind */
 	u8 dev;			/* index in the job's devices */
 	u8 exp_byte, found_byte;
@@ -510,10 +511,11 @@ static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
 /*
  * A mismatch of kind @kind at the interval @b of @off: counted; the first
  * KB_VLOG_MAX are recorded and logged with the expected interval, rebuilt
- * in the worker's scratch buffer.  @fatal: verify_fatal applies to it.
+ * in the worker's scratch buffer.  @hdr: the header is what is wrong,
+ * which verify_fatal leaves alone.
  */
 static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
-			 enum kb_vkind kind, bool trimmed, bool fatal)
+			 enum kb_vkind kind, bool trimmed, bool hdr)
 {
 	struct kb_job *job = w->job;
 	struct kb_verify *v = job->verify;
@@ -531,7 +533,7 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	listed = kb_err_listed(job, KIOBENCH_ERR_VERIFY, EILSEQ);
 	if (!listed)
 		cmpxchg(&job->error, 0, -EILSEQ);
-	if (!listed || fatal)
+	if (!listed || (job->cfg.verify_fatal && !hdr))
 		WRITE_ONCE(job->stop, true);
 	n = atomic_inc_return(&v->nr_mis) - 1;
 	if (n >= KB_VLOG_MAX)
@@ -542,6 +544,7 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	else
 		kb_vfill(job, &exp, off);
 	m->trimmed = trimmed;
+	m->hdr = hdr;
 	m->kind = kind;
 	m->dev = dev;
 	m->off = off;
@@ -654,8 +657,7 @@ void kb_verify_check(struct kb_worker *w, struct kb_slot *slot)
 			 * the job to end); wrong data is, and verify_fatal
 			 * skips the block's other intervals.
 			 */
-			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed,
-				     job->cfg.verify_fatal && !hdr);
+			kb_vmismatch(w, &b, slot->off + b.base, kind, trimmed, hdr);
 			if (hdr || job->cfg.verify_fatal)
 				break;
 		}
@@ -1139,9 +1141,9 @@ static int kb_verify_show(struct seq_file *m, void *unused)
 		/* pairs with kb_vmismatch()'s release: the fields are set */
 		if (!smp_load_acquire(&r->ready))
 			continue;
-		seq_printf(m, "mismatch=%d kind=%s device=%s offset=%llu interval=%u trimmed=%d",
+		seq_printf(m, "mismatch=%d kind=%s device=%s offset=%llu interval=%u trimmed=%d header=%d",
 			   i, kb_vkind_names[r->kind], job->cfg.paths[r->dev],
-			   r->off, v->interval, r->trimmed);
+			   r->off, v->interval, r->trimmed, r->hdr);
 		if (r->diff == KB_VPAT_ALL)
 			seq_puts(m, " first_diff=-1");
 		else

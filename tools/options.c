@@ -2560,8 +2560,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    ATTR(KIOBENCH_A_VERIFY_FATAL, verify_fatal), FLAG,
 	    .fio_case = "verify-fatal"),
 	JOB(KB_OPT_VERIFY_DUMP, "verify_dump", "BOOL", p_flag,
-	    "save the expected and received copies of the first mismatches",
-	    ATTR(KIOBENCH_A_VERIFY_DUMP, verify_dump), FLAG),
+	    "save the expected and received copies of the first mismatches, as fio names "
+	    "them, in the working directory: DEVICE.OFFSET.received and .expected (a "
+	    "wrong header: .hdr_fail, the read alone)",
+	    ATTR(KIOBENCH_A_VERIFY_DUMP, verify_dump), FLAG, .fio_case = "verify-dump"),
 	JOB(KB_OPT_VERIFY_GENERATION, "verify_generation", "N", p_u32,
 	    "kiobench's: the generation verify headers carry; another one read back is a "
 	    "lost write (0)", ATTR(KIOBENCH_A_VERIFY_GENERATION, verify_generation),

@@ -697,6 +697,97 @@ static void read_verify(const char *dir, struct kb_result *res)
 	free(text);
 }
 
+/* The value of " key=" in a mismatch line, into @out (empty if absent). */
+static void vfield(const char *line, const char *key, char *out, size_t len)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	out[0] = '\0';
+	for (p = strstr(line, key); p; p = strstr(p + 1, key))
+		if ((p == line || p[-1] == ' ') && p[n] == '=') {
+			snprintf(out, len, "%.*s", (int)strcspn(p + n + 1, " "), p + n + 1);
+			return;
+		}
+}
+
+/*
+ * Debugfs blob @from (at most @max bytes) copied to @to: 1; 0 when the
+ * kernel kept none (no such file, or empty: the first mismatches only are
+ * kept); -1 on an error (errno).
+ */
+static int copy_blob(const char *from, const char *to, size_t max)
+{
+	FILE *in = fopen(from, "rb"), *out;
+	char *buf = NULL;
+	int ret = -1;
+	size_t n;
+
+	if (!in)
+		return errno == ENOENT ? 0 : -1;
+	buf = malloc(max);
+	n = buf ? fread(buf, 1, max, in) : 0;
+	if (buf && !n && !ferror(in)) {
+		ret = 0;
+	} else if (buf && n) {
+		out = fopen(to, "wb");
+		if (out) {
+			ret = fwrite(buf, 1, n, out) == n ? 1 : -1;
+			if (fclose(out))
+				ret = -1;
+		}
+	}
+	fclose(in);
+	free(buf);
+	return ret;
+}
+
+/*
+ * verify_dump: the copies the kernel kept of its first mismatches, saved
+ * where fio's dump_buf() saves them, the working directory, under its
+ * names: DEVICE.OFFSET.received and .expected, or for a wrong header
+ * .hdr_fail, what was read (fio dumps no expected copy of a header).  A
+ * trimmed block's mismatch fio does not dump.
+ */
+static void save_verify_dumps(const char *dir, const struct kb_result *res)
+{
+	char *log = strdup(res->verify_log), *line, *save = NULL;
+	char n[16], dev[256], off[32], iv[32], hdr[4], trim[4], from[512], to[512];
+	size_t max;
+	int k, ret;
+
+	for (line = log ? strtok_r(log, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		vfield(line, "mismatch", n, sizeof(n));
+		vfield(line, "device", dev, sizeof(dev));
+		vfield(line, "offset", off, sizeof(off));
+		vfield(line, "interval", iv, sizeof(iv));
+		vfield(line, "header", hdr, sizeof(hdr));
+		vfield(line, "trimmed", trim, sizeof(trim));
+		max = strtoul(iv, NULL, 10);
+		if (!*n || !strcmp(trim, "1") || !max)
+			continue;
+		for (k = 0; k < 2; k++) {
+			const char *what = k ? "expected" : "received";
+			const char *type = !strcmp(hdr, "1") ? "hdr_fail" : what;
+
+			if (k && !strcmp(hdr, "1"))
+				break;
+			snprintf(from, sizeof(from), "%s/kiobench/%s/verify_dump/%s.%s",
+				 debugfs_root(), dir, n, what);
+			snprintf(to, sizeof(to), "%s.%s.%s", strrchr(dev, '/') ?
+				 strrchr(dev, '/') + 1 : dev, off, type);
+			ret = copy_blob(from, to, max);
+			if (ret > 0)
+				msg("       %s data dumped as %s", type, to);
+			else if (ret < 0)
+				msg("verify_dump: cannot save %s as %s: %s", from, to,
+				    strerror(errno));
+		}
+	}
+	free(log);
+}
+
 /* The value after " key " in @line (0 if absent). */
 static uint64_t zbd_field(const char *line, const char *key)
 {
@@ -787,6 +878,9 @@ bool kb_read_results(const char *dir, bool several, struct kb_result *res)
 	ok &= read_locality(dir, res);
 	if (res->st.has_verify)
 		read_verify(dir, res);
+	if (res->st.has_verify && res->st.cfg.present &&
+	    kb_kcfg_has(&res->st.cfg, KIOBENCH_A_VERIFY_DUMP))
+		save_verify_dumps(dir, res);
 	if (res->st.cfg.present && kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_ZONEMODE))
 		read_zones(dir, res);
 	if (res->st.cfg.present && kb_kcfg_u64(&res->st.cfg, KIOBENCH_A_LATENCY_TARGET_NS))

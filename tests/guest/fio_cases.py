@@ -64,6 +64,9 @@ off), per direction (R, W, D: trim, F: flush):
             output, each match's digits made 9s (its shape: units and
             significant figures, not values), as fio's;
   overlaps  the share of I/Os issued while one they overlap was in flight;
+  dumps     the names and sizes of the verify dumps the run left in its
+            directory (DEVICE.OFFSET.received, .expected, .hdr_fail), as
+            fio's;
   polled    the share of I/Os completed within half the device's
             completion_nsec of their issue, as fio's within 0.05: null_blk
             completes a request of its poll queue when polled, not at its
@@ -397,6 +400,16 @@ CASES += [
          "[v]\nstonewall\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n"
          "continue_on_error=verify\nverify_fatal=1\n",
          ("count",), ("continue_on_error",), seeds=1, writes=True, fails=True),
+    # verify_dump: what was read and what was expected of each mismatch,
+    # in the working directory under fio's names; a wrong header's read
+    # alone (block 0's header, block 3's data overwritten)
+    Case("verify-dump",
+         "[w]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\ndo_verify=0\n"
+         "[c]\nstonewall\nrw=write\nbs=512\nsize=512\n"
+         "[d]\nstonewall\nrw=write\nbs=512\noffset=14336\nsize=512\n"
+         "[v]\nstonewall\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_only\n"
+         "continue_on_error=verify\nverify_dump=1\n",
+         ("dumps",), ("verify_dump",), seeds=1, writes=True, fails=True),
     # a job that ends in error stops the others: exit_what=all those of
     # the other groups too (4 KiB block 8 fails)
     Case("exitall-on-error",

@@ -62,6 +62,7 @@ class Stream:
         self.iolog: list = []       # the I/Os of the iolog it wrote
         self.logprio: set = set()   # the values of the lat logs' last fields
         self.text: dict = {}        # the case's text expressions: their matches' shapes
+        self.dumps: set = set()     # verify dumps left: (name, bytes)
 
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
@@ -332,6 +333,9 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "overlaps":
             bad.append(spread_check("overlaps", kb.overlaps(), [f.overlaps() for f in fio],
                                     FLOORS[c], dist=lambda a, b: abs(a - b)))
+        elif c == "dumps":
+            if kb.dumps != fio[0].dumps:
+                bad.append(f"dumps: {sorted(kb.dumps)}, fio's {sorted(fio[0].dumps)}")
         elif c == "polled":
             ns = case.device["completion_nsec"] // 2
             a, b = kb.quick(ns), fio[0].quick(ns)
@@ -393,6 +397,10 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
             if len(f) in (4, 5) and f[-3] in ("read", "write", "trim"))
     if "logs" in case.checks:
         s.logs = logs_of(guest)
+    if "dumps" in case.checks:
+        s.dumps = {tuple(ln.split()) for ln in guest.check(
+            f"cd {LOGS} && for f in *.received *.expected *.hdr_fail; do [ -e \"$f\" ] && "
+            "echo \"$f\" $(wc -c <\"$f\"); done; true").splitlines()}
     if "text" in case.checks:
         normal = guest.check(f"cat {LOGS}/out.txt")
         s.text = {rx: [re.sub(r"\d", "9", str(m)) for m in re.findall(rx, normal)]

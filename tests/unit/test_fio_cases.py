@@ -51,8 +51,8 @@ NOT_YET = {
     "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime", "job_max_open_zones",
     "latency_run", "log_max_value", "numa_cpu_nodes", "randseed", "read_beyond_wp",
     "replay_skip", "trim_backlog", "trim_backlog_batch", "trim_percentage",
-    "trim_verify_zero", "verify_backlog_batch", "verify_dump", "write_hint",
-    "zone_reset_frequency", "zone_reset_threshold",
+    "trim_verify_zero", "verify_backlog_batch", "write_hint", "zone_reset_frequency",
+    "zone_reset_threshold",
 }
 
 
