@@ -44,6 +44,8 @@ off), per direction (R, W, D: trim, F: flush):
   distinct  the share of distinct 4 KiB blocks among them;
   repeated  the share of them whose content other blocks repeat (the
             sources of dedupe's copies);
+  zeroblocks the share of them all zeroes (how compressible data is laid
+            out);
   magic     the sectors of the first content_bytes that start with a
             verify header (fio's magic 0xacca, kiobench's "KBVH": the
             headers differ, where they go must not), as fio's;
@@ -208,6 +210,18 @@ CASES += [
     Case("randrepeat",
          "[r]\nrw=randread\nbs=4k\nsize=16m\nnumber_ios=200\nrandrepeat=0\n",
          ("repeat",), ("randrepeat",), seeds=1, fio_args=""),
+    # randseed with randrepeat off: the offsets from that seed, the same
+    # in both runs (fio 3.33 takes randseed only then: with randrepeat
+    # on, its default, any seed draws the same offsets)
+    Case("randseed",
+         "[r]\nrw=randread\nbs=4k\nsize=16m\nnumber_ios=200\nrandrepeat=0\nrandseed=1234\n",
+         ("repeat",), ("randseed",), seeds=1, fio_args=""),
+    # allrandrepeat seeds every generator, the offsets' too, whatever
+    # randrepeat says
+    Case("allrandrepeat",
+         "[r]\nrw=randread\nbs=4k\nsize=16m\nnumber_ios=200\nrandrepeat=0\n"
+         "allrandrepeat=1\n",
+         ("repeat",), ("allrandrepeat",), seeds=1, fio_args=""),
 ]
 
 RLOG = ("fio version 2 iolog\n/dev/kb-absent add\n/dev/kb-absent open\n"
@@ -299,6 +313,13 @@ CASES += [
          "buffer_compress_chunk=64k\n",
          ("compress",), ("buffer_compress_percentage",), seeds=1,
          writes=True, content_bytes=1 << 20),
+    # the compressible part of each chunk is zeroes: a 64 KiB chunk at 50 %
+    # leaves whole 4 KiB blocks of zeroes, fio's default 512 bytes none
+    Case("compress-chunk",
+         "[c]\nrw=write\nbs=64k\nsize=1m\nbuffer_compress_percentage=50\n"
+         "buffer_compress_chunk=64k\n",
+         ("zeroblocks",), ("buffer_compress_chunk",), seeds=1, writes=True,
+         content_bytes=1 << 20),
     Case("scramble",
          "[s]\nrw=write\nbs=4k\nsize=1m\nzero_buffers\nscramble_buffers=1\n",
          ("compress",), ("scramble_buffers",), seeds=1, writes=True, content_bytes=1 << 20),
