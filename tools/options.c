@@ -2852,7 +2852,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "serialize-overlap"),
 	JOB(KB_OPT_WRITE_HINT, "write_hint", "none|short|medium|long|extreme", p_write_hint,
 	    "the lifetime hint (bi_write_hint) of every bio; not on 6.1 (its bios have none)",
-	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint)),
+	    ATTR(KIOBENCH_A_WRITE_HINT, write_hint),
+	    .fio_case = "-fio 3.33 sets a direct job's hint with F_SET_FILE_RW_HINT, gone since Linux 5.18, and fails (EINVAL; test_submit_opts.py pins it and checks kiobench's hint in sd's group numbers); fio falls back to the inode's F_SET_RW_HINT from bd553af6 on"),
 	/* kiobench's own: fio (3.34 on) places writes only through its passthrough */
 	JOB(KB_OPT_WRITE_STREAMS, "write_streams", "ID[,ID...]", p_write_streams,
 	    "kiobench's own: the write streams (bi_write_stream, 1..max_write_streams: an "

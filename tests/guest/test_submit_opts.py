@@ -211,32 +211,51 @@ def test_serialize_overlap(guest: Guest, kiobench_module, make_nullb):
 
 @pytest.mark.core
 @pytest.mark.debug
+def write_groups(guest: Guest, cmd: str) -> list[int]:
+    """The group numbers of the writes sd sent while cmd ran
+    (scsi_dispatch_cmd_start's raw CDB, byte 6 of a WRITE(10)); None if
+    cmd failed (its output in the exception's place: returned as str)."""
+    ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
+    mount_tracefs(guest)
+    guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
+    try:
+        r = guest.run(cmd, timeout=120)
+    finally:
+        guest.check(f"echo 0 >{ev}/enable")
+    if r.rc:
+        return r.out
+    cdbs = re.findall(r"cmnd=\((\w+) [^)]*raw=([0-9a-f ]+)\)",
+                      guest.check(f"cat {TRACING}/trace"))
+    writes = [(op, raw.split()) for op, raw in cdbs if op.startswith("WRITE")]
+    assert writes and all(op == "WRITE_10" for op, _ in writes), cdbs
+    return sorted({int(raw[6], 16) & 0x3f for _, raw in writes})
+
+
 def test_write_hint(guest: Guest, kiobench_module):
     """write_hint=medium on a scsi_debug disk, whose permanent streams sd
-    reads (6.10+): every write sd sends has group number 3, the hint
-    (scsi_dispatch_cmd_start's raw CDB, byte 6 of a WRITE(10)).  A kernel whose
-    bios carry no hint (6.1) refuses the job, naming bi_write_hint.
-    Mutation: kb_issue() not setting the hint: red (group 0)."""
+    reads (6.10+): every write sd sends has group number 3, the hint;
+    without it, group 0.  A kernel whose bios carry no hint (6.1) refuses
+    the job, naming bi_write_hint.  Debian's fio 3.33 fails the same job
+    (EINVAL from F_SET_FILE_RW_HINT), which the test pins: a fio that runs
+    it is one to compare with.  Mutation: kb_issue() not setting the hint:
+    red (group 0)."""
     dev = scsi_debug(guest, dev_size_mb=16)
     try:
-        cmd = (f"kiobench run --allow-writes --filename={dev} --rw=randwrite --bs=4k "
-               f"--iodepth=4 --number_ios=40 --write_hint=medium")
-        ev = f"{TRACING}/events/scsi/scsi_dispatch_cmd_start"
-        mount_tracefs(guest)
-        guest.check(f"echo >{TRACING}/trace && echo 1 >{ev}/enable")
-        try:
-            r = guest.run(cmd, timeout=120)
-        finally:
-            guest.check(f"echo 0 >{ev}/enable")
-        if r.rc:
-            assert "write-hint: this kernel's bios carry no write hint" in r.out, r.out
-            assert guest.kernel.name.startswith("6.1."), r.out
+        args = f"--filename={dev} --rw=randwrite --bs=4k --iodepth=4 --number_ios=40"
+        groups = write_groups(guest, f"kiobench run --allow-writes {args} --write_hint=medium")
+        if isinstance(groups, str):
+            assert "write-hint: this kernel's bios carry no write hint" in groups, groups
+            assert guest.kernel.name.startswith("6.1."), groups
             return
-        cdbs = re.findall(r"cmnd=\((\w+) [^)]*raw=([0-9a-f ]+)\)",
-                          guest.check(f"cat {TRACING}/trace"))
-        writes = [(op, raw.split()) for op, raw in cdbs if op.startswith("WRITE")]
-        assert writes and all(op == "WRITE_10" for op, _ in writes), cdbs
-        assert {int(raw[6], 16) & 0x3f for _, raw in writes} == {3}, writes
+        assert groups == [3], groups
+        assert write_groups(guest, f"kiobench run --allow-writes {args}") == [0]
+        # why fio is not the reference here: 3.33 sets a direct job's hint
+        # with F_SET_FILE_RW_HINT, gone since Linux 5.18 (fio falls back to
+        # the inode's F_SET_RW_HINT from bd553af6 on)
+        fio = write_groups(guest, f"fio --name=h --direct=1 --ioengine=libaio {args} "
+                                  "--write_hint=medium")
+        assert isinstance(fio, str) and "func=fcntl write hint, error=Invalid argument" in fio, \
+            fio
     finally:
         guest.run("rmmod scsi_debug")
 

@@ -42,14 +42,13 @@ OWN = "-kiobench's own"
 # its JSON, kiobench 20; experimental_verify: fio's default (off) reads a
 # job without a random map back sorted by offset, kiobench's read-back is
 # always the writes' order, so dropping the option changes nothing of
-# kiobench's; write_hint shows at the device only through scsi_debug's
-# streams (test_submit_opts.py, kiobench alone); numa_cpu_nodes needs a
+# kiobench's; numa_cpu_nodes needs a
 # guest with NUMA nodes; the zone options need fio's zonemode=zbd cases.
 NOT_YET = {
     "bwavgtime", "dedupe_global", "experimental_verify", "ignore_zone_limits",
     "iodepth_batch", "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime",
     "job_max_open_zones", "latency_run", "log_max_value", "numa_cpu_nodes",
-    "read_beyond_wp", "verify_backlog_batch", "write_hint", "zone_reset_frequency",
+    "read_beyond_wp", "verify_backlog_batch", "zone_reset_frequency",
     "zone_reset_threshold",
 }
 
