@@ -69,6 +69,8 @@ off), per direction (R, W, D: trim, F: flush):
   dumps     the names and sizes of the verify dumps the run left in its
             directory (DEVICE.OFFSET.received, .expected, .hdr_fail), as
             fio's;
+  zones     the number of the device's zones written to (zone_size MiB),
+            as fio's;
   polled    the share of I/Os completed within half the device's
             completion_nsec of their issue, as fio's within 0.05: null_blk
             completes a request of its poll queue when polled, not at its
@@ -77,6 +79,8 @@ off), per direction (R, W, D: trim, F: flush):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from vm.targets import zoned
 
 
 @dataclass(frozen=True)
@@ -523,6 +527,29 @@ CASES += [
          "[b]\nrw=randread\nbsrange=512-128k\nnumber_ios=2000\nio_size=1g\n"
          "norandommap\n",
          ("log2sizes", "align"), ("bsrange",), seeds=3),
+    # zonemode=zbd on a zoned null_blk (8 zones of 8 MiB, 4 open at most,
+    # never filled by the runs that share it): random writes at the write
+    # pointers of 2 open zones, not of the device's 4
+    Case("job-max-open-zones",
+         "[z]\nzonemode=zbd\nrw=randwrite\nbs=4k\nnumber_ios=400\njob_max_open_zones=2\n",
+         ("zones",), ("job_max_open_zones",), seeds=1, writes=True,
+         device={"memory_backed": False, **zoned(8, 8, max_open=4)}),
+    # max_open_zones past the device's 2, allowed by ignore_zone_limits:
+    # 4 zones written (without it the job is refused)
+    Case("ignore-zone-limits",
+         "[z]\nzonemode=zbd\nrw=randwrite\nbs=4k\nnumber_ios=400\nmax_open_zones=4\n"
+         "ignore_zone_limits=1\n",
+         ("zones",), ("ignore_zone_limits",), seeds=1, writes=True,
+         device={"memory_backed": False, **zoned(8, 8, max_open=2)}),
+    # 64 zones of 1 MiB: reads only below the write pointers (zone 0, which
+    # [w] fills, and what earlier runs wrote), or anywhere with
+    # read_beyond_wp
+    Case("read-beyond-wp",
+         "[w]\nzonemode=zbd\nrw=write\nbs=64k\nsize=1m\n"
+         "[r]\nstonewall\nzonemode=zbd\nrw=randread\nbs=4k\nnumber_ios=400\n"
+         "read_beyond_wp=1\n",
+         ("bands",), ("read_beyond_wp",), seeds=2, writes=True,
+         device={"memory_backed": False, **zoned(1, 64)}),
     Case("log-prio",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nprioclass=1\nprio=3\n"
          "write_lat_log=lat\nlog_prio=1\n",

@@ -337,6 +337,11 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "dumps":
             if kb.dumps != fio[0].dumps:
                 bad.append(f"dumps: {sorted(kb.dumps)}, fio's {sorted(fio[0].dumps)}")
+        elif c == "zones":
+            zone = case.device["zone_size"] << 20
+            a, b = (len({off // zone for op, off, _ in s.ios if op == "W"}) for s in (kb, fio[0]))
+            if a != b:
+                bad.append(f"zones: writes in {a} zones, fio's in {b}")
         elif c == "polled":
             ns = case.device["completion_nsec"] // 2
             a, b = kb.quick(ns), fio[0].quick(ns)
