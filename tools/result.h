@@ -234,7 +234,8 @@ struct kb_result {
 	const struct kb_steady *ss;	/* fio's steady state checked, or NULL */
 	char kernel[65];		/* uname -r of the run, "" unknown */
 	char module_version[64];	/* kiobench.ko's, "" unknown */
-	char verify_log[4096];		/* debugfs verify: the mismatches' lines */
+	/* debugfs verify: the mismatches' lines, whole (16 of about 600 bytes at most) */
+	char verify_log[16384];
 	/* where it ran: host name, CPU model and online CPUs ("" / 0 unknown) */
 	char hostname[65], cpu_model[96];
 	unsigned int cpus;

@@ -689,10 +689,13 @@ static void read_verify(const char *dir, struct kb_result *res)
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strncmp(line, "mismatch=", 9))
 			continue;
+		/* a line whole or not at all: its last fields are the found header's */
+		if (n + strlen(line) + 6 > sizeof(res->verify_log)) {
+			msg("verify: mismatch lines past %zu bytes not kept", n);
+			break;
+		}
 		n += snprintf(res->verify_log + n, sizeof(res->verify_log) - n, "    %s\n",
 			      line);
-		if (n >= sizeof(res->verify_log))
-			break;
 	}
 	free(text);
 }
