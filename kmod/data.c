@@ -315,8 +315,7 @@ int kb_parse_dedupe(struct genl_info *info, struct kb_config *cfg)
 				    "dedupe-working-set-percentage, dedupe-global: only with dedupe-mode working-set");
 		return -EINVAL;
 	}
-	if (ws && cfg->dedupe_percentage < 100 &&
-	    cfg->dedupe_working_set_percentage + cfg->dedupe_percentage > 100) {
+	if (ws && cfg->dedupe_working_set_percentage + cfg->dedupe_percentage > 100) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE],
 				    "dedupe-working-set-percentage: its sum with dedupe-percentage above 100 (the working set's pages are unique), as fio refuses");
 		return -EINVAL;

@@ -3644,6 +3644,11 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 			       "not implemented yet");
 	if (check_submit(job, err, errlen) || check_coe(job, err, errlen))
 		return -1;
+	/* fio's init.c: its working set is made over size before the job */
+	if (job->dedupe_percentage && job->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET &&
+	    !kb_job_isset(job, KB_OPT_SIZE))
+		return kb_errf(err, errlen, "dedupe_mode=working_set needs size, as fio's: it "
+			       "makes the working set over the size given");
 	/* fio: a synchronous engine has one I/O in flight, whatever iodepth says */
 	if (job->sync_engine)
 		job->iodepth = 1;

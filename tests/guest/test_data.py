@@ -127,9 +127,10 @@ def test_data_refusals(guest, kiobench_module, dev):
     dedupe_global and dedupe_working_set_percentage without
     dedupe_mode=working_set; dedupe with write zeroes, which carries no
     data; a working set whose sum with
-    dedupe_percentage is above 100 (fio's rule), at 51 + 50, not at 50 +
-    50.  Mutation: kb_parse_dedupe()'s sum taken with `>= 100`: red (50 +
-    50 refused); the working-set check dropped: red."""
+    dedupe_percentage is above 100 (fio's rule), at 51 + 50 and at 100 +
+    the default 5, not at 50 + 50; a working set without size, which fio
+    makes over it.  Mutation: kb_parse_dedupe()'s sum taken with `>= 100`:
+    red (50 + 50 refused); the working-set check dropped: red."""
     before = guest.check("cat /sys/block/nullb0/stat").split()[4]
     for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50",
                  "--dedupe_percentage=50"):
@@ -143,8 +144,12 @@ def test_data_refusals(guest, kiobench_module, dev):
             ("--dedupe_percentage=50 --dedupe_global", "only with dedupe-mode working-set"),
             ("--dedupe_percentage=50 --dedupe_working_set_percentage=10",
              "only with dedupe-mode working-set"),
-            ("--dedupe_percentage=50 --dedupe_mode=working_set "
+            ("--dedupe_percentage=50 --dedupe_mode=working_set --size=1m "
              "--dedupe_working_set_percentage=51", "its sum with dedupe-percentage above 100"),
+            ("--dedupe_percentage=100 --dedupe_mode=working_set --size=1m",
+             "its sum with dedupe-percentage above 100"),
+            ("--dedupe_percentage=50 --dedupe_mode=working_set",
+             "dedupe_mode=working_set needs size"),
             ("--dedupe_percentage=50 --write_mode=zeroes",
              "dedupe-percentage: write-zeroes carries no data")):
         r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes {args}")
