@@ -181,12 +181,19 @@ static const char *kcfg_rw(const struct kb_kcfg *c)
 	return K_HAS(RANDOM) ? "randrw" : "rw";
 }
 
+/* The direction whose sizes direction @d takes: its own, or the previous one's. */
+static unsigned int kcfg_bss_dir(const struct kb_kcfg *c, unsigned int d)
+{
+	for (; d && !c->nr_bss_wt[d - 1]; d--)
+		;
+	return d;
+}
+
 /* The kernel's sizes of direction @d (0 reads, 1 writes, 2 trims). */
 static const struct kb_kcfg_bs *kcfg_bss(const struct kb_kcfg *c, unsigned int d,
 					 unsigned int *n)
 {
-	for (; d && !c->nr_bss_wt[d - 1]; d--)
-		;
+	d = kcfg_bss_dir(c, d);
 	*n = d ? c->nr_bss_wt[d - 1] : c->nr_bss;
 	return d ? c->bss_wt[d - 1] : c->bss;
 }
@@ -194,9 +201,7 @@ static const struct kb_kcfg_bs *kcfg_bss(const struct kb_kcfg *c, unsigned int d
 /* Whether the kernel draws direction @d's sizes as a bsrange (low to high). */
 static bool kcfg_range(const struct kb_kcfg *c, unsigned int d)
 {
-	for (; d && !c->nr_bss_wt[d - 1]; d--)
-		;
-	return K(BSRANGE) & (1u << d);
+	return K(BSRANGE) & (1u << kcfg_bss_dir(c, d));
 }
 
 static const char *kcfg_process(const struct kb_kcfg *c)

@@ -756,8 +756,10 @@ static void save_verify_dumps(const char *dir, const struct kb_result *res)
 {
 	char *log = strdup(res->verify_log), *line, *save = NULL;
 	char n[16], dev[256], off[32], iv[32], hdr[4], trim[4], from[512], to[512];
+	const char *name;
 	size_t max;
 	int k, ret;
+	bool hdr_fail;
 
 	for (line = log ? strtok_r(log, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -770,16 +772,15 @@ static void save_verify_dumps(const char *dir, const struct kb_result *res)
 		max = strtoul(iv, NULL, 10);
 		if (!*n || !strcmp(trim, "1") || !max)
 			continue;
-		for (k = 0; k < 2; k++) {
+		hdr_fail = !strcmp(hdr, "1");
+		name = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+		for (k = 0; k < (hdr_fail ? 1 : 2); k++) {	/* a header: the read alone */
 			const char *what = k ? "expected" : "received";
-			const char *type = !strcmp(hdr, "1") ? "hdr_fail" : what;
+			const char *type = hdr_fail ? "hdr_fail" : what;
 
-			if (k && !strcmp(hdr, "1"))
-				break;
 			snprintf(from, sizeof(from), "%s/kiobench/%s/verify_dump/%s.%s",
 				 debugfs_root(), dir, n, what);
-			snprintf(to, sizeof(to), "%s.%s.%s", strrchr(dev, '/') ?
-				 strrchr(dev, '/') + 1 : dev, off, type);
+			snprintf(to, sizeof(to), "%s.%s.%s", name, off, type);
 			ret = copy_blob(from, to, max);
 			if (ret > 0)
 				msg("       %s data dumped as %s", type, to);
