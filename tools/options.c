@@ -2284,10 +2284,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "the window of the bandwidth samples (bw min, max, avg, stdev), a multiple of "
 	    "interval (which it sets when not given); default: the timeline's interval (1s), "
 	    "not fio's 500",
-	    .off = JOBF(bw_avg_ms), BOUNDS(1, UINT32_MAX)),
+	    .off = JOBF(bw_avg_ms), BOUNDS(1, UINT32_MAX), .fio_case = "avg-windows"),
 	JOB(KB_OPT_IOPSAVGTIME, "iopsavgtime", "MS", p_u32,
 	    "the window of the IOPS samples, as bwavgtime's (default: the timeline's "
-	    "interval, 1s)", .off = JOBF(iops_avg_ms), BOUNDS(1, UINT32_MAX)),
+	    "interval, 1s)", .off = JOBF(iops_avg_ms), BOUNDS(1, UINT32_MAX),
+	    .fio_case = "avg-windows"),
 	JOB(KB_OPT_DISK_UTIL, "disk_util", "BOOL", p_flag,
 	    "report the job's disks' statistics (1)", .off = JOBF(disk_util), FLAG,
 	    .def = "1",
@@ -2717,7 +2718,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "verify-backlog"),
 	JOB(KB_OPT_VERIFY_BACKLOG_BATCH, "verify_backlog_batch", "N", p_u32,
 	    "blocks read back each verify_backlog; only equal to it (its default)",
-	    ATTR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch), BOUNDS(1, UINT32_MAX)),
+	    ATTR(KIOBENCH_A_VERIFY_BACKLOG_BATCH, verify_backlog_batch), BOUNDS(1, UINT32_MAX),
+	    .fio_case = "-only verify_backlog's value, fio's default, is taken (others are refused "
+	    "by the kernel): no other meaning to compare"),
 	JOB(KB_OPT_TRIM_PERCENTAGE, "trim_percentage", "PCT",
 	    p_u32, "with verify, the share of writes trimmed every trim_backlog writes; "
 	    "read back as zeroes", ATTR(KIOBENCH_A_TRIM_PERCENTAGE, trim_percentage),

@@ -282,6 +282,15 @@ CASES += [
     Case("logs-epoch",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nwrite_lat_log=lat\nlog_unix_epoch=1\n",
          ("logs",), ("log_unix_epoch",), seeds=1, device=SLOW_DEV),
+    # the bandwidth and IOPS samples' windows: as many samples as windows
+    # (8 and 16 of 4 s; fio 7 and 15).  One a multiple of the other: fio's
+    # helper thread wakes at the shorter window's ends and takes a sample
+    # whose window has passed, so bwavgtime=400 beside 250 gave fio 7
+    # samples, not 10
+    Case("avg-windows",
+         "[s]\nrw=randread\nbs=4k\ntime_based\nruntime=4\nbwavgtime=500\niopsavgtime=250\n",
+         ("json",), ("bwavgtime", "iopsavgtime"), seeds=1, device=SLOW_DEV,
+         json=("jobs.0.read.bw_samples~", "jobs.0.read.iops_samples~")),
     Case("hist-log",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_hist_log=h\nlog_hist_msec=200\n",
          ("logs",), ("write_hist_log", "log_hist_msec"), seeds=1, device=SLOW_DEV),

@@ -37,18 +37,16 @@ OWN = "-kiobench's own"
 # 8 evenly (fio reaps one completion at a time until its depth is down to
 # iodepth_low, so completed I/Os it has not reaped still count as in
 # flight and it refills only 6; kiobench counts an I/O done at
-# bi_end_io); verify_backlog_batch is refused unless equal to
-# verify_backlog; bwavgtime=100 over 2 s gave fio 9 bandwidth samples in
-# its JSON, kiobench 20; experimental_verify: fio's default (off) reads a
+# bi_end_io); experimental_verify: fio's default (off) reads a
 # job without a random map back sorted by offset, kiobench's read-back is
 # always the writes' order, so dropping the option changes nothing of
 # kiobench's; numa_cpu_nodes needs a
 # guest with NUMA nodes; zone_reset_threshold and zone_reset_frequency need
 # enough writes to fill a share of the zones.
 NOT_YET = {
-    "bwavgtime", "dedupe_global", "experimental_verify", "iodepth_batch",
-    "iodepth_batch_complete_min", "iodepth_low", "iopsavgtime", "latency_run",
-    "log_max_value", "numa_cpu_nodes", "verify_backlog_batch", "zone_reset_frequency",
+    "dedupe_global", "experimental_verify", "iodepth_batch",
+    "iodepth_batch_complete_min", "iodepth_low", "latency_run",
+    "log_max_value", "numa_cpu_nodes", "zone_reset_frequency",
     "zone_reset_threshold",
 }
 
