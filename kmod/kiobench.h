@@ -240,10 +240,10 @@ struct kb_config {
 	u8 max_write_stream;	/* the largest of them */
 	u8 write_stream_select;	/* enum kiobench_write_stream_select */
 	u32 iodepth_batch;	/* bios a plug holds; 0: a round's */
-	u32 iodepth_low;	/* once full: refill at this many in flight */
-	u32 iodepth_batch_complete_min;	/* once full: completions to wait for */
-	u32 refill_at;		/* once full: in flight to refill at; 0: none */
-	/* write_barrier, nowait, serialize_overlap, iodepth_batch, refill_at */
+	u32 iodepth_low;	/* once full: reap down to this many; 0: iodepth */
+	u32 iodepth_batch_complete_min;	/* once full: completions a reap takes */
+	bool reap_rounds;	/* fio's reaping is not one completion at a time */
+	/* write_barrier, nowait, serialize_overlap, iodepth_batch, reap_rounds */
 	bool submit_opts;
 	bool lat_log_all;	/* the per-I/O log holds every I/O, marked */
 	u32 replay_nr;		/* read_iolog: the log's I/Os (replay.c); 0: none */
@@ -507,7 +507,10 @@ struct kb_worker {
 	u8 ws_next;		/* write streams: roundrobin's next index */
 	struct kb_rng wsrng;	/* write streams: random's generator */
 	u32 plugged;		/* iodepth_batch: bios in the plug */
-	bool held;		/* iodepth_low: full, no refill before refill_at */
+	/* reap_rounds (submit.h): fio's view of the worker's depth */
+	bool held;		/* full: reaping, no refill */
+	u32 unreaped;		/* completed, on deferred, not reaped by fio */
+	u32 reaped;		/* reaped, on deferred: as many may be refilled */
 	bool sync_due;		/* fsync: the next I/O is a flush */
 	bool tw_write;		/* trimwrite: the next I/O writes tw_off */
 	u32 tw_len;

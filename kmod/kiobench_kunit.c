@@ -995,6 +995,70 @@ static void kb_budgets_split_limits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.ios_left, U64_MAX);
 }
 
+/*
+ * iodepth_low and iodepth_batch_complete_min reap as fio's
+ * wait_for_completions() (kb_fio_reap()): at iodepth 8, a fill's 8
+ * completions at once are reaped 2 at a time down to iodepth_low 3, so 6
+ * go out and 2 stay unreaped; the next fill, full again with them, reaps
+ * them at once and holds its refill until 2 more rounds are over.  With
+ * nothing in flight and nothing to refill the rest are reaped (fio's
+ * quiesce); a round never asks for more than the depth.
+ */
+static void kb_fio_reap_in_rounds(struct kunit *test)
+{
+	struct kb_job *job = fake_job(test, 1);
+	struct kb_worker *w = job->workers[0];
+
+	job->cfg.reap_rounds = true;
+	job->cfg.iodepth = 8;
+	job->cfg.iodepth_low = 3;
+	job->cfg.iodepth_batch_complete_min = 2;
+	w->nr_slots = 8;
+
+	/* a fill's 8 completions: 3 rounds of 2, down to 2 in fio's depth */
+	w->held = true;
+	w->unreaped = 8;
+	KUNIT_EXPECT_FALSE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 6);
+	KUNIT_EXPECT_EQ(test, w->unreaped, 2);
+
+	/* the 6 out: full with the 2; one round now, the refill held */
+	w->reaped = 0;
+	w->inflight = 6;
+	w->held = true;
+	KUNIT_EXPECT_TRUE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 2);
+	KUNIT_EXPECT_EQ(test, w->unreaped, 0);
+	KUNIT_EXPECT_TRUE(test, w->held);
+
+	/* 1 completion: not a round; 3 more: two rounds, fio's depth 2 */
+	w->inflight = 5;
+	w->unreaped = 1;
+	KUNIT_EXPECT_TRUE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 2);
+	w->inflight = 2;
+	w->unreaped = 4;
+	KUNIT_EXPECT_FALSE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 6);
+	KUNIT_EXPECT_EQ(test, w->unreaped, 0);
+
+	/* not full, nothing in flight, nothing reaped: all of it */
+	w->reaped = 0;
+	w->inflight = 0;
+	w->unreaped = 5;
+	KUNIT_EXPECT_FALSE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 5);
+
+	/* complete_min above fio's depth: a round takes the depth */
+	job->cfg.iodepth_batch_complete_min = 8;
+	w->reaped = 0;
+	w->held = true;
+	w->inflight = 0;
+	w->unreaped = 3;
+	KUNIT_EXPECT_FALSE(test, kb_refill_held(w));
+	KUNIT_EXPECT_EQ(test, w->reaped, 3);
+}
+
 static void kb_account_excludes_warmup(struct kunit *test)
 {
 	struct kb_job *job = fake_job(test, 1);
@@ -2057,6 +2121,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_cdf_ranks_follow_the_table),
 	KUNIT_CASE_PARAM(kb_split_budget_is_exact, split_gen_params),
 	KUNIT_CASE(kb_budgets_split_limits),
+	KUNIT_CASE(kb_fio_reap_in_rounds),
 	KUNIT_CASE(kb_account_excludes_warmup),
 	KUNIT_CASE(kb_worker_clock_starts_at_its_run),
 	KUNIT_CASE(kb_account_logs_measured_ios),

@@ -26,38 +26,38 @@
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
 #include <net/genetlink.h>
+#include <kunit/visibility.h>
 
 #include "kiobench.h"
 
 /*
  * fio's iodepth_batch_submit, iodepth_low and iodepth_batch_complete_min,
- * taken at most iodepth as fio takes them (init.c).  Once a worker is full
- * fio reaps at least complete_min, then on while more than iodepth_low are
- * in flight (backend.c, wait_for_completions()): the worker refills at
- * refill_at in flight.  Not with rate-iops or latency-target-ns, whose
+ * taken at most iodepth as fio takes them (init.c).  A worker reaps as fio
+ * does (kb_fio_reap()) unless that is one completion at a time, which a
+ * completion's refill is: complete_min at most 1 and iodepth_low at least
+ * iodepth - 1.  Not with rate-iops, latency-target-ns or flow, whose
  * depth is their own.
  */
 static int kb_parse_batch(struct genl_info *info, struct kb_config *cfg)
 {
 	struct nlattr **tb = info->attrs;
-	u32 d = cfg->iodepth, low, min;
+	u32 d = cfg->iodepth;
 
 	cfg->iodepth_batch = min(cfg->iodepth_batch, d);
 	cfg->iodepth_low = cfg->iodepth_low < d ? cfg->iodepth_low : 0;
 	cfg->iodepth_batch_complete_min = min(cfg->iodepth_batch_complete_min, d);
-	low = cfg->iodepth_low ?: d;
-	min = max(cfg->iodepth_batch_complete_min, 1U);
-	cfg->refill_at = min(low, d - min) < d - 1 ? min(low, d - min) + 1 : 0;
-	if (cfg->refill_at && (cfg->rate_iops || cfg->latency_target_ns)) {
+	cfg->reap_rounds = cfg->iodepth_batch_complete_min > 1 ||
+			   (cfg->iodepth_low && cfg->iodepth_low < d - 1);
+	if (cfg->reap_rounds && (cfg->rate_iops || cfg->latency_target_ns || cfg->flow)) {
 		NL_SET_ERR_MSG_ATTR(info->extack,
 				    tb[KIOBENCH_A_IODEPTH_LOW] ?:
 				    tb[KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN],
-				    "iodepth-low, iodepth-batch-complete-min: not with rate-iops or latency-target-ns");
+				    "iodepth-low, iodepth-batch-complete-min: not with rate-iops, latency-target-ns or flow");
 		return -EINVAL;
 	}
 	cfg->submit_opts = cfg->write_barrier || cfg->nowait ||
 			   cfg->serialize_overlap || cfg->iodepth_batch ||
-			   cfg->refill_at;
+			   cfg->reap_rounds;
 	return 0;
 }
 
@@ -227,7 +227,8 @@ blk_opf_t kb_submit_opf(struct kb_worker *w, struct kb_slot *slot,
 /*
  * After a submission: iodepth_batch flushes a plug that holds that many
  * requests (the block layer's own count: a bio merged into one adds none),
- * and a worker that has become full holds its refills (kb_refill_held()).
+ * and a worker that has become full in fio's view, its completions not
+ * reaped counting, starts to reap (kb_fio_reap()).
  */
 void kb_submit_issued(struct kb_worker *w)
 {
@@ -239,9 +240,50 @@ void kb_submit_issued(struct kb_worker *w)
 		blk_start_plug(plug);
 		plug->nr_ios = cfg->iodepth_batch;
 	}
-	if (cfg->refill_at && w->inflight == w->nr_slots)
+	if (cfg->reap_rounds && w->inflight + w->unreaped == w->nr_slots)
 		w->held = true;
 }
+
+/*
+ * fio's wait_for_completions() (backend.c), for a worker that is full:
+ * rounds of io_u_queued_complete(), each reaping exactly complete_min
+ * completions (at least 1, at most fio's depth: its getevents() takes as
+ * many as complete_max, which defaults to complete_min), while more than
+ * iodepth_low are in fio's depth.  A completion is reaped in a round, not
+ * at bi_end_io: until then it holds its slot, as an io_u fio has not
+ * reaped, so the refill is the rounds' I/Os: all the depth's completions
+ * at once leave the last round's extra unreaped.  A worker not full, with
+ * nothing in flight and nothing reaped to refill (its other slots parked
+ * for a thinktime pause, or the job ending) reaps the rest, as fio's
+ * quiesce does: nothing else would.
+ */
+void kb_fio_reap(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u32 low = cfg->iodepth_low ?: cfg->iodepth;
+	u32 depth = w->inflight + w->unreaped, n;
+
+	while (w->held) {
+		/*
+		 * Of fio's depth, as it is: with nothing in flight all of it
+		 * is unreaped, and at the job's end (completions dropped)
+		 * possibly nothing, a round of none that ends the rounds.
+		 */
+		n = min(max(cfg->iodepth_batch_complete_min, 1U), depth);
+		if (w->unreaped < n)
+			return;
+		w->unreaped -= n;
+		w->reaped += n;
+		depth -= n;
+		if (depth <= low)
+			w->held = false;
+	}
+	if (!w->inflight && !w->reaped) {
+		w->reaped = w->unreaped;
+		w->unreaped = 0;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_fio_reap);
 
 /* Whether @slot's blocks overlap those of a slot of its worker in flight. */
 bool kb_overlaps(const struct kb_worker *w, const struct kb_slot *slot)

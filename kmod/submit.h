@@ -20,19 +20,38 @@ blk_opf_t kb_submit_opf(struct kb_worker *w, struct kb_slot *slot,
 bool kb_overlaps(const struct kb_worker *w, const struct kb_slot *slot);
 u8 kb_write_stream(struct kb_worker *w);
 void kb_submit_issued(struct kb_worker *w);
+void kb_fio_reap(struct kb_worker *w);
 
 /*
- * iodepth_low, iodepth_batch_complete_min: a worker that became full
- * submits nothing more until fewer than refill_at are in flight.
+ * iodepth_low, iodepth_batch_complete_min (reap_rounds): the slots on
+ * deferred go out only once fio's rounds of reaping are over, as many as
+ * it reaped, each taking one (kb_took_deferred()).  Completions join
+ * deferred as unreaped, the other slots it holds (refused, waiting for a
+ * tag) as reaped.
  */
 static inline bool kb_refill_held(struct kb_worker *w)
 {
-	if (likely(!w->held))
+	if (likely(!w->job->cfg.reap_rounds))
 		return false;
-	if (w->inflight >= w->job->cfg.refill_at)
-		return true;
-	w->held = false;
-	return false;
+	if (w->held || !w->reaped)
+		kb_fio_reap(w);
+	return w->held || !w->reaped;
+}
+
+static inline void kb_deferred_added(struct kb_worker *w, bool done)
+{
+	if (unlikely(w->job->cfg.reap_rounds)) {
+		if (done)
+			w->unreaped++;
+		else
+			w->reaped++;
+	}
+}
+
+static inline void kb_took_deferred(struct kb_worker *w)
+{
+	if (unlikely(w->job->cfg.reap_rounds))
+		w->reaped--;
 }
 
 /* A picked write: whether write_barrier makes it a barrier write. */

@@ -533,12 +533,15 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 
 /*
  * Holds a slot whose I/O waits for a tag: behind those already waiting, or
- * at their head when it was refused, as it has waited longest.
+ * at their head when it was refused, as it has waited longest.  @done: a
+ * completion's slot, to go out again once fio would have reaped it.
  */
-static void kb_defer(struct kb_worker *w, struct kb_slot *slot, bool first)
+static void kb_defer(struct kb_worker *w, struct kb_slot *slot, bool first,
+		     bool done)
 {
 	struct llist_node *n = &slot->node;
 
+	kb_deferred_added(w, done);
 	if (first || !w->deferred) {
 		n->next = w->deferred;
 		if (!w->deferred)
@@ -582,7 +585,7 @@ static void kb_refused(struct kb_worker *w)
 static void kb_queue(struct kb_worker *w, struct kb_slot *slot)
 {
 	if (w->deferred || !kb_may_try(w) || kb_overlap_held(w, slot))
-		kb_defer(w, slot, false);
+		kb_defer(w, slot, false, false);
 	else if (!kb_issue(w, slot))
 		kb_refused(w);
 }
@@ -912,6 +915,7 @@ static void kb_retry(struct kb_worker *w, bool go_on)
 		if (go_on && kb_overlap_held(w, slot))
 			break;	/* serialize_overlap: until that one is reaped */
 		w->deferred = w->deferred->next;
+		kb_took_deferred(w);
 		if (!go_on) {
 			if (kb_open_loop(w)) {
 				slot->node.next = w->idle;
@@ -1053,7 +1057,7 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			kb_zbd_done(w, slot);
 		if (unlikely(slot->refused)) {
 			WRITE_ONCE(w->retries, w->retries + 1);
-			kb_defer(w, slot, true);
+			kb_defer(w, slot, true, false);
 			continue;
 		}
 		if (unlikely(w->tag_cap) && ++w->cap_age >= KB_TAG_CAP_AGE)
@@ -1077,7 +1081,7 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			if (unlikely(w->flow) && kb_flow_park(w, slot))
 				continue;	/* flow: over its share */
 			kb_pick_io(w, slot);
-			kb_defer(w, slot, false);
+			kb_defer(w, slot, false, true);
 		}
 	}
 	kb_retry(w, go_on && !READ_ONCE(w->job->stop));
@@ -1247,6 +1251,9 @@ static void kb_worker_pass(struct kb_worker *w)
 		 */
 		cond_resched();
 	}
+	/* reap_rounds: what fio's view counted has all gone out or been dropped */
+	WARN_ON_ONCE(w->unreaped || w->reaped);
+	w->held = false;
 }
 
 /*

@@ -111,9 +111,8 @@ const struct kb_fio_refused kb_fio_refused[] = {
 	{ "verify_state_save", NULL, VSTATE },
 	/* submission and completion */
 	{ "iodepth_batch_complete_max", NULL, "caps the events one io_getevents() returns: "
-	  "kiobench accounts each completion in bi_end_io and its worker takes every "
-	  "completed bio each time it looks, there are no events to cap (its floor is "
-	  "iodepth_batch_complete_min)" },
+	  "kiobench's rounds of reaping take exactly iodepth_batch_complete_min, fio's "
+	  "default for it" },
 	/* I/O logs */
 	{ "merge_blktrace_file", NULL, BLKTRACE },
 	{ "merge_blktrace_iters", NULL, BLKTRACE },

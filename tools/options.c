@@ -2876,13 +2876,15 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .alias = "iodepth_batch_submit",
 	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, 32)),
 	JOB(KB_OPT_IODEPTH_LOW, "iodepth_low", "N", p_u32,
-	    "once iodepth I/Os are in flight, submit again only when at most N are",
-	    ATTR(KIOBENCH_A_IODEPTH_LOW, iodepth_low), BOUNDS(0, UINT32_MAX)),
+	    "once iodepth I/Os are in flight, reap in rounds down to N in the depth (a "
+	    "completion not reaped keeps its slot), then refill what was reaped",
+	    ATTR(KIOBENCH_A_IODEPTH_LOW, iodepth_low), BOUNDS(0, UINT32_MAX),
+	    .fio_case = "reap-low"),
 	JOB(KB_OPT_IODEPTH_BATCH_COMPLETE_MIN, "iodepth_batch_complete_min", "N", p_u32,
-	    "once iodepth I/Os are in flight, wait for at least N completions before "
-	    "submitting again", .alias = "iodepth_batch_complete",
+	    "once iodepth I/Os are in flight, reap in rounds of exactly N completions, "
+	    "then refill what was reaped", .alias = "iodepth_batch_complete",
 	    ATTR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min),
-	    BOUNDS(0, UINT32_MAX)),
+	    BOUNDS(0, UINT32_MAX), .fio_case = "reap-min"),
 	/* fio's read_iolog (replay.c): the kernel replays the log's I/Os */
 	[KB_OPT_READ_IOLOG] = { .name = "read_iolog", .id = KB_OPT_READ_IOLOG,
 		.mark = KB_OPT_READ_IOLOG, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,

@@ -282,6 +282,17 @@ CASES += [
     Case("logs-epoch",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=300\nwrite_lat_log=lat\nlog_unix_epoch=1\n",
          ("logs",), ("log_unix_epoch",), seeds=1, device=SLOW_DEV),
+    # fio reaps a full depth's completions in rounds (complete_min each)
+    # down to iodepth_low, and a completion it has not reaped keeps its
+    # io_u: the timer completes a fill at once, so the refill is the rounds'
+    # reaps, 6 of 8 here both ways, and the device never again sees 7 or 8
+    # in flight; one completion at a time, it refills all 8
+    Case("reap-low",
+         "[d]\nrw=randread\nbs=4k\niodepth=8\niodepth_low=2\nnumber_ios=2000\n",
+         ("inflight",), ("iodepth_low",), device=SLOW_DEV),
+    Case("reap-min",
+         "[d]\nrw=randread\nbs=4k\niodepth=8\niodepth_batch_complete_min=3\nnumber_ios=2000\n",
+         ("inflight",), ("iodepth_batch_complete_min",), device=SLOW_DEV),
     # the bandwidth and IOPS samples' windows: as many samples as windows
     # (8 and 16 of 4 s; fio 7 and 15).  One a multiple of the other: fio's
     # helper thread wakes at the shorter window's ends and takes a sample

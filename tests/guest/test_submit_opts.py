@@ -16,7 +16,7 @@ import re
 
 import pytest
 
-from kb import (TRACING, block_events, disk_name, job_ids, mount_tracefs, nlreq, run_job, set_queue,
+from kb import (TRACING, block_events, dev_bios, disk_name, job_ids, mount_tracefs, nlreq, run_job, set_queue,
                 trace_devno, tracepoint_rwbs, worker_stat)
 from vm.guest import Guest
 
@@ -345,6 +345,39 @@ def test_iodepth_low_holds_the_refill_under_debug(guest: Guest, kiobench_module)
 
 
 @pytest.mark.debug
+def test_reap_rounds_on_every_path_under_debug(guest: Guest, kiobench_module, make_nullb):
+    """fio's rounds of reaping (kb_fio_reap()) under KASAN on the paths
+    other than a plain refill, each job to its last I/O as the device
+    counts it, and the worker's count of what it has reaped or not back
+    to none at each pass's end (its WARN_ON_ONCE, which fails the log
+    scan): polled reads refused a tag (4 tags at depth 8) waiting at the
+    head of the queue; thinktime pauses, whose drain reaps the rest with
+    nothing in flight; verify's windows and read-back, passes of their
+    own; a runtime's end, completions dropped while a round waits.  The
+    rounds' arithmetic is KUnit's (kb_fio_reap_in_rounds), fio's stream the
+    reap-low and reap-min cases'.  Mutation: a slot taken off the queue
+    not counted (kb_took_deferred() empty): red (the warning)."""
+    poll = make_nullb("nullb0", size_mb=64, memory_backed=False, poll_queues=1,
+                      hw_queue_depth=4)
+    dev = make_nullb("nullb1", size_mb=16, completion_nsec=100_000)
+    rounds = "--iodepth=8 --iodepth_low=2 --iodepth_batch_complete_min=3 --bs=4k"
+    before = dev_bios(guest, poll)
+    job = run_job(guest, f"--filename={poll} --rw=randread {rounds} --hipri --number_ios=2000")
+    assert job["kiobench"]["retries"] > 0, "no polled bio was refused a tag"
+    assert job["read"]["total_ios"] == 2000 == dev_bios(guest, poll) - before, job["read"]
+    for args, reads, writes in (
+            ("--rw=randread --thinktime=1000 --thinktime_blocks=5 --number_ios=500", 500, 0),
+            ("--rw=randwrite --allow-writes --verify=crc32c --verify_backlog=16 --size=4m",
+             1024, 1024),
+            ("--rw=randread --runtime=1 --time_based", None, 0)):
+        before = dev_bios(guest, dev)
+        job = run_job(guest, f"--filename={dev} {rounds} {args}")
+        r, w = job["read"]["total_ios"], job["write"]["total_ios"]
+        assert (reads is None or r == reads) and w == writes, (args, r, w)
+        assert r + w == dev_bios(guest, dev) - before, (args, r, w)
+
+
+@pytest.mark.debug
 def test_iodepth_batch_submit(guest: Guest, kiobench_module, make_nullb):
     """iodepth=16 under mq-deadline: with iodepth_batch=4 every plug the
     worker flushes holds at most 4 requests (block_unplug's count), the
@@ -388,14 +421,19 @@ def test_submit_rules_across_attributes_are_the_kernels(guest: Guest, kiobench_m
                                                         make_nullb):
     """Raw requests the tool never sends, refused by kb_parse_submit() on
     its own with the attribute named, and no job left: iodepth-low (a
-    refill point) with rate-iops, whose open loop has no refill;
+    refill point) with rate-iops, whose open loop has no refill, and
+    complete-min with flow, whose held slots are not fio's depth;
     write-barrier with write-zeroes (REQ_PREFLUSH | REQ_FUA on plain writes
     only).  Mutation: kb_parse_batch()'s rate-iops check dropped
-    (`if (0 && cfg->refill_at ...`): red (the job is made)."""
+    (`if (0 && cfg->reap_rounds ...`): red (the job is made)."""
     dev = make_nullb("nullb0", size_mb=16)
     for extra, attr, msg in (
             (["iodepth=8", "iodepth-low=2", "rate-iops=100"], "iodepth-low",
              "iodepth-low, iodepth-batch-complete-min: not with rate-iops"),
+            (["iodepth=8", "iodepth-batch-complete-min=3", "flow=2"],
+             "iodepth-batch-complete-min",
+             "iodepth-low, iodepth-batch-complete-min: not with rate-iops, "
+             "latency-target-ns or flow"),
             (["allow-writes", "rwmix-read=0", "write-zeroes", "write-barrier=4"],
              "write-barrier",
              "write-barrier: not with write-zeroes")):

@@ -32,20 +32,14 @@ from fio_cases import BY_ID  # noqa: E402
 OWN = "-kiobench's own"
 
 # fio options honored without a differential check yet.  Seen while making
-# the cases: iodepth_low=2 and iodepth_batch_complete_min=6 at iodepth=8 on
-# a 1 ms null_blk: fio's issues find at most 6 in flight, kiobench's 1 to
-# 8 evenly (fio reaps one completion at a time until its depth is down to
-# iodepth_low, so completed I/Os it has not reaped still count as in
-# flight and it refills only 6; kiobench counts an I/O done at
-# bi_end_io); experimental_verify: fio's default (off) reads a
+# the cases: experimental_verify: fio's default (off) reads a
 # job without a random map back sorted by offset, kiobench's read-back is
 # always the writes' order, so dropping the option changes nothing of
 # kiobench's; numa_cpu_nodes needs a
 # guest with NUMA nodes; zone_reset_threshold and zone_reset_frequency need
 # enough writes to fill a share of the zones.
 NOT_YET = {
-    "dedupe_global", "experimental_verify", "iodepth_batch",
-    "iodepth_batch_complete_min", "iodepth_low", "latency_run",
+    "dedupe_global", "experimental_verify", "iodepth_batch", "latency_run",
     "log_max_value", "numa_cpu_nodes", "zone_reset_frequency",
     "zone_reset_threshold",
 }

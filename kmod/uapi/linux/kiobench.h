@@ -1103,15 +1103,20 @@ enum kiobench_integrity_bit {
  *   iodepth for more), and at most 32: the block layer flushes a plug of 32
  *   requests itself (BLK_MAX_REQUEST_COUNT), so a larger batch would not be
  *   one.
- * @KIOBENCH_A_IODEPTH_LOW: fio's iodepth_low: once a worker has iodepth I/Os in
- *   flight it submits none until at most N are left (and
- *   iodepth-batch-complete-min have completed), then fills the depth again. Not
- *   with rate-iops or latency-target-ns, which set the depth themselves. Below
- *   iodepth (the kernel takes iodepth, no low mark, for more).
+ * @KIOBENCH_A_IODEPTH_LOW: fio's iodepth_low: once a worker is full it reaps
+ *   its completions in rounds (iodepth-batch-complete-min each, at least one)
+ *   until at most N are left in fio's depth, then refills what it reaped, as
+ *   fio's wait_for_completions(). A completion not yet reaped in a round holds
+ *   its slot, as an io_u fio has not reaped: a fill whose I/Os all complete at
+ *   once, reaped down to N, leaves the last round's extra for the next fill.
+ *   Not with rate-iops, latency-target-ns or flow, which set the depth
+ *   themselves. Below iodepth (the kernel takes iodepth, no low mark, for
+ *   more).
  * @KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN: fio's iodepth_batch_complete_min:
- *   once a worker has iodepth I/Os in flight it waits for at least N
- *   completions (at most iodepth) before it submits again. Not with rate-iops
- *   or latency-target-ns.
+ *   once a worker is full, each of its rounds of reaping (see iodepth-low; one
+ *   round without it) takes exactly N completions (at most its depth), as fio's
+ *   getevents() of N to N, complete_max being complete_min. Not with rate-iops,
+ *   latency-target-ns or flow.
  * @KIOBENCH_A_LAT_LOG_ALL: With lat-log: the per-I/O log holds every I/O the
  *   job issued (fio's write_iolog), the warm-up's and the failed ones too, each
  *   with the index of its device in devices and its marks (1: submitted before
