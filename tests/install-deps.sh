@@ -45,8 +45,9 @@ pkgs=(
 	coccinelle ocaml-nox ocaml-findlib dpkg-dev
 	# the tool's log_store_compressed (fio's .fz logs)
 	zlib1g-dev
-	# tests/build-fio: the guests' static fio links libaio.a
-	libaio-dev
+	# tests/build-fio: the guests' static fio links libaio.a, and libnuma.a
+	# (numa_cpu_nodes, compared with kiobench's in a guest of two nodes)
+	libaio-dev libnuma-dev
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd fio dmsetup mdadm e2fsprogs
 	blktrace
 	# guests reachable over SSH (the fleet lane): dropbear in the guest,

@@ -2223,7 +2223,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	[KB_OPT_NUMA_CPU_NODES] = { .name = "numa_cpu_nodes", .id = KB_OPT_NUMA_CPU_NODES,
 		.mark = KB_OPT_CPUS, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_ALL,
 		.metavar = "all|NODES", .parse = p_numa_nodes,
-		.help = "CPUs for the workers: those of these NUMA nodes (sysfs)" },
+		.help = "CPUs for the workers: those of these NUMA nodes (sysfs)",
+		.fio_case = "test_fio_numa.py::test_numa_cpu_nodes_as_fio" },
 	JOB(KB_OPT_CPUS_POLICY, "cpus_allowed_policy", "shared|split", p_cpus_policy,
 	    "shared: every worker may run on any CPU of the set; split: each job (each "
 	    "numjobs clone) on one CPU of the set, round robin",

@@ -457,6 +457,12 @@ def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, c
     Mutations: see fio_cases.py's cases (each option dropped, which is
     what a kiobench ignoring it would do), and e.g. the tool taking
     rwmixwrite as the read share, or offset_increment ignored: red."""
+    on_device(guest, make_nullb, case)
+
+
+def on_device(guest, make_nullb, case: Case) -> None:
+    """The case's differential on its null_blk device, with its bad
+    sectors and its busy CPU."""
     dev = make_nullb("nullb0", **case.device)
     set_queue(guest, dev, nomerges=2)   # one request, one I/O
     if case.bad_sectors:

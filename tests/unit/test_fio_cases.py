@@ -35,12 +35,11 @@ OWN = "-kiobench's own"
 # the cases: experimental_verify: fio's default (off) reads a
 # job without a random map back sorted by offset, kiobench's read-back is
 # always the writes' order, so dropping the option changes nothing of
-# kiobench's; numa_cpu_nodes needs a
-# guest with NUMA nodes; zone_reset_threshold and zone_reset_frequency need
+# kiobench's; zone_reset_threshold and zone_reset_frequency need
 # enough writes to fill a share of the zones.
 NOT_YET = {
     "dedupe_global", "experimental_verify", "iodepth_batch", "latency_run",
-    "log_max_value", "numa_cpu_nodes", "zone_reset_frequency",
+    "log_max_value", "zone_reset_frequency",
     "zone_reset_threshold",
 }
 
@@ -93,19 +92,34 @@ def test_every_case_named_proves_the_option():
     assert not bad, "\n".join(bad)
 
 
-def _runs_fio(tree: ast.Module, src: str, fn: ast.FunctionDef) -> bool:
-    """fn, or a function of its module it calls, starts fio."""
+def _runs_fio(tree: ast.Module, src: str, fn: ast.FunctionDef, depth: int = 2) -> bool:
+    """fn, or a function it calls, of its module or imported from another
+    guest test module (test_fio_numa.py's from test_fio_diff.py), down to
+    `depth` calls, starts fio."""
     starts = re.compile(r"""["' ]fio --|f?["']fio """)
-
-    def code(f):
-        text = ast.get_source_segment(src, f)
-        doc = ast.get_docstring(f)
-        return text.replace(doc, "") if doc else text
-    if starts.search(code(fn)):
+    doc = ast.get_docstring(fn)
+    text = ast.get_source_segment(src, fn)
+    text = text.replace(doc, "") if doc else text
+    if starts.search(text):
         return True
-    called = set(re.findall(r"\b(\w+)\(", code(fn)))
-    return any(isinstance(f, ast.FunctionDef) and f.name in called and starts.search(code(f))
-               for f in tree.body)
+    if not depth:
+        return False
+    called = set(re.findall(r"\b(\w+)\(", text))
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in called and \
+                _runs_fio(tree, src, node, depth - 1):
+            return True
+        path = REPO / "tests" / "guest" / f"{getattr(node, 'module', None)}.py"
+        if not isinstance(node, ast.ImportFrom) or not path.exists():
+            continue
+        other = path.read_text()
+        otree = ast.parse(other)
+        for f in otree.body:
+            if isinstance(f, ast.FunctionDef) and f.name in called and \
+                    f.name in {a.name for a in node.names} and \
+                    _runs_fio(otree, other, f, depth - 1):
+                return True
+    return False
 
 
 def test_every_guest_test_named_runs_fio_and_the_option():
