@@ -660,20 +660,30 @@ static void kb_zbd_reset_full(struct kb_worker *w, u32 i)
 }
 
 /*
- * The zone of a write, as fio picks it: its offset's zone if open; with
- * fewer than max_open open, the first of the worker's zones from there on
- * with room, opened; else one of the open zones at random.  When no zone
- * has room (none is open), the first full one with none of its writes in
- * flight, reset.
+ * The zone of a write, as fio picks it: its offset's zone if open.  Without
+ * a limit of open zones, that zone, reset first when full (fio's
+ * zbd_open_zone() takes any zone then, and a full one is reset before the
+ * write), unless a write of it is in flight (fio waits for those; here the
+ * next zone with room takes the write).  With fewer than max_open open,
+ * the first of the worker's zones from there on with room, opened; else
+ * one of the open zones at random.  When no zone has room (none is open),
+ * the first full one with none of its writes in flight, reset.
  */
 static u32 kb_zbd_write_zone(struct kb_worker *w, u32 start)
 {
 	struct kb_zbd_w *zw = &w->zbd;
 	struct kb_zbd_dev *zd = zw->zd;
+	struct kb_zbd_zone *z = &zd->z[start];
 	u32 n, i, owned = kb_zbd_owned(zw);
 
-	if (zd->z[start].open)
+	if (z->open)
 		return start;
+	if (!zw->max_open && !z->conv && (z->wp < z->cap || !z->inflight)) {
+		if (z->wp >= z->cap)
+			kb_zbd_reset_full(w, start);
+		kb_zbd_open(zw, start);
+		return start;
+	}
 	if (zw->max_open && zw->open >= zw->max_open)
 		return zw->open_idx[kb_rng_below(&w->rng, zw->open)];
 	for (n = 0, i = start; n < owned; n++, i = kb_zbd_next(zw, i)) {
@@ -696,7 +706,9 @@ static u32 kb_zbd_write_zone(struct kb_worker *w, u32 start)
 /*
  * fio's zone_reset_frequency: past zone_reset_threshold of data in the
  * worker's zones, every gc_every-th write resets its zone first, when none
- * of the zone's writes is in flight (else the next write tries).
+ * of the zone's writes is in flight (else the next write tries; fio waits
+ * for them).  An empty zone takes the turn and is not reset, as fio's
+ * zbd_reset_zone() does nothing for it.
  */
 static void kb_zbd_gc(struct kb_worker *w, u32 i)
 {
@@ -709,11 +721,13 @@ static void kb_zbd_gc(struct kb_worker *w, u32 i)
 		zw->gc_cnt--;
 		return;
 	}
-	if (!z->wp || z->inflight)
+	if (z->inflight)
+		return;
+	zw->gc_cnt = zw->gc_every;
+	if (!z->wp)
 		return;
 	kb_zbd_reset_full(w, i);
 	zw->gc_resets++;
-	zw->gc_cnt = zw->gc_every;
 }
 
 static void kb_zbd_write(struct kb_worker *w, struct kb_slot *slot, u32 i,

@@ -630,6 +630,39 @@ static void host_note(const struct run *r)
 }
 
 /*
+ * fio's zone_reset_threshold without zone_reset_frequency: fio takes it and
+ * resets nothing for it (zbd.c reads the threshold only with a frequency).
+ * Named once, and not sent: the kernel refuses a threshold alone.
+ */
+static void inert_zone_threshold(struct run *r)
+{
+	bool said = false;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		struct kb_job *job = &r->rj[i].job;
+
+		if (job->zone_reset_frequency ||
+		    !kb_job_isset(job, KB_OPT_ZONE_RESET_THRESHOLD))
+			continue;
+		if (!said)
+			msg("zone_reset_threshold: taken, it changes nothing without "
+			    "zone_reset_frequency, as in fio");
+		said = true;
+		kb_job_mark(job, KB_OPT_ZONE_RESET_THRESHOLD, false);
+		job->zone_reset_threshold = 0;
+	}
+}
+
+/* What the run's options change, said once before it starts. */
+static void notes(struct run *r)
+{
+	engine_note(r);
+	host_note(r);
+	inert_zone_threshold(r);
+}
+
+/*
  * The jobs of the job files (none: the command line's) into r, in fio's
  * order: each job section (or command-line job) numjobs clones, grouped
  * and sequenced as stonewall, new_group and wait_for say.  As fio's, the
@@ -706,8 +739,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 		if (ret)
 			goto out;
 	}
-	engine_note(r);
-	host_note(r);
+	notes(r);
 out:
 	free(src);
 	return ret;

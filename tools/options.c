@@ -2687,10 +2687,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_ZONE_RESET_THRESHOLD, "zone_reset_threshold", "F", p_fraction,
 	    "zonemode=zbd: the share (0..1) of a worker's zones holding data past which "
 	    "zone_reset_frequency resets zones", ATTR(KIOBENCH_A_ZONE_RESET_THRESHOLD,
-						      zone_reset_threshold)),
+						      zone_reset_threshold),
+	    .fio_case = "zone-reset"),
 	JOB(KB_OPT_ZONE_RESET_FREQUENCY, "zone_reset_frequency", "F", p_fraction,
 	    "zonemode=zbd: past zone_reset_threshold, one write in 1/F resets its zone first",
-	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency)),
+	    ATTR(KIOBENCH_A_ZONE_RESET_FREQUENCY, zone_reset_frequency), .fio_case = "zone-reset"),
 	JOB(KB_OPT_ZONE_MGMT, "zone_mgmt", NULL, p_flag,
 	    "zonemode=zbd writes: the zone resets the job issues are timed, as zone_reset ops",
 	    .off = JOBF(zone_mgmt), FLAG,

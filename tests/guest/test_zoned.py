@@ -349,6 +349,27 @@ def test_zbd_zone_append(guest: Guest, zdev: str) -> None:
     assert sum(wp for wp, _ in dev) == io and [wp for wp, _ in dev] == [z["wp"] for z in zones]
 
 
+def test_zbd_without_a_limit_writes_the_offsets_zone(guest: Guest, make_nullb,
+                                                     kiobench_module) -> None:
+    """No open-zone limit (null_blk's default): a write goes to its
+    offset's zone, reset first when full, as fio's (its zbd_open_zone()
+    takes any zone then, and a full one is reset before the write).  So a
+    random write of the zones' whole size without a random map (offsets
+    repeat, some zones are picked more than they hold) resets some, where
+    filling the others first would reset none; what was written is the
+    device's final pointers plus what the resets took back.  Mutation: kb_zbd_write_zone()
+    without its no-limit branch: red (no reset)."""
+    need_zoned(guest)
+    dev = make_nullb("nullb1", memory_backed=False, **zoned(ZONE_MB, NR_ZONES))
+    io = NR_ZONES * ZONE_MB * MiB
+    job, text = run_zbd(guest, dev, f"--rw=randwrite --bs=64k --iodepth=4 --io_size={io} "
+                                    "--norandommap")
+    w, _ = zones_file(text)
+    assert job["error"] == 0 and job["write"]["io_bytes"] == io, job["write"]
+    assert w["resets"] > 0 and w["written"] == io, w
+    assert sum(wp for wp, _ in blkzone(guest, dev)) + w["reset_bytes"] == io, w
+
+
 def test_zbd_zone_reset_frequency(guest: Guest, zdev: str) -> None:
     """fio's zone_reset_threshold and zone_reset_frequency: past a tenth of
     the zones holding data, every other write resets its zone first (when

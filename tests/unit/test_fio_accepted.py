@@ -63,6 +63,27 @@ def test_no_note_without_them(tmp_path):
     assert p.returncode == 0 and "changes nothing" not in p.stderr
 
 
+def test_zone_reset_threshold_alone_is_taken_and_said(tmp_path):
+    """fio takes zone_reset_threshold without zone_reset_frequency and
+    resets nothing for it; kiobench says so once and resolves the job
+    without it (the kernel would refuse a threshold alone), and with a
+    frequency keeps it.  Mutation: inert_zone_threshold() not called: red
+    (no note; the threshold printed back)."""
+    text = ("[global]\nfilename=/dev/null\nzonemode=zbd\nrw=randwrite\n"
+            "zone_reset_threshold=0.3\n[a]\n[b]\n")
+    if FIO:
+        assert fio_parses(tmp_path, text) == 0
+    p = kb_file(tmp_path, text)
+    assert p.returncode == 0, p.stderr
+    note = ("kiobench: zone_reset_threshold: taken, it changes nothing without "
+            "zone_reset_frequency, as in fio")
+    assert p.stderr.count(note) == 1, p.stderr
+    assert "zone_reset_threshold" not in p.stdout, p.stdout
+    p = kb_file(tmp_path, text.replace("[a]", "zone_reset_frequency=0.1\n[a]"))
+    assert p.returncode == 0 and "changes nothing" not in p.stderr, p.stderr
+    assert p.stdout.count("zone_reset_threshold=0.3") == 2, p.stdout
+
+
 @pytest.mark.parametrize("line", ["io_submit_mode=foo", "io_submit_mode=off", "thread=abc",
                                   "threads=abc"])
 def test_values_fio_refuses_are_refused(line, tmp_path):

@@ -35,12 +35,10 @@ OWN = "-kiobench's own"
 # the cases: experimental_verify: fio's default (off) reads a
 # job without a random map back sorted by offset, kiobench's read-back is
 # always the writes' order, so dropping the option changes nothing of
-# kiobench's; zone_reset_threshold and zone_reset_frequency need
-# enough writes to fill a share of the zones.
+# kiobench's.
 NOT_YET = {
     "dedupe_global", "experimental_verify", "iodepth_batch", "latency_run",
-    "log_max_value", "zone_reset_frequency",
-    "zone_reset_threshold",
+    "log_max_value",
 }
 
 

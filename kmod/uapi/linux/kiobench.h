@@ -869,7 +869,8 @@ enum kiobench_integrity_bit {
  * @KIOBENCH_A_ZONE_RESET_FREQUENCY: fio's zone_reset_frequency, in millionths:
  *   past zone-reset-threshold, one write in 1/frequency resets its zone before
  *   it is written (when none of the zone's writes is in flight; else the next
- *   write tries). 0: none. Only with zonemode.
+ *   write tries; an empty zone takes the turn and is not reset, as fio's). 0:
+ *   none. Only with zonemode.
  * @KIOBENCH_A_ZONE_APPEND: fio's write_mode=zone_append: the job's writes are
  *   REQ_OP_ZONE_APPEND bios aimed at their zone's start; the sector each landed
  *   at (bi_iter.bi_sector at completion) is checked to lie in that zone,
