@@ -2423,7 +2423,7 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "logs"),
 	JOB(KB_OPT_LOG_MAX_VALUE, "log_max_value", "BOOL", p_flag,
 	    "log_avg_msec: the lat and clat logs give each window's largest latency, not "
-	    "its mean", .off = JOBF(log_max_value), FLAG),
+	    "its mean", .off = JOBF(log_max_value), FLAG, .fio_case = "log-max"),
 	JOB(KB_OPT_LOG_UNIX_EPOCH, "log_unix_epoch", "BOOL", p_flag,
 	    "log times in ms on log_alternate_epoch_clock_id's clock (Unix time), not from "
 	    "the job's start", .off = JOBF(log_unix_epoch), FLAG,
@@ -2876,7 +2876,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "a worker's plug holds at most N requests, then the block layer dispatches "
 	    "them (0: iodepth; at most 32, where the block layer flushes a plug itself)",
 	    .alias = "iodepth_batch_submit",
-	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, 32)),
+	    ATTR(KIOBENCH_A_IODEPTH_BATCH, iodepth_batch), BOUNDS(0, 32),
+	    .fio_case = "batch-submit"),
 	JOB(KB_OPT_IODEPTH_LOW, "iodepth_low", "N", p_u32,
 	    "once iodepth I/Os are in flight, reap in rounds down to N in the depth (a "
 	    "completion not reaped keeps its slot), then refill what was reaped",

@@ -75,6 +75,17 @@ off), per direction (R, W, D: trim, F: flush):
             completion_nsec of their issue, as fio's within 0.05: null_blk
             completes a request of its poll queue when polled, not at its
             timer (blk-mq's debugfs has no count per hardware context).
+  logmax    whether the clat log's largest value is the JSON's largest
+            completion latency, as fio's: so when each window logs its
+            largest, not when it logs its mean.  (The values themselves
+            differ: fio's latencies hold its reaping, up to 5 ms a window's
+            largest on a 1 ms null_blk under TCG, kiobench's 1.3.)
+  plugs     the requests of each plug the job's threads flushed
+            (block_unplug: fio's io_submit() plugs more than 2) until the
+            first ``fill`` requests, as fio's: the first fill's batches.
+            After it fio submits each refill alone when it reaps one
+            completion at a time, where kiobench plugs a round's refills
+            together; the block layer dispatches both at once.
 """
 from __future__ import annotations
 
@@ -107,6 +118,7 @@ class Case:
     fails: bool = False             # the job may end in error (exit status not checked)
     pause: float = 0.1              # pauses: the shortest gap counted (s)
     text: tuple[str, ...] = ()      # text: regular expressions of the normal output
+    fill: int = 0                   # plugs: the requests of the first fill
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
@@ -293,6 +305,11 @@ CASES += [
     Case("reap-min",
          "[d]\nrw=randread\nbs=4k\niodepth=8\niodepth_batch_complete_min=3\nnumber_ios=2000\n",
          ("inflight",), ("iodepth_batch_complete_min",), device=SLOW_DEV),
+    # iodepth_batch: the first fill goes out in plugs of 4, as fio's
+    # io_submit() of 4 (without it: one of 16)
+    Case("batch-submit",
+         "[b]\nrw=randread\nbs=4k\niodepth=16\niodepth_batch=4\nnumber_ios=200\n",
+         ("plugs",), ("iodepth_batch",), seeds=2, device=SLOW_DEV, fill=16),
     # the bandwidth and IOPS samples' windows: as many samples as windows
     # (8 and 16 of 4 s; fio 7 and 15).  One a multiple of the other: fio's
     # helper thread wakes at the shorter window's ends and takes a sample
@@ -302,6 +319,11 @@ CASES += [
          "[s]\nrw=randread\nbs=4k\ntime_based\nruntime=4\nbwavgtime=500\niopsavgtime=250\n",
          ("json",), ("bwavgtime", "iopsavgtime"), seeds=1, device=SLOW_DEV,
          json=("jobs.0.read.bw_samples~", "jobs.0.read.iops_samples~")),
+    # log_max_value: a window's largest latency, not its mean
+    Case("log-max",
+         "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_lat_log=lat\nlog_avg_msec=100\n"
+         "log_max_value=1\n",
+         ("json", "logmax"), ("log_max_value",), seeds=2, device=SLOW_DEV),
     Case("hist-log",
          "[l]\nrw=randread\nbs=4k\nnumber_ios=1000\nwrite_hist_log=h\nlog_hist_msec=200\n",
          ("logs",), ("write_hist_log", "log_hist_msec"), seeds=1, device=SLOW_DEV),

@@ -27,7 +27,7 @@ from collections import Counter
 import pytest
 
 from fio_cases import CASES, Case
-from kb import BlockEvent, block_events, set_queue
+from kb import TRACING, BlockEvent, block_events, mount_tracefs, set_queue
 from test_fio_files import tv
 from test_robust import set_badblocks
 
@@ -64,6 +64,7 @@ class Stream:
         self.logprio: set = set()   # the values of the lat logs' last fields
         self.text: dict = {}        # the case's text expressions: their matches' shapes
         self.dumps: set = set()     # verify dumps left: (name, bytes)
+        self.plugs: list = []       # the requests of each plug the job flushed
 
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
@@ -248,6 +249,16 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                                     dist=lambda a, b: max((abs(a.get(k, 0) - b.get(k, 0))
                                                            for k in set(a) | set(b)),
                                                           default=0.0)))
+        elif c == "logmax":
+            if any(kb.data["logmax"] != f.data["logmax"] for f in fio):
+                bad.append(f"logmax: the clat log's largest value is the JSON's clat max: "
+                           f"{kb.data['logmax']}, fio's {[f.data['logmax'] for f in fio]}")
+        elif c == "plugs":
+            def fill(p: list[int]) -> list[int]:
+                return [x for i, x in enumerate(p) if sum(p[:i]) < case.fill]
+            if any(fill(kb.plugs) != fill(f.plugs) for f in fio):
+                bad.append(f"plugs: the first fill in {fill(kb.plugs)}, fio's "
+                           f"{[fill(f.plugs) for f in fio]}")
         elif c == "depth":
             if {kb.depth()} != {f.depth() for f in fio}:
                 bad.append(f"depth: at most {kb.depth()} in flight, fio's "
@@ -417,7 +428,33 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
                                     "| sort -u | head -20").split())
     if "repeat" in case.checks:
         s.again = Stream(block_events(guest, dev, full, actions, SLOW, flushes=True), dev_bytes)
+    if "plugs" in case.checks:
+        s.plugs = plugs(guest, full)
+    if "logmax" in case.checks:
+        vals = [int(v) for v in guest.check(
+            f"cd {LOGS} && cat *_clat.*.log | awk -F', *' '{{print $2}}'").split()]
+        assert vals, "no clat log"
+        s.data["logmax"] = max(vals) == s.json["jobs"][0]["read"]["clat_ns"]["max"]
     return s
+
+
+def plugs(guest, cmd: str) -> list[int]:
+    """cmd run again: the requests of each plug that fio's threads or
+    kiobench's workers flushed (block_unplug has no device; its comm
+    tells), in order."""
+    ev = f"{TRACING}/events/block/block_unplug"
+    mount_tracefs(guest)
+    guest.check(f"echo 0 >{TRACING}/tracing_on && echo >{TRACING}/trace && "
+                f"echo 1 >{ev}/enable && echo 1 >{TRACING}/tracing_on")
+    try:
+        r = guest.run(cmd, timeout=SLOW)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{ev}/enable")
+    trace = guest.check(f"cat {TRACING}/trace", timeout=60)
+    assert "LOST" not in trace
+    return [int(n) for comm, n in re.findall(r"block_unplug: \[([^\]]+)\] (\d+)", trace)
+            if comm == "fio" or comm.startswith("kiobench")]
 
 
 def logs_of(guest) -> dict[str, tuple[int, int, float]]:

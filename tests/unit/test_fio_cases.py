@@ -37,8 +37,7 @@ OWN = "-kiobench's own"
 # always the writes' order, so dropping the option changes nothing of
 # kiobench's.
 NOT_YET = {
-    "dedupe_global", "experimental_verify", "iodepth_batch", "latency_run",
-    "log_max_value",
+    "dedupe_global", "experimental_verify", "latency_run",
 }
 
 
