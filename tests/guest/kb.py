@@ -382,6 +382,24 @@ def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
     return re.findall(rf"{event}: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))
 
 
+def unplugs(guest: Guest, cmd: str, *, timeout: float = 120) -> list[tuple[str, int]]:
+    """Runs cmd (it must succeed) under block_unplug: (comm, requests) of
+    each plug flushed meanwhile, in order.  The event has no device, so
+    every task's: its comm tells whose (fio, kiobench<job>/<worker>)."""
+    ev = f"{TRACING}/events/block/block_unplug"
+    mount_tracefs(guest)
+    guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
+                f"echo 0 >{ev}/filter && echo 1 >{ev}/enable && echo 1 >{TRACING}/tracing_on")
+    try:
+        r = guest.run(cmd, timeout=timeout)
+        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
+    finally:
+        guest.check(f"echo 0 >{ev}/enable")
+    out = guest.check(f"cat {TRACING}/trace", timeout=60)
+    assert "LOST" not in out
+    return [(comm, int(n)) for comm, n in re.findall(r"block_unplug: \[([^\]]+)\] (\d+)", out)]
+
+
 NVME_CMD = f"{TRACING}/events/nvme/nvme_setup_cmd"
 
 

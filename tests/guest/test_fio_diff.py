@@ -27,7 +27,7 @@ from collections import Counter
 import pytest
 
 from fio_cases import CASES, Case
-from kb import TRACING, BlockEvent, block_events, mount_tracefs, set_queue
+from kb import BlockEvent, block_events, set_queue, unplugs
 from test_fio_files import tv
 from test_robust import set_badblocks
 
@@ -429,32 +429,15 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
     if "repeat" in case.checks:
         s.again = Stream(block_events(guest, dev, full, actions, SLOW, flushes=True), dev_bytes)
     if "plugs" in case.checks:
-        s.plugs = plugs(guest, full)
+        # cmd run again: the plugs of fio's threads or kiobench's workers
+        s.plugs = [n for comm, n in unplugs(guest, full, timeout=SLOW)
+                   if comm == "fio" or comm.startswith("kiobench")]
     if "logmax" in case.checks:
         vals = [int(v) for v in guest.check(
             f"cd {LOGS} && cat *_clat.*.log | awk -F', *' '{{print $2}}'").split()]
         assert vals, "no clat log"
         s.data["logmax"] = max(vals) == s.json["jobs"][0]["read"]["clat_ns"]["max"]
     return s
-
-
-def plugs(guest, cmd: str) -> list[int]:
-    """cmd run again: the requests of each plug that fio's threads or
-    kiobench's workers flushed (block_unplug has no device; its comm
-    tells), in order."""
-    ev = f"{TRACING}/events/block/block_unplug"
-    mount_tracefs(guest)
-    guest.check(f"echo 0 >{TRACING}/tracing_on && echo >{TRACING}/trace && "
-                f"echo 1 >{ev}/enable && echo 1 >{TRACING}/tracing_on")
-    try:
-        r = guest.run(cmd, timeout=SLOW)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{ev}/enable")
-    trace = guest.check(f"cat {TRACING}/trace", timeout=60)
-    assert "LOST" not in trace
-    return [int(n) for comm, n in re.findall(r"block_unplug: \[([^\]]+)\] (\d+)", trace)
-            if comm == "fio" or comm.startswith("kiobench")]
 
 
 def logs_of(guest) -> dict[str, tuple[int, int, float]]:

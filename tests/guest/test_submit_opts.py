@@ -16,8 +16,8 @@ import re
 
 import pytest
 
-from kb import (TRACING, block_events, dev_bios, disk_name, job_ids, mount_tracefs, nlreq, run_job, set_queue,
-                trace_devno, tracepoint_rwbs, worker_stat)
+from kb import (TRACING, block_events, dev_bios, disk_name, job_ids, mount_tracefs, nlreq,
+                run_job, set_queue, tracepoint_rwbs, unplugs, worker_stat)
 from vm.guest import Guest
 
 # The submit options' paths (nowait and its retries among them) run under
@@ -141,26 +141,6 @@ def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb)
             j = json.loads(guest.check("cat /tmp/nw.json"))["jobs"][0]
             got.append((j["error"], j["total_err"] > 0))
         assert got == [(EAGAIN, goes_on)] * 2, (extra, got)
-
-
-def traced(guest: Guest, dev: str, events: tuple[str, ...], cmd: str) -> str:
-    """Runs cmd under the block `events` of dev; the trace."""
-    _, devt = trace_devno(guest, dev)
-    evs = [f"{TRACING}/events/block/{e}" for e in events]
-    mount_tracefs(guest)
-    guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace")
-    for ev in evs:      # block_unplug has no device: its comm tells
-        flt = "" if ev.endswith("unplug") else f"dev == {devt}"
-        guest.check(f"echo '{flt or 0}' >{ev}/filter && echo 1 >{ev}/enable")
-    try:
-        r = guest.run(cmd, timeout=120)
-        assert r.rc == 0, r.out
-    finally:
-        for ev in evs:
-            guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
-    out = guest.check(f"cat {TRACING}/trace", timeout=60)
-    assert "LOST" not in out
-    return out
 
 
 def device_inflight(guest: Guest, dev: str, cmd: str) -> list[tuple[bool, int, int]]:
@@ -386,12 +366,12 @@ def test_iodepth_batch_submit(guest: Guest, kiobench_module, make_nullb):
     dev = null_fifo(make_nullb, guest, "mq-deadline")
     cmd = f"kiobench run --filename={dev} --rw=randread --bs=4k --iodepth=16 --number_ios=200 "
 
-    def unplugs(args: str) -> list[int]:
-        out = traced(guest, dev, ("block_unplug",), cmd + args)
-        return [int(n) for n in re.findall(r"block_unplug: \[kiobench\d+/\d+\] (\d+)", out)]
-    u = unplugs("")
+    def worker_unplugs(args: str) -> list[int]:
+        return [n for comm, n in unplugs(guest, cmd + args)
+                if re.fullmatch(r"kiobench\d+/\d+", comm)]
+    u = worker_unplugs("")
     assert u and max(u) > 4, u
-    u = unplugs("--iodepth_batch=4")
+    u = worker_unplugs("--iodepth_batch=4")
     assert u[:4] == [4, 4, 4, 4] and max(u) == 4, u
 
 
