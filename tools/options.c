@@ -2712,7 +2712,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "test_latency_target.py::test_latency_target_as_fio"),
 	JOB(KB_OPT_LATENCY_RUN, "latency_run", "BOOL", p_flag,
 	    "keep searching until the job's end instead of ending at the depth found",
-	    ATTR(KIOBENCH_A_LATENCY_RUN, latency_run), FLAG),
+	    ATTR(KIOBENCH_A_LATENCY_RUN, latency_run), FLAG,
+	    .fio_case = "latency-run"),
 	/* verify's windows, and its trims (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
 	    "with verify, read back and check every N writes, then write on",

@@ -487,6 +487,14 @@ CASES += [
          ("span",), ("exitall_on_error", "exit_what"), seeds=1, bad_sectors=(64, 71),
          fails=True),
     # rate_min: fio checks it after a 2 s settle, then every rate_cycle,
+    # latency_run: a target every depth meets (1 s on a 1 ms device) ends
+    # the search at iodepth after windows at 1, 2, 4, 8 and a last one at 8
+    # (1 s of 200 ms windows), the job with it; with latency_run the search
+    # goes on, and the job runs its whole runtime
+    Case("latency-run",
+         "[l]\nrw=randread\nbs=4k\niodepth=8\ntime_based\nruntime=4\n"
+         "latency_target=1000000\nlatency_window=200000\nlatency_run=1\nnorandommap\n",
+         ("span",), ("latency_run",), seeds=1, device=SLOW_DEV, seconds=1.0),
     # and fails the job (QD 1 on a 1 ms device: some 4 MB/s at most)
     Case("rate-min",
          "[r]\nrw=randread\nbs=4k\ntime_based\nruntime=8\nrate_min=20m\n"
