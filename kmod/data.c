@@ -21,9 +21,10 @@
  * content: drawn for each write, that share replays the seed of the
  * worker's previous unique write (dedupe_mode repeat) or of a page of its
  * working set (working_set: its first unique writes, as fio's, or, with
- * dedupe_global, the first ones of every worker of the job, an even share
- * each); the others take the next seed of their own.  A seed is a function
- * of the job's seed, the worker and the unique write's number, so nothing
+ * dedupe_global, the first ones of every worker of the job, or of every
+ * job of the run with dedupe-global-workers, an even share each); the
+ * others take the next seed of their own.  A seed is a function of the
+ * job's (or the group's) seed, the worker and the unique write's number, so nothing
  * is kept of the writes, nothing is shared and nothing is locked; the
  * buffer_compress_percentage layout is filled from it as from any seed.
  *
@@ -143,26 +144,29 @@ static void kb_dedupe_init(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_dedupe *dd = &w->dd;
+	bool group = cfg->dedupe_global_workers;
 
-	dd->key = cfg->seed ^ 0xd5a61266f0c9392cULL;
+	dd->key = (group ? cfg->dedupe_global_seed : cfg->seed) ^ 0xd5a61266f0c9392cULL;
+	dd->self = (group ? cfg->dedupe_global_first : 0) + w->index;
+	dd->sharers = group ? cfg->dedupe_global_workers : w->job->nr_workers;
 	dd->unique = 0;
-	dd->prev = kb_dseed(dd, w->index, 0);
+	dd->prev = kb_dseed(dd, dd->self, 0);
 	dd->ws_pages = div_u64(div_u64(w->dev->span_len *
 				       cfg->dedupe_working_set_percentage, 100),
 			       kb_min_write_bs(cfg)) ?: 1;
-	dd->ws_share = div_u64(dd->ws_pages, w->job->nr_workers) ?: 1;
+	dd->ws_share = div_u64(dd->ws_pages, dd->sharers) ?: 1;
 }
 
 /* working_set: the seed of page @i of the worker's working set. */
 static u64 kb_dws_seed(struct kb_worker *w, u64 i)
 {
 	const struct kb_dedupe *dd = &w->dd;
-	u64 s = w->index, k = i, q;
+	u64 s = dd->self, k = i, q;
 
 	if (w->job->cfg.dedupe_global) {
 		q = div64_u64_rem(i, dd->ws_share, &k);
 		s += q;
-		s = do_div(s, w->job->nr_workers);
+		s = do_div(s, dd->sharers);
 	}
 	return kb_dseed(dd, s, k);
 }
@@ -183,7 +187,7 @@ static u64 kb_dedupe_seed(struct kb_worker *w)
 			return kb_dws_seed(w, kb_rng_below(&w->drng, dd->ws_pages));
 		return dd->prev;
 	}
-	dd->prev = kb_dseed(dd, w->index, dd->unique++);
+	dd->prev = kb_dseed(dd, dd->self, dd->unique++);
 	return dd->prev;
 }
 
@@ -286,16 +290,19 @@ int kb_parse_dedupe(struct genl_info *info, struct kb_config *cfg)
 	struct netlink_ext_ack *extack = info->extack;
 	struct nlattr **tb = info->attrs;
 	bool ws = cfg->dedupe_mode == KIOBENCH_DEDUPE_WORKING_SET;
+	struct nlattr *group = tb[KIOBENCH_A_DEDUPE_GLOBAL_SEED] ?:
+			       tb[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] ?:
+			       tb[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS];
 
 	if (!cfg->dedupe_percentage) {
 		struct nlattr *a = tb[KIOBENCH_A_DEDUPE_MODE] ?:
 				   tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] ?:
-				   tb[KIOBENCH_A_DEDUPE_GLOBAL];
+				   tb[KIOBENCH_A_DEDUPE_GLOBAL] ?: group;
 
 		if (!a)
 			return 0;
 		NL_SET_ERR_MSG_ATTR(extack, a,
-				    "dedupe-mode, -working-set-percentage, -global: only with dedupe-percentage");
+				    "dedupe-mode, -working-set-percentage, -global (and its group): only with dedupe-percentage");
 		return -EINVAL;
 	}
 	if (cfg->write_zeroes) {
@@ -313,6 +320,24 @@ int kb_parse_dedupe(struct genl_info *info, struct kb_config *cfg)
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_WORKING_SET_PERCENTAGE] ?:
 				    tb[KIOBENCH_A_DEDUPE_GLOBAL],
 				    "dedupe-working-set-percentage, dedupe-global: only with dedupe-mode working-set");
+		return -EINVAL;
+	}
+	if (!cfg->dedupe_global && group) {
+		NL_SET_ERR_MSG_ATTR(extack, group,
+				    "dedupe-global-seed, -first, -workers: only with dedupe-global");
+		return -EINVAL;
+	}
+	if (group && !(tb[KIOBENCH_A_DEDUPE_GLOBAL_SEED] && tb[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] &&
+		       tb[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS])) {
+		NL_SET_ERR_MSG_ATTR(extack, group,
+				    "dedupe-global-seed, -first, -workers: all three or none");
+		return -EINVAL;
+	}
+	/* numjobs x devices is at most KB_MAX_WORKERS: no overflow */
+	if (group && (u64)cfg->dedupe_global_first + cfg->numjobs * cfg->nr_devs >
+		     cfg->dedupe_global_workers) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_DEDUPE_GLOBAL_FIRST],
+				    "dedupe-global-first: the job's workers (numjobs x devices) from it pass dedupe-global-workers");
 		return -EINVAL;
 	}
 	if (ws && cfg->dedupe_working_set_percentage + cfg->dedupe_percentage > 100) {

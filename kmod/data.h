@@ -17,14 +17,18 @@ struct kb_worker;
 /*
  * dedupe_percentage: a worker's writes are each filled from a seed of
  * their own: the seed of unique write k of worker s is a function of the
- * job's seed, s and k, so a working set needs no table.
+ * job's seed, s and k, so a working set needs no table.  With
+ * dedupe_global across jobs, the seed is the group's and s the worker's
+ * number in the group.
  */
 struct kb_dedupe {
-	u64 key;		/* of the job's workers */
+	u64 key;		/* of the job's workers, or of the group's */
 	u64 unique;		/* unique writes filled */
 	u64 prev;		/* repeat: the previous unique write's seed */
 	u64 ws_pages;		/* working_set: its pages */
 	u64 ws_share;		/* dedupe_global: pages of each worker's */
+	u32 self;		/* the worker's number among the sharers */
+	u32 sharers;		/* dedupe_global: the workers sharing */
 };
 
 void kb_data_fill_slot(struct kb_worker *w, struct kb_slot *slot);

@@ -221,6 +221,9 @@ struct kb_config {
 	u8 dedupe_mode;		/* enum kiobench_dedupe_mode */
 	u8 dedupe_working_set_percentage;
 	bool dedupe_global;
+	u64 dedupe_global_seed;		/* the group's, across jobs */
+	u32 dedupe_global_first;	/* this job's first worker in the group */
+	u32 dedupe_global_workers;	/* the group's; 0: the job's own */
 	/* fio's ignore_error and error_dump (errors.c) */
 	u16 ignore_error[KB_ERR_TYPES][KB_MAX_IGNORE_ERROR];
 	u8 nr_ignore_error[KB_ERR_TYPES];

@@ -125,6 +125,16 @@ static struct netlink_range_validation kb_replay_nr_range = {
 	.max = 1048576,
 };
 
+static struct netlink_range_validation kb_dedupe_global_first_range = {
+	.min = 0,
+	.max = 16777215,
+};
+
+static struct netlink_range_validation kb_dedupe_global_workers_range = {
+	.min = 1,
+	.max = 16777216,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -300,6 +310,11 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_WRITE_STREAM_SELECT] =
 		NLA_POLICY_MAX(NLA_U8, KIOBENCH_WS_WORKER),
 	[KIOBENCH_A_BSRANGE] = NLA_POLICY_MAX(NLA_U8, 7),
+	[KIOBENCH_A_DEDUPE_GLOBAL_SEED] = { .type = NLA_U64, },
+	[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_dedupe_global_first_range),
+	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_dedupe_global_workers_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -402,6 +417,9 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_REPLAY_NR, replay_nr, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_REPLAY_TIMED, replay_timed, NLA_FLAG, true),
 	KB_SCALAR(KIOBENCH_A_BSRANGE, bsrange, NLA_U8, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_SEED, dedupe_global_seed, NLA_U64, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_FIRST, dedupe_global_first, NLA_U32, false),
+	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, dedupe_global_workers, NLA_U32, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -493,5 +511,8 @@ static_assert(__same_type(((struct kb_config *)0)->lat_log_all, bool));
 static_assert(__same_type(((struct kb_config *)0)->replay_nr, u32));
 static_assert(__same_type(((struct kb_config *)0)->replay_timed, bool));
 static_assert(__same_type(((struct kb_config *)0)->bsrange, u8));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_global_seed, u64));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_global_first, u32));
+static_assert(__same_type(((struct kb_config *)0)->dedupe_global_workers, u32));
 
 #endif /* KB_NETLINK_GEN_H */

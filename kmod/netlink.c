@@ -31,7 +31,6 @@
 #include "kiobench.h"
 
 #define KB_DEF_BS	4096
-#define KB_DEF_SEED	0x6b696f62656e6368ULL	/* "kiobench" */
 
 static struct genl_family kb_family;
 
@@ -452,7 +451,7 @@ static void kb_config_defaults(struct kb_config *cfg)
 	cfg->rwmix_read = 100;
 	cfg->iodepth = 1;
 	cfg->numjobs = 1;
-	cfg->seed = KB_DEF_SEED;
+	cfg->seed = KIOBENCH_DEFAULT_SEED;
 	cfg->interval_ns = KB_DEF_INTERVAL_NS;
 	cfg->percentage_random = 100;
 	cfg->percentage_random_write = 100;

@@ -663,6 +663,48 @@ static void notes(struct run *r)
 }
 
 /*
+ * fio's dedupe_global shares the working set among every job of the run
+ * (init_dedupe_working_set_seeds() rotates through all of its threads):
+ * each job is told the group's seed, its first worker's number in the
+ * group and the group's workers.  fio's rotation takes pages of the jobs
+ * without the option too, which such a job here cannot lend: the option is
+ * on every job of the run or on none.
+ */
+static int dedupe_group(struct run *r)
+{
+	uint64_t seed = r->n ? kb_job_seed(&r->rj[0].job) : 0;
+	uint32_t first = 0;
+	size_t i, with = 0;
+
+	for (i = 0; i < r->n; i++)
+		with += r->rj[i].job.dedupe_global;
+	if (!with)
+		return 0;
+	if (with != r->n) {
+		msg("dedupe_global: on %zu of the run's %zu jobs: fio's shared working set also "
+		    "takes pages of the jobs without it, which kiobench's cannot lend; set it on "
+		    "every job or on none", with, r->n);
+		return KB_EXIT_USAGE;
+	}
+	for (i = 0; i < r->n; i++) {
+		struct kb_job *job = &r->rj[i].job;
+		uint32_t workers = job->nr_devices * (job->numjobs ? job->numjobs : 1);
+
+		if (workers > KIOBENCH_DEDUPE_GROUP_MAX - first) {
+			msg("dedupe_global: more than %u workers in the run's jobs",
+			    KIOBENCH_DEDUPE_GROUP_MAX);
+			return KB_EXIT_USAGE;
+		}
+		job->dedupe_group_seed = seed;
+		job->dedupe_group_first = first;
+		first += workers;
+	}
+	for (i = 0; i < r->n; i++)
+		r->rj[i].job.dedupe_group_workers = first;
+	return 0;
+}
+
+/*
  * The jobs of the job files (none: the command line's) into r, in fio's
  * order: each job section (or command-line job) numjobs clones, grouped
  * and sequenced as stonewall, new_group and wait_for say.  As fio's, the
@@ -718,6 +760,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 			if (ret)
 				goto out;
 			make_clone(&j->job, k, clones);
+			j->job.thread = r->n - 1;
 			if (j->job.cpus_split)
 				split_cpus(&j->job, r->n - 1);
 			/* fio: a stonewall or new_group below the first job starts a group */
@@ -739,6 +782,9 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 		if (ret)
 			goto out;
 	}
+	ret = dedupe_group(r);
+	if (ret)
+		goto out;
 	notes(r);
 out:
 	free(src);

@@ -317,7 +317,9 @@ def const_defines(sp: Spec, consts: list[dict]) -> list[str]:
             out.append(f"/* {doc} */")
         elif doc:
             out += ["/*"] + wrap(doc, " * ", " * ") + [" */"]
-        out.append(f"#define {c_name(sp.y['name'], '-', d['name'])}\t{d['value']}")
+        v = d["value"]
+        v = f"{v:#x}ULL" if v > 0x7fffffff else v  # a u64's, as C writes it
+        out.append(f"#define {c_name(sp.y['name'], '-', d['name'])}\t{v}")
     return out + [""] if out else []
 
 

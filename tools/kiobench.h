@@ -251,6 +251,9 @@ struct kb_job {
 	/* fio's dedupe_percentage and its options (kmod/data.c) */
 	uint32_t dedupe_percentage, dedupe_mode, dedupe_working_set_percentage;
 	bool dedupe_global;
+	/* run: dedupe_global's group, every job of the run (0 workers: none) */
+	uint64_t dedupe_group_seed;
+	uint32_t dedupe_group_first, dedupe_group_workers;
 	/* fio's ignore_error: read, write and verify lists (kmod/errors.c); error_dump */
 	uint32_t ignore_error[3][16];
 	uint32_t nr_ignore_error[3];
@@ -311,6 +314,7 @@ struct kb_job {
 	unsigned int nr_cmdprio_bs[2];
 	/* run: set by the command, not by an option */
 	uint32_t clone, clones;	/* this clone's number, of numjobs clones */
+	uint32_t thread;	/* the job's number in its run, from 0 (fio's thread_number - 1) */
 	bool clones_given;	/* numjobs was given (--parse-only prints it) */
 	uint64_t span_bytes;	/* the devices' span from offset, when needed; 0: unknown */
 	uint32_t plist[KB_MAX_PERCENTILES];	/* sorted, unique */

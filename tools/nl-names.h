@@ -227,6 +227,9 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_INTEGRITY_FORMAT] = { "job-integrity-format", KB_NLT_STRING, false },
 	[KIOBENCH_A_JOB_INTEGRITY_FLAGS] = { "job-integrity-flags", KB_NLT_U32, false },
 	[KIOBENCH_A_BSRANGE] = { "bsrange", KB_NLT_U8, true, 0ULL, 7ULL, 0 },
+	[KIOBENCH_A_DEDUPE_GLOBAL_SEED] = { "dedupe-global-seed", KB_NLT_U64, true },
+	[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] = { "dedupe-global-first", KB_NLT_U32, true, 0ULL, 16777215ULL, 0 },
+	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] = { "dedupe-global-workers", KB_NLT_U32, true, 1ULL, 16777216ULL, 0 },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -389,6 +392,9 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_WRITE_STREAMS,
 	KIOBENCH_A_WRITE_STREAM_SELECT,
 	KIOBENCH_A_BSRANGE,
+	KIOBENCH_A_DEDUPE_GLOBAL_SEED,
+	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
+	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
 	0
 };
 

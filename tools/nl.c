@@ -693,7 +693,7 @@ static int put_options(struct nl_msg *msg, const struct kb_job *job)
 		const struct kb_opt *o = &kb_opts[i];
 		uint64_t v;
 
-		if (!o->attr || !kb_job_isset(job, o->id))
+		if (!o->attr || !kb_job_isset(job, o->id) || o->id == KB_OPT_SEED)
 			continue;
 		v = kb_opt_value(o, job);
 		switch (kb_nl_attrs[o->attr].type) {
@@ -775,12 +775,27 @@ static int put_errors(struct nl_msg *msg, const struct kb_job *job)
  * says each one's): the command's detach, the latency log, the rate,
  * the completion mode, norandommap, the priorities, the thinktime's spin.
  */
+/* The seed, the run's job n's own (kb_job_seed()); the first job's as given. */
+static int put_seed(struct nl_msg *msg, const struct kb_job *job)
+{
+	if (!kb_job_isset(job, KB_OPT_SEED) && !job->thread)
+		return 0;
+	return nla_put_u64(msg, KIOBENCH_A_SEED, kb_job_seed(job));
+}
+
 static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach)
 {
 	uint8_t mode = job->hipri ? KIOBENCH_COMPLETION_POLL :
 		       job->spin ? KIOBENCH_COMPLETION_SPIN : KIOBENCH_COMPLETION_SLEEP;
 	uint64_t io_bytes = kb_job_io_bytes(job);
 
+	if (put_seed(msg, job))
+		return -1;
+	if (job->dedupe_group_workers &&
+	    (nla_put_u64(msg, KIOBENCH_A_DEDUPE_GLOBAL_SEED, job->dedupe_group_seed) ||
+	     nla_put_u32(msg, KIOBENCH_A_DEDUPE_GLOBAL_FIRST, job->dedupe_group_first) ||
+	     nla_put_u32(msg, KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, job->dedupe_group_workers)))
+		return -1;
 	if ((io_bytes && nla_put_u64(msg, KIOBENCH_A_IO_BYTES, io_bytes)) ||
 	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
 		return -1;

@@ -2779,8 +2779,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    BOUNDS(0, 100), .def = "5",
 	    .fio_case = "dedupe-working-set"),
 	JOB(KB_OPT_DEDUPE_GLOBAL, "dedupe_global", "BOOL", p_flag,
-	    "dedupe_mode=working_set: the job's workers share one working set",
-	    ATTR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global), FLAG),
+	    "dedupe_mode=working_set: every job of the run shares one working set (on "
+	    "every job or on none)",
+	    ATTR(KIOBENCH_A_DEDUPE_GLOBAL, dedupe_global), FLAG,
+	    .fio_case = "dedupe-global"),
 	/* fio's error lists (kmod/errors.c); put by kb_nl_job_new()'s code */
 	JOB(KB_OPT_IGNORE_ERROR, "ignore_error", "READ,WRITE,VERIFY", p_ignore_error,
 	    "errors (EIO:ENOSPC or numbers) each type goes on from, a list turning its "
@@ -3678,6 +3680,19 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
  * lfsr never repeats a block in a pass, even with norandommap, and the map
  * is what keeps that guarantee here.
  */
+/*
+ * The seed the kernel is given: the run's job n's own.  fio seeds job n's
+ * generators from the seed times n (setup_random_seeds()), so that no two
+ * of a run's jobs, numjobs's clones among them, repeat each other's
+ * offsets or data.
+ */
+uint64_t kb_job_seed(const struct kb_job *job)
+{
+	uint64_t seed = kb_job_isset(job, KB_OPT_SEED) ? job->seed : KIOBENCH_DEFAULT_SEED;
+
+	return seed + job->thread * 0x9e3779b97f4a7c15ULL;
+}
+
 bool kb_job_cmdprio(const struct kb_job *job)
 {
 	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE] ||

@@ -334,6 +334,7 @@ uint8_t kb_job_zone_op(const struct kb_job *job);
 /* The kernel's verify (enum kiobench_verify): verify_pattern alone is pattern (fio). */
 uint8_t kb_job_verify(const struct kb_job *job);
 /* A cmdprio_percentage share in either direction: per-priority latency. */
+uint64_t kb_job_seed(const struct kb_job *job);
 bool kb_job_cmdprio(const struct kb_job *job);
 /*
  * Whether the kernel draws offsets with replacement: norandommap (not

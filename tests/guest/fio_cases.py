@@ -46,6 +46,8 @@ off), per direction (R, W, D: trim, F: flush):
             sources of dedupe's copies);
   zeroblocks the share of them all zeroes (how compressible data is laid
             out);
+  shared    the share of the second half's blocks whose content the first
+            half has (what two jobs' writes, one in each, have in common);
   magic     the sectors of the first content_bytes that start with a
             verify header (fio's magic 0xacca, kiobench's "KBVH": the
             headers differ, where they go must not), as fio's;
@@ -158,6 +160,10 @@ CASES = [
     Case("clones",
          "[c]\nrw=read\nbs=4k\nsize=128k\nnumjobs=3\noffset_increment=1m\n",
          ("offsets",), ("numjobs", "offset_increment"), seeds=1),
+    # each clone draws its own offsets: fio seeds job n from the seed times n
+    Case("clone-seeds",
+         "[c]\nrw=randread\nbs=4k\nnorandommap\nnumber_ios=256\nnumjobs=2\n",
+         ("count", "revisits"), ("numjobs",), seeds=2),
     # a mix: the share of writes, sizes per direction, where they land
     Case("mix",
          "[m]\nrw=randrw\nrwmixwrite=30\nbssplit=4k/50:16k/30:64k/20,8k/60:32k/40\n"
@@ -538,6 +544,14 @@ CASES += [
          "log_store_compressed=1\n",
          ("logs",), ("log_store_compressed",), seeds=1),
     # dedupe's copies from a working set of the span, not the last write
+    # dedupe_global: two jobs' working sets are made of both jobs' first
+    # unique writes, so each job's copies land in the other's half too
+    Case("dedupe-global",
+         "[a]\n[b]\noffset=1m\n",
+         ("shared", "distinct"), ("dedupe_global",), seeds=2, writes=True,
+         global_="direct=1\nioengine=libaio\nrw=write\nbs=4k\nsize=1m\ndedupe_percentage=50\n"
+         "dedupe_mode=working_set\ndedupe_working_set_percentage=30\ndedupe_global=1\n",
+         content_bytes=2 << 20),
     Case("dedupe-working-set",
          "[d]\nrw=write\nbs=4k\nsize=1m\ndedupe_percentage=40\ndedupe_mode=working_set\n"
          "dedupe_working_set_percentage=30\n",

@@ -20,7 +20,7 @@ from collections import Counter
 
 import pytest
 
-from kb import run_job
+from kb import nlreq, run_job
 
 BS = 4096
 BLOCKS = 256
@@ -129,8 +129,13 @@ def test_data_refusals(guest, kiobench_module, dev):
     data; a working set whose sum with
     dedupe_percentage is above 100 (fio's rule), at 51 + 50 and at 100 +
     the default 5, not at 50 + 50; a working set without size, which fio
-    makes over it.  Mutation: kb_parse_dedupe()'s sum taken with `>= 100`:
-    red (50 + 50 refused); the working-set check dropped: red."""
+    makes over it.  The group that dedupe_global across jobs is given
+    (raw requests: the tool sends all of it): without dedupe-global, in
+    part, or with the job's workers from dedupe-global-first past
+    dedupe-global-workers (2 workers from 3 of 4; 2 from 2 of 4 is taken).
+    Mutation: kb_parse_dedupe()'s sum taken with `>= 100`:
+    red (50 + 50 refused); the working-set check dropped: red; the
+    group's bound taken with `>=`: red (2 from 2 of 4 refused)."""
     before = guest.check("cat /sys/block/nullb0/stat").split()[4]
     for args in ("--zero_buffers", "--buffer_pattern=0x11", "--buffer_compress_percentage=50",
                  "--dedupe_percentage=50"):
@@ -154,6 +159,22 @@ def test_data_refusals(guest, kiobench_module, dev):
              "dedupe-percentage: write-zeroes carries no data")):
         r = guest.run(f"kiobench run --filename={dev} --rw=write --allow-writes {args}")
         assert r.rc != 0 and why in r.out, (args, r.out)
+    ws = [f"dev={dev}", "rwmix-read=0", "allow-writes", "refill-buffers", "size=1048576",
+          "dedupe-percentage=50", "dedupe-mode=1", "numjobs=2"]
+    group = ["dedupe-global-seed=7", "dedupe-global-first=2", "dedupe-global-workers=4"]
+    for extra, attr, msg in (
+            (group, "dedupe-global-seed", "dedupe-global-seed, -first, -workers: only with "
+             "dedupe-global"),
+            (["dedupe-global", *group[1:]], "dedupe-global-first", "dedupe-global-seed, -first, "
+             "-workers: all three or none"),
+            (["dedupe-global", *group[:2], "dedupe-global-workers=3"], "dedupe-global-first",
+             "dedupe-global-first: the job's workers (numjobs x devices) from it pass "
+             "dedupe-global-workers"),
+            (["dedupe-global", *group], None, "")):
+        ack = nlreq(guest, "new", *ws, *extra)
+        if ack.errno == 0:
+            nlreq(guest, "del", f"job-id={ack.replies[0]['job-id']}")
+        assert (ack.attr, ack.msg) == (attr, msg) if attr else ack.errno == 0, (extra, ack.out)
     assert guest.check("cat /sys/block/nullb0/stat").split()[4] == before
     write(guest, dev, "--dedupe_percentage=50 --dedupe_mode=working_set "
                       "--dedupe_working_set_percentage=50")

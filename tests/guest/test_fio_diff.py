@@ -35,7 +35,7 @@ SLOW = 300
 BANDS = 20
 FLOORS = {"ops": 0.03, "sizes": 0.05, "log2sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
           "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05,
-          "repeated": 0.03, "overlaps": 0.02, "zeroblocks": 0.03}
+          "repeated": 0.03, "overlaps": 0.02, "zeroblocks": 0.03, "shared": 0.08}
 ZERO_MD5 = "620f0b67a91f7f74151bc5be745b7110  -"  # of 4 KiB of zeroes, as md5sum prints it
 
 
@@ -283,7 +283,7 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
         elif c == "gaps":
             bad.append(spread_check("gaps (cv)", kb.gaps_cv(), [f.gaps_cv() for f in fio],
                                     FLOORS[c], dist=lambda a, b: abs(a - b)))
-        elif c in ("compress", "distinct", "repeated", "zeroblocks"):
+        elif c in ("compress", "distinct", "repeated", "zeroblocks", "shared"):
             a, b = kb.data[c], [f.data[c] for f in fio]
             bad.append(spread_check(c, a, b, max(FLOORS[c], 0.25 * b[0]),
                                     dist=lambda x, y: abs(x - y)))
@@ -394,14 +394,17 @@ def run(guest, dev: str, case: Case, cmd: str, jobfile: str) -> Stream:
     head = f"head -c {case.content_bytes} {dev}"
     if "compress" in case.checks:
         s.data["compress"] = int(guest.check(f"{head} | gzip -1 | wc -c")) / case.content_bytes
-    if {"distinct", "repeated", "zeroblocks"} & set(case.checks):
+    if {"distinct", "repeated", "zeroblocks", "shared"} & set(case.checks):
         blocks = case.content_bytes // 4096
-        sums = Counter(guest.check(f"i=0; while [ $i -lt {blocks} ]; do "
-                                   f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
-                                   "i=$((i + 1)); done").splitlines())
+        each = guest.check(f"i=0; while [ $i -lt {blocks} ]; do "
+                           f"dd if={dev} bs=4096 skip=$i count=1 2>/dev/null | md5sum; "
+                           "i=$((i + 1)); done").splitlines()
+        sums = Counter(each)
         s.data["distinct"] = len(sums) / blocks
         s.data["repeated"] = sum(n > 1 for n in sums.values()) / blocks
         s.data["zeroblocks"] = sums.get(ZERO_MD5, 0) / blocks
+        first = set(each[:blocks // 2])
+        s.data["shared"] = sum(b in first for b in each[blocks // 2:]) / (blocks - blocks // 2)
     if "magic" in case.checks:
         # the sectors that start with a verify header: fio's (magic 0xacca)
         # or kiobench's own ("KBVH", kmod/verify.h)

@@ -37,7 +37,7 @@ OWN = "-kiobench's own"
 # always the writes' order, so dropping the option changes nothing of
 # kiobench's.
 NOT_YET = {
-    "dedupe_global", "experimental_verify",
+    "experimental_verify",
 }
 
 

@@ -61,6 +61,10 @@ BAD_OPTIONS = [
      "job 'kiobench': numjobs=2 with zonemode=zbd: the clones would write the same zones"),
     (["--zonemode=zbd", "--rw=write", "--numjobs=3", "--size=32m", "--offset_increment=16m",
       "--allow-writes", DEV], "numjobs=3 with zonemode=zbd: the clones would write the same"),
+    # fio's dedupe_global shares among every job of the run, those without it too
+    (["--rw=write", "--size=1m", "--dedupe_percentage=50", "--dedupe_mode=working_set",
+      "--allow-writes", DEV, "--name=a", "--dedupe_global=1", "--name=b"],
+     "dedupe_global: on 1 of the run's 2 jobs: fio's shared working set also takes pages"),
     (["--iodepth=4k", DEV], "--iodepth: invalid number '4k'"),
     (["--numjobs=-2", DEV], "--numjobs: invalid number '-2'"),
     (["--number_ios=0", DEV], "--number_ios: invalid value '0'"),

@@ -85,7 +85,9 @@
  *	KIOBENCH_A_IODEPTH_LOW, KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN,
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
- *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE.
+ *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -150,7 +152,9 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -230,7 +234,9 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -303,7 +309,9 @@
  *	KIOBENCH_A_LAT_LOG_ALL, KIOBENCH_A_REPLAY_NR,
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
- *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE.
+ *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -322,6 +330,10 @@
 #define KIOBENCH_NAME_LEN	32
 /* Largest rate-iops, arrivals per second per worker. */
 #define KIOBENCH_MAX_RATE_IOPS	10000000
+/* The seed of a job without one ("kiobench"). */
+#define KIOBENCH_DEFAULT_SEED	0x6b696f62656e6368ULL
+/* Most workers sharing a dedupe-global working set. */
+#define KIOBENCH_DEDUPE_GROUP_MAX	16777216
 
 /**
  * enum kiobench_job_state
@@ -648,7 +660,10 @@ enum kiobench_integrity_bit {
  * @KIOBENCH_A_NUMBER_IOS: I/Os to issue, all workers together, warm-up
  *   included.
  * @KIOBENCH_A_RAMP_NS: Warm-up; I/Os submitted in it are not in the statistics.
- * @KIOBENCH_A_SEED: Random seed; worker i uses seed + i. Fixed default.
+ * @KIOBENCH_A_SEED: Random seed; worker i uses seed + i. Fixed default
+ *   (default-seed). fio seeds each job of a run from its seed times the job's
+ *   number, so that no two repeat each other's offsets or data: the tool sends
+ *   job n of a run (from 0) the seed plus n times 0x9e3779b97f4a7c15.
  * @KIOBENCH_A_INTERVAL_NS: Timeline interval; default 1 s.
  * @KIOBENCH_A_CONTINUE_ON_ERROR: Count every I/O error of a type without an
  *   ignore-error list and go on; by default the first error fails the job. Not
@@ -1190,6 +1205,19 @@ enum kiobench_integrity_bit {
  *   (get_next_buflen()): low plus a uniform byte count below high, down to a
  *   multiple of low, at most high. A direction without a list of its own takes
  *   the previous one's, range and all; a bit's list must be in the request.
+ * @KIOBENCH_A_DEDUPE_GLOBAL_SEED: dedupe-global across jobs: the seed of the
+ *   run's shared working set, the same in every job of the group (the tool
+ *   sends its first job's seed). With dedupe-global-first and
+ *   dedupe-global-workers, all three or none.
+ * @KIOBENCH_A_DEDUPE_GLOBAL_FIRST: dedupe-global across jobs: the number of the
+ *   job's first worker among the group's (the workers of the jobs before it in
+ *   the run). Its workers' unique writes are the group's workers first to first
+ *   plus its workers, less than dedupe-global-workers.
+ * @KIOBENCH_A_DEDUPE_GLOBAL_WORKERS: dedupe-global across jobs, as fio's: the
+ *   workers of every job of the group. Each working set is made of an even
+ *   share of the first unique writes of each of them, as fio spreads its
+ *   working set across all of a run's jobs. Absent: the job's own workers
+ *   alone.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1355,6 +1383,9 @@ enum kiobench_attr {
 	KIOBENCH_A_JOB_INTEGRITY_FORMAT,	/* string, repeated */
 	KIOBENCH_A_JOB_INTEGRITY_FLAGS,	/* u32, repeated */
 	KIOBENCH_A_BSRANGE,		/* u8 */
+	KIOBENCH_A_DEDUPE_GLOBAL_SEED,	/* u64 */
+	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,	/* u32 */
+	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,	/* u32 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
