@@ -445,9 +445,10 @@ static void rotate_streams(struct kb_job *job, uint32_t k)
 	memcpy(job->write_streams, tmp, n);
 }
 
-static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones)
+static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones, uint32_t thread)
 {
 	job->clone = k;
+	job->thread = thread;
 	job->clones = clones;
 	job->numjobs = job->workers ? job->workers : 1;
 	job->clones_given = kb_job_isset(job, KB_OPT_NUMJOBS);
@@ -704,6 +705,16 @@ static int dedupe_group(struct run *r)
 	return 0;
 }
 
+/* Once every job is built: what they take of each other, then the notes. */
+static int run_wide(struct run *r)
+{
+	int ret = dedupe_group(r);
+
+	if (!ret)
+		notes(r);
+	return ret;
+}
+
 /*
  * The jobs of the job files (none: the command line's) into r, in fio's
  * order: each job section (or command-line job) numjobs clones, grouped
@@ -759,8 +770,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 			ret = build_job(&j->job, &src[i], c, g, k);
 			if (ret)
 				goto out;
-			make_clone(&j->job, k, clones);
-			j->job.thread = r->n - 1;
+			make_clone(&j->job, k, clones, r->n - 1);
 			if (j->job.cpus_split)
 				split_cpus(&j->job, r->n - 1);
 			/* fio: a stonewall or new_group below the first job starts a group */
@@ -782,10 +792,7 @@ static int build_jobs(struct run *r, char **files, int nr_jf, struct kb_jobfile 
 		if (ret)
 			goto out;
 	}
-	ret = dedupe_group(r);
-	if (ret)
-		goto out;
-	notes(r);
+	ret = run_wide(r);
 out:
 	free(src);
 	return ret;

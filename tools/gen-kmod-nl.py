@@ -317,9 +317,7 @@ def const_defines(sp: Spec, consts: list[dict]) -> list[str]:
             out.append(f"/* {doc} */")
         elif doc:
             out += ["/*"] + wrap(doc, " * ", " * ") + [" */"]
-        v = d["value"]
-        v = f"{v:#x}ULL" if v > 0x7fffffff else v  # a u64's, as C writes it
-        out.append(f"#define {c_name(sp.y['name'], '-', d['name'])}\t{v}")
+        out.append(f"#define {c_name(sp.y['name'], '-', d['name'])}\t{d['value']}")
     return out + [""] if out else []
 
 

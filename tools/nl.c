@@ -197,6 +197,15 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "when given" },
 	{ KIOBENCH_A_WRITE_STREAM_SELECT, "write_stream_select", "with write_streams only, "
 	  "when given" },
+	{ KIOBENCH_A_SEED, "randseed", "the run's job n's own, the seed (or the kernel's "
+	  "default) plus n times 0x9e3779b97f4a7c15, as fio seeds job n from the seed times n; "
+	  "the first job's only when given (kb_job_seed)" },
+	{ KIOBENCH_A_DEDUPE_GLOBAL_SEED, "dedupe_global", "every job of a run with "
+	  "dedupe_global: its first job's seed (the group's)" },
+	{ KIOBENCH_A_DEDUPE_GLOBAL_FIRST, "dedupe_global", "every job of a run with "
+	  "dedupe_global: the workers of the jobs before it" },
+	{ KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, "dedupe_global", "every job of a run with "
+	  "dedupe_global: the workers of all of them" },
 };
 const unsigned int kb_nl_nr_by_code = sizeof(kb_nl_by_code) / sizeof(kb_nl_by_code[0]);
 
@@ -693,7 +702,7 @@ static int put_options(struct nl_msg *msg, const struct kb_job *job)
 		const struct kb_opt *o = &kb_opts[i];
 		uint64_t v;
 
-		if (!o->attr || !kb_job_isset(job, o->id) || o->id == KB_OPT_SEED)
+		if (!o->attr || !kb_job_isset(job, o->id))
 			continue;
 		v = kb_opt_value(o, job);
 		switch (kb_nl_attrs[o->attr].type) {

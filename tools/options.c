@@ -2251,8 +2251,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_RAMP, "ramp_time", "TIME", p_time, "warm-up excluded from the statistics",
 	    ATTR(KIOBENCH_A_RAMP_NS, ramp_ns), BOUNDS(0, UINT64_MAX),
 	    .fio_case = "time-based"),
+	/* sent by code: the run's job n's own (kb_job_seed()) */
 	JOB(KB_OPT_SEED, "randseed", "N", p_u64, "random seed",
-	    ATTR(KIOBENCH_A_SEED, seed), BOUNDS(0, UINT64_MAX),
+	    .off = JOBF(seed), .size = sizeof(uint64_t), BOUNDS(0, UINT64_MAX),
 	    .fio_case = "randseed"),
 	JOB(KB_OPT_PLIST, "percentile_list", "P:P:...", p_plist, "latency percentiles to report",
 	    .def = "1:5:10:20:30:40:50:60:70:80:90:95:99:99.5:99.9:99.95:99.99:99.999",

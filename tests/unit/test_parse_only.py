@@ -40,6 +40,8 @@ SAMPLE = {
 }
 # Options that a job file takes only with others, or only with a value
 # other than their metavar's sample: (value or None for the sample, lines).
+# on every job of the run or on none (dedupe_global: fio's working set is the run's)
+RUN_WIDE = {"dedupe_global"}
 NEEDS = {
     "time_based": (None, ["runtime=1s"]),
     "rate_process": (None, ["rate_iops=100"]),
@@ -107,8 +109,8 @@ def test_option_round_trips_through_parse_only(name, meta, tmp_path):
     if value is None:
         pytest.fail(f"--{name}={meta}: no sample value")
     (tmp_path / "replay.log").write_text(IOLOG)
-    lines = ["[x]", "filename=/dev/null", "[j]", "filename=/dev/null",
-             *NEEDS.get(name, (None, []))[1], f"{name}={value}"]
+    lines = ["[x]", "filename=/dev/null", *([f"{name}={value}"] if name in RUN_WIDE else []),
+             "[j]", "filename=/dev/null", *NEEDS.get(name, (None, []))[1], f"{name}={value}"]
     jf = tmp_path / "job.fio"
     jf.write_text("\n".join(lines) + "\n")
     first = parse_only(jf, tmp_path)

@@ -331,7 +331,7 @@
 /* Largest rate-iops, arrivals per second per worker. */
 #define KIOBENCH_MAX_RATE_IOPS	10000000
 /* The seed of a job without one ("kiobench"). */
-#define KIOBENCH_DEFAULT_SEED	0x6b696f62656e6368ULL
+#define KIOBENCH_DEFAULT_SEED	7739839903012119400
 /* Most workers sharing a dedupe-global working set. */
 #define KIOBENCH_DEDUPE_GROUP_MAX	16777216
 
