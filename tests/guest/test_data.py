@@ -16,6 +16,7 @@ refill and compression, which every lane's jobs fill with, on 6.12 (no
 marker)."""
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -251,27 +252,40 @@ def test_dedupe_with_compression(guest, kiobench_module, dev):
 @pytest.mark.debug
 def test_dedupe_global_shares_the_working_set(guest, kiobench_module, make_nullb, dev):
     """dedupe_mode=working_set in one job of two workers, one a device
-    (half of BLOCKS each): with dedupe_global the working set is made of
-    both workers' first writes, so each device holds copies of blocks
-    that only the other worker wrote unique; without it none (each
-    worker's seeds are its own), and either way a device repeats its own
-    blocks.  Counted from the devices' contents.  Mutation: kb_dws_seed()
-    ignoring dedupe_global (`if (0)`): red (no block shared)."""
+    (half of BLOCKS each), then in two jobs of a run, one a device: with
+    dedupe_global the working set is made of both workers' first writes,
+    so each device holds copies of blocks that only the other worker wrote
+    unique; without it none (each worker's seeds are its own, and each
+    job's: the tool gives the run's second job a seed of its own), and
+    either way a device repeats its own blocks.  Counted from the devices'
+    contents.  Mutations: kb_dws_seed() ignoring dedupe_global (`if (0)`):
+    red (no block shared); the group's first worker not added to a
+    worker's number (dd->self = w->index): red (the two jobs' unique
+    writes are the same);
+    the tool's job n not given a seed of its own: red (two jobs without
+    dedupe_global share every block)."""
     half = BLOCKS // 2
     other = make_nullb("nullb1", size_mb=16)
+    common = (f"--rw=write --bs={BS} --iodepth={QD} --allow-writes --dedupe_percentage=60 "
+              "--dedupe_mode=working_set --dedupe_working_set_percentage=10")
+    one = f"--filename={dev}:{other} --size={BS * BLOCKS}"
+    two = f"--size={BS * half} --name=a --filename={dev} --name=b --filename={other}"
     shared = {}
-    for glob in ("", "--dedupe_global"):
-        job = run_job(guest, f"--filename={dev}:{other} --rw=write --bs={BS} "
-                             f"--size={BS * BLOCKS} --iodepth={QD} --allow-writes "
-                             "--dedupe_percentage=60 --dedupe_mode=working_set "
-                             f"--dedupe_working_set_percentage=10 {glob}")
-        assert job["write"]["total_ios"] == BLOCKS, job["write"]
-        assert job["kiobench"]["settings"]["dedupe_global"] is bool(glob)
+    for jobs, glob in ((one, ""), (one, "--dedupe_global"), (two, ""), (two, "--dedupe_global")):
+        r = guest.run(f"kiobench run {common} {glob} {jobs} --output-format=json "
+                      "--output=/tmp/dd.json", timeout=120)
+        assert r.rc == 0, r.out
+        done = json.loads(guest.check("cat /tmp/dd.json"))["jobs"]
+        assert sum(j["write"]["total_ios"] for j in done) == BLOCKS, r.out
+        assert all(j["kiobench"]["settings"]["dedupe_global"] is bool(glob) for j in done)
         ids = [int(i) for i in guest.check(
             f"for d in {dev} {other}; do dd if=$d bs={BS} count={half} iflag=direct "
             f"2>/dev/null; done | od -An -v -tx8 -w{BS} | "
             "awk '{if (!($0 in id)) id[$0] = ++n; print id[$0]}'").split()]
         a, b = ids[:half], ids[half:]
         assert len(a) == len(b) == half and len(set(a)) < half and len(set(b)) < half, ids
-        shared[glob] = len(set(a) & set(b))
-    assert shared[""] == 0 and shared["--dedupe_global"] >= 2, shared
+        # each device's own unique writes (some 50), the other's first few aside
+        assert len(set(a) - set(b)) >= 20 and len(set(b) - set(a)) >= 20, (jobs, glob, ids)
+        shared[jobs == two, glob] = len(set(a) & set(b))
+    assert shared[False, ""] == shared[True, ""] == 0, shared
+    assert shared[False, "--dedupe_global"] >= 2 and shared[True, "--dedupe_global"] >= 2, shared
