@@ -1011,7 +1011,7 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 	mem = size_add(mem, kb_verify_mem(job));
 	mem = size_add(mem, kb_loc_mem(job));
 	mem = size_add(mem, kb_latt_mem(job));
-	return kb_job_charge(job, mem, extack);
+	return kb_verify_check_map(job, extack) ?: kb_job_charge(job, mem, extack);
 }
 
 /**

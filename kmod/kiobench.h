@@ -156,6 +156,7 @@ struct kb_config {
 	u8 verify;		/* enum kiobench_verify */
 	u8 do_verify;		/* a write job reads back what it wrote */
 	bool verify_only;	/* ... or only reads it */
+	bool verify_sorted;	/* ... lowest offset first, fio's default */
 	bool verify_fatal;
 	bool verify_dump;
 	u32 verify_interval;	/* bytes; 0 in the request: min_bs */
@@ -538,6 +539,7 @@ struct kb_worker {
 	struct kb_vw *vw;	/* verify.c; NULL: the job does not verify */
 	bool verifying;		/* verify: reads of the write pass's blocks */
 	bool vtrimming;		/* verify: trims of chosen writes (trim_backlog) */
+	bool vsorted;		/* verify: reading back the log of writes, sorted */
 	u64 vdeadline_ns;	/* verify: the read-back's end; 0: the job's */
 	u64 ramp_end_ns;	/* its own clock, from its first run (fio's) */
 	u64 deadline_ns;	/* U64_MAX: none */

@@ -2098,6 +2098,119 @@ static void kb_zero_block_scans_each_page(struct kunit *test)
 	__free_pages(buf, 3);
 }
 
+/* ---- verify-sorted's log of writes ------------------------------------- */
+
+#define KB_XT_UNITS	64
+#define KB_XT_MAXN	8
+
+struct kb_xref {
+	u64 a, n;
+};
+
+/*
+ * fio's log_io_piece() rule on a plain list, the reference: a write drops
+ * every older extent it overlaps, then is one.  Returns the new count.
+ */
+static unsigned int kb_xref_insert(struct kb_xref *r, unsigned int nr, u64 a,
+				   u64 n)
+{
+	unsigned int i, k = 0;
+
+	for (i = 0; i < nr; i++)
+		if (r[i].a + r[i].n <= a || a + n <= r[i].a)
+			r[k++] = r[i];
+	r[k].a = a;
+	r[k].n = n;
+	return k + 1;
+}
+
+static struct kb_xmap *kb_xt_map(struct kunit *test)
+{
+	struct kb_xmap *x = kunit_kzalloc(test, sizeof(*x), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, x);
+	x->units = KB_XT_UNITS;
+	x->maxn = KB_XT_MAXN;
+	x->start = kunit_kcalloc(test, BITS_TO_LONGS(KB_XT_UNITS),
+				 sizeof(unsigned long), GFP_KERNEL);
+	x->cover = kunit_kcalloc(test, BITS_TO_LONGS(KB_XT_UNITS),
+				 sizeof(unsigned long), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, x->start);
+	KUNIT_ASSERT_NOT_NULL(test, x->cover);
+	return x;
+}
+
+/* Pops the whole log and expects @r's extents, lowest first. */
+static void kb_xt_expect(struct kunit *test, struct kb_xmap *x,
+			 struct kb_xref *r, unsigned int nr)
+{
+	unsigned int i, j;
+	u64 a, n;
+
+	/* the reference, sorted by offset (insertion sort: a few dozen) */
+	for (i = 1; i < nr; i++)
+		for (j = i; j && r[j - 1].a > r[j].a; j--)
+			swap(r[j - 1], r[j]);
+	KUNIT_EXPECT_EQ(test, kb_xmap_count(x), (u64)nr);
+	x->next = 0;
+	for (i = 0; i < nr; i++) {
+		KUNIT_ASSERT_TRUE(test, kb_xmap_pop(x, &a, &n));
+		KUNIT_EXPECT_EQ(test, a, r[i].a);
+		KUNIT_EXPECT_EQ(test, n, r[i].n);
+	}
+	KUNIT_EXPECT_FALSE(test, kb_xmap_pop(x, &a, &n));
+	KUNIT_EXPECT_EQ(test, kb_xmap_count(x), 0ULL);
+}
+
+/*
+ * Overlapping inserts drop the older extents whole (the one a write starts
+ * in, the one it ends in), adjacent ones stay two, and an extent at the
+ * span's end pops with its own length.
+ */
+static void kb_xmap_keeps_fios_survivors(struct kunit *test)
+{
+	struct kb_xmap *x = kb_xt_map(test);
+	struct kb_xref want[] = { { 2, 4 }, { 10, 2 }, { 12, 3 }, { 61, 1 },
+				  { 63, 1 } };
+
+	/* Arrange, Act */
+	kb_xmap_insert(x, 0, 4);
+	kb_xmap_insert(x, 4, 4);	/* adjacent: two extents */
+	kb_xmap_insert(x, 2, 4);	/* cuts into both: both dropped */
+	kb_xmap_insert(x, 8, 8);
+	kb_xmap_insert(x, 10, 2);	/* inside [8, 16): it goes whole */
+	kb_xmap_insert(x, 12, 3);	/* adjacent to [10, 12) */
+	kb_xmap_insert(x, 60, 4);	/* at the span's end */
+	kb_xmap_insert(x, 61, 1);
+	kb_xmap_insert(x, 63, 1);
+	/* Assert */
+	kb_xt_expect(test, x, want, ARRAY_SIZE(want));
+}
+
+/* Random writes of 1 to maxn units, windows popped between: as the list's. */
+static void kb_xmap_is_the_reference(struct kunit *test)
+{
+	struct kb_xmap *x = kb_xt_map(test);
+	struct kb_xref *r = kunit_kcalloc(test, KB_XT_UNITS + 1, sizeof(*r),
+					  GFP_KERNEL);
+	unsigned int round, i, nr;
+	struct kb_rng rng;
+	u64 a, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	kb_rng_seed(&rng, 7);
+	for (round = 0; round < 50; round++) {
+		nr = 0;
+		for (i = 0; i < 1 + round * 4; i++) {
+			n = 1 + kb_rng_next(&rng) % KB_XT_MAXN;
+			a = kb_rng_next(&rng) % (KB_XT_UNITS - n + 1);
+			kb_xmap_insert(x, a, n);
+			nr = kb_xref_insert(r, nr, a, n);
+		}
+		kb_xt_expect(test, x, r, nr);	/* a window's read-back */
+	}
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
 	KUNIT_CASE(kb_hist_error_bound),
@@ -2144,6 +2257,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE_PARAM(kb_vhdr_tells_kinds_apart, vhdr_gen_params),
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE(kb_crc64_is_ecma182),
+	KUNIT_CASE(kb_xmap_keeps_fios_survivors),
+	KUNIT_CASE(kb_xmap_is_the_reference),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
 	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	KUNIT_CASE(kb_zero_block_scans_each_page),

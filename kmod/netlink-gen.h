@@ -315,6 +315,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_dedupe_global_first_range),
 	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_dedupe_global_workers_range),
+	[KIOBENCH_A_VERIFY_SORTED] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -420,6 +421,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_SEED, dedupe_global_seed, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_FIRST, dedupe_global_first, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, dedupe_global_workers, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_VERIFY_SORTED, verify_sorted, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -514,5 +516,6 @@ static_assert(__same_type(((struct kb_config *)0)->bsrange, u8));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global_seed, u64));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global_first, u32));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global_workers, u32));
+static_assert(__same_type(((struct kb_config *)0)->verify_sorted, bool));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -332,6 +332,114 @@ VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_classify);
 
+/* ---- verify-sorted: the log of writes, fio's io_hist rb-tree ----------- */
+
+/*
+ * The first unit at or after @u that starts an extent or is not covered:
+ * the end of the extent covering the unit before @u.  An extent is at most
+ * maxn units long, so the search stops there.
+ */
+static u64 kb_xmap_end(const struct kb_xmap *x, u64 u)
+{
+	u64 lim = min(x->units, u + x->maxn);
+
+	return min(find_next_bit(x->start, lim, u),
+		   find_next_zero_bit(x->cover, lim, u));
+}
+
+/*
+ * fio's log_io_piece() without a random map: the write of units [a, a + n)
+ * drops whole every older extent it overlaps (the one it starts in, those
+ * within it, the one it ends in), then is an extent of its own.
+ */
+VISIBLE_IF_KUNIT void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n)
+{
+	u64 b = a + n, lo = a, hi = b;
+
+	if (test_bit(a, x->cover) && !test_bit(a, x->start)) {
+		lo = find_last_bit(x->start, a);
+		if (lo >= a)	/* not a log's state: a cover bit starts one */
+			lo = a;
+	}
+	if (b < x->units && test_bit(b, x->cover) && !test_bit(b, x->start))
+		hi = kb_xmap_end(x, b);
+	bitmap_clear(x->start, lo, hi - lo);
+	bitmap_clear(x->cover, lo, hi - lo);
+	__set_bit(a, x->start);
+	bitmap_set(x->cover, a, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_xmap_insert);
+
+/*
+ * fio's get_next_verify() from the rb-tree: the lowest extent at or after
+ * the read-back's place, taken out of the log.  False: none is left.
+ */
+VISIBLE_IF_KUNIT bool kb_xmap_pop(struct kb_xmap *x, u64 *a, u64 *n)
+{
+	u64 s = find_next_bit(x->start, x->units, x->next), e;
+
+	if (s >= x->units)
+		return false;
+	e = kb_xmap_end(x, s + 1);
+	__clear_bit(s, x->start);
+	bitmap_clear(x->cover, s, e - s);
+	x->next = e;
+	*a = s;
+	*n = e - s;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_xmap_pop);
+
+/* The extents in the log: a read-back's I/Os. */
+VISIBLE_IF_KUNIT u64 kb_xmap_count(const struct kb_xmap *x)
+{
+	return bitmap_weight(x->start, x->units);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_xmap_count);
+
+/* A write of the write pass, into the log. */
+static void kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
+{
+	struct kb_xmap *x = &w->vw->xmap;
+	u64 rel = slot->off - w->dev->span_start;
+
+	/* kb_xmap_shift() missed a way of drawing a write */
+	if (WARN_ON_ONCE((rel | slot->len) & ((1ULL << x->shift) - 1)))
+		return;
+	kb_xmap_insert(x, rel >> x->shift, slot->len >> x->shift);
+}
+
+/* A sorted read-back's next I/O: the log's next extent, read and checked. */
+void kb_verify_pick_sorted(struct kb_worker *w, struct kb_slot *slot)
+{
+	struct kb_xmap *x = &w->vw->xmap;
+	u64 a = 0, n = 1;
+
+	/* the pass takes as many I/Os as the log had extents */
+	if (WARN_ON_ONCE(!kb_xmap_pop(x, &a, &n)))
+		w->ios_left = 1;
+	w->ios_left--;
+	slot->off = w->dev->span_start + (a << x->shift);
+	slot->len = n << x->shift;
+	slot->dir = KIOBENCH_DIR_READ;
+	slot->vcheck = true;
+	slot->vtrimmed = false;
+	slot->barrier = false;
+	slot->cmdprio = false;
+	slot->submit_ns = 0;
+}
+
+/* A sorted read-back starts: the log's extents, lowest first. */
+static u64 kb_xmap_readback(struct kb_worker *w)
+{
+	struct kb_xmap *x = &w->vw->xmap;
+
+	x->next = 0;
+	w->vsorted = true;
+	w->bytes_left = U64_MAX;
+	return kb_xmap_count(x);
+}
+
 /* ---- filling and checking ------------------------------------------------ */
 
 /* The data of the interval at @off, as the job writes it. */
@@ -452,6 +560,10 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 	if (slot->dir != KIOBENCH_DIR_WRITE)
 		return true;
 	w->vw->picks++;
+	if (w->vw->xmap.start)
+		kb_xmap_log(w, slot);
+	if (w->vw->dry)
+		return true;	/* fio's do_dry_run(): logged, not written */
 	if (job->cfg.trim_backlog)
 		kb_vtrim_note(w, slot);
 	if (kb_vwindow(&job->cfg) && !--w->vw->wleft) {
@@ -734,6 +846,11 @@ void kb_verify_begin(struct kb_worker *w)
 		return;
 	kb_vsave_take(w, &w->vw->save);
 	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
+	/* verify-sorted: the write pass is logged, then the log read back */
+	if (w->verifying && w->vw->xmap.start) {
+		w->verifying = false;
+		w->vw->dry = true;
+	}
 	if (kb_vwindow(&w->job->cfg) && !w->verifying)
 		kb_vwindow_start(w);
 }
@@ -775,7 +892,8 @@ bool kb_verify_window_next(struct kb_worker *w)
 		if (cfg->verify_backlog && cfg->do_verify && vw->picks) {
 			vw->phase = KB_VP_READBACK;
 			kb_vsave_put(w, &vw->save);
-			w->ios_left = vw->picks;
+			w->ios_left = vw->xmap.start ? kb_xmap_readback(w) :
+						       vw->picks;
 			w->verifying = true;
 			w->vdeadline_ns = cfg->max_ns ?
 					  w->job->start_ns + cfg->max_ns : U64_MAX;
@@ -785,6 +903,7 @@ bool kb_verify_window_next(struct kb_worker *w)
 	}
 	w->vtrimming = false;
 	w->verifying = false;
+	w->vsorted = false;
 	w->vdeadline_ns = 0;
 	kb_vsave_put(w, &vw->after);
 	if (w->ios_left || !vw->ios_rest || !w->bytes_left || !kb_vgo_on(w))
@@ -823,7 +942,8 @@ bool kb_verify_next_pass(struct kb_worker *w)
 	if (READ_ONCE(job->stop) || kthread_should_stop())
 		return false;
 	kb_vsave_put(w, &vw->save);
-	w->ios_left = min(w->ios_left, vw->picks);
+	w->ios_left = vw->xmap.start ? kb_xmap_readback(w) :
+				       min(w->ios_left, vw->picks);
 	kb_vpass_reset(w);
 	w->verifying = true;
 	w->vdeadline_ns = cfg->max_ns ? job->start_ns + cfg->max_ns : U64_MAX;
@@ -832,10 +952,64 @@ bool kb_verify_next_pass(struct kb_worker *w)
 
 /* ---- the job ------------------------------------------------------------- */
 
+/* Whether the job's workers log their writes for a sorted read-back. */
+static bool kb_vsorted(const struct kb_config *cfg)
+{
+	return cfg->verify != KIOBENCH_VERIFY_NONE && cfg->verify_sorted &&
+	       cfg->do_verify && kb_vwrites(cfg);
+}
+
+/*
+ * The log's unit on @dev: a power of two dividing every write's offset (in
+ * the span) and length.  Lengths are the sizes drawn (multiples of each
+ * bssplit size, bsrange's of its low one) or what a byte budget has left:
+ * io-bytes, or the span, whole for a lone worker (kb_split_budget()).
+ * Offsets are multiples of min_bs or blockalign (random, zones, skewed),
+ * or sums of lengths and rw-seq-add, zonesize, zonerange and zoneskip
+ * (sequential, strided), clipped to the span.  Budgets split among workers
+ * are whole logical blocks, as are the starts of numjobs' sequential
+ * workers: the unit is then at most the device's logical block.
+ */
+static u8 kb_xmap_shift(const struct kb_config *cfg, const struct kb_dev *dev)
+{
+	u64 m = cfg->min_bs | cfg->blockalign | dev->span_len | cfg->rw_seq_add |
+		cfg->zonesize | cfg->zonerange | cfg->zoneskip | cfg->io_bytes;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_bss; i++)
+		m |= cfg->bss[i].size;
+	if (cfg->numjobs * cfg->nr_devs > 1)
+		m |= dev->lbs;
+	return __ffs64(m);
+}
+
+/* Bytes of one bitmap of the log of a worker of @dev. */
+static size_t kb_xmap_bytes(const struct kb_config *cfg, const struct kb_dev *dev)
+{
+	return size_mul(BITS_TO_LONGS(dev->span_len >> kb_xmap_shift(cfg, dev)),
+			sizeof(unsigned long));
+}
+
+/* verify-sorted's logs, both bitmaps of every worker.  Saturates. */
+static size_t kb_xmap_mem(const struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	size_t mem = 0;
+	unsigned int i;
+
+	if (!kb_vsorted(cfg))
+		return 0;
+	for (i = 0; i < cfg->nr_devs; i++)
+		mem = size_add(mem, size_mul(2 * cfg->numjobs,
+					     kb_xmap_bytes(cfg, &job->devs[i])));
+	return mem;
+}
+
 /*
  * What kb_verify_create() will allocate, charged before it does: the job's
  * records, its pattern and verify_dump's copies, and each worker's state,
- * expected copy and trim ring (trim_backlog entries).  Saturates.
+ * expected copy, trim ring (trim_backlog entries) and verify-sorted's log.
+ * Saturates.
  */
 u64 kb_verify_mem(const struct kb_job *job)
 {
@@ -846,11 +1020,38 @@ u64 kb_verify_mem(const struct kb_job *job)
 		return 0;
 	w = size_add(sizeof(struct kb_vw), interval);
 	w = size_add(w, size_mul(cfg->trim_backlog, sizeof(struct kb_vtrim)));
-	return size_add(size_add(sizeof(struct kb_verify),
-				 cfg->verify_pattern ? interval : 0),
+	return size_add(size_add(size_add(sizeof(struct kb_verify),
+					  cfg->verify_pattern ? interval : 0),
+				 kb_xmap_mem(job)),
 			size_add(cfg->verify_dump ?
 				 size_mul(2 * KB_VDUMP_MAX, interval) : 0,
 				 size_mul(job->nr_workers, w)));
+}
+
+/* verify-sorted's logs within KIOBENCH_MAX_VERIFY_SORTED_MAP; the devices known. */
+int kb_verify_check_map(const struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	size_t mem = kb_xmap_mem(job);
+
+	if (mem <= KIOBENCH_MAX_VERIFY_SORTED_MAP)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "verify-sorted: the log of the writes (two bits per unit of the writes' alignment, at least a logical block, in each worker's span) passes max-verify-sorted-map, 64 MiB a job: a smaller size, larger block sizes, fewer numjobs, or experimental_verify=1 (the write pass replayed)");
+	return -E2BIG;
+}
+
+/* A worker's log: both bitmaps, empty. */
+static int kb_xmap_alloc(const struct kb_config *cfg, struct kb_worker *w)
+{
+	struct kb_xmap *x = &w->vw->xmap;
+	size_t bytes = kb_xmap_bytes(cfg, w->dev);
+
+	x->shift = kb_xmap_shift(cfg, w->dev);
+	x->units = w->dev->span_len >> x->shift;
+	x->maxn = DIV_ROUND_UP(cfg->max_bs, 1U << x->shift);
+	x->start = kvzalloc(bytes, GFP_KERNEL);
+	x->cover = kvzalloc(bytes, GFP_KERNEL);
+	return x->start && x->cover ? 0 : -ENOMEM;
 }
 
 int kb_verify_create(struct kb_job *job)
@@ -901,6 +1102,8 @@ int kb_verify_create(struct kb_job *job)
 		vw->scratch = kvmalloc(interval, GFP_KERNEL);
 		if (!vw->scratch)
 			goto out_free;
+		if (kb_vsorted(cfg) && kb_xmap_alloc(cfg, job->workers[i]))
+			goto out_free;
 		if (!cfg->trim_backlog)
 			continue;
 		vw->ring = kvmalloc_array(cfg->trim_backlog, sizeof(*vw->ring),
@@ -927,6 +1130,8 @@ void kb_verify_destroy(struct kb_job *job)
 
 		if (!w || !w->vw)
 			continue;
+		kvfree(w->vw->xmap.cover);
+		kvfree(w->vw->xmap.start);
 		kvfree(w->vw->ring);
 		kvfree(w->vw->scratch);
 		kvfree(w->vw);
@@ -986,7 +1191,7 @@ static const int kb_verify_attrs[] = {
 	KIOBENCH_A_VERIFY_GENERATION, KIOBENCH_A_VERIFY_BACKLOG,
 	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
 	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
-	KIOBENCH_A_TRIM_VERIFY_ZERO,
+	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_VERIFY_SORTED,
 };
 
 /*
@@ -1035,6 +1240,38 @@ static int kb_parse_backlogs(struct genl_info *info, struct kb_config *cfg)
 	if (cfg->trim_backlog_batch < cfg->trim_backlog) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_TRIM_BACKLOG_BATCH],
 				    "trim-backlog-batch: below trim-backlog the chosen writes would pile up without bound");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * verify-sorted: only where the log is fio's io_hist rb-tree.  fio's trim
+ * list would need more of it than the log keeps: refused, the replay
+ * (experimental_verify) does it.  verify-only logs
+ * its write pass without running it (fio's do_dry_run()), bounded by the
+ * pass's budget, not by a runtime.
+ */
+static int kb_parse_sorted(struct genl_info *info, struct kb_config *cfg)
+{
+	struct nlattr *attr = info->attrs[KIOBENCH_A_VERIFY_SORTED];
+
+	if (!cfg->verify_sorted)
+		return 0;
+	if (!cfg->do_verify || !kb_vwrites(cfg)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "verify-sorted: only for a job that writes and reads back (do-verify)");
+		return -EINVAL;
+	}
+	if (cfg->trim_backlog) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "verify-sorted: not with trim-backlog, whose trims the log does not model; set experimental_verify=1 (the write pass replayed)");
+		return -EOPNOTSUPP;
+	}
+	if (cfg->verify_only && !cfg->io_bytes && !cfg->number_ios &&
+	    cfg->runtime_ns) {
+		NL_SET_ERR_MSG_ATTR(info->extack, attr,
+				    "verify-sorted: verify-only logs the write pass without running it, which a runtime alone does not end: a size, io-bytes or number-ios, or experimental_verify=1");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -1103,6 +1340,9 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 		return -EINVAL;
 	}
 	i = kb_parse_backlogs(info, cfg);
+	if (i)
+		return i;
+	i = kb_parse_sorted(info, cfg);
 	if (i)
 		return i;
 	if (pat) {

@@ -15,6 +15,7 @@ struct kb_config;
 struct dentry;
 struct genl_info;
 struct sk_buff;
+struct netlink_ext_ack;
 
 /*
  * The header at verify_offset of every verified interval, little-endian.
@@ -67,6 +68,21 @@ enum kb_vphase {
 	KB_VP_READBACK,		/* reading the window back */
 };
 
+/*
+ * verify-sorted's log of a worker's writes, fio's io_hist rb-tree without a
+ * random map: units of its span (kb_xmap_shift()); @start: an extent
+ * starts at the unit, @cover: an extent covers it.  Extents never overlap:
+ * each runs from its start bit to the next one or the first unit not
+ * covered.  Only the worker touches it.
+ */
+struct kb_xmap {
+	unsigned long *start, *cover;
+	u64 units;		/* of the span */
+	u64 maxn;		/* units of the largest write */
+	u64 next;		/* read-back: the unit to look on from */
+	u8 shift;		/* log2 of a unit's bytes */
+};
+
 /* A worker's verification state; allocated with the job. */
 struct kb_vw {
 	u8 *scratch;		/* an interval: the expected copy */
@@ -84,6 +100,8 @@ struct kb_vw {
 	u64 rwrites, rchosen;	/* the same counts, replayed by the read-back */
 	struct kb_vtrim *ring;	/* chosen, not trimmed yet: trim_backlog */
 	u32 ring_head, ring_len;
+	struct kb_xmap xmap;	/* verify-sorted: the writes, by offset */
+	bool dry;		/* verify-only, sorted: logging a write pass not run */
 };
 
 /* worker.c's calls */
@@ -91,11 +109,13 @@ void kb_verify_begin(struct kb_worker *w);
 bool kb_verify_next_pass(struct kb_worker *w);
 bool kb_verify_window_next(struct kb_worker *w);
 void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot);
+void kb_verify_pick_sorted(struct kb_worker *w, struct kb_slot *slot);
 bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
 
 /* job.c, netlink.c, debugfs.c */
 u64 kb_verify_mem(const struct kb_job *job);
+int kb_verify_check_map(const struct kb_job *job, struct netlink_ext_ack *extack);
 int kb_verify_create(struct kb_job *job);
 void kb_verify_destroy(struct kb_job *job);
 int kb_parse_verify(struct genl_info *info, struct kb_config *cfg);
@@ -111,6 +131,9 @@ void kb_vhdr_seal(struct kb_vhdr *h);
 bool kb_vhdr_valid(const struct kb_vhdr *h);
 enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 			       const struct kb_config *cfg, u64 off);
+void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n);
+bool kb_xmap_pop(struct kb_xmap *x, u64 *a, u64 *n);
+u64 kb_xmap_count(const struct kb_xmap *x);
 #endif
 
 #endif /* KB_VERIFY_H */

@@ -300,6 +300,10 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
 		return;
 	}
+	if (unlikely(w->vsorted)) {
+		kb_verify_pick_sorted(w, slot);	/* verify-sorted's read-back */
+		return;
+	}
 	if (likely(w->plain_read)) {
 		kb_pick_plain_read(w, slot);
 		return;
@@ -1257,6 +1261,23 @@ static void kb_worker_pass(struct kb_worker *w)
 }
 
 /*
+ * verify_only with verify-sorted: fio's do_dry_run(), the write pass's
+ * picks logged (kb_verify_pick()) and none submitted, within its budget.
+ */
+static void kb_verify_dry_run(struct kb_worker *w)
+{
+	struct kb_slot *slot = w->slots[0];
+
+	while (kb_budget_left(w) && !READ_ONCE(w->job->stop) &&
+	       !kthread_should_stop()) {
+		kb_pick_io(w, slot);
+		cond_resched();
+	}
+	w->sync_due = false;
+	w->vw->dry = false;
+}
+
+/*
  * The job's I/O, in windows with verify_backlog or trim_backlog, each
  * followed by its trims or read-back; its end_fsync; then, for verify, the
  * read-back of what it wrote (of the last window's, with windows).  Its
@@ -1269,9 +1290,12 @@ void kb_worker_run(struct kb_worker *w)
 	if (kb_zbd_begin(w))
 		goto out_put_blkcg;
 	kb_verify_begin(w);
-	do
-		kb_worker_pass(w);
-	while (kb_verify_window_next(w));
+	if (unlikely(w->vw && w->vw->dry))
+		kb_verify_dry_run(w);
+	else
+		do
+			kb_worker_pass(w);
+		while (kb_verify_window_next(w));
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);

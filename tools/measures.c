@@ -400,6 +400,8 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 		at = kcfg_dedupe_str(c, buf, len, at);
 	}
 	at = kcfg_errors_str(c, buf, len, at);
+	if (K(VERIFY) && K(DO_VERIFY))
+		KCFG_ADD(" experimental_verify=%d", !K_HAS(VERIFY_SORTED));
 	if (K(VERIFY_BACKLOG))
 		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
 	if (K(TRIM_BACKLOG))
@@ -716,6 +718,7 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "zone_reset_threshold", kb_jdbl(K(ZONE_RESET_THRESHOLD) / 1e6));
 	kb_jadd(o, "zone_reset_frequency", kb_jdbl(K(ZONE_RESET_FREQUENCY) / 1e6));
 	kb_jadd(o, "zone_op", kb_jstr(kb_kcfg_trim_op(c) ? kb_kcfg_trim_op(c) : "none"));
+	kb_jadd(o, "verify_sorted", json_object_new_boolean(K_HAS(VERIFY_SORTED)));
 	kb_jadd(o, "verify_backlog", kb_ju64(K(VERIFY_BACKLOG)));
 	kb_jadd(o, "trim_percentage", kb_ju64(K(TRIM_PERCENTAGE)));
 	kb_jadd(o, "trim_backlog", kb_ju64(K(TRIM_BACKLOG)));

@@ -230,6 +230,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_DEDUPE_GLOBAL_SEED] = { "dedupe-global-seed", KB_NLT_U64, true },
 	[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] = { "dedupe-global-first", KB_NLT_U32, true, 0ULL, 16777215ULL, 0 },
 	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] = { "dedupe-global-workers", KB_NLT_U32, true, 1ULL, 16777216ULL, 0 },
+	[KIOBENCH_A_VERIFY_SORTED] = { "verify-sorted", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -395,6 +396,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_DEDUPE_GLOBAL_SEED,
 	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
 	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
+	KIOBENCH_A_VERIFY_SORTED,
 	0
 };
 

@@ -151,6 +151,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY, "verify", "when given; pattern when verify_pattern is given "
 	  "alone (fio)" },
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
+	{ KIOBENCH_A_VERIFY_SORTED, "experimental_verify", "when off (fio's default), for a "
+	  "write job that reads back and has no random map in fio's sense (kb_job_verify_sorted)" },
 	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
 	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
@@ -826,6 +828,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (mode != KIOBENCH_COMPLETION_SLEEP && nla_put_u8(msg, KIOBENCH_A_COMPLETION, mode))
 		return -1;
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
+		return -1;
+	if (kb_job_verify_sorted(job) && nla_put_flag(msg, KIOBENCH_A_VERIFY_SORTED))
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;

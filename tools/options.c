@@ -2575,10 +2575,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    BOUNDS(0, UINT32_MAX),
 	    .fio_case = "-kiobench's own: fio has no such option"),
 	JOB(KB_OPT_EXPERIMENTAL_VERIFY, "experimental_verify", "BOOL", p_flag,
-	    "fio's replay of the writes for their read-back, in the order they were issued, "
-	    "from their seeds: kiobench's read-back is that, on or off (fio's default sorts the "
-	    "writes of a job without a random map by offset)", .off = JOBF(experimental_verify),
-	    FLAG),
+	    "the read-back replays the writes in the order they were issued, duplicates too; "
+	    "off, a job without a random map (sequential, norandommap, lfsr) reads back each "
+	    "surviving write once, lowest offset first, as fio (0)",
+	    .off = JOBF(experimental_verify), FLAG),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
@@ -3698,6 +3698,23 @@ bool kb_job_cmdprio(const struct kb_job *job)
 {
 	return job->cmdprio_pct[KIOBENCH_DIR_READ] || job->cmdprio_pct[KIOBENCH_DIR_WRITE] ||
 	       job->nr_cmdprio_bs[0] || job->nr_cmdprio_bs[1];
+}
+
+/*
+ * Whether fio reads a write job's blocks back sorted by offset: without
+ * experimental_verify, its log_io_piece() sorts them when the file has no
+ * random map (file_randommap(): a random job without norandommap, lfsr, ba
+ * or a random_distribution other than random, zoned and zoned_abs, which
+ * init_random_map() keeps for a map).  The kernel then logs the writes.
+ */
+bool kb_job_verify_sorted(const struct kb_job *job)
+{
+	bool randommap = job->random && !job->norandommap &&
+			 job->random_generator != KB_RANDGEN_LFSR && !job->skew &&
+			 !kb_job_ba(job);
+
+	return kb_job_verify(job) && kb_job_rwmix_read(job) < 100 && job->do_verify &&
+	       !job->experimental_verify && !randommap;
 }
 
 bool kb_job_norandommap(const struct kb_job *job)

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from kb import nlreq, tracepoint_rwbs
+from kb import block_events, nlreq, tracepoint_rwbs
 
 # verify's paths (every method, the dumps, the read-back) run under KASAN, lockdep
 # and kmemleak: on the debug kernel, not twice on 6.12
@@ -325,7 +325,8 @@ def test_trim_percentage_trims_and_verify_reads_zeroes(guest, kiobench_module, m
     dev = make_nullb("nullb0", size_mb=16, discard=1)
     before = dev_stat(guest, dev)
     job = run(guest, dev, "--rw=write --verify=crc32c --trim_percentage=30 "
-                          "--trim_backlog=64 --allow-writes")
+                          "--trim_backlog=64 --allow-writes "
+                          "--experimental_verify=1")
     after = dev_stat(guest, dev)
     v = verify(job)
     trims = job["trim"]["total_ios"]
@@ -345,7 +346,8 @@ def test_trim_verify_zero_off_skips_trimmed_blocks(guest, kiobench_module, make_
     kb_verify_check() ignoring trim_verify_zero: red (checked as zeroes)."""
     dev = make_nullb("nullb0", size_mb=16, discard=1)
     job = run(guest, dev, "--rw=write --verify=crc32c --trim_percentage=50 "
-                          "--trim_backlog=32 --trim_verify_zero=0 --allow-writes")
+                          "--trim_backlog=32 --trim_verify_zero=0 --allow-writes "
+                          "--experimental_verify=1")
     v = verify(job)
     trims = job["trim"]["total_ios"]
     assert trims > 0.3 * BLOCKS, trims
@@ -418,8 +420,105 @@ def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
              "trim-backlog-batch: below trim-backlog"),
             ("--verify_backlog=64 --verify_backlog_batch=32",
              "verify-backlog-batch: only equal to verify-backlog"),
-            ("--trim_percentage=10 --trim_backlog=64", "trim-backlog: discard_max_bytes is 0")):
+            ("--trim_percentage=10 --trim_backlog=64 --experimental_verify=1",
+             "trim-backlog: discard_max_bytes is 0"),
+            ("--trim_percentage=10 --trim_backlog=64",
+             "verify-sorted: not with trim-backlog"),
+            ("--verify_only=1 --runtime=1s --time_based",
+             "verify-sorted: verify-only logs the write pass without running it")):
         r = guest.run(base + args)
         assert r.rc != 0 and msg in r.out, (args, r.out)
     r = guest.run(f"kiobench run --filename={dev} --rw=write --trim_backlog=8 --allow-writes")
     assert r.rc != 0 and "only with verify" in r.out, r.out
+
+
+SORTED = ("--size=256k --io_size=3m --rw=randwrite --norandommap --bsrange=4k-16k "
+          "--iodepth=1 --verify=crc32c")
+
+
+def queued(guest, dev: str, cmd: str) -> list[tuple[str, int, int]]:
+    """(W or R, offset, bytes) of each bio queued on dev while cmd ran, in
+    submission order (block_bio_queue)."""
+    return [("W" if "W" in e.rwbs else "R", e.sector * 512, e.nbytes)
+            for e in block_events(guest, dev, cmd, actions="Q")]
+
+
+def fio_read_backs(ios: list[tuple[str, int, int]]) -> list[tuple[list, list]]:
+    """Each run of reads of ios beside what fio 3.33 reads there without
+    experimental_verify and a random map: its log_io_piece() keeps the
+    writes in an rb-tree by offset, a write dropping whole every older one
+    it overlaps, and get_next_verify() takes them out lowest first."""
+    log: list[tuple[int, int]] = []
+    runs: list[tuple[list, list]] = []
+    reading = False
+    for op, off, n in ios:
+        if op == "W":
+            reading = False
+            log = [(a, m) for a, m in log if a + m <= off or off + n <= a] + [(off, n)]
+            continue
+        if not reading:     # the read-back takes every piece out of the tree
+            runs.append(([], sorted(log)))
+            log, reading = [], True
+        runs[-1][0].append((off, n))
+    return runs
+
+
+def test_sorted_read_back_is_fios_survivors(guest, kiobench_module, make_nullb):
+    """fio's read-back without experimental_verify (verify-sorted) of random
+    writes of 4 to 16 KiB without a random map, overlapping one another:
+    every run of reads, the end's and each verify_backlog window's, is the
+    surviving writes lowest offset first, each once at its own size, from
+    the bios the kernel queued; verify_only's dry run reads the same; a
+    changed byte in one of them is still found.  Mutations: kb_xmap_insert()
+    without dropping the extent a write starts in (lo = a): red (an older
+    extent read back); kb_vsorted() returning false: red (the write order
+    replayed, duplicates too); kb_verify_pick() logging in dry runs
+    skipped: red (verify_only reads nothing)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    base = (f"kiobench run --output-format=json --output={OUT} --filename={dev} {SORTED} "
+            "--allow-writes")
+    plain = queued(guest, dev, base)
+    writes = [io for io in plain if io[0] == "W"]
+    (got, want), = fio_read_backs(plain)
+    assert got == want and len(writes) > 250 and 0 < len(got) < 100, (len(got), len(writes))
+    v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
+    assert v["verified"] == sum(n for _, n in got) // BS and v["corrupt"] == 0, v
+    runs = fio_read_backs(queued(guest, dev, f"{base} --verify_backlog=64"))
+    assert len(runs) == -(-len(writes) // 64) and all(g == w and g for g, w in runs), runs
+    # verify_only: fio's dry run logs the same writes; nothing written
+    dry = queued(guest, dev, f"kiobench run --filename={dev} {SORTED} --verify_only=1")
+    assert dry == [("R", a, n) for a, n in want], dry[:8]
+    # a changed byte in the data of a surviving extent (past its header)
+    a, n = want[len(want) // 2]
+    read_block(guest, dev, a // BS, "/tmp/b")
+    guest.check("printf '\\377' | dd of=/tmp/b bs=1 seek=1000 conv=notrunc 2>/dev/null")
+    write_block(guest, dev, a // BS, "/tmp/b")
+    r = guest.run(f"kiobench run --output-format=json --output={OUT} --filename={dev} "
+                  f"{SORTED} --verify_only=1", timeout=300)
+    assert r.rc != 0 and "EILSEQ" in r.out, r.out
+    v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
+    assert v["corrupt"] == 1 and v["mismatches"][0]["offset"] == a, v
+
+
+def test_sorted_log_over_its_cap_is_refused(guest, kiobench_module, make_nullb):
+    """verify-sorted's log, two bitmaps of a bit per unit of the writes'
+    alignment in the span, is refused past max-verify-sorted-map (64 MiB a
+    job): 300 GiB of 512-byte writes would take 150 MiB, of 4 KiB ones 19.
+    The message names the limit and experimental_verify, with which the
+    same job runs (and, null_blk without memory reading zeroes, finds a
+    mismatch).  Mutations:
+    kb_verify_check_map() returning 0: red (the job runs); kb_xmap_shift()
+    the logical block's: red (the 4 KiB job refused)."""
+    dev = make_nullb("nullb0", size_mb=300 << 10, memory_backed=False)
+    cmd = (f"kiobench run --filename={dev} --rw=write --verify=crc32c --allow-writes "
+           "--number_ios=8")
+    # 4 KiB writes: a 4 KiB unit, 19 MiB; it runs (null_blk without memory
+    # reads zeroes back: a mismatch)
+    r = guest.run(f"{cmd} --bs=4k")
+    assert "EILSEQ" in r.out and "verify-sorted" not in r.out, r.out
+    cmd += " --bs=512"
+    r = guest.run(cmd)
+    assert r.rc != 0 and "verify-sorted: the log of the writes" in r.out, r.out
+    assert "max-verify-sorted-map, 64 MiB a job" in r.out and "experimental_verify=1" in r.out
+    r = guest.run(f"{cmd} --experimental_verify=1")
+    assert "EILSEQ" in r.out and "verify-sorted" not in r.out, r.out

@@ -87,7 +87,7 @@
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -154,7 +154,7 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -236,7 +236,7 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -311,7 +311,7 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -334,6 +334,11 @@
 #define KIOBENCH_DEFAULT_SEED	7739839903012119400
 /* Most workers sharing a dedupe-global working set. */
 #define KIOBENCH_DEDUPE_GROUP_MAX	16777216
+/*
+ * Largest log of verify-sorted's written extents, bytes for the job (two
+ * bitmaps of each worker's span, a bit per unit of the writes' alignment).
+ */
+#define KIOBENCH_MAX_VERIFY_SORTED_MAP	67108864
 
 /**
  * enum kiobench_job_state
@@ -1218,6 +1223,21 @@ enum kiobench_integrity_bit {
  *   share of the first unique writes of each of them, as fio spreads its
  *   working set across all of a run's jobs. Absent: the job's own workers
  *   alone.
+ * @KIOBENCH_A_VERIFY_SORTED: fio's read-back without experimental_verify, for a
+ *   write job without a random map (sequential, norandommap, lfsr, a
+ *   random_distribution other than random; the tool decides): each worker logs
+ *   its writes as it issues them, a write dropping whole every older one it
+ *   overlaps, and reads back the survivors lowest offset first, each once with
+ *   its own size (fio's log_io_piece() rb-tree and get_next_verify()),
+ *   verify-backlog's windows too. Without it the read-back replays the write
+ *   pass (fio's experimental_verify, and fio's order with a random map). The
+ *   log is two bitmaps of each worker's span, a bit per unit (the largest power
+ *   of two dividing the block sizes, blockalign, the span, io-bytes, rw-seq-add
+ *   and the strided zones' sizes; at most a logical block with several
+ *   workers), at most max-verify-sorted-map bytes for the job. Needs do-verify
+ *   and a job that writes; not with trim-backlog, whose trims the log does not
+ *   model. With verify-only the write pass is logged without running it (fio's
+ *   do_dry_run()), within a budget: not with a runtime alone.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1386,6 +1406,7 @@ enum kiobench_attr {
 	KIOBENCH_A_DEDUPE_GLOBAL_SEED,	/* u64 */
 	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,	/* u32 */
 	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,	/* u32 */
+	KIOBENCH_A_VERIFY_SORTED,	/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
