@@ -32,6 +32,9 @@ off), per direction (R, W, D: trim, F: flush):
   opseq     the exact sequence of ops (R, W, D, F), as fio's;
   flags     the share of each rwbs (FUA, preflush, sync) of each op;
   revisits  the share of I/Os at an offset an earlier one had;
+  ascending the reads' order: the share of reads above the previous
+            read's offset, and of reads at an offset an earlier read had
+            (0.03): fio's sorted read-back of verify is 1 and 0;
   span      the seconds from the first issue to the last (15 %, or 0.5 s);
   delay     the seconds from the command's start to the first issue;
   content   the device's first content_bytes after the run, as fio's;
@@ -445,6 +448,16 @@ CASES += [
 ]
 
 
+CASES += [
+    # fio's read-back of verify: without experimental_verify, a job with
+    # no random map (norandommap) logs its writes in an rb-tree by offset,
+    # a write dropping whole every older one it overlaps, and reads them
+    # back lowest offset first, each once (ascending: 1 and 0); without
+    # norandommap, the random map keeps them in the order written
+    Case("verify-sorted",
+         "[v]\nrw=randwrite\nnorandommap\nbsrange=4k-16k\nsize=1m\nverify=crc32c\n",
+         ("ascending",), ("norandommap",), writes=True),
+]
 CASES += [
     # verify_only: the read-back alone; the data is not the job's, so the
     # first block mismatches and the job stops there, as fio's

@@ -35,7 +35,8 @@ SLOW = 300
 BANDS = 20
 FLOORS = {"ops": 0.03, "sizes": 0.05, "log2sizes": 0.05, "bands": 0.08, "seq": 0.03, "revisits": 0.08,
           "cpus": 0.25, "inflight": 0.15, "gaps": 0.3, "compress": 0.01, "distinct": 0.05,
-          "repeated": 0.03, "overlaps": 0.02, "zeroblocks": 0.03, "shared": 0.08}
+          "repeated": 0.03, "overlaps": 0.02, "zeroblocks": 0.03, "shared": 0.08,
+          "ascending": 0.03}
 
 
 def op_of(e: BlockEvent) -> str:
@@ -92,6 +93,15 @@ class Stream:
             n += off in seen
             seen.add(off)
         return n / len(self.ios)
+
+    def ascending(self) -> dict[str, float]:
+        """The reads' order: the share of reads whose offset is above the
+        previous read's ("up"), and of reads at an offset an earlier read
+        had ("again").  fio's sorted read-back: 1 and 0."""
+        reads = [off for op, off, _ in self.ios if op == "R"]
+        up = sum(b > a for a, b in zip(reads, reads[1:]))
+        again = len(reads) - len(set(reads))
+        return {"up": up / max(len(reads) - 1, 1), "again": again / max(len(reads), 1)}
 
     def span(self) -> float:
         """Seconds from the first issue to the last."""
@@ -262,6 +272,9 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
             if {kb.depth()} != {f.depth() for f in fio}:
                 bad.append(f"depth: at most {kb.depth()} in flight, fio's "
                            f"{sorted({f.depth() for f in fio})}")
+        elif c == "ascending":
+            bad.append(spread_check("ascending (R)", kb.ascending(), [f.ascending() for f in fio],
+                                    FLOORS[c], dist=lambda a, b: max(abs(a[k] - b[k]) for k in a)))
         elif c == "revisits":
             bad.append(spread_check("revisits", kb.revisits(), [f.revisits() for f in fio],
                                     FLOORS[c], dist=lambda a, b: abs(a - b)))
