@@ -2578,7 +2578,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "the read-back replays the writes in the order they were issued, duplicates too; "
 	    "off, a job without a random map (sequential, norandommap, lfsr) reads back each "
 	    "surviving write once, lowest offset first, as fio (0)",
-	    .off = JOBF(experimental_verify), FLAG),
+	    .off = JOBF(experimental_verify), FLAG,
+	    .fio_case = "-fio 3.33's code reads nothing back with it (libaio sends the replay as "
+	    "writes, psync replays other offsets, time_based reads nothing): its HOWTO's meaning "
+	    "is taken, the write pass replayed as reads; its default (0) is case verify-sorted"),
 	/* fio's thinktime: the kernel's workers pause (kmod/worker.c) */
 	JOB(KB_OPT_THINKTIME, "thinktime", "TIME", p_time_us,
 	    "pause TIME (bare number: us) after thinktime_blocks completions, the I/O in "
@@ -3714,7 +3717,21 @@ bool kb_job_verify_sorted(const struct kb_job *job)
 			 !kb_job_ba(job);
 
 	return kb_job_verify(job) && kb_job_rwmix_read(job) < 100 && job->do_verify &&
-	       !job->experimental_verify && !randommap;
+	       !job->experimental_verify && !randommap && !kb_job_seq_once(job);
+}
+
+/*
+ * A sequential pass that never comes back over its blocks (not time_based,
+ * one loop, io_size within size, no strided zones): fio's sorted log reads
+ * it back in the order written, each block once, which is the kernel's
+ * replay: no log is asked for, so a whole drive's verify needs no memory
+ * for one.
+ */
+bool kb_job_seq_once(const struct kb_job *job)
+{
+	return !job->random && !job->time_based && job->loops <= 1 && !job->strided &&
+	       (!kb_job_isset(job, KB_OPT_IO_SIZE) ||
+		(kb_job_isset(job, KB_OPT_SIZE) && job->io_size <= job->size));
 }
 
 bool kb_job_norandommap(const struct kb_job *job)

@@ -506,12 +506,19 @@ def test_sorted_log_over_its_cap_is_refused(guest, kiobench_module, make_nullb):
     job): 300 GiB of 512-byte writes would take 150 MiB, of 4 KiB ones 19.
     The message names the limit and experimental_verify, with which the
     same job runs (and, null_blk without memory reading zeroes, finds a
-    mismatch).  Mutations:
+    mismatch).  (The jobs loop twice: a single sequential pass, which never
+    comes back over a block, reads back in the order written without a log,
+    and the 512-byte job runs then.)  Mutations:
     kb_verify_check_map() returning 0: red (the job runs); kb_xmap_shift()
-    the logical block's: red (the 4 KiB job refused)."""
+    the logical block's: red (the 4 KiB job refused); kb_job_seq_once()
+    false: red (the single pass refused)."""
     dev = make_nullb("nullb0", size_mb=300 << 10, memory_backed=False)
+    once = (f"kiobench run --filename={dev} --rw=write --verify=crc32c --allow-writes "
+            "--number_ios=8 --bs=512")
+    r = guest.run(once)
+    assert "EILSEQ" in r.out and "verify-sorted" not in r.out, r.out
     cmd = (f"kiobench run --filename={dev} --rw=write --verify=crc32c --allow-writes "
-           "--number_ios=8")
+           "--number_ios=8 --loops=2")
     # 4 KiB writes: a 4 KiB unit, 19 MiB; it runs (null_blk without memory
     # reads zeroes back: a mismatch)
     r = guest.run(f"{cmd} --bs=4k")

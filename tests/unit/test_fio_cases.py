@@ -31,16 +31,8 @@ from fio_cases import BY_ID  # noqa: E402
 
 OWN = "-kiobench's own"
 
-# fio options honored without a differential check yet.  Seen while making
-# the cases: experimental_verify=1: fio 3.33 has no read-back to compare
-# with.  With libaio it sends the replayed picks as writes (io_u prepared as
-# one, then turned into a read: 512 writes and no read for 256 random 4 KiB
-# blocks); with psync it replays other random offsets than it wrote and
-# fails its own check; time_based, it reads nothing back.  Case
-# verify-sorted shows the default, which kiobench now follows.
-NOT_YET = {
-    "experimental_verify",
-}
+# fio options honored without a differential check yet (none today).
+NOT_YET: set[str] = set()
 
 
 def _gen():
