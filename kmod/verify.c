@@ -1036,7 +1036,7 @@ int kb_verify_check_map(const struct kb_job *job, struct netlink_ext_ack *extack
 	if (mem <= KIOBENCH_MAX_VERIFY_SORTED_MAP)
 		return 0;
 	NL_SET_ERR_MSG(extack,
-		       "verify-sorted: the log of the writes (two bits per unit of the writes' alignment, at least a logical block, in each worker's span) passes max-verify-sorted-map, 64 MiB a job: a smaller size, larger block sizes, fewer numjobs, or experimental_verify=1 (the write pass replayed)");
+		       "verify-sorted: the writes' log passes max-verify-sorted-map (64 MiB a job, 2 bits a unit of their alignment in each worker's span): a smaller size, larger blocks, fewer numjobs, or experimental_verify=1");
 	return -E2BIG;
 }
 
