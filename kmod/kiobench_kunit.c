@@ -1854,19 +1854,23 @@ struct vhdr_case {
 	u32 gen;		/* the generation written */
 	u64 seed;		/* the seed written */
 	bool flip;		/* a bit flipped after sealing */
-	bool reads;		/* the reading job only reads (rwmix_read 100) */
+	u8 rwmix_read;		/* of the reading job */
+	bool backlog;		/* the reading job has verify_backlog */
 	enum kb_vkind kind;
 };
 
 static const struct vhdr_case vhdr_cases[] = {
-	{ "as written", 8192, 3, 42, false, false, KB_V_OK },
-	{ "a bit flipped", 8192, 3, 42, true, false, KB_V_CORRUPT },
-	{ "read at another offset", 4096, 3, 42, false, false, KB_V_MISDIRECTED },
-	{ "an older generation", 8192, 2, 42, false, false, KB_V_STALE },
-	{ "another seed", 8192, 3, 41, false, false, KB_V_STALE },
-	/* fio: a job that only reads takes the header's seed */
-	{ "another seed, read by a read job", 8192, 3, 41, false, true, KB_V_OK },
-	{ "an older generation, read by a read job", 8192, 2, 41, false, true,
+	{ "as written", 8192, 3, 42, false, 50, false, KB_V_OK },
+	{ "a bit flipped", 8192, 3, 42, true, 50, false, KB_V_CORRUPT },
+	{ "read at another offset", 4096, 3, 42, false, 50, false, KB_V_MISDIRECTED },
+	{ "an older generation", 8192, 2, 42, false, 50, false, KB_V_STALE },
+	/* fio: only a read/write mix without verify_backlog holds the seed */
+	{ "another seed, read by a mix", 8192, 3, 41, false, 50, false, KB_V_STALE },
+	{ "another seed, read by a mix with verify_backlog", 8192, 3, 41, false, 50, true,
+	  KB_V_OK },
+	{ "another seed, read by a write job", 8192, 3, 41, false, 0, false, KB_V_OK },
+	{ "another seed, read by a read job", 8192, 3, 41, false, 100, false, KB_V_OK },
+	{ "an older generation, read by a read job", 8192, 2, 41, false, 100, false,
 	  KB_V_STALE },
 };
 
@@ -1889,7 +1893,8 @@ static void kb_vhdr_tells_kinds_apart(struct kunit *test)
 	*job = (struct kb_config){ .verify = KIOBENCH_VERIFY_CRC32C, .seed = 42,
 				   .verify_generation = 3, .verify_interval = 4096 };
 	*w = *job;
-	job->rwmix_read = c->reads ? 100 : 0;
+	job->rwmix_read = c->rwmix_read;
+	job->verify_backlog = c->backlog ? 8 : 0;
 	/* Arrange: the header a write of (gen, seed) made at offset 8192 */
 	w->verify_generation = c->gen;
 	w->seed = c->seed;

@@ -309,11 +309,21 @@ VISIBLE_IF_KUNIT bool kb_vhdr_valid(const struct kb_vhdr *h)
 EXPORT_SYMBOL_IF_KUNIT(kb_vhdr_valid);
 
 /*
+ * Whether the job holds a header's seed to its own: fio's verify_io_u()
+ * does for a read/write mix (td_rw()) without verify_backlog; any other job
+ * takes the header's, as the block may be another job's (a read job's, or
+ * verify_only's of a write job before it in the run, whose seed is its own).
+ */
+static bool kb_vseed_own(const struct kb_config *cfg)
+{
+	return cfg->rwmix_read && cfg->rwmix_read < 100 && !cfg->verify_backlog;
+}
+
+/*
  * What the header found at the interval of @off says, before the data's
  * checksum: corrupt if invalid, misdirected if it names another offset,
- * stale if written with other settings (generation, seed, type, interval).
- * A job that only reads takes the header's seed, as fio's verify_io_u()
- * does without td_rw(): it did not write the block, another job did.
+ * stale if written with other settings (generation, seed as
+ * kb_vseed_own() says, type, interval).
  */
 VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 						const struct kb_config *cfg,
@@ -324,7 +334,7 @@ VISIBLE_IF_KUNIT enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 	if (le64_to_cpu(h->offset) != off)
 		return KB_V_MISDIRECTED;
 	if (le32_to_cpu(h->gen) != cfg->verify_generation ||
-	    (kb_vwrites(cfg) && le64_to_cpu(h->seed) != cfg->seed) ||
+	    (kb_vseed_own(cfg) && le64_to_cpu(h->seed) != cfg->seed) ||
 	    h->type != cfg->verify ||
 	    le32_to_cpu(h->interval) != cfg->verify_interval)
 		return KB_V_STALE;
@@ -444,7 +454,7 @@ static u64 kb_xmap_readback(struct kb_worker *w)
 
 /* The data of the interval at @off, as the job writes it. */
 static void kb_vfill_data(const struct kb_job *job, const struct kb_vbuf *b,
-			  u64 off)
+			  u64 off, u64 seed)
 {
 	const struct kb_config *cfg = &job->cfg;
 	u32 interval = job->verify->interval;
@@ -456,7 +466,7 @@ static void kb_vfill_data(const struct kb_job *job, const struct kb_vbuf *b,
 		kb_vcopy_in(b, 0, job->verify->pat, interval);
 		return;
 	}
-	kb_rng_seed(&rng, cfg->seed ^ (off * 0x9e3779b97f4a7c15ULL) ^
+	kb_rng_seed(&rng, seed ^ (off * 0x9e3779b97f4a7c15ULL) ^
 			  ((u64)cfg->verify_generation << 40));
 	/* segments break at pages: multiples of 512 into the interval */
 	for (pos = 0; pos < interval; pos += n) {
@@ -467,16 +477,18 @@ static void kb_vfill_data(const struct kb_job *job, const struct kb_vbuf *b,
 	}
 }
 
-/* The interval at @off whole, as the job writes it. */
-static void kb_vfill(const struct kb_job *job, const struct kb_vbuf *b, u64 off)
+/* The interval at @off whole, as a job of @seed writes it. */
+static void kb_vfill(const struct kb_job *job, const struct kb_vbuf *b, u64 off,
+		     u64 seed)
 {
 	const struct kb_config *cfg = &job->cfg;
 	struct kb_vhdr h;
 
-	kb_vfill_data(job, b, off);
+	kb_vfill_data(job, b, off, seed);
 	if (!kb_vhas_hdr(cfg))
 		return;
 	kb_vhdr_make(&h, cfg, off);
+	h.seed = cpu_to_le64(seed);
 	kb_vcsum_interval(job, b, h.csum);
 	kb_vhdr_seal(&h);
 	kb_vcopy_in(b, cfg->verify_offset, &h, sizeof(h));
@@ -572,7 +584,7 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 	}
 	for (i = 0; i < kb_vintervals(job, slot); i++) {
 		b.base = i * interval;
-		kb_vfill(job, &b, slot->off + b.base);
+		kb_vfill(job, &b, slot->off + b.base, job->cfg.seed);
 	}
 	return true;
 }
@@ -626,6 +638,21 @@ static void kb_vhdr_log(const char *what, const struct kb_vhdr *h)
  * in the worker's scratch buffer.  @hdr: the header is what is wrong,
  * which verify_fatal leaves alone.
  */
+/*
+ * The seed the interval in @b was written with, as far as the job can
+ * tell: its header's when valid and the job takes it (kb_vseed_own()),
+ * else the job's own.  The expected copy of a mismatch is rebuilt with it.
+ */
+static u64 kb_vseed_of(const struct kb_job *job, const struct kb_vbuf *b)
+{
+	struct kb_vhdr h;
+
+	if (!kb_vhas_hdr(&job->cfg) || kb_vseed_own(&job->cfg))
+		return job->cfg.seed;
+	kb_vcopy_out(b, job->cfg.verify_offset, &h, sizeof(h));
+	return kb_vhdr_valid(&h) ? le64_to_cpu(h.seed) : job->cfg.seed;
+}
+
 static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 			 enum kb_vkind kind, bool trimmed, bool hdr)
 {
@@ -654,7 +681,7 @@ static void kb_vmismatch(struct kb_worker *w, const struct kb_vbuf *b, u64 off,
 	if (trimmed)
 		memset(exp.lin, 0, v->interval);
 	else
-		kb_vfill(job, &exp, off);
+		kb_vfill(job, &exp, off, kb_vseed_of(job, b));
 	m->trimmed = trimmed;
 	m->hdr = hdr;
 	m->kind = kind;
