@@ -14,6 +14,8 @@
 #include <linux/blkdev.h>
 #include <linux/cgroup.h>
 #include <linux/fs.h>
+#include <linux/kiobench.h>
+#include <linux/t10-pi.h>
 #include <net/genetlink.h>
 
 #ifndef CONFIG_ARCH_SUPPORTS_INT128
@@ -372,6 +374,78 @@ static inline const char *kb_integrity(struct block_device *bdev,
 		    (bi->flags & BLK_INTEGRITY_GENERATE);
 	*verify = bi->profile->verify_fn && (bi->flags & BLK_INTEGRITY_VERIFY);
 	return bi->profile->name;
+}
+#endif
+
+/*
+ * pi-chk (pi.c): a bio carries kiobench's own integrity payload, set up in
+ * the slot once and attached to each I/O as bio_integrity_init() (7.0, not
+ * exported) does.  Before it, the block layer took every payload at a
+ * bio's completion for one it had allocated (__bio_integrity_endio() freed
+ * it, 6.1), and had no BIP_CHECK_* flags (6.14) or app_tag: the feature is
+ * refused there.  A payload is detached (kb_bio_detach_pi()) before the
+ * bio is reset, which would kfree() it (bio_uninit()).
+ */
+#if defined(KB_HAVE_BIO_INTEGRITY_INIT) && defined(CONFIG_BLK_DEV_INTEGRITY)
+#define KB_PI_OWN	1
+static inline void kb_bio_attach_pi(struct bio *bio,
+				    struct bio_integrity_payload *bip,
+				    struct bio_vec *bv, void *buf, u32 len,
+				    u32 chk, u16 app_tag, sector_t seed)
+{
+	bvec_set_virt(bv, buf, len);
+	memset(bip, 0, sizeof(*bip));
+	bip->bip_vec = bv;
+	bip->bip_max_vcnt = 1;
+	bip->bip_vcnt = 1;
+	bip->bip_iter.bi_size = bv->bv_len;
+	bip_set_seed(bip, seed);
+	bip->bip_flags =
+		(chk & BIT(KIOBENCH_PI_CHECK_GUARD) ? BIP_CHECK_GUARD : 0) |
+		(chk & BIT(KIOBENCH_PI_CHECK_REFTAG) ? BIP_CHECK_REFTAG : 0) |
+		(chk & BIT(KIOBENCH_PI_CHECK_APPTAG) ? BIP_CHECK_APPTAG : 0);
+	bip->app_tag = app_tag;
+	bio->bi_integrity = bip;
+	bio->bi_opf |= REQ_INTEGRITY;
+}
+
+static inline void kb_bio_detach_pi(struct bio *bio)
+{
+	bio->bi_integrity = NULL;
+	bio->bi_opf &= ~REQ_INTEGRITY;
+}
+
+/* The device's PI: T10-DIF type 1 CRC, 8 bytes of metadata, all of it PI. */
+static inline bool kb_pi_t10_type1(struct block_device *bdev,
+				   unsigned int *interval_exp)
+{
+	struct blk_integrity *bi = bdev_get_integrity(bdev);
+
+	if (!bi || bi->csum_type != BLK_INTEGRITY_CSUM_CRC ||
+	    !(bi->flags & BLK_INTEGRITY_REF_TAG) ||
+	    bi->metadata_size != sizeof(struct t10_pi_tuple) ||
+	    bi->pi_tuple_size != sizeof(struct t10_pi_tuple))
+		return false;
+	*interval_exp = bi->interval_exp;
+	return true;
+}
+#else
+#define KB_PI_OWN	0
+static inline void kb_bio_attach_pi(struct bio *bio,
+				    struct bio_integrity_payload *bip,
+				    struct bio_vec *bv, void *buf, u32 len,
+				    u32 chk, u16 app_tag, sector_t seed)
+{
+}
+
+static inline void kb_bio_detach_pi(struct bio *bio)
+{
+}
+
+static inline bool kb_pi_t10_type1(struct block_device *bdev,
+				   unsigned int *interval_exp)
+{
+	return false;
 }
 #endif
 

@@ -418,7 +418,8 @@ int kb_debugfs_add_job(struct kb_job *job)
 	}
 	err = kb_debugfs_add_metrics(job, dir) ?: kb_verify_debugfs(job, dir) ?:
 	      kb_loc_debugfs(job, dir) ?:
-	      kb_zbd_debugfs(job, dir) ?: kb_latt_debugfs(job, dir);
+	      kb_zbd_debugfs(job, dir) ?: kb_latt_debugfs(job, dir) ?:
+	      kb_pi_debugfs(job, dir);
 	if (err)
 		goto out_remove_dir;
 	job->dbg = dir;

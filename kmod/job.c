@@ -615,7 +615,8 @@ static int kb_check_device(struct kb_job *job, struct kb_dev *dev,
 	}
 	return kb_check_zones(cfg, dev, path, extack) ?:
 	       kb_check_pattern(cfg, dev, path, extack) ?:
-	       kb_zbd_check(job, dev, path, extack);
+	       kb_zbd_check(job, dev, path, extack) ?:
+	       kb_pi_check_dev(job, dev, path, extack);
 }
 
 static int kb_check_devices(struct kb_job *job, struct netlink_ext_ack *extack)
@@ -734,6 +735,7 @@ static void kb_free_slot(struct kb_slot *slot)
 {
 	unsigned int i;
 
+	kb_pi_free_slot(slot);
 	for (i = 0; i < slot->nr_pages; i++)
 		if (slot->pages[i])
 			__free_page(slot->pages[i]);
@@ -770,6 +772,8 @@ static struct kb_slot *kb_alloc_slot(struct kb_worker *w, unsigned int nr_pages,
 	}
 	if (fill)	/* the data it writes (data.c) */
 		kb_data_fill_slot(w, slot);
+	if (kb_pi_alloc_slot(w->job, slot))
+		goto out_free_slot;
 	slot->w = w;
 	/*
 	 * No device yet: kb_issue() gives it with each I/O.  bio_init() with
@@ -822,6 +826,7 @@ static void kb_free_workers(struct kb_job *job)
 			kthread_stop(job->workers[i]->task);
 	kb_flow_put(job);
 	kb_verify_destroy(job);
+	kb_pi_destroy(job);
 	for (i = 0; i < job->nr_workers; i++) {
 		struct kb_worker *w = job->workers[i];
 
@@ -903,6 +908,8 @@ static int kb_alloc_workers(struct kb_job *job)
 			       GFP_KERNEL);
 	if (!job->workers)
 		return -ENOMEM;
+	if (kb_pi_create(job))
+		goto out_free_workers;
 	for (i = 0; i < job->nr_workers; i++) {
 		unsigned int j = i % cfg->numjobs;
 		struct kb_worker *w;
@@ -1011,6 +1018,7 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 	mem = size_add(mem, kb_verify_mem(job));
 	mem = size_add(mem, kb_loc_mem(job));
 	mem = size_add(mem, kb_latt_mem(job));
+	mem = size_add(mem, kb_pi_mem(job));
 	return kb_verify_check_map(job, extack) ?: kb_job_charge(job, mem, extack);
 }
 

@@ -225,6 +225,8 @@ struct kb_config {
 	u64 dedupe_global_seed;		/* the group's, across jobs */
 	u32 dedupe_global_first;	/* this job's first worker in the group */
 	u32 dedupe_global_workers;	/* the group's; 0: the job's own */
+	u32 pi_chk;		/* pi.c: kiobench's own PI, checked as this says */
+	u32 pi_apptag;		/* pi.c: its application tag */
 	/* fio's ignore_error and error_dump (errors.c) */
 	u16 ignore_error[KB_ERR_TYPES][KB_MAX_IGNORE_ERROR];
 	u8 nr_ignore_error[KB_ERR_TYPES];
@@ -412,6 +414,7 @@ struct kb_opat {
 };
 
 #include "verify.h"
+#include "pi.h"
 #include "zone.h"
 #include "latt.h"
 #include "flow.h"
@@ -475,6 +478,7 @@ struct kb_slot {
 	u32 zone;		/* zonemode zbd: the write's zone in the span */
 	unsigned int nr_pages;
 	struct page **pages;	/* nr_pages pages, the buffer */
+	struct kb_pi_slot *pi;	/* pi.c: its own PI; NULL: no pi-chk */
 	struct bio_vec bvec[];	/* nr_pages entries */
 };
 
@@ -605,6 +609,8 @@ struct kb_job {
 	atomic64_t lat_log_next;	/* entries claimed; may pass the end */
 
 	struct kb_verify *verify;	/* verify.c; NULL: no verify */
+	struct kb_pi *pi;		/* pi.c; NULL: no pi-chk */
+	u8 pi_exp;		/* pi.c: log2 of the protection interval */
 	struct kb_flow *flow;		/* flow.c; NULL: no flow control */
 	atomic_t vwriters;		/* verify: workers still writing */
 

@@ -135,6 +135,11 @@ static struct netlink_range_validation kb_dedupe_global_workers_range = {
 	.max = 16777216,
 };
 
+static struct netlink_range_validation kb_pi_apptag_range = {
+	.min = 0,
+	.max = 65534,
+};
+
 static const struct nla_policy kb_dev_policy[KIOBENCH_DEV_A_MAX + 1] = {
 	[KIOBENCH_DEV_A_PATH] = { .type = NLA_NUL_STRING, .len = 4095, },
 };
@@ -316,6 +321,9 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] =
 		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_dedupe_global_workers_range),
 	[KIOBENCH_A_VERIFY_SORTED] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_PI_CHK] = NLA_POLICY_RANGE(NLA_U32, 1, 7),
+	[KIOBENCH_A_PI_APPTAG] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &kb_pi_apptag_range),
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -422,6 +430,8 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_FIRST, dedupe_global_first, NLA_U32, false),
 	KB_SCALAR(KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, dedupe_global_workers, NLA_U32, true),
 	KB_SCALAR(KIOBENCH_A_VERIFY_SORTED, verify_sorted, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_PI_CHK, pi_chk, NLA_U32, true),
+	KB_SCALAR(KIOBENCH_A_PI_APPTAG, pi_apptag, NLA_U32, false),
 };
 
 /* Each field is of its attribute's C type. */
@@ -517,5 +527,7 @@ static_assert(__same_type(((struct kb_config *)0)->dedupe_global_seed, u64));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global_first, u32));
 static_assert(__same_type(((struct kb_config *)0)->dedupe_global_workers, u32));
 static_assert(__same_type(((struct kb_config *)0)->verify_sorted, bool));
+static_assert(__same_type(((struct kb_config *)0)->pi_chk, u32));
+static_assert(__same_type(((struct kb_config *)0)->pi_apptag, u32));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -870,7 +870,7 @@ VISIBLE_IF_KUNIT int kb_parse_config(struct genl_info *info,
 	       kb_zbd_parse(info, cfg) ?: kb_parse_errors(info, cfg) ?: kb_parse_latt(info, cfg) ?:
 	       kb_flow_parse(info, cfg) ?: kb_parse_pattern(info, cfg) ?:
 	       kb_parse_cmdprio_bs(info, cfg) ?: kb_parse_submit(info, cfg) ?:
-	       kb_replay_parse(info, cfg);
+	       kb_replay_parse(info, cfg) ?: kb_pi_parse(info, cfg);
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_parse_config);
 
@@ -1197,6 +1197,28 @@ static int kb_put_verify(struct sk_buff *msg, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * pi-chk's counts in the job status, in the order of enum
+ * kiobench_pi_check, then the first wrong interval's LBA once there is one.
+ */
+static int kb_pi_put(struct sk_buff *msg, struct kb_job *job)
+{
+	unsigned int k;
+	u64 lba;
+
+	if (!job->pi)
+		return 0;
+	for (k = 0; k <= KIOBENCH_PI_CHECK_APPTAG; k++)
+		if (nla_put_u64_64bit(msg, KIOBENCH_A_JOB_PI_ERRORS,
+				      kb_pi_errors(job, k), KIOBENCH_A_PAD))
+			return -EMSGSIZE;
+	if (kb_pi_first_lba(job, &lba) &&
+	    nla_put_u64_64bit(msg, KIOBENCH_A_JOB_PI_FIRST_LBA, lba,
+			      KIOBENCH_A_PAD))
+		return -EMSGSIZE;
+	return 0;
+}
+
 /* Room for a job's status: its settings may hold long paths and many CPUs. */
 static size_t kb_status_size(const struct kb_config *cfg)
 {
@@ -1211,7 +1233,8 @@ static size_t kb_status_size(const struct kb_config *cfg)
 	size += nla_total_size(2 * KB_MAX_BSSPLIT *
 			       sizeof(struct kiobench_cmdprio_bs_ent));
 	size += nla_total_size(cfg->verify_pattern_len) +
-		5 * nla_total_size_64bit(sizeof(u64));	/* verify's */
+		5 * nla_total_size_64bit(sizeof(u64)) +	/* verify's */
+		4 * nla_total_size_64bit(sizeof(u64));	/* pi-chk's */
 	size += KB_BSS_DIRS * nla_total_size(0) +	/* an entry: size, weight */
 		cfg->nr_bss * nla_total_size(2 * nla_total_size(sizeof(u32)));
 	if (cfg->zones)	/* an entry: dir, access and a u64 with its pad */
@@ -1262,7 +1285,7 @@ static int kb_put_job(struct sk_buff *msg, struct kb_job *job, u32 portid,
 	    (job->flush_noop && nla_put_flag(msg, KIOBENCH_A_JOB_FLUSH_NOOP)))
 		goto out_cancel;
 	if ((settings && kb_put_config(msg, job)) ||
-	    kb_put_verify(msg, job, settings) ||
+	    kb_put_verify(msg, job, settings) || kb_pi_put(msg, job) ||
 	    kb_put_errors(msg, job, settings))
 		goto out_cancel;
 	if (cmd != KIOBENCH_CMD_JOB_NTF) {

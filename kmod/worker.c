@@ -505,6 +505,8 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 		if (w->inflight && slot->len <= w->nowait_max)
 			opf |= REQ_NOWAIT;
 	}
+	if (unlikely(slot->pi))
+		kb_pi_detach(bio);	/* bio_reset() would free it */
 	kb_bio_reset(bio, w->dev->bdev.bdev, opf, w->blkcg);
 	if (unlikely(cfg->write_hint) && kb_has_data(opf))
 		kb_bio_set_write_hint(bio, cfg->write_hint);
@@ -515,10 +517,13 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	bio->bi_ioprio = slot->cmdprio ? cfg->cmdprio_ioprio[slot->dir] :
 					 cfg->ioprio;
 	bio->bi_end_io = kb_end_io;
-	if (kb_has_data(opf))
+	if (kb_has_data(opf)) {
 		kb_bio_payload(bio, slot);
-	else if (!op_is_zone_mgmt(bio_op(bio)))
+		if (unlikely(slot->pi))
+			kb_pi_attach(w, slot, bio);
+	} else if (!op_is_zone_mgmt(bio_op(bio))) {
 		bio->bi_iter.bi_size = slot->len;	/* no pages */
+	}
 	w->inflight++;
 	slot->busy = true;
 	slot->refused = false;
@@ -1071,6 +1076,9 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 		else if (slot->dir == KIOBENCH_DIR_READ &&
 			 kb_zero_block(w, slot))
 			WRITE_ONCE(w->zero_reads, w->zero_reads + 1);
+		if (unlikely(slot->pi) && slot->dir == KIOBENCH_DIR_READ &&
+		    !slot->bio.bi_status)
+			kb_pi_check(w, slot);
 		if (unlikely(slot->vcheck) && !slot->bio.bi_status)
 			kb_verify_check(w, slot);
 		if (unlikely(w->job->cfg.thinktime_ns))

@@ -273,6 +273,9 @@ struct kb_job {
 	/* kiobench's write_streams: stream ids from 1 (bi_write_stream) */
 	uint8_t write_streams[16], nr_write_streams;
 	uint8_t write_stream_select;	/* enum kiobench_write_stream_select */
+	uint32_t pi_act;		/* fio's: 0, kiobench's own PI (pi_chk) */
+	uint32_t pi_chk;		/* BIT(KIOBENCH_PI_CHECK_*) */
+	uint32_t apptag;		/* fio's: the PI's application tag */
 	/* fio's iodepth_batch_submit, iodepth_low, iodepth_batch_complete_min */
 	uint32_t iodepth_batch, iodepth_low, iodepth_batch_complete_min;
 	uint32_t thinktime_blocks;

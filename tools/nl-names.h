@@ -231,6 +231,10 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_DEDUPE_GLOBAL_FIRST] = { "dedupe-global-first", KB_NLT_U32, true, 0ULL, 16777215ULL, 0 },
 	[KIOBENCH_A_DEDUPE_GLOBAL_WORKERS] = { "dedupe-global-workers", KB_NLT_U32, true, 1ULL, 16777216ULL, 0 },
 	[KIOBENCH_A_VERIFY_SORTED] = { "verify-sorted", KB_NLT_FLAG, true },
+	[KIOBENCH_A_PI_CHK] = { "pi-chk", KB_NLT_U32, true, 1ULL, 7ULL, 0 },
+	[KIOBENCH_A_PI_APPTAG] = { "pi-apptag", KB_NLT_U32, true, 0ULL, 65534ULL, 0 },
+	[KIOBENCH_A_JOB_PI_ERRORS] = { "job-pi-errors", KB_NLT_U64, false },
+	[KIOBENCH_A_JOB_PI_FIRST_LBA] = { "job-pi-first-lba", KB_NLT_U64, false },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -397,6 +401,8 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
 	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
 	KIOBENCH_A_VERIFY_SORTED,
+	KIOBENCH_A_PI_CHK,
+	KIOBENCH_A_PI_APPTAG,
 	0
 };
 

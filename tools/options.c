@@ -1792,6 +1792,37 @@ static int p_write_stream_select(const struct kb_opt *o, const char *val, struct
 		       "job or worker)", val);
 }
 
+/* fio's pi_chk: GUARD, REFTAG, APPTAG, comma-separated (its io_uring.c). */
+static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
+		    struct kb_global *g, char *err, size_t errlen)
+{
+	static const char *const names[] = {
+		[KIOBENCH_PI_CHECK_GUARD] = "GUARD",
+		[KIOBENCH_PI_CHECK_REFTAG] = "REFTAG",
+		[KIOBENCH_PI_CHECK_APPTAG] = "APPTAG",
+	};
+	const char *p = val;
+
+	(void)o; (void)g;
+	job->pi_chk = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		unsigned int i;
+
+		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
+				break;
+		if (i == sizeof(names) / sizeof(names[0]))
+			return kb_errf(err, errlen, "invalid pi_chk '%s' (GUARD, REFTAG, "
+				       "APPTAG, comma-separated)", val);
+		job->pi_chk |= 1U << i;
+		p += n + (p[n] == ',');
+	}
+	if (!job->pi_chk)
+		return kb_errf(err, errlen, "pi_chk: one of GUARD, REFTAG, APPTAG at least");
+	return 0;
+}
+
 static int p_plist(const struct kb_opt *o, const char *val, struct kb_job *job,
 		   struct kb_global *g, char *err, size_t errlen)
 {
@@ -2895,6 +2926,22 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "then refill what was reaped", .alias = "iodepth_batch_complete",
 	    ATTR(KIOBENCH_A_IODEPTH_BATCH_COMPLETE_MIN, iodepth_batch_complete_min),
 	    BOUNDS(0, UINT32_MAX), .fio_case = "reap-min"),
+	/* fio's io_uring_cmd protection information (pi.c in the kernel) */
+	JOB(KB_OPT_PI_ACT, "pi_act", "0|1", p_u32,
+	    "1 (fio's default): protection information is the block layer's or the "
+	    "device's (write_generate, read_verify, PRACT); 0: kiobench attaches its own "
+	    "to each read and write, checked as pi_chk says",
+	    .off = JOBF(pi_act), BOUNDS(0, 1), .def = "1",
+	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
+	JOB(KB_OPT_PI_CHK, "pi_chk", "GUARD,REFTAG,APPTAG", p_pi_chk,
+	    "with pi_act=0: the fields of kiobench's protection information the device "
+	    "checks; kiobench checks every read's itself and counts the wrong ones",
+	    ATTR(KIOBENCH_A_PI_CHK, pi_chk),
+	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
+	JOB(KB_OPT_APPTAG, "apptag", "N", p_u32,
+	    "with pi_act=0: the application tag written and expected (fio's default 0x1234)",
+	    ATTR(KIOBENCH_A_PI_APPTAG, apptag), BOUNDS(0, 0xfffe), .def = "4660",
+	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
 	/* fio's read_iolog (replay.c): the kernel replays the log's I/Os */
 	[KB_OPT_READ_IOLOG] = { .name = "read_iolog", .id = KB_OPT_READ_IOLOG,
 		.mark = KB_OPT_READ_IOLOG, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,
@@ -3603,6 +3650,15 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
 		return kb_errf(err, errlen, "no device given (--filename=DEV)");
+	if (job->pi_act && kb_job_isset(job, KB_OPT_PI_CHK))
+		return kb_errf(err, errlen, "pi_chk: only with pi_act=0 (kiobench's own protection "
+			       "information); with pi_act=1 the block layer (write_generate, "
+			       "read_verify) or the device (PRACT) decides what is checked");
+	if (!job->pi_act && !kb_job_isset(job, KB_OPT_PI_CHK))
+		return kb_errf(err, errlen, "pi_act=0 needs pi_chk: kiobench sends its own "
+			       "protection information with at least one check");
+	if (!job->pi_act)	/* fio's default apptag goes too */
+		kb_job_mark(job, KB_OPT_APPTAG, true);
 	if (job->time_based && !kb_job_isset(job, KB_OPT_RUNTIME))
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)

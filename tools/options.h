@@ -201,6 +201,9 @@ enum kb_opt_id {
 	KB_OPT_IODEPTH_BATCH,
 	KB_OPT_IODEPTH_LOW,
 	KB_OPT_IODEPTH_BATCH_COMPLETE_MIN,
+	KB_OPT_PI_ACT,
+	KB_OPT_PI_CHK,
+	KB_OPT_APPTAG,
 	/* fio's read_iolog and replay options (replay.c) */
 	KB_OPT_READ_IOLOG,
 	KB_OPT_READ_IOLOG_CHUNKED,

@@ -192,3 +192,68 @@ def test_pi_tuning_sweep(guest: Guest, kiobench_module):
                   f"--allow-tuning --read_verify=0,1", timeout=120)
     assert r.rc != 0 and f"read_verify=0: {other} has no integrity profile" in r.out, r.out
     assert integrity_attr(guest, dev, "read_verify") == "1"
+
+
+def own_pi(guest: Guest, args: str) -> tuple[dict, str]:
+    """A job with kiobench's own PI (pi_act=0) kept for its debugfs pi
+    file: its JSON and that file."""
+    job = run_job(guest, f"--pi_act=0 {args}", keep=True)
+    pi = debugfs(guest, job, "pi")
+    destroy_job(guest, job)
+    return job, pi
+
+
+def test_pi_own_round_trip(guest: Guest, kiobench_module):
+    """pi_act=0: kiobench attaches its own PI to each write and read.  The
+    writes go without PRACT, with the PRCHK bits of pi_chk, and the device
+    (which checks the guard and the reference tag against its command)
+    takes them all; the block layer, reading them back with read_verify,
+    finds every tuple right; kiobench's own read finds none wrong.  A
+    read expecting another application tag (the device told to check only
+    guard and reftag) finds each interval's apptag wrong, and an apptag
+    written over 4 KiB at 32 KiB is reported at its first LBA, 64.
+    Mutations: the guard computed over the interval less one byte: red
+    (the device fails the writes); the reference tag off by one: red
+    (likewise); kb_pi_check() not comparing the apptag: red."""
+    dev = pi_dev(guest)
+    base = f"--filename={dev} --bs=4k --size=64k --iodepth=1"
+    cmds = nvme_cmds(guest, f"kiobench run {base} --rw=write --allow-writes --pi_act=0 "
+                            f"--pi_chk=GUARD,REFTAG --apptag=4660")
+    writes = {c["ctrl"] & PRINFO for c in cmds if c["op"] == "nvme_cmd_write"}
+    assert writes == {PRCHK_GUARD | PRCHK_REF}, writes
+    # the block layer verifies what kiobench wrote: guard and reftag right
+    job = run_job(guest, f"{base} --rw=read")
+    assert job["error"] == 0 and job["read"]["io_bytes"] == 65536, job
+    job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG,APPTAG --apptag=4660")
+    assert job["error"] == 0, job
+    assert pi.splitlines()[0] == "interval=512 guard=0 reftag=0 apptag=0", pi
+    # another apptag over 4 KiB at 32 KiB, then read expecting the first
+    run_job(guest, f"--filename={dev} --bs=4k --offset=32k --size=4k --rw=write "
+                   f"--allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG --apptag=291")
+    job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG --apptag=4660")
+    lines = pi.splitlines()
+    assert job["error"] == 0 and lines[0] == "interval=512 guard=0 reftag=0 apptag=8", pi
+    assert lines[1] == (f"wrong=0 device={dev} lba=64 kinds=apptag expected_guard="
+                        f"{lines[1].split('expected_guard=')[1].split()[0]} expected_apptag=0x1234 "
+                        f"expected_reftag=0x00000040 found_guard="
+                        f"{lines[1].split('found_guard=')[1].split()[0]} found_apptag=0x0123 "
+                        f"found_reftag=0x00000040"), pi
+    assert lines[1].split("expected_guard=")[1].split()[0] == \
+        lines[1].split("found_guard=")[1].split()[0], pi
+
+
+def test_pi_own_refused(guest: Guest, kiobench_module):
+    """pi_act=0 on a device without a T10 type 1 profile (the FDP
+    namespace) is refused by the kernel, naming the device; pi_chk without
+    pi_act=0, and pi_act=0 without pi_chk, by the tool.  Mutation:
+    kb_pi_check_dev() returning 0 at once: red (the job runs)."""
+    other = nvme_dev(guest, 0)
+    r = guest.run(f"kiobench run --filename={other} --rw=read --bs=4k --size=64k "
+                  f"--pi_act=0 --pi_chk=GUARD")
+    assert r.rc != 0 and (f"pi-chk: {other}: not T10-DIF-TYPE1-CRC, 8-byte metadata"
+                          in r.out), r.out
+    dev = pi_dev(guest)
+    r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k --pi_chk=GUARD")
+    assert r.rc != 0 and "pi_chk: only with pi_act=0" in r.out, r.out
+    r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k --pi_act=0")
+    assert r.rc != 0 and "pi_act=0 needs pi_chk" in r.out, r.out

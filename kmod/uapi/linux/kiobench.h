@@ -87,7 +87,8 @@
  *	KIOBENCH_A_REPLAY_TIMED, KIOBENCH_A_WRITE_STREAMS,
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
+ *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -154,7 +155,9 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
+ *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -236,7 +239,9 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
+ *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -311,7 +316,9 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_JOB_INTEGRITY_FORMAT,
  *	KIOBENCH_A_JOB_INTEGRITY_FLAGS, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
- *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED.
+ *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
+ *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -593,6 +600,20 @@ struct kiobench_replay_ent {
 	__u64 time_ns;
 	__u32 len;
 	__u32 dir;
+};
+
+/**
+ * enum kiobench_pi_check - The bits of pi-chk, fio's pi_chk: which fields of
+ *   the protection information kiobench attaches the device is asked to check.
+ * @KIOBENCH_PI_CHECK_GUARD: The guard tag, a CRC-16 T10-DIF of the block (fio's
+ *   GUARD).
+ * @KIOBENCH_PI_CHECK_REFTAG: The reference tag, the block's LBA (fio's REFTAG).
+ * @KIOBENCH_PI_CHECK_APPTAG: The application tag, pi-apptag (fio's APPTAG).
+ */
+enum kiobench_pi_check {
+	KIOBENCH_PI_CHECK_GUARD,
+	KIOBENCH_PI_CHECK_REFTAG,
+	KIOBENCH_PI_CHECK_APPTAG,
 };
 
 /**
@@ -1238,6 +1259,30 @@ enum kiobench_integrity_bit {
  *   and a job that writes; not with trim-backlog, whose trims the log does not
  *   model. With verify-only the write pass is logged without running it (fio's
  *   do_dry_run()), within a budget: not with a runtime alone.
+ * @KIOBENCH_A_PI_CHK: kiobench attaches protection information of its own to
+ *   each read and write (fio's io_uring_cmd pi_act=0): for a write, per
+ *   protection interval, the T10 PI tuple it computes (guard: CRC-16 T10-DIF of
+ *   the interval's data; application tag: pi-apptag; reference tag: the lower
+ *   32 bits of the interval's LBA, type 1); for a read, a buffer whose tuples
+ *   it checks as the read is reaped, counting each wrong field (job-pi-errors).
+ *   The value's bits (pi-check, fio's pi_chk) are the fields the device is
+ *   asked to check (PRCHK); at least one. The block layer then neither
+ *   generates nor verifies the bios' PI, whatever write_generate and
+ *   read_verify say. Every device must have a T10-DIF-TYPE1-CRC profile whose
+ *   interval is its logical block size, and the kernel must let a caller own a
+ *   bio's payload and say what the device checks (bio_integrity_init(),
+ *   BIP_CHECK_*): 6.1 and 6.12 refuse it.
+ * @KIOBENCH_A_PI_APPTAG: fio's apptag: the application tag of each interval
+ *   kiobench writes with pi-chk, and the one its reads expect (0xffff, the
+ *   escape, is refused: the device would check nothing). Absent: 0.
+ * @KIOBENCH_A_JOB_PI_ERRORS: Status, with pi-chk: the intervals whose
+ *   protection information a read brought back wrong, three counts in the order
+ *   of pi-check: guard, reftag, apptag (an interval can count in several). An
+ *   interval whose application tag is 0xffff (never written, or written without
+ *   PI) is skipped, as the device skips it. The first wrong intervals are
+ *   listed in debugfs (pi).
+ * @KIOBENCH_A_JOB_PI_FIRST_LBA: Status, with pi-chk: the LBA (in protection
+ *   intervals) of the first wrong interval found; absent while none is.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1407,6 +1452,10 @@ enum kiobench_attr {
 	KIOBENCH_A_DEDUPE_GLOBAL_FIRST,	/* u32 */
 	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,	/* u32 */
 	KIOBENCH_A_VERIFY_SORTED,	/* flag */
+	KIOBENCH_A_PI_CHK,		/* u32 */
+	KIOBENCH_A_PI_APPTAG,		/* u32 */
+	KIOBENCH_A_JOB_PI_ERRORS,	/* u64, repeated */
+	KIOBENCH_A_JOB_PI_FIRST_LBA,	/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
