@@ -397,6 +397,16 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
 	if (r->st.has_verify)
 		kb_jadd(o, "verify", kb_verify_json(r));
+	if (r->st.has_pi) {
+		struct json_object *pi = json_object_new_object();
+
+		kb_jadd(pi, "guard_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_GUARD]));
+		kb_jadd(pi, "reftag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_REFTAG]));
+		kb_jadd(pi, "apptag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_APPTAG]));
+		if (r->st.has_pi_first_lba)
+			kb_jadd(pi, "first_lba", kb_ju64(r->st.pi_first_lba));
+		kb_jadd(o, "protection_errors", pi);
+	}
 	if (r->zbd.present)
 		kb_jadd(o, "zones", kb_zbd_json(&r->zbd));
 	if (r->latt.present)

@@ -1397,13 +1397,26 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 	if (tb[KIOBENCH_A_DEBUGFS_DIR])
 		snprintf(st->debugfs_dir, sizeof(st->debugfs_dir), "%s",
 			 nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));
-	/* KIOBENCH_A_JOB_STATS appears once per direction */
+	if (tb[KIOBENCH_A_JOB_PI_FIRST_LBA]) {
+		st->pi_first_lba = nla_get_u64(tb[KIOBENCH_A_JOB_PI_FIRST_LBA]);
+		st->has_pi_first_lba = true;
+	}
+	/* KIOBENCH_A_JOB_STATS appears once per direction, JOB_PI_ERRORS thrice */
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		struct nlattr *sb[KIOBENCH_STAT_A_MAX + 1];
 		struct kb_dirstat *ds;
 		unsigned int d;
 
+		if (nla_type(a) == KIOBENCH_A_JOB_PI_ERRORS && nla_len(a) == sizeof(uint64_t)) {
+			unsigned int k = st->has_pi ? st->pi_seen : 0;
+
+			if (k < sizeof(st->pi_errors) / sizeof(st->pi_errors[0]))
+				st->pi_errors[k] = nla_get_u64(a);
+			st->pi_seen = k + 1;
+			st->has_pi = true;
+			continue;
+		}
 		if (nla_type(a) != KIOBENCH_A_JOB_STATS)
 			continue;
 		if (nla_parse_nested(sb, KIOBENCH_STAT_A_MAX, a, kb_stat_policy) < 0 ||

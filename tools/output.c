@@ -599,6 +599,13 @@ static bool merge_result(struct kb_result *a, const struct kb_result *x)
 	for (d = 0; d < KB_VCOUNTS; d++)	/* verify's counts; its records stay the first job's */
 		a->st.verify[d] += x->st.verify[d];
 	a->st.has_verify |= x->st.has_verify;
+	for (d = 0; d <= KIOBENCH_PI_CHECK_APPTAG; d++)
+		a->st.pi_errors[d] += x->st.pi_errors[d];
+	if (!a->st.has_pi_first_lba && x->st.has_pi_first_lba) {
+		a->st.pi_first_lba = x->st.pi_first_lba;
+		a->st.has_pi_first_lba = true;
+	}
+	a->st.has_pi |= x->st.has_pi;
 	if (!a->st.error)
 		a->st.error = x->st.error;
 	a->st.state = worse_state(a->st.state, x->st.state);
