@@ -227,6 +227,8 @@ struct kb_config {
 	u32 dedupe_global_workers;	/* the group's; 0: the job's own */
 	u32 pi_chk;		/* pi.c: kiobench's own PI, checked as this says */
 	u32 pi_apptag;		/* pi.c: its application tag */
+	u32 pi_inject;		/* pi.c: the fields written wrong at ... */
+	u64 pi_inject_lba;	/* ... this interval */
 	/* fio's ignore_error and error_dump (errors.c) */
 	u16 ignore_error[KB_ERR_TYPES][KB_MAX_IGNORE_ERROR];
 	u8 nr_ignore_error[KB_ERR_TYPES];

@@ -1921,6 +1921,21 @@ static void kb_crc64_is_ecma182(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kb_crc64(0, check, 0), 0ULL);
 }
 
+/*
+ * pi-chk's guard is kiobench's own table: it must be crc_t10dif()'s
+ * CRC-16/T10-DIF (the catalogue's check value for "123456789", 0xd0db),
+ * resumable in pieces.
+ */
+static void kb_crc_t10dif_is_t10(struct kunit *test)
+{
+	static const char check[] = "123456789";
+
+	KUNIT_EXPECT_EQ(test, kb_crc_t10dif(0, check, 9), 0xd0db);
+	KUNIT_EXPECT_EQ(test, kb_crc_t10dif(kb_crc_t10dif(0, check, 4), check + 4, 5),
+			0xd0db);
+	KUNIT_EXPECT_EQ(test, kb_crc_t10dif(0, check, 0), 0);
+}
+
 static void kb_vhdr_layout(struct kunit *test)
 {
 	/* on the heap: kb_config is near the 2 KiB frame limit */
@@ -2264,6 +2279,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_crc64_is_ecma182),
 	KUNIT_CASE(kb_xmap_keeps_fios_survivors),
 	KUNIT_CASE(kb_xmap_is_the_reference),
+	KUNIT_CASE(kb_crc_t10dif_is_t10),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),
 	KUNIT_CASE(kb_bio_payload_keeps_the_table),
 	KUNIT_CASE(kb_zero_block_scans_each_page),

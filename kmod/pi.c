@@ -102,8 +102,24 @@ static const char *const kb_pi_kind_names[] = {
 
 int kb_pi_parse(struct genl_info *info, struct kb_config *cfg)
 {
-	if (!cfg->pi_chk)
+	struct nlattr **tb = info->attrs;
+
+	struct nlattr *inject = tb[KIOBENCH_A_PI_INJECT] ?:
+				tb[KIOBENCH_A_PI_INJECT_LBA];
+
+	if (!cfg->pi_chk) {
+		if (inject) {
+			NL_SET_ERR_MSG_ATTR(info->extack, inject,
+					    "pi-inject, pi-inject-lba: only with pi-chk");
+			return -EINVAL;
+		}
 		return 0;
+	}
+	if (tb[KIOBENCH_A_PI_INJECT_LBA] && !cfg->pi_inject) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[KIOBENCH_A_PI_INJECT_LBA],
+				    "pi-inject-lba: only with pi-inject");
+		return -EINVAL;
+	}
 	if (!KB_PI_OWN) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_PI_CHK],
 				    "pi-chk: this kernel frees a bio's integrity payload as its own (no bio_integrity_init(), BIP_CHECK_*): 6.1, 6.12 cannot carry kiobench's");
@@ -196,6 +212,22 @@ static __be16 kb_pi_guard(const struct kb_slot *slot, u32 i, unsigned int exp)
 }
 
 /*
+ * pi-inject: the fields of @t written wrong, each in a way the device can
+ * tell: the guard's lowest bit flipped, the reference tag plus one, the
+ * application tag plus one, 0xfffe wrapping to 0 (0xffff, the escape,
+ * would have the device check nothing).
+ */
+static void kb_pi_inject(const struct kb_config *cfg, struct t10_pi_tuple *t)
+{
+	if (cfg->pi_inject & BIT(KIOBENCH_PI_CHECK_GUARD))
+		t->guard_tag ^= cpu_to_be16(1);
+	if (cfg->pi_inject & BIT(KIOBENCH_PI_CHECK_REFTAG))
+		be32_add_cpu(&t->ref_tag, 1);
+	if (cfg->pi_inject & BIT(KIOBENCH_PI_CHECK_APPTAG))
+		t->app_tag = cpu_to_be16((cfg->pi_apptag + 1) % KB_PI_ESCAPE);
+}
+
+/*
  * Attaches the slot's payload to its bio (a read or a write), after the
  * bio's data and sector are set: a write's tuples are computed here, over
  * the data as it goes out.  The seed is the first interval's LBA, so that
@@ -218,6 +250,9 @@ void kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio)
 			t->app_tag = cpu_to_be16(cfg->pi_apptag);
 			t->ref_tag = cpu_to_be32(lower_32_bits(lba + i));
 		}
+		if (unlikely(cfg->pi_inject) && cfg->pi_inject_lba >= lba &&
+		    cfg->pi_inject_lba - lba < n)
+			kb_pi_inject(cfg, &ps->tuples[cfg->pi_inject_lba - lba]);
 	} else if (bio_op(bio) != REQ_OP_READ) {
 		return;
 	}

@@ -276,6 +276,8 @@ struct kb_job {
 	uint32_t pi_act;		/* fio's: 0, kiobench's own PI (pi_chk) */
 	uint32_t pi_chk;		/* BIT(KIOBENCH_PI_CHECK_*) */
 	uint32_t apptag;		/* fio's: the PI's application tag */
+	uint32_t pi_inject;		/* BIT(KIOBENCH_PI_CHECK_*) written wrong */
+	uint64_t pi_inject_lba;		/* at this interval */
 	/* fio's iodepth_batch_submit, iodepth_low, iodepth_batch_complete_min */
 	uint32_t iodepth_batch, iodepth_low, iodepth_batch_complete_min;
 	uint32_t thinktime_blocks;

@@ -1792,7 +1792,10 @@ static int p_write_stream_select(const struct kb_opt *o, const char *val, struct
 		       "job or worker)", val);
 }
 
-/* fio's pi_chk: GUARD, REFTAG, APPTAG, comma-separated (its io_uring.c). */
+/*
+ * fio's pi_chk: GUARD, REFTAG, APPTAG, comma-separated (its io_uring.c);
+ * pi_inject's fields alike.
+ */
 static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
 {
@@ -1801,10 +1804,10 @@ static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 		[KIOBENCH_PI_CHECK_REFTAG] = "REFTAG",
 		[KIOBENCH_PI_CHECK_APPTAG] = "APPTAG",
 	};
+	uint32_t *bits = field(o, job, g);
 	const char *p = val;
 
-	(void)o; (void)g;
-	job->pi_chk = 0;
+	*bits = 0;
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		unsigned int i;
@@ -1813,13 +1816,13 @@ static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
 				break;
 		if (i == sizeof(names) / sizeof(names[0]))
-			return kb_errf(err, errlen, "invalid pi_chk '%s' (GUARD, REFTAG, "
-				       "APPTAG, comma-separated)", val);
-		job->pi_chk |= 1U << i;
+			return kb_errf(err, errlen, "invalid %s '%s' (GUARD, REFTAG, "
+				       "APPTAG, comma-separated)", o->name, val);
+		*bits |= 1U << i;
 		p += n + (p[n] == ',');
 	}
-	if (!job->pi_chk)
-		return kb_errf(err, errlen, "pi_chk: one of GUARD, REFTAG, APPTAG at least");
+	if (!*bits)
+		return kb_errf(err, errlen, "%s: one of GUARD, REFTAG, APPTAG at least", o->name);
 	return 0;
 }
 
@@ -2942,6 +2945,15 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "with pi_act=0: the application tag written and expected (fio's default 0x1234)",
 	    ATTR(KIOBENCH_A_PI_APPTAG, apptag), BOUNDS(0, 0xfffe), .def = "4660",
 	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
+	JOB(KB_OPT_PI_INJECT, "pi_inject", "GUARD,REFTAG,APPTAG", p_pi_chk,
+	    "with pi_act=0: the fields each write of the interval pi_inject_lba carries "
+	    "wrong (error injection)",
+	    ATTR(KIOBENCH_A_PI_INJECT, pi_inject),
+	    .fio_case = "-kiobench's own: fio has no such option"),
+	JOB(KB_OPT_PI_INJECT_LBA, "pi_inject_lba", "LBA", p_u64,
+	    "with pi_inject: the interval (LBA in protection intervals) written wrong",
+	    ATTR(KIOBENCH_A_PI_INJECT_LBA, pi_inject_lba), BOUNDS(0, UINT64_MAX),
+	    .fio_case = "-kiobench's own: fio has no such option"),
 	/* fio's read_iolog (replay.c): the kernel replays the log's I/Os */
 	[KB_OPT_READ_IOLOG] = { .name = "read_iolog", .id = KB_OPT_READ_IOLOG,
 		.mark = KB_OPT_READ_IOLOG, .scope = KB_SCOPE_JOB, .cmds = KB_CMD_RUN,

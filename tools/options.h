@@ -204,6 +204,8 @@ enum kb_opt_id {
 	KB_OPT_PI_ACT,
 	KB_OPT_PI_CHK,
 	KB_OPT_APPTAG,
+	KB_OPT_PI_INJECT,
+	KB_OPT_PI_INJECT_LBA,
 	/* fio's read_iolog and replay options (replay.c) */
 	KB_OPT_READ_IOLOG,
 	KB_OPT_READ_IOLOG_CHUNKED,

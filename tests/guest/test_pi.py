@@ -270,3 +270,30 @@ def test_pi_own_refused(guest: Guest, kiobench_module):
     assert r.rc != 0 and "pi_chk: only with pi_act=0" in r.out, r.out
     r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k --pi_act=0")
     assert r.rc != 0 and "pi_act=0 needs pi_chk" in r.out, r.out
+
+
+def test_pi_own_inject(guest: Guest, kiobench_module):
+    """pi_inject: each write of the interval pi_inject_lba carries the
+    named field wrong.  A wrong guard, which the device checks (pi_chk
+    GUARD), fails the write: the job fails with EILSEQ.  A wrong reference
+    tag, which it is not told to check (pi_chk GUARD: the driver sends no
+    PRCHK_REF, BIP_CHECK_REFTAG unset), is stored, and kiobench's read
+    counts it at that LBA alone.  The namespace is written right again
+    afterwards.  Mutations: kb_pi_inject() leaving the reftag alone: red
+    (no reftag error read); the payload's BIP_CHECK_* always
+    GUARD|REFTAG: red (the device fails the write)."""
+    dev = pi_dev(guest)
+    base = f"--filename={dev} --bs=4k --size=64k --iodepth=1"
+    good = f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG"
+    try:
+        r = guest.run(f"kiobench run {good} --pi_inject=GUARD --pi_inject_lba=70")
+        assert r.rc != 0 and "EILSEQ" in r.out, r.out
+        run_job(guest, f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD "
+                       f"--pi_inject=REFTAG --pi_inject_lba=70")
+        job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD")
+        assert job["kiobench"]["protection_errors"] == {
+            "guard_errors": 0, "reftag_errors": 1, "apptag_errors": 0, "first_lba": 70}, pi
+        assert " lba=70 kinds=reftag " in pi and "expected_reftag=0x00000046" in pi and \
+            "found_reftag=0x00000047" in pi, pi
+    finally:
+        run_job(guest, good)

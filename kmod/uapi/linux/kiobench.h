@@ -88,7 +88,8 @@
  *	KIOBENCH_A_WRITE_STREAM_SELECT, KIOBENCH_A_BSRANGE,
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
- *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG.
+ *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_PI_INJECT,
+ *	KIOBENCH_A_PI_INJECT_LBA.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -157,7 +158,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
- *	KIOBENCH_A_JOB_PI_FIRST_LBA.
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
+ *	KIOBENCH_A_PI_INJECT_LBA.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -241,7 +243,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
- *	KIOBENCH_A_JOB_PI_FIRST_LBA.
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
+ *	KIOBENCH_A_PI_INJECT_LBA.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -318,7 +321,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
- *	KIOBENCH_A_JOB_PI_FIRST_LBA.
+ *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
+ *	KIOBENCH_A_PI_INJECT_LBA.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -1283,6 +1287,16 @@ enum kiobench_integrity_bit {
  *   listed in debugfs (pi).
  * @KIOBENCH_A_JOB_PI_FIRST_LBA: Status, with pi-chk: the LBA (in protection
  *   intervals) of the first wrong interval found; absent while none is.
+ * @KIOBENCH_A_PI_INJECT: With pi-chk, error injection: the fields (bits of
+ *   pi-check) that each write of the interval at pi-inject-lba carries wrong:
+ *   the guard with its lowest bit flipped, the reference tag plus one, the
+ *   application tag plus one (0xfffe wraps to 0, never the escape). A device
+ *   that checks the field fails the write (an EILSEQ error, counted and
+ *   reported as any); one that does not stores it, and kiobench's reads of it
+ *   count it. kiobench's own.
+ * @KIOBENCH_A_PI_INJECT_LBA: The interval (LBA, in protection intervals, on
+ *   each device of the job) whose writes carry pi-inject's wrong fields.
+ *   Absent: 0.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1456,6 +1470,8 @@ enum kiobench_attr {
 	KIOBENCH_A_PI_APPTAG,		/* u32 */
 	KIOBENCH_A_JOB_PI_ERRORS,	/* u64, repeated */
 	KIOBENCH_A_JOB_PI_FIRST_LBA,	/* u64 */
+	KIOBENCH_A_PI_INJECT,		/* u32 */
+	KIOBENCH_A_PI_INJECT_LBA,	/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
