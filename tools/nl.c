@@ -1349,6 +1349,32 @@ static int parse_errs(struct nlattr **tb, struct kb_status *st)
 	return 0;
 }
 
+/*
+ * pi_act=0's counts: JOB_PI_ERRORS thrice, in the order of enum
+ * kiobench_pi_check; the first wrong LBA once there is one.  Never fails.
+ */
+static int pi_st(struct kb_status *st, struct nlattr **tb, struct nlmsghdr *nlh)
+{
+	struct nlattr *a;
+	unsigned int k = 0;
+	int rem;
+
+	if (tb[KIOBENCH_A_JOB_PI_FIRST_LBA]) {
+		st->pi_first_lba = nla_get_u64(tb[KIOBENCH_A_JOB_PI_FIRST_LBA]);
+		st->has_pi_first_lba = true;
+	}
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
+			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
+		if (nla_type(a) != KIOBENCH_A_JOB_PI_ERRORS || nla_len(a) != sizeof(uint64_t))
+			continue;
+		if (k < sizeof(st->pi_errors) / sizeof(st->pi_errors[0]))
+			st->pi_errors[k] = nla_get_u64(a);
+		k++;
+		st->has_pi = true;
+	}
+	return 0;
+}
+
 static int parse_status(struct nl_msg *msg, struct kb_status *st)
 {
 	struct nlmsghdr *nlh = nlmsg_hdr(msg);
@@ -1397,26 +1423,13 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 	if (tb[KIOBENCH_A_DEBUGFS_DIR])
 		snprintf(st->debugfs_dir, sizeof(st->debugfs_dir), "%s",
 			 nla_get_string(tb[KIOBENCH_A_DEBUGFS_DIR]));
-	if (tb[KIOBENCH_A_JOB_PI_FIRST_LBA]) {
-		st->pi_first_lba = nla_get_u64(tb[KIOBENCH_A_JOB_PI_FIRST_LBA]);
-		st->has_pi_first_lba = true;
-	}
-	/* KIOBENCH_A_JOB_STATS appears once per direction, JOB_PI_ERRORS thrice */
+	/* KIOBENCH_A_JOB_STATS appears once per direction */
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(nlh), 0),
 			  genlmsg_attrlen(nlmsg_data(nlh), 0), rem) {
 		struct nlattr *sb[KIOBENCH_STAT_A_MAX + 1];
 		struct kb_dirstat *ds;
 		unsigned int d;
 
-		if (nla_type(a) == KIOBENCH_A_JOB_PI_ERRORS && nla_len(a) == sizeof(uint64_t)) {
-			unsigned int k = st->has_pi ? st->pi_seen : 0;
-
-			if (k < sizeof(st->pi_errors) / sizeof(st->pi_errors[0]))
-				st->pi_errors[k] = nla_get_u64(a);
-			st->pi_seen = k + 1;
-			st->has_pi = true;
-			continue;
-		}
 		if (nla_type(a) != KIOBENCH_A_JOB_STATS)
 			continue;
 		if (nla_parse_nested(sb, KIOBENCH_STAT_A_MAX, a, kb_stat_policy) < 0 ||
@@ -1440,7 +1453,7 @@ static int parse_status(struct nl_msg *msg, struct kb_status *st)
 		G(KIOBENCH_STAT_A_ALL_BYTES, all_bytes);
 #undef G
 	}
-	return parse_errs(tb, st) ? -EINVAL : parse_kcfg(nlh, tb, &st->cfg);
+	return parse_errs(tb, st) || pi_st(st, tb, nlh) ? -EINVAL : parse_kcfg(nlh, tb, &st->cfg);
 }
 
 int kb_nl_parse_status(struct nl_msg *msg, struct kb_status *st)

@@ -1796,14 +1796,16 @@ static int p_write_stream_select(const struct kb_opt *o, const char *val, struct
  * fio's pi_chk: GUARD, REFTAG, APPTAG, comma-separated (its io_uring.c);
  * pi_inject's fields alike.
  */
+static const char *const kb_pi_fields[] = {
+	[KIOBENCH_PI_CHECK_GUARD] = "GUARD",
+	[KIOBENCH_PI_CHECK_REFTAG] = "REFTAG",
+	[KIOBENCH_PI_CHECK_APPTAG] = "APPTAG",
+};
+
 static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
 {
-	static const char *const names[] = {
-		[KIOBENCH_PI_CHECK_GUARD] = "GUARD",
-		[KIOBENCH_PI_CHECK_REFTAG] = "REFTAG",
-		[KIOBENCH_PI_CHECK_APPTAG] = "APPTAG",
-	};
+	const char *const *names = kb_pi_fields;
 	uint32_t *bits = field(o, job, g);
 	const char *p = val;
 
@@ -1812,10 +1814,10 @@ static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 		size_t n = strcspn(p, ",");
 		unsigned int i;
 
-		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		for (i = 0; i < sizeof(kb_pi_fields) / sizeof(kb_pi_fields[0]); i++)
 			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
 				break;
-		if (i == sizeof(names) / sizeof(names[0]))
+		if (i == sizeof(kb_pi_fields) / sizeof(kb_pi_fields[0]))
 			return kb_errf(err, errlen, "invalid %s '%s' (GUARD, REFTAG, "
 				       "APPTAG, comma-separated)", o->name, val);
 		*bits |= 1U << i;
@@ -3658,10 +3660,9 @@ static int check_write_ops(const struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
-int kb_job_check(struct kb_job *job, char *err, size_t errlen)
+/* fio's pi_act and pi_chk go together; with them fio's default apptag. */
+static int pi_check(struct kb_job *job, char *err, size_t errlen)
 {
-	if (!job->nr_devices)
-		return kb_errf(err, errlen, "no device given (--filename=DEV)");
 	if (job->pi_act && kb_job_isset(job, KB_OPT_PI_CHK))
 		return kb_errf(err, errlen, "pi_chk: only with pi_act=0 (kiobench's own protection "
 			       "information); with pi_act=1 the block layer (write_generate, "
@@ -3669,13 +3670,20 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	if (!job->pi_act && !kb_job_isset(job, KB_OPT_PI_CHK))
 		return kb_errf(err, errlen, "pi_act=0 needs pi_chk: kiobench sends its own "
 			       "protection information with at least one check");
-	if (!job->pi_act)	/* fio's default apptag goes too */
+	if (!job->pi_act)
 		kb_job_mark(job, KB_OPT_APPTAG, true);
+	return 0;
+}
+
+int kb_job_check(struct kb_job *job, char *err, size_t errlen)
+{
+	if (!job->nr_devices)
+		return kb_errf(err, errlen, "no device given (--filename=DEV)");
 	if (job->time_based && !kb_job_isset(job, KB_OPT_RUNTIME))
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
-	if (rate_windows(job, err, errlen))
+	if (pi_check(job, err, errlen) || rate_windows(job, err, errlen))
 		return -1;
 	if (job->log_store_compressed && job->hist_log)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
@@ -4092,6 +4100,17 @@ static void format_ignore_error(const struct kb_job *job, char *buf, size_t len)
 	}
 }
 
+/* pi_chk's and pi_inject's fields, as p_pi_chk() reads them. */
+static void format_pi_fields(uint32_t bits, char *buf, size_t len)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(kb_pi_fields) / sizeof(kb_pi_fields[0]) && at < len; i++)
+		if (bits & 1u << i)
+			at += snprintf(buf + at, len - at, "%s%s", at ? "," : "", kb_pi_fields[i]);
+}
+
 /*
  * The options whose values are neither numbers of their parser's kind nor
  * strings: each as its parser reads it back.
@@ -4102,6 +4121,10 @@ static bool format_coded(const struct kb_opt *o, const struct kb_job *job, char 
 	const void *f = (const char *)job + o->off;
 	size_t i;
 
+	if (o->id == KB_OPT_PI_CHK || o->id == KB_OPT_PI_INJECT) {
+		format_pi_fields(*(const uint32_t *)f, buf, len);
+		return true;
+	}
 	if (o->id == KB_OPT_VERIFY) {
 		for (i = 0; i < sizeof(kb_verify_methods) / sizeof(kb_verify_methods[0]); i++)
 			if (kb_verify_methods[i].verify == job->verify)

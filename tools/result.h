@@ -170,7 +170,6 @@ struct kb_status {
 	uint64_t pi_errors[KIOBENCH_PI_CHECK_APPTAG + 1];
 	uint64_t pi_first_lba;
 	bool has_pi, has_pi_first_lba;
-	unsigned int pi_seen;		/* JOB_PI_ERRORS parsed so far */
 	uint32_t owner;			/* owning socket's port id; 0: detached */
 	bool has_owner;
 	char debugfs_dir[64];		/* if the reply has it */

@@ -37,6 +37,7 @@ SAMPLE = {
     "all|NODES": "all", "iops|iops_slope|bw|bw_slope:LIMIT[%]": "iops:10%",
     "read,write,trim,sync": "read,sync", "FMT[,FMT]": "json", "0": "0", "1": "1",
     "complete": "complete",
+    "GUARD,REFTAG,APPTAG": "GUARD,REFTAG", "LBA": "70",
 }
 # Options that a job file takes only with others, or only with a value
 # other than their metavar's sample: (value or None for the sample, lines).
@@ -58,6 +59,11 @@ NEEDS = {
     "zonesize": (None, ["zonemode=strided"]),
     "zoneskip": (None, ["zonemode=strided", "zonesize=4k"]),
     "read_iolog": ("replay.log", []),
+    "pi_act": (None, ["pi_chk=GUARD"]),
+    "pi_chk": (None, ["pi_act=0"]),
+    "apptag": (None, ["pi_act=0", "pi_chk=GUARD"]),
+    "pi_inject": (None, ["pi_act=0", "pi_chk=GUARD"]),
+    "pi_inject_lba": (None, ["pi_act=0", "pi_chk=GUARD", "pi_inject=REFTAG"]),
 }
 IOLOG = "fio version 2 iolog\n/dev/null add\n/dev/null open\n/dev/null read 0 4096\n" \
         "/dev/null close\n"
