@@ -1282,9 +1282,10 @@ enum kiobench_integrity_bit {
  * @KIOBENCH_A_JOB_PI_ERRORS: Status, with pi-chk: the intervals whose
  *   protection information a read brought back wrong, three counts in the order
  *   of pi-check: guard, reftag, apptag (an interval can count in several). An
- *   interval whose application tag is 0xffff (never written, or written without
- *   PI) is skipped, as the device skips it. The first wrong intervals are
- *   listed in debugfs (pi).
+ *   interval whose application tag is 0xffff, the escape, is skipped, as the
+ *   device skips it; one whose PI the block layer or the controller wrote
+ *   (application tag 0) counts as an apptag error unless pi-apptag is 0. The
+ *   first wrong intervals are listed in debugfs (pi).
  * @KIOBENCH_A_JOB_PI_FIRST_LBA: Status, with pi-chk: the LBA (in protection
  *   intervals) of the first wrong interval found; absent while none is.
  * @KIOBENCH_A_PI_INJECT: With pi-chk, error injection: the fields (bits of
