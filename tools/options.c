@@ -1198,15 +1198,21 @@ static int p_startdelay(const struct kb_opt *o, const char *val, struct kb_job *
 	return 0;
 }
 
-/* The index of @val in @words (@n of them), or -1. */
-static int kb_word_index(const char *const *words, size_t n, const char *val)
+/* The index of the @len bytes at @val in @words (@n of them), or -1. */
+static int kb_word_index_len(const char *const *words, size_t n, const char *val, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(val, words[i]))
+		if (strlen(words[i]) == len && !strncmp(val, words[i], len))
 			return (int)i;
 	return -1;
+}
+
+/* The index of @val in @words (@n of them), or -1. */
+static int kb_word_index(const char *const *words, size_t n, const char *val)
+{
+	return kb_word_index_len(words, n, val, strlen(val));
 }
 
 static const char *const kb_exit_whats[] = {
@@ -1805,19 +1811,16 @@ static const char *const kb_pi_fields[] = {
 static int p_pi_chk(const struct kb_opt *o, const char *val, struct kb_job *job,
 		    struct kb_global *g, char *err, size_t errlen)
 {
-	const char *const *names = kb_pi_fields;
 	uint32_t *bits = field(o, job, g);
 	const char *p = val;
 
 	*bits = 0;
 	while (*p) {
 		size_t n = strcspn(p, ",");
-		unsigned int i;
+		int i = kb_word_index_len(kb_pi_fields, sizeof(kb_pi_fields) /
+					  sizeof(kb_pi_fields[0]), p, n);
 
-		for (i = 0; i < sizeof(kb_pi_fields) / sizeof(kb_pi_fields[0]); i++)
-			if (strlen(names[i]) == n && !strncmp(p, names[i], n))
-				break;
-		if (i == sizeof(kb_pi_fields) / sizeof(kb_pi_fields[0]))
+		if (i < 0)
 			return kb_errf(err, errlen, "invalid %s '%s' (GUARD, REFTAG, "
 				       "APPTAG, comma-separated)", o->name, val);
 		*bits |= 1U << i;
@@ -3780,6 +3783,20 @@ bool kb_job_cmdprio(const struct kb_job *job)
 }
 
 /*
+ * A sequential pass that never comes back over its blocks (not time_based,
+ * one loop, io_size within size, no strided zones): fio's sorted log reads
+ * it back in the order written, each block once, which is the kernel's
+ * replay: no log is asked for, so a whole drive's verify needs no memory
+ * for one.
+ */
+static bool kb_job_seq_once(const struct kb_job *job)
+{
+	return !job->random && !job->time_based && job->loops <= 1 && !job->strided &&
+	       (!kb_job_isset(job, KB_OPT_IO_SIZE) ||
+		(kb_job_isset(job, KB_OPT_SIZE) && job->io_size <= job->size));
+}
+
+/*
  * Whether fio reads a write job's blocks back sorted by offset: without
  * experimental_verify, its log_io_piece() sorts them when the file has no
  * random map (file_randommap(): a random job without norandommap, lfsr, ba
@@ -3794,20 +3811,6 @@ bool kb_job_verify_sorted(const struct kb_job *job)
 
 	return kb_job_verify(job) && kb_job_rwmix_read(job) < 100 && job->do_verify &&
 	       !job->experimental_verify && !randommap && !kb_job_seq_once(job);
-}
-
-/*
- * A sequential pass that never comes back over its blocks (not time_based,
- * one loop, io_size within size, no strided zones): fio's sorted log reads
- * it back in the order written, each block once, which is the kernel's
- * replay: no log is asked for, so a whole drive's verify needs no memory
- * for one.
- */
-bool kb_job_seq_once(const struct kb_job *job)
-{
-	return !job->random && !job->time_based && job->loops <= 1 && !job->strided &&
-	       (!kb_job_isset(job, KB_OPT_IO_SIZE) ||
-		(kb_job_isset(job, KB_OPT_SIZE) && job->io_size <= job->size));
 }
 
 bool kb_job_norandommap(const struct kb_job *job)
