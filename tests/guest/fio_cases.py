@@ -124,6 +124,8 @@ class Case:
     pause: float = 0.1              # pauses: the shortest gap counted (s)
     text: tuple[str, ...] = ()      # text: regular expressions of the normal output
     fill: int = 0                   # plugs: the requests of the first fill
+    proof_runs: int = 1             # runs without an option that may all pass before
+                                    # the case is blind to it (the scheduler's choice)
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""
