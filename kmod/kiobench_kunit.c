@@ -2207,7 +2207,54 @@ static void kb_xmap_keeps_fios_survivors(struct kunit *test)
 	kb_xt_expect(test, x, want, ARRAY_SIZE(want));
 }
 
-/* Random writes of 1 to maxn units, windows popped between: as the list's. */
+/*
+ * A failed write leaves the log whole, the extents it dropped staying
+ * dropped; one that a later write has dropped, or a range that is not an
+ * extent of the log, changes nothing.
+ */
+static void kb_xmap_drops_a_failed_write(struct kunit *test)
+{
+	struct kb_xmap *x = kb_xt_map(test);
+	struct kb_xref want[] = { { 0, 2 }, { 20, 4 }, { 30, 2 }, { 62, 2 } };
+
+	/* Arrange */
+	kb_xmap_insert(x, 0, 2);
+	kb_xmap_insert(x, 4, 4);
+	kb_xmap_insert(x, 6, 4);	/* drops [4, 8) */
+	kb_xmap_insert(x, 20, 4);
+	kb_xmap_insert(x, 22, 4);	/* drops [20, 24) */
+	kb_xmap_insert(x, 30, 2);
+	kb_xmap_insert(x, 62, 2);	/* at the span's end */
+	/* Act */
+	kb_xmap_remove(x, 6, 4);	/* leaves; [4, 8) stays dropped */
+	kb_xmap_remove(x, 20, 4);	/* [22, 26) dropped it: nothing */
+	kb_xmap_remove(x, 22, 4);	/* leaves */
+	kb_xmap_insert(x, 20, 4);
+	kb_xmap_remove(x, 30, 1);	/* part of an extent */
+	kb_xmap_remove(x, 0, 4);	/* more than one */
+	kb_xmap_remove(x, 62, 4);	/* past the span's end */
+	kb_xmap_remove(x, 40, 2);	/* not in the log */
+	/* Assert */
+	kb_xt_expect(test, x, want, ARRAY_SIZE(want));
+}
+
+/* fio's unlog_io_piece() on the reference: extent a, n leaves, if there. */
+static unsigned int kb_xref_remove(struct kb_xref *r, unsigned int nr, u64 a, u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (r[i].a == a && r[i].n == n) {
+			r[i] = r[nr - 1];
+			return nr - 1;
+		}
+	return nr;
+}
+
+/*
+ * Random writes of 1 to maxn units, a quarter of them failing as soon as
+ * logged, windows popped between: as the list's.
+ */
 static void kb_xmap_is_the_reference(struct kunit *test)
 {
 	struct kb_xmap *x = kb_xt_map(test);
@@ -2226,6 +2273,10 @@ static void kb_xmap_is_the_reference(struct kunit *test)
 			a = kb_rng_next(&rng) % (KB_XT_UNITS - n + 1);
 			kb_xmap_insert(x, a, n);
 			nr = kb_xref_insert(r, nr, a, n);
+			if (kb_rng_next(&rng) % 4)
+				continue;
+			kb_xmap_remove(x, a, n);
+			nr = kb_xref_remove(r, nr, a, n);
 		}
 		kb_xt_expect(test, x, r, nr);	/* a window's read-back */
 	}
@@ -2278,6 +2329,7 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_vhdr_layout),
 	KUNIT_CASE(kb_crc64_is_ecma182),
 	KUNIT_CASE(kb_xmap_keeps_fios_survivors),
+	KUNIT_CASE(kb_xmap_drops_a_failed_write),
 	KUNIT_CASE(kb_xmap_is_the_reference),
 	KUNIT_CASE(kb_crc_t10dif_is_t10),
 	KUNIT_CASE_PARAM(kb_opf_of_each_op, opf_gen_params),

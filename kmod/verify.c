@@ -400,6 +400,21 @@ VISIBLE_IF_KUNIT bool kb_xmap_pop(struct kb_xmap *x, u64 *a, u64 *n)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_xmap_pop);
 
+/*
+ * fio's unlog_io_piece() for a write that failed: its extent leaves the
+ * log, if it is still there whole (no later write has dropped it).  The
+ * older extents it dropped stay dropped, as fio's do.
+ */
+VISIBLE_IF_KUNIT void kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n)
+{
+	if (a + n > x->units || !test_bit(a, x->start) ||
+	    kb_xmap_end(x, a + 1) != a + n)
+		return;
+	__clear_bit(a, x->start);
+	bitmap_clear(x->cover, a, n);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_xmap_remove);
+
 /* The extents in the log: a read-back's I/Os. */
 VISIBLE_IF_KUNIT u64 kb_xmap_count(const struct kb_xmap *x)
 {
@@ -417,6 +432,25 @@ static void kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
 	if (WARN_ON_ONCE((rel | slot->len) & ((1ULL << x->shift) - 1)))
 		return;
 	kb_xmap_insert(x, rel >> x->shift, slot->len >> x->shift);
+}
+
+/*
+ * A write of the write pass failed and the job goes on: a sorted read-back
+ * does not read it (fio drops it from its log); a replay still does.
+ */
+void kb_verify_write_failed(struct kb_worker *w, const struct kb_slot *slot)
+{
+	struct kb_xmap *x;
+	u64 rel;
+
+	if (!w->vw || !w->vw->xmap.start || w->verifying ||
+	    slot->dir != KIOBENCH_DIR_WRITE)
+		return;
+	x = &w->vw->xmap;
+	rel = slot->off - w->dev->span_start;
+	if ((rel | slot->len) & ((1ULL << x->shift) - 1))
+		return;
+	kb_xmap_remove(x, rel >> x->shift, slot->len >> x->shift);
 }
 
 /* A sorted read-back's next I/O: the log's next extent, read and checked. */

@@ -112,6 +112,7 @@ void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_pick_sorted(struct kb_worker *w, struct kb_slot *slot);
 bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_check(struct kb_worker *w, struct kb_slot *slot);
+void kb_verify_write_failed(struct kb_worker *w, const struct kb_slot *slot);
 
 /* job.c, netlink.c, debugfs.c */
 u64 kb_verify_mem(const struct kb_job *job);
@@ -132,6 +133,7 @@ bool kb_vhdr_valid(const struct kb_vhdr *h);
 enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 			       const struct kb_config *cfg, u64 off);
 void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n);
+void kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n);
 bool kb_xmap_pop(struct kb_xmap *x, u64 *a, u64 *n);
 u64 kb_xmap_count(const struct kb_xmap *x);
 #endif

@@ -662,10 +662,12 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 	struct kb_job *job = w->job;
 	int err = blk_status_to_errno(slot->bio.bi_status);
 
-	if (!disk_live(w->dev->bdev.bdev->bd_disk))
+	if (!disk_live(w->dev->bdev.bdev->bd_disk)) {
 		err = -ENODEV;
-	else if (kb_err_go_on(w, slot, err))
+	} else if (kb_err_go_on(w, slot, err)) {
+		kb_verify_write_failed(w, slot);
 		return;
+	}
 	cmpxchg(&job->error, 0, err);
 	WRITE_ONCE(job->stop, true);
 }

@@ -3787,11 +3787,14 @@ bool kb_job_cmdprio(const struct kb_job *job)
  * one loop, io_size within size, no strided zones): fio's sorted log reads
  * it back in the order written, each block once, which is the kernel's
  * replay: no log is asked for, so a whole drive's verify needs no memory
- * for one.
+ * for one.  Unless a failed write may be gone on from (continue_on_error's
+ * or ignore_error's write errors): fio drops it from the log, and only
+ * the kernel's log can drop it from the read-back.
  */
 static bool kb_job_seq_once(const struct kb_job *job)
 {
 	return !job->random && !job->time_based && job->loops <= 1 && !job->strided &&
+	       !(job->continue_on_error & KB_COE_WRITE) &&
 	       (!kb_job_isset(job, KB_OPT_IO_SIZE) ||
 		(kb_job_isset(job, KB_OPT_SIZE) && job->io_size <= job->size));
 }

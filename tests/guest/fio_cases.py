@@ -271,6 +271,12 @@ CASES += [
     Case("verify-backlog",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\nverify_backlog=8\n",
          ("opseq",), ("verify_backlog",), seeds=1, writes=True),
+    # a write that fails (4 KiB block 8) and is gone on from is not read
+    # back: fio drops it from its log
+    Case("verify-failed-write",
+         "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ncontinue_on_error=write\n",
+         ("stream",), ("continue_on_error",), seeds=1, writes=True, bad_sectors=(64, 71),
+         fails=True),
     Case("verify-pattern",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=pattern\nverify_pattern=0x5a5aa5a5\n"
          "do_verify=0\n",
