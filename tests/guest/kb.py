@@ -361,41 +361,41 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
     return out
 
 
-def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
-                    timeout: float = 120, buffer_kb: int = 0) -> list[str]:
-    """The rwbs field of every block:`event` (block_rq_issue,
-    block_bio_queue ...) of dev while cmd ran, in order: W, R, D for the
-    op, F before it a preflush, F after it FUA."""
-    ev = f"{TRACING}/events/block/{event}"
-    _, devt = trace_devno(guest, dev)
+def traced(guest: Guest, ev: str, cmd: str, *, filt: str = "0", timeout: float = 120,
+           buffer_kb: int = 0) -> str:
+    """Runs cmd (it must succeed) with the trace event ev (its directory
+    under events/) on, filtered by filt ("0": every one), on an empty
+    trace buffer (of buffer_kb KiB if given); the trace, read after."""
     mount_tracefs(guest)
     if buffer_kb:
         guest.check(f"echo {buffer_kb} >{TRACING}/buffer_size_kb")
-    guest.check(f"echo >{TRACING}/trace && "
-                f"echo 'dev == {devt}' >{ev}/filter && "
-                f"echo 1 >{ev}/enable")
+    guest.check(f"echo >{TRACING}/trace && echo '{filt}' >{ev}/filter && "
+                f"echo 1 >{ev}/enable && echo 1 >{TRACING}/tracing_on")
     try:
         r = guest.run(cmd, timeout=timeout)
         assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
     finally:
         guest.check(f"echo 0 >{ev}/enable && echo 0 >{ev}/filter")
-    return re.findall(rf"{event}: \d+,\d+ (\w+)", guest.check(f"cat {TRACING}/trace"))
+    return guest.check(f"cat {TRACING}/trace", timeout=60)
+
+
+def tracepoint_rwbs(guest: Guest, dev: str, event: str, cmd: str, *,
+                    timeout: float = 120, buffer_kb: int = 0) -> list[str]:
+    """The rwbs field of every block:`event` (block_rq_issue,
+    block_bio_queue ...) of dev while cmd ran, in order: W, R, D for the
+    op, F before it a preflush, F after it FUA."""
+    _, devt = trace_devno(guest, dev)
+    out = traced(guest, f"{TRACING}/events/block/{event}", cmd, filt=f"dev == {devt}",
+                 timeout=timeout, buffer_kb=buffer_kb)
+    return re.findall(rf"{event}: \d+,\d+ (\w+)", out)
 
 
 def unplugs(guest: Guest, cmd: str, *, timeout: float = 120) -> list[tuple[str, int]]:
     """Runs cmd (it must succeed) under block_unplug: (comm, requests) of
     each plug flushed meanwhile, in order.  The event has no device, so
     every task's: its comm tells whose (fio, kiobench<job>/<worker>)."""
-    ev = f"{TRACING}/events/block/block_unplug"
-    mount_tracefs(guest)
-    guest.check(f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
-                f"echo 0 >{ev}/filter && echo 1 >{ev}/enable && echo 1 >{TRACING}/tracing_on")
-    try:
-        r = guest.run(cmd, timeout=timeout)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{ev}/enable")
-    out = guest.check(f"cat {TRACING}/trace", timeout=60)
+    out = traced(guest, f"{TRACING}/events/block/block_unplug", cmd, timeout=timeout,
+                 buffer_kb=8192)
     assert "LOST" not in out
     return [(comm, int(n)) for comm, n in re.findall(r"block_unplug: \[([^\]]+)\] (\d+)", out)]
 
@@ -408,16 +408,10 @@ def nvme_cmds(guest: Guest, cmd: str) -> list[dict]:
     (nvme_cmd_write, nvme_cmd_dsm ...), its queue (qid) and the fields of
     its arguments (slba, len, ctrl, dsmgmt of reads, writes and write
     zeroes; nr of a DSM, its ranges less one)."""
-    mount_tracefs(guest)
-    guest.check(f"echo >{TRACING}/trace && echo 1 >{NVME_CMD}/enable")
-    try:
-        r = guest.run(cmd, timeout=300)
-        assert r.rc == 0, f"{cmd}: exit {r.rc}\n{r.out}"
-    finally:
-        guest.check(f"echo 0 >{NVME_CMD}/enable")
+    trace = traced(guest, NVME_CMD, cmd, timeout=300)
     out = []
     for qid, op, args in re.findall(r"qid=(\d+),[^\n]*?cmd=\((nvme_cmd_\w+)\s*([^)]*)\)",
-                                    guest.check(f"cat {TRACING}/trace")):
+                                    trace):
         # decimal, or 0x hex; admin commands print some fields with zeroes
         # before them ("cns=01"), which int(v, 0) refuses
         f = {k: int(v, 16 if v.startswith("0x") else 10)
