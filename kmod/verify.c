@@ -894,10 +894,29 @@ static void kb_vwindow_start(struct kb_worker *w)
 	vw->phase = KB_VP_WRITE;
 	vw->ios_rest = 0;
 	vw->wleft = kb_vwindow(&w->job->cfg);
-	if (w->job->cfg.verify_backlog) {
+	if (w->job->cfg.verify_backlog || vw->loop_bytes) {
 		kb_vsave_take(w, &vw->save);
 		vw->picks = 0;
 	}
+}
+
+/*
+ * verify_loops: the worker's budget is that many loops of its share of a
+ * loop's bytes, split as the job's io-bytes is, each read back before the
+ * next is written.
+ */
+static void kb_vloops_begin(struct kb_worker *w)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	struct kb_vw *vw = w->vw;
+
+	if (cfg->verify_loops <= 1)
+		return;
+	vw->loop_bytes = kb_split_budget(cfg->io_bytes / cfg->verify_loops,
+					 w->job->io_unit, w->job->nr_workers,
+					 w->index);
+	vw->loops_left = cfg->verify_loops - 1;
+	w->bytes_left = vw->loop_bytes;
 }
 
 /* At the worker's start: its generators, for the read-back to replay. */
@@ -905,6 +924,7 @@ void kb_verify_begin(struct kb_worker *w)
 {
 	if (!w->vw)
 		return;
+	kb_vloops_begin(w);
 	kb_vsave_take(w, &w->vw->save);
 	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
 	/* verify-sorted: the write pass is logged, then the log read back */
@@ -912,8 +932,21 @@ void kb_verify_begin(struct kb_worker *w)
 		w->verifying = false;
 		w->vw->dry = true;
 	}
-	if (kb_vwindow(&w->job->cfg) && !w->verifying)
+	if ((kb_vwindow(&w->job->cfg) || w->vw->loop_bytes) && !w->verifying)
 		kb_vwindow_start(w);
+}
+
+/* A loop of verify_loops has written its bytes, and another follows. */
+static bool kb_vloop_end(const struct kb_worker *w)
+{
+	return w->vw->loop_bytes && !w->bytes_left && w->vw->loops_left;
+}
+
+/* Whether the pass that ended is a loop's writes, whose end_fsync is due. */
+bool kb_verify_loop_ends(const struct kb_worker *w)
+{
+	return w->vw && w->vw->phase == KB_VP_WRITE && !w->verifying &&
+	       kb_vloop_end(w);
 }
 
 /*
@@ -923,8 +956,10 @@ void kb_verify_begin(struct kb_worker *w)
  *     (trim_backlog_batch of them, all there are), at the job's depth; or
  *     verify_backlog's read-back of the window, a replay as the final
  *     read-back's;
- *   - after those, the next window, unless the window ended with the job's
- *     budget, runtime or a stop.
+ *   - after a loop of verify_loops, its read-back, a replay as the final
+ *     read-back's;
+ *   - after those, the next window (the next loop's first, after a loop),
+ *     unless the window ended with the job's budget, runtime or a stop.
  *
  * A window ends with nothing in flight: a trim never races its write, and
  * a read-back never reads a block still being written.  Whatever is left
@@ -936,7 +971,8 @@ bool kb_verify_window_next(struct kb_worker *w)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_vw *vw = w->vw;
 
-	if (!vw || !kb_vwindow(cfg) || (w->verifying && vw->phase != KB_VP_READBACK))
+	if (!vw || (!kb_vwindow(cfg) && !vw->loop_bytes) ||
+	    (w->verifying && vw->phase != KB_VP_READBACK))
 		return false;
 	if (vw->phase == KB_VP_WRITE) {
 		kb_vsave_take(w, &vw->after);
@@ -950,7 +986,8 @@ bool kb_verify_window_next(struct kb_worker *w)
 			w->bytes_left = U64_MAX;
 			return true;
 		}
-		if (cfg->verify_backlog && cfg->do_verify && vw->picks) {
+		if ((cfg->verify_backlog || kb_vloop_end(w)) && cfg->do_verify &&
+		    vw->picks) {
 			vw->phase = KB_VP_READBACK;
 			kb_vsave_put(w, &vw->save);
 			w->ios_left = vw->xmap.start ? kb_xmap_readback(w) :
@@ -967,9 +1004,16 @@ bool kb_verify_window_next(struct kb_worker *w)
 	w->vsorted = false;
 	w->vdeadline_ns = 0;
 	kb_vsave_put(w, &vw->after);
-	if (w->ios_left || !vw->ios_rest || !w->bytes_left || !kb_vgo_on(w))
+	if (!kb_vgo_on(w))
 		goto done;
-	w->ios_left = vw->ios_rest;
+	if (kb_vloop_end(w)) {		/* the next loop */
+		w->bytes_left = vw->loop_bytes;
+		vw->loops_left--;
+	} else if (w->ios_left || !vw->ios_rest || !w->bytes_left) {
+		goto done;		/* not a window's end: the job's */
+	}
+	if (!w->ios_left)
+		w->ios_left = vw->ios_rest;
 	kb_vpass_reset(w);
 	kb_vwindow_start(w);
 	return true;
@@ -1253,6 +1297,7 @@ static const int kb_verify_attrs[] = {
 	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
 	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
 	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_VERIFY_SORTED,
+	KIOBENCH_A_VERIFY_LOOPS,
 };
 
 /*
@@ -1338,6 +1383,25 @@ static int kb_parse_sorted(struct genl_info *info, struct kb_config *cfg)
 	return 0;
 }
 
+/*
+ * verify-loops: loops of io-bytes / verify-loops bytes, each read back; a
+ * budget of bytes alone, and not with trim-backlog, whose ring and trims
+ * the loops do not start again.
+ */
+static int kb_parse_loops(struct genl_info *info, const struct kb_config *cfg)
+{
+	if (cfg->verify_loops <= 1)
+		return 0;
+	if (!cfg->do_verify || !kb_vwrites(cfg) || cfg->verify_only ||
+	    cfg->trim_backlog || cfg->number_ios || !cfg->io_bytes ||
+	    cfg->io_bytes % cfg->verify_loops) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_VERIFY_LOOPS],
+				    "verify-loops: needs do-verify, writes and io-bytes a multiple of it; not with number-ios, verify-only or trim-backlog");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* The verify attributes' rules across attributes; after bssplit's. */
 int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 {
@@ -1404,6 +1468,9 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 	if (i)
 		return i;
 	i = kb_parse_sorted(info, cfg);
+	if (i)
+		return i;
+	i = kb_parse_loops(info, cfg);
 	if (i)
 		return i;
 	if (pat) {

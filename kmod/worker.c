@@ -1289,8 +1289,10 @@ static void kb_verify_dry_run(struct kb_worker *w)
 
 /*
  * The job's I/O, in windows with verify_backlog or trim_backlog, each
- * followed by its trims or read-back; its end_fsync; then, for verify, the
- * read-back of what it wrote (of the last window's, with windows).  Its
+ * followed by its trims or read-back, and in verify_loops' loops, each
+ * followed by its end_fsync and read-back; its end_fsync; then, for
+ * verify, the read-back of what it wrote (of the last window's, with
+ * windows).  Its
  * bios' blk-cgroup is taken for the run (compat.h).
  */
 void kb_worker_run(struct kb_worker *w)
@@ -1303,9 +1305,11 @@ void kb_worker_run(struct kb_worker *w)
 	if (unlikely(w->vw && w->vw->dry))
 		kb_verify_dry_run(w);
 	else
-		do
+		do {
 			kb_worker_pass(w);
-		while (kb_verify_window_next(w));
+			if (unlikely(kb_verify_loop_ends(w)))
+				kb_end_fsync(w);	/* fio's, each loop */
+		} while (kb_verify_window_next(w));
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))
 		kb_worker_pass(w);

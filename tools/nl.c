@@ -153,6 +153,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
 	{ KIOBENCH_A_VERIFY_SORTED, "experimental_verify", "when off (fio's default), for a "
 	  "write job that reads back and has no random map in fio's sense (kb_job_verify_sorted)" },
+	{ KIOBENCH_A_VERIFY_LOOPS, "loops", "with verify, for a write job whose budget is "
+	  "bytes (kb_job_verify_loops): each loop read back before the next" },
 	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
 	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
@@ -830,6 +832,9 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	if (job->random && kb_job_norandommap(job) && nla_put_flag(msg, KIOBENCH_A_NORANDOMMAP))
 		return -1;
 	if (kb_job_verify_sorted(job) && nla_put_flag(msg, KIOBENCH_A_VERIFY_SORTED))
+		return -1;
+	if (kb_job_verify_loops(job) &&
+	    nla_put_u32(msg, KIOBENCH_A_VERIFY_LOOPS, kb_job_verify_loops(job)))
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;

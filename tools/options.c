@@ -3816,6 +3816,19 @@ bool kb_job_verify_sorted(const struct kb_job *job)
 	       !job->experimental_verify && !randommap && !kb_job_seq_once(job);
 }
 
+/*
+ * fio's loops with verify: fio reads a loop's writes back before it writes
+ * the next (thread_main(): do_io() then do_verify(), each loop), so the
+ * kernel is told the loops when its budget is io-bytes.  0: one read-back
+ * at the end.
+ */
+uint32_t kb_job_verify_loops(const struct kb_job *job)
+{
+	return job->loops > 1 && kb_job_verify(job) && kb_job_rwmix_read(job) < 100 &&
+	       job->do_verify && !job->verify_only && !job->time_based && !job->number_ios &&
+	       kb_job_io_bytes(job) ? job->loops : 0;
+}
+
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||

@@ -271,6 +271,18 @@ CASES += [
     Case("verify-backlog",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\nverify_backlog=8\n",
          ("opseq",), ("verify_backlog",), seeds=1, writes=True),
+    # each loop's writes read back (end_fsync first) before the next loop
+    Case("verify-loops",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nloops=3\nend_fsync=1\n",
+         ("stream",), ("loops", "end_fsync"), seeds=1, writes=True,
+         device={"size_mb": 64, "cache_size": 16}),
+    # verify_backlog's windows start again with each loop
+    Case("verify-loops-backlog",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_backlog=6\nloops=2\n",
+         ("stream",), ("loops",), seeds=1, writes=True),
+    Case("verify-loops-random",
+         "[v]\nrw=randwrite\nbs=4k\nsize=64k\nverify=crc32c\nloops=2\n",
+         ("opseq", "count"), ("loops",), seeds=1, writes=True),
     # a write that fails (4 KiB block 8) and is gone on from is not read
     # back: fio drops it from its log
     Case("verify-failed-write",

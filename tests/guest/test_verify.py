@@ -16,6 +16,7 @@ import re
 import pytest
 
 from kb import block_events, nlreq, tracepoint_rwbs
+from test_robust import set_badblocks
 
 # verify's paths (every method, the dumps, the read-back) run under KASAN, lockdep
 # and kmemleak: on the debug kernel, not twice on 6.12
@@ -379,6 +380,48 @@ def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_n
     assert v["verified"] == BLOCKS and v["corrupt"] == 0, v
 
 
+def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
+    """fio's loops=3 with verify and end_fsync, on a device with a write
+    cache: each loop's writes, their flush, then their read-back, before
+    the next loop's (fio's thread_main(): do_io(), then do_verify(), each
+    loop); every block checked three times.  Mutations: the tool not
+    sending verify-loops: red (every write first); no end_fsync at a
+    loop's end: red; no read-back at a loop's end: red (the fio cases
+    verify-loops and verify-loops-random, the same three)."""
+    dev = make_nullb("nullb0", size_mb=16, cache_size=16)
+    dirs = bio_dirs(guest, dev, f"kiobench run --output-format=json --output={OUT} "
+                                f"--filename={dev} --bs={BS} --size={SIZE} --iodepth=8 "
+                                "--rw=write --verify=crc32c --loops=3 --end_fsync=1 "
+                                "--allow-writes")
+    runs = [(d, len(list(g))) for d, g in itertools.groupby(dirs)]
+    assert runs == [("W", BLOCKS), ("F", 1), ("R", BLOCKS)] * 3, runs
+    job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
+    v = verify(job)
+    assert v["verified"] == 3 * BLOCKS and v["corrupt"] == 0, v
+    assert job["kiobench"]["settings"]["verify_loops"] == 3     # as the kernel ran it
+
+
+def test_failed_write_is_not_read_back(guest, kiobench_module, make_nullb):
+    """continue_on_error=write, block 8 failing (null_blk's badblocks; one
+    write at a time, so that no request merges it with others): the job
+    goes on, and its read-back reads every other block, lowest first,
+    each once, and not block 8, which fio drops from its log
+    (unlog_io_piece()).  Mutations: kb_verify_write_failed() not called:
+    red (the read of block 8 fails and stops the job); the tool not asking
+    for the log of a single sequential pass: red (the replay reads it)."""
+    dev = make_nullb("nullb0", size_mb=16)
+    set_badblocks(guest, "nullb0", 64, 71)
+    cmd = (f"kiobench run --output-format=json --output={OUT} --filename={dev} --bs={BS} "
+           "--size=256k --iodepth=1 --rw=write --verify=crc32c --continue_on_error=write "
+           "--allow-writes")
+    ios = queued(guest, dev, cmd)
+    blocks = [i * BS for i in range(64)]
+    assert [off for op, off, _ in ios if op == "W"] == blocks, ios
+    assert [off for op, off, _ in ios if op == "R"] == [b for b in blocks if b != 8 * BS], ios
+    v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
+    assert v["verified"] == 63 and v["corrupt"] == 0, v
+
+
 def test_read_write_mix_reads_back_its_writes_and_trims(guest, kiobench_module, make_nullb):
     """fio's rw=randrw with verify and trim_percentage: the mix's reads are
     plain reads (fio checks only reads of its verify list); its writes are
@@ -431,6 +474,14 @@ def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
         assert r.rc != 0 and msg in r.out, (args, r.out)
     r = guest.run(f"kiobench run --filename={dev} --rw=write --trim_backlog=8 --allow-writes")
     assert r.rc != 0 and "only with verify" in r.out, r.out
+    # what the tool never sends: loops the bytes do not split into, or
+    # with a budget of I/Os
+    for extra in (("io-bytes=1048576", "verify-loops=3"),
+                  ("io-bytes=1048576", "verify-loops=2", "number-ios=8")):
+        ack = nlreq(guest, "new", f"dev={dev}", "bss=4096", "rwmix-read=0", "allow-writes",
+                    "verify=1", *extra)
+        assert (ack.name, ack.attr) == ("EINVAL", "verify-loops"), ack.out
+        assert "io-bytes a multiple of it; not with number-ios" in ack.msg, ack.out
 
 
 SORTED = ("--size=256k --io_size=3m --rw=randwrite --norandommap --bsrange=4k-16k "
