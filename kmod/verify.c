@@ -894,29 +894,32 @@ static void kb_vwindow_start(struct kb_worker *w)
 	vw->phase = KB_VP_WRITE;
 	vw->ios_rest = 0;
 	vw->wleft = kb_vwindow(&w->job->cfg);
-	if (w->job->cfg.verify_backlog || vw->loop_bytes) {
+	if (w->job->cfg.verify_backlog || vw->round_bytes) {
 		kb_vsave_take(w, &vw->save);
 		vw->picks = 0;
 	}
 }
 
 /*
- * verify_loops: the worker's budget is that many loops of its share of a
- * loop's bytes, split as the job's io-bytes is, each read back before the
- * next is written.
+ * verify_round: the worker's budget in rounds of its share of a round's
+ * bytes (split as the job's io-bytes is), the last one the rest, each read
+ * back before the next is written.
  */
-static void kb_vloops_begin(struct kb_worker *w)
+static void kb_vrounds_begin(struct kb_worker *w)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_vw *vw = w->vw;
 
-	if (cfg->verify_loops <= 1)
+	if (!cfg->verify_round)
 		return;
-	vw->loop_bytes = kb_split_budget(cfg->io_bytes / cfg->verify_loops,
-					 w->job->io_unit, w->job->nr_workers,
-					 w->index);
-	vw->loops_left = cfg->verify_loops - 1;
-	w->bytes_left = vw->loop_bytes;
+	vw->round_bytes = kb_split_budget(cfg->verify_round, w->job->io_unit,
+					  w->job->nr_workers, w->index);
+	if (!vw->round_bytes || vw->round_bytes >= w->bytes_left) {
+		vw->round_bytes = 0;	/* one round: the job's read-back */
+		return;
+	}
+	vw->rounds_rest = w->bytes_left - vw->round_bytes;
+	w->bytes_left = vw->round_bytes;
 }
 
 /* At the worker's start: its generators, for the read-back to replay. */
@@ -924,7 +927,7 @@ void kb_verify_begin(struct kb_worker *w)
 {
 	if (!w->vw)
 		return;
-	kb_vloops_begin(w);
+	kb_vrounds_begin(w);
 	kb_vsave_take(w, &w->vw->save);
 	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
 	/* verify-sorted: the write pass is logged, then the log read back */
@@ -932,21 +935,21 @@ void kb_verify_begin(struct kb_worker *w)
 		w->verifying = false;
 		w->vw->dry = true;
 	}
-	if ((kb_vwindow(&w->job->cfg) || w->vw->loop_bytes) && !w->verifying)
+	if ((kb_vwindow(&w->job->cfg) || w->vw->round_bytes) && !w->verifying)
 		kb_vwindow_start(w);
 }
 
-/* A loop of verify_loops has written its bytes, and another follows. */
-static bool kb_vloop_end(const struct kb_worker *w)
+/* A round of verify_round has written its bytes, and another follows. */
+static bool kb_vround_end(const struct kb_worker *w)
 {
-	return w->vw->loop_bytes && !w->bytes_left && w->vw->loops_left;
+	return w->vw->round_bytes && !w->bytes_left && w->vw->rounds_rest;
 }
 
-/* Whether the pass that ended is a loop's writes, whose end_fsync is due. */
-bool kb_verify_loop_ends(const struct kb_worker *w)
+/* Whether the pass that ended is a round's writes, whose end_fsync is due. */
+bool kb_verify_round_ends(const struct kb_worker *w)
 {
 	return w->vw && w->vw->phase == KB_VP_WRITE && !w->verifying &&
-	       kb_vloop_end(w);
+	       kb_vround_end(w);
 }
 
 /*
@@ -956,9 +959,9 @@ bool kb_verify_loop_ends(const struct kb_worker *w)
  *     (trim_backlog_batch of them, all there are), at the job's depth; or
  *     verify_backlog's read-back of the window, a replay as the final
  *     read-back's;
- *   - after a loop of verify_loops, its read-back, a replay as the final
+ *   - after a round of verify_round, its read-back, a replay as the final
  *     read-back's;
- *   - after those, the next window (the next loop's first, after a loop),
+ *   - after those, the next window (the next round's first, after a round),
  *     unless the window ended with the job's budget, runtime or a stop.
  *
  * A window ends with nothing in flight: a trim never races its write, and
@@ -971,7 +974,7 @@ bool kb_verify_window_next(struct kb_worker *w)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_vw *vw = w->vw;
 
-	if (!vw || (!kb_vwindow(cfg) && !vw->loop_bytes) ||
+	if (!vw || (!kb_vwindow(cfg) && !vw->round_bytes) ||
 	    (w->verifying && vw->phase != KB_VP_READBACK))
 		return false;
 	if (vw->phase == KB_VP_WRITE) {
@@ -986,7 +989,7 @@ bool kb_verify_window_next(struct kb_worker *w)
 			w->bytes_left = U64_MAX;
 			return true;
 		}
-		if ((cfg->verify_backlog || kb_vloop_end(w)) && cfg->do_verify &&
+		if ((cfg->verify_backlog || kb_vround_end(w)) && cfg->do_verify &&
 		    vw->picks) {
 			vw->phase = KB_VP_READBACK;
 			kb_vsave_put(w, &vw->save);
@@ -1006,9 +1009,9 @@ bool kb_verify_window_next(struct kb_worker *w)
 	kb_vsave_put(w, &vw->after);
 	if (!kb_vgo_on(w))
 		goto done;
-	if (kb_vloop_end(w)) {		/* the next loop */
-		w->bytes_left = vw->loop_bytes;
-		vw->loops_left--;
+	if (kb_vround_end(w)) {		/* the next round */
+		w->bytes_left = min(vw->round_bytes, vw->rounds_rest);
+		vw->rounds_rest -= w->bytes_left;
 	} else if (w->ios_left || !vw->ios_rest || !w->bytes_left) {
 		goto done;		/* not a window's end: the job's */
 	}
@@ -1297,7 +1300,7 @@ static const int kb_verify_attrs[] = {
 	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
 	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
 	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_VERIFY_SORTED,
-	KIOBENCH_A_VERIFY_LOOPS,
+	KIOBENCH_A_VERIFY_ROUND,
 };
 
 /*
@@ -1384,19 +1387,18 @@ static int kb_parse_sorted(struct genl_info *info, struct kb_config *cfg)
 }
 
 /*
- * verify-loops: loops of io-bytes / verify-loops bytes, each read back; a
- * budget of bytes alone, and not with trim-backlog, whose ring and trims
- * the loops do not start again.
+ * verify-round: rounds of a budget of bytes alone, and not with
+ * trim-backlog, whose ring and trims the rounds do not start again.
  */
-static int kb_parse_loops(struct genl_info *info, const struct kb_config *cfg)
+static int kb_parse_round(struct genl_info *info, const struct kb_config *cfg)
 {
-	if (cfg->verify_loops <= 1)
+	if (!cfg->verify_round)
 		return 0;
 	if (!cfg->do_verify || !kb_vwrites(cfg) || cfg->verify_only ||
-	    cfg->trim_backlog || cfg->number_ios || !cfg->io_bytes ||
-	    cfg->io_bytes % cfg->verify_loops) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_VERIFY_LOOPS],
-				    "verify-loops: needs do-verify, writes and io-bytes a multiple of it; not with number-ios, verify-only or trim-backlog");
+	    cfg->trim_backlog || cfg->number_ios ||
+	    cfg->verify_round >= cfg->io_bytes) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_VERIFY_ROUND],
+				    "verify-round: needs do-verify, writes and io-bytes above it; not with number-ios, verify-only or trim-backlog");
 		return -EINVAL;
 	}
 	return 0;
@@ -1470,7 +1472,7 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 	i = kb_parse_sorted(info, cfg);
 	if (i)
 		return i;
-	i = kb_parse_loops(info, cfg);
+	i = kb_parse_round(info, cfg);
 	if (i)
 		return i;
 	if (pat) {

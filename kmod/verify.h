@@ -95,8 +95,8 @@ struct kb_vw {
 	struct kb_vsave after;	/* the write window's end */
 	u64 ios_rest;		/* the I/O budget past the window */
 	u32 wleft;		/* writes left in the window */
-	u64 loop_bytes;		/* verify_loops: a loop's budget; 0: none */
-	u32 loops_left;		/* loops after this one */
+	u64 round_bytes;	/* verify_round: the worker's share; 0: none */
+	u64 rounds_rest;	/* the budget past this round */
 	/* trims: writes chosen, in order; the oldest trim_upto trimmed */
 	u64 writes, chosen, trim_upto;
 	u64 rwrites, rchosen;	/* the same counts, replayed by the read-back */
@@ -110,7 +110,7 @@ struct kb_vw {
 void kb_verify_begin(struct kb_worker *w);
 bool kb_verify_next_pass(struct kb_worker *w);
 bool kb_verify_window_next(struct kb_worker *w);
-bool kb_verify_loop_ends(const struct kb_worker *w);
+bool kb_verify_round_ends(const struct kb_worker *w);
 void kb_verify_pick_trim(struct kb_worker *w, struct kb_slot *slot);
 void kb_verify_pick_sorted(struct kb_worker *w, struct kb_slot *slot);
 bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot);

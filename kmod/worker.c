@@ -1289,7 +1289,7 @@ static void kb_verify_dry_run(struct kb_worker *w)
 
 /*
  * The job's I/O, in windows with verify_backlog or trim_backlog, each
- * followed by its trims or read-back, and in verify_loops' loops, each
+ * followed by its trims or read-back, and in verify_round's rounds, each
  * followed by its end_fsync and read-back; its end_fsync; then, for
  * verify, the read-back of what it wrote (of the last window's, with
  * windows).  Its
@@ -1307,8 +1307,8 @@ void kb_worker_run(struct kb_worker *w)
 	else
 		do {
 			kb_worker_pass(w);
-			if (unlikely(kb_verify_loop_ends(w)))
-				kb_end_fsync(w);	/* fio's, each loop */
+			if (unlikely(kb_verify_round_ends(w)))
+				kb_end_fsync(w);	/* fio's, each round */
 		} while (kb_verify_window_next(w));
 	kb_end_fsync(w);
 	while (kb_verify_next_pass(w))

@@ -113,8 +113,9 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_CPUS, "cpus_allowed", "an array of CPU numbers" },
 	{ KIOBENCH_A_CPUS_SHARED, "cpus_allowed_policy", "with a set under fio's default "
 	  "policy, shared; split gives a run's job one CPU, a sweep's workers one each" },
-	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer: io_size, else size, "
-	  "else the span, times loops; none when time_based (kb_job_io_bytes)" },
+	{ KIOBENCH_A_IO_BYTES, "io_size/size", "fio's bytes to transfer over its rounds: of "
+	  "size each, within io_size (else size) times loops, loops of them and more while "
+	  "io_size is not done; none when time_based (kb_job_io_bytes)" },
 	{ KIOBENCH_A_LAT_LOG, "lat_log_entries", "only when a log wants the per-I/O log "
 	  "(kb_job_wants_io_log); the option has a default" },
 	{ KIOBENCH_A_LAT_LOG_ALL, "write_iolog", "a flag when the job writes fio's iolog, "
@@ -153,8 +154,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
 	{ KIOBENCH_A_VERIFY_SORTED, "experimental_verify", "when off (fio's default), for a "
 	  "write job that reads back and has no random map in fio's sense (kb_job_verify_sorted)" },
-	{ KIOBENCH_A_VERIFY_LOOPS, "loops", "with verify, for a write job whose budget is "
-	  "bytes (kb_job_verify_loops): each loop read back before the next" },
+	{ KIOBENCH_A_VERIFY_ROUND, "loops/io_size", "with verify, a round's bytes when a "
+	  "write job's budget of bytes takes several of fio's (kb_job_verify_round)" },
 	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
 	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
@@ -833,8 +834,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (kb_job_verify_sorted(job) && nla_put_flag(msg, KIOBENCH_A_VERIFY_SORTED))
 		return -1;
-	if (kb_job_verify_loops(job) &&
-	    nla_put_u32(msg, KIOBENCH_A_VERIFY_LOOPS, kb_job_verify_loops(job)))
+	if (kb_job_verify_round(job) &&
+	    nla_put_u64(msg, KIOBENCH_A_VERIFY_ROUND, kb_job_verify_round(job)))
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;

@@ -3371,23 +3371,85 @@ uint32_t kb_job_fsync(const struct kb_job *job)
 	return job->fsync ? job->fsync : job->fdatasync;
 }
 
-/*
- * fio: none with time_based (the job loops over its span until runtime);
- * else io_size if given, else size, loops times.
- */
-uint64_t kb_job_io_bytes(const struct kb_job *job)
+/* The largest block size of any direction (fio's td_max_bs()). */
+static uint32_t kb_job_max_bs(const struct kb_job *job)
 {
-	uint64_t loops = job->loops ? job->loops : 1, b = 0;
+	uint32_t m = 0, own;
+	const struct kb_bss *b;
+	unsigned int i, d, n;
 
+	for (d = 0; d < KB_BSS_DIRS; d++) {
+		b = kb_job_bss(job, d, &n);
+		for (i = 0; i < n; i++)
+			if (b[i].size > m)
+				m = b[i].size;
+		own = d && job->bs_wt[d - 1] ? job->bs_wt[d - 1] : job->bs;
+		if (!n && own > m)
+			m = own;
+	}
+	return m;
+}
+
+static uint64_t kb_mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/*
+ * Whether a verify read-back follows the job's writes (its do_verify() of
+ * fio's, each round).
+ */
+static bool kb_job_reads_back(const struct kb_job *job)
+{
+	return kb_job_verify(job) && kb_job_rwmix_read(job) < 100 && job->do_verify &&
+	       !job->verify_only;
+}
+
+/*
+ * fio's rounds (thread_main() and do_io()): a round issues at most size
+ * bytes (io_size when larger, for a random write job with norandommap),
+ * within io_size (else size) times loops issued in all, then reads back
+ * with verify.  The first `loops` rounds run; after them another runs
+ * while the bytes done, a verify's read-back included, fall short of
+ * io_size (else size) by the largest block or more (keep_running()).
+ * The job's bytes (0: none, time_based); *round: a round's.
+ */
+static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
+{
+	uint64_t loops = job->loops ? job->loops : 1, s = 0, io, cap, done, rc;
+	unsigned __int128 f, left, more;
+
+	*round = 0;
 	if (job->time_based)
 		return 0;
-	if (kb_job_isset(job, KB_OPT_IO_SIZE))
-		b = job->io_size;
-	else if (kb_job_isset(job, KB_OPT_SIZE))
-		b = job->size_io ? job->size_io : job->size;
+	if (kb_job_isset(job, KB_OPT_SIZE))
+		s = job->size_io ? job->size_io : job->size;
 	else if (job->span_bytes)
-		b = job->span_bytes;
-	return b > UINT64_MAX / loops ? UINT64_MAX : b * loops;
+		s = job->span_bytes;
+	io = kb_job_isset(job, KB_OPT_IO_SIZE) ? job->io_size : s;
+	if (!s)
+		return kb_mul_sat(io, loops);
+	cap = kb_mul_sat(io, loops);
+	rc = job->random && job->norandommap && kb_job_rwmix_read(job) < 100 && io > s ? io : s;
+	done = kb_mul_sat(rc, loops) < cap ? kb_mul_sat(rc, loops) : cap;
+	/* the bytes done per byte issued, in hundredths: the read-back's too */
+	f = 100 + (kb_job_reads_back(job) ? 100 - kb_job_rwmix_read(job) : 0);
+	if (done < cap && f * done + 100 * (unsigned __int128)kb_job_max_bs(job) <=
+	    100 * (unsigned __int128)io) {
+		left = 100 * (unsigned __int128)(io - kb_job_max_bs(job)) - f * done;
+		more = (left / (f * rc) + 1) * rc;
+		done = more >= cap - done ? cap : done + (uint64_t)more;
+	}
+	*round = rc;
+	return done;
+}
+
+/* The job's bytes, all rounds (kb_job_rounds()); 0: none, time_based. */
+uint64_t kb_job_io_bytes(const struct kb_job *job)
+{
+	uint64_t round;
+
+	return kb_job_rounds(job, &round);
 }
 
 /*
@@ -3817,16 +3879,18 @@ bool kb_job_verify_sorted(const struct kb_job *job)
 }
 
 /*
- * fio's loops with verify: fio reads a loop's writes back before it writes
- * the next (thread_main(): do_io() then do_verify(), each loop), so the
- * kernel is told the loops when its budget is io-bytes.  0: one read-back
- * at the end.
+ * With verify, fio reads each round's writes back before the next round
+ * (kb_job_rounds()): the kernel is told a round's bytes when the budget is
+ * bytes and takes more than one.  0: one read-back at the end.
  */
-uint32_t kb_job_verify_loops(const struct kb_job *job)
+uint64_t kb_job_verify_round(const struct kb_job *job)
 {
-	return job->loops > 1 && kb_job_verify(job) && kb_job_rwmix_read(job) < 100 &&
-	       job->do_verify && !job->verify_only && !job->time_based && !job->number_ios &&
-	       kb_job_io_bytes(job) ? job->loops : 0;
+	uint64_t round, all;
+
+	if (!kb_job_reads_back(job) || job->number_ios)
+		return 0;
+	all = kb_job_rounds(job, &round);
+	return all > round ? round : 0;
 }
 
 bool kb_job_norandommap(const struct kb_job *job)

@@ -271,6 +271,20 @@ CASES += [
     Case("verify-backlog",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\nverify_backlog=8\n",
          ("opseq",), ("verify_backlog",), seeds=1, writes=True),
+    # fio's rounds: each issues at most size, within io_size times loops in
+    # all; loops of them, then more while io_size is not done
+    Case("io-size-loops",
+         "[w]\nrw=write\nbs=4k\nsize=64k\nio_size=192k\nloops=2\n",
+         ("count",), ("io_size",), seeds=1, writes=True),
+    # with verify each round is read back before the next, and its reads
+    # count toward io_size: two rounds of 64k where 192k was asked
+    Case("verify-io-size",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nio_size=192k\nverify=crc32c\n",
+         ("stream",), ("io_size",), seeds=1, writes=True),
+    # 96k over two loops: a round of 64k, then one of 32k
+    Case("verify-io-size-short",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nio_size=48k\nloops=2\nverify=crc32c\n",
+         ("stream",), ("io_size", "loops"), seeds=1, writes=True),
     # each loop's writes read back (end_fsync first) before the next loop
     Case("verify-loops",
          "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nloops=3\nend_fsync=1\n",

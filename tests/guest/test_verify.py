@@ -385,8 +385,8 @@ def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
     cache: each loop's writes, their flush, then their read-back, before
     the next loop's (fio's thread_main(): do_io(), then do_verify(), each
     loop); every block checked three times.  Mutations: the tool not
-    sending verify-loops: red (every write first); no end_fsync at a
-    loop's end: red; no read-back at a loop's end: red (the fio cases
+    sending verify-round: red (every write first); no end_fsync at a
+    round's end: red; no read-back at a round's end: red (the fio cases
     verify-loops and verify-loops-random, the same three)."""
     dev = make_nullb("nullb0", size_mb=16, cache_size=16)
     dirs = bio_dirs(guest, dev, f"kiobench run --output-format=json --output={OUT} "
@@ -398,7 +398,7 @@ def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
     job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
     v = verify(job)
     assert v["verified"] == 3 * BLOCKS and v["corrupt"] == 0, v
-    assert job["kiobench"]["settings"]["verify_loops"] == 3     # as the kernel ran it
+    assert job["kiobench"]["settings"]["verify_round"] == SIZE  # as the kernel ran it
 
 
 def test_failed_write_is_not_read_back(guest, kiobench_module, make_nullb):
@@ -474,14 +474,14 @@ def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
         assert r.rc != 0 and msg in r.out, (args, r.out)
     r = guest.run(f"kiobench run --filename={dev} --rw=write --trim_backlog=8 --allow-writes")
     assert r.rc != 0 and "only with verify" in r.out, r.out
-    # what the tool never sends: loops the bytes do not split into, or
-    # with a budget of I/Os
-    for extra in (("io-bytes=1048576", "verify-loops=3"),
-                  ("io-bytes=1048576", "verify-loops=2", "number-ios=8")):
+    # what the tool never sends: a round of the whole budget, or with a
+    # budget of I/Os
+    for extra in (("io-bytes=1048576", "verify-round=1048576"),
+                  ("io-bytes=1048576", "verify-round=65536", "number-ios=8")):
         ack = nlreq(guest, "new", f"dev={dev}", "bss=4096", "rwmix-read=0", "allow-writes",
                     "verify=1", *extra)
-        assert (ack.name, ack.attr) == ("EINVAL", "verify-loops"), ack.out
-        assert "io-bytes a multiple of it; not with number-ios" in ack.msg, ack.out
+        assert (ack.name, ack.attr) == ("EINVAL", "verify-round"), ack.out
+        assert "io-bytes above it; not with number-ios" in ack.msg, ack.out
 
 
 SORTED = ("--size=256k --io_size=3m --rw=randwrite --norandommap --bsrange=4k-16k "
