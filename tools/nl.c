@@ -202,6 +202,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "when given" },
 	{ KIOBENCH_A_WRITE_STREAM_SELECT, "write_stream_select", "with write_streams only, "
 	  "when given" },
+	{ KIOBENCH_A_NUMBER_IOS, "number_ios", "times loops, as fio counts it over its loops "
+	  "(kb_job_number_ios)" },
 	{ KIOBENCH_A_SEED, "randseed", "the run's job n's own, the seed (or the kernel's "
 	  "default) plus n times 0x9e3779b97f4a7c15, as fio seeds job n from the seed times n; "
 	  "the first job's only when given (kb_job_seed)" },
@@ -811,6 +813,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 	     nla_put_u32(msg, KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, job->dedupe_group_workers)))
 		return -1;
 	if ((io_bytes && nla_put_u64(msg, KIOBENCH_A_IO_BYTES, io_bytes)) ||
+	    (kb_job_number_ios(job) &&
+	     nla_put_u64(msg, KIOBENCH_A_NUMBER_IOS, kb_job_number_ios(job))) ||
 	    (detach && nla_put_flag(msg, KIOBENCH_A_DETACH)))
 		return -1;
 	if (kb_job_wants_io_log(job) &&

@@ -2278,8 +2278,9 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	JOB(KB_OPT_IO_SIZE, "io_size", "SIZE", p_size, "bytes to transfer, all workers",
 	    .alias = "io_limit", .off = JOBF(io_size), BOUNDS(1, UINT64_MAX),
 	    .fio_case = "seq-io-size"),
-	JOB(KB_OPT_NUMBER_IOS, "number_ios", "N", p_u64, "I/Os to issue, all workers",
-	    ATTR(KIOBENCH_A_NUMBER_IOS, number_ios), BOUNDS(1, UINT64_MAX),
+	/* sent by code: times loops (kb_job_number_ios()) */
+	JOB(KB_OPT_NUMBER_IOS, "number_ios", "N", p_u64, "I/Os to issue, all workers, each loop",
+	    .off = JOBF(number_ios), .size = sizeof(uint64_t), BOUNDS(1, UINT64_MAX),
 	    .fio_case = "number-ios"),
 	JOB(KB_OPT_RUNTIME, "runtime", "TIME", p_time, "measured run time (after ramp_time)",
 	    .alias = "timeout", ATTR(KIOBENCH_A_RUNTIME_NS, runtime_ns), BOUNDS(1, UINT64_MAX),
@@ -3442,6 +3443,15 @@ static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 	}
 	*round = rc;
 	return done;
+}
+
+/*
+ * fio's number_ios counts over the loops (exceeds_number_ios(): number_ios
+ * times loops); 0: none.
+ */
+uint64_t kb_job_number_ios(const struct kb_job *job)
+{
+	return kb_mul_sat(job->number_ios, job->loops ? job->loops : 1);
 }
 
 /* The job's bytes, all rounds (kb_job_rounds()); 0: none, time_based. */

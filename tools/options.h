@@ -382,6 +382,7 @@ void kb_opt_format(const struct kb_opt *o, const struct kb_job *job, char *buf, 
 const char *kb_opt_print_name(const struct kb_opt *o, const struct kb_job *job);
 /* Limits sent to the kernel (fio semantics); 0 = not sent. */
 uint64_t kb_job_io_bytes(const struct kb_job *job);
+uint64_t kb_job_number_ios(const struct kb_job *job);
 uint32_t kb_job_rwmix_read(const struct kb_job *job);
 uint32_t kb_job_fsync(const struct kb_job *job);
 /*

@@ -276,6 +276,10 @@ CASES += [
     Case("io-size-loops",
          "[w]\nrw=write\nbs=4k\nsize=64k\nio_size=192k\nloops=2\n",
          ("count",), ("io_size",), seeds=1, writes=True),
+    # number_ios counts over the loops: ten each
+    Case("number-ios-loops",
+         "[w]\nrw=write\nbs=4k\nsize=64k\nnumber_ios=10\nloops=2\n",
+         ("count",), ("loops",), seeds=1, writes=True),
     # with verify each round is read back before the next, and its reads
     # count toward io_size: two rounds of 64k where 192k was asked
     Case("verify-io-size",
