@@ -285,6 +285,10 @@ CASES += [
     Case("verify-io-size",
          "[v]\nrw=write\nbs=4k\nsize=64k\nio_size=192k\nverify=crc32c\n",
          ("stream",), ("io_size",), seeds=1, writes=True),
+    # verify_backlog's windows start again with each round
+    Case("verify-io-size-backlog",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nio_size=192k\nverify=crc32c\nverify_backlog=12\n",
+         ("stream",), ("io_size", "verify_backlog"), seeds=1, writes=True),
     # 96k over two loops: a round of 64k, then one of 32k
     Case("verify-io-size-short",
          "[v]\nrw=write\nbs=4k\nsize=64k\nio_size=48k\nloops=2\nverify=crc32c\n",
@@ -294,10 +298,6 @@ CASES += [
          "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nloops=3\nend_fsync=1\n",
          ("stream",), ("loops", "end_fsync"), seeds=1, writes=True,
          device={"size_mb": 64, "cache_size": 16}),
-    # verify_backlog's windows start again with each loop
-    Case("verify-loops-backlog",
-         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_backlog=6\nloops=2\n",
-         ("stream",), ("loops",), seeds=1, writes=True),
     Case("verify-loops-random",
          "[v]\nrw=randwrite\nbs=4k\nsize=64k\nverify=crc32c\nloops=2\n",
          ("opseq", "count"), ("loops",), seeds=1, writes=True),
