@@ -378,44 +378,236 @@ static inline const char *kb_integrity(struct block_device *bdev,
 #endif
 
 /*
- * pi-chk (pi.c): a bio carries kiobench's own integrity payload, set up in
- * the slot once and attached to each I/O as bio_integrity_init() (7.0, not
- * exported) does.  Before it, the block layer took every payload at a
- * bio's completion for one it had allocated (__bio_integrity_endio() freed
- * it, 6.1), and had no BIP_CHECK_* flags (6.14) or app_tag: the feature is
- * refused there.  A payload is detached (kb_bio_detach_pi()) before the
- * bio is reset, which would kfree() it (bio_uninit()).
+ * pi-chk (pi.c): the checks the device is asked to make.  From 6.14 the
+ * payload says which (BIP_CHECK_*, the NVMe command's PRCHK bits) and
+ * carries the application tag the device is sent.  Before, the driver
+ * checks what the device's PI type says, for a type 1 device (the only
+ * one pi-chk takes) its guard and reference tag, never the application
+ * tag (KB_PI_CHK_FIXED: pi-chk must be those two).
  */
-#if defined(KB_HAVE_BIO_INTEGRITY_INIT) && defined(CONFIG_BLK_DEV_INTEGRITY)
-#define KB_PI_OWN	1
-static inline void kb_bio_attach_pi(struct bio *bio,
-				    struct bio_integrity_payload *bip,
-				    struct bio_vec *bv, void *buf, u32 len,
-				    u32 chk, u16 app_tag, sector_t seed)
+#ifdef KB_HAVE_BIP_CHECK
+#define KB_PI_CHK_FIXED	0U
+static inline void kb_bip_set_checks(struct bio_integrity_payload *bip,
+				     u32 chk, u16 app_tag)
 {
-	bvec_set_virt(bv, buf, len);
-	memset(bip, 0, sizeof(*bip));
-	bip->bip_vec = bv;
-	bip->bip_max_vcnt = 1;
-	bip->bip_vcnt = 1;
-	bip->bip_iter.bi_size = bv->bv_len;
-	bip_set_seed(bip, seed);
-	bip->bip_flags =
+	bip->bip_flags |=
 		(chk & BIT(KIOBENCH_PI_CHECK_GUARD) ? BIP_CHECK_GUARD : 0) |
 		(chk & BIT(KIOBENCH_PI_CHECK_REFTAG) ? BIP_CHECK_REFTAG : 0) |
 		(chk & BIT(KIOBENCH_PI_CHECK_APPTAG) ? BIP_CHECK_APPTAG : 0);
 	bip->app_tag = app_tag;
-	bio->bi_integrity = bip;
-	bio->bi_opf |= REQ_INTEGRITY;
+}
+#else
+#define KB_PI_CHK_FIXED	(BIT(KIOBENCH_PI_CHECK_GUARD) | \
+			 BIT(KIOBENCH_PI_CHECK_REFTAG))
+static inline void kb_bip_set_checks(struct bio_integrity_payload *bip,
+				     u32 chk, u16 app_tag)
+{
+}
+#endif
+
+/*
+ * pi-chk (pi.c): a bio carries kiobench's own protection information, its
+ * tuples in a buffer of the slot's, made with the job.  Who owns the
+ * payload that points at them differs:
+ *
+ * - 7.0 (bio_integrity_init(), not exported): the caller may own it, and
+ *   the block layer frees only its own at completion.  It is the slot's,
+ *   set up as bio_integrity_init() does, and detached before the bio is
+ *   reset, which would kfree() it (bio_uninit()).  Nothing is allocated.
+ * - Before, while a bio_set may have a pool of payloads
+ *   (bioset_integrity_create()), only a payload from bio_integrity_alloc()
+ *   is safe: 6.1's
+ *   __bio_integrity_endio() frees whatever payload a bio carries as its
+ *   completion begins, 6.12's leaves one without BIP_BLOCK_INTEGRITY to
+ *   bio_uninit() (the slot's next bio_reset()).  It comes from the
+ *   worker's pool (kb_pi_pool_init(): a bio_set's integrity mempool of an
+ *   element a slot, made with the job, as the slot's bio is the pool's),
+ *   and the block layer gives it back whenever it frees it; the last one
+ *   a slot holds is freed with the slot (kb_bio_release_pi()).  At most
+ *   one a slot is out at a time, so the pool's reserve never runs dry and
+ *   an I/O never waits for one.  The tuples are never the block layer's
+ *   (no BIP_BLOCK_INTEGRITY): it neither frees, generates nor verifies
+ *   them.
+ * - A kernel with neither would kmalloc() a payload an I/O: refused.
+ */
+#if defined(KB_HAVE_BIO_INTEGRITY_INIT) && defined(CONFIG_BLK_DEV_INTEGRITY)
+#define KB_PI	1
+struct kb_bip {
+	struct bio_integrity_payload bip;
+	struct bio_vec bvec;
+};
+
+static inline int kb_pi_pool_init(struct bio_set **bs, unsigned int nr)
+{
+	*bs = NULL;
+	return 0;
 }
 
+static inline void kb_pi_pool_exit(struct bio_set *bs)
+{
+}
+
+/* What a worker's pool of @nr takes: nothing here. */
+static inline size_t kb_pi_pool_mem(unsigned int nr)
+{
+	return 0;
+}
+
+static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
+				   struct bio_set *bs, void *buf, u32 len,
+				   u32 chk, u16 app_tag, sector_t seed)
+{
+	struct bio_integrity_payload *bip = &kbip->bip;
+
+	bvec_set_virt(&kbip->bvec, buf, len);
+	memset(bip, 0, sizeof(*bip));
+	bip->bip_vec = &kbip->bvec;
+	bip->bip_max_vcnt = 1;
+	bip->bip_vcnt = 1;
+	bip->bip_iter.bi_size = len;
+	bip_set_seed(bip, seed);
+	kb_bip_set_checks(bip, chk, app_tag);
+	bio->bi_integrity = bip;
+	bio->bi_opf |= REQ_INTEGRITY;
+	return 0;
+}
+
+/* Before the bio is reset: bio_uninit() would free the slot's payload. */
 static inline void kb_bio_detach_pi(struct bio *bio)
 {
 	bio->bi_integrity = NULL;
 	bio->bi_opf &= ~REQ_INTEGRITY;
 }
 
-/* The device's PI: T10-DIF type 1 CRC, 8 bytes of metadata, all of it PI. */
+/* As the slot is freed. */
+static inline void kb_bio_release_pi(struct bio *bio)
+{
+	kb_bio_detach_pi(bio);
+}
+#elif defined(KB_HAVE_BIOSET_INTEGRITY_CREATE) && \
+	defined(CONFIG_BLK_DEV_INTEGRITY)
+#define KB_PI	1
+struct kb_bip {
+};
+
+static inline int kb_pi_pool_init(struct bio_set **pbs, unsigned int nr)
+{
+	struct bio_set *bs;
+
+	bs = kzalloc(sizeof(*bs), GFP_KERNEL);
+	if (!bs)
+		return -ENOMEM;
+	if (bioset_init(bs, nr, 0, 0))
+		goto out_free_bs;
+	if (bioset_integrity_create(bs, nr))
+		goto out_exit_bs;
+	*pbs = bs;
+	return 0;
+
+out_exit_bs:
+	bioset_exit(bs);
+out_free_bs:
+	kfree(bs);
+	return -ENOMEM;
+}
+
+static inline void kb_pi_pool_exit(struct bio_set *bs)
+{
+	if (!bs)
+		return;
+	bioset_exit(bs);
+	kfree(bs);
+}
+
+/*
+ * What a worker's pool of @nr takes: a bio each (bioset_init()), a
+ * payload with its inline vectors (block/blk.h's BIO_INLINE_VECS, 4), and
+ * a table of BIO_MAX_VECS vectors (bioset_integrity_create()'s bvec pool,
+ * which a payload of one vector never takes from).
+ */
+#define KB_BIP_INLINE_VECS	4
+static inline size_t kb_pi_pool_mem(unsigned int nr)
+{
+	return size_mul(nr, sizeof(struct bio) +
+			    sizeof(struct bio_integrity_payload) +
+			    (KB_BIP_INLINE_VECS + BIO_MAX_VECS) *
+			    sizeof(struct bio_vec));
+}
+
+static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
+				   struct bio_set *bs, void *buf, u32 len,
+				   u32 chk, u16 app_tag, sector_t seed)
+{
+	struct bio_integrity_payload *bip;
+
+	bio->bi_pool = bs;	/* kept by bio_reset(); never bio_put() */
+	bip = bio_integrity_alloc(bio, GFP_NOIO, 1);
+	if (IS_ERR(bip))
+		return PTR_ERR(bip);
+	if (bio_integrity_add_page(bio, virt_to_page(buf), len,
+				   offset_in_page(buf)) != len)
+		return -ENOMEM;	/* freed with the bio's completion or reset */
+	bip_set_seed(bip, seed);
+	kb_bip_set_checks(bip, chk, app_tag);
+	return 0;
+}
+
+/* The block layer frees its payload: at completion (6.1) or reset (6.12). */
+static inline void kb_bio_detach_pi(struct bio *bio)
+{
+}
+
+/* As the slot is freed, before its worker's pool: the last payload. */
+static inline void kb_bio_release_pi(struct bio *bio)
+{
+	if (bio_integrity(bio))
+		bio_uninit(bio);
+}
+#else
+#define KB_PI	0
+struct kb_bip {
+};
+
+static inline int kb_pi_pool_init(struct bio_set **bs, unsigned int nr)
+{
+	*bs = NULL;
+	return 0;
+}
+
+static inline void kb_pi_pool_exit(struct bio_set *bs)
+{
+}
+
+static inline size_t kb_pi_pool_mem(unsigned int nr)
+{
+	return 0;
+}
+
+static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
+				   struct bio_set *bs, void *buf, u32 len,
+				   u32 chk, u16 app_tag, sector_t seed)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void kb_bio_detach_pi(struct bio *bio)
+{
+}
+
+static inline void kb_bio_release_pi(struct bio *bio)
+{
+}
+#endif
+
+#ifdef CONFIG_BLK_DEV_INTEGRITY
+/*
+ * The device's PI: T10-DIF type 1 CRC, 8 bytes of metadata, all of it PI.
+ * 7.0 tells the PI tuple's size from the metadata's (pi_tuple_size,
+ * metadata_size); 6.11 has the metadata's as tuple_size, the PI at
+ * pi_offset; before, a profile that names itself (t10_pi_type1_crc may
+ * be in a module: its name, not its address).
+ */
+#if defined(KB_HAVE_BLK_INTEGRITY_PI_TUPLE_SIZE)
 static inline bool kb_pi_t10_type1(struct block_device *bdev,
 				   unsigned int *interval_exp)
 {
@@ -429,19 +621,34 @@ static inline bool kb_pi_t10_type1(struct block_device *bdev,
 	*interval_exp = bi->interval_exp;
 	return true;
 }
+#elif defined(KB_HAVE_BLK_INTEGRITY_NAME)
+static inline bool kb_pi_t10_type1(struct block_device *bdev,
+				   unsigned int *interval_exp)
+{
+	struct blk_integrity *bi = bdev_get_integrity(bdev);
+
+	if (!bi || bi->csum_type != BLK_INTEGRITY_CSUM_CRC ||
+	    !(bi->flags & BLK_INTEGRITY_REF_TAG) ||
+	    bi->tuple_size != sizeof(struct t10_pi_tuple) || bi->pi_offset)
+		return false;
+	*interval_exp = bi->interval_exp;
+	return true;
+}
 #else
-#define KB_PI_OWN	0
-static inline void kb_bio_attach_pi(struct bio *bio,
-				    struct bio_integrity_payload *bip,
-				    struct bio_vec *bv, void *buf, u32 len,
-				    u32 chk, u16 app_tag, sector_t seed)
+static inline bool kb_pi_t10_type1(struct block_device *bdev,
+				   unsigned int *interval_exp)
 {
-}
+	struct blk_integrity *bi = bdev_get_integrity(bdev);
 
-static inline void kb_bio_detach_pi(struct bio *bio)
-{
+	if (!bi || !bi->profile->name ||
+	    strcmp(bi->profile->name, "T10-DIF-TYPE1-CRC") ||
+	    bi->tuple_size != sizeof(struct t10_pi_tuple))
+		return false;
+	*interval_exp = bi->interval_exp;
+	return true;
 }
-
+#endif
+#else
 static inline bool kb_pi_t10_type1(struct block_device *bdev,
 				   unsigned int *interval_exp)
 {

@@ -798,6 +798,7 @@ static void kb_free_worker(struct work_struct *work)
 
 	for (i = 0; i < w->nr_slots; i++)
 		kb_free_slot(w->slots[i]);
+	kb_pi_free_worker(w);	/* after the slots: their last payloads */
 	kb_latt_free(w);
 	if (w->task)
 		put_task_struct(w->task);
@@ -938,7 +939,7 @@ static int kb_alloc_workers(struct kb_job *job)
 		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
 			     ~cfg->seed + i / cfg->numjobs);
 		kb_init_budgets(job, w, j);
-		if (kb_latt_alloc(w))
+		if (kb_latt_alloc(w) || kb_pi_alloc_worker(w))
 			goto out_free_workers;
 		for (s = 0; s < cfg->iodepth; s++) {
 			w->slots[s] = kb_alloc_slot(w, nr_pages, fill);

@@ -495,6 +495,7 @@ struct kb_worker {
 	struct llist_node *own_done, **own_tail;
 	bool sleeps;		/* completion sleep: kb_end_io() wakes it */
 	struct rcu_work free_work;	/* kb_free_workers(): after kb_end_io() */
+	struct bio_set *pi_bs;	/* pi.c: its slots' payloads, before 7.0 */
 	struct kb_stats *stats;	/* job->stats[index]: its own, written by it */
 	unsigned int index;
 	int cpu;		/* -1: not pinned */

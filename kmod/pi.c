@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pi-chk: kiobench's own protection information.  Each read and write
- * carries an integrity payload of kiobench's (fio's io_uring_cmd with
- * pi_act=0), set up per slot when the job is made: for a write, per
+ * carries protection information of kiobench's (fio's io_uring_cmd with
+ * pi_act=0), in a buffer of the slot's made with the job: for a write, per
  * protection interval, the T10 PI tuple computed here (guard: CRC-16
  * T10-DIF of the interval's data; application tag: pi-apptag; reference
  * tag: the lower 32 bits of the interval's LBA, type 1); for a read, a
  * buffer whose tuples are checked as the worker reaps it.  The block layer
- * leaves a bio that has a payload alone (bio_integrity_action() is 0), so
- * write_generate and read_verify change nothing; the NVMe driver sends the
- * payload as the command's metadata, without PRACT, with the PRCHK bits of
- * pi-chk (BIP_CHECK_*), and the device checks them.
+ * leaves a bio that has a payload alone (bio_integrity_action() is 0;
+ * before 7.0 bio_integrity_prep() passes it through), so write_generate
+ * and read_verify change nothing; the NVMe driver sends the payload as the
+ * command's metadata, without PRACT, with the PRCHK bits of
+ * pi-chk (BIP_CHECK_*; before 6.14 those of the device's PI type, which
+ * pi-chk must then be), and the device checks them.  Whose the payload
+ * is, and how it is attached and given back, is compat.h's (kb_bip,
+ * kb_bio_attach_pi()).
  *
  * The guard is computed here, not by the kernel's crc_t10dif(): lib/crc-t10dif
  * is a module on some kernels, and calling it would make a bare insmod fail
@@ -87,10 +91,9 @@ struct kb_pi {
 	struct kb_pi_rec rec[KB_PI_LOG_MAX];
 };
 
-/* A slot's payload: its tuples and the bio's view of them. */
+/* A slot's tuples, and the payload that points at them where it is its own. */
 struct kb_pi_slot {
-	struct bio_integrity_payload bip;
-	struct bio_vec bvec;
+	struct kb_bip own;		/* compat.h: empty before 7.0 */
 	struct t10_pi_tuple *tuples;	/* max_bs' intervals */
 };
 
@@ -120,9 +123,14 @@ int kb_pi_parse(struct genl_info *info, struct kb_config *cfg)
 				    "pi-inject-lba: only with pi-inject");
 		return -EINVAL;
 	}
-	if (!KB_PI_OWN) {
+	if (!KB_PI) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_PI_CHK],
-				    "pi-chk: this kernel frees a bio's integrity payload as its own (no bio_integrity_init(), BIP_CHECK_*): 6.1, 6.12 cannot carry kiobench's");
+				    "pi-chk: this kernel has no block integrity (CONFIG_BLK_DEV_INTEGRITY), or no payload kiobench could attach without allocating per I/O (bio_integrity_init(), bioset_integrity_create())");
+		return -EOPNOTSUPP;
+	}
+	if (KB_PI_CHK_FIXED && cfg->pi_chk != KB_PI_CHK_FIXED) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_PI_CHK],
+				    "pi-chk: this kernel's drivers check what the PI type says, a type 1 device's guard and reftag, no other (no BIP_CHECK_*, 6.14): pi-chk must be GUARD,REFTAG");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -173,6 +181,23 @@ void kb_pi_destroy(struct kb_job *job)
 	job->pi = NULL;
 }
 
+/*
+ * The worker's pool of payloads, where the block layer allocates them
+ * (compat.h): one a slot, freed after its slots.
+ */
+int kb_pi_alloc_worker(struct kb_worker *w)
+{
+	if (!w->job->cfg.pi_chk)
+		return 0;
+	return kb_pi_pool_init(&w->pi_bs, w->job->cfg.iodepth);
+}
+
+void kb_pi_free_worker(struct kb_worker *w)
+{
+	kb_pi_pool_exit(w->pi_bs);
+	w->pi_bs = NULL;
+}
+
 /* The tuples of an I/O of the job's largest size, made with the slot. */
 int kb_pi_alloc_slot(struct kb_job *job, struct kb_slot *slot)
 {
@@ -198,6 +223,7 @@ void kb_pi_free_slot(struct kb_slot *slot)
 {
 	if (!slot->pi)
 		return;
+	kb_bio_release_pi(&slot->bio);	/* before the worker's pool */
 	kfree(slot->pi->tuples);
 	kfree(slot->pi);
 }
@@ -228,13 +254,15 @@ static void kb_pi_inject(const struct kb_config *cfg, struct t10_pi_tuple *t)
 }
 
 /*
- * Attaches the slot's payload to its bio (a read or a write), after the
+ * Attaches the slot's tuples to its bio (a read or a write), after the
  * bio's data and sector are set: a write's tuples are computed here, over
  * the data as it goes out.  The seed is the first interval's LBA, so that
  * the block layer's type 1 remapping (blk_integrity_prepare()) finds the
- * reference tags already what the device expects and changes none.
+ * reference tags already what the device expects and changes none.  An
+ * error (a payload the worker's pool could not give, which its size
+ * rules out) fails the I/O.
  */
-void kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio)
+int kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_pi_slot *ps = slot->pi;
@@ -254,14 +282,14 @@ void kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio)
 		    cfg->pi_inject_lba - lba < n)
 			kb_pi_inject(cfg, &ps->tuples[cfg->pi_inject_lba - lba]);
 	} else if (bio_op(bio) != REQ_OP_READ) {
-		return;
+		return 0;
 	}
-	kb_bio_attach_pi(bio, &ps->bip, &ps->bvec, ps->tuples,
-			 n * sizeof(*ps->tuples), cfg->pi_chk, cfg->pi_apptag,
-			 lba);
+	return kb_bio_attach_pi(bio, &ps->own, w->pi_bs, ps->tuples,
+				n * sizeof(*ps->tuples), cfg->pi_chk,
+				cfg->pi_apptag, lba);
 }
 
-/* Before the bio is reset: bio_uninit() would free the payload. */
+/* Before the bio is reset: bio_uninit() would free a payload of the slot's. */
 void kb_pi_detach(struct bio *bio)
 {
 	kb_bio_detach_pi(bio);
@@ -397,15 +425,20 @@ int kb_pi_debugfs(struct kb_job *job, struct dentry *dir)
 	return PTR_ERR_OR_ZERO(f);
 }
 
-/* What the slots' payloads take, at the smallest interval (512 bytes). */
+/*
+ * What the slots' tuples take, at the smallest interval (512 bytes), and
+ * the workers' pools of payloads.
+ */
 u64 kb_pi_mem(const struct kb_job *job)
 {
 	const struct kb_config *cfg = &job->cfg;
 
 	if (!cfg->pi_chk)
 		return 0;
-	return size_mul(array_size(job->nr_workers, cfg->iodepth),
-			size_add(sizeof(struct kb_pi_slot),
-				 size_mul(cfg->max_bs >> SECTOR_SHIFT,
-					  sizeof(struct t10_pi_tuple))));
+	return size_add(size_mul(array_size(job->nr_workers, cfg->iodepth),
+				 size_add(sizeof(struct kb_pi_slot),
+					  size_mul(cfg->max_bs >> SECTOR_SHIFT,
+						   sizeof(struct t10_pi_tuple)))),
+			size_mul(job->nr_workers,
+				 kb_pi_pool_mem(cfg->iodepth)));
 }

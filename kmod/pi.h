@@ -16,6 +16,8 @@ int kb_pi_check_dev(struct kb_job *job, struct kb_dev *dev, const char *path,
 u64 kb_pi_mem(const struct kb_job *job);
 int kb_pi_create(struct kb_job *job);
 void kb_pi_destroy(struct kb_job *job);
+int kb_pi_alloc_worker(struct kb_worker *w);
+void kb_pi_free_worker(struct kb_worker *w);
 int kb_pi_alloc_slot(struct kb_job *job, struct kb_slot *slot);
 void kb_pi_free_slot(struct kb_slot *slot);
 u64 kb_pi_errors(struct kb_job *job, unsigned int kind);
@@ -23,7 +25,7 @@ bool kb_pi_first_lba(struct kb_job *job, u64 *lba);
 int kb_pi_debugfs(struct kb_job *job, struct dentry *dir);
 
 /* worker.c's */
-void kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio);
+int kb_pi_attach(struct kb_worker *w, struct kb_slot *slot, struct bio *bio);
 void kb_pi_detach(struct bio *bio);
 void kb_pi_check(struct kb_worker *w, struct kb_slot *slot);
 

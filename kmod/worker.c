@@ -496,6 +496,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct bio *bio = &slot->bio;
 	blk_opf_t opf;
+	int pi_err = 0;
 
 	opf = kb_opf(cfg, slot->dir);
 	if (unlikely(cfg->submit_opts))
@@ -506,7 +507,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 			opf |= REQ_NOWAIT;
 	}
 	if (unlikely(slot->pi))
-		kb_pi_detach(bio);	/* bio_reset() would free it */
+		kb_pi_detach(bio);	/* bio_reset() would free one of its own */
 	kb_bio_reset(bio, w->dev->bdev.bdev, opf, w->blkcg);
 	if (unlikely(cfg->write_hint) && kb_has_data(opf))
 		kb_bio_set_write_hint(bio, cfg->write_hint);
@@ -520,7 +521,7 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	if (kb_has_data(opf)) {
 		kb_bio_payload(bio, slot);
 		if (unlikely(slot->pi))
-			kb_pi_attach(w, slot, bio);
+			pi_err = kb_pi_attach(w, slot, bio);
 	} else if (!op_is_zone_mgmt(bio_op(bio))) {
 		bio->bi_iter.bi_size = slot->len;	/* no pages */
 	}
@@ -533,7 +534,13 @@ static bool kb_issue(struct kb_worker *w, struct kb_slot *slot)
 	if (!slot->submit_ns)
 		slot->submit_ns = ktime_get_ns();
 	kb_loc_submit(w->dev, slot, bio);
-	submit_bio(bio);
+	if (unlikely(pi_err)) {
+		/* as bio_integrity_prep() fails a bio it has no payload for */
+		bio->bi_status = BLK_STS_RESOURCE;
+		bio_endio(bio);
+	} else {
+		submit_bio(bio);
+	}
 	if (unlikely(cfg->submit_opts))
 		kb_submit_issued(w);
 	/* a refusal ends the bio inside submit_bio(), in this task */

@@ -11,6 +11,7 @@ namespace its controller 1."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -194,6 +195,13 @@ def test_pi_tuning_sweep(guest: Guest, kiobench_module):
     assert integrity_attr(guest, dev, "read_verify") == "1"
 
 
+def fixed_checks(guest: Guest) -> bool:
+    """Whether the kernel's drivers check a type 1 device's guard and
+    reference tag whatever kiobench asks (no BIP_CHECK_*, before 6.14:
+    Debian's 6.1 and 6.12), so that pi_chk must be GUARD,REFTAG."""
+    return guest.kernel.name.startswith("6.")
+
+
 def own_pi(guest: Guest, args: str) -> tuple[dict, str]:
     """A job with kiobench's own PI (pi_act=0) kept for its debugfs pi
     file: its JSON and that file."""
@@ -203,21 +211,27 @@ def own_pi(guest: Guest, args: str) -> tuple[dict, str]:
     return job, pi
 
 
+@pytest.mark.core   # the payload: the caller's from 7.0, the block layer's before
 def test_pi_own_round_trip(guest: Guest, kiobench_module):
     """pi_act=0: kiobench attaches its own PI to each write and read.  The
-    writes go without PRACT, with the PRCHK bits of pi_chk, and the device
-    (which checks the guard and the reference tag against its command)
-    takes them all; the block layer, reading them back with read_verify,
-    finds every tuple right; kiobench's own read finds none wrong.  A
-    read expecting another application tag (the device told to check only
-    guard and reftag) finds each interval's apptag wrong, and an apptag
-    written over 4 KiB at 32 KiB is reported at its first LBA, 64, in
-    debugfs pi (with the tuples expected and found) and the JSON.
-    Mutations: the guard computed over the interval less one byte: red
-    (the device fails the writes); the reference tag off by one: red
-    (likewise); kb_pi_check() not comparing the apptag: red."""
+    writes and reads go without PRACT, with the PRCHK bits of pi_chk, and
+    the device (which checks the guard and the reference tag against its
+    command) takes them all; the block layer, reading them back with
+    read_verify, finds every tuple right; kiobench's own read finds none
+    wrong.  A read expecting another application tag (the device told to
+    check only guard and reftag) finds each interval's apptag wrong, and
+    an apptag written over 4 KiB at 32 KiB is reported at its first LBA,
+    64, in debugfs pi (with the tuples expected and found) and the JSON.
+    On 6.1 and 6.12 the payload is the block layer's, from the worker's
+    pool (compat.h), and pi_chk only GUARD,REFTAG.  Mutations: the guard
+    computed over the interval less one byte: red (the device fails the
+    writes); the reference tag off by one: red (likewise); on 6.1 and
+    6.12, kb_bio_attach_pi() attaching nothing: red (the block layer's
+    PI is written, apptag 0, and kiobench's read finds its buffer
+    unread); kb_pi_check() not comparing the apptag: red."""
     dev = pi_dev(guest)
     base = f"--filename={dev} --bs=4k --size=64k --iodepth=1"
+    chk = "GUARD,REFTAG" if fixed_checks(guest) else "GUARD,REFTAG,APPTAG"
     cmds = nvme_cmds(guest, f"kiobench run {base} --rw=write --allow-writes --pi_act=0 "
                             f"--pi_chk=GUARD,REFTAG --apptag=4660")
     writes = {c["ctrl"] & PRINFO for c in cmds if c["op"] == "nvme_cmd_write"}
@@ -225,7 +239,11 @@ def test_pi_own_round_trip(guest: Guest, kiobench_module):
     # the block layer verifies what kiobench wrote: guard and reftag right
     job = run_job(guest, f"{base} --rw=read")
     assert job["error"] == 0 and job["read"]["io_bytes"] == 65536, job
-    job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG,APPTAG --apptag=4660")
+    cmds = nvme_cmds(guest, f"kiobench run {base} --rw=read --pi_act=0 --pi_chk=GUARD,REFTAG "
+                            f"--apptag=4660")
+    reads = {c["ctrl"] & PRINFO for c in cmds if c["op"] == "nvme_cmd_read"}
+    assert reads == {PRCHK_GUARD | PRCHK_REF}, reads
+    job, pi = own_pi(guest, f"{base} --rw=read --pi_chk={chk} --apptag=4660")
     assert job["error"] == 0, job
     assert pi.splitlines()[0] == "interval=512 guard=0 reftag=0 apptag=0", pi
     assert job["kiobench"]["protection_errors"] == {
@@ -247,47 +265,111 @@ def test_pi_own_round_trip(guest: Guest, kiobench_module):
         lines[1].split("found_guard=")[1].split()[0], pi
 
 
-@pytest.mark.core   # 6.1 and 6.12 refuse pi-chk itself
+def bip_objects(guest: Guest) -> int | None:
+    """Objects in use in the slab cache of integrity payloads, its per-CPU
+    slabs flushed first (shrink): SLUB's objects file.  The cache may be
+    merged with others of its size, idle in the guest.  None: no such
+    cache (7.x allocates payloads with kmalloc())."""
+    slab = "/sys/kernel/slab/bio_integrity_payload"
+    if guest.run(f"test -e {slab}").rc:
+        return None
+    return int(guest.check(f"echo 1 >{slab}/shrink && cat {slab}/objects").split()[0])
+
+
+@pytest.mark.core   # who frees the payload: 6.1 at completion, 6.12 at reset
+def test_pi_own_payloads_freed(guest: Guest, kiobench_module):
+    """Each payload kiobench's PI takes from the block layer (6.1, 6.12:
+    one a slot, from its worker's pool) goes back to it: ten jobs of two
+    workers 16 deep, reads and writes with pi_act=0, leave the slab of
+    payloads as they found it (a few objects of the cache's other users
+    aside), once the last job's workers are freed (after an RCU grace
+    period); the kernel log stays clean.  On the debug kernel the payload
+    is the slot's own, none is taken, there is no such slab, and
+    kmemleak and KASAN watch the jobs.  Mutation: kb_bio_release_pi()
+    freeing nothing on 6.12: red (the last payload of each slot stays
+    out, 320 objects more)."""
+    dev = pi_dev(guest)
+    args = (f"--filename={dev} --bs=4k --size=1m --iodepth=16 --numjobs=2 --group_reporting "
+            f"--rw=randrw --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG")
+    run_job(guest, args)
+    time.sleep(0.5)
+    before = bip_objects(guest)
+    assert before is not None or not fixed_checks(guest)
+    for _ in range(10):
+        job = run_job(guest, args)
+        assert job["error"] == 0 and job["kiobench"]["protection_errors"]["guard_errors"] == 0, job
+    if before is None:
+        return
+    for _ in range(20):
+        after = bip_objects(guest)
+        if after - before < 8:
+            break
+        time.sleep(0.1)
+    assert after - before < 8, (before, after)
+
+
+@pytest.mark.core   # 6.1 and 6.12 refuse the checks they cannot choose
 def test_pi_own_refused(guest: Guest, kiobench_module):
     """pi_act=0 on a device without a T10 type 1 profile (the FDP
-    namespace) is refused by the kernel, naming the device; on 6.1 and
-    6.12, whose block layer frees any bio's payload at completion, even on
-    the PI namespace, naming why.  pi_chk without pi_act=0, and pi_act=0
-    without pi_chk, are refused by the tool.  Mutation: kb_pi_check_dev()
-    returning 0 at once: red (the job runs on the FDP namespace)."""
+    namespace) is refused by the kernel, naming the device.  On 6.1 and
+    6.12, whose NVMe driver checks a type 1 namespace's guard and
+    reference tag whatever the payload says (no BIP_CHECK_*), any pi_chk
+    but GUARD,REFTAG is refused, naming why.  pi_chk without pi_act=0,
+    and pi_act=0 without pi_chk, are refused by the tool.  Mutations:
+    kb_pi_check_dev() returning 0 at once: red (the job runs on the FDP
+    namespace); KB_PI_CHK_FIXED 0 on 6.1 and 6.12: red (pi_chk=GUARD
+    runs)."""
     other, dev = nvme_dev(guest, 0), pi_dev(guest)
-    if guest.kernel.name.startswith("6."):
-        r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k "
-                      f"--pi_act=0 --pi_chk=GUARD")
-        assert r.rc != 0 and ("pi-chk: this kernel frees a bio's integrity payload as its "
-                              "own" in r.out), r.out
-    else:
-        r = guest.run(f"kiobench run --filename={other} --rw=read --bs=4k --size=64k "
-                      f"--pi_act=0 --pi_chk=GUARD")
-        assert r.rc != 0 and (f"pi-chk: {other}: not T10-DIF-TYPE1-CRC, 8-byte metadata"
-                              in r.out), r.out
+    r = guest.run(f"kiobench run --filename={other} --rw=read --bs=4k --size=64k "
+                  f"--pi_act=0 --pi_chk=GUARD,REFTAG")
+    # 6.1 has no formatted extack (KB_ERR_FMT): its fixed text names no device
+    assert r.rc != 0 and (f"pi-chk: {other}: not T10-DIF-TYPE1-CRC, 8-byte metadata"
+                          in r.out or "pi-chk: a device's integrity is not T10-DIF-TYPE1-CRC "
+                          "with 8 bytes of metadata" in r.out and
+                          guest.kernel.name.startswith("6.1.")), r.out
+    if fixed_checks(guest):
+        for chk in ("GUARD", "GUARD,REFTAG,APPTAG"):
+            r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k "
+                          f"--pi_act=0 --pi_chk={chk}")
+            assert r.rc != 0 and ("this kernel's drivers check what the PI type says" in r.out
+                                  and "pi-chk must be GUARD,REFTAG" in r.out), r.out
     r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k --pi_chk=GUARD")
     assert r.rc != 0 and "pi_chk: only with pi_act=0" in r.out, r.out
     r = guest.run(f"kiobench run --filename={dev} --rw=read --bs=4k --size=64k --pi_act=0")
     assert r.rc != 0 and "pi_act=0 needs pi_chk" in r.out, r.out
 
 
+@pytest.mark.core   # the checks: the payload's from 6.14, the driver's before
 def test_pi_own_inject(guest: Guest, kiobench_module):
     """pi_inject: each write of the interval pi_inject_lba carries the
-    named field wrong.  A wrong guard, which the device checks (pi_chk
-    GUARD), fails the write: the job fails with EILSEQ.  A wrong reference
-    tag, which it is not told to check (pi_chk GUARD: the driver sends no
-    PRCHK_REF, BIP_CHECK_REFTAG unset), is stored, and kiobench's read
-    counts it at that LBA alone.  The namespace is written right again
-    afterwards.  Mutations: kb_pi_inject() leaving the reftag alone: red
-    (no reftag error read); the payload's BIP_CHECK_* always
+    named field wrong.  A wrong guard or reference tag, which the device
+    checks (pi_chk GUARD,REFTAG), fails the write: the job fails with
+    EILSEQ.  A wrong application tag, which no PRCHK asks it to check, is
+    stored, and kiobench's read counts it at that LBA alone.  Where the
+    payload chooses the checks (not 6.1 or 6.12), a wrong reference tag
+    the device is not told to check (pi_chk GUARD: the driver sends no
+    PRCHK_REF, BIP_CHECK_REFTAG unset) is stored too, and read back as
+    one reftag error.  The namespace is written right again afterwards.
+    Mutations: kb_pi_inject() leaving the reftag alone: red (the write
+    succeeds; no reftag error read); kb_pi_inject() leaving the apptag
+    alone: red (no apptag error read); the payload's BIP_CHECK_* always
     GUARD|REFTAG: red (the device fails the write)."""
     dev = pi_dev(guest)
     base = f"--filename={dev} --bs=4k --size=64k --iodepth=1"
     good = f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG"
     try:
-        r = guest.run(f"kiobench run {good} --pi_inject=GUARD --pi_inject_lba=70")
-        assert r.rc != 0 and "EILSEQ" in r.out, r.out
+        for field in ("GUARD", "REFTAG"):
+            r = guest.run(f"kiobench run {good} --pi_inject={field} --pi_inject_lba=70")
+            assert r.rc != 0 and "EILSEQ" in r.out, (field, r.out)
+        run_job(guest, f"{good} --pi_inject=APPTAG --pi_inject_lba=70")
+        job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG")
+        assert job["kiobench"]["protection_errors"] == {
+            "guard_errors": 0, "reftag_errors": 0, "apptag_errors": 1, "first_lba": 70}, pi
+        assert " lba=70 kinds=apptag " in pi and "expected_apptag=0x1234" in pi and \
+            "found_apptag=0x1235" in pi, pi
+        if fixed_checks(guest):
+            return
+        run_job(guest, good)
         run_job(guest, f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD "
                        f"--pi_inject=REFTAG --pi_inject_lba=70")
         job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD")

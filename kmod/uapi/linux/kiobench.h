@@ -1273,9 +1273,9 @@ enum kiobench_integrity_bit {
  *   asked to check (PRCHK); at least one. The block layer then neither
  *   generates nor verifies the bios' PI, whatever write_generate and
  *   read_verify say. Every device must have a T10-DIF-TYPE1-CRC profile whose
- *   interval is its logical block size, and the kernel must let a caller own a
- *   bio's payload and say what the device checks (bio_integrity_init(),
- *   BIP_CHECK_*): 6.1 and 6.12 refuse it.
+ *   interval is its logical block size. A kernel whose payload cannot say what
+ *   the device checks (no BIP_CHECK_*, before 6.14: 6.1, 6.12) takes only
+ *   GUARD|REFTAG, what its drivers check on a type 1 device.
  * @KIOBENCH_A_PI_APPTAG: fio's apptag: the application tag of each interval
  *   kiobench writes with pi-chk, and the one its reads expect (0xffff, the
  *   escape, is refused: the device would check nothing). Absent: 0.
