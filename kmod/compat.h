@@ -425,9 +425,10 @@ static inline void kb_bip_set_checks(struct bio_integrity_payload *bip,
  *   and the block layer gives it back whenever it frees it; the last one
  *   a slot holds is freed with the slot (kb_bio_release_pi()).  At most
  *   one a slot is out at a time, so the pool's reserve never runs dry and
- *   an I/O never waits for one.  The tuples are never the block layer's
- *   (no BIP_BLOCK_INTEGRITY): it neither frees, generates nor verifies
- *   them.
+ *   an I/O never waits for one; it takes from the reserve alone
+ *   (kb_pi_pool_reserve_only()), so nothing is allocated either.  The
+ *   tuples are never the block layer's (no BIP_BLOCK_INTEGRITY): it
+ *   neither frees, generates nor verifies them.
  * - A kernel with neither would kmalloc() a payload an I/O: refused.
  */
 #if defined(KB_HAVE_BIO_INTEGRITY_INIT) && defined(CONFIG_BLK_DEV_INTEGRITY)
@@ -490,6 +491,20 @@ static inline void kb_bio_release_pi(struct bio *bio)
 struct kb_bip {
 };
 
+/*
+ * The payloads' pool gives its reserve alone: mempool_alloc() calls
+ * pool->alloc first (the slab, on the I/O path) and takes from the
+ * reserve only when that fails.  With this one failing, every payload is
+ * one of the @nr made with the pool, so an I/O allocates nothing.  A slot
+ * holds at most one, so the reserve never runs dry; mempool_free() puts
+ * each back there (the reserve is short of it), and mempool_exit() frees
+ * the reserve with the pool's own free, the slab's.
+ */
+static inline void *kb_pi_pool_reserve_only(gfp_t gfp, void *pool_data)
+{
+	return NULL;
+}
+
 static inline int kb_pi_pool_init(struct bio_set **pbs, unsigned int nr)
 {
 	struct bio_set *bs;
@@ -501,6 +516,7 @@ static inline int kb_pi_pool_init(struct bio_set **pbs, unsigned int nr)
 		goto out_free_bs;
 	if (bioset_integrity_create(bs, nr))
 		goto out_exit_bs;
+	bs->bio_integrity_pool.alloc = kb_pi_pool_reserve_only;
 	*pbs = bs;
 	return 0;
 
