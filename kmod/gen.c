@@ -4,9 +4,13 @@
  * their arguments, so that a seed reproduces a run and KUnit can check
  * them.
  */
+#include <linux/bitmap.h>
 #include <linux/export.h>
+#include <linux/find.h>
 #include <linux/math64.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/slab.h>
 #include <kunit/visibility.h>
 
 #include "kiobench.h"
@@ -294,6 +298,159 @@ void kb_rmap_new_pass(struct kb_rmap *m)
 	kb_perm_init(&m->perm, m->perm.n, kb_rmap_key(m->seed, m->pass));
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rmap_new_pass);
+
+/*
+ * Whether a job's random map is a bitmap (struct kb_bmap): a random job
+ * with several transfer sizes, whose larger transfers fio shortens to the
+ * blocks not taken yet.  With one size the Feistel map is exact, in
+ * constant memory.
+ */
+bool kb_bmap_wanted(const struct kb_config *cfg)
+{
+	return cfg->random && !cfg->norandommap && cfg->min_bs != cfg->max_bs;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_wanted);
+
+/* Bytes of the two levels of a bitmap of @cap blocks (cap < 2^63). */
+size_t kb_bmap_bytes(u64 cap)
+{
+	u64 words = DIV_ROUND_UP_ULL(cap, BITS_PER_LONG);
+
+	return size_mul(words + DIV_ROUND_UP_ULL(words, BITS_PER_LONG),
+			sizeof(unsigned long));
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_bytes);
+
+/* A bitmap of @cap (>= 1) blocks, all in use and free. */
+int kb_bmap_alloc(struct kb_bmap *m, u64 cap)
+{
+	u64 words = DIV_ROUND_UP_ULL(cap, BITS_PER_LONG);
+
+	m->map = kvcalloc(words + DIV_ROUND_UP_ULL(words, BITS_PER_LONG),
+			  sizeof(unsigned long), GFP_KERNEL);
+	if (!m->map)
+		return -ENOMEM;
+	m->sum = m->map + words;
+	m->cap = cap;
+	kb_bmap_reset(m, cap);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_alloc);
+
+void kb_bmap_free(struct kb_bmap *m)
+{
+	kvfree(m->map);
+	m->map = NULL;
+	m->sum = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_free);
+
+/*
+ * A new pass over @n (1 to cap) blocks: all free.  The last word's bits
+ * past @n are set, so that no search finds them; a word they fill is
+ * marked full.
+ */
+void kb_bmap_reset(struct kb_bmap *m, u64 n)
+{
+	unsigned long words = DIV_ROUND_UP_ULL(n, BITS_PER_LONG);
+
+	m->n = n;
+	m->left = n;
+	bitmap_zero(m->map, words * BITS_PER_LONG);
+	bitmap_zero(m->sum, words);
+	if (n % BITS_PER_LONG)
+		m->map[words - 1] = ~BITMAP_LAST_WORD_MASK(n);
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_reset);
+
+/*
+ * The first free block at or after @from, or n: in @from's word, else in
+ * the first word the summary does not mark full after it.
+ */
+static u64 kb_bmap_find(const struct kb_bmap *m, u64 from)
+{
+	unsigned long words = DIV_ROUND_UP_ULL(m->n, BITS_PER_LONG);
+	unsigned long w = from / BITS_PER_LONG, free;
+
+	if (from >= m->n)
+		return m->n;
+	free = ~m->map[w] & BITMAP_FIRST_WORD_MASK(from);
+	if (!free) {
+		w = find_next_zero_bit(m->sum, words, w + 1);
+		if (w >= words)
+			return m->n;
+		free = ~m->map[w];
+	}
+	return (u64)w * BITS_PER_LONG + __ffs(free);
+}
+
+/*
+ * fio's axmap_next_free(): block @b (< n) is taken; the next free block
+ * after it, else the first one from the map's start (it wraps), U64_MAX
+ * when none is free.
+ */
+u64 kb_bmap_next_free(const struct kb_bmap *m, u64 b)
+{
+	u64 f = kb_bmap_find(m, b + 1);
+
+	if (f < m->n)
+		return f;
+	f = kb_bmap_find(m, 0);
+	return f < m->n ? f : U64_MAX;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_next_free);
+
+/*
+ * fio's axmap_set_nr(): takes up to @nr free blocks from @b (< n) on,
+ * stopping at the first taken one or at the map's end; how many it took
+ * (0 when @b is taken).  A word it fills is marked full in the summary.
+ */
+u64 kb_bmap_set_nr(struct kb_bmap *m, u64 b, u64 nr)
+{
+	u64 i = b, end = b + min(nr, m->n - b);
+
+	while (i < end) {
+		unsigned long w = i / BITS_PER_LONG;
+		unsigned int bit = i % BITS_PER_LONG;
+		unsigned int cnt = min_t(u64, BITS_PER_LONG - bit, end - i);
+		unsigned long mask = (cnt == BITS_PER_LONG ? ~0UL :
+				      (BIT(cnt) - 1)) << bit;
+		unsigned long taken = m->map[w] & mask;
+
+		if (taken)	/* the free blocks below the first taken one */
+			mask &= BIT(__ffs(taken)) - 1;
+		m->map[w] |= mask;
+		if (m->map[w] == ~0UL)
+			__set_bit(w, m->sum);
+		i += hweight_long(mask);
+		if (taken)
+			break;
+	}
+	m->left -= i - b;
+	return i - b;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_set_nr);
+
+/*
+ * The random map with several sizes, fio's __get_next_rand_offset() and
+ * mark_random_map(): a block drawn uniformly from the n, the next free one
+ * after it (wrapping) if it is taken, then up to *@nr free blocks from it
+ * on; *@nr gets how many (at least 1).  A map with none free starts a new
+ * pass first, as fio's time_based job resets its file.
+ */
+u64 kb_bmap_take(struct kb_bmap *m, struct kb_rng *rng, u64 *nr)
+{
+	u64 b;
+
+	if (!m->left)
+		kb_bmap_reset(m, m->n);
+	b = kb_rng_below(rng, m->n);
+	if (test_bit(b, m->map))
+		b = kb_bmap_next_free(m, b);
+	*nr = kb_bmap_set_nr(m, b, *nr);
+	return b;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_bmap_take);
 
 /*
  * The next sequential offset; wraps to the span's start at its end.  The

@@ -800,6 +800,7 @@ static void kb_free_worker(struct work_struct *work)
 		kb_free_slot(w->slots[i]);
 	kb_pi_free_worker(w);	/* after the slots: their last payloads */
 	kb_latt_free(w);
+	kb_bmap_free(&w->bmap);
 	if (w->task)
 		put_task_struct(w->task);
 	kvfree(w);
@@ -898,6 +899,69 @@ VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_init_budgets);
 
+/*
+ * The random map's bitmap of worker @j of @dev (kb_bmap_wanted()): the
+ * blocks of its share of the span, as kb_rmap_init() shares the Feistel
+ * map's positions (the whole span with an empty share), from block *@base;
+ * with zonesize those of a strided zone, each worker its own.
+ */
+static u64 kb_bmap_share(const struct kb_config *cfg, const struct kb_dev *dev,
+			 unsigned int j, u64 *base)
+{
+	u64 n = div_u64(dev->span_len, cfg->min_bs), per;
+	u32 extra;
+
+	*base = 0;
+	if (cfg->zonesize)
+		return div_u64(cfg->zonerange, cfg->min_bs);
+	per = div_u64_rem(n, cfg->numjobs, &extra);
+	if (!per && j >= extra)
+		return n;
+	*base = per * j + min(j, extra);
+	return per + (j < extra ? 1 : 0);
+}
+
+/* The bitmaps of every worker (none with one size).  Saturates. */
+static size_t kb_bmap_mem(const struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	size_t mem = 0;
+	unsigned int i;
+	u64 base, cap;
+
+	if (!kb_bmap_wanted(cfg))
+		return 0;
+	for (i = 0; i < job->nr_workers; i++) {
+		cap = kb_bmap_share(cfg, &job->devs[i / cfg->numjobs],
+				    i % cfg->numjobs, &base);
+		mem = size_add(mem, kb_bmap_bytes(cap));
+	}
+	return mem;
+}
+
+/*
+ * The bitmaps within KIOBENCH_MAX_RANDOM_MAP, the devices known; and no
+ * verify-backlog with them: its read-back replays a window from the map
+ * as the window found it, which only an empty map is (kb_vsave_put()).
+ */
+static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extack)
+{
+	const struct kb_config *cfg = &job->cfg;
+
+	if (!kb_bmap_wanted(cfg))
+		return 0;
+	if (cfg->verify != KIOBENCH_VERIFY_NONE && cfg->verify_backlog) {
+		NL_SET_ERR_MSG(extack,
+			       "verify-backlog: not with several sizes under the random map, whose state a window's read-back cannot replay: norandommap, or one size");
+		return -EOPNOTSUPP;
+	}
+	if (kb_bmap_mem(job) <= KIOBENCH_MAX_RANDOM_MAP)
+		return 0;
+	NL_SET_ERR_MSG(extack,
+		       "norandommap: several sizes' random map passes max-random-map (256 MiB a job, a bit per smallest block of each worker's span): norandommap, a smaller size or a larger smallest size");
+	return -E2BIG;
+}
+
 static int kb_alloc_workers(struct kb_job *job)
 {
 	const struct kb_config *cfg = &job->cfg;
@@ -938,6 +1002,18 @@ static int kb_alloc_workers(struct kb_job *job)
 		/* the workers of a device share its hot blocks */
 		kb_perm_init(&w->scatter, div_u64(w->dev->span_len, cfg->min_bs),
 			     ~cfg->seed + i / cfg->numjobs);
+		/* several sizes: the bitmap, fio's, as it shortens transfers */
+		if (kb_bmap_wanted(cfg)) {
+			u64 base, cap = kb_bmap_share(cfg, w->dev, j, &base);
+
+			if (kb_bmap_alloc(&w->bmap, cap))
+				goto out_free_workers;
+			w->bmap.base = base;
+			if (cfg->zonesize)	/* the first zone, as the span cuts it */
+				kb_bmap_reset(&w->bmap,
+					      div_u64(min(cfg->zonerange, w->dev->span_len),
+						      cfg->min_bs));
+		}
 		kb_init_budgets(job, w, j);
 		if (kb_latt_alloc(w) || kb_pi_alloc_worker(w))
 			goto out_free_workers;
@@ -1020,7 +1096,9 @@ static int kb_charge_mem(struct kb_job *job, struct netlink_ext_ack *extack)
 	mem = size_add(mem, kb_loc_mem(job));
 	mem = size_add(mem, kb_latt_mem(job));
 	mem = size_add(mem, kb_pi_mem(job));
-	return kb_verify_check_map(job, extack) ?: kb_job_charge(job, mem, extack);
+	mem = size_add(mem, kb_bmap_mem(job));
+	return kb_verify_check_map(job, extack) ?: kb_bmap_check(job, extack) ?:
+	       kb_job_charge(job, mem, extack);
 }
 
 /**

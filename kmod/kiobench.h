@@ -389,6 +389,22 @@ struct kb_rmap {
 };
 
 /*
+ * The random map of a job with several transfer sizes (gen.c): a bit per
+ * block of the smallest size in the worker's share of the span, set once
+ * an I/O has taken it, and a summary bit per word of those, set once the
+ * word is full: fio's axmap, in two levels.  The bits of the last word
+ * past @n are set, as if taken.  @map NULL: the Feistel map (one size).
+ */
+struct kb_bmap {
+	unsigned long *map;	/* BITS_TO_LONGS(cap) words */
+	unsigned long *sum;	/* a bit per word of map */
+	u64 cap;		/* blocks the bitmap holds */
+	u64 n;			/* blocks in use: the share, or a strided zone's */
+	u64 left;		/* blocks not taken yet in this pass */
+	u64 base;		/* the share's first block in the span */
+};
+
+/*
  * An open-loop schedule of arrivals (gen.c).  Gaps are kept in ns with
  * KB_SCHED_FX fraction bits: a rate of 1/s, even a Poisson gap 37 times
  * the mean, fits, and the fractions make the mean rate exact.
@@ -511,6 +527,7 @@ struct kb_worker {
 	struct kb_rng drng;	/* data.c: refill_buffers' bytes */
 	u64 dwrites;		/* data.c: writes scrambled */
 	struct kb_rmap rmap;	/* random offsets, unless norandommap */
+	struct kb_bmap bmap;	/* the random map's bitmap: several sizes */
 	struct kb_perm scatter;	/* random-cdf: ranks to blocks */
 	u64 last_end[KIOBENCH_NR_DIRS];	/* where the previous I/O ended */
 	struct kb_opat opat;	/* rw=...:N, rw_sequencer, strided */
@@ -736,6 +753,14 @@ void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
 u64 kb_perm_pos(const struct kb_perm *p, u64 v);
 void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
 		  unsigned int part);
+bool kb_bmap_wanted(const struct kb_config *cfg);
+size_t kb_bmap_bytes(u64 cap);
+int kb_bmap_alloc(struct kb_bmap *m, u64 cap);
+void kb_bmap_free(struct kb_bmap *m);
+void kb_bmap_reset(struct kb_bmap *m, u64 n);
+u64 kb_bmap_next_free(const struct kb_bmap *m, u64 b);
+u64 kb_bmap_set_nr(struct kb_bmap *m, u64 b, u64 nr);
+u64 kb_bmap_take(struct kb_bmap *m, struct kb_rng *rng, u64 *nr);
 u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
 u64 kb_exp_fx(u64 r);
 void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process);

@@ -849,6 +849,8 @@ static void kb_vsave_take(const struct kb_worker *w, struct kb_vsave *s)
 {
 	s->rng = w->rng;
 	s->rmap = w->rmap;
+	s->bmap_n = w->bmap.n;
+	s->bmap_left = w->bmap.left;
 	s->seq_next = w->seq_next;
 	s->ios_left = w->ios_left;
 	s->bytes_left = w->bytes_left;
@@ -860,6 +862,16 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 {
 	w->rng = s->rng;
 	w->rmap = s->rmap;
+	/*
+	 * The bitmap as the save found it: empty, at the worker's start
+	 * (kb_verify_begin()), as no verify-backlog window runs with it; a
+	 * trim-backlog window's trims leave it as it was.
+	 */
+	if (w->bmap.map && (w->bmap.n != s->bmap_n ||
+			    w->bmap.left != s->bmap_left)) {
+		WARN_ON_ONCE(s->bmap_left != s->bmap_n);
+		kb_bmap_reset(&w->bmap, s->bmap_n);
+	}
 	w->seq_next = s->seq_next;
 	w->ios_left = s->ios_left;
 	w->bytes_left = s->bytes_left;
@@ -928,6 +940,8 @@ void kb_verify_begin(struct kb_worker *w)
 	if (!w->vw)
 		return;
 	kb_vrounds_begin(w);
+	if (w->bmap.map)	/* a pass from the start, for the read-back */
+		kb_bmap_reset(&w->bmap, w->bmap.n);
 	kb_vsave_take(w, &w->vw->save);
 	w->verifying = w->job->cfg.verify_only && kb_vwrites(&w->job->cfg);
 	/* verify-sorted: the write pass is logged, then the log read back */

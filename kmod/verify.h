@@ -50,6 +50,7 @@ enum kb_vkind {
 struct kb_vsave {
 	struct kb_rng rng;
 	struct kb_rmap rmap;
+	u64 bmap_n, bmap_left;	/* the bitmap's use (several sizes) */
 	u64 seq_next, ios_left, bytes_left;
 	u64 last_end[KIOBENCH_NR_DIRS];
 	struct kb_opat opat;

@@ -89,25 +89,47 @@ static bool kb_follow(struct kb_worker *w, unsigned int dir, u32 len, u64 *off)
 }
 
 /*
- * fio's zonemode=strided: the I/O's offset in its zone (gen.c), relative
- * to the span.  A random job walks a new random map in each zone.
+ * The random map's bitmap (several sizes): its next block, relative to the
+ * span or the strided zone, and *@len cut to the free blocks from there on
+ * (fio's mark_random_map(): never below a block).
  */
-static u64 kb_strided_offset(struct kb_worker *w, u32 len)
+static u64 kb_bmap_offset(struct kb_worker *w, u32 *len)
+{
+	u32 bs = w->job->cfg.min_bs;
+	u64 nr = DIV_ROUND_UP(*len, bs);
+	u64 b = kb_bmap_take(&w->bmap, &w->rng, &nr);
+
+	if (nr * bs < *len)
+		*len = nr * bs;
+	return (w->bmap.base + b) * bs;
+}
+
+/*
+ * fio's zonemode=strided: the I/O's offset in its zone (gen.c), relative
+ * to the span.  A random job walks a new random map in each zone (the
+ * bitmap of the zone's blocks, as the span cuts it).
+ */
+static u64 kb_strided_offset(struct kb_worker *w, u32 *len)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_rmap *m = &w->rmap;
 	u64 range, off;
 
-	if (kb_stride_zone(&w->opat, cfg, w->dev->span_len, len, &range) &&
-	    cfg->random && !cfg->norandommap)
+	if (kb_stride_zone(&w->opat, cfg, w->dev->span_len, *len, &range) &&
+	    cfg->random && !cfg->norandommap) {
 		kb_rmap_init(m, m->perm.n, m->seed + 1, 1, 0);
+		if (w->bmap.map)
+			kb_bmap_reset(&w->bmap, div_u64(range, cfg->min_bs));
+	}
 	if (!cfg->random)
-		off = kb_stride_seq(&w->opat, range, len, cfg->rw_seq_add);
+		off = kb_stride_seq(&w->opat, range, *len, cfg->rw_seq_add);
 	else if (cfg->norandommap)
-		off = kb_rand_offset(&w->rng, range, len,
+		off = kb_rand_offset(&w->rng, range, *len,
 				     cfg->blockalign ?: cfg->min_bs);
+	else if (w->bmap.map)
+		off = kb_bmap_offset(w, len);
 	else
-		off = kb_rmap_offset(kb_rmap_next(m), range, len, cfg->min_bs);
+		off = kb_rmap_offset(kb_rmap_next(m), range, *len, cfg->min_bs);
 	return w->opat.zbase + off;
 }
 
@@ -131,9 +153,13 @@ static void kb_seq_end(struct kb_worker *w)
 	w->bytes_left = 0;
 }
 
-/* A drawn offset of @dir, relative to the span: the job's distribution. */
-static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
+/*
+ * A drawn offset of @dir, relative to the span: the job's distribution.
+ * The random map's bitmap may shorten *@len.
+ */
+static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 *len_p)
 {
+	u32 len = *len_p;
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_dev *dev = w->dev;
 	u64 off;
@@ -151,6 +177,8 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 len)
 	if (cfg->random && cfg->norandommap)
 		return kb_rand_offset(&w->rng, dev->span_len, len,
 				      cfg->blockalign ?: cfg->min_bs);
+	if (cfg->random && w->bmap.map)
+		return kb_bmap_offset(w, len_p);
 	if (cfg->random)
 		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
 				      cfg->min_bs);
@@ -266,7 +294,7 @@ static bool kb_plain_read(const struct kb_worker *w)
 	       !cfg->zonesize && cfg->rw_seq_nr <= 1 && !cfg->cdf &&
 	       !(cfg->zones && cfg->zones->nr[dir]) && cfg->bsd[dir].nr == 1 &&
 	       !cfg->cmdprio_pct[dir] && !cfg->nr_cmdprio_bs[dir] &&
-	       !w->job->replay && !w->vw && !w->zbd.zd;
+	       !w->job->replay && !w->vw && !w->zbd.zd && !w->bmap.map;
 }
 
 static void kb_pick_plain_read(struct kb_worker *w, struct kb_slot *slot)
@@ -287,7 +315,7 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_dev *dev = w->dev;
 	unsigned int dir;
-	u32 len;
+	u32 len, drawn;
 	u64 off;
 
 	slot->vcheck = false;
@@ -322,10 +350,12 @@ again:
 		goto picked;
 	}
 	len = kb_take_budget(w, kb_pick_bs(cfg, dir, &w->rng));
+	drawn = len;
 	if (unlikely(cfg->zonesize))
-		off = kb_strided_offset(w, len);
+		off = kb_strided_offset(w, &len);
 	else if (!(cfg->rw_seq_nr > 1 && kb_follow(w, dir, len, &off)))
-		off = kb_draw_offset(w, dir, len);
+		off = kb_draw_offset(w, dir, &len);
+	w->bytes_left += drawn - len;	/* what the bitmap cut off, back */
 	if (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE) {
 		w->tw_write = true;
 		w->tw_off = off;

@@ -350,6 +350,13 @@
  * bitmaps of each worker's span, a bit per unit of the writes' alignment).
  */
 #define KIOBENCH_MAX_VERIFY_SORTED_MAP	67108864
+/*
+ * Largest random map of a job with several transfer sizes (bssplit, bsrange)
+ * without norandommap, bytes for the job: a bitmap of each worker's share of
+ * its span (or strided zone), a bit per block of the smallest size, and a
+ * summary bit per word of it.
+ */
+#define KIOBENCH_MAX_RANDOM_MAP	268435456
 
 /**
  * enum kiobench_job_state
