@@ -2282,6 +2282,157 @@ static void kb_xmap_is_the_reference(struct kunit *test)
 	}
 }
 
+/* ---- the random map's bitmap (several sizes) ---------------------------- */
+
+/* fio's rule on a bool per block: the next free one after @b, wrapping. */
+static u64 kb_bm_model_next(const bool *taken, u64 n, u64 b)
+{
+	u64 i;
+
+	for (i = b + 1; i < n; i++)
+		if (!taken[i])
+			return i;
+	for (i = 0; i < n; i++)
+		if (!taken[i])
+			return i;
+	return U64_MAX;
+}
+
+/* fio's axmap_set_nr(): up to @nr free blocks from @b, to a taken one. */
+static u64 kb_bm_model_set(bool *taken, u64 n, u64 b, u64 nr)
+{
+	u64 i;
+
+	for (i = b; i < n && i < b + nr && !taken[i]; i++)
+		taken[i] = true;
+	return i - b;
+}
+
+/*
+ * The two-level bitmap against the model, on maps of a few blocks to
+ * several summary words: each draw's next free block (after the drawn
+ * one, wrapping) and each set's length (to the first taken block or the
+ * map's end), until the map is full and none is left.
+ */
+static void kb_bmap_is_the_model(struct kunit *test)
+{
+	static const u64 sizes[] = { 1, 2, 63, 64, 65, 130, 4099, 64 * 64 * 3 + 5 };
+	unsigned int s;
+	struct kb_rng rng;
+
+	kb_rng_seed(&rng, 11);
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		u64 n = sizes[s], free = n, b, f, nr, got;
+		bool *taken = kunit_kcalloc(test, n, sizeof(bool), GFP_KERNEL);
+		struct kb_bmap m = {};
+
+		KUNIT_ASSERT_NOT_NULL(test, taken);
+		KUNIT_ASSERT_EQ(test, kb_bmap_alloc(&m, n), 0);
+		while (free) {
+			b = kb_rng_below(&rng, n);
+			if (taken[b]) {
+				f = kb_bmap_next_free(&m, b);
+				KUNIT_ASSERT_EQ_MSG(test, f, kb_bm_model_next(taken, n, b),
+						    "n %llu after %llu", n, b);
+				b = f;
+			}
+			KUNIT_ASSERT_FALSE(test, test_bit(b, m.map));
+			/* mostly short sets, so that the map fills in holes */
+			nr = 1 + kb_rng_below(&rng, kb_rng_below(&rng, 4) ? 4 : 200);
+			got = kb_bmap_set_nr(&m, b, nr);
+			KUNIT_ASSERT_EQ_MSG(test, got, kb_bm_model_set(taken, n, b, nr),
+					    "n %llu at %llu nr %llu", n, b, nr);
+			KUNIT_ASSERT_GE(test, got, 1);
+			free -= got;
+			KUNIT_ASSERT_EQ(test, m.left, free);
+		}
+		for (b = 0; b < n; b += 1 + n / 7)
+			KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, b), U64_MAX);
+		kb_bmap_free(&m);
+	}
+}
+
+/*
+ * The rules one by one: next-free skips taken blocks, wraps at the end and
+ * finds none in a full map; a set stops at a taken block or the map's end
+ * (a shortened transfer) and takes nothing at a taken block; the summary
+ * finds a free block words away.
+ */
+static void kb_bmap_next_and_set(struct kunit *test)
+{
+	struct kb_bmap m = {};
+	const u64 n = 64 * 70 + 3;
+
+	KUNIT_ASSERT_EQ(test, kb_bmap_alloc(&m, n), 0);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 10, 1), 1);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 5, 8), 5);	/* 5..9: to 10 */
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 10, 4), 0);	/* taken */
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 5), 11);	/* past 6..10 */
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 60, 10), 10);	/* two words */
+	KUNIT_EXPECT_TRUE(test, test_bit(69, m.map));
+	KUNIT_EXPECT_FALSE(test, test_bit(70, m.map));
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, n - 2, 16), 2);	/* the end */
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, n - 1), 0);	/* wraps */
+	/* words 1..68 full: the next free block after 64 is in word 69 */
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 70, 64 * 68 - 6), 64 * 68 - 6);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 100), 69 * 64);
+	KUNIT_EXPECT_TRUE(test, test_bit(68, m.sum));
+	/* all but block 3: from anywhere, 3 */
+	kb_bmap_reset(&m, n);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 4, n), n - 4);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 0, 3), 3);
+	KUNIT_EXPECT_EQ(test, m.left, 1);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, n - 1), 3);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 2), 3);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 4), 3);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 3, 9), 1);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 3), U64_MAX);
+	/* a strided zone's map: fewer blocks than it holds */
+	kb_bmap_reset(&m, 65);
+	KUNIT_EXPECT_EQ(test, kb_bmap_set_nr(&m, 60, 16), 5);
+	KUNIT_EXPECT_EQ(test, kb_bmap_next_free(&m, 64), 0);
+	kb_bmap_free(&m);
+}
+
+/*
+ * A pass of kb_bmap_take() with transfers of 1 to 16 blocks: every block
+ * taken exactly once, the transfers shortened where the map is taken, the
+ * pass's blocks adding up to the map's; the next take starts a new pass.
+ */
+static void kb_bmap_pass_takes_each_block_once(struct kunit *test)
+{
+	const u64 n = 5000;
+	u8 *times = kunit_kzalloc(test, n, GFP_KERNEL);
+	struct kb_bmap m = {};
+	struct kb_rng rng;
+	u64 sum = 0, cut = 0, ios = 0, b, nr, want, i;
+
+	KUNIT_ASSERT_NOT_NULL(test, times);
+	KUNIT_ASSERT_EQ(test, kb_bmap_alloc(&m, n), 0);
+	kb_rng_seed(&rng, 3);
+	while (m.left) {
+		want = 1 + kb_rng_below(&rng, 16);
+		nr = want;
+		b = kb_bmap_take(&m, &rng, &nr);
+		KUNIT_ASSERT_GE(test, nr, 1);
+		KUNIT_ASSERT_LE(test, nr, want);
+		KUNIT_ASSERT_LE(test, b + nr, n);
+		for (i = b; i < b + nr; i++)
+			times[i]++;
+		cut += nr < want;
+		sum += nr;
+		ios++;
+	}
+	KUNIT_EXPECT_EQ(test, sum, n);
+	for (i = 0; i < n; i++)
+		KUNIT_EXPECT_EQ_MSG(test, times[i], 1, "block %llu", i);
+	KUNIT_EXPECT_GT(test, cut, ios / 10);
+	nr = 4;
+	kb_bmap_take(&m, &rng, &nr);	/* a new pass */
+	KUNIT_EXPECT_EQ(test, m.left, n - nr);
+	kb_bmap_free(&m);
+}
+
 static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_hist_buckets_tile_the_range),
 	KUNIT_CASE(kb_hist_error_bound),
@@ -2295,6 +2446,9 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_perm_passes_runs_tests),
 	KUNIT_CASE(kb_rmap_shares_cover_each_pass),
 	KUNIT_CASE(kb_rmap_offset_fits),
+	KUNIT_CASE(kb_bmap_is_the_model),
+	KUNIT_CASE(kb_bmap_next_and_set),
+	KUNIT_CASE(kb_bmap_pass_takes_each_block_once),
 	KUNIT_CASE(kb_seq_offset_wraps),
 	KUNIT_CASE(kb_seq_nr_draws_one_in_n),
 	KUNIT_CASE(kb_stride_walks_the_zones),
