@@ -2,7 +2,7 @@
 /*
  * KUnit suite "kiobench": the pure logic under the I/O path.  The histogram
  * mapping and its error bound, random offsets and sizes, the random map's
- * permutation, budgets, warm-up accounting, the merge of per-CPU
+ * permutation and bitmap, budgets, warm-up accounting, the merge of per-CPU
  * statistics, the per-stage split, and
  * the validation of a JOB_NEW request, bound by bound.  Built as
  * kiobench_kunit.ko on kernels with CONFIG_KUNIT; runs when loaded.

@@ -14,7 +14,7 @@
 unsigned long kb_max_job_mem = 256UL << 20;
 module_param_named(max_job_mem, kb_max_job_mem, ulong, 0444);
 MODULE_PARM_DESC(max_job_mem,
-		 "Largest charged memory of one job (buffers: workers x iodepth x bs; latency log; replay table; verify buffers and trim rings; locality counters; zone tables), bytes. Default: 256 MiB");
+		 "Largest charged memory of one job (buffers: workers x iodepth x bs; latency log; replay table; verify buffers and trim rings; locality counters; zone tables; random map bitmaps), bytes. Default: 256 MiB");
 
 unsigned long kb_max_total_mem = 1UL << 30;
 module_param_named(max_total_mem, kb_max_total_mem, ulong, 0444);

@@ -37,13 +37,13 @@ int kb_job_charge(struct kb_job *job, u64 bytes, struct netlink_ext_ack *extack)
 
 	if (check_add_overflow(job->mem, bytes, &mem) || mem > kb_max_job_mem) {
 		NL_SET_ERR_MSG(extack,
-			       "memory: iodepth x bs x workers, lat-log, replay-nr, verify, trim-backlog, locality, zones, latency-target: above the module's max_job_mem");
+			       "memory: iodepth x bs x workers, lat-log, replay-nr, verify, trim-backlog, locality, zones, latency-target, random map: above the module's max_job_mem");
 		return -E2BIG;
 	}
 	if (atomic64_add_return(bytes, &kb_mem_used) > kb_max_total_mem) {
 		atomic64_sub(bytes, &kb_mem_used);
 		NL_SET_ERR_MSG(extack,
-			       "memory: iodepth x bs x workers, lat-log, replay-nr, verify, trim-backlog, locality, zones, latency-target: all jobs together above max_total_mem");
+			       "memory: iodepth x bs x workers, lat-log, replay-nr, verify, trim-backlog, locality, zones, latency-target, random map: all jobs together above max_total_mem");
 		return -ENOMEM;
 	}
 	job->mem = mem;
