@@ -23,6 +23,8 @@ off), per direction (R, W, D: trim, F: flush):
             of thousands of sizes, each drawn a few times);
   bands     the share of I/Os in each 5 % of the device (0.08);
   align     the share of I/Os at each offset modulo 4 KiB (0.03);
+  coverage  the sectors each op covered: how many distinct ones (1 %)
+            and how many times over on average (0.02);
   prio      the share of each I/O priority (class/level) of each op (0.03;
             the issue event has it from 6.5: these cases run on 6.12);
   seq       the share of I/Os starting where the op's previous one ended;
@@ -220,6 +222,23 @@ CASES += [
     Case("randmap",
          "[m]\nrw=randread\nbs=4k\nsize=256k\nnumber_ios=64\nnorandommap\n",
          ("revisits",), ("norandommap",)),
+    # the random map with several sizes: fio takes a drawn block, or the
+    # next free one after it, and shortens the transfer to the free blocks
+    # that follow (mark_random_map()): a pass covers each block once, and
+    # the sizes shrink as the map fills (iometer's file-server mix)
+    Case("randmap-bssplit",
+         "[m]\nrw=randread\nsize=8m\n"
+         "bssplit=512/10:1k/5:2k/5:4k/60:8k/2:16k/4:32k/4:64k/10\n",
+         ("sizes", "coverage"), ("bssplit",)),
+    # randtrimwrite: the trim takes its blocks from the map, the write
+    # after it the trim's offset and shortened length (not marked again);
+    # every sector trimmed and written once.  (fio opens a job that trims
+    # without O_DIRECT: its writes reach the device as the page cache's
+    # 4 KiB ones, whose sizes are not the job's)
+    Case("randmap-trimwrite",
+         "[t]\nrw=randtrimwrite\nsize=1m\nbssplit=4k/50:16k/50\n",
+         ("coverage",), ("rw",), writes=True,
+         device={"size_mb": 64, "discard": 1}),
     # what the writes hold
     Case("zero-buffers",
          "[z]\nrw=write\nbs=4k\nsize=256k\nzero_buffers\n",

@@ -164,6 +164,15 @@ class Stream:
         """The gaps between issues longer than seconds."""
         return sum(b.ns - a.ns > seconds * 1e9 for a, b in zip(self.issued, self.issued[1:]))
 
+    def coverage(self) -> dict[str, tuple[int, float]]:
+        """Each op's sectors: how many distinct ones its I/Os covered, and
+        how many times over on average (fio's random map: each block of
+        the span once a pass, 1.0)."""
+        seen: dict[str, Counter] = {}
+        for op, off, n in self.ios:
+            seen.setdefault(op, Counter()).update(range(off // 512, (off + n) // 512))
+        return {op: (len(c), sum(c.values()) / len(c)) for op, c in seen.items()}
+
     def depth(self) -> int:
         """The most I/Os in flight at once: the largest count inflight()
         saw at an issue."""
@@ -258,6 +267,17 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                                     dist=lambda a, b: max((abs(a.get(k, 0) - b.get(k, 0))
                                                            for k in set(a) | set(b)),
                                                           default=0.0)))
+        elif c == "coverage":
+            a, b = kb.coverage(), [f.coverage() for f in fio]
+            for op in ops:
+                n, times = a.get(op, (0, 0.0))
+                lo = min(f.get(op, (0, 0.0))[0] for f in b)
+                hi = max(f.get(op, (0, 0.0))[0] for f in b)
+                tlo = min(f.get(op, (0, 0.0))[1] for f in b)
+                thi = max(f.get(op, (0, 0.0))[1] for f in b)
+                if not lo * 0.99 <= n <= hi * 1.01 or not tlo - 0.02 <= times <= thi + 0.02:
+                    bad.append(f"coverage ({op}): {n} sectors, {times:.2f} times over; "
+                               f"fio's {lo}..{hi}, {tlo:.2f}..{thi:.2f}")
         elif c == "logmax":
             if any(kb.data["logmax"] != f.data["logmax"] for f in fio):
                 bad.append(f"logmax: the clat log's largest value is the JSON's clat max: "

@@ -2,7 +2,8 @@
 
 fio's random write pass over a span writes each block once (its random
 map); kiobench's does too, from a keyed permutation of the span's blocks
-(kmod/gen.c), and draws with replacement only with norandommap.  The proof
+(kmod/gen.c), or with several transfer sizes from fio's bitmap, and draws
+with replacement only with norandommap.  The proof
 is the device's own content: a memory-backed null_blk starts all zeroes,
 and after one random-write pass of exactly the span a full sequential read
 finds no all-zero block (the kernel's zero_reads count: the first logical
@@ -96,21 +97,53 @@ def test_random_generator_is_named_and_seed_repeats(guest, kiobench_module, make
     assert len(seeds) == 1, seeds
 
 
-def test_several_sizes_on_the_random_map_say_what_fio_does_instead(guest, kiobench_module,
-                                                                   make_nullb):
-    """With several transfer sizes, fio's random map shortens a transfer
-    to the blocks not yet done where it starts (mark_random_map()), so
-    its sizes fall as the map fills (fio's iometer file-server mix: 11
-    KiB on average with norandommap, under 5 over a pass without), while
-    kiobench's keep their drawn size: the report says so, and says
-    nothing with one size or norandommap.  Mutation: the note never
-    printed (`if (0 && big > blk)` in print_offsets()): red."""
-    dev = make_nullb("nullb0", size_mb=16, blocksize=BS)
-    note = "fio's random map shortens a transfer"
+@pytest.mark.core
+def test_several_sizes_take_each_block_once(guest, kiobench_module, make_nullb):
+    """With several transfer sizes the random map is fio's bitmap: a
+    transfer is cut to the blocks no I/O of the pass has taken (fio's
+    mark_random_map()), so one pass of the span's bytes writes every
+    block exactly once, in I/Os fewer than the span's blocks and more than
+    the drawn sizes would take (4k/50:16k/30:64k/20 averages 19.6 KiB
+    drawn, 3135 I/Os over 60 MiB uncut); one worker or three with a
+    bitmap each of a third of the span.  The report names
+    the bitmap and says the sizes are cut; with one size or norandommap
+    it does not.  Mutations: the transfer not cut (`if (0 && nr * bs <
+    *len)` in kb_bmap_offset(): blocks written twice, the pass ends short
+    of some, zero blocks left) or the bytes cut off not given back to the
+    budget (the pass ends early): red."""
+    mix = "--bssplit=4k/50:16k/30:64k/20"
+    for workers in (1, 3):
+        dev = make_nullb(f"nullb{workers}", size_mb=SPAN_MB, blocksize=BS)
+        job = write_pass(guest, dev, f"{mix} --workers={workers}")
+        assert job["kiobench"]["settings"]["offset_generator"] == "bitmap"
+        assert job["write"]["io_bytes"] == SPAN_MB << 20, job["write"]["io_bytes"]
+        assert 3500 < job["write"]["total_ios"] < BLOCKS, job["write"]["total_ios"]
+        assert zero_blocks(guest, dev, BLOCKS) == 0
+    note = "a transfer is cut to the blocks not yet done"
     run = f"kiobench run --filename={dev} --rw=randread --number_ios=100"
-    assert note in guest.check(f"{run} --bssplit=4k/50:64k/50"), "no note"
+    out = guest.check(f"{run} --bssplit=4k/50:64k/50")
+    assert note in out and "random map: bitmap" in out, out
     assert note not in guest.check(f"{run} --bssplit=4k/50:64k/50 --norandommap")
     assert note not in guest.check(f"{run} --bs=64k")
+
+
+@pytest.mark.core
+def test_several_sizes_map_is_bounded(guest, kiobench_module, make_nullb):
+    """The bitmap is charged with the job and bounded by max-random-map
+    (256 MiB a job): 2 TiB in 512-byte and 4 KiB transfers would take 512
+    MiB, and is refused naming norandommap, which runs it; so is
+    verify_backlog with the bitmap.  Mutation: the bound not checked
+    (kb_bmap_check() returning 0): the job is refused by max_job_mem
+    instead, whose message does not name norandommap: red."""
+    dev = make_nullb("nullb0", size_mb=2 << 20, blocksize=512, memory_backed=False)
+    run = f"kiobench run --filename={dev} --rw=randread --number_ios=10"
+    r = guest.run(f"{run} --bssplit=512/50:4k/50")
+    assert r.rc != 0 and "norandommap:" in r.out and "max-random-map" in r.out, r.out
+    guest.check(f"{run} --bssplit=512/50:4k/50 --norandommap")
+    small = make_nullb("nullb1", size_mb=16, blocksize=BS)
+    r = guest.run(f"kiobench run --filename={small} --rw=randwrite --allow-writes "
+                  f"--bssplit=4k/50:16k/50 --verify=crc32c --verify_backlog=16")
+    assert r.rc != 0 and "verify-backlog:" in r.out, r.out
 
 
 LARGE_LBS = 16384
