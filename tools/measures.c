@@ -578,9 +578,26 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 }
 
 /* The kernel's generator of random offsets, from what it reports. */
+/* Whether the kernel's bssplit table has more than one size. */
+static bool kcfg_several_sizes(const struct kb_kcfg *c)
+{
+	unsigned int i;
+
+	for (i = 1; i < c->nr_bss; i++)
+		if (c->bss[i].size != c->bss[0].size)
+			return true;
+	return false;
+}
+
+/*
+ * The random offsets' generator: with several sizes the random map is
+ * fio's bitmap (kb_bmap_wanted() in kmod/gen.c), with one a permutation.
+ */
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
-	return K_HAS(NORANDOMMAP) ? "xoshiro256**" : "feistel-permutation";
+	if (K_HAS(NORANDOMMAP))
+		return "xoshiro256**";
+	return kcfg_several_sizes(c) ? "bitmap" : "feistel-permutation";
 }
 
 /* {"read": v[0], "write": v[1]}, or JSON null unless present. */
@@ -974,10 +991,9 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 			"each once per pass (randseed=%" PRIu64 ")\n",
 			kb_kcfg_generator(c), blk, K(SEED));
 		if (big > blk)	/* Documentation/kiobench.rst, "The block" */
-			fprintf(f, "  note         : fio's random map shortens a transfer to "
-				"the blocks not yet done where it starts, fewer large ones as "
-				"the map fills; kiobench's keep their drawn size (norandommap "
-				"to compare sizes with fio)\n");
+			fprintf(f, "  note         : as fio's random map, a transfer is cut "
+				"to the blocks not yet done where it starts: fewer large "
+				"ones as the map fills (norandommap keeps the drawn sizes)\n");
 	}
 	if (r->job && kb_job_isset(r->job, KB_OPT_RANDGEN))
 		fprintf(f, "  note         : random_generator=%s asked; the kernel runs "

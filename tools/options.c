@@ -2390,9 +2390,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "lfsr"),
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fio's fallback to norandommap when its map cannot be allocated: no effect "
-	    "(kiobench's map allocates nothing)",
+	    "(kiobench's map is made with the job, or the job refused)",
 	    .off = JOBF(softrandommap), FLAG,
-	    .fio_case = "-the random map cannot fail to be made: fio's fallback never applies"),
+	    .fio_case = "-the random map is made with the job or the job refused: fio's "
+			"fallback never applies"),
 	JOB(KB_OPT_RANDOM_DIST, "random_distribution",
 	    "random|zipf[:T]|pareto[:H]|normal[:DEV]|zoned:A/S:...|zoned_abs:A/SIZE:...",
 	    p_random_dist, "skewed random offsets: zipf, pareto, normal, or zones with their "
