@@ -127,6 +127,40 @@ def test_several_sizes_take_each_block_once(guest, kiobench_module, make_nullb):
     assert note not in guest.check(f"{run} --bs=64k")
 
 
+def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nullb):
+    """verify's read-back replays the write pass's draws: with several
+    sizes it starts from the bitmap the pass started from, empty, so that
+    it reads each write at its offset and cut length.  A pass of the span
+    (the read-back of the log and, with experimental_verify, the replay),
+    half a pass (io_size: a replay from the map as the writes left it
+    would read the blocks they did not write, zeroes), a time-based job of
+    two workers over more than a pass, and trim_backlog's windows, whose
+    trims leave the map as they found it.  Mutation: kb_vsave_put() not
+    resetting the bitmap: red (half a pass: the replay reads unwritten
+    blocks)."""
+    base = ("kiobench run --output-format=json --output=/tmp/v.json "
+            "--rw=randwrite --bssplit=4k/50:16k/30:64k/20 --iodepth=8 --allow-writes "
+            "--verify=crc32c")
+    for i, extra in enumerate(("", "--experimental_verify=1",
+                               "--io_size=8m --experimental_verify=1",
+                               "--runtime=2s --time_based --workers=2 --experimental_verify=1",
+                               "--trim_percentage=30 --trim_backlog=64 "
+                               "--experimental_verify=1")):
+        dev = make_nullb(f"nullb{i}", size_mb=16, blocksize=BS, discard=1)
+        guest.check(f"{base} --filename={dev} {extra}", timeout=300)
+        job = json.loads(guest.check("cat /tmp/v.json"))["jobs"][0]
+        v = job["kiobench"]["verify"]
+        assert job["kiobench"]["settings"]["offset_generator"] == "bitmap"
+        assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), (extra, v)
+        assert v["verified"] > 0, (extra, v)
+        if "time_based" in extra:
+            assert job["write"]["io_bytes"] > 16 << 20, (extra, job["write"])
+        elif "io_size" in extra:
+            assert job["write"]["io_bytes"] == 8 << 20, (extra, job["write"])
+        elif "trim" not in extra:
+            assert job["write"]["io_bytes"] == 16 << 20, (extra, job["write"])
+
+
 @pytest.mark.core
 def test_several_sizes_map_is_bounded(guest, kiobench_module, make_nullb):
     """The bitmap is charged with the job and bounded by max-random-map
