@@ -345,8 +345,13 @@ def check(guest, t: str, out: str) -> None:
             rd, wr = jobs["small"]["read"], jobs["small"]["write"]
             ios = rd["total_ios"] + wr["total_ios"]
             assert rd["total_ios"] / ios == pytest.approx(0.7, abs=0.05), (rd, wr)
+            # the random map cuts a transfer to the blocks no I/O of the
+            # pass has taken, as fio's: a pass of a 256 MiB device averages
+            # 7.7 KiB (fio's rule simulated), the drawn sizes 16 KiB; 10 s
+            # are a few passes (8.2 KiB traced on 6.12)
             mean_bs = (rd["io_bytes"] + wr["io_bytes"]) / ios
-            assert mean_bs == pytest.approx(0.8 * 4096 + 0.2 * 65536, rel=0.1), mean_bs
+            drawn = 0.8 * 4096 + 0.2 * 65536
+            assert 0.4 * drawn < mean_bs < 0.9 * drawn, mean_bs
             rd, wr = jobs["large"]["read"], jobs["large"]["write"]
             assert wr["total_ios"] == 0 < rd["total_ios"]
             assert rd["io_bytes"] == rd["total_ios"] << 20, rd
