@@ -943,10 +943,13 @@ static size_t kb_bmap_mem(const struct kb_job *job)
  * The bitmaps within KIOBENCH_MAX_RANDOM_MAP, the devices known; and no
  * verify-backlog with them: its read-back replays a window from the map
  * as the window found it, which only an empty map is (kb_vsave_put()).
+ * verify-round's rounds must be whole passes of each worker's map: a
+ * round starts from a map empty or full, which the next draw empties.
  */
 static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extack)
 {
 	const struct kb_config *cfg = &job->cfg;
+	unsigned int i;
 
 	if (!kb_bmap_wanted(cfg))
 		return 0;
@@ -955,11 +958,31 @@ static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extac
 			       "verify-backlog: not with several sizes under the random map, whose state a window's read-back cannot replay: norandommap, or one size");
 		return -EOPNOTSUPP;
 	}
+	for (i = 0; cfg->verify_round && i < job->nr_workers; i++) {
+		u64 base, pass, round, rem;
+
+		pass = kb_bmap_share(cfg, &job->devs[i / cfg->numjobs],
+				     i % cfg->numjobs, &base) * cfg->min_bs;
+		round = kb_split_budget(cfg->verify_round, job->io_unit,
+					job->nr_workers, i);
+		if (!round)
+			continue;
+		if (!pass)
+			goto out_round;
+		div64_u64_rem(round, pass, &rem);
+		if (rem)
+			goto out_round;
+	}
 	if (kb_bmap_mem(job) <= KIOBENCH_MAX_RANDOM_MAP)
 		return 0;
 	NL_SET_ERR_MSG(extack,
 		       "norandommap: several sizes' random map passes max-random-map (256 MiB a job, a bit per smallest block of each worker's span): norandommap, a smaller size or a larger smallest size");
 	return -E2BIG;
+
+out_round:
+	NL_SET_ERR_MSG(extack,
+		       "verify-round: with several sizes under the random map, a round must be whole passes of each worker's map, which its read-back replays from empty: norandommap, one size, or size a multiple of the largest");
+	return -EOPNOTSUPP;
 }
 
 static int kb_alloc_workers(struct kb_job *job)

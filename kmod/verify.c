@@ -864,12 +864,14 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 	w->rmap = s->rmap;
 	/*
 	 * The bitmap as the save found it: empty, at the worker's start
-	 * (kb_verify_begin()), as no verify-backlog window runs with it; a
-	 * trim-backlog window's trims leave it as it was.
+	 * (kb_verify_begin()), as no verify-backlog window runs with it, or
+	 * full, at a verify-round round's start (whole passes: kb_bmap_check()),
+	 * whose next draw empties it; a trim-backlog window's trims leave it
+	 * as it was.
 	 */
 	if (w->bmap.map && (w->bmap.n != s->bmap_n ||
 			    w->bmap.left != s->bmap_left)) {
-		WARN_ON_ONCE(s->bmap_left != s->bmap_n);
+		WARN_ON_ONCE(s->bmap_left && s->bmap_left != s->bmap_n);
 		kb_bmap_reset(&w->bmap, s->bmap_n);
 	}
 	w->seq_next = s->seq_next;

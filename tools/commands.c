@@ -424,7 +424,8 @@ static uint64_t devices_span(const struct kb_job *job)
  * device (workers: that many), at offset + k x offset_increment.  Without size or io_size, and
  * unless time_based, fio ends a job after one pass over its span even when
  * runtime, number_ios or loops would let it go on: the kernel is told that
- * span as its byte budget.
+ * span as its byte budget.  With io_size alone, the span is fio's size,
+ * each of its rounds' (kb_job_rounds()).
  */
 /*
  * write_stream_select=worker over fio's clones: the kernel numbers only a
@@ -463,10 +464,9 @@ static void make_clone(struct kb_job *job, uint32_t k, uint32_t clones, uint32_t
 		job->offset += k * job->offset_increment;
 		kb_job_mark(job, KB_OPT_OFFSET, true);
 	}
-	if (!job->time_based && !kb_job_isset(job, KB_OPT_IO_SIZE) &&
-	    !kb_job_isset(job, KB_OPT_SIZE) &&
+	if (!job->time_based && !kb_job_isset(job, KB_OPT_SIZE) &&
 	    (kb_job_isset(job, KB_OPT_RUNTIME) || kb_job_isset(job, KB_OPT_NUMBER_IOS) ||
-	     job->loops > 1))
+	     kb_job_isset(job, KB_OPT_IO_SIZE) || job->loops > 1))
 		job->span_bytes = devices_span(job);
 }
 

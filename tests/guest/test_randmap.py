@@ -127,6 +127,7 @@ def test_several_sizes_take_each_block_once(guest, kiobench_module, make_nullb):
     assert note not in guest.check(f"{run} --bs=64k")
 
 
+@pytest.mark.debug  # verify's replay and rounds with the bitmap, under KASAN
 def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nullb):
     """verify's read-back replays the write pass's draws: with several
     sizes it starts from the bitmap the pass started from, empty, so that
@@ -135,9 +136,13 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
     half a pass (io_size: a replay from the map as the writes left it
     would read the blocks they did not write, zeroes), a time-based job of
     two workers over more than a pass, and trim_backlog's windows, whose
-    trims leave the map as they found it.  Mutation: kb_vsave_put() not
-    resetting the bitmap: red (half a pass: the replay reads unwritten
-    blocks)."""
+    trims leave the map as they found it; and fio's rounds (verify-round),
+    each read back before the next: two whole passes (loops=2), and a pass
+    then half of one (io_size=12m loops=2), whose read-back starts from a
+    map the pass left full; rounds that are not whole passes of each
+    worker's map are refused.  Mutations: kb_vsave_put() not resetting the
+    bitmap: red (half a pass: the replay reads unwritten blocks); its
+    warning on a save not empty taken for a full one too: red (loops=2)."""
     base = ("kiobench run --output-format=json --output=/tmp/v.json "
             "--rw=randwrite --bssplit=4k/50:16k/30:64k/20 --iodepth=8 --allow-writes "
             "--verify=crc32c")
@@ -145,7 +150,8 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
                                "--io_size=8m --experimental_verify=1",
                                "--runtime=2s --time_based --workers=2 --experimental_verify=1",
                                "--trim_percentage=30 --trim_backlog=64 "
-                               "--experimental_verify=1")):
+                               "--experimental_verify=1",
+                               "--loops=2", "--io_size=12m --loops=2")):
         dev = make_nullb(f"nullb{i}", size_mb=16, blocksize=BS, discard=1)
         guest.check(f"{base} --filename={dev} {extra}", timeout=300)
         job = json.loads(guest.check("cat /tmp/v.json"))["jobs"][0]
@@ -153,12 +159,23 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
         assert job["kiobench"]["settings"]["offset_generator"] == "bitmap"
         assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), (extra, v)
         assert v["verified"] > 0, (extra, v)
-        if "time_based" in extra:
+        if "loops" in extra:
+            want = (24 if "io_size" in extra else 32) << 20
+            assert job["write"]["io_bytes"] == want, (extra, job["write"])
+            assert job["kiobench"]["settings"]["verify_round"] == 16 << 20, extra
+            assert job["read"]["io_bytes"] == want, (extra, job["read"])
+        elif "time_based" in extra:
             assert job["write"]["io_bytes"] > 16 << 20, (extra, job["write"])
         elif "io_size" in extra:
             assert job["write"]["io_bytes"] == 8 << 20, (extra, job["write"])
         elif "trim" not in extra:
             assert job["write"]["io_bytes"] == 16 << 20, (extra, job["write"])
+    # three workers on 512-byte blocks: a round's share (in 512-byte
+    # blocks) is not whole passes of a worker's map (in 4 KiB blocks)
+    dev = make_nullb("nullb9", size_mb=16, blocksize=512)
+    r = guest.run(f"{base} --filename={dev} --loops=2 --workers=3", timeout=300)
+    assert r.rc != 0 and "verify-round: with several sizes under the random map, a round " \
+        "must be whole passes" in r.out, r.out
 
 
 @pytest.mark.core
