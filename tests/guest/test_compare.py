@@ -39,7 +39,8 @@ def compare(guest, a: str, b: str, *args: str):
 def test_compare_same_setup_exits_0(guest, kiobench_module, make_nullb):
     """Two independent runs of one setup (never a file against itself or a
     copy, which any statistics pass: every difference is 0) are not
-    significantly different at 15 %."""
+    significantly different at 15 % in their bulk (IOPS, bandwidth, mean,
+    p50); a tail may be."""
     # 1 ms at depth 8: TCG's wake-ups and timer slack (tens of us) move the
     # median by less than at 200 us, where two runs' p50 differ by up to 5 %
     dev = make_nullb("nullb0", completion_nsec=1_000_000, size_mb=64)
@@ -52,15 +53,22 @@ def test_compare_same_setup_exits_0(guest, kiobench_module, make_nullb):
     guest.check("! cmp -s /tmp/base.json /tmp/new.json")  # two runs, two results
     # CI measured -5.2 % IOPS and +5.9 % p50 between two such runs while
     # another guest started on the host: 15 % leaves that margin
+    # Only a tail may read worse: under TCG p99 and p99.9 are the host's
+    # stalls as much as the device's (a CI run with the unit tests beside
+    # it saw p99.9 +53 % while IOPS and p50 moved 1 %), never the bulk
     r = compare(guest, "/tmp/base.json", "/tmp/new.json", "--threshold=15")
-    assert r.rc == 0, r.out
-    assert "compare: nothing significantly worse by more than 15%" in r.out
+    worse = [ln for ln in r.out.splitlines() if ln.startswith("worse by more than 15%: ")]
+    named = worse[0].split(": ", 2)[2].split() if worse else []
+    assert r.rc == (4 if named else 0) and set(named) <= {"p99", "p99.9"}, r.out
+    if not named:
+        assert "compare: nothing significantly worse by more than 15%" in r.out
     assert "configuration differences" not in r.out
     # the JSON says the same
     r = compare(guest, "/tmp/base.json", "/tmp/new.json", "--threshold=15",
                 "--output-format=json")
     doc = json.loads(r.out)
-    assert r.rc == 0 and doc["exit_status"] == 0 and doc["worse"] == []
+    assert r.rc == doc["exit_status"] == (4 if named else 0), r.out
+    assert [w.split(": ", 1)[1].split() for w in doc["worse"]] == ([named] if named else [])
     c, = doc["comparisons"]
     assert c["figures"]["iops"]["test"] == "welch"
     assert c["figures"]["p50_ns"]["test"] == "mann-whitney"
