@@ -438,22 +438,6 @@ struct kb_bip {
 	struct bio_vec bvec;
 };
 
-static inline int kb_pi_pool_init(struct bio_set **bs, unsigned int nr)
-{
-	*bs = NULL;
-	return 0;
-}
-
-static inline void kb_pi_pool_exit(struct bio_set *bs)
-{
-}
-
-/* What a worker's pool of @nr takes: nothing here. */
-static inline size_t kb_pi_pool_mem(unsigned int nr)
-{
-	return 0;
-}
-
 static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
 				   struct bio_set *bs, void *buf, u32 len,
 				   u32 chk, u16 app_tag, sector_t seed)
@@ -488,6 +472,7 @@ static inline void kb_bio_release_pi(struct bio *bio)
 #elif defined(KB_HAVE_BIOSET_INTEGRITY_CREATE) && \
 	defined(CONFIG_BLK_DEV_INTEGRITY)
 #define KB_PI	1
+#define KB_PI_POOL	1
 struct kb_bip {
 };
 
@@ -584,21 +569,6 @@ static inline void kb_bio_release_pi(struct bio *bio)
 struct kb_bip {
 };
 
-static inline int kb_pi_pool_init(struct bio_set **bs, unsigned int nr)
-{
-	*bs = NULL;
-	return 0;
-}
-
-static inline void kb_pi_pool_exit(struct bio_set *bs)
-{
-}
-
-static inline size_t kb_pi_pool_mem(unsigned int nr)
-{
-	return 0;
-}
-
 static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
 				   struct bio_set *bs, void *buf, u32 len,
 				   u32 chk, u16 app_tag, sector_t seed)
@@ -612,6 +582,25 @@ static inline void kb_bio_detach_pi(struct bio *bio)
 
 static inline void kb_bio_release_pi(struct bio *bio)
 {
+}
+#endif
+
+#ifndef KB_PI_POOL
+/* No pool of payloads: 7.0's are the slots' own, and without PI none. */
+static inline int kb_pi_pool_init(struct bio_set **bs, unsigned int nr)
+{
+	*bs = NULL;
+	return 0;
+}
+
+static inline void kb_pi_pool_exit(struct bio_set *bs)
+{
+}
+
+/* What a worker's pool of @nr takes: nothing here. */
+static inline size_t kb_pi_pool_mem(unsigned int nr)
+{
+	return 0;
 }
 #endif
 
