@@ -422,16 +422,29 @@ VISIBLE_IF_KUNIT u64 kb_xmap_count(const struct kb_xmap *x)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_xmap_count);
 
+/* @slot's extent in the log's units, false if it is not made of them. */
+static bool kb_xmap_units(const struct kb_worker *w, const struct kb_slot *slot,
+			  u64 *a, u64 *n)
+{
+	const struct kb_xmap *x = &w->vw->xmap;
+	u64 rel = slot->off - w->dev->span_start;
+
+	if ((rel | slot->len) & ((1ULL << x->shift) - 1))
+		return false;
+	*a = rel >> x->shift;
+	*n = slot->len >> x->shift;
+	return true;
+}
+
 /* A write of the write pass, into the log. */
 static void kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
 {
-	struct kb_xmap *x = &w->vw->xmap;
-	u64 rel = slot->off - w->dev->span_start;
+	u64 a, n;
 
 	/* kb_xmap_shift() missed a way of drawing a write */
-	if (WARN_ON_ONCE((rel | slot->len) & ((1ULL << x->shift) - 1)))
+	if (WARN_ON_ONCE(!kb_xmap_units(w, slot, &a, &n)))
 		return;
-	kb_xmap_insert(x, rel >> x->shift, slot->len >> x->shift);
+	kb_xmap_insert(&w->vw->xmap, a, n);
 }
 
 /*
@@ -440,17 +453,13 @@ static void kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
  */
 void kb_verify_write_failed(struct kb_worker *w, const struct kb_slot *slot)
 {
-	struct kb_xmap *x;
-	u64 rel;
+	u64 a, n;
 
 	if (!w->vw || !w->vw->xmap.start || w->verifying ||
 	    slot->dir != KIOBENCH_DIR_WRITE)
 		return;
-	x = &w->vw->xmap;
-	rel = slot->off - w->dev->span_start;
-	if ((rel | slot->len) & ((1ULL << x->shift) - 1))
-		return;
-	kb_xmap_remove(x, rel >> x->shift, slot->len >> x->shift);
+	if (kb_xmap_units(w, slot, &a, &n))
+		kb_xmap_remove(&w->vw->xmap, a, n);
 }
 
 /* A sorted read-back's next I/O: the log's next extent, read and checked. */

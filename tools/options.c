@@ -3418,7 +3418,7 @@ static bool kb_job_reads_back(const struct kb_job *job)
  */
 static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 {
-	uint64_t loops = job->loops ? job->loops : 1, s = 0, io, cap, done, rc;
+	uint64_t loops = job->loops ? job->loops : 1, s = 0, io, cap, done, rc, looped;
 	unsigned __int128 f, left, more;
 
 	*round = 0;
@@ -3433,7 +3433,8 @@ static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 		return kb_mul_sat(io, loops);
 	cap = kb_mul_sat(io, loops);
 	rc = job->random && job->norandommap && kb_job_rwmix_read(job) < 100 && io > s ? io : s;
-	done = kb_mul_sat(rc, loops) < cap ? kb_mul_sat(rc, loops) : cap;
+	looped = kb_mul_sat(rc, loops);
+	done = looped < cap ? looped : cap;
 	/* the bytes done per byte issued, in hundredths: the read-back's too */
 	f = 100 + (kb_job_reads_back(job) ? 100 - kb_job_rwmix_read(job) : 0);
 	if (done < cap && f * done + 100 * (unsigned __int128)kb_job_max_bs(job) <=
