@@ -27,11 +27,12 @@ guest test instead of a skip of the tests that need them.
 
 Which kernels run which tests (tests/check's lanes) is chosen by markers:
 @pytest.mark.core for what differs between kernels (device open and
-close, netlink, the engine, rmmod: run on every Debian kernel),
-@pytest.mark.debug for what needs the debug kernel's checkers (fuzzing,
-fault injection, removal, concurrency under KASAN, lockdep and kmemleak:
-run there); a test may have both, and then runs on 6.1, 6.12-rt and
-the debug kernel, not on plain 6.12 as well.  Everything else runs once, on
+close, netlink, the engine, rmmod: run on 6.1 and on 6.12-rt, which is
+6.12's source with PREEMPT_RT's other contexts, not on plain 6.12 a
+third time), @pytest.mark.debug for what needs the debug kernel's
+checkers (fuzzing, fault injection, removal, concurrency under KASAN,
+lockdep and kmemleak: run there); a test may have both, and then runs
+on 6.1, 6.12-rt and the debug kernel.  Everything else runs once, on
 Debian's 6.12, but for @pytest.mark.fleet: tests of several guests
 reachable over SSH (own_guest(ssh=True)), in a lane of their own.
 @pytest.mark.timing says where a test runs in its lane, not which lane:
@@ -104,8 +105,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "splat matching regex; other splats still fail it")
     config.addinivalue_line("markers", "tolerate_splat(regex): kernel splats matching regex "
                                        "do not fail the test (nor are they required)")
-    config.addinivalue_line("markers", "core: differs between kernels; runs on every Debian kernel "
-                                       "(on 6.1 and 6.12-rt only when also marked debug)")
+    config.addinivalue_line("markers", "core: differs between kernels; runs on 6.1 and 6.12-rt "
+                                       "(6.12's source), and on the debug kernel if marked debug")
     config.addinivalue_line("markers", "debug: needs the debug kernel's KASAN, lockdep, "
                                        "kmemleak or fault injection; runs there")
     config.addinivalue_line("markers", f"budget(seconds): the call phase's time budget "

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Iterator
 
-from vm.guest import Fdp, Guest, Nvme
+from vm.guest import CommandTimeout, Fdp, Guest, Nvme
 
 DEBUGFS = "/sys/kernel/debug/kiobench"
 
@@ -334,28 +334,43 @@ def block_events(guest: Guest, devs: str | list[str], run, actions: str = "D",
         numbers[printed] = (n, devt)
     filt = " || ".join(f"dev == {no}" for _, no in numbers.values())
     evs = [f"{TRACING}/events/block/{BLOCK_EVENTS[a]}" for a in actions]
-    mount_tracefs(guest)
-    guest.check(f"echo 0 >{TRACING}/tracing_on && echo mono >{TRACING}/trace_clock && "
-                f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
-                + " && ".join(f"echo '{filt}' >{e}/filter && echo 1 >{e}/enable" for e in evs)
-                + f" && echo 1 >{TRACING}/tracing_on")
-    try:
-        if isinstance(run, str):
-            r = guest.run(run, timeout=timeout)
-            assert r.rc == 0, f"{run}: exit {r.rc}\n{r.out}"
-        else:
+    setup = (f"{{ test -e {TRACING}/events || mount -t tracefs nodev {TRACING}; }} && "
+             f"echo 0 >{TRACING}/tracing_on && echo mono >{TRACING}/trace_clock && "
+             f"echo 8192 >{TRACING}/buffer_size_kb && echo >{TRACING}/trace && "
+             + " && ".join(f"echo '{filt}' >{e}/filter && echo 1 >{e}/enable" for e in evs)
+             + f" && echo 1 >{TRACING}/tracing_on")
+    off = " && ".join(f"echo 0 >{e}/enable && echo 0 >{e}/filter" for e in evs)
+    stats = f"{TRACING}/per_cpu/cpu*/stats"
+    if isinstance(run, str):
+        # one round trip for the lot (a run costs a dozen of them else):
+        # the events on, run in a subshell (its cd and exit stay there),
+        # the events off, the ring buffer's stats and the trace
+        mark = "@@kiobench-trace@@"
+        try:
+            r = guest.run(f"{setup} || exit 97\n(\n{run}\n)\nrc=$?\n{off}\n"
+                          f"echo {mark}; cat {stats}; echo {mark}; cat {TRACING}/trace\n"
+                          "exit $rc", timeout=timeout + 120)
+        except CommandTimeout:
+            guest.check(off)
+            raise
+        parts = r.out.split(f"{mark}\n")
+        assert r.rc == 0 and len(parts) == 3, f"{run}: exit {r.rc}\n{parts[0]}"
+        _, lost, trace = parts
+    else:
+        guest.check(setup)
+        try:
             run()
-    finally:
-        guest.check(" && ".join(f"echo 0 >{e}/enable && echo 0 >{e}/filter" for e in evs))
-    lost = guest.check(f"cat {TRACING}/per_cpu/cpu*/stats")
+        finally:
+            guest.check(off)
+        lost = guest.check(f"cat {stats}")
+        trace = guest.check(f"cat {TRACING}/trace", timeout=timeout)
     assert all(int(n) == 0 for n in re.findall(r"^(?:overrun|dropped events): (\d+)", lost,
                                                re.M)), f"the trace lost events:\n{lost}"
     letter = {v: k for k, v in BLOCK_EVENTS.items()}
     out = [BlockEvent(letter[ev], rwbs, int(s) * 1_000_000_000 + int(us) * 1000, int(sec),
                       int(nr) * 512, numbers[devno][0], comm if ev != "block_rq_complete" else "",
                       int(cpu), f"{cls}/{lvl}" if cls else "")
-           for cpu, s, us, ev, devno, rwbs, sec, nr, cls, lvl, comm in _BLOCK_LINE.findall(
-               guest.check(f"cat {TRACING}/trace", timeout=timeout))
+           for cpu, s, us, ev, devno, rwbs, sec, nr, cls, lvl, comm in _BLOCK_LINE.findall(trace)
            if ev in letter and devno in numbers and (int(nr) > 0 or flushes)]
     assert out, f"no block event of {', '.join(names)} while {run} ran"
     return out

@@ -435,9 +435,23 @@ class Guest:
         """Run `cmd` with /bin/sh -c in the guest; its exit status and output.
 
         Raises CommandTimeout if the guest had to kill it at `timeout`,
-        GuestHung/GuestDied if the guest stops answering or dies."""
+        GuestHung/GuestDied if the guest stops answering or dies.  With
+        $KIOBENCH_CMD_LOG set, a line per command is appended to that
+        file: its seconds, the test (pytest's) and the command, where a
+        lane's time goes."""
         if not self.alive:
             raise GuestDied(f"guest of {self.kernel.name} is not running")
+        if os.environ.get("KIOBENCH_CMD_LOG"):
+            t0 = time.monotonic()
+            try:
+                return self._run(cmd, timeout)
+            finally:
+                with open(os.environ["KIOBENCH_CMD_LOG"], "a") as f:
+                    test = os.environ.get("PYTEST_CURRENT_TEST", "?").split(" ")[0]
+                    f.write(f"{time.monotonic() - t0:.2f}\t{test}\t{cmd[:300]!r}\n")
+        return self._run(cmd, timeout)
+
+    def _run(self, cmd: str, timeout: float) -> Result:
         seq = self._send(cmd, timeout)
         deadline = time.monotonic() + timeout + self.grace
         why = f"no answer to {cmd!r} within {timeout} + {self.grace} s"
