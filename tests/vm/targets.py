@@ -30,21 +30,25 @@ def nullb(guest: Guest, name: str, *, memory_backed: bool = True,
         settings["completion_nsec"] = completion_nsec
     settings.update(attrs)
 
-    guest.check(f"modprobe null_blk nr_devices=0 && test -d {NULLB}")
-    features = set(guest.check(f"cat {NULLB}/features").strip().split(","))
+    # one round trip: null_blk loaded, its features, whether the name is taken
+    out = guest.check(f"modprobe null_blk nr_devices=0 && test -d {NULLB} && "
+                      f"cat {NULLB}/features && if test -e /dev/{shlex.quote(name)}; "
+                      "then echo taken; else echo free; fi").split()
+    features = set(out[0].split(","))
     unknown = set(settings) - features
     if unknown:
         raise ValueError(f"null_blk of {guest.kernel.name} lacks {sorted(unknown)}")
     d = f"{NULLB}/{shlex.quote(name)}"
-    if guest.run(f"test -e /dev/{shlex.quote(name)}").ok:
+    if out[-1] == "taken":
         raise ValueError(f"null_blk name {name!r} collides with /dev/{name}")
     script = [f"mkdir {d}"] + [f"echo {v} >{d}/{k}" for k, v in settings.items()]
+    # then its node, waited for up to 5 s (wait_block), in the same round trip
     script += [f"echo 1 >{d}/power",
-               f"if [ -e /sys/block/{shlex.quote(name)} ]; then echo {shlex.quote(name)}; "
-               f"else echo nullb$(cat {d}/index); fi"]
-    dev = "/dev/" + guest.check(" && ".join(script)).strip()
-    wait_block(guest, dev)
-    return dev
+               f"if [ -e /sys/block/{shlex.quote(name)} ]; then n={shlex.quote(name)}; "
+               f"else n=nullb$(cat {d}/index); fi",
+               "for i in $(seq 50); do test -b /dev/$n && break; sleep 0.1; done",
+               "test -b /dev/$n", "echo $n"]
+    return "/dev/" + guest.check(" && ".join(script)).strip()
 
 
 # Removes null_blk NAME when it is there (power off, then rmdir), else makes
