@@ -143,40 +143,6 @@ static char *run_status(const struct kb_result *res, size_t n)
 	return buf;
 }
 
-/*
- * The NVMe devices of the jobs that place their writes (write_streams),
- * once each: their FDP statistics are read around the run (run.c).
- */
-static void find_fdp(struct run *r)
-{
-	char err[256];
-	size_t i, k, m;
-
-	r->nr_fdp = 0;
-	for (i = 0; i < r->n; i++) {
-		const struct kb_job *job = &r->rj[i].job;
-
-		for (k = 0; job->nr_write_streams && k < job->nr_devices; k++) {
-			struct kb_fdp f, *nv;
-			bool dup = false;
-
-			if (kb_fdp_find(kb_sysfs_root(), job->devices[k], &f, err, sizeof(err))) {
-				msg("warning: no FDP statistics: %s", err);
-				continue;
-			}
-			for (m = 0; m < r->nr_fdp; m++)
-				dup |= !strcmp(r->fdp[m].dev, f.dev);
-			if (dup)
-				continue;
-			nv = realloc(r->fdp, (r->nr_fdp + 1) * sizeof(*nv));
-			if (!nv)
-				return;
-			r->fdp = nv;
-			r->fdp[r->nr_fdp++] = f;
-		}
-	}
-}
-
 static int execute(struct run *r, const struct kb_global *g, FILE *out)
 {
 	struct kb_result *res, *grp;
@@ -215,7 +181,7 @@ static int execute(struct run *r, const struct kb_global *g, FILE *out)
 		}
 		free(d);
 	}
-	find_fdp(r);
+	kb_find_fdp(r, false);
 	rret = run_jobs(r, g->keep, 0, &res, NULL, NULL);
 	if (!res)
 		return rret;

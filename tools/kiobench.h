@@ -71,12 +71,16 @@
 #define KB_CMD_MERGE	(1u << 5)	/* takes no job option either */
 
 /* The variables a sweep can step through. */
+/* A job's write streams (write_streams=) at most: a sweep's --streams too. */
+#define KB_MAX_WRITE_STREAMS	16
+
 enum kb_var {
 	KB_VAR_NONE,		/* one step */
 	KB_VAR_IODEPTH,		/* total queue depth (split with --split-qd) */
 	KB_VAR_BS,
 	KB_VAR_NUMJOBS,
 	KB_VAR_RATE,		/* rate_iops per worker */
+	KB_VAR_STREAMS,		/* write streams 1..k of the writes; 0: none */
 	KB_VAR_DEVICES,		/* the first k devices, one job each */
 	KB_VAR_BURST,		/* burst number */
 	KB_VAR_ROUND,		/* preconditioning round */
@@ -271,7 +275,7 @@ struct kb_job {
 	bool nowait, serialize_overlap;
 	uint8_t write_hint;	/* RWH_WRITE_LIFE_*: 1 none .. 5 extreme; 0: none */
 	/* kiobench's write_streams: stream ids from 1 (bi_write_stream) */
-	uint8_t write_streams[16], nr_write_streams;
+	uint8_t write_streams[KB_MAX_WRITE_STREAMS], nr_write_streams;
 	uint8_t write_stream_select;	/* enum kiobench_write_stream_select */
 	uint32_t pi_act;		/* fio's: 0, kiobench's own PI (pi_chk) */
 	uint32_t pi_chk;		/* BIT(KIOBENCH_PI_CHECK_*) */

@@ -243,7 +243,8 @@ static int sweep_fixed(struct method *m, struct part_def *def)
 
 		if (!m->g.list[v] || v == def->var)
 			continue;
-		if (one_value(m, v, 1, v == KB_VAR_BS ? UINT32_MAX : 1u << 24, &x))
+		if (one_value(m, v, v == KB_VAR_STREAMS ? 0 : 1, v == KB_VAR_BS ? UINT32_MAX :
+			      v == KB_VAR_STREAMS ? KB_MAX_WRITE_STREAMS : 1u << 24, &x))
 			return -1;
 		if (v == KB_VAR_IODEPTH)
 			def->iodepth = x;
@@ -251,6 +252,8 @@ static int sweep_fixed(struct method *m, struct part_def *def)
 			def->bs = x;
 		else if (v == KB_VAR_DEVICES)
 			def->devices = x;
+		else if (v == KB_VAR_STREAMS)
+			def->streams = x;
 		else if (kb_apply(&m->tmpl, &m->g, &a, err, sizeof(err)) ||
 			 kb_assign_add(&m->cli, a.opt, a.val, NULL, 0)) {
 			msg("%s", err);
@@ -348,7 +351,11 @@ static int sweep_part(struct method *m, struct part_def *def)
 		return -1;
 	if (def->var == KB_VAR_NONE && !def->devices) {
 		msg("sweep: nothing to sweep (give a list to --iodepth, --bs, --numjobs, "
-		    "--rate_iops or --devices, or --burst-size)");
+		    "--rate_iops, --streams or --devices, or --burst-size)");
+		return -1;
+	}
+	if (m->g.list[KB_VAR_STREAMS] && m->tmpl.nr_write_streams) {
+		msg("--streams: sets each step's write streams; drop --write_streams");
 		return -1;
 	}
 	return 0;

@@ -3050,6 +3050,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	/* not the suites': 004 sweeps its own device count */
 	CMD(KB_OPT_DEVICES, "devices", KB_CMD_SWEEP, "LIST", p_list,
 	    "the first k devices of --filename, one job each", .list_var = KB_VAR_DEVICES),
+	CMD(KB_OPT_STREAMS, "streams", KB_CMD_SWEEP, "LIST", p_list,
+	    "write streams 1..k of each step's writes (0: none; at most 16), and the "
+	    "FDP statistics around each step: write amplification with and without "
+	    "placement", .list_var = KB_VAR_STREAMS),
 
 	CMD(KB_OPT_SPLIT_QD, "split-qd", KB_CMD_SWEEP, "N", p_u32,
 	    "--iodepth is the total depth, over up to N workers (the largest count <= N "

@@ -231,6 +231,7 @@ enum kb_opt_id {
 	/* sweep, precondition, suite */
 	KB_OPT_CSV,
 	KB_OPT_DEVICES,
+	KB_OPT_STREAMS,
 	KB_OPT_SPLIT_QD,
 	KB_OPT_IDLE,
 	KB_OPT_BURST_SIZE,

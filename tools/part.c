@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "cli.h"
+#include "fdp.h"
 #include "json.h"
 #include "options.h"
 #include "part.h"
@@ -67,6 +68,24 @@ static int part_opts(const struct method *m, const struct part_def *def, struct 
 	       (def->burst_size && set_opt(m, job, KB_OPT_IO_SIZE, "%" PRIu64, def->burst_size));
 }
 
+/* Write streams 1..k of the step's writes (0: none). */
+static int step_streams(const struct method *m, struct kb_job *job, uint64_t k)
+{
+	char ids[4 * KB_MAX_WRITE_STREAMS] = "";
+	size_t at = 0;
+	uint64_t i;
+
+	for (i = 1; i <= k && i <= KB_MAX_WRITE_STREAMS; i++)
+		at += snprintf(ids + at, sizeof(ids) - at, "%s%" PRIu64, i > 1 ? "," : "", i);
+	return k ? set_opt(m, job, KB_OPT_WRITE_STREAMS, "%s", ids) : 0;
+}
+
+/* The streams of the step at x: the swept count, or the part's own. */
+static uint64_t streams_of(const struct part_def *def, uint64_t x)
+{
+	return def->var == KB_VAR_STREAMS ? x : def->streams;
+}
+
 /* Job i of the step of def at value x, from the user's job options. */
 static int step_job(const struct method *m, const struct part_def *def, uint64_t x,
 		    const struct shape *sh, unsigned int i, const char *label,
@@ -90,6 +109,7 @@ static int step_job(const struct method *m, const struct part_def *def, uint64_t
 	    (def->var == KB_VAR_NUMJOBS && set_opt(m, job, KB_OPT_NUMJOBS, "%" PRIu64, x)) ||
 	    (def->var == KB_VAR_BS && set_opt(m, job, KB_OPT_BS, "%" PRIu64, x)) ||
 	    (def->var == KB_VAR_RATE && set_opt(m, job, KB_OPT_RATE_IOPS, "%" PRIu64, x)) ||
+	    step_streams(m, job, streams_of(def, x)) ||
 	    (sh->k && set_opt(m, job, KB_OPT_FILENAME, "%s", m->tmpl.devices[i])) ||
 	    set_opt(m, job, KB_OPT_NAME, "%.20s-%.10s", def->name, label))
 		return -1;
@@ -168,10 +188,11 @@ static int part_values(const struct part_def *def, uint64_t **vals, unsigned int
 		for (i = 0; *vals && i < *nr; i++)
 			(*vals)[i] = i;
 	} else if (def->values) {
-		bool sizes = def->var == KB_VAR_BS;
+		bool sizes = def->var == KB_VAR_BS, streams = def->var == KB_VAR_STREAMS;
 
-		if (kb_parse_value_list(def->values, sizes, 1, sizes ? UINT32_MAX : KB_MAX_STEP_X,
-					vals, nr, err, sizeof(err))) {
+		if (kb_parse_value_list(def->values, sizes, streams ? 0 : 1,
+					sizes ? UINT32_MAX : streams ? KB_MAX_WRITE_STREAMS :
+					KB_MAX_STEP_X, vals, nr, err, sizeof(err))) {
 			msg("--%s: %s", kb_var_names[def->var], err);
 			return KB_EXIT_USAGE;
 		}
@@ -319,6 +340,11 @@ static void report_step(struct method *m, struct part_run *pr, struct kb_step *s
 	o = kb_step_json(st);
 	kb_jadd(o, "variable", kb_jstr(var_name(def)));	/* a tuning's own name */
 	report_tuning(m, st, o);
+	if (st->nr_fdp) {
+		if (m->g.formats & KB_FMT_NORMAL)
+			kb_print_fdp(m->out, st->fdp, st->nr_fdp);
+		kb_jadd(o, "fdp", kb_json_fdp(st->fdp, st->nr_fdp));
+	}
 	json_object_array_add(pr->steps_json, o);
 }
 
@@ -354,7 +380,14 @@ static int run_step(struct method *m, struct part_run *pr, unsigned int i, uint6
 			r.rj[k].job.io_size = def->burst_total % def->burst_size;
 	if (i && *prev_end)
 		start_at = *prev_end + idle_before(pr, i);
+	/* with streams swept or set: each step's write amplification */
+	if (def->var == KB_VAR_STREAMS || def->streams)
+		kb_find_fdp(&r, true);
 	ret = run_jobs(&r, false, start_at, &st->res, &t0, &t1);
+	st->fdp = r.fdp;	/* the step's now */
+	st->nr_fdp = r.nr_fdp;
+	r.fdp = NULL;
+	r.nr_fdp = 0;
 	if (!st->res) {
 		free_run(&r);
 		/* a signal during the idle time: the steps so far are the result */
@@ -425,8 +458,10 @@ void free_part(struct part_run *pr)
 {
 	size_t i;
 
-	for (i = 0; pr->steps && i < pr->n; i++)
+	for (i = 0; pr->steps && i < pr->n; i++) {
 		free_results(pr->steps[i].res, pr->steps[i].nr_res);
+		free(pr->steps[i].fdp);
+	}
 	free(pr->steps);
 	pr->steps = NULL;
 }

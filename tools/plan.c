@@ -26,6 +26,7 @@ const char *const kb_var_names[KB_VAR_NR] = {
 	[KB_VAR_BURST] = "burst",
 	[KB_VAR_ROUND] = "round",
 	[KB_VAR_RATE] = "rate_iops",
+	[KB_VAR_STREAMS] = "streams",
 	[KB_VAR_TUNE] = "tuning",
 };
 

@@ -119,7 +119,7 @@ struct kb_kcfg {
 	unsigned int nr_bss_wt[2];
 	uint32_t cpus[KB_KCFG_CPUS];
 	unsigned int nr_cpus;		/* 0: not pinned */
-	uint8_t write_streams[16];	/* bi_write_stream ids; none: no streams */
+	uint8_t write_streams[KB_MAX_WRITE_STREAMS];	/* bi_write_stream ids; none: none */
 	unsigned int nr_write_streams;
 	/* random_distribution=zoned/zoned_abs: each direction's zones; none: uniform */
 	struct kb_zone zones[KIOBENCH_NR_DIRS][KB_KCFG_ZONES];

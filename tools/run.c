@@ -707,6 +707,40 @@ static int create_jobs(struct run *r)
 	return 0;
 }
 
+/*
+ * The NVMe devices of the jobs that place their writes (write_streams; all:
+ * every job's), once each: their FDP statistics are read around the run.
+ */
+void kb_find_fdp(struct run *r, bool all)
+{
+	char err[256];
+	size_t i, k, m;
+
+	r->nr_fdp = 0;
+	for (i = 0; i < r->n; i++) {
+		const struct kb_job *job = &r->rj[i].job;
+
+		for (k = 0; (all || job->nr_write_streams) && k < job->nr_devices; k++) {
+			struct kb_fdp f, *nv;
+			bool dup = false;
+
+			if (kb_fdp_find(kb_sysfs_root(), job->devices[k], &f, err, sizeof(err))) {
+				msg("warning: no FDP statistics: %s", err);
+				continue;
+			}
+			for (m = 0; m < r->nr_fdp; m++)
+				dup |= !strcmp(r->fdp[m].dev, f.dev);
+			if (dup)
+				continue;
+			nv = realloc(r->fdp, (r->nr_fdp + 1) * sizeof(*nv));
+			if (!nv)
+				return;
+			r->fdp = nv;
+			r->fdp[r->nr_fdp++] = f;
+		}
+	}
+}
+
 /* The FDP counters of the run's NVMe devices (fdp.c): before or after. */
 static void read_fdp(struct run *r, bool after)
 {

@@ -84,6 +84,12 @@ bool sleep_until(uint64_t t);
 int run_jobs(struct run *r, bool keep, uint64_t start_at, struct kb_result **resp,
 	     uint64_t *t_start, uint64_t *t_end);
 void free_results(struct kb_result *res, size_t n);
+/*
+ * r->fdp: the NVMe devices of the jobs with write_streams (all: of every
+ * job), once each, whose FDP statistics run_jobs() reads around the run;
+ * a device without them is warned about and left out.
+ */
+void kb_find_fdp(struct run *r, bool all);
 /* The jobs of r (not r itself). */
 void free_run(struct run *r);
 

@@ -42,6 +42,8 @@ struct kb_step {
 	struct kb_result *res;	/* one per job */
 	size_t nr_res;
 	struct kb_sum sum[KIOBENCH_NR_DIRS];
+	struct kb_fdp *fdp;	/* a streams sweep's: the devices' FDP counters */
+	size_t nr_fdp;
 };
 
 /* Steady-state check of the last w values. */

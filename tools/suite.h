@@ -23,6 +23,7 @@ struct part_def {
 	const char *values;	/* value list of var */
 	uint32_t split_qd;	/* workers at most, for a total depth */
 	uint32_t devices;	/* k: first k devices, one job each; 0: one job */
+	uint32_t streams;	/* write streams 1..k of every step (var: each step's) */
 	uint64_t runtime_ns, ramp_ns, io_size, idle_ns, span;
 	uint64_t burst_size, burst_total, burst_idle_ns;
 	unsigned int duty;	/* percent */

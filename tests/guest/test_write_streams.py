@@ -155,3 +155,55 @@ def test_write_amplification_from_the_fdp_log(guest: Guest, kiobench_module):
             f"{host1 - host0}, media bytes written={media1 - media0}, write "
             f"amplification=1.000; reclaim unit handles used (placement id/handle): "
             f"0/0, 1/1 of 4") in out, out
+
+
+def test_streams_sweep_compares_write_amplification(guest: Guest, kiobench_module):
+    """kiobench sweep --streams=0,4: the first step's writes carry no
+    stream, the second's streams 1 to 4 (write_stream_select=worker: one
+    per worker), and each step reports the FDP statistics around itself,
+    which add up to the log's deltas that the test reads around both: without
+    streams the writes went through the default handle alone (placement
+    id 0), with them through all four.  The step 0 table row is followed
+    by its FDP line.  QEMU's media bytes may exceed the host's (a reclaim
+    unit left for a new one): the figures are checked against the log,
+    not against 1.000.  Mutations: the step's streams not set (step_streams
+    returning 0 at once): red (no directive); the statistics read only
+    for steps with streams (kb_find_fdp(&r, false) in run_step): red
+    (step 0 has none)."""
+    dev = nvme_dev(guest)
+    # 768 KiB a step, 192 KiB a handle with streams: no whole number of
+    # the 1 MiB reclaim units, whose available media writes would then
+    # read as before (a handle used would look unused)
+    kib = 768
+    sweep = (f"kiobench sweep --allow-writes --filename={dev} --rw=randwrite --bs=4k "
+             f"--iodepth=4 --split-qd=4 --io_size={kib}k --streams=0,4 "
+             "--write_stream_select=worker")
+    host0, media0 = fdp_stats(guest)
+    cmds = nvme_cmds(guest, f"{sweep} --output-format=json --output=/tmp/ws.json")
+    host1, media1 = fdp_stats(guest)
+    writes = [c for c in cmds if c["op"] == "nvme_cmd_write"]
+    tagged = [c["dsmgmt"] >> 16 if c["ctrl"] & 0xf0 == DTYPE_DPLCMT else None for c in writes]
+    # each step's writes of 4 KiB: the first step's untagged, the second's on handles 0..3
+    n = kib // 4
+    assert len(tagged) == 2 * n, len(tagged)
+    assert set(tagged[:n]) == {None} and set(tagged[n:]) == {0, 1, 2, 3}, \
+        (tagged[:8], tagged[-8:])
+    doc = json.loads(guest.check("cat /tmp/ws.json"))
+    steps = doc["parts"][0]["steps"]
+    assert [s["value"] for s in steps] == ["0", "4"], steps
+    used, host, media = [], 0, 0
+    for s in steps:
+        assert len(s["fdp"]) == 1, s["fdp"]
+        f = s["fdp"][0]
+        h, m = f["host_bytes_written"], f["media_bytes_written"]
+        assert h == kib << 10 and f["write_amplification"] == pytest.approx(m / h), f
+        used.append({r["placement_id"] for r in f["reclaim_unit_handles"] if r["used"]})
+        host, media = host + h, media + m
+    assert used == [{0}, {0, 1, 2, 3}], used
+    # the two steps' deltas are the log's over the sweep (QEMU adds media
+    # bytes when a handle moves to a new reclaim unit: not always 1.000)
+    assert (host, media) == (host1 - host0, media1 - media0), (host, media, host0, host1)
+    out = guest.check(sweep)
+    assert out.count(f"{dev[5:]}: endurance group 1 (") == 2 and \
+        "reclaim unit handles used (placement id/handle): 0/0 of 4" in out and \
+        "0/0, 1/1, 2/2, 3/3 of 4" in out, out
