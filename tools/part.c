@@ -380,9 +380,12 @@ static int run_step(struct method *m, struct part_run *pr, unsigned int i, uint6
 			r.rj[k].job.io_size = def->burst_total % def->burst_size;
 	if (i && *prev_end)
 		start_at = *prev_end + idle_before(pr, i);
-	/* with streams swept or set: each step's write amplification */
-	if (def->var == KB_VAR_STREAMS || def->streams)
-		kb_find_fdp(&r, true);
+	/*
+	 * Each step's write amplification: as run's, of the jobs with streams
+	 * (a precondition's rounds with --write_streams); a streams sweep's,
+	 * of every step, streams or not.
+	 */
+	kb_find_fdp(&r, def->var == KB_VAR_STREAMS || def->streams);
 	ret = run_jobs(&r, false, start_at, &st->res, &t0, &t1);
 	st->fdp = r.fdp;	/* the step's now */
 	st->nr_fdp = r.nr_fdp;

@@ -207,3 +207,27 @@ def test_streams_sweep_compares_write_amplification(guest: Guest, kiobench_modul
     assert out.count(f"{dev[5:]}: endurance group 1 (") == 2 and \
         "reclaim unit handles used (placement id/handle): 0/0 of 4" in out and \
         "0/0, 1/1, 2/2, 3/3 of 4" in out, out
+
+
+def test_precondition_rounds_report_write_amplification(guest: Guest, kiobench_module):
+    """kiobench precondition --write_streams=1,2: the fill and each
+    random-write round read the FDP statistics around themselves (as a
+    run with streams does), each with its own bytes and handles, the
+    steps' deltas adding up to the log's.  Mutation: run_step not asking
+    for the FDP statistics at all (no kb_find_fdp()): red (no fdp)."""
+    dev = nvme_dev(guest)
+    host0, media0 = fdp_stats(guest)
+    guest.check(f"kiobench precondition --allow-writes --filename={dev} --size=768k "
+                "--fill-bs=4k --passes=2 --write_streams=1,2 --output-format=json "
+                "--output=/tmp/pre.json", timeout=120)
+    host1, media1 = fdp_stats(guest)
+    doc = json.loads(guest.check("cat /tmp/pre.json"))
+    steps = [s for p in doc["parts"] for s in p["steps"]]
+    assert len(steps) == 3, [p["name"] for p in doc["parts"]]     # the fill, two rounds
+    host = media = 0
+    for s in steps:
+        f = s["fdp"][0]
+        assert f["host_bytes_written"] == 768 << 10, f
+        assert {r["placement_id"] for r in f["reclaim_unit_handles"] if r["used"]} == {0, 1}, f
+        host, media = host + f["host_bytes_written"], media + f["media_bytes_written"]
+    assert (host, media) == (host1 - host0, media1 - media0)
