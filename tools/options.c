@@ -798,6 +798,27 @@ static int p_u32(const struct kb_opt *o, const char *val, struct kb_job *job,
 	return 0;
 }
 
+/*
+ * fio's apptag_mask (io_uring_cmd, 3.35): the bits of the application tag
+ * the device checks.  The block layer has no field for it: the kernel's
+ * NVMe driver sends 0xffff with BIP_CHECK_APPTAG (6.14 on), so any other
+ * mask is refused, naming why.
+ */
+static int p_apptag_mask(const struct kb_opt *o, const char *val, struct kb_job *job,
+			 struct kb_global *g, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	(void)job; (void)g;
+	if (get_range(o, val, &v, err, errlen))
+		return -1;
+	if (v != 0xffff)
+		return kb_errf(err, errlen, "apptag_mask %s: only 0xffff, fio's default: the "
+			       "kernel's NVMe driver sends every application tag bit to be "
+			       "checked (the block layer has no mask to pass)", val);
+	return 0;
+}
+
 static int p_u64(const struct kb_opt *o, const char *val, struct kb_job *job,
 		 struct kb_global *g, char *err, size_t errlen)
 {
@@ -2952,6 +2973,11 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    "with pi_act=0: the application tag written and expected (fio's default 0x1234)",
 	    ATTR(KIOBENCH_A_PI_APPTAG, apptag), BOUNDS(0, 0xfffe), .def = "4660",
 	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
+	JOB(KB_OPT_APPTAG_MASK, "apptag_mask", "N", p_apptag_mask,
+	    "with pi_act=0: the application tag's bits the device checks; 0xffff only "
+	    "(fio's default): the kernel's NVMe driver sends no other mask",
+	    BOUNDS(0, 0xffff), .def = "0xffff",
+	    .fio_case = "-fio's io_uring_cmd option (fio 3.35), not in the guests' fio 3.33"),
 	JOB(KB_OPT_PI_INJECT, "pi_inject", "GUARD,REFTAG,APPTAG", p_pi_chk,
 	    "with pi_act=0: the fields each write of the interval pi_inject_lba carries "
 	    "wrong (error injection)",
@@ -4156,6 +4182,8 @@ static bool format_fio(const struct kb_opt *o, const struct kb_job *job, char *b
 		snprintf(buf, len, "%u", *(const uint32_t *)((const char *)job + o->off));
 	else if (o->id == KB_OPT_SLAT_PERCENTILES)
 		snprintf(buf, len, "0");
+	else if (o->id == KB_OPT_APPTAG_MASK)	/* the one value taken */
+		snprintf(buf, len, "0xffff");
 	else if (o->id == KB_OPT_LOG_COMPRESSION_CPUS)
 		format_cpus(job->log_compression_cpus, job->nr_log_compression_cpus, buf, len);
 	else if (o->host)	/* as given; a bare flag is fio's 1 */

@@ -204,6 +204,7 @@ enum kb_opt_id {
 	KB_OPT_PI_ACT,
 	KB_OPT_PI_CHK,
 	KB_OPT_APPTAG,
+	KB_OPT_APPTAG_MASK,
 	KB_OPT_PI_INJECT,
 	KB_OPT_PI_INJECT_LBA,
 	/* fio's read_iolog and replay options (replay.c) */

@@ -62,6 +62,7 @@ NEEDS = {
     "pi_act": (None, ["pi_chk=GUARD"]),
     "pi_chk": (None, ["pi_act=0"]),
     "apptag": (None, ["pi_act=0", "pi_chk=GUARD"]),
+    "apptag_mask": ("0xffff", ["pi_act=0", "pi_chk=GUARD"]),
     "pi_inject": (None, ["pi_act=0", "pi_chk=GUARD"]),
     "pi_inject_lba": (None, ["pi_act=0", "pi_chk=GUARD", "pi_inject=REFTAG"]),
 }
@@ -136,6 +137,17 @@ def test_option_round_trips_through_parse_only(name, meta, tmp_path):
         return
     assert second.returncode == 0, (first.stdout, second.stderr)
     assert second.stdout == first.stdout
+
+
+def test_apptag_mask_other_than_fios_default_is_refused(tmp_path):
+    """fio's apptag_mask is taken at 0xffff alone: the kernel's NVMe
+    driver checks every bit of the application tag, and no other mask
+    can reach the device.  Mutation: p_apptag_mask() without the check:
+    red (0xff00 accepted)."""
+    jf = tmp_path / "job.fio"
+    jf.write_text("[j]\nfilename=/dev/null\npi_act=0\npi_chk=GUARD\napptag_mask=0xff00\n")
+    r = parse_only(jf, tmp_path)
+    assert r.returncode == 1 and "apptag_mask 0xff00: only 0xffff" in r.stderr, r.stderr
 
 
 def fio_examples() -> list[Path]:
