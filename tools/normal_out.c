@@ -332,6 +332,17 @@ static void print_job_footer(FILE *f, const struct kb_result *r)
 			fprintf(f, "; %" PRIu64 " trimmed, read as zeroes", r->st.verify[4]);
 		fprintf(f, "\n%s", r->verify_log);
 	}
+	if (r->st.has_pi) {	/* pi_act=0: the reads' tuples as kiobench checked them */
+		fprintf(f, "  protection   : kiobench's own (pi_act=0): %" PRIu64 " guard, %" PRIu64
+			" reference tag, %" PRIu64 " application tag errors read",
+			r->st.pi_errors[KIOBENCH_PI_CHECK_GUARD],
+			r->st.pi_errors[KIOBENCH_PI_CHECK_REFTAG],
+			r->st.pi_errors[KIOBENCH_PI_CHECK_APPTAG]);
+		if (r->st.has_pi_first_lba)
+			fprintf(f, ", the first at LBA %" PRIu64 " (debugfs pi lists them)",
+				r->st.pi_first_lba);
+		fputc('\n', f);
+	}
 	print_sensors(f, r);
 }
 

@@ -352,7 +352,8 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
     one reftag error.  The namespace is written right again afterwards.
     Mutations: kb_pi_inject() leaving the reftag alone: red (the write
     succeeds; no reftag error read); kb_pi_inject() leaving the apptag
-    alone: red (no apptag error read); the payload's BIP_CHECK_* always
+    alone: red (no apptag error read; nor in the normal output's
+    protection line); the payload's BIP_CHECK_* always
     GUARD|REFTAG: red (the device fails the write)."""
     dev = pi_dev(guest)
     base = f"--filename={dev} --bs=4k --size=64k --iodepth=1"
@@ -367,6 +368,9 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
             "guard_errors": 0, "reftag_errors": 0, "apptag_errors": 1, "first_lba": 70}, pi
         assert " lba=70 kinds=apptag " in pi and "expected_apptag=0x1234" in pi and \
             "found_apptag=0x1235" in pi, pi
+        out = guest.check(f"kiobench run {base} --rw=read --pi_act=0 --pi_chk=GUARD,REFTAG")
+        assert "protection   : kiobench's own (pi_act=0): 0 guard, 0 reference tag, 1 " \
+            "application tag errors read, the first at LBA 70" in out, out
         if fixed_checks(guest):
             return
         run_job(guest, good)
