@@ -3478,11 +3478,62 @@ static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 }
 
 /*
+ * Whether number_ios with a verify read-back may span several of fio's
+ * rounds (loops, or io_size past size): fio's count then holds the
+ * read-back's I/Os (below).
+ */
+static bool kb_job_ios_rounds(const struct kb_job *job)
+{
+	return job->number_ios && kb_job_reads_back(job) && !job->time_based &&
+	       !job->verify_backlog && (job->loops > 1 ||
+	       (kb_job_isset(job, KB_OPT_IO_SIZE) && kb_job_isset(job, KB_OPT_SIZE) &&
+		job->io_size > (job->size_io ? job->size_io : job->size)));
+}
+
+/*
+ * fio's number_ios over its rounds with a verify read-back: every I/O
+ * completed counts, the read-back's too (exceeds_number_ios(): against
+ * number_ios times loops), and a round stops issuing there, then reads
+ * back what it wrote.  So rounds of R blocks stay whole while the count
+ * before them is at most N - R, one round takes the rest, and none
+ * follows.  A job of one block size (kb_job_check()), its bytes issued;
+ * *round: a round's.  fio 3.33, bs=4k size=64k verify: number_ios=10
+ * loops=2 writes 16 and reads them back (20 counted after 16 writes and
+ * 16 reads); number_ios=12 loops=3 writes 16, reads 16, writes 4, reads 4.
+ */
+static uint64_t kb_job_ios_bytes(const struct kb_job *job, uint64_t *round)
+{
+	uint64_t all = kb_job_rounds(job, round), bs = kb_job_max_bs(job), r, n, k, most;
+	unsigned __int128 step, target;
+
+	r = bs ? *round / bs : 0;
+	n = kb_mul_sat(job->number_ios, job->loops ? job->loops : 1);
+	if (!r)
+		return all;
+	/* counted per block issued, in hundredths: the read-back's average share */
+	step = (unsigned __int128)r * (200 - kb_job_rwmix_read(job));
+	target = 100 * (unsigned __int128)n;
+	most = all / bs;
+	/* whole rounds: the j-th when (j - 1) * step + 100 * r <= target */
+	k = target < 100 * (unsigned __int128)r ? 0 :
+	    (uint64_t)((target - 100 * (unsigned __int128)r) / step + 1);
+	if ((unsigned __int128)k * r >= most)
+		return all;
+	/* then the rest of the count, if any: the last round */
+	n -= (uint64_t)((unsigned __int128)k * step / 100 < n ? (unsigned __int128)k * step / 100 : n);
+	k = k * r + (n < r ? n : r);
+	return (k < most ? k : most) * bs;
+}
+
+/*
  * fio's number_ios counts over the loops (exceeds_number_ios(): number_ios
- * times loops); 0: none.
+ * times loops); 0: none, or a job bounded by its bytes instead (a verify's
+ * rounds: kb_job_ios_bytes()).
  */
 uint64_t kb_job_number_ios(const struct kb_job *job)
 {
+	if (kb_job_ios_rounds(job))
+		return 0;
 	return kb_mul_sat(job->number_ios, job->loops ? job->loops : 1);
 }
 
@@ -3491,6 +3542,8 @@ uint64_t kb_job_io_bytes(const struct kb_job *job)
 {
 	uint64_t round;
 
+	if (kb_job_ios_rounds(job))
+		return kb_job_ios_bytes(job, &round);
 	return kb_job_rounds(job, &round);
 }
 
@@ -3792,6 +3845,11 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
 	if (pi_check(job, err, errlen) || rate_windows(job, err, errlen))
 		return -1;
+	if (kb_job_ios_rounds(job) && kb_job_min_bs(job) != kb_job_max_bs(job))
+		return kb_errf(err, errlen, "number_ios with verify over several rounds (loops, "
+			       "or io_size past size) needs one block size: fio counts each "
+			       "round's read-back toward number_ios and stops a round there, "
+			       "which kiobench bounds in bytes");
 	if (job->log_store_compressed && job->hist_log)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
 			       "fio stores a histogram sample as a pointer into its own memory, "
@@ -3929,9 +3987,12 @@ uint64_t kb_job_verify_round(const struct kb_job *job)
 {
 	uint64_t round, all;
 
-	if (!kb_job_reads_back(job) || job->number_ios)
+	if (kb_job_ios_rounds(job))
+		all = kb_job_ios_bytes(job, &round);
+	else if (kb_job_reads_back(job) && !job->number_ios)
+		all = kb_job_rounds(job, &round);
+	else
 		return 0;
-	all = kb_job_rounds(job, &round);
 	return all > round ? round : 0;
 }
 

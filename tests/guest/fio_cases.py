@@ -320,6 +320,11 @@ CASES += [
     Case("verify-loops-random",
          "[v]\nrw=randwrite\nbs=4k\nsize=64k\nverify=crc32c\nloops=2\n",
          ("opseq", "count"), ("loops",), seeds=1, writes=True),
+    # number_ios counts each round's read-back too (fio: W16 R16 W4 R4 of
+    # number_ios=12 times loops=3)
+    Case("number-ios-verify-loops",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nnumber_ios=12\nloops=3\n",
+         ("stream",), ("number_ios", "loops"), seeds=1, writes=True),
     # a write that fails (4 KiB block 8) and is gone on from is not read
     # back: fio drops it from its log
     Case("verify-failed-write",

@@ -707,8 +707,65 @@ static void t_min_bs_of_bssplit(void)
 	kb_job_free(&job);
 }
 
+/*
+ * number_ios with verify over fio's rounds: fio 3.33 (bs=4k size=64k
+ * rw=write verify=crc32c, libaio) counts each round's read-back toward
+ * number_ios times loops: number_ios=10 loops=2 writes 16 and reads them
+ * back; =24 loops=2 writes 16, reads 16, twice; =12 loops=3 writes 16,
+ * reads 16, writes 4, reads 4.  The tool bounds the job by its bytes in
+ * rounds of 64k and sends no number-ios; without verify, or in one round,
+ * number_ios times loops as before; several sizes: refused.
+ * Mutation: kb_job_ios_rounds() false: red (number-ios 20, no rounds).
+ */
+static void t_number_ios_rounds(void)
+{
+	static const struct {
+		const char *number_ios, *loops;
+		uint64_t bytes, round, ios;
+	} c[] = {
+		{ "10", "2", 16 << 12, 0, 0 },
+		{ "24", "2", 32 << 12, 64 << 10, 0 },
+		{ "12", "3", 20 << 12, 64 << 10, 0 },
+		{ "10", "1", 16 << 12, 0, 10 },		/* one round: number_ios, as before */
+	};
+	char err[KB_ERRLEN];
+	struct kb_job job;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		kb_job_init(&job);
+		CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+		CHECK(apply(&job, NULL, "rw", "write") == 0);
+		CHECK(apply(&job, NULL, "bs", "4k") == 0);
+		CHECK(apply(&job, NULL, "size", "64k") == 0);
+		CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
+		CHECK(apply(&job, NULL, "number_ios", c[i].number_ios) == 0);
+		CHECK(apply(&job, NULL, "loops", c[i].loops) == 0);
+		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+		CHECK(kb_job_io_bytes(&job) == c[i].bytes);
+		CHECK(kb_job_verify_round(&job) == c[i].round);
+		CHECK(kb_job_number_ios(&job) == c[i].ios);
+		kb_job_free(&job);
+	}
+	/* without verify: number_ios times loops */
+	kb_job_init(&job);
+	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+	CHECK(apply(&job, NULL, "rw", "write") == 0);
+	CHECK(apply(&job, NULL, "size", "64k") == 0);
+	CHECK(apply(&job, NULL, "number_ios", "10") == 0);
+	CHECK(apply(&job, NULL, "loops", "2") == 0);
+	CHECK(kb_job_number_ios(&job) == 20 && kb_job_verify_round(&job) == 0);
+	/* with verify and several sizes: refused, saying why */
+	CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
+	CHECK(apply(&job, NULL, "bsrange", "4k-16k") == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "number_ios with verify over several rounds") != NULL);
+	kb_job_free(&job);
+}
+
 void options_tests(void)
 {
+	run_case("options: number_ios with verify over fio's rounds", t_number_ios_rounds);
 	run_case("options: min_bs of a bssplit table, not of bs", t_min_bs_of_bssplit);
 	run_case("options: a list of sizes with none refused, as fio", t_no_size);
 	run_case("options: rate and rate_iops per direction", t_rate);
