@@ -943,7 +943,7 @@ static size_t kb_bmap_mem(const struct kb_job *job)
  * The bitmaps within KIOBENCH_MAX_RANDOM_MAP, the devices known; and no
  * verify-backlog with them: its read-back replays a window from the map
  * as the window found it, which only an empty map is (kb_vsave_put()).
- * verify-round's rounds must be whole passes of each worker's map: a
+ * io-round's rounds must be whole passes of each worker's map: a
  * round starts from a map empty or full, which the next draw empties.
  */
 static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extack)
@@ -958,12 +958,14 @@ static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extac
 			       "verify-backlog: not with several sizes under the random map, whose state a window's read-back cannot replay: norandommap, or one size");
 		return -EOPNOTSUPP;
 	}
-	for (i = 0; cfg->verify_round && i < job->nr_workers; i++) {
+	/* a round's read-back replays the map from empty: whole passes */
+	for (i = 0; cfg->io_round && cfg->verify != KIOBENCH_VERIFY_NONE &&
+	     i < job->nr_workers; i++) {
 		u64 base, pass, round, rem;
 
 		pass = kb_bmap_share(cfg, &job->devs[i / cfg->numjobs],
 				     i % cfg->numjobs, &base) * cfg->min_bs;
-		round = kb_split_budget(cfg->verify_round, job->io_unit,
+		round = kb_split_budget(cfg->io_round, job->io_unit,
 					job->nr_workers, i);
 		if (!round)
 			continue;
@@ -981,7 +983,7 @@ static int kb_bmap_check(const struct kb_job *job, struct netlink_ext_ack *extac
 
 out_round:
 	NL_SET_ERR_MSG(extack,
-		       "verify-round: with several sizes under the random map, a round must be whole passes of each worker's map, which its read-back replays from empty: norandommap, one size, or size a multiple of the largest");
+		       "io-round: with several sizes under the random map, a round must be whole passes of each worker's map, which its read-back replays from empty: norandommap, one size, or size a multiple of the largest");
 	return -EOPNOTSUPP;
 }
 

@@ -166,7 +166,7 @@ struct kb_config {
 	u32 verify_pattern_len;
 	u32 verify_backlog;	/* writes between read-backs; 0: at the end */
 	u32 verify_backlog_batch;	/* taken equal to verify_backlog */
-	u64 verify_round;	/* bytes read back at a time; 0: all */
+	u64 io_round;	/* bytes read back at a time; 0: all */
 	u8 trim_percentage;	/* verify's writes chosen for a trim */
 	u8 trim_verify_zero;	/* a trimmed block reads back as zeroes */
 	u32 trim_backlog;	/* writes between trims; 0: no trims */

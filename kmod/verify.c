@@ -874,7 +874,7 @@ static void kb_vsave_put(struct kb_worker *w, const struct kb_vsave *s)
 	/*
 	 * The bitmap as the save found it: empty, at the worker's start
 	 * (kb_verify_begin()), as no verify-backlog window runs with it, or
-	 * full, at a verify-round round's start (whole passes: kb_bmap_check()),
+	 * full, at a io-round round's start (whole passes: kb_bmap_check()),
 	 * whose next draw empties it; a trim-backlog window's trims leave it
 	 * as it was.
 	 */
@@ -924,7 +924,7 @@ static void kb_vwindow_start(struct kb_worker *w)
 }
 
 /*
- * verify_round: the worker's budget in rounds of its share of a round's
+ * io_round: the worker's budget in rounds of its share of a round's
  * bytes (split as the job's io-bytes is), the last one the rest, each read
  * back before the next is written.
  */
@@ -933,9 +933,9 @@ static void kb_vrounds_begin(struct kb_worker *w)
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_vw *vw = w->vw;
 
-	if (!cfg->verify_round)
+	if (!cfg->io_round)
 		return;
-	vw->round_bytes = kb_split_budget(cfg->verify_round, w->job->io_unit,
+	vw->round_bytes = kb_split_budget(cfg->io_round, w->job->io_unit,
 					  w->job->nr_workers, w->index);
 	if (!vw->round_bytes || vw->round_bytes >= w->bytes_left) {
 		vw->round_bytes = 0;	/* one round: the job's read-back */
@@ -964,7 +964,7 @@ void kb_verify_begin(struct kb_worker *w)
 		kb_vwindow_start(w);
 }
 
-/* A round of verify_round has written its bytes, and another follows. */
+/* A round of io_round has written its bytes, and another follows. */
 static bool kb_vround_end(const struct kb_worker *w)
 {
 	return w->vw->round_bytes && !w->bytes_left && w->vw->rounds_rest;
@@ -984,7 +984,7 @@ bool kb_verify_round_ends(const struct kb_worker *w)
  *     (trim_backlog_batch of them, all there are), at the job's depth; or
  *     verify_backlog's read-back of the window, a replay as the final
  *     read-back's;
- *   - after a round of verify_round, its read-back, a replay as the final
+ *   - after a round of io_round, its read-back, a replay as the final
  *     read-back's;
  *   - after those, the next window (the next round's first, after a round),
  *     unless the window ended with the job's budget, runtime or a stop.
@@ -1325,7 +1325,6 @@ static const int kb_verify_attrs[] = {
 	KIOBENCH_A_VERIFY_BACKLOG_BATCH, KIOBENCH_A_TRIM_PERCENTAGE,
 	KIOBENCH_A_TRIM_BACKLOG, KIOBENCH_A_TRIM_BACKLOG_BATCH,
 	KIOBENCH_A_TRIM_VERIFY_ZERO, KIOBENCH_A_VERIFY_SORTED,
-	KIOBENCH_A_VERIFY_ROUND,
 };
 
 /*
@@ -1412,18 +1411,22 @@ static int kb_parse_sorted(struct genl_info *info, struct kb_config *cfg)
 }
 
 /*
- * verify-round: rounds of a budget of bytes alone, and not with
- * trim-backlog, whose ring and trims the rounds do not start again.
+ * io-round: rounds of a budget of bytes alone; with verify, not with
+ * trim-backlog, whose ring and trims the rounds do not start again;
+ * without, only for end-fsync's flushes (kb_worker_rounds()).
  */
 static int kb_parse_round(struct genl_info *info, const struct kb_config *cfg)
 {
-	if (!cfg->verify_round)
+	bool verify = cfg->verify != KIOBENCH_VERIFY_NONE && cfg->do_verify &&
+		      kb_vwrites(cfg);
+
+	if (!cfg->io_round)
 		return 0;
-	if (!cfg->do_verify || !kb_vwrites(cfg) || cfg->verify_only ||
-	    cfg->trim_backlog || cfg->number_ios ||
-	    cfg->verify_round >= cfg->io_bytes) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_VERIFY_ROUND],
-				    "verify-round: needs do-verify, writes and io-bytes above it; not with number-ios, verify-only or trim-backlog");
+	if (cfg->number_ios || cfg->io_round >= cfg->io_bytes ||
+	    (verify && (cfg->verify_only || cfg->trim_backlog)) ||
+	    (!verify && !cfg->end_fsync)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[KIOBENCH_A_IO_ROUND],
+				    "io-round: needs io-bytes above it, and do-verify on a job that writes (not with verify-only or trim-backlog) or end-fsync; not with number-ios");
 		return -EINVAL;
 	}
 	return 0;
@@ -1445,7 +1448,7 @@ int kb_parse_verify(struct genl_info *info, struct kb_config *cfg)
 					    "verify-*: only with verify");
 			return -EINVAL;
 		}
-		return 0;
+		return kb_parse_round(info, cfg);
 	}
 	if (cfg->trim_mode || cfg->write_zeroes) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_VERIFY],

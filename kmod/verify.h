@@ -96,7 +96,7 @@ struct kb_vw {
 	struct kb_vsave after;	/* the write window's end */
 	u64 ios_rest;		/* the I/O budget past the window */
 	u32 wleft;		/* writes left in the window */
-	u64 round_bytes;	/* verify_round: the worker's share; 0: none */
+	u64 round_bytes;	/* io_round: the worker's share; 0: none */
 	u64 rounds_rest;	/* the budget past this round */
 	/* trims: writes chosen, in order; the oldest trim_upto trimmed */
 	u64 writes, chosen, trim_upto;

@@ -1325,9 +1325,42 @@ static void kb_verify_dry_run(struct kb_worker *w)
 }
 
 /*
+ * io_round without verify: fio's rounds of a job that reads nothing back
+ * (loops, io_size past size), each but the last ended by its end_fsync
+ * (kb_parse_round() asks for it), the last one's the job's.  The worker's
+ * budget in rounds of its share of a round's bytes, split as io_bytes is,
+ * the last one the rest; a round cut short (runtime, stop, an error) is
+ * the last.
+ */
+static void kb_worker_rounds(struct kb_worker *w)
+{
+	u64 round = kb_split_budget(w->job->cfg.io_round, w->job->io_unit,
+				    w->job->nr_workers, w->index);
+	u64 rest;
+
+	if (!round || round >= w->bytes_left) {
+		kb_worker_pass(w);
+		return;
+	}
+	rest = w->bytes_left - round;
+	w->bytes_left = round;
+	for (;;) {
+		kb_worker_pass(w);
+		if (w->bytes_left || !rest || READ_ONCE(w->job->error) ||
+		    !kb_may_go_on(w, ktime_get_ns()))
+			return;
+		kb_end_fsync(w);
+		w->bytes_left = min(round, rest);
+		rest -= w->bytes_left;
+		w->idle = NULL;		/* a pass starts again: every slot free */
+		w->thinking = false;
+	}
+}
+
+/*
  * The job's I/O, in windows with verify_backlog or trim_backlog, each
- * followed by its trims or read-back, and in verify_round's rounds, each
- * followed by its end_fsync and read-back; its end_fsync; then, for
+ * followed by its trims or read-back, and in io_round's rounds, each
+ * followed by its end_fsync and (with verify) read-back; its end_fsync; then, for
  * verify, the read-back of what it wrote (of the last window's, with
  * windows).  Its
  * bios' blk-cgroup is taken for the run (compat.h).
@@ -1341,6 +1374,8 @@ void kb_worker_run(struct kb_worker *w)
 	kb_verify_begin(w);
 	if (unlikely(w->vw && w->vw->dry))
 		kb_verify_dry_run(w);
+	else if (unlikely(!w->vw && w->job->cfg.io_round))
+		kb_worker_rounds(w);
 	else
 		do {
 			kb_worker_pass(w);

@@ -404,8 +404,8 @@ static size_t kcfg_ops_str(const struct kb_kcfg *c, char *buf, size_t len, size_
 		KCFG_ADD(" experimental_verify=%d", !K_HAS(VERIFY_SORTED));
 	if (K(VERIFY_BACKLOG))
 		KCFG_ADD(" verify_backlog=%" PRIu64, K(VERIFY_BACKLOG));
-	if (K(VERIFY_ROUND))
-		KCFG_ADD(" verify_round=%" PRIu64, K(VERIFY_ROUND));
+	if (K(IO_ROUND))
+		KCFG_ADD(" io_round=%" PRIu64, K(IO_ROUND));
 	if (K(TRIM_BACKLOG))
 		KCFG_ADD(" trim_percentage=%" PRIu64 " trim_backlog=%" PRIu64
 			 " trim_backlog_batch=%" PRIu64 " trim_verify_zero=%" PRIu64,
@@ -739,7 +739,7 @@ static void kcfg_ops_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "zone_op", kb_jstr(kb_kcfg_trim_op(c) ? kb_kcfg_trim_op(c) : "none"));
 	kb_jadd(o, "verify_sorted", json_object_new_boolean(K_HAS(VERIFY_SORTED)));
 	kb_jadd(o, "verify_backlog", kb_ju64(K(VERIFY_BACKLOG)));
-	kb_jadd(o, "verify_round", kb_ju64(K(VERIFY_ROUND)));
+	kb_jadd(o, "io_round", kb_ju64(K(IO_ROUND)));
 	kb_jadd(o, "trim_percentage", kb_ju64(K(TRIM_PERCENTAGE)));
 	kb_jadd(o, "trim_backlog", kb_ju64(K(TRIM_BACKLOG)));
 	kb_jadd(o, "trim_backlog_batch", kb_ju64(K(TRIM_BACKLOG_BATCH)));

@@ -237,7 +237,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_JOB_PI_FIRST_LBA] = { "job-pi-first-lba", KB_NLT_U64, false },
 	[KIOBENCH_A_PI_INJECT] = { "pi-inject", KB_NLT_U32, true, 1ULL, 7ULL, 0 },
 	[KIOBENCH_A_PI_INJECT_LBA] = { "pi-inject-lba", KB_NLT_U64, true },
-	[KIOBENCH_A_VERIFY_ROUND] = { "verify-round", KB_NLT_U64, true, 1ULL, 0ULL, 0 },
+	[KIOBENCH_A_IO_ROUND] = { "io-round", KB_NLT_U64, true, 1ULL, 0ULL, 0 },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -408,7 +408,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_PI_APPTAG,
 	KIOBENCH_A_PI_INJECT,
 	KIOBENCH_A_PI_INJECT_LBA,
-	KIOBENCH_A_VERIFY_ROUND,
+	KIOBENCH_A_IO_ROUND,
 	0
 };
 

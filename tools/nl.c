@@ -154,8 +154,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_VERIFY_PATTERN, "verify_pattern", "its bytes, when given" },
 	{ KIOBENCH_A_VERIFY_SORTED, "experimental_verify", "when off (fio's default), for a "
 	  "write job that reads back and has no random map in fio's sense (kb_job_verify_sorted)" },
-	{ KIOBENCH_A_VERIFY_ROUND, "loops/io_size", "with verify, a round's bytes when a "
-	  "write job's budget of bytes takes several of fio's (kb_job_verify_round)" },
+	{ KIOBENCH_A_IO_ROUND, "loops/io_size", "with verify or end_fsync, a round's bytes "
+	  "when a write job's budget of bytes takes several of fio's (kb_job_io_round)" },
 	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
 	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
@@ -838,8 +838,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (kb_job_verify_sorted(job) && nla_put_flag(msg, KIOBENCH_A_VERIFY_SORTED))
 		return -1;
-	if (kb_job_verify_round(job) &&
-	    nla_put_u64(msg, KIOBENCH_A_VERIFY_ROUND, kb_job_verify_round(job)))
+	if (kb_job_io_round(job) &&
+	    nla_put_u64(msg, KIOBENCH_A_IO_ROUND, kb_job_io_round(job)))
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;

@@ -2715,8 +2715,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(fdatasync), BOUNDS(0, UINT32_MAX),
 	    .fio_case = "fdatasync"),
 	JOB(KB_OPT_END_FSYNC, "end_fsync", NULL, p_flag,
-	    "a flush at the end of each worker's writes", .off = JOBF(end_fsync), FLAG,
-	    .fio_case = "end-fsync"),
+	    "a flush at the end of each worker's writes, in each of fio's rounds (loops)",
+	    .off = JOBF(end_fsync), FLAG, .fio_case = "end-fsync"),
 	JOB(KB_OPT_WRITEFUA, "writefua", NULL, p_flag,
 	    "writes with REQ_FUA (emulated with a flush by a device without FUA)",
 	    ATTR(KIOBENCH_A_WRITEFUA, writefua), FLAG,
@@ -3478,16 +3478,29 @@ static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 }
 
 /*
- * Whether number_ios with a verify read-back may span several of fio's
- * rounds (loops, or io_size past size): fio's count then holds the
- * read-back's I/Os (below).
+ * Whether the job's rounds (kb_job_rounds()) show at the device: a verify
+ * read-back after each, or end_fsync's flush.
+ */
+static bool kb_job_round_ends(const struct kb_job *job)
+{
+	return kb_job_reads_back(job) || (job->end_fsync && kb_job_has_writes(job));
+}
+
+/*
+ * Whether number_ios may span several of fio's rounds (loops, or io_size
+ * past size) that show (kb_job_round_ends()): fio's count then holds a
+ * verify's read-back too, and a round stops where the count is reached
+ * (below).  Without a read-back, only for one block size: the rounds are
+ * then bounded in bytes exactly (with several, number_ios stays a count
+ * and end_fsync comes once, at the end).
  */
 static bool kb_job_ios_rounds(const struct kb_job *job)
 {
-	return job->number_ios && kb_job_reads_back(job) && !job->time_based &&
+	return job->number_ios && kb_job_round_ends(job) && !job->time_based &&
 	       !job->verify_backlog && (job->loops > 1 ||
 	       (kb_job_isset(job, KB_OPT_IO_SIZE) && kb_job_isset(job, KB_OPT_SIZE) &&
-		job->io_size > (job->size_io ? job->size_io : job->size)));
+		job->io_size > (job->size_io ? job->size_io : job->size))) &&
+	       (kb_job_reads_back(job) || kb_job_min_bs(job) == kb_job_max_bs(job));
 }
 
 /*
@@ -3511,7 +3524,8 @@ static uint64_t kb_job_ios_bytes(const struct kb_job *job, uint64_t *round)
 	if (!r)
 		return all;
 	/* counted per block issued, in hundredths: the read-back's average share */
-	step = (unsigned __int128)r * (200 - kb_job_rwmix_read(job));
+	step = (unsigned __int128)r * (100 + (kb_job_reads_back(job) ?
+					      100 - kb_job_rwmix_read(job) : 0));
 	target = 100 * (unsigned __int128)n;
 	most = all / bs;
 	/* whole rounds: the j-th when (j - 1) * step + 100 * r <= target */
@@ -3979,17 +3993,18 @@ bool kb_job_verify_sorted(const struct kb_job *job)
 }
 
 /*
- * With verify, fio reads each round's writes back before the next round
- * (kb_job_rounds()): the kernel is told a round's bytes when the budget is
- * bytes and takes more than one.  0: one read-back at the end.
+ * fio's rounds (kb_job_rounds()): with verify each round's writes are read
+ * back before the next, and end_fsync flushes at each round's end.  The
+ * kernel is told a round's bytes when they show (kb_job_round_ends()), the
+ * budget is bytes, and it takes more than one.  0: one round.
  */
-uint64_t kb_job_verify_round(const struct kb_job *job)
+uint64_t kb_job_io_round(const struct kb_job *job)
 {
 	uint64_t round, all;
 
 	if (kb_job_ios_rounds(job))
 		all = kb_job_ios_bytes(job, &round);
-	else if (kb_job_reads_back(job) && !job->number_ios)
+	else if (kb_job_round_ends(job) && !job->number_ios)
 		all = kb_job_rounds(job, &round);
 	else
 		return 0;

@@ -349,7 +349,7 @@ bool kb_job_cmdprio(const struct kb_job *job);
  */
 bool kb_job_norandommap(const struct kb_job *job);
 bool kb_job_verify_sorted(const struct kb_job *job);
-uint64_t kb_job_verify_round(const struct kb_job *job);
+uint64_t kb_job_io_round(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);
 const char *kb_errno_name(int e);
 bool kb_job_isset(const struct kb_job *job, enum kb_opt_id id);

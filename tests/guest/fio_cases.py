@@ -214,6 +214,11 @@ CASES = [
          "[f]\nrw=write\nbs=4k\nsize=256k\nend_fsync=1\n",
          ("count",), ("end_fsync",), seeds=1, writes=True,
          device={"size_mb": 64, "cache_size": 16}),
+    # a flush at the end of each of fio's rounds: (W16 F) x 3
+    Case("end-fsync-loops",
+         "[f]\nrw=write\nbs=4k\nsize=64k\nloops=3\nend_fsync=1\n",
+         ("stream",), ("loops", "end_fsync"), seeds=1, writes=True,
+         device={"size_mb": 64, "cache_size": 16}),
 ]
 
 CASES += [

@@ -136,7 +136,7 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
     half a pass (io_size: a replay from the map as the writes left it
     would read the blocks they did not write, zeroes), a time-based job of
     two workers over more than a pass, and trim_backlog's windows, whose
-    trims leave the map as they found it; and fio's rounds (verify-round),
+    trims leave the map as they found it; and fio's rounds (io-round),
     each read back before the next: two whole passes (loops=2), and a pass
     then half of one (io_size=12m loops=2), whose read-back starts from a
     map the pass left full; rounds that are not whole passes of each
@@ -165,7 +165,7 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
         if "loops" in extra:
             want = (24 if "io_size" in extra else 32) << 20
             assert job["write"]["io_bytes"] == want, (extra, job["write"])
-            assert job["kiobench"]["settings"]["verify_round"] == 16 << 20, extra
+            assert job["kiobench"]["settings"]["io_round"] == 16 << 20, extra
             assert job["read"]["io_bytes"] == want, (extra, job["read"])
         elif "time_based" in extra:
             assert job["write"]["io_bytes"] > 4 << 20, (extra, job["write"])
@@ -177,7 +177,7 @@ def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nu
     # blocks) is not whole passes of a worker's map (in 4 KiB blocks)
     dev = make_nullb("nullb9", size_mb=16, blocksize=512)
     r = guest.run(f"{base} --filename={dev} --loops=2 --workers=3", timeout=300)
-    assert r.rc != 0 and "verify-round: with several sizes under the random map, a round " \
+    assert r.rc != 0 and "io-round: with several sizes under the random map, a round " \
         "must be whole passes" in r.out, r.out
 
 

@@ -384,10 +384,12 @@ def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
     """fio's loops=3 with verify and end_fsync, on a device with a write
     cache: each loop's writes, their flush, then their read-back, before
     the next loop's (fio's thread_main(): do_io(), then do_verify(), each
-    loop); every block checked three times.  Mutations: the tool not
-    sending verify-round: red (every write first); no end_fsync at a
-    round's end: red; no read-back at a round's end: red (the fio cases
-    verify-loops and verify-loops-random, the same three)."""
+    loop); every block checked three times.  Without verify, end_fsync's
+    flush still ends each loop.  Mutations: the tool not sending io-round:
+    red (every write first); no end_fsync at a round's end: red; no
+    read-back at a round's end: red (the fio cases verify-loops and
+    verify-loops-random, the same three); kb_worker_rounds() not ending a
+    round with its end_fsync: red (one flush, at the end)."""
     dev = make_nullb("nullb0", size_mb=16, cache_size=16)
     dirs = bio_dirs(guest, dev, f"kiobench run --output-format=json --output={OUT} "
                                 f"--filename={dev} --bs={BS} --size={SIZE} --iodepth=8 "
@@ -398,7 +400,19 @@ def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
     job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
     v = verify(job)
     assert v["verified"] == 3 * BLOCKS and v["corrupt"] == 0, v
-    assert job["kiobench"]["settings"]["verify_round"] == SIZE  # as the kernel ran it
+    assert job["kiobench"]["settings"]["io_round"] == SIZE  # as the kernel ran it
+    # without verify, end_fsync alone: each loop's writes, then their flush
+    # (kb_worker_rounds()), on two workers each flushing its own share
+    for workers in (1, 2):
+        dirs = bio_dirs(guest, dev, f"kiobench run --filename={dev} --bs={BS} --size={SIZE} "
+                                    f"--iodepth=8 --rw=write --loops=3 --end_fsync=1 "
+                                    f"--workers={workers} --allow-writes")
+        runs = [(d, len(list(g))) for d, g in itertools.groupby(dirs)]
+        if workers == 1:
+            assert runs == [("W", BLOCKS), ("F", 1)] * 3, runs
+        else:
+            assert dirs.count("W") == 3 * BLOCKS and dirs.count("F") == 6, runs
+            assert runs[-1][0] == "F", runs
 
 
 def test_failed_write_is_not_read_back(guest, kiobench_module, make_nullb):
@@ -476,11 +490,11 @@ def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
     assert r.rc != 0 and "only with verify" in r.out, r.out
     # what the tool never sends: a round of the whole budget, or with a
     # budget of I/Os
-    for extra in (("io-bytes=1048576", "verify-round=1048576"),
-                  ("io-bytes=1048576", "verify-round=65536", "number-ios=8")):
+    for extra in (("io-bytes=1048576", "io-round=1048576"),
+                  ("io-bytes=1048576", "io-round=65536", "number-ios=8")):
         ack = nlreq(guest, "new", f"dev={dev}", "bss=4096", "rwmix-read=0", "allow-writes",
                     "verify=1", *extra)
-        assert (ack.name, ack.attr) == ("EINVAL", "verify-round"), ack.out
+        assert (ack.name, ack.attr) == ("EINVAL", "io-round"), ack.out
         assert "io-bytes above it; not with number-ios" in ack.msg, ack.out
 
 

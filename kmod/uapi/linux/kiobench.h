@@ -89,7 +89,7 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_VERIFY_ROUND.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -159,7 +159,7 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
  *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_VERIFY_ROUND.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -244,7 +244,7 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
  *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_VERIFY_ROUND.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -322,7 +322,7 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_JOB_PI_ERRORS,
  *	KIOBENCH_A_JOB_PI_FIRST_LBA, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_VERIFY_ROUND.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -1305,15 +1305,16 @@ enum kiobench_integrity_bit {
  * @KIOBENCH_A_PI_INJECT_LBA: The interval (LBA, in protection intervals, on
  *   each device of the job) whose writes carry pi-inject's wrong fields.
  *   Absent: 0.
- * @KIOBENCH_A_VERIFY_ROUND: fio's rounds with verify (thread_main(): do_io(),
- *   then do_verify(), while the loops or io_size ask for more): the write pass
- *   is read back every this many bytes of it (split among the workers as
- *   io-bytes is), the last round the rest; each worker sends its end-fsync,
- *   then reads back and checks a round's writes, before it writes the next; the
- *   last round's read-back is the job's. verify-backlog's windows start again
- *   with each round. Needs do-verify, a job that writes, and io-bytes above it;
- *   not with number-ios, verify-only or trim-backlog. Absent: one read-back, at
- *   the end.
+ * @KIOBENCH_A_IO_ROUND: fio's rounds (thread_main(): do_io(), then do_verify(),
+ *   while the loops or io_size ask for more): the job's io-bytes in rounds of
+ *   this many bytes (split among the workers as io-bytes is), the last round
+ *   the rest; each worker sends its end-fsync at each round's end. With verify
+ *   (do-verify and a job that writes) it then reads back and checks the round's
+ *   writes before it writes the next, the last round's read-back the job's, and
+ *   verify-backlog's windows start again with each round; not with verify-only
+ *   or trim-backlog. Without verify it needs end-fsync, whose flushes are all
+ *   the rounds change. Needs io-bytes above it; not with number-ios. Absent:
+ *   one round: one end-fsync and one read-back, at the end.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1489,7 +1490,7 @@ enum kiobench_attr {
 	KIOBENCH_A_JOB_PI_FIRST_LBA,	/* u64 */
 	KIOBENCH_A_PI_INJECT,		/* u32 */
 	KIOBENCH_A_PI_INJECT_LBA,	/* u64 */
-	KIOBENCH_A_VERIFY_ROUND,	/* u64 */
+	KIOBENCH_A_IO_ROUND,		/* u64 */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

@@ -714,7 +714,8 @@ static void t_min_bs_of_bssplit(void)
  * back; =24 loops=2 writes 16, reads 16, twice; =12 loops=3 writes 16,
  * reads 16, writes 4, reads 4.  The tool bounds the job by its bytes in
  * rounds of 64k and sends no number-ios; without verify, or in one round,
- * number_ios times loops as before; several sizes: refused.
+ * number_ios times loops as before; several sizes: refused.  end_fsync
+ * alone: the same rounds, each ending with its flush.
  * Mutation: kb_job_ios_rounds() false: red (number-ios 20, no rounds).
  */
 static void t_number_ios_rounds(void)
@@ -743,18 +744,49 @@ static void t_number_ios_rounds(void)
 		CHECK(apply(&job, NULL, "loops", c[i].loops) == 0);
 		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
 		CHECK(kb_job_io_bytes(&job) == c[i].bytes);
-		CHECK(kb_job_verify_round(&job) == c[i].round);
+		CHECK(kb_job_io_round(&job) == c[i].round);
 		CHECK(kb_job_number_ios(&job) == c[i].ios);
 		kb_job_free(&job);
 	}
-	/* without verify: number_ios times loops */
+	/*
+	 * end_fsync without verify: a flush at each round's end, as fio 3.33
+	 * (write_iolog's syncs): loops=3 writes 16 and syncs, three times;
+	 * io_size=96k 16 then 8; number_ios=10 loops=2 16 then 4.
+	 */
+	{
+		static const struct {
+			const char *opt, *val;
+			uint64_t bytes;
+		} e[] = {
+			{ "loops", "3", 192 << 10 },
+			{ "io_size", "96k", 96 << 10 },
+			{ "number_ios", "10", 80 << 10 },	/* and loops=2 */
+		};
+
+		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+			kb_job_init(&job);
+			CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
+			CHECK(apply(&job, NULL, "rw", "write") == 0);
+			CHECK(apply(&job, NULL, "size", "64k") == 0);
+			CHECK(apply(&job, NULL, "end_fsync", "1") == 0);
+			CHECK(apply(&job, NULL, e[i].opt, e[i].val) == 0);
+			if (i == 2)
+				CHECK(apply(&job, NULL, "loops", "2") == 0);
+			CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
+			CHECK(kb_job_io_bytes(&job) == e[i].bytes);
+			CHECK(kb_job_io_round(&job) == 64 << 10);
+			CHECK(kb_job_number_ios(&job) == 0);
+			kb_job_free(&job);
+		}
+	}
+	/* without verify or end_fsync: number_ios times loops, no rounds */
 	kb_job_init(&job);
 	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
 	CHECK(apply(&job, NULL, "rw", "write") == 0);
 	CHECK(apply(&job, NULL, "size", "64k") == 0);
 	CHECK(apply(&job, NULL, "number_ios", "10") == 0);
 	CHECK(apply(&job, NULL, "loops", "2") == 0);
-	CHECK(kb_job_number_ios(&job) == 20 && kb_job_verify_round(&job) == 0);
+	CHECK(kb_job_number_ios(&job) == 20 && kb_job_io_round(&job) == 0);
 	/* with verify and several sizes: refused, saying why */
 	CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
 	CHECK(apply(&job, NULL, "bsrange", "4k-16k") == 0);
