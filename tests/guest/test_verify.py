@@ -489,13 +489,16 @@ def test_backlog_refusals_say_why(guest, kiobench_module, make_nullb):
     r = guest.run(f"kiobench run --filename={dev} --rw=write --trim_backlog=8 --allow-writes")
     assert r.rc != 0 and "only with verify" in r.out, r.out
     # what the tool never sends: a round of the whole budget, or with a
-    # budget of I/Os
-    for extra in (("io-bytes=1048576", "io-round=1048576"),
-                  ("io-bytes=1048576", "io-round=65536", "number-ios=8")):
+    # budget of I/Os, or without verify and end-fsync (nothing to show)
+    for extra in (("verify=1", "io-bytes=1048576", "io-round=1048576"),
+                  ("verify=1", "io-bytes=1048576", "io-round=65536", "number-ios=8"),
+                  ("io-bytes=1048576", "io-round=65536")):
         ack = nlreq(guest, "new", f"dev={dev}", "bss=4096", "rwmix-read=0", "allow-writes",
-                    "verify=1", *extra)
+                    *extra)
         assert (ack.name, ack.attr) == ("EINVAL", "io-round"), ack.out
-        assert "io-bytes above it; not with number-ios" in ack.msg, ack.out
+        assert "io-round: needs io-bytes above it, and do-verify on a job that writes " \
+            "(not with verify-only or trim-backlog) or end-fsync; not with number-ios" \
+            in ack.msg, ack.out
 
 
 SORTED = ("--size=256k --io_size=3m --rw=randwrite --norandommap --bsrange=4k-16k "
