@@ -22,9 +22,11 @@ DEBUGFS = "/sys/kernel/debug/kiobench"
 # each namespace a bio-based head (nvme1n1) over a hidden path disk
 # (nvme1c1n1), whose integrity/write_generate and read_verify are the ones
 # the block layer follows: nvme_core.multipath=N gives the namespaces'
-# own disks, whose settings a test can change.
-FDP_PI_GUEST = {"append": "nvme_core.multipath=N", "nvme": [Nvme(64 << 20, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=1 << 20)),
-                         Nvme(16 << 20, pi=1)]}
+# own disks, whose settings a test can change.  Controller 2: PI over
+# 4 KiB blocks, a protection interval of 4096.
+FDP_PI_GUEST = {"append": "nvme_core.multipath=N",
+                "nvme": [Nvme(64 << 20, fdp=Fdp(nruh=4, ruhs="0;1;2;3", runs=1 << 20)),
+                         Nvme(16 << 20, pi=1), Nvme(16 << 20, pi=1, lbs=4096)]}
 
 
 @dataclass

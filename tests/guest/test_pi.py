@@ -383,3 +383,38 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
             "found_reftag=0x00000047" in pi, pi
     finally:
         run_job(guest, good)
+
+
+@pytest.mark.core   # the interval's size: 6.1's profile, 6.11's limits, 7.x's payload
+def test_pi_over_4k_intervals(guest: Guest, kiobench_module):
+    """A namespace of 4 KiB blocks with PI (controller 2): one protection
+    interval a 4 KiB block, its reference tag the block's LBA (in 4 KiB
+    units).  The block layer's round trip and kiobench's own (pi_act=0:
+    its tuples over 4096 bytes, the device checking guard and reftag on
+    the writes) take no error; kiobench's own read finds every tuple
+    right, and a wrong application tag written on interval 3 (pi_inject)
+    is found there alone.  Mutations: the reference tag taken in 512-byte
+    sectors rather than intervals: red (the device fails the writes); the
+    guard over 512 bytes: red (likewise)."""
+    dev = nvme_dev(guest, 2)
+    assert integrity_attr(guest, dev, "protection_interval_bytes") == "4096"
+    assert integrity_attr(guest, dev, "format") == T10
+    job, writes, reads = round_trip(guest, dev)
+    assert writes == reads == {PRCHK_GUARD | PRCHK_REF}, (writes, reads)
+    base = f"--filename={dev} --bs=16k --size=256k --iodepth=2"
+    good = f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG"
+    cmds = nvme_cmds(guest, f"kiobench run {good}")
+    assert {c["ctrl"] & PRINFO for c in cmds if c["op"] == "nvme_cmd_write"} == \
+        {PRCHK_GUARD | PRCHK_REF}, cmds[:4]
+    job = run_job(guest, f"{base} --rw=read")     # the block layer verifies kiobench's
+    assert job["error"] == 0 and job["read"]["io_bytes"] == 256 << 10, job
+    job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG")
+    assert pi.splitlines()[0] == "interval=4096 guard=0 reftag=0 apptag=0", pi
+    try:
+        run_job(guest, f"{good} --pi_inject=APPTAG --pi_inject_lba=3")
+        job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG")
+        assert job["kiobench"]["protection_errors"] == {
+            "guard_errors": 0, "reftag_errors": 0, "apptag_errors": 1, "first_lba": 3}, pi
+        assert " lba=3 kinds=apptag " in pi and "expected_reftag=0x00000003" in pi, pi
+    finally:
+        run_job(guest, good)

@@ -136,13 +136,16 @@ class Nvme:
     metadata a 512-byte block, in a buffer of its own (ms=8, mset=0: the
     Linux driver takes no extended LBAs), a 16-bit CRC guard (pif=0); the
     kernel registers it as the disk's integrity profile (T10-DIF-TYPE1-CRC
-    for type 1).  A guest with one also runs QEMU 10."""
+    for type 1).  A guest with one also runs QEMU 10.  lbs: the
+    namespace's logical (and physical) block size, 512 or 4096; with pi,
+    its protection interval."""
     size: int
     discard: bool = False
     zoned: Zoned | None = None
     max_ioqpairs: int | None = None
     fdp: Fdp | None = None
     pi: int = 0
+    lbs: int = 512
 
     def qemu_args(self, i: int, img: Path) -> list[str]:
         drive = f"file={img},if=none,id=nvme{i},format=raw,cache=unsafe"
@@ -166,6 +169,8 @@ class Nvme:
                 ("max_active", z.max_active)) if v)
         if self.fdp is not None:
             ns += f",fdp.ruhs={self.fdp.ruhs}"
+        if self.lbs != 512:
+            ns += f",logical_block_size={self.lbs},physical_block_size={self.lbs}"
         if self.pi:
             ns += f",ms=8,mset=0,pi={self.pi},pif=0,pil=0"
         return [*subsys, "-drive", drive, "-device", ctrl, "-device", ns]
