@@ -393,7 +393,9 @@ def test_pi_over_4k_intervals(guest: Guest, kiobench_module):
     its tuples over 4096 bytes, the device checking guard and reftag on
     the writes) take no error; kiobench's own read finds every tuple
     right, and a wrong application tag written on interval 3 (pi_inject)
-    is found there alone.  Mutations: the reference tag taken in 512-byte
+    is found there alone.  One job over this namespace and the 512-byte
+    one writes and reads each by its own interval.  Mutations: the
+    reference tag taken in 512-byte
     sectors rather than intervals: red (the device fails the writes); the
     guard over 512 bytes: red (likewise)."""
     dev = nvme_dev(guest, 2)
@@ -418,3 +420,12 @@ def test_pi_over_4k_intervals(guest: Guest, kiobench_module):
         assert " lba=3 kinds=apptag " in pi and "expected_reftag=0x00000003" in pi, pi
     finally:
         run_job(guest, good)
+    # one job over both PI namespaces, 512-byte and 4 KiB intervals: each
+    # device's tuples by its own interval
+    both = f"--filename={pi_dev(guest)}:{dev} --bs=16k --size=256k --iodepth=2"
+    job = run_job(guest, f"{both} --rw=randwrite --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG")
+    assert job["error"] == 0, job
+    job = run_job(guest, f"{both} --rw=randread --pi_act=0 --pi_chk=GUARD,REFTAG")
+    assert job["error"] == 0 and job["read"]["io_bytes"] == 512 << 10, job
+    assert job["kiobench"]["protection_errors"] == {
+        "guard_errors": 0, "reftag_errors": 0, "apptag_errors": 0}, job
