@@ -349,7 +349,9 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
     payload chooses the checks (not 6.1 or 6.12), a wrong reference tag
     the device is not told to check (pi_chk GUARD: the driver sends no
     PRCHK_REF, BIP_CHECK_REFTAG unset) is stored too, and read back as
-    one reftag error.  The namespace is written right again afterwards.
+    one reftag error, and a wrong application tag the device is told to
+    check (pi_chk APPTAG) fails the write.  The namespace is written right
+    again afterwards.
     Mutations: kb_pi_inject() leaving the reftag alone: red (the write
     succeeds; no reftag error read); kb_pi_inject() leaving the apptag
     alone: red (no apptag error read; nor in the normal output's
@@ -373,6 +375,10 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
             "application tag errors read, the first at LBA 70" in out, out
         if fixed_checks(guest):
             return
+        # told to check the application tag too (PRCHK's apptag bit, from
+        # BIP_CHECK_APPTAG), the device fails that write as well
+        r = guest.run(f"kiobench run {good},APPTAG --pi_inject=APPTAG --pi_inject_lba=70")
+        assert r.rc != 0 and "EILSEQ" in r.out, r.out
         run_job(guest, good)
         run_job(guest, f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD "
                        f"--pi_inject=REFTAG --pi_inject_lba=70")
