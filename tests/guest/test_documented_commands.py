@@ -114,6 +114,10 @@ NOT_RUN: dict[str, str] = {
         "a real machine's devices: the device lane runs its tests in a guest",
     "tests/vm/demo --suite=001 --results=001.json":
         "boots a guest of its own on the host; its plot is run below on this test's 001.json",
+    "kiobench sweep --allow-writes --filename=/dev/nvme0n1 --rw=randwrite --bs=4k "
+    "--iodepth=32 --split-qd=4 --io_size=1920g --streams=0,4 --write_stream_select=worker":
+        "an FDP namespace's (null_blk has no write streams): test_write_streams.py's "
+        "test_streams_sweep_compares_write_amplification runs it on QEMU 10's, 768 KiB a step",
     "kiobench sweep --rate_iops=LIST":
         "a fragment (LIST, no device): test_completion.py's "
         "test_rate_sweep_draws_latency_against_load sweeps --rate_iops",
