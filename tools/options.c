@@ -3849,6 +3849,17 @@ static int pi_check(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/* number_ios over verify's rounds: in bytes, so one block size (kb_job_ios_bytes()). */
+static int ios_rounds_check(const struct kb_job *job, char *err, size_t errlen)
+{
+	if (kb_job_ios_rounds(job) && kb_job_min_bs(job) != kb_job_max_bs(job))
+		return kb_errf(err, errlen, "number_ios with verify over several rounds (loops, "
+			       "or io_size past size) needs one block size: fio counts each "
+			       "round's read-back toward number_ios and stops a round there, "
+			       "which kiobench bounds in bytes");
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3857,13 +3868,9 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 		return kb_errf(err, errlen, "time_based needs runtime");
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
-	if (pi_check(job, err, errlen) || rate_windows(job, err, errlen))
+	if (pi_check(job, err, errlen) || rate_windows(job, err, errlen) ||
+	    ios_rounds_check(job, err, errlen))
 		return -1;
-	if (kb_job_ios_rounds(job) && kb_job_min_bs(job) != kb_job_max_bs(job))
-		return kb_errf(err, errlen, "number_ios with verify over several rounds (loops, "
-			       "or io_size past size) needs one block size: fio counts each "
-			       "round's read-back toward number_ios and stops a round there, "
-			       "which kiobench bounds in bytes");
 	if (job->log_store_compressed && job->hist_log)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "
 			       "fio stores a histogram sample as a pointer into its own memory, "
