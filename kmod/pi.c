@@ -155,12 +155,18 @@ int kb_pi_check_dev(struct kb_job *job, struct kb_dev *dev, const char *path,
 			   path);
 		return -EOPNOTSUPP;
 	}
-	if ((1U << exp) != dev->lbs ||
-	    (job->pi_exp && job->pi_exp != exp)) {
+	if ((1U << exp) != dev->lbs) {
 		KB_ERR_FMT(extack, NULL,
-			   "pi-chk: a device's protection interval is not its logical block size, or not the other devices'",
-			   "pi-chk: %s: interval %u, not its block size %u or the others'",
+			   "pi-chk: a device's protection interval is not its logical block size",
+			   "pi-chk: %s: interval %u, not its logical block size %u",
 			   path, 1U << exp, dev->lbs);
+		return -EINVAL;
+	}
+	if (job->pi_exp && job->pi_exp != exp) {
+		KB_ERR_FMT(extack, NULL,
+			   "pi-chk: a device's protection interval is not the job's other devices' (one interval a job)",
+			   "pi-chk: %s: interval %u where the others' is %u",
+			   path, 1U << exp, 1U << job->pi_exp);
 		return -EINVAL;
 	}
 	job->pi_exp = exp;
