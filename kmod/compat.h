@@ -548,6 +548,13 @@ static inline int kb_bio_attach_pi(struct bio *bio, struct kb_bip *kbip,
 	if (bio_integrity_add_page(bio, virt_to_page(buf), len,
 				   offset_in_page(buf)) != len)
 		return -ENOMEM;	/* freed with the bio's completion or reset */
+	/*
+	 * 6.1's bio_integrity_add_page() leaves the iterator's size to its
+	 * caller (bio_integrity_prep() sets it); later ones add len to it.
+	 * Without it a split bio's advance runs past the tuples (a WARN),
+	 * and its second half goes out with the first half's.
+	 */
+	bip->bip_iter.bi_size = len;
 	bip_set_seed(bip, seed);
 	kb_bip_set_checks(bip, chk, app_tag);
 	return 0;

@@ -433,8 +433,11 @@ def test_pi_over_4k_intervals(guest: Guest, kiobench_module):
     both = f"--filename={pi_dev(guest)}:{dev} --bs=16k --size=256k --iodepth=2"
     r = guest.run(f"kiobench run {both} --rw=randwrite --allow-writes --pi_act=0 "
                   "--pi_chk=GUARD,REFTAG")
-    assert r.rc != 0 and f"pi-chk: {dev}: interval 4096 where the others' is 512" in r.out, \
-        r.out
+    # 6.1 has no formatted extack (KB_ERR_FMT): its fixed text names no device
+    assert r.rc != 0 and (f"pi-chk: {dev}: interval 4096 where the others' is 512" in r.out
+                          or "pi-chk: a device's protection interval is not the job's other "
+                          "devices' (one interval a job)" in r.out and
+                          guest.kernel.name.startswith("6.1.")), r.out
 
 
 @pytest.mark.core   # the payload's split: the block layer's, 6.1 to 7.x
@@ -447,7 +450,10 @@ def test_pi_own_bios_split(guest: Guest, kiobench_module):
     read finds every tuple right.  The split is the block layer's: this
     guards the payload kiobench attaches (one vector over the slot's
     tuples, its seed the first interval's LBA) against a layout a split
-    cannot advance by intervals."""
+    cannot advance by intervals.  Mutation: kb_bio_attach_pi() of the
+    pool (6.1, 6.12) not setting the iterator's size, as it did: red on
+    6.1 (bio_integrity_add_page() leaves it 0 there: the split's advance
+    WARNs, and the device fails the second half's guards)."""
     for dev in (pi_dev(guest), nvme_dev(guest, 2)):
         base = f"--filename={dev} --bs=1m --size=4m --iodepth=2"
         cmds = nvme_cmds(guest, f"kiobench run {base} --rw=write --allow-writes --pi_act=0 "
