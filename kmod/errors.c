@@ -111,6 +111,21 @@ bool kb_err_go_on(struct kb_worker *w, struct kb_slot *slot, int err)
 	return go_on;
 }
 
+/*
+ * The failed I/O that stopped the job, by the worker whose error did
+ * (the one that set job->error: written once); job-error-at.
+ */
+void kb_err_stopped_at(struct kb_worker *w, const struct kb_slot *slot, int err)
+{
+	struct kb_errs *e = &w->job->errs;
+
+	e->at = (struct kiobench_err_at){
+		.offset = slot->off, .length = slot->len,
+		.device = w->dev - w->job->devs, .dir = slot->dir, .err = -err };
+	/* pairs with kb_put_errors()'s acquire */
+	smp_store_release(&e->at_set, true);
+}
+
 /* @t's list into @e; its length in bytes. */
 static int kb_err_list(const struct kb_config *cfg, unsigned int t, u32 *e)
 {
@@ -161,6 +176,10 @@ int kb_put_errors(struct sk_buff *msg, struct kb_job *job, bool settings)
 	if (nla_put_s32(msg, KIOBENCH_A_JOB_FIRST_ERROR, READ_ONCE(job->errs.first)) ||
 	    nla_put(msg, KIOBENCH_A_JOB_ERR_COUNTS, n * sizeof(*ec), ec))
 		return -EMSGSIZE;
+	/* pairs with kb_err_stopped_at()'s release: the fields written first */
+	if (smp_load_acquire(&job->errs.at_set) &&
+	    nla_put(msg, KIOBENCH_A_JOB_ERROR_AT, sizeof(job->errs.at), &job->errs.at))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -169,5 +188,6 @@ size_t kb_errors_size(void)
 {
 	return KB_ERR_TYPES * nla_total_size(KB_MAX_IGNORE_ERROR * sizeof(u32)) +
 	       nla_total_size(sizeof(s32)) +
-	       nla_total_size(KB_MAX_ERR_COUNTS * sizeof(struct kiobench_err_count));
+	       nla_total_size(KB_MAX_ERR_COUNTS * sizeof(struct kiobench_err_count)) +
+	       nla_total_size(sizeof(struct kiobench_err_at));
 }

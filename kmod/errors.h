@@ -26,12 +26,16 @@ struct kb_slot;
 struct kb_errs {
 	int first;		/* -errno of the first; 0: none */
 	atomic64_t count[KB_ERR_TYPES][KB_ERRNO_MAX];
+	/* the failed I/O that stopped the job, once at_set (release) */
+	struct kiobench_err_at at;
+	bool at_set;
 };
 
 int kb_parse_errors(struct genl_info *info, struct kb_config *cfg);
 int kb_put_errors(struct sk_buff *msg, struct kb_job *job, bool settings);
 size_t kb_errors_size(void);
 bool kb_err_go_on(struct kb_worker *w, struct kb_slot *slot, int err);
+void kb_err_stopped_at(struct kb_worker *w, const struct kb_slot *slot, int err);
 bool kb_err_listed(struct kb_job *job, unsigned int type, int err);
 
 #endif /* KB_ERRORS_H */

@@ -705,7 +705,8 @@ static void kb_io_error(struct kb_worker *w, struct kb_slot *slot)
 		kb_verify_write_failed(w, slot);
 		return;
 	}
-	cmpxchg(&job->error, 0, err);
+	if (!cmpxchg(&job->error, 0, err))
+		kb_err_stopped_at(w, slot, err);
 	WRITE_ONCE(job->stop, true);
 }
 

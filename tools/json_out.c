@@ -358,6 +358,36 @@ static struct json_object *kb_verify_json(const struct kb_result *r)
 	return o;
 }
 
+/*
+ * kiobench's own protection information's wrong tuples, and the failed
+ * I/O that stopped the job (job-error-at): into the kiobench object o.
+ */
+static void add_errors(struct json_object *o, const struct kb_result *r)
+{
+	if (r->st.has_pi) {
+		struct json_object *pi = json_object_new_object();
+
+		kb_jadd(pi, "guard_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_GUARD]));
+		kb_jadd(pi, "reftag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_REFTAG]));
+		kb_jadd(pi, "apptag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_APPTAG]));
+		if (r->st.has_pi_first_lba)
+			kb_jadd(pi, "first_lba", kb_ju64(r->st.pi_first_lba));
+		kb_jadd(o, "protection_errors", pi);
+	}
+	if (r->st.has_error_at && r->st.error_at.dir < KIOBENCH_NR_DIRS &&
+	    r->st.error_at.device < r->job->nr_devices) {
+		const struct kiobench_err_at *at = &r->st.error_at;
+		struct json_object *e = json_object_new_object();
+
+		kb_jadd(e, "device", kb_jstr(r->job->devices[at->device]));
+		kb_jadd(e, "op", kb_jstr(kb_dir_names[at->dir]));
+		kb_jadd(e, "offset", kb_ju64(at->offset));
+		kb_jadd(e, "length", kb_ju64(at->length));
+		kb_jadd(e, "errno", kb_jstr(kb_errno_name(at->err)));
+		kb_jadd(o, "error_at", e);
+	}
+}
+
 static struct json_object *kiobench_obj(const struct kb_result *r)
 {
 	struct json_object *o = json_object_new_object(), *a, *stages;
@@ -397,16 +427,7 @@ static struct json_object *kiobench_obj(const struct kb_result *r)
 	kb_jadd(o, "zero_reads", kb_ju64(r->st.zero_reads));
 	if (r->st.has_verify)
 		kb_jadd(o, "verify", kb_verify_json(r));
-	if (r->st.has_pi) {
-		struct json_object *pi = json_object_new_object();
-
-		kb_jadd(pi, "guard_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_GUARD]));
-		kb_jadd(pi, "reftag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_REFTAG]));
-		kb_jadd(pi, "apptag_errors", kb_ju64(r->st.pi_errors[KIOBENCH_PI_CHECK_APPTAG]));
-		if (r->st.has_pi_first_lba)
-			kb_jadd(pi, "first_lba", kb_ju64(r->st.pi_first_lba));
-		kb_jadd(o, "protection_errors", pi);
-	}
+	add_errors(o, r);
 	if (r->zbd.present)
 		kb_jadd(o, "zones", kb_zbd_json(&r->zbd));
 	if (r->latt.present)

@@ -205,6 +205,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_ERROR_DUMP] = { "error-dump", KB_NLT_FLAG, true },
 	[KIOBENCH_A_JOB_FIRST_ERROR] = { "job-first-error", KB_NLT_S32, false },
 	[KIOBENCH_A_JOB_ERR_COUNTS] = { "job-err-counts", KB_NLT_BINARY, false },
+	[KIOBENCH_A_JOB_ERROR_AT] = { "job-error-at", KB_NLT_BINARY, false },
 	[KIOBENCH_A_FLOW] = { "flow", KB_NLT_U32, true, 0ULL, 1000ULL, 0 },
 	[KIOBENCH_A_FLOW_ID] = { "flow-id", KB_NLT_U32, true },
 	[KIOBENCH_A_FLOW_SLEEP_NS] = { "flow-sleep-ns", KB_NLT_U64, true, 0ULL, 3600000000000ULL, 0 },

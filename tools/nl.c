@@ -1348,6 +1348,11 @@ static int parse_errs(struct nlattr **tb, struct kb_status *st)
 
 	if (tb[KIOBENCH_A_JOB_FIRST_ERROR])
 		st->first_error = (int32_t)nla_get_u32(tb[KIOBENCH_A_JOB_FIRST_ERROR]);
+	if (tb[KIOBENCH_A_JOB_ERROR_AT] &&
+	    nla_len(tb[KIOBENCH_A_JOB_ERROR_AT]) == sizeof(st->error_at)) {
+		memcpy(&st->error_at, nla_data(tb[KIOBENCH_A_JOB_ERROR_AT]), sizeof(st->error_at));
+		st->has_error_at = true;
+	}
 	if (len % sizeof(st->errs[0]))
 		return -1;
 	st->nr_errs = len / sizeof(st->errs[0]);

@@ -160,6 +160,9 @@ struct kb_status {
 #define KB_ERR_COUNTS	32
 	struct kiobench_err_count errs[KB_ERR_COUNTS];
 	unsigned int nr_errs;
+	/* the failed I/O that stopped the job (job-error-at), if has_error_at */
+	struct kiobench_err_at error_at;
+	bool has_error_at;
 	/*
 	 * verify: intervals checked, corrupt, misdirected, stale, and the
 	 * checked ones of trimmed blocks that read as zeroes

@@ -11,11 +11,13 @@ namespace its controller 1."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
 
-from kb import FDP_PI_GUEST, debugfs, destroy_job, disk_name, nvme_cmds, run_job
+from kb import FDP_PI_GUEST, NVME_CMD, TRACING, debugfs, destroy_job, disk_name, mount_tracefs, \
+    nvme_cmds, run_job
 from vm.guest import Guest
 from vm.targets import dm_linear, dm_remove, nvme_dev
 
@@ -339,12 +341,51 @@ def test_pi_own_refused(guest: Guest, kiobench_module):
     assert r.rc != 0 and "pi_act=0 needs pi_chk" in r.out, r.out
 
 
+# NVMe's status (SCT 2, media and data integrity errors) for each field
+NVME_STATUS = {"GUARD": 0x282, "APPTAG": 0x283, "REFTAG": 0x284}
+NVME_DONE = f"{TRACING}/events/nvme/nvme_complete_rq"
+
+
+def failed_write_status(guest: Guest, cmd: str, slba: int) -> tuple[int, str]:
+    """Runs cmd, which must fail, with the nvme_setup_cmd and
+    nvme_complete_rq tracepoints on: the status (SCT and SC, the DNR and
+    More bits masked) with which the driver completed the last write set
+    up at slba, and cmd's output."""
+    mount_tracefs(guest)
+    evs = (NVME_CMD, NVME_DONE)
+    guest.check(f"echo >{TRACING}/trace && " +
+                " && ".join(f"echo 1 >{e}/enable" for e in evs) + f" && echo 1 >{TRACING}/tracing_on")
+    try:
+        r = guest.run(cmd, timeout=120)
+    finally:
+        guest.check(" && ".join(f"echo 0 >{e}/enable" for e in evs))
+    assert r.rc != 0, r.out
+    trace = guest.check(f"cat {TRACING}/trace")
+    key = None
+    for line in trace.splitlines():
+        m = re.search(r"nvme_setup_cmd: .*?qid=(\d+), cmdid=(\d+),.*?cmd=\(nvme_cmd_write "
+                      r"slba=(\d+)", line)
+        if m and int(m[3]) == slba:
+            key, status = (m[1], m[2]), None
+            continue
+        m = re.search(r"nvme_complete_rq: .*?qid=(\d+), cmdid=(\d+),.*?status=(0x[0-9a-f]+)",
+                      line)
+        if m and key == (m[1], m[2]) and status is None:
+            status = int(m[3], 16) & 0x7ff
+    assert key is not None and status is not None, trace[-2000:]
+    return status, r.out
+
+
 @pytest.mark.core   # the checks: the payload's from 6.14, the driver's before
 def test_pi_own_inject(guest: Guest, kiobench_module):
     """pi_inject: each write of the interval pi_inject_lba carries the
     named field wrong.  A wrong guard or reference tag, which the device
-    checks (pi_chk GUARD,REFTAG), fails the write: the job fails with
-    EILSEQ.  A wrong application tag, which no PRCHK asks it to check, is
+    checks (pi_chk GUARD,REFTAG), fails the write: the nvme_complete_rq
+    tracepoint shows the driver completing that write (slba 64, the 4 KiB
+    holding interval 70) with the field's NVMe status (0x282 guard, 0x284
+    reference tag), and the job fails with EILSEQ, its report (normal
+    output, JSON's error_at) naming that write: its device, offset and
+    length.  A wrong application tag, which no PRCHK asks it to check, is
     stored, and kiobench's read counts it at that LBA alone.  Where the
     payload chooses the checks (not 6.1 or 6.12), a wrong reference tag
     the device is not told to check (pi_chk GUARD: the driver sends no
@@ -352,7 +393,8 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
     one reftag error, and a wrong application tag the device is told to
     check (pi_chk APPTAG) fails the write.  The namespace is written right
     again afterwards.
-    Mutations: kb_pi_inject() leaving the reftag alone: red (the write
+    Mutations: kb_err_stopped_at() not called: red (no error_at, no place
+    in the state line); kb_pi_inject() leaving the reftag alone: red (the write
     succeeds; no reftag error read); kb_pi_inject() leaving the apptag
     alone: red (no apptag error read; nor in the normal output's
     protection line); the payload's BIP_CHECK_* always
@@ -362,8 +404,18 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
     good = f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD,REFTAG"
     try:
         for field in ("GUARD", "REFTAG"):
-            r = guest.run(f"kiobench run {good} --pi_inject={field} --pi_inject_lba=70")
-            assert r.rc != 0 and "EILSEQ" in r.out, (field, r.out)
+            # the write of 4 KiB at sector 64 (intervals 64-71) fails: the
+            # driver's status the field's check, the job's report that I/O
+            inject = f"kiobench run {good} --pi_inject={field} --pi_inject_lba=70"
+            status, out = failed_write_status(guest, inject, 64)
+            assert status == NVME_STATUS[field], (field, hex(status))
+            assert f"a write of 4096 bytes at offset 32768 (sector 64) of {dev}, EILSEQ" \
+                in out, (field, out)
+            r = guest.run(f"{inject} --output-format=json --output=/tmp/inj.json")
+            job = json.loads(guest.check("cat /tmp/inj.json"))["jobs"][0]
+            assert r.rc != 0 and job["kiobench"]["error_at"] == {
+                "device": dev, "op": "write", "offset": 32768, "length": 4096,
+                "errno": "EILSEQ"}, (field, job["kiobench"].get("error_at"))
         run_job(guest, f"{good} --pi_inject=APPTAG --pi_inject_lba=70")
         job, pi = own_pi(guest, f"{base} --rw=read --pi_chk=GUARD,REFTAG")
         assert job["kiobench"]["protection_errors"] == {
@@ -377,8 +429,10 @@ def test_pi_own_inject(guest: Guest, kiobench_module):
             return
         # told to check the application tag too (PRCHK's apptag bit, from
         # BIP_CHECK_APPTAG), the device fails that write as well
-        r = guest.run(f"kiobench run {good},APPTAG --pi_inject=APPTAG --pi_inject_lba=70")
-        assert r.rc != 0 and "EILSEQ" in r.out, r.out
+        status, out = failed_write_status(
+            guest, f"kiobench run {good},APPTAG --pi_inject=APPTAG --pi_inject_lba=70", 64)
+        assert status == NVME_STATUS["APPTAG"] and "(sector 64)" in out and "EILSEQ" in out, \
+            (hex(status), out)
         run_job(guest, good)
         run_job(guest, f"{base} --rw=write --allow-writes --pi_act=0 --pi_chk=GUARD "
                        f"--pi_inject=REFTAG --pi_inject_lba=70")
