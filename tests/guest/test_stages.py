@@ -379,9 +379,13 @@ def test_probes_only_while_a_stages_job_runs(guest, kiobench_module, make_nullb)
     after = tp_stamps(guest)
     # the stages jobs on a stamped theirs meanwhile, b's 2000 were not
     assert delta(before, after)["block_rq_issue"] < 1000, delta(before, after)
-    guest.check(f"kill -INT $(pidof kiobench | cut -d' ' -f1)")
+    # one tool interrupted, and waited for until it has exited: a second
+    # SIGINT (interrupt_all's) while it still prints would kill it (130)
+    pid = guest.check("pidof kiobench | cut -d' ' -f1").strip()
+    guest.check(f"kill -INT {pid}")
     wait_for(guest, f"grep -q '^# jobs 1$' {DEBUGFS}/stages", "one stages job")
     assert tp_stamps(guest)["block_rq_issue"][0] == "builtin"
+    wait_for(guest, f"! kill -0 {pid} 2>/dev/null", "the interrupted kiobench to exit")
     interrupt_all(guest)
     for name in ("s1", "s2"):
         assert bg_result(guest, name)[0] == 0
