@@ -387,15 +387,15 @@ static int run_step(struct method *m, struct part_run *pr, unsigned int i, uint6
 	 */
 	kb_find_fdp(&r, def->var == KB_VAR_STREAMS || def->streams);
 	ret = run_jobs(&r, false, start_at, &st->res, &t0, &t1);
-	st->fdp = r.fdp;	/* the step's now */
-	st->nr_fdp = r.nr_fdp;
-	r.fdp = NULL;
-	r.nr_fdp = 0;
 	if (!st->res) {
 		free_run(&r);
 		/* a signal during the idle time: the steps so far are the result */
 		return got_signal ? -1 : ret;
 	}
+	st->fdp = r.fdp;	/* the step's now: free_part() frees it */
+	st->nr_fdp = r.nr_fdp;
+	r.fdp = NULL;
+	r.nr_fdp = 0;
 	st->nr_res = r.n;
 	st->busy_ns = t1 - t0;
 	if (i)
