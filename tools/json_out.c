@@ -364,6 +364,8 @@ static struct json_object *kb_verify_json(const struct kb_result *r)
  */
 static void add_errors(struct json_object *o, const struct kb_result *r)
 {
+	const struct kiobench_err_at *at;
+
 	if (r->st.has_pi) {
 		struct json_object *pi = json_object_new_object();
 
@@ -374,9 +376,8 @@ static void add_errors(struct json_object *o, const struct kb_result *r)
 			kb_jadd(pi, "first_lba", kb_ju64(r->st.pi_first_lba));
 		kb_jadd(o, "protection_errors", pi);
 	}
-	if (r->st.has_error_at && r->st.error_at.dir < KIOBENCH_NR_DIRS &&
-	    r->st.error_at.device < r->job->nr_devices) {
-		const struct kiobench_err_at *at = &r->st.error_at;
+	at = kb_error_at(r);
+	if (at) {
 		struct json_object *e = json_object_new_object();
 
 		kb_jadd(e, "device", kb_jstr(r->job->devices[at->device]));

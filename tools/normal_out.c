@@ -255,13 +255,12 @@ static void print_job_header(FILE *f, const struct kb_result *r)
 	if (job->description)	/* as fio prints it */
 		fprintf(f, "  Description  : [%s]\n", job->description);
 	if (r->st.state != KIOBENCH_STATE_DONE) {
-		const struct kiobench_err_at *at = &r->st.error_at;
+		const struct kiobench_err_at *at = kb_error_at(r);
 
 		fprintf(f, "  state: %s", kb_state_name(r->st.state));
 		if (r->st.error)
 			fprintf(f, " (%s)", strerror(-r->st.error));
-		if (r->st.has_error_at && at->dir < KIOBENCH_NR_DIRS &&
-		    at->device < r->job->nr_devices)
+		if (at)
 			fprintf(f, ": a %s of %u bytes at offset %llu (sector %llu) of %s, %s",
 				kb_dir_names[at->dir], at->length, (unsigned long long)at->offset,
 				(unsigned long long)at->offset >> 9, r->job->devices[at->device],

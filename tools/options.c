@@ -3517,7 +3517,7 @@ static bool kb_job_ios_rounds(const struct kb_job *job)
 static uint64_t kb_job_ios_bytes(const struct kb_job *job, uint64_t *round)
 {
 	uint64_t all = kb_job_rounds(job, round), bs = kb_job_max_bs(job), r, n, k, most;
-	unsigned __int128 step, target;
+	unsigned __int128 step, target, done;
 
 	r = bs ? *round / bs : 0;
 	n = kb_mul_sat(job->number_ios, job->loops ? job->loops : 1);
@@ -3534,7 +3534,8 @@ static uint64_t kb_job_ios_bytes(const struct kb_job *job, uint64_t *round)
 	if ((unsigned __int128)k * r >= most)
 		return all;
 	/* then the rest of the count, if any: the last round */
-	n -= (uint64_t)((unsigned __int128)k * step / 100 < n ? (unsigned __int128)k * step / 100 : n);
+	done = (unsigned __int128)k * step / 100;
+	n = done < n ? n - (uint64_t)done : 0;
 	k = k * r + (n < r ? n : r);
 	return (k < most ? k : most) * bs;
 }

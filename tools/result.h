@@ -297,6 +297,18 @@ static inline uint64_t kb_dirs_sum(const struct kb_result *r, size_t field_off)
 	return v;
 }
 
+/*
+ * The failed I/O that stopped the job (job-error-at), or NULL: none, or
+ * one naming a direction or device the job does not have.
+ */
+static inline const struct kiobench_err_at *kb_error_at(const struct kb_result *r)
+{
+	const struct kiobench_err_at *at = &r->st.error_at;
+
+	return r->st.has_error_at && at->dir < KIOBENCH_NR_DIRS &&
+	       at->device < r->job->nr_devices ? at : NULL;
+}
+
 /* The errors the job went on from: fio's total_err. */
 static inline uint64_t kb_total_err(const struct kb_status *st)
 {
