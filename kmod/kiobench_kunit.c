@@ -2193,16 +2193,19 @@ static void kb_xmap_keeps_fios_survivors(struct kunit *test)
 	struct kb_xref want[] = { { 2, 4 }, { 10, 2 }, { 12, 3 }, { 61, 1 },
 				  { 63, 1 } };
 
-	/* Arrange, Act */
-	kb_xmap_insert(x, 0, 4);
-	kb_xmap_insert(x, 4, 4);	/* adjacent: two extents */
-	kb_xmap_insert(x, 2, 4);	/* cuts into both: both dropped */
-	kb_xmap_insert(x, 8, 8);
-	kb_xmap_insert(x, 10, 2);	/* inside [8, 16): it goes whole */
-	kb_xmap_insert(x, 12, 3);	/* adjacent to [10, 12) */
-	kb_xmap_insert(x, 60, 4);	/* at the span's end */
-	kb_xmap_insert(x, 61, 1);
-	kb_xmap_insert(x, 63, 1);
+	/* Arrange, Act, and each insert's count of extents it dropped */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 0, 4), 0ULL);
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 4, 4), 0ULL);	/* adjacent */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 2, 4), 2ULL);	/* cuts both */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 8, 8), 0ULL);
+	/* inside [8, 16): it goes whole */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 10, 2), 1ULL);
+	/* adjacent to [10, 12) */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 12, 3), 0ULL);
+	/* at the span's end */
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 60, 4), 0ULL);
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 61, 1), 1ULL);
+	KUNIT_EXPECT_EQ(test, kb_xmap_insert(x, 63, 1), 0ULL);
 	/* Assert */
 	kb_xt_expect(test, x, want, ARRAY_SIZE(want));
 }
@@ -2253,16 +2256,18 @@ static unsigned int kb_xref_remove(struct kb_xref *r, unsigned int nr, u64 a, u6
 
 /*
  * Random writes of 1 to maxn units, a quarter of them failing as soon as
- * logged, windows popped between: as the list's.
+ * logged, windows popped between: as the list's, and each insert and
+ * removal changing the count as the list's does (fio's io_hist_len, by
+ * which verify_backlog's windows end).
  */
 static void kb_xmap_is_the_reference(struct kunit *test)
 {
 	struct kb_xmap *x = kb_xt_map(test);
 	struct kb_xref *r = kunit_kcalloc(test, KB_XT_UNITS + 1, sizeof(*r),
 					  GFP_KERNEL);
-	unsigned int round, i, nr;
+	unsigned int round, i, nr, was;
 	struct kb_rng rng;
-	u64 a, n;
+	u64 a, n, dropped;
 
 	KUNIT_ASSERT_NOT_NULL(test, r);
 	kb_rng_seed(&rng, 7);
@@ -2271,12 +2276,16 @@ static void kb_xmap_is_the_reference(struct kunit *test)
 		for (i = 0; i < 1 + round * 4; i++) {
 			n = 1 + kb_rng_next(&rng) % KB_XT_MAXN;
 			a = kb_rng_next(&rng) % (KB_XT_UNITS - n + 1);
-			kb_xmap_insert(x, a, n);
+			dropped = kb_xmap_insert(x, a, n);
+			was = nr;
 			nr = kb_xref_insert(r, nr, a, n);
+			KUNIT_EXPECT_EQ(test, dropped, (u64)(was + 1 - nr));
 			if (kb_rng_next(&rng) % 4)
 				continue;
-			kb_xmap_remove(x, a, n);
+			KUNIT_EXPECT_TRUE(test, kb_xmap_remove(x, a, n));
 			nr = kb_xref_remove(r, nr, a, n);
+			/* gone: a second removal finds nothing */
+			KUNIT_EXPECT_FALSE(test, kb_xmap_remove(x, a, n));
 		}
 		kb_xt_expect(test, x, r, nr);	/* a window's read-back */
 	}

@@ -360,11 +360,12 @@ static u64 kb_xmap_end(const struct kb_xmap *x, u64 u)
 /*
  * fio's log_io_piece() without a random map: the write of units [a, a + n)
  * drops whole every older extent it overlaps (the one it starts in, those
- * within it, the one it ends in), then is an extent of its own.
+ * within it, the one it ends in), then is an extent of its own.  Returns
+ * how many it dropped: fio's io_hist_len goes down by as many.
  */
-VISIBLE_IF_KUNIT void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n)
+VISIBLE_IF_KUNIT u64 kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n)
 {
-	u64 b = a + n, lo = a, hi = b;
+	u64 b = a + n, lo = a, hi = b, s, dropped = 0;
 
 	if (test_bit(a, x->cover) && !test_bit(a, x->start)) {
 		lo = find_last_bit(x->start, a);
@@ -373,10 +374,14 @@ VISIBLE_IF_KUNIT void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n)
 	}
 	if (b < x->units && test_bit(b, x->cover) && !test_bit(b, x->start))
 		hi = kb_xmap_end(x, b);
+	for (s = find_next_bit(x->start, hi, lo); s < hi;
+	     s = find_next_bit(x->start, hi, s + 1))
+		dropped++;
 	bitmap_clear(x->start, lo, hi - lo);
 	bitmap_clear(x->cover, lo, hi - lo);
 	__set_bit(a, x->start);
 	bitmap_set(x->cover, a, n);
+	return dropped;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_xmap_insert);
 
@@ -403,15 +408,16 @@ EXPORT_SYMBOL_IF_KUNIT(kb_xmap_pop);
 /*
  * fio's unlog_io_piece() for a write that failed: its extent leaves the
  * log, if it is still there whole (no later write has dropped it).  The
- * older extents it dropped stay dropped, as fio's do.
+ * older extents it dropped stay dropped, as fio's do.  Whether it left.
  */
-VISIBLE_IF_KUNIT void kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n)
+VISIBLE_IF_KUNIT bool kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n)
 {
 	if (a + n > x->units || !test_bit(a, x->start) ||
 	    kb_xmap_end(x, a + 1) != a + n)
-		return;
+		return false;
 	__clear_bit(a, x->start);
 	bitmap_clear(x->cover, a, n);
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_xmap_remove);
 
@@ -436,30 +442,34 @@ static bool kb_xmap_units(const struct kb_worker *w, const struct kb_slot *slot,
 	return true;
 }
 
-/* A write of the write pass, into the log. */
-static void kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
+/* A write of the write pass, into the log: how many extents it dropped. */
+static u64 kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
 {
 	u64 a, n;
 
 	/* kb_xmap_shift() missed a way of drawing a write */
 	if (WARN_ON_ONCE(!kb_xmap_units(w, slot, &a, &n)))
-		return;
-	kb_xmap_insert(&w->vw->xmap, a, n);
+		return 0;
+	return kb_xmap_insert(&w->vw->xmap, a, n);
 }
 
 /*
  * A write of the write pass failed and the job goes on: a sorted read-back
- * does not read it (fio drops it from its log); a replay still does.
+ * does not read it (fio drops it from its log); a replay still does.  The
+ * log holds one extent fewer, so a verify_backlog window still being
+ * written needs one more write to fill (fio's io_hist_len goes down).
  */
 void kb_verify_write_failed(struct kb_worker *w, const struct kb_slot *slot)
 {
+	struct kb_vw *vw = w->vw;
 	u64 a, n;
 
-	if (!w->vw || !w->vw->xmap.start || w->verifying ||
+	if (!vw || !vw->xmap.start || w->verifying ||
 	    slot->dir != KIOBENCH_DIR_WRITE)
 		return;
-	if (kb_xmap_units(w, slot, &a, &n))
-		kb_xmap_remove(&w->vw->xmap, a, n);
+	if (kb_xmap_units(w, slot, &a, &n) && kb_xmap_remove(&vw->xmap, a, n) &&
+	    w->job->cfg.verify_backlog && vw->phase == KB_VP_WRITE && vw->wleft)
+		vw->wleft++;
 }
 
 /* A sorted read-back's next I/O: the log's next extent, read and checked. */
@@ -591,6 +601,20 @@ static void kb_vtrim_note(struct kb_worker *w, const struct kb_slot *slot)
 }
 
 /*
+ * A write of the window, which dropped @dropped older extents from the
+ * sorted log: the writes the window has left.  fio ends a window when its
+ * log holds verify_backlog extents (io_hist_len % N), so a write that
+ * drops older ones leaves the window as many writes further from its end.
+ * The log is empty at a window's start and holds N - wleft extents of it,
+ * so wleft + dropped stays within N.
+ */
+static u32 kb_vwindow_written(struct kb_vw *vw, u64 dropped)
+{
+	vw->wleft += dropped;
+	return --vw->wleft;
+}
+
+/*
  * Before a write's submission: every interval of its buffer.  Replayed by
  * the read-back, the write becomes a read; a read of a read/write mix is
  * not replayed (false: draw again), as fio verifies only what it wrote.
@@ -601,6 +625,7 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 	struct kb_job *job = w->job;
 	u32 interval = job->verify->interval;
 	struct kb_vbuf b = { .pages = slot->pages };
+	u64 dropped = 0;
 	u32 i;
 
 	slot->vcheck = w->verifying ||
@@ -616,12 +641,12 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 		return true;
 	w->vw->picks++;
 	if (w->vw->xmap.start)
-		kb_xmap_log(w, slot);
+		dropped = kb_xmap_log(w, slot);
 	if (w->vw->dry)
 		return true;	/* fio's do_dry_run(): logged, not written */
 	if (job->cfg.trim_backlog)
 		kb_vtrim_note(w, slot);
-	if (kb_vwindow(&job->cfg) && !--w->vw->wleft) {
+	if (kb_vwindow(&job->cfg) && !kb_vwindow_written(w->vw, dropped)) {
 		w->vw->ios_rest = w->ios_left;	/* the window's last write */
 		w->ios_left = 0;
 	}

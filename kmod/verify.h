@@ -136,8 +136,8 @@ void kb_vhdr_seal(struct kb_vhdr *h);
 bool kb_vhdr_valid(const struct kb_vhdr *h);
 enum kb_vkind kb_vhdr_classify(const struct kb_vhdr *h,
 			       const struct kb_config *cfg, u64 off);
-void kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n);
-void kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n);
+u64 kb_xmap_insert(struct kb_xmap *x, u64 a, u64 n);
+bool kb_xmap_remove(struct kb_xmap *x, u64 a, u64 n);
 bool kb_xmap_pop(struct kb_xmap *x, u64 *a, u64 *n);
 u64 kb_xmap_count(const struct kb_xmap *x);
 #endif

@@ -2782,7 +2782,8 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .fio_case = "latency-run"),
 	/* verify's windows, and its trims (kmod/verify.c) */
 	JOB(KB_OPT_VERIFY_BACKLOG, "verify_backlog", "N", p_u32,
-	    "with verify, read back and check every N writes, then write on",
+	    "with verify, read back and check every N writes (N surviving ones where writes "
+	    "overlap), then write on",
 	    ATTR(KIOBENCH_A_VERIFY_BACKLOG, verify_backlog), BOUNDS(1, UINT32_MAX),
 	    .fio_case = "verify-backlog"),
 	JOB(KB_OPT_VERIFY_BACKLOG_BATCH, "verify_backlog_batch", "N", p_u32,
@@ -3446,18 +3447,23 @@ static bool kb_job_reads_back(const struct kb_job *job)
  * io_size (else size) by the largest block or more (keep_running()).
  * The job's bytes (0: none, time_based); *round: a round's.
  */
+/* fio's size: the option's (as the I/O size rounds it), else the span's; 0: none. */
+static uint64_t kb_job_size(const struct kb_job *job)
+{
+	if (kb_job_isset(job, KB_OPT_SIZE))
+		return job->size_io ? job->size_io : job->size;
+	return job->span_bytes;
+}
+
 static uint64_t kb_job_rounds(const struct kb_job *job, uint64_t *round)
 {
-	uint64_t loops = job->loops ? job->loops : 1, s = 0, io, cap, done, rc, looped;
+	uint64_t loops = job->loops ? job->loops : 1, s = kb_job_size(job), io, cap, done, rc;
+	uint64_t looped;
 	unsigned __int128 f, left, more;
 
 	*round = 0;
 	if (job->time_based)
 		return 0;
-	if (kb_job_isset(job, KB_OPT_SIZE))
-		s = job->size_io ? job->size_io : job->size;
-	else if (job->span_bytes)
-		s = job->span_bytes;
 	io = kb_job_isset(job, KB_OPT_IO_SIZE) ? job->io_size : s;
 	if (!s)
 		return kb_mul_sat(io, loops);
@@ -3861,6 +3867,29 @@ static int ios_rounds_check(const struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * fio's round cap (do_io()'s total_bytes) counts everything a round issues,
+ * verify_backlog's reads too, and allows size more than the round's
+ * writes.  With a round of size that is exactly its read-back; with a
+ * round of io_size past size (random writes with norandommap), fio stops
+ * the writes short of io_size by what the windows read back beyond size,
+ * which depends on how many writes later ones overwrote: not modelled.
+ */
+static int backlog_round_check(const struct kb_job *job, char *err, size_t errlen)
+{
+	uint64_t round;
+
+	if (!job->verify_backlog || !kb_job_reads_back(job))
+		return 0;
+	kb_job_rounds(job, &round);
+	if (round > kb_job_size(job))
+		return kb_errf(err, errlen, "verify_backlog with norandommap random writes and "
+			       "io_size past size: fio's round stops writing short of io_size by "
+			       "the windows' reads beyond size (do_io()'s total_bytes), which "
+			       "kiobench does not model; set io_size to at most size, or loops");
+	return 0;
+}
+
 int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 {
 	if (!job->nr_devices)
@@ -3870,7 +3899,7 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 	if (job->hipri && job->spin)
 		return kb_errf(err, errlen, "hipri and spin exclude each other (hipri polls, spin waits)");
 	if (pi_check(job, err, errlen) || rate_windows(job, err, errlen) ||
-	    ios_rounds_check(job, err, errlen))
+	    ios_rounds_check(job, err, errlen) || backlog_round_check(job, err, errlen))
 		return -1;
 	if (job->log_store_compressed && job->hist_log)
 		return kb_errf(err, errlen, "log_store_compressed with write_hist_log is refused: "

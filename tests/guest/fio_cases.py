@@ -32,6 +32,9 @@ off), per direction (R, W, D: trim, F: flush):
   cpus      the share of I/Os issued on each CPU (0.25);
   inflight  the share of issues made with n I/Os in flight;
   opseq     the exact sequence of ops (R, W, D, F), as fio's;
+  readruns  the lengths of the runs of reads between writes, all but the
+            last run (the final read-back), as a set, as fio's (each
+            seed's): verify_backlog's windows, whatever the offsets;
   flags     the share of each rwbs (FUA, preflush, sync) of each op;
   revisits  the share of I/Os at an offset an earlier one had;
   ascending the reads' order: the share of reads above the previous
@@ -295,6 +298,13 @@ CASES += [
     Case("verify-backlog",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\nverify_backlog=8\n",
          ("opseq",), ("verify_backlog",), seeds=1, writes=True),
+    # random writes that overlap: fio's window ends when its log holds
+    # verify_backlog extents, not after that many writes, so every window
+    # reads back 4 blocks, however many of its writes later ones dropped
+    Case("verify-backlog-overlaps",
+         "[v]\nrw=randwrite\nnorandommap\nbs=4k\nsize=64k\nverify=crc32c\n"
+         "verify_backlog=4\n",
+         ("readruns",), ("verify_backlog",), writes=True),
     # fio's rounds: each issues at most size, within io_size times loops in
     # all; loops of them, then more while io_size is not done
     Case("io-size-loops",
@@ -336,6 +346,14 @@ CASES += [
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ncontinue_on_error=write\n",
          ("stream",), ("continue_on_error",), seeds=1, writes=True, bad_sectors=(64, 71),
          fails=True),
+    # a failed write leaves fio's log one extent short, and its window one
+    # more write to fill: block 8 fails, the third window, of five writes,
+    # still reads back 4
+    Case("verify-backlog-failed-write",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_backlog=4\n"
+         "continue_on_error=write\n",
+         ("stream", "readruns"), ("verify_backlog",), seeds=1, writes=True,
+         bad_sectors=(64, 71), fails=True),
     Case("verify-pattern",
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=pattern\nverify_pattern=0x5a5aa5a5\n"
          "do_verify=0\n",

@@ -66,6 +66,11 @@ class Stream:
         self.dumps: set = set()     # verify dumps left: (name, bytes)
         self.plugs: list = []       # the requests of each plug the job flushed
 
+    def readruns(self) -> set[int]:
+        """The lengths of the runs of reads between writes, but the last."""
+        runs = "".join(o for o, _, _ in self.ios if o in "RW").split("W")
+        return {len(r) for r in [r for r in runs if r][:-1]}
+
     def inflight(self) -> dict[int, float]:
         """The share of issues made with n I/Os in flight (itself included)."""
         inflight, c = 0, Counter()
@@ -338,6 +343,11 @@ def check(case: Case, kb: Stream, fio: list[Stream]) -> list[str]:
                 i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                 bad.append(f"opseq: ops differ from I/O {i}: {a[max(i - 8, 0):i + 24]} "
                            f"against fio's {b[max(i - 8, 0):i + 24]}")
+        elif c == "readruns":
+            a, b = kb.readruns(), [f.readruns() for f in fio]
+            if any(a != x for x in b):
+                bad.append(f"readruns: runs of reads of {sorted(a)} I/Os before the last; "
+                           f"fio's {[sorted(x) for x in b]}")
         elif c == "inflight":
             bad.append(spread_check("inflight", kb.inflight(), [f.inflight() for f in fio],
                                     FLOORS[c]))

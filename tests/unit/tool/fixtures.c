@@ -16,6 +16,14 @@ int apply(struct kb_job *job, struct kb_global *g, const char *name, const char 
 	return kb_apply(job, g, &a, err, sizeof(err));
 }
 
+int apply_all(struct kb_job *job, const char *const *kv)
+{
+	for (; kv[0]; kv += 2)
+		if (apply(job, NULL, kv[0], kv[1]))
+			return -1;
+	return 0;
+}
+
 void write_text(const char *dir, const char *rel, const char *text)
 {
 	char path[512];

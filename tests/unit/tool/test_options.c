@@ -530,10 +530,9 @@ static void t_rate(void)
 	 * Mutation: the refusal's rate_process test dropped: red.
 	 */
 	kb_job_init(&job);
-	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-	CHECK(apply(&job, NULL, "rw", "randread") == 0);
-	CHECK(apply(&job, NULL, "bssplit", "4k/50:64k/50") == 0);
-	CHECK(apply(&job, NULL, "rate_iops", "100") == 0);
+	CHECK(apply_all(&job, (const char *const[]){
+			"filename", "/dev/null", "rw", "randread", "bssplit", "4k/50:64k/50",
+			"rate_iops", "100", NULL }) == 0);
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "rate_iops with several block sizes") != NULL);
 	CHECK(apply(&job, NULL, "rate_process", "poisson") == 0);
@@ -541,10 +540,9 @@ static void t_rate(void)
 	CHECK(job.rate_iops == 100);
 	kb_job_free(&job);
 	kb_job_init(&job);
-	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-	CHECK(apply(&job, NULL, "rw", "randread") == 0);
-	CHECK(apply(&job, NULL, "bssplit", "4k/50:64k/50") == 0);
-	CHECK(apply(&job, NULL, "rate", "400k") == 0);
+	CHECK(apply_all(&job, (const char *const[]){
+			"filename", "/dev/null", "rw", "randread", "bssplit", "4k/50:64k/50",
+			"rate", "400k", NULL }) == 0);
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "rate with several block sizes") != NULL);
 	CHECK(apply(&job, NULL, "rate_process", "poisson") == 0);
@@ -610,10 +608,9 @@ static void t_size_rounding(void)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		kb_job_init(&job);
-		CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-		CHECK(apply(&job, NULL, "rw", c[i].rw) == 0);
-		CHECK(apply(&job, NULL, "bs", "4k") == 0);
-		CHECK(apply(&job, NULL, "size", "20000") == 0);
+		CHECK(apply_all(&job, (const char *const[]){
+				"filename", "/dev/null", "rw", c[i].rw, "bs", "4k",
+				"size", "20000", NULL }) == 0);
 		if (c[i].norandommap)
 			CHECK(apply(&job, NULL, "norandommap", "1") == 0);
 		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
@@ -639,10 +636,8 @@ static void t_size_rounding(void)
 	CHECK(strstr(err, "less than one block") != NULL);
 	kb_job_free(&job);
 	kb_job_init(&job);
-	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-	CHECK(apply(&job, NULL, "bs", "4k,8k") == 0);
-	CHECK(apply(&job, NULL, "rw", "rw") == 0);
-	CHECK(apply(&job, NULL, "size", "20000") == 0);
+	CHECK(apply_all(&job, (const char *const[]){
+			"filename", "/dev/null", "bs", "4k,8k", "rw", "rw", "size", "20000", NULL }) == 0);
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "size=20000 is not a multiple of the block size") != NULL);
 	kb_job_free(&job);
@@ -735,13 +730,10 @@ static void t_number_ios_rounds(void)
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		kb_job_init(&job);
-		CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-		CHECK(apply(&job, NULL, "rw", "write") == 0);
-		CHECK(apply(&job, NULL, "bs", "4k") == 0);
-		CHECK(apply(&job, NULL, "size", "64k") == 0);
-		CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
-		CHECK(apply(&job, NULL, "number_ios", c[i].number_ios) == 0);
-		CHECK(apply(&job, NULL, "loops", c[i].loops) == 0);
+		CHECK(apply_all(&job, (const char *const[]){
+				"filename", "/dev/null", "rw", "write", "bs", "4k", "size", "64k",
+				"verify", "crc32c", "number_ios", c[i].number_ios,
+				"loops", c[i].loops, NULL }) == 0);
 		CHECK(kb_job_check(&job, err, sizeof(err)) == 0);
 		CHECK(kb_job_io_bytes(&job) == c[i].bytes);
 		CHECK(kb_job_io_round(&job) == c[i].round);
@@ -765,10 +757,9 @@ static void t_number_ios_rounds(void)
 
 		for (i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
 			kb_job_init(&job);
-			CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-			CHECK(apply(&job, NULL, "rw", "write") == 0);
-			CHECK(apply(&job, NULL, "size", "64k") == 0);
-			CHECK(apply(&job, NULL, "end_fsync", "1") == 0);
+			CHECK(apply_all(&job, (const char *const[]){
+					"filename", "/dev/null", "rw", "write", "size", "64k",
+					"end_fsync", "1", NULL }) == 0);
 			CHECK(apply(&job, NULL, e[i].opt, e[i].val) == 0);
 			if (i == 2)
 				CHECK(apply(&job, NULL, "loops", "2") == 0);
@@ -781,11 +772,9 @@ static void t_number_ios_rounds(void)
 	}
 	/* without verify or end_fsync: number_ios times loops, no rounds */
 	kb_job_init(&job);
-	CHECK(apply(&job, NULL, "filename", "/dev/null") == 0);
-	CHECK(apply(&job, NULL, "rw", "write") == 0);
-	CHECK(apply(&job, NULL, "size", "64k") == 0);
-	CHECK(apply(&job, NULL, "number_ios", "10") == 0);
-	CHECK(apply(&job, NULL, "loops", "2") == 0);
+	CHECK(apply_all(&job, (const char *const[]){
+			"filename", "/dev/null", "rw", "write", "size", "64k", "number_ios", "10",
+			"loops", "2", NULL }) == 0);
 	CHECK(kb_job_number_ios(&job) == 20 && kb_job_io_round(&job) == 0);
 	/* with verify and several sizes: refused, saying why */
 	CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
@@ -795,8 +784,49 @@ static void t_number_ios_rounds(void)
 	kb_job_free(&job);
 }
 
+/*
+ * verify_backlog where fio's round cap (do_io()'s total_bytes: size more
+ * than the round's writes) counts the windows' reads: with norandommap
+ * random writes and io_size past size the round is io_size and fio stops
+ * short of it, so the job is refused, naming why; a round of size (io_size
+ * within it, or the random map) is read back exactly and runs.
+ * Mutation: backlog_round_check() returning 0: red.
+ */
+static void t_backlog_round_cap(void)
+{
+	static const char *const base[] = {
+		"filename", "/dev/null", "rw", "randwrite", "bs", "4k", "size", "64k",
+		"verify", "crc32c", "verify_backlog", "4", NULL,
+	};
+	static const struct {
+		const char *opt, *val, *opt2, *val2;
+		int ret;
+	} c[] = {
+		{ "norandommap", "1", "io_size", "256k", -1 },
+		{ "norandommap", "1", "io_size", "64k", 0 },
+		{ "norandommap", "0", "io_size", "256k", 0 },	/* the random map: rounds of size */
+		{ "norandommap", "1", "loops", "4", 0 },
+	};
+	char err[KB_ERRLEN];
+	struct kb_job job;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		kb_job_init(&job);
+		CHECK(apply_all(&job, base) == 0);
+		CHECK(apply(&job, NULL, c[i].opt, c[i].val) == 0);
+		CHECK(apply(&job, NULL, c[i].opt2, c[i].val2) == 0);
+		err[0] = 0;
+		CHECK(kb_job_check(&job, err, sizeof(err)) == c[i].ret);
+		CHECK(!c[i].ret || strstr(err, "verify_backlog with norandommap random writes "
+					       "and io_size past size") != NULL);
+		kb_job_free(&job);
+	}
+}
+
 void options_tests(void)
 {
+	run_case("options: verify_backlog's reads in fio's round cap", t_backlog_round_cap);
 	run_case("options: number_ios with verify over fio's rounds", t_number_ios_rounds);
 	run_case("options: min_bs of a bssplit table, not of bs", t_min_bs_of_bssplit);
 	run_case("options: a list of sizes with none refused, as fio", t_no_size);

@@ -44,10 +44,12 @@ extern char err[KB_ERRLEN];	/* for the functions under test */
 void run_case(const char *name, void (*fn)(void));
 
 /* fixtures.c */
-/* Option name=val applied as the user would (err: the message). */
 /* dir/rel gets text (the directories must exist). */
 void write_text(const char *dir, const char *rel, const char *text);
+/* Option name=val applied as the user would (err: the message). */
 int apply(struct kb_job *job, struct kb_global *g, const char *name, const char *val);
+/* Options applied in turn from NULL-terminated name, value pairs: 0, or -1 at the first refused. */
+int apply_all(struct kb_job *job, const char *const *kv);
 /* A histogram of buckets b[0..nr) seen between min and max. */
 void mkhist(struct kb_hist *h, const struct kb_bucket *b, size_t nr, uint64_t min, uint64_t max);
 /* Results of a job as the tool collects them. */
