@@ -538,11 +538,13 @@ def test_sorted_read_back_is_fios_survivors(guest, kiobench_module, make_nullb):
     every run of reads, the end's and each verify_backlog window's, is the
     surviving writes lowest offset first, each once at its own size, from
     the bios the kernel queued; verify_only's dry run reads the same; a
-    changed byte in one of them is still found.  Mutations: kb_xmap_insert()
+    changed byte in one of them is still found.  A verify_backlog window
+    ends when the log holds N extents, as fio's.  Mutations: kb_xmap_insert()
     without dropping the extent a write starts in (lo = a): red (an older
     extent read back); kb_vsorted() returning false: red (the write order
     replayed, duplicates too); kb_verify_pick() logging in dry runs
-    skipped: red (verify_only reads nothing)."""
+    skipped: red (verify_only reads nothing); the window not lengthened by
+    the extents a write dropped: red (runs shorter than 16)."""
     dev = make_nullb("nullb0", size_mb=16)
     base = (f"kiobench run --output-format=json --output={OUT} --filename={dev} {SORTED} "
             "--allow-writes")
@@ -552,8 +554,16 @@ def test_sorted_read_back_is_fios_survivors(guest, kiobench_module, make_nullb):
     assert got == want and len(writes) > 250 and 0 < len(got) < 100, (len(got), len(writes))
     v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
     assert v["verified"] == sum(n for _, n in got) // BS and v["corrupt"] == 0, v
-    runs = fio_read_backs(queued(guest, dev, f"{base} --verify_backlog=64"))
-    assert len(runs) == -(-len(writes) // 64) and all(g == w and g for g, w in runs), runs
+    # windows: io_size within size (past it, fio's round cap counts the
+    # windows' reads: refused); each window ends when the log holds 16
+    # extents, so every run of reads but the end's has 16
+    runs = fio_read_backs(queued(guest, dev, f"{base} --io_size=1m --size=1m "
+                                             "--verify_backlog=16"))
+    assert len(runs) > 3 and all(g == w and g for g, w in runs), runs
+    assert all(len(g) == 16 for g, _ in runs[:-1]), [len(g) for g, _ in runs]
+    r = guest.run(f"{base} --verify_backlog=16")
+    assert r.rc != 0 and "verify_backlog with norandommap random writes and io_size past " \
+        "size" in r.out, r.out
     # verify_only: fio's dry run logs the same writes; nothing written
     dry = queued(guest, dev, f"kiobench run --filename={dev} {SORTED} --verify_only=1")
     assert dry == [("R", a, n) for a, n in want], dry[:8]
