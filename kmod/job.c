@@ -892,10 +892,12 @@ VISIBLE_IF_KUNIT void kb_init_budgets(struct kb_job *job, struct kb_worker *w,
 	/*
 	 * fio's rw=read:N with a budget of one pass (size): fio marks the file
 	 * done when the next offset passes the span's end, and its job ends
-	 * there, short of size; time_based, io_size and loops start it over.
+	 * there, short of size; time_based, io_size (seq-wrap) and loops start
+	 * it over.
 	 */
 	w->seq_once = cfg->rw_seq_add && !cfg->random && !cfg->zonesize &&
-		      cfg->io_bytes && w->bytes_left <= dev->span_len;
+		      !cfg->seq_wrap && cfg->io_bytes &&
+		      w->bytes_left <= dev->span_len;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_init_budgets);
 

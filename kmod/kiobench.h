@@ -207,6 +207,7 @@ struct kb_config {
 	u32 rw_seq_nr;		/* random: a drawn offset every N; 0, 1: each */
 	u8 rw_sequencer;	/* enum kiobench_rw_sequencer */
 	u64 rw_seq_add;		/* sequential: bytes skipped after each I/O */
+	bool seq_wrap;		/* ... and a pass of the span starts over */
 	u64 zonesize;		/* strided: bytes of I/O per zone; 0: none */
 	u64 zonerange;		/* strided: a zone's bytes */
 	u64 zoneskip;		/* strided: bytes between zones */

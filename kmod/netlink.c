@@ -778,6 +778,11 @@ static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
 				    "rw-seq-add: a multiple of 512, not with random");
 		return -EINVAL;
 	}
+	if (cfg->seq_wrap && !cfg->rw_seq_add) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_SEQ_WRAP],
+				    "seq-wrap: only with rw-seq-add");
+		return -EINVAL;
+	}
 	if ((tb[KIOBENCH_A_ZONERANGE] || tb[KIOBENCH_A_ZONESKIP]) &&
 	    !cfg->zonesize) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_ZONERANGE] ?:

@@ -540,6 +540,7 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "rw_seq_nr", kb_ju64(K(RW_SEQ_NR) ? K(RW_SEQ_NR) : 1));
 	kb_jadd(o, "rw_sequencer", K(RW_SEQ_NR) > 1 ? kb_jstr(kcfg_sequencer(c)) : NULL);
 	kb_jadd(o, "rw_seq_add", kb_ju64(K(RW_SEQ_ADD)));
+	kb_jadd(o, "seq_wrap", json_object_new_boolean(K_HAS(SEQ_WRAP)));
 	if (K(ZONESIZE)) {
 		kb_jadd(o, "zonerange", kb_ju64(K(ZONERANGE)));
 		kb_jadd(o, "zonesize", kb_ju64(K(ZONESIZE)));
@@ -1010,8 +1011,9 @@ static void print_pattern(FILE *f, const struct kb_kcfg *c)
 			K(RW_SEQUENCER) == KIOBENCH_RW_SEQ_IDENTICAL ?
 			"at the same offset" : "going on from where the previous one ended");
 	if (K(RW_SEQ_ADD))
-		fprintf(f, "  pattern      : sequential, %" PRIu64 " bytes skipped after each I/O\n",
-			K(RW_SEQ_ADD));
+		fprintf(f, "  pattern      : sequential, %" PRIu64 " bytes skipped after each I/O%s\n",
+			K(RW_SEQ_ADD), K_HAS(SEQ_WRAP) ?
+			", from the start again where the next one would not fit" : "");
 	if (K(ZONESIZE))
 		fprintf(f, "  pattern      : strided: %" PRIu64 " bytes of I/O in each zone's first %"
 			PRIu64 " bytes, the next zone %" PRIu64 " bytes past its end\n",

@@ -239,6 +239,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_PI_INJECT] = { "pi-inject", KB_NLT_U32, true, 1ULL, 7ULL, 0 },
 	[KIOBENCH_A_PI_INJECT_LBA] = { "pi-inject-lba", KB_NLT_U64, true },
 	[KIOBENCH_A_IO_ROUND] = { "io-round", KB_NLT_U64, true, 1ULL, 0ULL, 0 },
+	[KIOBENCH_A_SEQ_WRAP] = { "seq-wrap", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -410,6 +411,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_PI_INJECT,
 	KIOBENCH_A_PI_INJECT_LBA,
 	KIOBENCH_A_IO_ROUND,
+	KIOBENCH_A_SEQ_WRAP,
 	0
 };
 

@@ -182,6 +182,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	{ KIOBENCH_A_RW_SEQUENCER, "rw_sequencer", "with rw-seq-nr only: fio's rw_sequencer "
 	  "does nothing without rw's :N" },
 	{ KIOBENCH_A_RW_SEQ_ADD, "rw", "a sequential rw's :N, in bytes, when not zero" },
+	{ KIOBENCH_A_SEQ_WRAP, "io_size", "with a sequential rw's :N, when io_size is given "
+	  "(kb_job_seq_wrap)" },
 	{ KIOBENCH_A_CMDPRIO_BSSPLIT, "cmdprio_bssplit", "a table of the reads' and "
 	  "writes' entries, each with its priority (cmdprio_class/cmdprio's when it names "
 	  "none)" },
@@ -860,6 +862,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (!job->random && job->rw_seq_add &&
 	    nla_put_u64(msg, KIOBENCH_A_RW_SEQ_ADD, job->rw_seq_add))
+		return -1;
+	if (kb_job_seq_wrap(job) && nla_put_flag(msg, KIOBENCH_A_SEQ_WRAP))
 		return -1;
 	if (job->nr_write_streams &&
 	    (nla_put(msg, KIOBENCH_A_WRITE_STREAMS, job->nr_write_streams,

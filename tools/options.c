@@ -3996,6 +3996,17 @@ bool kb_job_cmdprio(const struct kb_job *job)
 }
 
 /*
+ * fio's rw=write:N with io_size given: where the pass would not fit its next
+ * I/O in the span, fio's file is done and, short of io_size, keep_running()
+ * starts a new round from the span's start; with size alone the job ends
+ * there.
+ */
+bool kb_job_seq_wrap(const struct kb_job *job)
+{
+	return !job->random && job->rw_seq_add && kb_job_isset(job, KB_OPT_IO_SIZE);
+}
+
+/*
  * A sequential pass that never comes back over its blocks (not time_based,
  * one loop, io_size within size, no strided zones): fio's sorted log reads
  * it back in the order written, each block once, which is the kernel's
@@ -4007,7 +4018,7 @@ bool kb_job_cmdprio(const struct kb_job *job)
 static bool kb_job_seq_once(const struct kb_job *job)
 {
 	return !job->random && !job->time_based && job->loops <= 1 && !job->strided &&
-	       !(job->continue_on_error & KB_COE_WRITE) &&
+	       !(job->continue_on_error & KB_COE_WRITE) && !kb_job_seq_wrap(job) &&
 	       (!kb_job_isset(job, KB_OPT_IO_SIZE) ||
 		(kb_job_isset(job, KB_OPT_SIZE) && job->io_size <= job->size));
 }

@@ -95,16 +95,20 @@ def test_sequential_offset_modifier_skips_as_fio(guest, kiobench_module, make_nu
 
 
 @pytest.mark.parametrize("body,n", [("size=4m\nbs=4k\nrw=read:512k", 8),
-                                    ("bs=64k\nrw=read:1m", 64)])
+                                    ("bs=64k\nrw=read:1m", 64),
+                                    ("size=4m\nio_size=64k\nbs=4k\nrw=read:512k", 16)])
 def test_sequential_offset_modifier_ends_as_fio(guest, kiobench_module, make_nullb, body, n):
     """rw=read:N with size under the device's (4 MiB of 64): fio's next
     offset passes the span's end after 8 reads, its file is done and the
     job ends there, short of size; on the whole device (4 MiB, bs=64k,
     read:1m) the offset passes the device's end and starts over at the
-    span's start, until size is read.  kiobench's offsets are fio's, the
-    same list, in both.  Mutation: kb_seq_end() never ending the pass
-    (`if (1 || w->seq_next >= dev->dev_bytes ...`): red (the first job
-    wraps to 0 until 4 MiB are read)."""
+    span's start, until size is read; with io_size given (64k: 16 reads),
+    fio's keep_running() starts a new round at the span's start where the
+    file is done, until io_size is read.  kiobench's offsets are fio's,
+    the same list, in all three.  Mutations: kb_seq_end() never ending the
+    pass (`if (1 || w->seq_next >= dev->dev_bytes ...`): red (the first
+    job wraps to 0 until 4 MiB are read); seq-wrap not sent: red (the
+    third ends after 8 reads)."""
     dev = make_nullb("nullb0", size_mb=64 if "size=" in body else 4)
     jobfile = f"[global]\nfilename={dev}\ndirect=1\nioengine=libaio\niodepth=1\n[s]\n{body}\n"
     guest.check(f"cat >/tmp/job.fio <<'EOF'\n{jobfile}EOF")

@@ -733,6 +733,7 @@ def test_rules_across_attributes_are_refused(guest, kiobench_module, make_nullb)
         ((*rz, "rw-sequencer=1"), "EINVAL", "rw-sequencer", "needs rw-seq-nr"),
         ((*rz, "allow-writes", "rwmix-read=0", "rw-seq-add=4096"), "EINVAL", "rw-seq-add",
          "multiple of 512, not with random"),
+        ((f"dev={a}", "seq-wrap"), "EINVAL", "seq-wrap", "only with rw-seq-add"),
         ((f"dev={a}", "random", "blockalign=4096"), "EINVAL", "blockalign",
          "only with random and norandommap"),
         ((f"dev={a}", "bss=4096", "bss=8192", "zonesize=65536", "zonerange=4096"), "EINVAL",

@@ -89,7 +89,7 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND, KIOBENCH_A_SEQ_WRAP.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -159,7 +159,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_FIRST, KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
- *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
+ *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
+ *	KIOBENCH_A_SEQ_WRAP.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -244,7 +245,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_FIRST, KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
- *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
+ *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
+ *	KIOBENCH_A_SEQ_WRAP.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -322,7 +324,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_FIRST, KIOBENCH_A_DEDUPE_GLOBAL_WORKERS,
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
- *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND.
+ *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
+ *	KIOBENCH_A_SEQ_WRAP.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -1336,6 +1339,11 @@ enum kiobench_integrity_bit {
  *   or trim-backlog. Without verify it needs end-fsync, whose flushes are all
  *   the rounds change. Needs io-bytes above it; not with number-ios. Absent:
  *   one round: one end-fsync and one read-back, at the end.
+ * @KIOBENCH_A_SEQ_WRAP: fio's io_size given with rw=write:N: a worker whose
+ *   io-bytes budget is one pass over the span or less starts over at the span's
+ *   start where its next I/O would not fit, as fio, whose file is done there
+ *   short of io_size, starts a new round (keep_running()), rather than ending
+ *   there. Only with rw-seq-add.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1513,6 +1521,7 @@ enum kiobench_attr {
 	KIOBENCH_A_PI_INJECT,		/* u32 */
 	KIOBENCH_A_PI_INJECT_LBA,	/* u64 */
 	KIOBENCH_A_IO_ROUND,		/* u64 */
+	KIOBENCH_A_SEQ_WRAP,		/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)
