@@ -300,6 +300,38 @@ void kb_rmap_new_pass(struct kb_rmap *m)
 EXPORT_SYMBOL_IF_KUNIT(kb_rmap_new_pass);
 
 /*
+ * fio's get_next_buflen() where a transfer of @dir starts: while it passes
+ * @room, the bytes to the map's end (fio's io_u_fits()), its size is
+ * drawn again from the direction's sizes, at most @len, the first draw as
+ * the budget clamped it (so that what the budget took covers it).  @len
+ * when it fits, or when no size of the direction can: one size, or a
+ * smallest one past @room; the caller then cuts the transfer or moves it.
+ * The draws end: the smallest size fits, and is drawn once in 1600 draws
+ * at worst (a weight of 1 to 100 in a table of at most 1600), once in
+ * 32768 for a range (a low of 512 bytes or more, a high of 16 MiB or less).
+ */
+u32 kb_pick_bs_fit(const struct kb_config *cfg, unsigned int dir,
+		   struct kb_rng *rng, u32 len, u64 room)
+{
+	const struct kb_bss_dir *t = &cfg->bsd[min(dir, KB_BSS_DIRS - 1U)];
+	const struct kb_bss *b = cfg->bss + t->first;
+	u32 small = b[0].size, fit;
+	unsigned int i;
+
+	if (len <= room || t->nr == 1)
+		return len;
+	for (i = 1; !t->range && i < t->nr; i++)
+		small = min(small, b[i].size);
+	if (small > room)
+		return len;
+	do
+		fit = min(kb_pick_bs_drawn(t, b, rng), len);
+	while (fit > room);
+	return fit;
+}
+EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs_fit);
+
+/*
  * Whether a job's random map is a bitmap (struct kb_bmap): a random job
  * with several transfer sizes, whose larger transfers fio shortens to the
  * blocks not taken yet.  With one size the Feistel map is exact, in
@@ -432,22 +464,31 @@ u64 kb_bmap_set_nr(struct kb_bmap *m, u64 b, u64 nr)
 EXPORT_SYMBOL_IF_KUNIT(kb_bmap_set_nr);
 
 /*
- * The random map with several sizes, fio's __get_next_rand_offset() and
- * mark_random_map(): a block drawn uniformly from the n, the next free one
- * after it (wrapping) if it is taken, then up to *@nr free blocks from it
- * on; *@nr gets how many (at least 1).  A map with none free starts a new
- * pass first, as fio's time_based job resets its file.
+ * The random map with several sizes, in fio's order: the block first
+ * (__get_next_rand_offset(): drawn uniformly from the n, the next free one
+ * after it, wrapping, if it is taken), then the size (get_next_buflen():
+ * *@len, a transfer of @dir, drawn again while it passes the map's end,
+ * kb_pick_bs_fit()), then mark_random_map(): up to its blocks of
+ * cfg->min_bs set from the block on, stopping at the first taken one, and
+ * *@len cut to them (never below a block; a partial block counts).  A map
+ * with none free starts a new pass first, as fio's time_based job resets
+ * its file.
  */
-u64 kb_bmap_take(struct kb_bmap *m, struct kb_rng *rng, u64 *nr)
+u64 kb_bmap_take(struct kb_bmap *m, const struct kb_config *cfg,
+		 unsigned int dir, struct kb_rng *rng, u32 *len)
 {
-	u64 b;
+	u32 bs = cfg->min_bs;
+	u64 b, nr;
 
 	if (!m->left)
 		kb_bmap_reset(m, m->n);
 	b = kb_rng_below(rng, m->n);
 	if (test_bit(b, m->map))
 		b = kb_bmap_next_free(m, b);
-	*nr = kb_bmap_set_nr(m, b, *nr);
+	*len = kb_pick_bs_fit(cfg, dir, rng, *len, (m->n - b) * bs);
+	nr = kb_bmap_set_nr(m, b, DIV_ROUND_UP(*len, bs));
+	if (nr * bs < *len)
+		*len = nr * bs;
 	return b;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_bmap_take);

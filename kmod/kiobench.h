@@ -754,6 +754,8 @@ void kb_perm_init(struct kb_perm *p, u64 n, u64 key);
 u64 kb_perm_pos(const struct kb_perm *p, u64 v);
 void kb_rmap_init(struct kb_rmap *m, u64 n, u64 seed, unsigned int parts,
 		  unsigned int part);
+u32 kb_pick_bs_fit(const struct kb_config *cfg, unsigned int dir,
+		   struct kb_rng *rng, u32 len, u64 room);
 bool kb_bmap_wanted(const struct kb_config *cfg);
 size_t kb_bmap_bytes(u64 cap);
 int kb_bmap_alloc(struct kb_bmap *m, u64 cap);
@@ -761,7 +763,8 @@ void kb_bmap_free(struct kb_bmap *m);
 void kb_bmap_reset(struct kb_bmap *m, u64 n);
 u64 kb_bmap_next_free(const struct kb_bmap *m, u64 b);
 u64 kb_bmap_set_nr(struct kb_bmap *m, u64 b, u64 nr);
-u64 kb_bmap_take(struct kb_bmap *m, struct kb_rng *rng, u64 *nr);
+u64 kb_bmap_take(struct kb_bmap *m, const struct kb_config *cfg,
+		 unsigned int dir, struct kb_rng *rng, u32 *len);
 u64 kb_split_budget(u64 total, u32 unit, unsigned int parts, unsigned int i);
 u64 kb_exp_fx(u64 r);
 void kb_sched_init(struct kb_sched *sc, u64 start_ns, u32 rate, u8 process);

@@ -2403,32 +2403,55 @@ static void kb_bmap_next_and_set(struct kunit *test)
 	kb_bmap_free(&m);
 }
 
+/* A direction's sizes: two, 4 and 16 KiB alike (bssplit=4k/50:16k/50). */
+static void kb_bm_two_sizes(struct kb_config *cfg)
+{
+	cfg->bss[0] = (struct kb_bss){ .size = SZ_4K, .cum_weight = 1 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_16K, .cum_weight = 2 };
+	cfg->nr_bss = 2;
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 2, .total_weight = 2 };
+	cfg->min_bs = SZ_4K;
+	cfg->max_bs = SZ_16K;
+}
+
 /*
- * A pass of kb_bmap_take() with transfers of 1 to 16 blocks: every block
- * taken exactly once, the transfers shortened where the map is taken, the
- * pass's blocks adding up to the map's; the next take starts a new pass.
+ * A pass of kb_bmap_take() with transfers of 1 to 16 blocks (bsrange of
+ * 512 to 8 KiB): every block taken exactly once, the transfers shortened
+ * where the map is taken, the pass's blocks adding up to the map's; the
+ * next take starts a new pass.
  */
 static void kb_bmap_pass_takes_each_block_once(struct kunit *test)
 {
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
 	const u64 n = 5000;
 	u8 *times = kunit_kzalloc(test, n, GFP_KERNEL);
 	struct kb_bmap m = {};
 	struct kb_rng rng;
-	u64 sum = 0, cut = 0, ios = 0, b, nr, want, i;
+	u64 sum = 0, cut = 0, ios = 0, b, nr, i;
+	u32 want, len;
 
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
 	KUNIT_ASSERT_NOT_NULL(test, times);
+	cfg->bss[0] = (struct kb_bss){ .size = 512, .cum_weight = 1 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_8K, .cum_weight = 2 };
+	cfg->nr_bss = 2;
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 2, .range = true, .total_weight = 2 };
+	cfg->min_bs = 512;
+	cfg->max_bs = SZ_8K;
 	KUNIT_ASSERT_EQ(test, kb_bmap_alloc(&m, n), 0);
 	kb_rng_seed(&rng, 3);
 	while (m.left) {
-		want = 1 + kb_rng_below(&rng, 16);
-		nr = want;
-		b = kb_bmap_take(&m, &rng, &nr);
+		want = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &rng);
+		len = want;
+		b = kb_bmap_take(&m, cfg, KIOBENCH_DIR_READ, &rng, &len);
+		nr = len / 512;
+		KUNIT_ASSERT_EQ(test, len % 512, 0U);
 		KUNIT_ASSERT_GE(test, nr, 1);
-		KUNIT_ASSERT_LE(test, nr, want);
+		KUNIT_ASSERT_LE(test, len, want);
 		KUNIT_ASSERT_LE(test, b + nr, n);
 		for (i = b; i < b + nr; i++)
 			times[i]++;
-		cut += nr < want;
+		cut += len < want;
 		sum += nr;
 		ios++;
 	}
@@ -2436,10 +2459,118 @@ static void kb_bmap_pass_takes_each_block_once(struct kunit *test)
 	for (i = 0; i < n; i++)
 		KUNIT_EXPECT_EQ_MSG(test, times[i], 1, "block %llu", i);
 	KUNIT_EXPECT_GT(test, cut, ios / 10);
-	nr = 4;
-	kb_bmap_take(&m, &rng, &nr);	/* a new pass */
-	KUNIT_EXPECT_EQ(test, m.left, n - nr);
+	len = 2048;
+	kb_bmap_take(&m, cfg, KIOBENCH_DIR_READ, &rng, &len);	/* a new pass */
+	KUNIT_EXPECT_EQ(test, m.left, n - len / 512);
 	kb_bmap_free(&m);
+}
+
+/*
+ * fio's order on a bool per block, with bssplit=4k/50:16k/50 over blocks
+ * of 4 KiB: a size drawn, then the block (get_next_offset(): uniform, the
+ * next free one if taken), then the size drawn again until it fits in the
+ * file (get_next_buflen()'s io_u_fits() loop), then mark_random_map()'s
+ * set, which cuts it at the first taken block.  kb_bmap_take() from the
+ * same generator must give the same blocks and lengths, over whole passes
+ * of maps of a few blocks (whose ends most transfers meet) to a thousand.
+ * A cut at the map's end instead of a new draw takes other lengths (16 KiB
+ * 12 KiB before the end cut to 12, where fio draws 4 KiB), and the streams
+ * part: red in the first pass over 3 blocks.
+ */
+static void kb_bmap_draws_again_at_the_end(struct kunit *test)
+{
+	static const u64 sizes[] = { 1, 3, 4, 7, 37, 64, 130, 1000 };
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	struct kb_rng rng, mrng;
+	unsigned int s, pass;
+	u64 again = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	kb_bm_two_sizes(cfg);
+	kb_rng_seed(&rng, 19);
+	mrng = rng;
+	for (s = 0; s < ARRAY_SIZE(sizes); s++) {
+		u64 n = sizes[s], b, mb, nr;
+		bool *taken = kunit_kcalloc(test, n, sizeof(bool), GFP_KERNEL);
+		struct kb_bmap m = {};
+
+		KUNIT_ASSERT_NOT_NULL(test, taken);
+		KUNIT_ASSERT_EQ(test, kb_bmap_alloc(&m, n), 0);
+		for (pass = 0; pass < 3; pass++) {
+			u64 free = n;
+
+			memset(taken, 0, n * sizeof(bool));
+			while (free) {
+				u32 len = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &rng);
+				u32 mlen = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &mrng);
+
+				mb = kb_rng_below(&mrng, n);
+				if (taken[mb])
+					mb = kb_bm_model_next(taken, n, mb);
+				again += mb * SZ_4K + mlen > n * SZ_4K;
+				while (mb * SZ_4K + mlen > n * SZ_4K)
+					mlen = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &mrng);
+				nr = kb_bm_model_set(taken, n, mb, DIV_ROUND_UP(mlen, SZ_4K));
+				mlen = min_t(u64, mlen, nr * SZ_4K);
+				free -= nr;
+
+				b = kb_bmap_take(&m, cfg, KIOBENCH_DIR_READ, &rng, &len);
+				KUNIT_ASSERT_EQ_MSG(test, b, mb, "n %llu pass %u", n, pass);
+				KUNIT_ASSERT_EQ_MSG(test, len, mlen, "n %llu pass %u at %llu",
+						    n, pass, b);
+				KUNIT_ASSERT_EQ(test, m.left, free);
+			}
+		}
+		kb_bmap_free(&m);
+	}
+	KUNIT_EXPECT_GT(test, again, 20);
+}
+
+/*
+ * The draw again on its own: a size that fits is kept; one that does not
+ * is drawn again from its direction's sizes, never above the first (the
+ * budget's), as the conditional distribution: bsrange=3k-10k before 7 KiB
+ * gives 3 and 6 KiB, one in two each; a direction of one size, or whose
+ * smallest size passes the room, keeps its size for the caller to cut.
+ */
+static void kb_pick_bs_fit_draws_again(struct kunit *test)
+{
+	struct kb_config *cfg = kunit_kzalloc(test, sizeof(*cfg), GFP_KERNEL);
+	unsigned int i, three = 0, n = 20000;
+	struct kb_rng rng;
+	u32 bs;
+
+	KUNIT_ASSERT_NOT_NULL(test, cfg);
+	kb_rng_seed(&rng, 23);
+	kb_bm_two_sizes(cfg);
+	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, SZ_16K, SZ_16K), SZ_16K);
+	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, SZ_16K, SZ_8K), SZ_4K);
+	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, SZ_16K, SZ_2K), SZ_16K);
+	/* the budget clamped the first draw to 8 KiB: never above it */
+	for (i = 0; i < 100; i++) {
+		bs = kb_pick_bs_fit(cfg, 0, &rng, SZ_8K, SZ_4K + 512);
+		KUNIT_ASSERT_EQ(test, bs, SZ_4K);
+	}
+	/* writes of one size, 16 KiB: not drawn again */
+	cfg->bss[2] = (struct kb_bss){ .size = SZ_16K, .cum_weight = 1 };
+	cfg->nr_bss = 3;
+	cfg->bsd[1] = (struct kb_bss_dir){ .first = 2, .nr = 1, .total_weight = 1 };
+	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, KIOBENCH_DIR_WRITE, &rng, SZ_16K,
+					     SZ_4K), SZ_16K);
+
+	cfg->bss[0] = (struct kb_bss){ .size = 3 * SZ_1K, .cum_weight = 1 };
+	cfg->bss[1] = (struct kb_bss){ .size = 10 * SZ_1K, .cum_weight = 2 };
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 2, .range = true, .total_weight = 2 };
+	for (i = 0; i < n; i++) {
+		bs = kb_pick_bs_fit(cfg, 0, &rng, 9 * SZ_1K, 7 * SZ_1K);
+		KUNIT_ASSERT_TRUE(test, bs == 3 * SZ_1K || bs == 6 * SZ_1K);
+		three += bs == 3 * SZ_1K;
+	}
+	/* a half; 4 standard deviations are 1.4 % of n */
+	KUNIT_EXPECT_GT(test, three, n * 486 / 1000);
+	KUNIT_EXPECT_LT(test, three, n * 514 / 1000);
+	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, 9 * SZ_1K, SZ_2K),
+			9 * SZ_1K);
 }
 
 static struct kunit_case kiobench_cases[] = {
@@ -2458,6 +2589,8 @@ static struct kunit_case kiobench_cases[] = {
 	KUNIT_CASE(kb_bmap_is_the_model),
 	KUNIT_CASE(kb_bmap_next_and_set),
 	KUNIT_CASE(kb_bmap_pass_takes_each_block_once),
+	KUNIT_CASE(kb_bmap_draws_again_at_the_end),
+	KUNIT_CASE(kb_pick_bs_fit_draws_again),
 	KUNIT_CASE(kb_seq_offset_wraps),
 	KUNIT_CASE(kb_seq_nr_draws_one_in_n),
 	KUNIT_CASE(kb_stride_walks_the_zones),

@@ -90,18 +90,16 @@ static bool kb_follow(struct kb_worker *w, unsigned int dir, u32 len, u64 *off)
 
 /*
  * The random map's bitmap (several sizes): its next block, relative to the
- * span or the strided zone, and *@len cut to the free blocks from there on
- * (fio's mark_random_map(): never below a block).
+ * span or the strided zone, *@len, a transfer of @dir, drawn again while it
+ * passes the map's end, then cut to the free blocks from the block on
+ * (kb_bmap_take(): fio's order, never below a block).
  */
-static u64 kb_bmap_offset(struct kb_worker *w, u32 *len)
+static u64 kb_bmap_offset(struct kb_worker *w, unsigned int dir, u32 *len)
 {
-	u32 bs = w->job->cfg.min_bs;
-	u64 nr = DIV_ROUND_UP(*len, bs);
-	u64 b = kb_bmap_take(&w->bmap, &w->rng, &nr);
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 b = kb_bmap_take(&w->bmap, cfg, dir, &w->rng, len);
 
-	if (nr * bs < *len)
-		*len = nr * bs;
-	return (w->bmap.base + b) * bs;
+	return (w->bmap.base + b) * cfg->min_bs;
 }
 
 /*
@@ -109,7 +107,7 @@ static u64 kb_bmap_offset(struct kb_worker *w, u32 *len)
  * to the span.  A random job walks a new random map in each zone (the
  * bitmap of the zone's blocks, as the span cuts it).
  */
-static u64 kb_strided_offset(struct kb_worker *w, u32 *len)
+static u64 kb_strided_offset(struct kb_worker *w, unsigned int dir, u32 *len)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_rmap *m = &w->rmap;
@@ -127,7 +125,7 @@ static u64 kb_strided_offset(struct kb_worker *w, u32 *len)
 		off = kb_rand_offset(&w->rng, range, *len,
 				     cfg->blockalign ?: cfg->min_bs);
 	else if (w->bmap.map)
-		off = kb_bmap_offset(w, len);
+		off = kb_bmap_offset(w, dir, len);
 	else
 		off = kb_rmap_offset(kb_rmap_next(m), range, *len, cfg->min_bs);
 	return w->opat.zbase + off;
@@ -155,7 +153,8 @@ static void kb_seq_end(struct kb_worker *w)
 
 /*
  * A drawn offset of @dir, relative to the span: the job's distribution.
- * The random map's bitmap may shorten *@len.
+ * The random map's bitmap may draw *@len again, to fit before its end
+ * (never larger), and cut it.
  */
 static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 *len_p)
 {
@@ -178,7 +177,7 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 *len_p)
 		return kb_rand_offset(&w->rng, dev->span_len, len,
 				      cfg->blockalign ?: cfg->min_bs);
 	if (cfg->random && w->bmap.map)
-		return kb_bmap_offset(w, len_p);
+		return kb_bmap_offset(w, dir, len_p);
 	if (cfg->random)
 		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
 				      cfg->min_bs);
@@ -352,10 +351,11 @@ again:
 	len = kb_take_budget(w, kb_pick_bs(cfg, dir, &w->rng));
 	drawn = len;
 	if (unlikely(cfg->zonesize))
-		off = kb_strided_offset(w, &len);
+		off = kb_strided_offset(w, dir, &len);
 	else if (!(cfg->rw_seq_nr > 1 && kb_follow(w, dir, len, &off)))
 		off = kb_draw_offset(w, dir, &len);
-	w->bytes_left += drawn - len;	/* what the bitmap cut off, back */
+	/* what the map's size drawn again or its bitmap's cut left, back */
+	w->bytes_left += drawn - len;
 	if (cfg->trim_mode == KIOBENCH_TRIM_TRIMWRITE) {
 		w->tw_write = true;
 		w->tw_off = off;

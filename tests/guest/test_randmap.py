@@ -108,7 +108,7 @@ def test_several_sizes_take_each_block_once(guest, kiobench_module, make_nullb):
     bitmap each of a third of the span.  The report names
     the bitmap and says the sizes are cut; with one size or norandommap
     it does not.  Mutations: the transfer not cut (`if (0 && nr * bs <
-    *len)` in kb_bmap_offset(): blocks written twice, the pass ends short
+    *len)` in kb_bmap_take(): blocks written twice, the pass ends short
     of some, zero blocks left) or the bytes cut off not given back to the
     budget (the pass ends early): red."""
     mix = "--bssplit=4k/50:16k/30:64k/20"
