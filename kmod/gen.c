@@ -335,11 +335,13 @@ EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs_fit);
  * Whether a job's random map is a bitmap (struct kb_bmap): a random job
  * with several transfer sizes, whose larger transfers fio shortens to the
  * blocks not taken yet.  With one size the Feistel map is exact, in
- * constant memory.
+ * constant memory; with fio's lfsr (random-lfsr) it is the map whatever
+ * the sizes, as fio's lfsr keeps no bitmap and cuts nothing.
  */
 bool kb_bmap_wanted(const struct kb_config *cfg)
 {
-	return cfg->random && !cfg->norandommap && cfg->min_bs != cfg->max_bs;
+	return cfg->random && !cfg->norandommap && !cfg->random_lfsr &&
+	       cfg->min_bs != cfg->max_bs;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_bmap_wanted);
 

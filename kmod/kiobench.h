@@ -104,6 +104,7 @@ struct kb_config {
 	unsigned int nr_devs;
 	bool random;
 	bool norandommap;	/* random offsets with replacement */
+	bool random_lfsr;	/* fio's lfsr: the permutation, sizes uncut */
 	bool allow_writes;
 	bool continue_on_error;
 	bool detach;		/* the job outlives the socket that made it */

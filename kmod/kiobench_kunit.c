@@ -1575,6 +1575,8 @@ static const struct cfg_case cfg_cases[] = {
 	{ "iodepth-batch 0", KIOBENCH_A_IODEPTH_BATCH, 4, 0, -ERANGE },
 	{ "iodepth-low 0", KIOBENCH_A_IODEPTH_LOW, 4, 0, -ERANGE },
 	{ "a reply attribute", KIOBENCH_A_JOB_STATE, 1, 1, -EINVAL },
+	{ "random-lfsr without random", KIOBENCH_A_RANDOM_LFSR, 0, 1, -EINVAL,
+	  "random-lfsr: needs random" },
 };
 
 static void cfg_case_desc(const struct cfg_case *c, char *desc)

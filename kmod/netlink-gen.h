@@ -328,6 +328,7 @@ VISIBLE_IF_KUNIT const struct nla_policy kb_new_policy[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_PI_INJECT_LBA] = { .type = NLA_U64, },
 	[KIOBENCH_A_IO_ROUND] = NLA_POLICY_MIN(NLA_U64, 1),
 	[KIOBENCH_A_SEQ_WRAP] = { .type = NLA_FLAG, },
+	[KIOBENCH_A_RANDOM_LFSR] = { .type = NLA_FLAG, },
 };
 EXPORT_SYMBOL_IF_KUNIT(kb_new_policy);
 
@@ -440,6 +441,7 @@ static const struct kb_scalar kb_scalars[] = {
 	KB_SCALAR(KIOBENCH_A_PI_INJECT_LBA, pi_inject_lba, NLA_U64, false),
 	KB_SCALAR(KIOBENCH_A_IO_ROUND, io_round, NLA_U64, true),
 	KB_SCALAR(KIOBENCH_A_SEQ_WRAP, seq_wrap, NLA_FLAG, true),
+	KB_SCALAR(KIOBENCH_A_RANDOM_LFSR, random_lfsr, NLA_FLAG, true),
 };
 
 /* Each field is of its attribute's C type. */
@@ -541,5 +543,6 @@ static_assert(__same_type(((struct kb_config *)0)->pi_inject, u32));
 static_assert(__same_type(((struct kb_config *)0)->pi_inject_lba, u64));
 static_assert(__same_type(((struct kb_config *)0)->io_round, u64));
 static_assert(__same_type(((struct kb_config *)0)->seq_wrap, bool));
+static_assert(__same_type(((struct kb_config *)0)->random_lfsr, bool));
 
 #endif /* KB_NETLINK_GEN_H */

@@ -790,6 +790,11 @@ static int kb_parse_pattern(struct genl_info *info, struct kb_config *cfg)
 				    "zonerange/zoneskip: need zonesize");
 		return -EINVAL;
 	}
+	if (cfg->random_lfsr && (!cfg->random || cfg->norandommap)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[KIOBENCH_A_RANDOM_LFSR],
+				    "random-lfsr: needs random, not with norandommap");
+		return -EINVAL;
+	}
 	if (tb[KIOBENCH_A_BLOCKALIGN] &&
 	    (!cfg->random || !cfg->norandommap || cfg->cdf ||
 	     cfg->blockalign % SECTOR_SIZE)) {

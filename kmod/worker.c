@@ -103,6 +103,24 @@ static u64 kb_bmap_offset(struct kb_worker *w, unsigned int dir, u32 *len)
 }
 
 /*
+ * The permutation's next block, relative to the span or the strided zone
+ * of @end bytes.  A transfer of @dir that would pass @end is drawn again
+ * until it fits (fio's lfsr, random-lfsr, with several sizes: nothing is
+ * cut, transfers overlap); one that cannot (a direction of one size) is
+ * moved back, kb_rmap_offset().
+ */
+static u64 kb_rmap_fit_offset(struct kb_worker *w, unsigned int dir, u64 end,
+			      u32 *len)
+{
+	const struct kb_config *cfg = &w->job->cfg;
+	u64 blk = kb_rmap_next(&w->rmap), off = blk * cfg->min_bs;
+
+	if (unlikely(off + *len > end) && off < end)
+		*len = kb_pick_bs_fit(cfg, dir, &w->rng, *len, end - off);
+	return kb_rmap_offset(blk, end, *len, cfg->min_bs);
+}
+
+/*
  * fio's zonemode=strided: the I/O's offset in its zone (gen.c), relative
  * to the span.  A random job walks a new random map in each zone (the
  * bitmap of the zone's blocks, as the span cuts it).
@@ -127,7 +145,7 @@ static u64 kb_strided_offset(struct kb_worker *w, unsigned int dir, u32 *len)
 	else if (w->bmap.map)
 		off = kb_bmap_offset(w, dir, len);
 	else
-		off = kb_rmap_offset(kb_rmap_next(m), range, *len, cfg->min_bs);
+		off = kb_rmap_fit_offset(w, dir, range, len);
 	return w->opat.zbase + off;
 }
 
@@ -153,8 +171,8 @@ static void kb_seq_end(struct kb_worker *w)
 
 /*
  * A drawn offset of @dir, relative to the span: the job's distribution.
- * The random map's bitmap may draw *@len again, to fit before its end
- * (never larger), and cut it.
+ * The random map may draw *@len again, to fit before its end (never
+ * larger), and its bitmap cut it.
  */
 static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 *len_p)
 {
@@ -179,8 +197,7 @@ static u64 kb_draw_offset(struct kb_worker *w, unsigned int dir, u32 *len_p)
 	if (cfg->random && w->bmap.map)
 		return kb_bmap_offset(w, dir, len_p);
 	if (cfg->random)
-		return kb_rmap_offset(kb_rmap_next(&w->rmap), dev->span_len, len,
-				      cfg->min_bs);
+		return kb_rmap_fit_offset(w, dir, dev->span_len, len_p);
 	/* fio's rw=write:N: N bytes skipped after each I/O */
 	off = kb_seq_offset(&w->seq_next, dev->span_len, len);
 	/* past the span, saturated: kb_seq_offset() starts over */

@@ -453,7 +453,8 @@ void kb_kcfg_str(const struct kb_kcfg *c, char *buf, size_t len)
 		 kb_kcfg_completion(c) ? kb_kcfg_completion(c) : "?");
 	KCFG_ADD(" randseed=%" PRIu64, K(SEED));
 	if (K_HAS(RANDOM))
-		KCFG_ADD(" %s", K_HAS(NORANDOMMAP) ? "norandommap" : "randommap");
+		KCFG_ADD(" %s%s", K_HAS(NORANDOMMAP) ? "norandommap" : "randommap",
+			 K_HAS(RANDOM_LFSR) ? " random_generator=lfsr" : "");
 	if (c->nr_zones[0] || c->nr_zones[1]) {
 		char zones[4096];
 
@@ -578,7 +579,6 @@ static void kcfg_fio_json(struct json_object *o, const struct kb_kcfg *c)
 	kb_jadd(o, "iodepth_batch_complete_min", kb_ju64(K(IODEPTH_BATCH_COMPLETE_MIN) ?: 1));
 }
 
-/* The kernel's generator of random offsets, from what it reports. */
 /* Whether the kernel's bssplit table has more than one size. */
 static bool kcfg_several_sizes(const struct kb_kcfg *c)
 {
@@ -591,14 +591,17 @@ static bool kcfg_several_sizes(const struct kb_kcfg *c)
 }
 
 /*
- * The random offsets' generator: with several sizes the random map is
- * fio's bitmap (kb_bmap_wanted() in kmod/gen.c), with one a permutation.
+ * The kernel's generator of random offsets, from what it reports: with
+ * several sizes the random map is fio's bitmap (kb_bmap_wanted() in
+ * kmod/gen.c) unless random-lfsr asked for the permutation, as it is with
+ * one size.
  */
 const char *kb_kcfg_generator(const struct kb_kcfg *c)
 {
 	if (K_HAS(NORANDOMMAP))
 		return "xoshiro256**";
-	return kcfg_several_sizes(c) ? "bitmap" : "feistel-permutation";
+	return kcfg_several_sizes(c) && !K_HAS(RANDOM_LFSR) ? "bitmap" :
+							      "feistel-permutation";
 }
 
 /* {"read": v[0], "write": v[1]}, or JSON null unless present. */
@@ -811,6 +814,7 @@ struct json_object *kb_kcfg_json(const struct kb_kcfg *c)
 	kb_jadd(o, "ramp_ns", kb_ju64(K(RAMP_NS)));
 	kb_jadd(o, "randseed", kb_ju64(K(SEED)));
 	kb_jadd(o, "norandommap", json_object_new_boolean(K_HAS(NORANDOMMAP)));
+	kb_jadd(o, "random_lfsr", json_object_new_boolean(K_HAS(RANDOM_LFSR)));
 	if (K_HAS(RANDOM) && !c->nr_cdf) {	/* a table is random_cdf's */
 		char zones[4096];
 
@@ -991,7 +995,11 @@ static void print_offsets(FILE *f, const struct kb_result *r)
 		fprintf(f, "  offsets      : random map: %s of the span's %u-byte blocks, "
 			"each once per pass (randseed=%" PRIu64 ")\n",
 			kb_kcfg_generator(c), blk, K(SEED));
-		if (big > blk)	/* Documentation/kiobench.rst, "The block" */
+		if (big > blk && K_HAS(RANDOM_LFSR))
+			fprintf(f, "  note         : as fio's lfsr, a block starts a transfer "
+				"once per pass, of the drawn size (drawn again to fit before "
+				"the span's end), never cut: transfers overlap\n");
+		else if (big > blk)	/* Documentation/kiobench.rst, "The block" */
 			fprintf(f, "  note         : as fio's random map, a transfer is cut "
 				"to the blocks not yet done where it starts: fewer large "
 				"ones as the map fills (norandommap keeps the drawn sizes)\n");

@@ -240,6 +240,7 @@ static const struct kb_nl_attr kb_nl_attrs[KIOBENCH_A_MAX + 1] = {
 	[KIOBENCH_A_PI_INJECT_LBA] = { "pi-inject-lba", KB_NLT_U64, true },
 	[KIOBENCH_A_IO_ROUND] = { "io-round", KB_NLT_U64, true, 1ULL, 0ULL, 0 },
 	[KIOBENCH_A_SEQ_WRAP] = { "seq-wrap", KB_NLT_FLAG, true },
+	[KIOBENCH_A_RANDOM_LFSR] = { "random-lfsr", KB_NLT_FLAG, true },
 };
 
 static const struct kb_nl_attr kb_nl_device_attrs[KIOBENCH_DEV_A_MAX + 1] = {
@@ -412,6 +413,7 @@ static const unsigned short kb_nl_req_job_new[] = {
 	KIOBENCH_A_PI_INJECT_LBA,
 	KIOBENCH_A_IO_ROUND,
 	KIOBENCH_A_SEQ_WRAP,
+	KIOBENCH_A_RANDOM_LFSR,
 	0
 };
 

@@ -156,6 +156,8 @@ const struct kb_nl_by_code kb_nl_by_code[] = {
 	  "write job that reads back and has no random map in fio's sense (kb_job_verify_sorted)" },
 	{ KIOBENCH_A_IO_ROUND, "loops/io_size", "with verify or end_fsync, a round's bytes "
 	  "when a write job's budget of bytes takes several of fio's (kb_job_io_round)" },
+	{ KIOBENCH_A_RANDOM_LFSR, "random_generator", "random_generator=lfsr with random "
+	  "offsets under the random map, not norandommap's (kb_job_random_lfsr)" },
 	{ KIOBENCH_A_BUFFER_FILL, "zero_buffers/buffer_pattern", "pattern with buffer_pattern "
 	  "(unless buffer_compress_percentage lays it out), zeroes with zero_buffers or "
 	  "buffer_compress_percentage=100 (fio), else none (random)" },
@@ -842,6 +844,8 @@ static int put_by_code(struct nl_msg *msg, const struct kb_job *job, bool detach
 		return -1;
 	if (kb_job_io_round(job) &&
 	    nla_put_u64(msg, KIOBENCH_A_IO_ROUND, kb_job_io_round(job)))
+		return -1;
+	if (kb_job_random_lfsr(job) && nla_put_flag(msg, KIOBENCH_A_RANDOM_LFSR))
 		return -1;
 	if (put_prio(msg, job) || put_data(msg, job) || put_errors(msg, job))
 		return -1;

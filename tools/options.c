@@ -2406,9 +2406,10 @@ const struct kb_opt kb_opts[KB_NR_OPTS] = {
 	    .off = JOBF(allrandrepeat), FLAG,
 	    .fio_case = "allrandrepeat"),
 	JOB(KB_OPT_RANDGEN, "random_generator", "tausworthe|lfsr|tausworthe64", p_randgen,
-	    "fio's offset generator: kiobench's kernel runs its own with the same guarantee",
+	    "fio's offset generator: kiobench's kernel runs its own with the same guarantee "
+	    "(lfsr: several sizes not cut, as fio's lfsr keeps no map)",
 	    .def = "tausworthe",
-	    .fio_case = "lfsr"),
+	    .fio_case = "lfsr-bssplit"),
 	JOB(KB_OPT_SOFTRANDOMMAP, "softrandommap", "BOOL", p_flag,
 	    "fio's fallback to norandommap when its map cannot be allocated: no effect "
 	    "(kiobench's map is made with the job, or the job refused)",
@@ -3972,11 +3973,6 @@ int kb_job_check(struct kb_job *job, char *err, size_t errlen)
 }
 
 /*
- * What the kernel is asked for: the random map unless norandommap; fio's
- * lfsr never repeats a block in a pass, even with norandommap, and the map
- * is what keeps that guarantee here.
- */
-/*
  * The seed the kernel is given: the run's job n's own.  fio seeds job n's
  * generators from the seed times n (setup_random_seeds()), so that no two
  * of a run's jobs, numjobs's clones among them, repeat each other's
@@ -4059,11 +4055,27 @@ uint64_t kb_job_io_round(const struct kb_job *job)
 	return all > round ? round : 0;
 }
 
+/*
+ * What the kernel is asked for: the random map unless norandommap; fio's
+ * lfsr never repeats a block in a pass, even with norandommap, and the map
+ * is what keeps that guarantee here.
+ */
 bool kb_job_norandommap(const struct kb_job *job)
 {
 	return (job->norandommap && job->random_generator != KB_RANDGEN_LFSR) ||
 	       job->nr_zones[KIOBENCH_DIR_READ] || job->nr_zones[KIOBENCH_DIR_WRITE] ||
 	       job->skew || kb_job_ba(job);
+}
+
+/*
+ * fio's lfsr under the random map (random-lfsr): the kernel's permutation
+ * whatever the sizes, as fio's lfsr keeps no bitmap: several sizes are
+ * drawn again to fit before the span's end, never cut, and overlap.
+ */
+bool kb_job_random_lfsr(const struct kb_job *job)
+{
+	return job->random && job->random_generator == KB_RANDGEN_LFSR &&
+	       !kb_job_norandommap(job);
 }
 
 /* fio's ba when it changes anything: a random job's, not the smallest bs. */

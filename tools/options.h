@@ -349,6 +349,7 @@ bool kb_job_cmdprio(const struct kb_job *job);
  */
 bool kb_job_norandommap(const struct kb_job *job);
 bool kb_job_seq_wrap(const struct kb_job *job);
+bool kb_job_random_lfsr(const struct kb_job *job);
 bool kb_job_verify_sorted(const struct kb_job *job);
 uint64_t kb_job_io_round(const struct kb_job *job);
 const char *kb_randgen_name(enum kb_randgen g);

@@ -127,6 +127,46 @@ def test_several_sizes_take_each_block_once(guest, kiobench_module, make_nullb):
     assert note not in guest.check(f"{run} --bs=64k")
 
 
+def test_lfsr_several_sizes_are_not_cut(guest, kiobench_module, make_nullb):
+    """fio's lfsr keeps no map of the blocks done: with several sizes the
+    tool sends random-lfsr, and the kernel takes each block once a pass
+    from its permutation, with the drawn size, drawn again only to fit
+    before the span's end, never cut.  So a pass of the span's bytes is
+    the drawn sizes' count of I/Os (19.6 KiB on average: 3136 over 60 MiB,
+    standard deviation 66, simulated), which overlap and leave blocks
+    unwritten (5367, deviation 86), where the bitmap writes each block once
+    in more I/Os.  The status, JSON and report say so.  verify reads each
+    write back without a mismatch: fio's sorted log (lfsr has no random
+    map in fio's sense), the replay of the picks, whose sizes drawn again
+    it must draw alike, and verify_backlog's windows, which the bitmap
+    refuses.  Mutation: the tool not sending random-lfsr
+    (kb_job_random_lfsr() false): the bitmap runs, red."""
+    mix = "--bssplit=4k/50:16k/30:64k/20 --random_generator=lfsr"
+    dev = make_nullb("nullb0", size_mb=SPAN_MB, blocksize=BS)
+    job = write_pass(guest, dev, mix)
+    settings = job["kiobench"]["settings"]
+    assert settings["random_lfsr"] is True, settings
+    assert settings["offset_generator"] == "feistel-permutation", settings
+    assert job["write"]["io_bytes"] == SPAN_MB << 20, job["write"]["io_bytes"]
+    assert 2800 < job["write"]["total_ios"] < 3470, job["write"]["total_ios"]
+    zeroes = zero_blocks(guest, dev, BLOCKS)
+    assert 4930 < zeroes < 5800, zeroes     # 5 deviations either side
+    out = guest.check(f"kiobench run --filename={dev} --rw=randread --number_ios=100 {mix}")
+    assert "random map: feistel-permutation" in out and "as fio's lfsr" in out, out
+    assert "a transfer is cut" not in out and "random_generator=lfsr" in out, out
+    base = (f"kiobench run --output-format=json --output=/tmp/v.json --rw=randwrite "
+            f"{mix} --iodepth=8 --allow-writes --verify=crc32c --size=16m")
+    for extra in ("", "--experimental_verify=1", "--verify_backlog=16",
+                  "--verify_backlog=16 --experimental_verify=1"):
+        guest.check(f"{base} --filename={dev} {extra}", timeout=300)
+        job = json.loads(guest.check("cat /tmp/v.json"))["jobs"][0]
+        v = job["kiobench"]["verify"]
+        assert job["kiobench"]["settings"]["random_lfsr"] is True, extra
+        assert (v["corrupt"], v["misdirected"], v["stale"]) == (0, 0, 0), (extra, v)
+        assert v["verified"] > 0, (extra, v)
+        assert job["write"]["io_bytes"] == 16 << 20, (extra, job["write"])
+
+
 @pytest.mark.debug  # verify's replay and rounds with the bitmap, under KASAN
 def test_several_sizes_verify_replays_the_bitmap(guest, kiobench_module, make_nullb):
     """verify's read-back replays the write pass's draws: with several

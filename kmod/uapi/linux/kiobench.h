@@ -89,7 +89,8 @@
  *	KIOBENCH_A_DEDUPE_GLOBAL_SEED, KIOBENCH_A_DEDUPE_GLOBAL_FIRST,
  *	KIOBENCH_A_DEDUPE_GLOBAL_WORKERS, KIOBENCH_A_VERIFY_SORTED,
  *	KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG, KIOBENCH_A_PI_INJECT,
- *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND, KIOBENCH_A_SEQ_WRAP.
+ *	KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND, KIOBENCH_A_SEQ_WRAP,
+ *	KIOBENCH_A_RANDOM_LFSR.
  *	Reply: KIOBENCH_A_JOB_ID, KIOBENCH_A_JOB_STATE, KIOBENCH_A_JOB_ERROR,
  *	KIOBENCH_A_DEBUGFS_DIR, KIOBENCH_A_JOB_NR_WORKERS,
  *	KIOBENCH_A_JOB_ELAPSED_NS, KIOBENCH_A_JOB_MEASURED_NS,
@@ -160,7 +161,7 @@
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
  *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
- *	KIOBENCH_A_SEQ_WRAP.
+ *	KIOBENCH_A_SEQ_WRAP, KIOBENCH_A_RANDOM_LFSR.
  * KIOBENCH_CMD_JOB_START (do)
  *	Start a new job (state new -> running). A job runs once.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -246,7 +247,7 @@
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
  *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
- *	KIOBENCH_A_SEQ_WRAP.
+ *	KIOBENCH_A_SEQ_WRAP, KIOBENCH_A_RANDOM_LFSR.
  * KIOBENCH_CMD_JOB_DEL (do)
  *	Destroy a job that is not running.
  *	Request: KIOBENCH_A_JOB_ID.
@@ -325,7 +326,7 @@
  *	KIOBENCH_A_VERIFY_SORTED, KIOBENCH_A_PI_CHK, KIOBENCH_A_PI_APPTAG,
  *	KIOBENCH_A_JOB_PI_ERRORS, KIOBENCH_A_JOB_PI_FIRST_LBA,
  *	KIOBENCH_A_PI_INJECT, KIOBENCH_A_PI_INJECT_LBA, KIOBENCH_A_IO_ROUND,
- *	KIOBENCH_A_SEQ_WRAP.
+ *	KIOBENCH_A_SEQ_WRAP, KIOBENCH_A_RANDOM_LFSR.
  * KIOBENCH_CMD_JOB_REPLAY (do)
  *	Append entries to a new job's log (replay-nr announced them at
  *	job-new): replay-ents, in order, until all are there.
@@ -1344,6 +1345,13 @@ enum kiobench_integrity_bit {
  *   start where its next I/O would not fit, as fio, whose file is done there
  *   short of io_size, starts a new round (keep_running()), rather than ending
  *   there. Only with rw-seq-add.
+ * @KIOBENCH_A_RANDOM_LFSR: fio's random_generator=lfsr: the random map is the
+ *   permutation, never the bitmap, whatever the sizes. fio's lfsr keeps no map
+ *   of the blocks done: each block's offset comes once per pass, the transfer's
+ *   size is drawn (again, until it fits before the span's or the strided zone's
+ *   end) and never cut, so that transfers of several sizes overlap. Needs
+ *   random; not with norandommap. Without it several sizes take fio's bitmap,
+ *   which cuts a transfer at the first block already done.
  */
 enum kiobench_attr {
 	KIOBENCH_A_UNSPEC,
@@ -1522,6 +1530,7 @@ enum kiobench_attr {
 	KIOBENCH_A_PI_INJECT_LBA,	/* u64 */
 	KIOBENCH_A_IO_ROUND,		/* u64 */
 	KIOBENCH_A_SEQ_WRAP,		/* flag */
+	KIOBENCH_A_RANDOM_LFSR,		/* flag */
 
 	__KIOBENCH_A_MAX,
 	KIOBENCH_A_MAX = (__KIOBENCH_A_MAX - 1)

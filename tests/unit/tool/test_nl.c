@@ -351,8 +351,51 @@ static void t_job_new_blockalign_of_bssplit(void)
 	kb_global_free(&g);
 }
 
+/*
+ * random_generator=lfsr of a random job under the random map sends
+ * random-lfsr, which the status reads back; norandommap's does not (lfsr
+ * with ba runs without the map), nor does a sequential job's.
+ */
+static void t_job_new_random_lfsr(void)
+{
+	static const char *const cases[][3] = {
+		/* rw, extra option, its value */
+		{ "randread", "bs", "4k" },
+		{ "randrw", "bssplit", "4k/50:16k/50" },
+		{ "randread", "ba", "8k" },
+		{ "read", "bs", "4k" },
+	};
+	static struct kb_status st;
+	struct kb_global g;
+	struct kb_job job;
+	unsigned int i;
+
+	kb_global_init(&g, KB_CMD_RUN);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		base_job(&job);
+		CHECK(!apply(&job, &g, "rw", cases[i][0]));
+		CHECK(!apply(&job, &g, cases[i][1], cases[i][2]));
+		CHECK(!apply(&job, &g, "random_generator", "lfsr"));
+		CHECK(!apply(&job, &g, "iodepth", "2"));	/* what a status has */
+		CHECK(!kb_job_check(&job, err, sizeof(err)));
+		CHECK(!round_trip(&job, &st));
+		CHECK(st.cfg.present);
+		CHECK(kb_kcfg_has(&st.cfg, KIOBENCH_A_RANDOM_LFSR) == (i < 2));
+		CHECK(kb_kcfg_has(&st.cfg, KIOBENCH_A_NORANDOMMAP) == (i == 2));
+		kb_job_free(&job);
+	}
+	base_job(&job);
+	CHECK(!apply(&job, &g, "rw", "randread"));
+	CHECK(!apply(&job, &g, "iodepth", "2"));
+	CHECK(!round_trip(&job, &st));
+	CHECK(st.cfg.present && !kb_kcfg_has(&st.cfg, KIOBENCH_A_RANDOM_LFSR));
+	kb_job_free(&job);
+	kb_global_free(&g);
+}
+
 void nl_tests(void)
 {
+	run_case("nl: random_generator=lfsr sends random-lfsr", t_job_new_random_lfsr);
 	run_case("nl: blockalign below bssplit's sizes is sent", t_job_new_blockalign_of_bssplit);
 	run_case("nl: latency_target's attributes", t_job_new_latency_target);
 	run_case("nl: every request attribute has its setter", t_request_attrs_have_a_setter);

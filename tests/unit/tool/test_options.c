@@ -218,9 +218,20 @@ static void t_random(void)
 	CHECK(apply(&job, &g, "norandommap", NULL) == 0 && kb_job_norandommap(&job));
 	CHECK(apply(&job, &g, "random_generator", "tausworthe64") == 0);
 	CHECK(kb_job_norandommap(&job));
+	CHECK(!kb_job_random_lfsr(&job));	/* not random */
 	CHECK(apply(&job, &g, "random_generator", "lfsr") == 0);
 	CHECK(!kb_job_norandommap(&job) && kb_job_isset(&job, KB_OPT_RANDGEN));
 	CHECK_STR(kb_randgen_name(job.random_generator), "lfsr");
+	/* lfsr's random map is the permutation, whatever the sizes */
+	CHECK(!kb_job_random_lfsr(&job));
+	job.random = true;
+	CHECK(kb_job_random_lfsr(&job));
+	job.ba = 8192;		/* ba turns the map off: norandommap, no lfsr */
+	CHECK(kb_job_norandommap(&job) && !kb_job_random_lfsr(&job));
+	job.ba = 0;
+	CHECK(apply(&job, &g, "random_generator", "tausworthe") == 0);
+	CHECK(!kb_job_random_lfsr(&job));
+	CHECK(apply(&job, &g, "random_generator", "lfsr") == 0);
 	CHECK(apply(&job, &g, "random_generator", "mt19937") == -1);
 	CHECK_STR(err, "--random_generator: invalid random_generator 'mt19937' "
 		  "(tausworthe, lfsr or tausworthe64)");
