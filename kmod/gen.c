@@ -60,6 +60,15 @@ u64 kb_rng_below(struct kb_rng *rng, u64 n)
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_rng_below);
 
+/* A range's size for a uniform byte count @u below its high: see below. */
+static u32 kb_range_len(const struct kb_bss *b, u64 u)
+{
+	u64 len = b[0].size + u;
+
+	do_div(len, b[0].size);		/* in multiples of low */
+	return min_t(u64, len * b[0].size, b[1].size);
+}
+
 /*
  * A transfer size drawn from a weighted bssplit table of several sizes, or
  * a range's, as fio's get_next_buflen() draws bsrange's: low plus a
@@ -70,14 +79,10 @@ u32 kb_pick_bs_drawn(const struct kb_bss_dir *t, const struct kb_bss *b,
 		     struct kb_rng *rng)
 {
 	unsigned int i;
-	u64 len;
 	u32 r;
 
-	if (t->range) {
-		len = b[0].size + kb_rng_below(rng, b[1].size);
-		do_div(len, b[0].size);		/* in multiples of low */
-		return min_t(u64, len * b[0].size, b[1].size);
-	}
+	if (t->range)
+		return kb_range_len(b, kb_rng_below(rng, b[1].size));
 	r = kb_rng_below(rng, t->total_weight);
 	for (i = 0; i < t->nr - 1U; i++)
 		if (r < b[i].cum_weight)
@@ -300,34 +305,53 @@ void kb_rmap_new_pass(struct kb_rmap *m)
 EXPORT_SYMBOL_IF_KUNIT(kb_rmap_new_pass);
 
 /*
- * fio's get_next_buflen() where a transfer of @dir starts: while it passes
- * @room, the bytes to the map's end (fio's io_u_fits()), its size is
- * drawn again from the direction's sizes, at most @len, the first draw as
- * the budget clamped it (so that what the budget took covers it).  @len
- * when it fits, or when no size of the direction can: one size, or a
- * smallest one past @room; the caller then cuts the transfer or moves it.
- * The draws end: the smallest size fits, and is drawn once in 1600 draws
- * at worst (a weight of 1 to 100 in a table of at most 1600), once in
- * 32768 for a range (a low of 512 bytes or more, a high of 16 MiB or less).
+ * fio's get_next_buflen() where a transfer of @dir starts @room bytes
+ * before the map's end (io_u_fits()), and the size drawn, @len (as the
+ * budget clamped it), does not fit.  fio draws until a size fits, which
+ * is, without a loop:
+ *
+ *   - for a range, a draw from the sizes that fit: the uniform byte count
+ *     below the multiple of low within @room;
+ *   - for a table, in its order (the tool sends fio's: by share, rising),
+ *     fio's walk with the same draw: on from the entry drawn to the first
+ *     later one that fits; past the last one that fits, fio draws again,
+ *     so a draw below that entry's cumulative weight is walked instead.
+ *
+ * @len when no size of the direction fits (one size, or a smallest one
+ * past @room): the caller then cuts the transfer or moves it back.  The
+ * size returned is below @len, so that what the budget took covers it.
  */
 u32 kb_pick_bs_fit(const struct kb_config *cfg, unsigned int dir,
 		   struct kb_rng *rng, u32 len, u64 room)
 {
 	const struct kb_bss_dir *t = &cfg->bsd[min(dir, KB_BSS_DIRS - 1U)];
 	const struct kb_bss *b = cfg->bss + t->first;
-	u32 small = b[0].size, fit;
-	unsigned int i;
+	unsigned int i, last = t->nr;
+	u64 top;
+	u32 r;
 
 	if (len <= room || t->nr == 1)
 		return len;
-	for (i = 1; !t->range && i < t->nr; i++)
-		small = min(small, b[i].size);
-	if (small > room)
+	if (t->range) {
+		top = min_t(u64, b[1].size, rounddown(room, b[0].size));
+		return top ? kb_range_len(b, kb_rng_below(rng, top)) : len;
+	}
+	for (i = 0; i < t->nr; i++)
+		if (b[i].size <= room)
+			last = i;
+	if (last == t->nr)
 		return len;
-	do
-		fit = min(kb_pick_bs_drawn(t, b, rng), len);
-	while (fit > room);
-	return fit;
+	/* the entry drawn; none of @len's size when the budget cut it */
+	for (i = 0; i < t->nr && b[i].size != len; i++)
+		;
+	if (i > last) {
+		r = kb_rng_below(rng, b[last].cum_weight);
+		for (i = 0; r >= b[i].cum_weight; i++)
+			;
+	}
+	while (b[i].size > room)	/* ends at last */
+		i++;
+	return b[i].size;
 }
 EXPORT_SYMBOL_IF_KUNIT(kb_pick_bs_fit);
 

@@ -2472,7 +2472,8 @@ static void kb_bmap_pass_takes_each_block_once(struct kunit *test)
  * of 4 KiB: a size drawn, then the block (get_next_offset(): uniform, the
  * next free one if taken), then the size drawn again until it fits in the
  * file (get_next_buflen()'s io_u_fits() loop), then mark_random_map()'s
- * set, which cuts it at the first taken block.  kb_bmap_take() from the
+ * set, which cuts it at the first taken block (16 KiB past the end: 4 KiB,
+ * drawn again).  kb_bmap_take() from the
  * same generator must give the same blocks and lengths, over whole passes
  * of maps of a few blocks (whose ends most transfers meet) to a thousand.
  * A cut at the map's end instead of a new draw takes other lengths (16 KiB
@@ -2509,9 +2510,17 @@ static void kb_bmap_draws_again_at_the_end(struct kunit *test)
 				mb = kb_rng_below(&mrng, n);
 				if (taken[mb])
 					mb = kb_bm_model_next(taken, n, mb);
-				again += mb * SZ_4K + mlen > n * SZ_4K;
-				while (mb * SZ_4K + mlen > n * SZ_4K)
-					mlen = kb_pick_bs(cfg, KIOBENCH_DIR_READ, &mrng);
+				/*
+				 * 16 KiB past the end: fio's walk has no later
+				 * entry, so it draws again until it lands on
+				 * 4 KiB, which kiobench does in one draw below
+				 * 4 KiB's weight
+				 */
+				if (mb * SZ_4K + mlen > n * SZ_4K) {
+					again++;
+					KUNIT_ASSERT_EQ(test, kb_rng_below(&mrng, 1), 0ULL);
+					mlen = SZ_4K;
+				}
 				nr = kb_bm_model_set(taken, n, mb, DIV_ROUND_UP(mlen, SZ_4K));
 				mlen = min_t(u64, mlen, nr * SZ_4K);
 				free -= nr;
@@ -2525,15 +2534,22 @@ static void kb_bmap_draws_again_at_the_end(struct kunit *test)
 		}
 		kb_bmap_free(&m);
 	}
-	KUNIT_EXPECT_GT(test, again, 20);
+	KUNIT_EXPECT_GT(test, again, 10);	/* the ends were met: 20 times */
 }
 
 /*
  * The draw again on its own: a size that fits is kept; one that does not
  * is drawn again from its direction's sizes, never above the first (the
- * budget's), as the conditional distribution: bsrange=3k-10k before 7 KiB
- * gives 3 and 6 KiB, one in two each; a direction of one size, or whose
- * smallest size passes the room, keeps its size for the caller to cut.
+ * budget's): bsrange=3k-10k before 7 KiB gives 3 and 6 KiB, one in two
+ * each, as fio's draws until one fits.  A table is walked in its order,
+ * as fio's get_next_buflen() walks its bssplit with one draw: with
+ * 16k/20:4k/30:8k/50 (fio's order, by share) before 12 KiB a drawn 16 KiB
+ * goes on to 4 KiB, always; with 4k/10:8k/20:16k/70 a drawn 16 KiB has no
+ * later entry that fits, and fio's next draws land on 4 KiB one time in
+ * three, 8 KiB two.  A direction of one size, or whose smallest size
+ * passes the room, keeps its size for the caller to cut.  Mutation: a
+ * fresh draw over the whole table in place of the walk: red (the first
+ * table gives 8 KiB).
  */
 static void kb_pick_bs_fit_draws_again(struct kunit *test)
 {
@@ -2573,6 +2589,29 @@ static void kb_pick_bs_fit_draws_again(struct kunit *test)
 	KUNIT_EXPECT_LT(test, three, n * 514 / 1000);
 	KUNIT_EXPECT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, 9 * SZ_1K, SZ_2K),
 			9 * SZ_1K);
+
+	/* fio's walk: on to the next entry that fits */
+	cfg->bss[0] = (struct kb_bss){ .size = SZ_16K, .cum_weight = 20 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_4K, .cum_weight = 50 };
+	cfg->bss[2] = (struct kb_bss){ .size = SZ_8K, .cum_weight = 100 };
+	cfg->nr_bss = 3;
+	cfg->bsd[0] = (struct kb_bss_dir){ .nr = 3, .total_weight = 100 };
+	cfg->bsd[1] = cfg->bsd[0];
+	for (i = 0; i < 100; i++)
+		KUNIT_ASSERT_EQ(test, kb_pick_bs_fit(cfg, 0, &rng, SZ_16K, SZ_8K + SZ_4K),
+				SZ_4K);
+	/* past the last that fits: drawn again below it */
+	cfg->bss[0] = (struct kb_bss){ .size = SZ_4K, .cum_weight = 10 };
+	cfg->bss[1] = (struct kb_bss){ .size = SZ_8K, .cum_weight = 30 };
+	cfg->bss[2] = (struct kb_bss){ .size = SZ_16K, .cum_weight = 100 };
+	for (three = 0, i = 0; i < n; i++) {
+		bs = kb_pick_bs_fit(cfg, 0, &rng, SZ_16K, SZ_8K + SZ_4K);
+		KUNIT_ASSERT_TRUE(test, bs == SZ_4K || bs == SZ_8K);
+		three += bs == SZ_4K;
+	}
+	/* a third; 4 standard deviations are 1.3 % of n */
+	KUNIT_EXPECT_GT(test, three, n * 320 / 1000);
+	KUNIT_EXPECT_LT(test, three, n * 347 / 1000);
 }
 
 static struct kunit_case kiobench_cases[] = {
