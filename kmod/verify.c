@@ -1045,6 +1045,7 @@ bool kb_verify_window_next(struct kb_worker *w)
 			kb_vsave_put(w, &vw->save);
 			w->ios_left = vw->xmap.start ? kb_xmap_readback(w) :
 						       vw->picks;
+			vw->rb_ios = w->ios_left;
 			w->verifying = true;
 			w->vdeadline_ns = cfg->max_ns ?
 					  w->job->start_ns + cfg->max_ns : U64_MAX;
@@ -1052,6 +1053,13 @@ bool kb_verify_window_next(struct kb_worker *w)
 			return true;
 		}
 	}
+	/*
+	 * fio's number_ios counts every I/O, verify_backlog's reads too
+	 * (exceeds_number_ios()), and stops the writes where the count is
+	 * reached: the window's reads come off the budget past it.
+	 */
+	if (vw->phase == KB_VP_READBACK && cfg->number_ios)
+		vw->ios_rest -= min(vw->ios_rest, vw->rb_ios - w->ios_left);
 	w->vtrimming = false;
 	w->verifying = false;
 	w->vsorted = false;

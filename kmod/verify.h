@@ -95,6 +95,7 @@ struct kb_vw {
 	u8 phase;		/* enum kb_vphase */
 	struct kb_vsave after;	/* the write window's end */
 	u64 ios_rest;		/* the I/O budget past the window */
+	u64 rb_ios;		/* the window's read-back: its I/Os */
 	u32 wleft;		/* writes left in the window */
 	u64 round_bytes;	/* io_round: the worker's share; 0: none */
 	u64 rounds_rest;	/* the budget past this round */

@@ -3497,17 +3497,20 @@ static bool kb_job_round_ends(const struct kb_job *job)
  * Whether number_ios may span several of fio's rounds (loops, or io_size
  * past size) that show (kb_job_round_ends()): fio's count then holds a
  * verify's read-back too, and a round stops where the count is reached
- * (below).  Without a read-back, only for one block size: the rounds are
- * then bounded in bytes exactly (with several, number_ios stays a count
- * and end_fsync comes once, at the end).
+ * (below), bounded in bytes, so for one block size (kb_job_check()).  With
+ * verify_backlog the kernel counts the windows' reads itself, in one run.
  */
-static bool kb_job_ios_rounds(const struct kb_job *job)
+static bool kb_job_ios_over_rounds(const struct kb_job *job)
 {
 	return job->number_ios && kb_job_round_ends(job) && !job->time_based &&
 	       !job->verify_backlog && (job->loops > 1 ||
 	       (kb_job_isset(job, KB_OPT_IO_SIZE) && kb_job_isset(job, KB_OPT_SIZE) &&
-		job->io_size > (job->size_io ? job->size_io : job->size))) &&
-	       (kb_job_reads_back(job) || kb_job_min_bs(job) == kb_job_max_bs(job));
+		job->io_size > (job->size_io ? job->size_io : job->size)));
+}
+
+static bool kb_job_ios_rounds(const struct kb_job *job)
+{
+	return kb_job_ios_over_rounds(job) && kb_job_min_bs(job) == kb_job_max_bs(job);
 }
 
 /*
@@ -3857,14 +3860,14 @@ static int pi_check(struct kb_job *job, char *err, size_t errlen)
 	return 0;
 }
 
-/* number_ios over verify's rounds: in bytes, so one block size (kb_job_ios_bytes()). */
+/* number_ios over rounds: in bytes, so one block size (kb_job_ios_bytes()). */
 static int ios_rounds_check(const struct kb_job *job, char *err, size_t errlen)
 {
-	if (kb_job_ios_rounds(job) && kb_job_min_bs(job) != kb_job_max_bs(job))
-		return kb_errf(err, errlen, "number_ios with verify over several rounds (loops, "
-			       "or io_size past size) needs one block size: fio counts each "
-			       "round's read-back toward number_ios and stops a round there, "
-			       "which kiobench bounds in bytes");
+	if (kb_job_ios_over_rounds(job) && kb_job_min_bs(job) != kb_job_max_bs(job))
+		return kb_errf(err, errlen, "number_ios with verify or end_fsync over several "
+			       "rounds (loops, or io_size past size) needs one block size: fio "
+			       "stops a round where the count is reached (its read-back counted "
+			       "too), then reads back or flushes, which kiobench bounds in bytes");
 	return 0;
 }
 

@@ -346,6 +346,17 @@ CASES += [
          "[v]\nrw=write\nbs=4k\nsize=256k\nverify=crc32c\ncontinue_on_error=write\n",
          ("stream",), ("continue_on_error",), seeds=1, writes=True, bad_sectors=(64, 71),
          fails=True),
+    # number_ios counts verify_backlog's reads too: W4 R4 W2, then the
+    # last two read back; over two loops the count (20) stops the first
+    # loop at W4 R4 W4 R4 W4, and the second issues nothing
+    Case("verify-backlog-number-ios",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_backlog=4\n"
+         "number_ios=10\n",
+         ("opseq",), ("number_ios",), seeds=1, writes=True),
+    Case("verify-backlog-number-ios-loops",
+         "[v]\nrw=write\nbs=4k\nsize=64k\nverify=crc32c\nverify_backlog=4\n"
+         "number_ios=10\nloops=2\n",
+         ("opseq",), ("loops",), seeds=1, writes=True),
     # a failed write leaves fio's log one extent short, and its window one
     # more write to fill: block 8 fails, the third window, of five writes,
     # still reads back 4

@@ -716,7 +716,8 @@ enum kiobench_integrity_bit {
  *   included; a multiple of the devices' largest LBS. Without any of
  *   runtime-ns, io-bytes and number-ios, every device's span is covered once.
  * @KIOBENCH_A_NUMBER_IOS: I/Os to issue, all workers together, warm-up
- *   included.
+ *   included; with verify-backlog each window's read-back is counted too (fio's
+ *   exceeds_number_ios() counts every I/O), the final read-back not.
  * @KIOBENCH_A_RAMP_NS: Warm-up; I/Os submitted in it are not in the statistics.
  * @KIOBENCH_A_SEED: Random seed; worker i uses seed + i. Fixed default
  *   (default-seed). fio seeds each job of a run from its seed times the job's

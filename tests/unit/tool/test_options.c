@@ -720,8 +720,9 @@ static void t_min_bs_of_bssplit(void)
  * back; =24 loops=2 writes 16, reads 16, twice; =12 loops=3 writes 16,
  * reads 16, writes 4, reads 4.  The tool bounds the job by its bytes in
  * rounds of 64k and sends no number-ios; without verify, or in one round,
- * number_ios times loops as before; several sizes: refused.  end_fsync
- * alone: the same rounds, each ending with its flush.
+ * number_ios times loops as before; several sizes: refused, with
+ * end_fsync alone too.  end_fsync alone: the same rounds, each ending with
+ * its flush.
  * Mutation: kb_job_ios_rounds() false: red (number-ios 20, no rounds).
  */
 static void t_number_ios_rounds(void)
@@ -791,7 +792,15 @@ static void t_number_ios_rounds(void)
 	CHECK(apply(&job, NULL, "verify", "crc32c") == 0);
 	CHECK(apply(&job, NULL, "bsrange", "4k-16k") == 0);
 	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
-	CHECK(strstr(err, "number_ios with verify over several rounds") != NULL);
+	CHECK(strstr(err, "number_ios with verify or end_fsync over several rounds") != NULL);
+	kb_job_free(&job);
+	/* end_fsync alone, several sizes: refused too */
+	kb_job_init(&job);
+	CHECK(apply_all(&job, (const char *const[]){
+			"filename", "/dev/null", "rw", "write", "size", "64k", "end_fsync", "1",
+			"number_ios", "10", "loops", "2", "bsrange", "4k-16k", NULL }) == 0);
+	CHECK(kb_job_check(&job, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "number_ios with verify or end_fsync over several rounds") != NULL);
 	kb_job_free(&job);
 }
 
