@@ -454,22 +454,65 @@ static u64 kb_xmap_log(struct kb_worker *w, const struct kb_slot *slot)
 }
 
 /*
- * A write of the write pass failed and the job goes on: a sorted read-back
- * does not read it (fio drops it from its log); a replay still does.  The
- * log holds one extent fewer, so a verify_backlog window still being
- * written needs one more write to fill (fio's io_hist_len goes down).
+ * The units [*@a, *@b) of the replay's failed map that @slot touches, or
+ * (@whole) that it covers whole.  Writes are made of units (kb_xmap_shift());
+ * were one not, a failure would mark more and a pick clear less, never the
+ * other way.
+ */
+static void kb_vfail_range(const struct kb_worker *w, const struct kb_slot *slot,
+			   bool whole, u64 *a, u64 *b)
+{
+	const struct kb_xmap *x = &w->vw->xmap;
+	u64 rel = slot->off - w->dev->span_start, m = (1ULL << x->shift) - 1;
+
+	*b = min((rel + slot->len + (whole ? 0 : m)) >> x->shift, x->units);
+	*a = min((rel + (whole ? m : 0)) >> x->shift, *b);
+}
+
+/*
+ * A write of the write pass picked: its units' last write is this one,
+ * not failed (yet).  So the replay reads back each write of a block
+ * whose last write went through, and none of one whose last write failed.
+ */
+static void kb_vfail_clear(struct kb_worker *w, const struct kb_slot *slot)
+{
+	u64 a, b;
+
+	kb_vfail_range(w, slot, true, &a, &b);
+	bitmap_clear(w->vw->failed, a, b - a);
+}
+
+/* A replayed write: whether a unit of it was last written by a failed write. */
+static bool kb_vfail_marked(const struct kb_worker *w, const struct kb_slot *slot)
+{
+	u64 a, b;
+
+	kb_vfail_range(w, slot, false, &a, &b);
+	return find_next_bit(w->vw->failed, b, a) < b;
+}
+
+/*
+ * A write of the write pass failed and the job goes on (in the worker,
+ * which reaps its own completions): a sorted read-back does not read it
+ * (fio drops it from its log), nor does a replay, which marks its units.
+ * The sorted log holds one extent fewer, so a verify_backlog window still
+ * being written needs one more write to fill (fio's io_hist_len goes down).
  */
 void kb_verify_write_failed(struct kb_worker *w, const struct kb_slot *slot)
 {
 	struct kb_vw *vw = w->vw;
-	u64 a, n;
+	u64 a, b, n;
 
-	if (!vw || !vw->xmap.start || w->verifying ||
-	    slot->dir != KIOBENCH_DIR_WRITE)
+	if (!vw || w->verifying || slot->dir != KIOBENCH_DIR_WRITE)
 		return;
-	if (kb_xmap_units(w, slot, &a, &n) && kb_xmap_remove(&vw->xmap, a, n) &&
-	    w->job->cfg.verify_backlog && vw->phase == KB_VP_WRITE && vw->wleft)
+	if (vw->failed) {
+		kb_vfail_range(w, slot, false, &a, &b);
+		bitmap_set(vw->failed, a, b - a);
+	} else if (vw->xmap.start && kb_xmap_units(w, slot, &a, &n) &&
+		   kb_xmap_remove(&vw->xmap, a, n) && w->job->cfg.verify_backlog &&
+		   vw->phase == KB_VP_WRITE && vw->wleft) {
 		vw->wleft++;
+	}
 }
 
 /* A sorted read-back's next I/O: the log's next extent, read and checked. */
@@ -616,9 +659,12 @@ static u32 kb_vwindow_written(struct kb_vw *vw, u64 dropped)
 
 /*
  * Before a write's submission: every interval of its buffer.  Replayed by
- * the read-back, the write becomes a read; a read of a read/write mix is
- * not replayed (false: draw again), as fio verifies only what it wrote.
- * A job that only reads checks each read (fio's do_io(): !td_rw()).
+ * the read-back, the write becomes a read; false: no I/O, draw again if
+ * the budget has any left.  A read of a read/write mix is not replayed,
+ * its budget given back, as fio verifies only what it wrote; nor is a
+ * write that failed (the job went on), its budget spent, as fio drops it
+ * from its list.  A job that only reads checks each read (fio's do_io():
+ * !td_rw()).
  */
 bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 {
@@ -631,15 +677,20 @@ bool kb_verify_pick(struct kb_worker *w, struct kb_slot *slot)
 	slot->vcheck = w->verifying ||
 		       (slot->dir == KIOBENCH_DIR_READ && !kb_vwrites(&job->cfg));
 	if (w->verifying) {
-		if (slot->dir != KIOBENCH_DIR_WRITE)
+		if (slot->dir != KIOBENCH_DIR_WRITE) {
+			w->ios_left++;
+			w->bytes_left += slot->len;
 			return false;
+		}
 		slot->dir = KIOBENCH_DIR_READ;	/* the write pass's, read */
 		slot->vtrimmed = kb_vreplay_trimmed(w);
-		return true;
+		return !(unlikely(w->vw->failed) && kb_vfail_marked(w, slot));
 	}
 	if (slot->dir != KIOBENCH_DIR_WRITE)
 		return true;
 	w->vw->picks++;
+	if (unlikely(w->vw->failed))
+		kb_vfail_clear(w, slot);
 	if (w->vw->xmap.start)
 		dropped = kb_xmap_log(w, slot);
 	if (w->vw->dry)
@@ -1149,6 +1200,18 @@ static u8 kb_xmap_shift(const struct kb_config *cfg, const struct kb_dev *dev)
 	return __ffs64(m);
 }
 
+/*
+ * Whether the job's replay (not sorted) may meet a write that failed: it
+ * goes on from write errors (errors.c: kb_err_go_on()).
+ */
+static bool kb_vfail_wanted(const struct kb_config *cfg)
+{
+	return cfg->verify != KIOBENCH_VERIFY_NONE && kb_vwrites(cfg) &&
+	       cfg->do_verify && !cfg->verify_only && !cfg->verify_sorted &&
+	       (cfg->continue_on_error ||
+		cfg->nr_ignore_error[KIOBENCH_ERR_WRITE]);
+}
+
 /* Bytes of one bitmap of the log of a worker of @dev. */
 static size_t kb_xmap_bytes(const struct kb_config *cfg, const struct kb_dev *dev)
 {
@@ -1171,11 +1234,26 @@ static size_t kb_xmap_mem(const struct kb_job *job)
 	return mem;
 }
 
+/* The replay's failed maps, one bitmap of every worker.  Saturates. */
+static size_t kb_vfail_mem(const struct kb_job *job)
+{
+	const struct kb_config *cfg = &job->cfg;
+	size_t mem = 0;
+	unsigned int i;
+
+	if (!kb_vfail_wanted(cfg))
+		return 0;
+	for (i = 0; i < cfg->nr_devs; i++)
+		mem = size_add(mem, size_mul(cfg->numjobs,
+					     kb_xmap_bytes(cfg, &job->devs[i])));
+	return mem;
+}
+
 /*
  * What kb_verify_create() will allocate, charged before it does: the job's
  * records, its pattern and verify_dump's copies, and each worker's state,
- * expected copy, trim ring (trim_backlog entries) and verify-sorted's log.
- * Saturates.
+ * expected copy, trim ring (trim_backlog entries), verify-sorted's log and
+ * the replay's failed map.  Saturates.
  */
 u64 kb_verify_mem(const struct kb_job *job)
 {
@@ -1188,18 +1266,24 @@ u64 kb_verify_mem(const struct kb_job *job)
 	w = size_add(w, size_mul(cfg->trim_backlog, sizeof(struct kb_vtrim)));
 	return size_add(size_add(size_add(sizeof(struct kb_verify),
 					  cfg->verify_pattern ? interval : 0),
-				 kb_xmap_mem(job)),
+				 size_add(kb_xmap_mem(job), kb_vfail_mem(job))),
 			size_add(cfg->verify_dump ?
 				 size_mul(2 * KB_VDUMP_MAX, interval) : 0,
 				 size_mul(job->nr_workers, w)));
 }
 
-/* verify-sorted's logs within KIOBENCH_MAX_VERIFY_SORTED_MAP; the devices known. */
+/*
+ * verify-sorted's logs within KIOBENCH_MAX_VERIFY_SORTED_MAP, the replay's
+ * failed maps within KIOBENCH_MAX_VERIFY_FAILED_MAP; the devices known.
+ */
 int kb_verify_check_map(const struct kb_job *job, struct netlink_ext_ack *extack)
 {
-	size_t mem = kb_xmap_mem(job);
-
-	if (mem <= KIOBENCH_MAX_VERIFY_SORTED_MAP)
+	if (kb_vfail_mem(job) > KIOBENCH_MAX_VERIFY_FAILED_MAP) {
+		NL_SET_ERR_MSG(extack,
+			       "verify: the failed writes' map passes max-verify-failed-map (256 MiB a job, a bit a unit of the writes' alignment in each worker's span): a smaller size, larger blocks, fewer numjobs, or no continue_on_error");
+		return -E2BIG;
+	}
+	if (kb_xmap_mem(job) <= KIOBENCH_MAX_VERIFY_SORTED_MAP)
 		return 0;
 	NL_SET_ERR_MSG(extack,
 		       "verify-sorted: the writes' log passes max-verify-sorted-map (64 MiB a job, 2 bits a unit of their alignment in each worker's span): a smaller size, larger blocks, fewer numjobs, or experimental_verify=1");
@@ -1218,6 +1302,17 @@ static int kb_xmap_alloc(const struct kb_config *cfg, struct kb_worker *w)
 	x->start = kvzalloc(bytes, GFP_KERNEL);
 	x->cover = kvzalloc(bytes, GFP_KERNEL);
 	return x->start && x->cover ? 0 : -ENOMEM;
+}
+
+/* A worker's failed map, empty: a bitmap in the log's units. */
+static int kb_vfail_alloc(const struct kb_config *cfg, struct kb_worker *w)
+{
+	struct kb_vw *vw = w->vw;
+
+	vw->xmap.shift = kb_xmap_shift(cfg, w->dev);
+	vw->xmap.units = w->dev->span_len >> vw->xmap.shift;
+	vw->failed = kvzalloc(kb_xmap_bytes(cfg, w->dev), GFP_KERNEL);
+	return vw->failed ? 0 : -ENOMEM;
 }
 
 int kb_verify_create(struct kb_job *job)
@@ -1270,6 +1365,8 @@ int kb_verify_create(struct kb_job *job)
 			goto out_free;
 		if (kb_vsorted(cfg) && kb_xmap_alloc(cfg, job->workers[i]))
 			goto out_free;
+		if (kb_vfail_wanted(cfg) && kb_vfail_alloc(cfg, job->workers[i]))
+			goto out_free;
 		if (!cfg->trim_backlog)
 			continue;
 		vw->ring = kvmalloc_array(cfg->trim_backlog, sizeof(*vw->ring),
@@ -1296,6 +1393,7 @@ void kb_verify_destroy(struct kb_job *job)
 
 		if (!w || !w->vw)
 			continue;
+		kvfree(w->vw->failed);
 		kvfree(w->vw->xmap.cover);
 		kvfree(w->vw->xmap.start);
 		kvfree(w->vw->ring);

@@ -105,6 +105,12 @@ struct kb_vw {
 	struct kb_vtrim *ring;	/* chosen, not trimmed yet: trim_backlog */
 	u32 ring_head, ring_len;
 	struct kb_xmap xmap;	/* verify-sorted: the writes, by offset */
+	/*
+	 * The replay's failed writes, for a job that goes on from them: a bit
+	 * per unit of xmap's (@shift, @units; its bitmaps unused) whose last
+	 * write failed.  Only the worker touches it.
+	 */
+	unsigned long *failed;
 	bool dry;		/* verify-only, sorted: logging a write pass not run */
 };
 

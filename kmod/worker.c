@@ -325,8 +325,12 @@ static void kb_pick_plain_read(struct kb_worker *w, struct kb_slot *slot)
 	slot->cmdprio = false;
 }
 
-/* Picks the slot's next I/O and takes it from the worker's budgets. */
-static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
+/*
+ * Picks the slot's next I/O and takes it from the worker's budgets; false:
+ * none, the budget's last pick being a failed write that verify's replay
+ * skips (kb_verify_pick()).
+ */
+static bool kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 {
 	const struct kb_config *cfg = &w->job->cfg;
 	struct kb_dev *dev = w->dev;
@@ -338,23 +342,23 @@ static void kb_pick_io(struct kb_worker *w, struct kb_slot *slot)
 	if (unlikely(w->sync_due)) {
 		w->sync_due = false;
 		kb_pick_sync(slot);
-		return;
+		return true;
 	}
 	if (unlikely(w->vtrimming)) {
 		kb_verify_pick_trim(w, slot);	/* trim_backlog's pass */
-		return;
+		return true;
 	}
 	if (unlikely(w->vsorted)) {
 		kb_verify_pick_sorted(w, slot);	/* verify-sorted's read-back */
-		return;
+		return true;
 	}
 	if (likely(w->plain_read)) {
 		kb_pick_plain_read(w, slot);
-		return;
+		return true;
 	}
 	if (unlikely(w->job->replay)) {
 		kb_replay_pick(w, slot);	/* read_iolog: the log's next */
-		return;
+		return true;
 	}
 again:
 	dir = kb_pick_dir(w);
@@ -390,10 +394,12 @@ picked:
 	slot->barrier = dir == KIOBENCH_DIR_WRITE && kb_barrier_due(w);
 	slot->cmdprio = kb_cmdprio_draw(w, dir, len);
 	if (unlikely(w->vw) && !kb_verify_pick(w, slot)) {
-		w->ios_left++;		/* a mix's read, not read back */
-		w->bytes_left += len;
+		/* not read back: a mix's read, or a write that failed */
+		if (!kb_budget_left(w))
+			return false;
 		goto again;
 	}
+	return true;
 }
 
 /*
@@ -655,8 +661,8 @@ static void kb_queue(struct kb_worker *w, struct kb_slot *slot)
 
 static void kb_submit(struct kb_worker *w, struct kb_slot *slot)
 {
-	kb_pick_io(w, slot);
-	kb_queue(w, slot);
+	if (kb_pick_io(w, slot))
+		kb_queue(w, slot);
 }
 
 /* ---- workers ------------------------------------------------------------- */
@@ -1149,8 +1155,8 @@ static void kb_reap(struct kb_worker *w, struct llist_node *list, u64 now)
 			   !READ_ONCE(w->job->stop)) {
 			if (unlikely(w->flow) && kb_flow_park(w, slot))
 				continue;	/* flow: over its share */
-			kb_pick_io(w, slot);
-			kb_defer(w, slot, false, true);
+			if (kb_pick_io(w, slot))
+				kb_defer(w, slot, false, true);
 		}
 	}
 	kb_retry(w, go_on && !READ_ONCE(w->job->stop));

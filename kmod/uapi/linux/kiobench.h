@@ -361,6 +361,13 @@
  * summary bit per word of it.
  */
 #define KIOBENCH_MAX_RANDOM_MAP	268435456
+/*
+ * Largest record of the failed writes that verify's replayed read-back skips,
+ * bytes for the job: a bitmap of each worker's span, a bit per unit of the
+ * writes' alignment (as max-verify-sorted-map's), for a job that replays its
+ * writes and goes on from write errors (continue-on-error, ignore-error-write).
+ */
+#define KIOBENCH_MAX_VERIFY_FAILED_MAP	268435456
 
 /**
  * enum kiobench_job_state
