@@ -17,6 +17,7 @@ import pytest
 
 from kb import block_events, nlreq, tracepoint_rwbs
 from test_robust import set_badblocks
+from vm.targets import NULLB
 
 # verify's paths (every method, the dumps, the read-back) run under KASAN, lockdep
 # and kmemleak: on the debug kernel, not twice on 6.12
@@ -609,3 +610,116 @@ def test_sorted_log_over_its_cap_is_refused(guest, kiobench_module, make_nullb):
     assert "fewer numjobs, or experimental_verify=1 (E2BIG)" in r.out, r.out
     r = guest.run(f"{cmd} --experimental_verify=1")
     assert "EILSEQ" in r.out and "verify-sorted" not in r.out, r.out
+
+
+# sectors of nullb0 whose writes fail: 4 KiB blocks 8 and 25
+BAD = ((64, 71), (200, 207))
+
+
+def on_bad(off: int, n: int) -> bool:
+    return any(off < (last + 1) * 512 and first * 512 < off + n for first, last in BAD)
+
+
+def failing_writes(guest, make_nullb) -> tuple[str, bool]:
+    """nullb0, 16 MiB, whose writes to BAD fail; with null_blk's
+    badblocks_once (6.15 on) a bad range is good again after its first
+    failed I/O, and the block keeps what it held before (zeroes here): a
+    read of it succeeds, finding no header.  Without it (6.12) the read
+    fails too.  Returns the device and whether it has badblocks_once."""
+    features = guest.check(f"modprobe null_blk nr_devices=0 && cat {NULLB}/features")
+    once = "badblocks_once" in features.strip().split(",")
+    assert once or guest.kernel.name != "debug", features
+    dev = make_nullb("nullb0", size_mb=16, **({"badblocks_once": 1} if once else {}))
+    for first, last in BAD:
+        set_badblocks(guest, "nullb0", first, last)
+    return dev, once
+
+
+@pytest.mark.parametrize("args, windows", [
+    ("--bs=4k", 1),                         # one size: the random map's permutation
+    ("--bssplit=4k/50:16k/50", 1),          # several sizes: the random map's bitmap
+    ("--bs=4k --verify_backlog=16", 4),     # windows, each replayed
+    ("--bs=4k --loops=2", 2),               # io-round's rounds, each replayed
+], ids=["permutation", "bitmap", "backlog", "rounds"])
+def test_replay_skips_failed_writes(guest, kiobench_module, make_nullb, args, windows):
+    """rw=randwrite under the random map with continue_on_error=write, the
+    writes of two 4 KiB blocks failing (null_blk's badblocks, one write at
+    a time so that none merges with another): verify's replayed read-back,
+    of the job's end, of each verify_backlog window or of each loop's
+    round, reads back every write of its own that went through, in the
+    order written, and none that failed, as fio 3.33 drops a failed write
+    from its list (io_completed(): unlog_io_piece()).  Nothing is reported
+    corrupt; the job counts the failed writes as write errors gone on from
+    (EIO), and no read error.  With badblocks_once (the debug kernel) the
+    failed blocks read back their old zeroes, where a replay that read
+    them would report corruption the device never wrote; and the second
+    loop's writes of them go through, so its round reads them back.
+    Mutations: kb_verify_pick() replaying a marked pick (no skip): red,
+    all four (debug: corrupt, EILSEQ; 6.12: the reads of the failed blocks
+    fail, EIO); kb_vfail_clear() clearing every bit of the map: red, all
+    four (the same); a skipped pick giving its budget back: red, all four
+    (reads past the writes); kb_vfail_clear() not called: red on debug
+    (rounds: the second round skips blocks written well)."""
+    dev, once = failing_writes(guest, make_nullb)
+    cmd = (f"kiobench run --output-format=json --output={OUT} --filename={dev} --size=256k "
+           "--iodepth=1 --rw=randwrite --verify=crc32c --continue_on_error=write "
+           f"--allow-writes {args}")
+    ios = queued(guest, dev, f"{cmd} || true")
+    job = json.loads(guest.check(f"cat {OUT}"))["jobs"][0]
+    # each window's writes (offset, bytes, whether it failed), then reads;
+    # with badblocks_once only a bad range's first write fails
+    runs: list[tuple[list, list]] = []
+    hit: set[tuple[int, int]] = set()
+    for op, a, n in ios:
+        if op == "W" and (not runs or runs[-1][1]):
+            runs.append(([], []))
+        if op == "R":
+            runs[-1][1].append((a, n))
+            continue
+        bad = {r for r in BAD if a < (r[1] + 1) * 512 and r[0] * 512 < a + n} - hit
+        runs[-1][0].append((a, n, bool(bad)))
+        if once:
+            hit |= bad
+    writes = [w for ws, _ in runs for w in ws]
+    failed = [w for w in writes if w[2]]
+    reads = [r for _, rs in runs for r in rs]
+    kb, v = job["kiobench"], verify(job)
+    assert (v["corrupt"], v["misdirected"], v["stale"], v["mismatches"]) == (0, 0, 0, []), v
+    assert kb["errors"]["read"] == 0, kb["errors"]
+    # the random map: each block written once a pass, those of BAD among them
+    loops = 2 if "--loops=2" in args else 1
+    assert sum(n for _, n, _ in writes) == loops * 256 << 10, writes
+    assert len(failed) >= 2 and all(on_bad(a, n) for a, n, _ in failed), failed
+    assert len(runs) == windows, runs
+    for ws, rs in runs:
+        assert len({w[:2] for w in ws}) == len(ws), ws
+        assert rs == [(a, n) for a, n, f in ws if not f], (ws, rs)
+    assert v["verified"] == sum(n for _, n in reads) // BS, v   # 4 KiB intervals
+    # fio counts the writes that went through
+    assert (job["read"]["total_ios"], job["write"]["total_ios"]) == \
+        (len(reads), len(writes) - len(failed))
+    assert kb["errors"]["write"] == len(failed), kb["errors"]
+    assert kb["errors_gone_on"] == [{"type": "write", "errno": 5, "name": "EIO",
+                                     "count": len(failed)}], kb
+    assert (job["error"], job["total_err"], job["first_error"]) == (5, len(failed), 5), job
+
+
+def test_failed_map_over_its_cap_is_refused(guest, kiobench_module, make_nullb):
+    """The replay's map of failed writes, a bit per unit of the writes'
+    alignment in each worker's span, is allocated only for a job that goes
+    on from write errors, and refused past max-verify-failed-map (256 MiB a
+    job): 1.2 TiB of 512-byte writes would take 300 MiB, of 4 KiB ones 38.
+    Mutations: kb_verify_check_map() not checking it: red (the job runs,
+    or fails to allocate); kb_vfail_wanted() true without continue_on_error:
+    red (the last job refused)."""
+    dev = make_nullb("nullb0", size_mb=1200 << 10, memory_backed=False)
+    cmd = (f"kiobench run --filename={dev} --rw=randwrite --verify=crc32c --allow-writes "
+           "--number_ios=8")
+    r = guest.run(f"{cmd} --bs=512 --continue_on_error=write")
+    assert r.rc != 0 and ("verify: the failed writes' map passes max-verify-failed-map "
+                          "(256 MiB a job") in r.out, r.out
+    assert "or no continue_on_error (E2BIG)" in r.out, r.out
+    # null_blk without memory reads zeroes back: a mismatch, once the job runs
+    for args in ("--bs=4k --continue_on_error=write", "--bs=512"):
+        r = guest.run(f"{cmd} {args}")
+        assert "EILSEQ" in r.out and "max-verify-failed-map" not in r.out, (args, r.out)
