@@ -16,6 +16,7 @@ trace, as the debug lane's time is short.
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 
@@ -245,6 +246,10 @@ DEBUG_JOBS = [
                     "cmdprio=3\ncmdprio_bssplit=64k/100"),
     # number_ios=8 of its own: the span's end comes after 4 reads
     ("skipend", 4, "rw=read:2m\nsize=8m\nnumber_ios=8"),
+    # io_size given: the pass starts over there (seq-wrap), 8 reads
+    ("wrap", 8, "rw=read:2m\nsize=8m\nio_size=32k"),
+    # lfsr with several sizes: the permutation, sizes drawn, never cut
+    ("lfsr", 100, "rw=randread\nrandom_generator=lfsr\nbssplit=4k/50:16k/50"),
     # fio's jesd219.fio's sizes, alignment and zones
     ("jesd", 200, "rw=randread\nnorandommap\nbssplit=512/50:4k/30:64k/20\nblockalign=4k\n"
                   "random_distribution=zoned:80/10:20/90"),
@@ -270,7 +275,10 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     beside bssplit=4k/50:64k/50 (rt/3 on exactly the 64 KiB reads of the
     trace, by the kernel's histogram of that priority, none on 4 KiB,
     which the table does not name); rw=read:2m with size=8m and
-    number_ios=8 (4 reads, the job ended at the span's end); jesd219.fio's
+    number_ios=8 (4 reads, the job ended at the span's end); the same with
+    io_size=32k (8 reads: the pass starts over, seq-wrap); lfsr with
+    bssplit=4k/50:16k/50 (4 and 16 KiB reads only: sizes not cut, the
+    permutation's path under KASAN); jesd219.fio's
     blockalign=4k with a zoned distribution and sizes from 512 bytes
     (every offset 4 KiB aligned, 80 % in the first tenth).  Mutations:
     kb_follow() taking identical as sequential and the reverse
@@ -321,6 +329,9 @@ def test_offset_patterns_on_the_debug_kernel(guest, kiobench_module, make_nullb)
     assert 20 <= big <= 80 and prios.get((1, 3)) == big, (big, prios)
     # rw=read:2m in 8 MiB of 16: 4 reads, then the span's end ends the job
     assert offs["skipend"] == [i * (2052 << 10) for i in range(4)], offs["skipend"]
+    assert offs["wrap"] == [i % 4 * (2052 << 10) for i in range(8)], offs["wrap"]
+    sizes = Counter(n for _, _, n in got["lfsr"])
+    assert set(sizes) == {4096, 16384} and all(o % 4096 == 0 for o in offs["lfsr"]), sizes
     # every offset 4 KiB aligned; 80 % in the first tenth (4 sd of 200: 0.11)
     assert all(o % 4096 == 0 for o in offs["jesd"]), offs["jesd"]
     low = sum(o < (16 << 20) // 10 for o in offs["jesd"]) / 200

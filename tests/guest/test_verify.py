@@ -367,8 +367,10 @@ def bio_dirs(guest, dev: str, cmd: str) -> str:
 def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_nullb):
     """verify_backlog=100: the device sees 100 writes, then their 100
     reads, and so on; the last 24 writes are read back at the end.  Every
-    block is checked once.  Mutation: kb_verify_window_next() returning
-    false: red (all writes, then all reads)."""
+    block is checked once.  With number_ios=250 the windows' reads count
+    too (fio's exceeds_number_ios()).  Mutations: kb_verify_window_next()
+    returning false: red (all writes, then all reads); the window's reads
+    not taken off the count: red (W100 R100 W100 R100 W50 R50)."""
     dev = make_nullb("nullb0", size_mb=16)
     dirs = bio_dirs(guest, dev, f"kiobench run --output-format=json --output={OUT} "
                                 f"--filename={dev} --bs={BS} --size={SIZE} --iodepth=8 "
@@ -379,6 +381,13 @@ def test_verify_backlog_reads_back_every_n_writes(guest, kiobench_module, make_n
     assert runs == [("W", 100), ("R", 100)] * n + [("W", BLOCKS % 100), ("R", BLOCKS % 100)], runs
     v = verify(json.loads(guest.check(f"cat {OUT}"))["jobs"][0])
     assert v["verified"] == BLOCKS and v["corrupt"] == 0, v
+    # number_ios counts the windows' reads too, as fio's: 100 writes, their
+    # reads, 50 writes (250 in all), then those read back
+    dirs = bio_dirs(guest, dev, f"kiobench run --filename={dev} --bs={BS} --size={SIZE} "
+                                "--iodepth=8 --rw=write --verify=crc32c --verify_backlog=100 "
+                                "--number_ios=250 --allow-writes")
+    runs = [(d, len(list(g))) for d, g in itertools.groupby(dirs)]
+    assert runs == [("W", 100), ("R", 100), ("W", 50), ("R", 50)], runs
 
 
 def test_loops_read_back_each_loop(guest, kiobench_module, make_nullb):
