@@ -1219,34 +1219,29 @@ static size_t kb_xmap_bytes(const struct kb_config *cfg, const struct kb_dev *de
 			sizeof(unsigned long));
 }
 
-/* verify-sorted's logs, both bitmaps of every worker.  Saturates. */
-static size_t kb_xmap_mem(const struct kb_job *job)
+/* @nr bitmaps of the log's units for every worker of the job.  Saturates. */
+static size_t kb_xmap_maps_mem(const struct kb_job *job, unsigned int nr)
 {
 	const struct kb_config *cfg = &job->cfg;
 	size_t mem = 0;
 	unsigned int i;
 
-	if (!kb_vsorted(cfg))
-		return 0;
 	for (i = 0; i < cfg->nr_devs; i++)
-		mem = size_add(mem, size_mul(2 * cfg->numjobs,
+		mem = size_add(mem, size_mul(nr * cfg->numjobs,
 					     kb_xmap_bytes(cfg, &job->devs[i])));
 	return mem;
 }
 
-/* The replay's failed maps, one bitmap of every worker.  Saturates. */
+/* verify-sorted's logs: both bitmaps of every worker. */
+static size_t kb_xmap_mem(const struct kb_job *job)
+{
+	return kb_vsorted(&job->cfg) ? kb_xmap_maps_mem(job, 2) : 0;
+}
+
+/* The replay's failed maps: one bitmap of every worker. */
 static size_t kb_vfail_mem(const struct kb_job *job)
 {
-	const struct kb_config *cfg = &job->cfg;
-	size_t mem = 0;
-	unsigned int i;
-
-	if (!kb_vfail_wanted(cfg))
-		return 0;
-	for (i = 0; i < cfg->nr_devs; i++)
-		mem = size_add(mem, size_mul(cfg->numjobs,
-					     kb_xmap_bytes(cfg, &job->devs[i])));
-	return mem;
+	return kb_vfail_wanted(&job->cfg) ? kb_xmap_maps_mem(job, 1) : 0;
 }
 
 /*
@@ -1290,15 +1285,23 @@ int kb_verify_check_map(const struct kb_job *job, struct netlink_ext_ack *extack
 	return -E2BIG;
 }
 
+/* The log's units in the worker's span: the log's and the failed map's. */
+static void kb_xmap_geometry(const struct kb_config *cfg, struct kb_worker *w)
+{
+	struct kb_xmap *x = &w->vw->xmap;
+
+	x->shift = kb_xmap_shift(cfg, w->dev);
+	x->units = w->dev->span_len >> x->shift;
+	x->maxn = DIV_ROUND_UP(cfg->max_bs, 1U << x->shift);
+}
+
 /* A worker's log: both bitmaps, empty. */
 static int kb_xmap_alloc(const struct kb_config *cfg, struct kb_worker *w)
 {
 	struct kb_xmap *x = &w->vw->xmap;
 	size_t bytes = kb_xmap_bytes(cfg, w->dev);
 
-	x->shift = kb_xmap_shift(cfg, w->dev);
-	x->units = w->dev->span_len >> x->shift;
-	x->maxn = DIV_ROUND_UP(cfg->max_bs, 1U << x->shift);
+	kb_xmap_geometry(cfg, w);
 	x->start = kvzalloc(bytes, GFP_KERNEL);
 	x->cover = kvzalloc(bytes, GFP_KERNEL);
 	return x->start && x->cover ? 0 : -ENOMEM;
@@ -1307,12 +1310,9 @@ static int kb_xmap_alloc(const struct kb_config *cfg, struct kb_worker *w)
 /* A worker's failed map, empty: a bitmap in the log's units. */
 static int kb_vfail_alloc(const struct kb_config *cfg, struct kb_worker *w)
 {
-	struct kb_vw *vw = w->vw;
-
-	vw->xmap.shift = kb_xmap_shift(cfg, w->dev);
-	vw->xmap.units = w->dev->span_len >> vw->xmap.shift;
-	vw->failed = kvzalloc(kb_xmap_bytes(cfg, w->dev), GFP_KERNEL);
-	return vw->failed ? 0 : -ENOMEM;
+	kb_xmap_geometry(cfg, w);
+	w->vw->failed = kvzalloc(kb_xmap_bytes(cfg, w->dev), GFP_KERNEL);
+	return w->vw->failed ? 0 : -ENOMEM;
 }
 
 int kb_verify_create(struct kb_job *job)

@@ -3505,7 +3505,7 @@ static bool kb_job_ios_over_rounds(const struct kb_job *job)
 	return job->number_ios && kb_job_round_ends(job) && !job->time_based &&
 	       !job->verify_backlog && (job->loops > 1 ||
 	       (kb_job_isset(job, KB_OPT_IO_SIZE) && kb_job_isset(job, KB_OPT_SIZE) &&
-		job->io_size > (job->size_io ? job->size_io : job->size)));
+		job->io_size > kb_job_size(job)));
 }
 
 static bool kb_job_ios_rounds(const struct kb_job *job)
