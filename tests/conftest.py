@@ -32,15 +32,24 @@ close, netlink, the engine, rmmod: run on 6.1 and on 6.12-rt, which is
 third time), @pytest.mark.debug for what needs the debug kernel's
 checkers (fuzzing, fault injection, removal, concurrency under KASAN,
 lockdep and kmemleak: run there); a test may have both, and then runs
-on 6.1, 6.12-rt and the debug kernel.  Everything else runs once, on
+on 6.1, 6.12-rt and the debug kernel; unless it is also marked
+@pytest.mark.api: what differs between kernels only by their interfaces
+(zone management, the block operations, netlink's parsing), where 6.12
+takes the debug kernel's side of every kmod/compat.h probe it drives
+(they differ in integrity, write streams, crc32c, crypto and kthread
+affinity), driving code that takes no lock, turns no preemption off and
+allocates nothing in atomic context, so PREEMPT_RT's other contexts
+change nothing in it: such a test runs on 6.1 and the debug kernel only
+(api is refused without both core and debug).  Everything else runs once, on
 Debian's 6.12, but for @pytest.mark.fleet: tests of several guests
 reachable over SSH (own_guest(ssh=True)), in a lane of their own.
 @pytest.mark.timing says where a test runs in its lane, not which lane:
 it asserts on a rate, a depth kept, a latency, a CPU share or a time
 span, which a second guest on the host's two cores moves (ratios of IOPS,
 Little's law, thinktime pauses, spin and hipri, duty cycles); tests/check
-runs a lane's other tests beside another lane's and its timing tests
-with nothing beside them.  A floor that load can only raise (a pause
+runs a lane's timing tests one lane at a time, with no other guest beside
+them but the other tests' under SCHED_IDLE (which yield a CPU at once to
+a woken vCPU of theirs), and the other tests two lanes at a time.  A floor that load can only raise (a pause
 never shorter than asked, say) is no reason for the marker.
 
 Tests that only read their device take the `test_dev` fixture and are
@@ -107,6 +116,9 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "do not fail the test (nor are they required)")
     config.addinivalue_line("markers", "core: differs between kernels; runs on 6.1 and 6.12-rt "
                                        "(6.12's source), and on the debug kernel if marked debug")
+    config.addinivalue_line("markers", "api: with core and debug, differs between kernels "
+                                       "only by their interfaces; runs on 6.1 and the debug "
+                                       "kernel, not on 6.12-rt")
     config.addinivalue_line("markers", "debug: needs the debug kernel's KASAN, lockdep, "
                                        "kmemleak or fault injection; runs there")
     config.addinivalue_line("markers", f"budget(seconds): the call phase's time budget "
@@ -164,6 +176,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     the modules of one shape share one guest (_vm), so a boot serves
     several modules (pytest's own reordering interleaves kernels when
     tests have further parameters)."""
+    lone = [it.nodeid for it in items if it.get_closest_marker("api") is not None
+            and (it.get_closest_marker("core") is None or it.get_closest_marker("debug") is None)]
+    if lone:
+        raise pytest.UsageError("marked api without both core and debug (it would run on no "
+                                "kernel of 6.12's source): " + ", ".join(lone))
     if LOCAL:
         other = [it for it in items if it.get_closest_marker("device") is None]
         if other:

@@ -110,6 +110,7 @@ RAW_OPS = [("features",), ("new", "dev={dev}"), ("start", "job-id={id}"), ("stop
 
 @pytest.mark.core
 @pytest.mark.debug
+@pytest.mark.api
 def test_every_netlink_op_needs_cap_sys_admin(guest, kiobench_module, make_nullb):
     """Raw requests: EPERM for every operation (and the dump) without
     CAP_SYS_ADMIN, whether CAP_NET_ADMIN is held (the module's own check,
@@ -611,6 +612,7 @@ def test_zoned_abs_sizes_never_wrap(guest, kiobench_module, make_nullb):
 
 @pytest.mark.core
 @pytest.mark.debug
+@pytest.mark.api
 def test_malformed_requests_are_refused(guest, kiobench_module, make_nullb):
     """Wrong widths, unknown and duplicated attributes, missing ones, and
     values that only the handlers can judge: each refused with a message
@@ -797,6 +799,7 @@ def test_job_dump_spans_several_messages(guest, kiobench_module, make_nullb):
 
 @pytest.mark.core
 @pytest.mark.debug
+@pytest.mark.api
 def test_every_op_refuses_repeated_and_unknown_attributes(guest, kiobench_module, make_nullb):
     """Every operation, and the job dump, refuses with EINVAL an attribute
     given twice, an attribute it does not take and one beyond the family's,
@@ -1438,6 +1441,7 @@ exit 1
 @pytest.mark.core
 @pytest.mark.debug
 @pytest.mark.budget(60)
+@pytest.mark.api
 def test_job_new_whose_reply_is_lost_leaves_no_job(guest, kiobench_module, make_nullb):
     """A JOB_NEW sent with its socket's receive buffer full (`nlfuzz req
     --unread`): the kernel makes the (detached) job but cannot deliver the

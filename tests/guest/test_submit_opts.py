@@ -98,6 +98,7 @@ def test_nice_of_the_workers(guest: Guest, kiobench_module, make_nullb):
 
 @pytest.mark.debug
 @pytest.mark.core
+@pytest.mark.api
 def test_nowait_fails_what_would_wait(guest: Guest, kiobench_module, make_nullb):
     """null_blk with 4 tags (hw_queue_depth=4, no scheduler) at iodepth=32,
     I/Os held 1 ms: with nowait the block layer fails the bios it has no

@@ -22,8 +22,8 @@ from vm.guest import Guest
 from vm.targets import queue_limits, write_counts, zoned
 
 # core: what differs between kernels; debug: its paths under KASAN, lockdep
-# and kmemleak too
-pytestmark = [pytest.mark.core, pytest.mark.debug]
+# and kmemleak too; api: zone management and zone append differ by interface only, not on 6.12-rt
+pytestmark = [pytest.mark.core, pytest.mark.debug, pytest.mark.api]
 
 MiB = 1 << 20
 NULLB = "/sys/kernel/config/nullb"
