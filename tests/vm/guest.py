@@ -334,7 +334,7 @@ class Guest:
         start = time.monotonic()
         with open(self.qemu_log, "wb") as qlog:
             self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=qlog,
-                                          stderr=subprocess.STDOUT, start_new_session=True,
+                                          stderr=subprocess.STDOUT, process_group=0,
                                           preexec_fn=_pdeathsig, env=env)
         self.alive = True
         listener.settimeout(0.5)
