@@ -104,6 +104,11 @@ from dataclasses import dataclass, field
 from vm.targets import zoned
 
 
+# the checks that compare times: a run's span, its start's delay, the
+# gaps between issues, thinktime's pauses, polled completions' latency
+TIME_CHECKS = {"span", "delay", "gaps", "pauses", "polled"}
+
+
 @dataclass(frozen=True)
 class Case:
     id: str
@@ -131,6 +136,13 @@ class Case:
     fill: int = 0                   # plugs: the requests of the first fill
     proof_runs: int = 1             # runs without an option that may all pass before
                                     # the case is blind to it (the scheduler's choice)
+
+    @property
+    def timed(self) -> bool:
+        """Whether a check of it is a time (TIME_CHECKS), which another
+        guest on the host's two cores moves: such a case is marked
+        timing (tests/conftest.py)."""
+        return bool(TIME_CHECKS & set(self.checks))
 
     def jobfile(self, dev: str, drop: str | None = None) -> str:
         name = f"filename={dev}\n" if self.filename else ""

@@ -516,7 +516,8 @@ def kiobench(guest, dev: str, case: Case, jobfile: str) -> Stream | str:
 
 
 @pytest.mark.budget(60)  # the time cases run for seconds, each option dropped in turn
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.timing) if c.timed else c
+                                  for c in CASES], ids=lambda c: c.id)
 def test_option_means_what_it_means_to_fio(guest, kiobench_module, make_nullb, case):
     """The case's job file streams alike under fio and kiobench, and
     without each option it proves kiobench's stream is no longer fio's.
