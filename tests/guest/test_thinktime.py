@@ -179,9 +179,11 @@ def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
     the count, over a 2 s run.  The worker's clock restarts as the pause
     ends, just before its next dispatch, and the pause starts when it reaps
     the first completion past 100 ms: so from the first dispatch after one
-    pause to the first after the next, at least 200 ms (less 10 ms: a
+    pause to the first after the next, at least 200 ms (less 30 ms: a
     dispatch after the clock's restart, delayed by a stall of the loaded
-    TCG host; 6.1 once showed a shorter cycle than 199 ms); and from that dispatch to the completion that triggered
+    TCG host, the longest stall seen below; 6.1 once showed a cycle shorter
+    than 199 ms, and 6.12-rt one of 175.7 ms with two lanes' guests beside
+    it under SCHED_IDLE, the rest 200-206 ms); and from that dispatch to the completion that triggered
     the next pause, 90 ms (a completion reaped up to 10 ms late: 3.8 ms
     was seen on 6.12-rt) to 130 ms.  Pauses this long stand out of the
     host's stalls (up to 30 ms were seen in a 10 ms version of this test).
@@ -197,7 +199,7 @@ def test_thinktime_iotime_pauses_by_time(guest, kiobench_module, make_nullb):
     spans = [max(x for x in c if x < d[b]) - d[a] for a, b in zip(at, at[1:])]
     cycles = [d[b] - d[a] for a, b in zip(at, at[1:])]
     assert len(at) >= 8, (at, lens, spans, len(d), (d[-1] - d[0]) / 1e9)
-    assert all(s >= 190_000_000 for s in cycles), (min(cycles), cycles, at)
+    assert all(s >= 170_000_000 for s in cycles), (min(cycles), cycles, at)
     assert all(90_000_000 <= s <= 130_000_000 for s in spans), (spans, at, lens)
     assert statistics.median(lens) < 150_000_000, lens
 
