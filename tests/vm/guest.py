@@ -524,10 +524,17 @@ class Guest:
         return GuestHung(self._report(why))
 
     def _report(self, why: str) -> str:
-        tail = "\n".join(self.console_text().splitlines()[-60:])
+        """What a dead or hung guest left: its first kernel splats whole
+        (the first names the fault: an oops's header is more than 60
+        lines above a panic's end), then the console's last lines; the
+        console's file is in pytest's temporary directory, which later
+        runs recycle."""
+        text = self.console_text()
+        splats = "".join(f"\n--- kernel splat ---\n{s}" for s in self.scan_log(text)[:3])
+        tail = "\n".join(text.splitlines()[-60:])
         qemu = self.qemu_log.read_text(errors="replace").strip() if self.qemu_log.exists() else ""
-        return (f"{self.kernel.name}: {why}\n--- console ({self.console_log}), last lines ---\n"
-                f"{tail}" + (f"\n--- qemu ---\n{qemu}" if qemu else ""))
+        return (f"{self.kernel.name}: {why}{splats}\n--- console ({self.console_log}), "
+                f"last lines ---\n{tail}" + (f"\n--- qemu ---\n{qemu}" if qemu else ""))
 
     # -- kernel log --------------------------------------------------------
 
