@@ -41,6 +41,14 @@ def write_placements(guest: Guest, args: str) -> list[int | None]:
     return [c["dsmgmt"] >> 16 if c["ctrl"] & 0xf0 == DTYPE_DPLCMT else None for c in writes]
 
 
+def test_qemu10_cpu_keeps_cmpxchg16b(guest: Guest):
+    """This guest runs QEMU 10, whose CMPXCHG16B leaves RFLAGS as the
+    architecture says: its CPU keeps the instruction, and the probe that
+    finds QEMU 7.2's wrong (vm/cx16probe.c) finds it right."""
+    out = guest.check("cx16probe")
+    assert out.startswith("rflags "), out
+
+
 def test_fdp_namespace_offers_streams(guest: Guest):
     """The harness' FDP namespace reaches the kernel: four write streams
     (one per reclaim unit handle of fdp.ruhs), 1 MiB reclaim units.

@@ -76,7 +76,8 @@ PROGRAM_LINKS = {"mkfs.ext4": "mke2fs"}
 # Static helpers built from tests/ for every guest: source -> program name.
 HELPERS = {REPO / "tests" / "fuzz" / "nlfuzz.c": "nlfuzz",
            HERE / "agent.c": "kiobench-agent",
-           HERE / "nvmelog.c": "nvmelog"}
+           HERE / "nvmelog.c": "nvmelog",
+           HERE / "cx16probe.c": "cx16probe"}
 KMOD_LINKS = ("modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod")
 MERGED = {"bin": "usr/bin", "sbin": "usr/sbin", "lib": "usr/lib", "lib64": "usr/lib64"}
 
