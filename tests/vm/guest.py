@@ -314,9 +314,11 @@ class Guest:
         # a double fault in kmalloc of it.  Without the feature the kernel
         # emulates the exchange (pushf, cli, compare, popf).  QEMU 10 is
         # right.  vm/cx16probe.c shows which; test_harness.py runs it.
-        qemu, env, cpu = ["qemu-system-x86_64"], None, "max,la57=off,cx16=off"
+        qemu, env, cpu = ["qemu-system-x86_64"], None, "max,la57=off"
         if qemu10_wanted or any(c.fdp is not None or c.pi for c in spec):
-            (qemu, env), cpu = qemu10(), "max,la57=off"
+            qemu, env = qemu10()
+        else:
+            cpu += ",cx16=off"
         args = ["timeout", "--kill-after=10", str(lifetime),
                 *qemu, "-accel", "tcg,thread=multi", "-cpu", cpu,
                 "-smp", str(smp), "-m", mem, "-nographic", "-no-reboot", "-nodefaults",
