@@ -187,6 +187,7 @@ def test_latency_target_fails_at_depth_one(guest, kiobench_module, make_nullb):
 
 
 @pytest.mark.debug
+@pytest.mark.timing  # a window's count: 200 ms a starved guest may lose most of
 @pytest.mark.budget(30)
 def test_latency_target_fills_each_depth_it_climbs_to(guest, kiobench_module, make_nullb):
     """The debug lane's climb: a 1 s target that a 10 ms device (64 tags)
