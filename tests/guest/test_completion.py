@@ -383,13 +383,14 @@ def test_hipri_past_the_poll_queue_tags_null_blk(guest, kiobench_module, make_nu
 def test_hipri_past_the_poll_queue_tags_nvme(guest, kiobench_module):
     """QEMU's NVMe with one poll queue of 31 tags (nvme.io_queue_depth=32),
     where the bug crawled at 1-12 IOPS for minutes with err=0, the driver
-    logging "I/O tag N QID M timeout, completion polled".  At least half the
-    IOPS within the tags (measured, best of three: 6.12 1.51, 1.02, 1.42;
-    6.1 0.61, 0.90, 1.01; QEMU's thread makes polled NVMe noisier than
-    null_blk): the crawl was three orders of magnitude below."""
+    logging "I/O tag N QID M timeout, completion polled".  At least a
+    quarter of the IOPS within the tags (measured, best of three: 6.12
+    1.51, 1.02, 1.42; 6.1 0.61, 0.90, 1.01; in CI on 6.12-rt, best of six,
+    0.40 at QD 23 with two workers: QEMU's thread makes polled NVMe
+    noisier than null_blk): the crawl was three orders of magnitude below."""
     dev = nvme_dev(guest)
     assert queue_attr(guest, dev, "io_poll") == "1"
-    polled_past_and_within(guest, dev, NVME_TAGS, 10000, 0.5)
+    polled_past_and_within(guest, dev, NVME_TAGS, 10000, 0.25)
 
 
 @pytest.mark.core

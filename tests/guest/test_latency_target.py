@@ -77,15 +77,19 @@ def test_latency_target_finds_the_tags(guest, kiobench_module, make_nullb):
     Within the tags every I/O is served at once, so a window there fails
     only when the host stalls the guest: one such window is accepted (the
     search then ends at 3).  More than one is a longer stall, and the job
-    is run once more: in CI (session 17, RT, an idle host) windows at
-    depths 1, 4, 3 and 2 held 77-83 % of their I/Os within 35 ms, whose
-    device takes 30, and the search ended at 1."""
+    is run again, up to twice: in CI (session 17, RT, an idle host) windows
+    at depths 1, 4, 3 and 2 held 77-83 % of their I/Os within 35 ms, whose
+    device takes 30, and the search ended at 1; in CI on 6.1 (session 40)
+    two runs in a row stalled so.  The mutations fail windows within the
+    tags too, and end far from them however often the job is run."""
     dev = tagged_nullb(make_nullb)
     args = (f"--filename={dev} --rw=randread --iodepth=16 --runtime=20s "
             f"--time_based --latency_target={TARGET_US} {WINDOW} --latency_percentile=85")
     job = run_job(guest, args)
     lt, wins = curve(job)
-    if sum(x["depth"] <= TAGS and not x["pass"] for x in wins) > 1:
+    for _ in range(2):
+        if sum(x["depth"] <= TAGS and not x["pass"] for x in wins) <= 1:
+            break
         print(f"a host stall failed windows within the tags: {brief(wins)}; once more")
         job = run_job(guest, args)
         lt, wins = curve(job)
